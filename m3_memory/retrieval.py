@@ -1,0 +1,168 @@
+"""Retrieval over the memory graph: clips, nodes, entities, character names.
+
+``search_clips`` follows upstream's ``retrieve_from_videograph`` + ``search``: the query is back-translated
+(one variant per member tag of each ``<character_k>``), candidate text nodes are restricted to the
+neighbours of the entities the query names (if any), a node scores the max cosine over the variants, a clip
+scores the max over its nodes, clips below ``threshold`` are dropped and the ``topk`` best returned with
+all their memories. Differences: already-seen clips are excluded *before* taking the top k (upstream let
+them use up the slots), and the time bound filters inside the index rather than after scoring.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .records import ClipHit, Entity, Memory
+from .tags import find_tags
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
+
+def _candidates(store: MemoryStore, query: str, before_time: float | None) -> list[int] | None:
+    """Text nodes adjacent to the entities the query names; None when it names none."""
+    related = store.entity_ids_in(query, before_time)
+    if not related:
+        return None
+    marks = ",".join("?" * len(related))
+    return [r[0] for r in store.conn.execute(
+        f"SELECT DISTINCT text_id FROM edges WHERE entity_id IN ({marks})", related)]
+
+
+def _ranked_nodes(store: MemoryStore, query: str, k: int, before_time: float | None,
+                  exclude_clips: set[int]) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(node ids, scores, exhaustive) best first."""
+    with store._lock:
+        index = store.index
+        variants = store.query_variants(query, before_time)
+        qv = store.embed_texts(variants)
+        mask = index.allowed_mask(before_time, exclude_clips) if (before_time is not None or exclude_clips) else None
+        cands = _candidates(store, query, before_time)
+        if cands is not None:
+            ids, scores = index.search(qv, max(len(cands), 1), mask, subset_ids=cands)
+            return ids, scores, True
+        ids, scores = index.search(qv, k, mask)
+        return ids, scores, k >= len(index)
+
+
+def search_clips(store: MemoryStore, query: str, topk: int, threshold: float, before_time: float | None,
+                 exclude_clips: set[int]) -> list[ClipHit]:
+    if topk <= 0:
+        return []
+    k = max(64, topk * 16)
+    while True:
+        ids, scores, exhaustive = _ranked_nodes(store, query, k, before_time, exclude_clips)
+        clip_of = dict(store.conn.execute(
+            f"SELECT id, clip_id FROM nodes WHERE id IN ({','.join('?' * len(ids))})", ids.tolist()).fetchall()
+        ) if len(ids) else {}
+        best: dict[int, float] = {}
+        for nid, s in zip(ids.tolist(), scores.tolist(), strict=True):
+            c = clip_of.get(nid)
+            if c is not None and c not in best:
+                best[c] = s
+        above = [c for c, s in best.items() if s >= threshold]
+        if len(above) >= topk or exhaustive or (len(best) > len(above)):
+            break
+        k *= 4
+    node_score = dict(zip(ids.tolist(), scores.tolist(), strict=True))
+    hits = []
+    for c in above[:topk]:
+        mems = store.clip_memories(c)
+        for m in mems:
+            m.score = node_score.get(m.id)
+        hits.append(ClipHit(clip_id=c, score=best[c], memories=mems))
+    return hits
+
+
+def search_nodes(store: MemoryStore, query: str, topk: int, before_time: float | None,
+                 kinds: tuple[str, ...]) -> list[Memory]:
+    """Top memories node by node (upstream's mem-wise mode, used for "character id" queries)."""
+    if topk <= 0:
+        return []
+    k = topk * 4
+    while True:
+        ids, scores, exhaustive = _ranked_nodes(store, query, k, before_time, set())
+        mems = store.get_memories(ids.tolist())
+        score = dict(zip(ids.tolist(), scores.tolist(), strict=True))
+        out = [m for m in mems if m.kind in kinds]
+        if len(out) >= topk or exhaustive:
+            break
+        k *= 4
+    for m in out:
+        m.score = score[m.id]
+    return out[:topk]
+
+
+def search_entities(store: MemoryStore, kind: str, embeddings: np.ndarray, topk: int = 5,
+                    before_time: float | None = None) -> list[Entity]:
+    """Face/voice nodes nearest to the given face/voice embeddings (mean pairwise cosine, as matching)."""
+    from .embedders import normalize_rows
+
+    q = normalize_rows(embeddings)
+    out = []
+    for ent in store.entities(kind, before_time):
+        mat = store.entity_embeddings(ent.id)
+        if mat.size and mat.shape[1] == q.shape[1]:
+            ent.score = float((mat @ q.T).mean())
+            out.append(ent)
+    out.sort(key=lambda e: -(e.score or 0))
+    return out[:topk]
+
+
+_NAME_PATTERNS = [
+    re.compile(r"{tag}(?:'s)? (?:name is|is named|is called|introduces (?:himself|herself|themselves) as)"
+               r" ([A-Z][\w-]+(?: [A-Z][\w-]+)?)"),
+    re.compile(r"{tag} (?:says|said|states|mentions) (?:that )?(?:his|her|their) name is"
+               r" ([A-Z][\w-]+(?: [A-Z][\w-]+)?)"),
+    re.compile(r"{tag} is ([A-Z][a-z]+)\b(?=[.,]|$)"),
+]
+
+
+def character_name(store: MemoryStore, character_id: int, before_time: float | None = None) -> str | None:
+    """The name of a character: an explicitly set name, else the most-supported name stated in memories."""
+    chars = store.characters(before_time)
+    cid = chars.resolve_alias(character_id)
+    if cid is None:
+        return None
+    if before_time is None:
+        known = store.character_names().get(cid)
+        if known:
+            return known
+    tags = chars.member_tags(cid)
+    if not tags:
+        return None
+    marks = ",".join("?" * len(tags))
+    ids = [m for _, m in chars.members[cid]]
+    q = (f"SELECT DISTINCT n.text, n.weight FROM nodes n JOIN edges e ON e.text_id = n.id "
+         f"WHERE e.entity_id IN ({marks})")
+    args: list = list(ids)
+    if before_time is not None:
+        q += " AND n.end_time <= ?"
+        args.append(before_time + 1e-9)
+    votes: Counter[str] = Counter()
+    for text, weight in store.conn.execute(q, args):
+        for tag in tags + [f"<character_{cid}>"]:
+            for pat in _NAME_PATTERNS:
+                for m in re.finditer(pat.pattern.format(tag=re.escape(tag)), text):
+                    votes[m.group(1)] += weight or 1.0
+    return votes.most_common(1)[0][0] if votes else None
+
+
+def characters_named(store: MemoryStore, name: str, before_time: float | None = None) -> list[int]:
+    """Character ids whose (set or stated) name is ``name`` (case-insensitive)."""
+    want = name.strip().lower()
+    chars = store.characters(before_time)
+    out = []
+    for cid in chars.members:
+        got = character_name(store, cid, before_time)
+        if got and got.lower() == want:
+            out.append(cid)
+    return out
+
+
+def tags_in(text: str) -> list[str]:
+    return [f"<{k}_{i}>" for k, i in find_tags(text)]

@@ -1,0 +1,117 @@
+"""SQLite schema of the memory graph, with numbered migrations.
+
+Tables
+  meta(key, value)            schema_version, embedder name/dim, counters
+  clips                       one row per committed clip (the unit of a write transaction)
+  nodes                       face | voice | episodic | semantic; text nodes carry the memory text
+  embeddings                  float32 vectors (text: exactly one per node; face/voice: capped per node)
+  contents                    face crops (JPEG), voice turns (ASR text / WAV) attached to entity nodes
+  edges                       text node -> entity node, weighted (weight <= 0 removes the edge)
+  character_names             names known for a character (keyed by the character's seed, see characters.py)
+  changes                     append-only log (seq) that readers use to keep their vector index in step
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: initial schema
+    """
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+    CREATE TABLE clips (
+        id INTEGER PRIMARY KEY,
+        start_time REAL NOT NULL,
+        end_time REAL NOT NULL,
+        source TEXT,
+        committed_at REAL,
+        extra TEXT
+    );
+    CREATE TABLE nodes (
+        id INTEGER PRIMARY KEY,
+        type TEXT NOT NULL CHECK (type IN ('face', 'voice', 'episodic', 'semantic')),
+        clip_id INTEGER,
+        start_time REAL,
+        end_time REAL,
+        text TEXT,
+        is_equivalence INTEGER NOT NULL DEFAULT 0,
+        weight REAL NOT NULL DEFAULT 1.0,
+        character_seed INTEGER,
+        created_at REAL,
+        extra TEXT
+    );
+    CREATE INDEX nodes_clip ON nodes (clip_id);
+    CREATE INDEX nodes_type ON nodes (type);
+    CREATE UNIQUE INDEX nodes_seed ON nodes (character_seed) WHERE character_seed IS NOT NULL;
+    CREATE TABLE embeddings (
+        id INTEGER PRIMARY KEY,
+        node_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        clip_id INTEGER,
+        vector BLOB NOT NULL
+    );
+    CREATE INDEX embeddings_node ON embeddings (node_id);
+    CREATE TABLE contents (
+        id INTEGER PRIMARY KEY,
+        node_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        clip_id INTEGER,
+        score REAL,
+        text TEXT,
+        data BLOB
+    );
+    CREATE INDEX contents_node ON contents (node_id);
+    CREATE TABLE edges (
+        text_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        entity_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        weight REAL NOT NULL,
+        PRIMARY KEY (text_id, entity_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX edges_entity ON edges (entity_id);
+    CREATE TABLE character_names (
+        seed INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        source TEXT,
+        updated_at REAL
+    );
+    CREATE TABLE changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        node_id INTEGER NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('add', 'del', 'upd', 'eq'))
+    );
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+    if not has_meta:
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to SCHEMA_VERSION, one transaction per migration. Returns the version."""
+    version = current_version(conn)
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(
+            f"memory database has schema version {version}, newer than this software ({SCHEMA_VERSION}); "
+            "upgrade m3-agent-ros"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if current_version(conn) >= target:  # another process migrated meanwhile
+                conn.execute("COMMIT")
+                continue
+            for stmt in MIGRATIONS[target - 1].split(";"):
+                if stmt.strip():
+                    conn.execute(stmt)
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(target),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return SCHEMA_VERSION
