@@ -1,0 +1,82 @@
+"""Bad input gets a clear error and loses nothing."""
+
+import numpy as np
+import pytest
+
+from m3_memory import EmbeddingError, MemoryStore, StoreError
+
+from .store_helpers import kitchen_store, unit
+
+
+def _counts(store):
+    return store.stats()["nodes"], store.stats()["clips"]
+
+
+def test_nan_embedding_rolls_back_the_whole_clip(tmp_path):
+    store, _ = kitchen_store(tmp_path / "m.db")
+    before = _counts(store)
+    bad = unit(np.random.default_rng(0), 2, 128)
+    bad[1, 5] = np.nan
+    with pytest.raises(EmbeddingError, match="NaN"), store.begin_clip(3, 90.0, 120.0) as w:
+        w.add_memory("this memory must not survive the failed clip")
+        w.add_entity("face", bad)
+    assert _counts(store) == before
+    assert store.search_clips("this memory must not survive", threshold=0.8) == []
+    with store.begin_clip(3, 90.0, 120.0) as w:  # the same clip can be written again afterwards
+        w.add_memory("the retry works")
+    assert store.stats()["clips"] == before[1] + 1
+
+
+@pytest.mark.parametrize("start,end", [(10.0, 5.0), (float("nan"), 5.0), (0.0, float("inf"))])
+def test_invalid_clip_times(tmp_path, start, end):
+    store = MemoryStore(tmp_path / "m.db")
+    with pytest.raises(StoreError, match="time range"), store.begin_clip(0, start, end):
+        pass
+
+
+def test_duplicate_clip_wrong_kinds_dims_and_empty_text(tmp_path):
+    store, ids = kitchen_store(tmp_path / "m.db")
+    with pytest.raises(StoreError, match="already committed"), store.begin_clip(0, 0.0, 30.0):
+        pass
+    rng = np.random.default_rng(0)
+    with pytest.raises(StoreError), store.begin_clip(5, 150.0, 180.0) as w:
+        w.add_entity("hand", unit(rng, 1, 128))
+    with pytest.raises(StoreError, match="dim"), store.begin_clip(5, 150.0, 180.0) as w:
+        w.match_entity("face", unit(rng, 1, 64))
+    with pytest.raises(StoreError, match="empty"), store.begin_clip(5, 150.0, 180.0) as w:
+        w.add_memory("   ")
+    with pytest.raises(StoreError, match="episodic or semantic"), store.begin_clip(5, 150.0, 180.0) as w:
+        w.add_memory("x", kind="dream")
+    assert store.stats()["clips"] == 3
+
+
+def test_readonly_store_refuses_writes_and_missing_file(tmp_path):
+    kitchen_store(tmp_path / "m.db")[0].close()
+    ro = MemoryStore(tmp_path / "m.db", readonly=True)
+    with pytest.raises(StoreError, match="read-only"), ro.begin_clip(9, 0.0, 1.0):
+        pass
+    with pytest.raises(FileNotFoundError):
+        MemoryStore(tmp_path / "missing.db", readonly=True)
+
+
+def test_embedder_mismatch_is_refused(tmp_path):
+    store, _ = kitchen_store(tmp_path / "m.db")
+    store.close()
+
+    class Other:
+        name, dim = "other-model", 384
+
+        def embed(self, texts):
+            return unit(np.random.default_rng(0), len(texts), 384)
+
+    other = MemoryStore(tmp_path / "m.db", embedder=Other())
+    with pytest.raises(StoreError, match="all-MiniLM"):
+        other.search_clips("anything")
+
+
+def test_newer_schema_is_refused(tmp_path):
+    store = MemoryStore(tmp_path / "m.db")
+    store.conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    store.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        MemoryStore(tmp_path / "m.db")
