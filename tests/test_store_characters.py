@@ -14,8 +14,8 @@ def test_equivalence_joins_face_and_voice_and_translation_hides_it(tmp_path):
     a, v, b = ids["alice_face"], ids["alice_voice"], ids["bob_face"]
     chars = store.characters()
     assert chars.character_of(a) == chars.character_of(v) != chars.character_of(b)
-    ca = chars.character_of(a)
-    assert store.translate(f"<voice_{v}> greets <face_{b}>") == f"<character_{ca}> greets <character_{chars.character_of(b)}>"
+    ca, cb = chars.character_of(a), chars.character_of(b)
+    assert store.translate(f"<voice_{v}> greets <face_{b}>") == f"<character_{ca}> greets <character_{cb}>"
     assert store.translate(f"Equivalence: <face_{a}>, <voice_{v}>") == ""
 
 
