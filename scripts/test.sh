@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's test command (and CI's, through .ci/run): set-up if needed, lint, then the whole test suite
+# against the real colcon build. Extra arguments go to pytest (e.g. `bash scripts/test.sh -k store`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+# shellcheck disable=SC1091
+. scripts/ros_env.sh
+# DDS stays on loopback with a per-run random domain (tests/conftest.py also enforces both).
+export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
+export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 101) + 1 ))}"
+ruff check .
+python -m pytest -q -p no:cacheprovider "$@" tests
