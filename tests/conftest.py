@@ -1,0 +1,71 @@
+"""Test-session set-up shared by all tests.
+
+DDS isolation happens at import time of this conftest, i.e. before any test module can import rclpy or
+call rclpy.init, and in os.environ, so every node subprocess a test starts inherits it:
+
+- ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST: discovery never leaves this host,
+- ROS_DOMAIN_ID: one random domain in 1..101 per test session (M3_TEST_ROS_DOMAIN_ID overrides), so
+  parallel sessions and other ROS processes on the machine don't see each other,
+- ROS_LOG_DIR: a fresh temporary directory, removed at the end of the session.
+
+Tests marked ``ros`` are skipped (with the reason) when the colcon workspace is not sourced.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ROS_TEST_ENV_FLAG = "M3_TEST_ROS_ENV_READY"
+
+
+def _setup_ros_env() -> None:
+    if os.environ.get(ROS_TEST_ENV_FLAG) == str(os.getpid()):
+        return
+    domain = os.environ.get("M3_TEST_ROS_DOMAIN_ID") or str(random.SystemRandom().randint(1, 101))
+    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    os.environ["ROS_DOMAIN_ID"] = domain
+    os.environ["ROS_LOG_DIR"] = tempfile.mkdtemp(prefix="m3_test_ros_log_")
+    os.environ[ROS_TEST_ENV_FLAG] = str(os.getpid())
+
+
+_setup_ros_env()
+# Python modules of the source tree win over older copies in the colcon install space (a symlink install
+# links files present at build time only), here and in node subprocesses (tests/ros_helpers.py).
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+
+def ros_unavailable_reason() -> str:
+    """ "" when rclpy and the generated m3_agent interfaces import, else why not."""
+    try:
+        importlib.import_module("rclpy")
+        importlib.import_module("m3_agent.srv")
+    except ImportError as e:
+        return f"ROS 2 workspace not sourced ({e}); run `. scripts/ros_env.sh` first"
+    return ""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    ros_items = [item for item in items if item.get_closest_marker("ros")]
+    reason = ros_unavailable_reason() if ros_items else ""
+    if reason:
+        for item in ros_items:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ros_test_env() -> Iterator[dict[str, str]]:
+    """The DDS isolation settings of this session (already applied to os.environ at import)."""
+    keys = ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_DOMAIN_ID", "ROS_LOG_DIR")
+    yield {k: os.environ[k] for k in keys}
+    shutil.rmtree(os.environ["ROS_LOG_DIR"], ignore_errors=True)
