@@ -34,17 +34,25 @@ def ros_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def wait_until(predicate: Callable[[], T], timeout: float, what: str, interval: float = 0.05, on_fail: str = "") -> T:
-    """Poll ``predicate`` until it returns a truthy value (returned) or raise TimeoutError after ``timeout``."""
+def wait_until(
+    predicate: Callable[[], T],
+    timeout: float,
+    what: str,
+    interval: float = 0.05,
+    on_fail: Callable[[], str] | None = None,
+) -> T:
+    """Poll ``predicate`` until it returns a truthy value (returned) or raise TimeoutError after ``timeout``.
+
+    ``on_fail`` (e.g. ``proc.describe``) adds context, such as a node's log, to the error.
+    """
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise TimeoutError(
-                f"timed out after {timeout:.1f} s waiting for {what}" + (f"\n{on_fail}" if on_fail else "")
-            )
+            extra = f"\n{on_fail()}" if on_fail is not None else ""
+            raise TimeoutError(f"timed out after {timeout:.1f} s waiting for {what}{extra}")
         time.sleep(interval)
 
 
@@ -74,7 +82,8 @@ class NodeProcess:
         return self.proc.poll() is None
 
     def output(self) -> str:
-        self._log.flush()
+        if not self._log.closed:
+            self._log.flush()
         return self.log_path.read_text(errors="replace")
 
     def describe(self) -> str:
@@ -161,9 +170,6 @@ class RosTestNode:
         if exc is not None:
             raise exc
         return future.result()
-
-    def service_present(self, name: str) -> bool:
-        return any(n == name for n, _ in self.node.get_service_names_and_types())
 
     def close(self) -> None:
         self.executor.shutdown()
