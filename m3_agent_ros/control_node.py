@@ -123,7 +123,11 @@ class ControlNode(LifecycleNode):
             answer = Answer.failure(f"internal error: {type(e).__name__}: {e}")
         if answer.error:
             self.get_logger().warning(f"query failed: {answer.error}")
-        return fill_response(response, answer)
+        try:
+            return fill_response(response, answer)
+        except Exception as e:  # e.g. a value that doesn't fit the message type
+            self.get_logger().error(f"cannot build the response: {type(e).__name__}: {e}")
+            return fill_response(Query.Response(), Answer.failure(f"internal error building the response: {e}"))
 
     def _answer(self, request: Query.Request) -> Answer:
         if self._answerer is None or self.params is None:

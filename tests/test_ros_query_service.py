@@ -23,6 +23,7 @@ class Server:
     ros: RosTestNode
     client: Any
     ids: dict[str, int]
+    db_path: Path
 
     def query(self, question: str, before_time: float | None = None, max_rounds: int = 0) -> Any:
         from m3_agent.srv import Query
@@ -49,7 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     try:
         client = ros.node.create_client(Query, SERVICE)
         wait_for_service(client, timeout_sec=15, proc=proc)
-        yield Server(proc, ros, client, ids)
+        yield Server(proc, ros, client, ids, tmp / "memory.db")
     finally:
         ros.close()
         rc = proc.stop(timeout=10)
@@ -102,3 +103,20 @@ def test_oversized_question_fails_and_server_keeps_answering(server: Server) -> 
     assert list(after.cited_memory_ids)[0] == server.ids["newspaper"]
     assert json.loads(after.trace_json)["max_rounds"] == 2
     assert server.proc.alive()
+
+
+def test_memories_committed_while_serving_become_visible(server: Server) -> None:
+    from m3_memory import MemoryStore
+
+    question = "Who fed the cat in the garden?"
+    assert "feeds the cat" not in server.query(question).answer
+    writer = MemoryStore(server.db_path)  # another process's view: read-write, same file (WAL)
+    try:
+        with writer.begin_clip(3, 90.0, 120.0) as w:
+            cat = w.add_memory(f"<face_{server.ids['ben']}> feeds the cat in the garden.").node_id
+    finally:
+        writer.close()
+    resp = server.query(question)
+    assert resp.success, resp.error
+    assert list(resp.cited_memory_ids)[0] == cat
+    assert "feeds the cat in the garden" in resp.answer
