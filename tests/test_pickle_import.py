@@ -1,0 +1,237 @@
+"""Import of upstream VideoGraph pickles: everything comes across, nothing foreign is executed."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore, StoreConfig, StoreError, pickle_import
+from m3_memory.pickle_import import (
+    ForbiddenGlobalError,
+    PickleImportError,
+    import_videograph,
+    load_videograph,
+)
+
+from .fixtures_upstream import TEXT_DIM, Expected, build_malicious_pickle, build_upstream_pickle
+
+
+class LookupEmbedder:
+    """Stands in for text-embedding-3-large: returns the pickle's own vector for a memory text."""
+
+    name = "openai:text-embedding-3-large"
+    dim = TEXT_DIM
+
+    def __init__(self, table: dict[str, np.ndarray]) -> None:
+        self.table = table
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self.table[t] for t in texts]).astype(np.float32)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return (v / np.linalg.norm(v, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _snapshot(store: MemoryStore) -> dict:
+    q = store.conn.execute
+    return {t: q(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+            for t in ("meta", "clips", "nodes", "edges", "embeddings", "contents", "character_names")}
+
+
+def _check_graph(store: MemoryStore, exp: Expected, cap_face: int = 10, cap_contents: int = 20) -> None:
+    q = store.conn.execute
+    # clips: one per upstream clip with memories or entities, at clip * 30 s
+    assert q("SELECT id, start_time, end_time FROM clips ORDER BY id").fetchall() == [
+        (c, c * 30.0, c * 30.0 + 30.0) for c in exp.clips]
+    # entities keep their ids, kinds and clips; embeddings capped, the kept ones are the pickle's rows
+    ents = {e.id: e for e in store.entities()}
+    assert set(ents) == set(exp.entities)
+    for uid, want in exp.entities.items():
+        e = ents[uid]
+        assert (e.kind, e.clip_id, e.start_time) == (want["kind"], exp.entity_clip[uid], exp.entity_clip[uid] * 30.0)
+        got = store.entity_embeddings(uid)
+        orig = _unit(want["embeddings"])
+        assert got.shape == (min(len(orig), cap_face if e.kind == "face" else 20), orig.shape[1])
+        if len(orig) <= got.shape[0]:
+            np.testing.assert_allclose(got, orig, atol=1e-6)
+        else:  # every kept row is one of the originals
+            assert (np.abs(got @ orig.T - 1.0) < 1e-5).any(axis=1).all()
+        contents = store.entity_contents(uid)
+        kind = "face_jpeg_b64" if e.kind == "face" else "voice_asr"
+        assert {c["kind"] for c in contents} == {kind}
+        assert all(c["data"] is None for c in contents)
+        assert [c["text"] for c in contents] == want["contents"][-cap_contents:]
+    # text nodes: verbatim text, clip, time span and the pickle's vector
+    for uid, want in exp.texts.items():
+        row = q("SELECT type, text, clip_id, start_time, end_time, is_equivalence FROM nodes WHERE id = ?",
+                (uid,)).fetchone()
+        c = want["clip"]
+        assert row == (want["kind"], want["text"], c, c * 30.0, c * 30.0 + 30.0,
+                       int(want["text"].startswith("Equivalence")))
+        vec = store.entity_embeddings(uid)  # one row for a text node
+        np.testing.assert_allclose(vec, want["vector"][None, :], atol=1e-6)
+    # edges: text -> entity only, with upstream's weights; a text node's weight is its edge weight
+    assert {(t, e): w for t, e, w in q("SELECT text_id, entity_id, weight FROM edges")} == exp.edges
+    assert q("SELECT weight FROM nodes WHERE id = 5").fetchone()[0] == 3.0
+    assert q("SELECT weight FROM nodes WHERE id = 6").fetchone()[0] == 2.0
+    # characters: the same grouping as upstream's character_mappings; ids = smallest upstream entity id
+    members = store.character_members()
+    assert sorted(map(sorted, members.values())) == sorted(map(sorted, exp.character_groups))
+    assert members[0] == ["<voice_0>", "<face_1>"] and members[2] == ["<face_2>", "<voice_10>"]
+    assert store.translate("<voice_10> asks where the car keys are.") == "<character_2> asks where the car keys are."
+    assert int(store.meta("next_character_seed")) == exp.next_node_id
+
+
+@pytest.mark.parametrize(("protocol", "module", "numpy_arrays"), [
+    (4, "videograph", False),
+    (4, "mmagent.videograph", True),
+    (2, "videograph", True),
+    (5, "videograph", True),
+    (0, "mmagent.videograph", False),
+])
+def test_everything_comes_across(tmp_path, protocol, module, numpy_arrays):
+    exp = build_upstream_pickle(tmp_path / "g.pkl", protocol=protocol, module=module, numpy_arrays=numpy_arrays)
+    assert "videograph" not in sys.modules and "mmagent.videograph" not in sys.modules
+    store = MemoryStore(tmp_path / "m.db")
+    report = import_videograph(tmp_path / "g.pkl", store)
+    _check_graph(store, exp)
+    assert report.nodes == {"face": 5, "voice": 2, "episodic": 7, "semantic": 4}
+    assert report.upstream_nodes == {"voice": 2, "img": 5, "episodic": 7, "semantic": 4}
+    assert (report.edges, report.upstream_edges, report.clips, report.equivalences) == (14, 28, 4, 2)
+    assert report.clip_ids == [0, 1, 2, 4]
+    assert report.embeddings_in == {"voice": 3, "face": 21} and report.embeddings_kept == {"face": 19, "voice": 3}
+    assert report.contents_in == {"voice": 3, "face": 32} and report.contents_kept == {"face": 27, "voice": 3}
+    assert (report.text_embedder, report.text_dim, report.reembedded) == ("openai:text-embedding-3-large", 3072,
+                                                                          False)
+    assert report.characters_match is True
+    assert report.characters_ours[0] == ["<voice_0>", "<face_1>"]
+    assert ["<face_1>", "<voice_0>"] in report.characters_upstream
+    assert report.skipped == [] and report.upstream_next_node_id == 18
+    assert "same grouping" in report.summary()
+    assert store.stats()["embedder"] == "openai:text-embedding-3-large"
+
+
+def test_store_caps_apply_and_are_reported(tmp_path):
+    exp = build_upstream_pickle(tmp_path / "g.pkl")
+    store = MemoryStore(tmp_path / "m.db", config=StoreConfig(max_face_embeddings=2, max_contents_per_entity=2))
+    report = import_videograph(tmp_path / "g.pkl", store)
+    _check_graph(store, exp, cap_face=2, cap_contents=2)
+    assert report.embeddings_kept["face"] == 2 + 2 + 2 + 2 + 1
+    assert report.contents_kept["face"] == 2 + 2 + 2 + 1 + 1
+
+
+def test_pickled_vectors_are_searchable_with_the_same_model(tmp_path):
+    exp = build_upstream_pickle(tmp_path / "g.pkl")
+    with MemoryStore(tmp_path / "m.db") as store:
+        import_videograph(tmp_path / "g.pkl", store)
+    table = {t["text"]: t["vector"] for t in exp.texts.values()}
+    table["where are the keys"] = exp.texts[14]["vector"]
+    store = MemoryStore(tmp_path / "m.db", embedder=LookupEmbedder(table), readonly=True)
+    hits = store.search_clips("<face_2> hands <face_1> a red folder.", topk=1)
+    assert [h.clip_id for h in hits] == [1] and hits[0].score == pytest.approx(1.0, abs=1e-5)
+    hits = store.search_clips("where are the keys", topk=2)
+    assert [h.clip_id for h in hits] == [2]  # random 3072-d vectors: only the exact one is above 0.5
+    assert [m.id for m in hits[0].memories] == [11, 12, 13, 14]
+    assert store.search_nodes("where are the keys", topk=1)[0].id == 14
+
+
+def test_reembed_gives_an_offline_searchable_store(tmp_path):
+    build_upstream_pickle(tmp_path / "g.pkl")
+    store = MemoryStore(tmp_path / "m.db")
+    report = import_videograph(tmp_path / "g.pkl", store, reembed=True)
+    assert report.reembedded and report.text_embedder == store.embedder.name and report.text_dim == 384
+    assert store.stats()["embedder_dim"] == 384
+    hits = store.search_clips("Who put the car keys into the drawer?", topk=1, threshold=0.0)
+    assert hits[0].clip_id == 2
+    hits = store.search_clips("a red folder was handed over", topk=1, threshold=0.0)
+    assert hits[0].clip_id == 1
+    assert store.search_nodes("prefers black coffee, no sugar", topk=1)[0].id == 6
+    # entity tags still resolve to characters after re-embedding
+    assert store.translate(store.get_memories([8])[0].text) == "<character_2> hands <character_0> a red folder."
+
+
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_forbidden_global_is_refused_and_nothing_runs(tmp_path, protocol):
+    marker = tmp_path / "pwned"
+    build_malicious_pickle(tmp_path / "evil.pkl", f"touch {marker}", protocol=protocol)
+    store = MemoryStore(tmp_path / "m.db")
+    before = _snapshot(store)
+    with pytest.raises(ForbiddenGlobalError, match=r"refusing to load the global (posix|nt|os)\.system"):
+        import_videograph(tmp_path / "evil.pkl", store)
+    assert not marker.exists()
+    assert _snapshot(store) == before
+    assert isinstance(ForbiddenGlobalError("x"), (pickle.UnpicklingError, StoreError))
+
+
+def test_getattr_escape_is_refused(tmp_path):
+    # protocol 2 spelling of getattr(object, "__subclasses__"): only getattr(VideoGraph, "Node") may pass
+    path = tmp_path / "sneaky.pkl"
+    path.write_bytes(b"\x80\x02c__builtin__\ngetattr\nc__builtin__\nobject\nX\x0e\x00\x00\x00__subclasses__"
+                     b"\x86R)R.")
+    with pytest.raises(ForbiddenGlobalError, match="getattr"):
+        load_videograph(path)
+    path.write_bytes(pickle.dumps({"x": 1}))
+    with pytest.raises(PickleImportError, match="not an upstream VideoGraph"):
+        load_videograph(path)
+    path.write_bytes(b"definitely not a pickle")
+    with pytest.raises(PickleImportError, match="not a readable VideoGraph pickle"):
+        load_videograph(path)
+
+
+def test_non_empty_store_needs_into_existing_which_appends(tmp_path):
+    exp = build_upstream_pickle(tmp_path / "g.pkl")
+    store = MemoryStore(tmp_path / "m.db")
+    import_videograph(tmp_path / "g.pkl", store)
+    before = _snapshot(store)
+    with pytest.raises(PickleImportError, match="into_existing"):
+        import_videograph(tmp_path / "g.pkl", store)
+    assert _snapshot(store) == before
+
+    report = import_videograph(tmp_path / "g.pkl", store, into_existing=True)
+    assert (report.node_id_offset, report.clip_id_offset, report.time_offset) == (18, 5, 150.0)
+    assert report.clip_ids == [5, 6, 7, 9]
+    assert store.conn.execute("SELECT start_time FROM clips WHERE id = 5").fetchone()[0] == 150.0
+    assert store.get_memories([8 + 18])[0].text == "<face_20> hands <face_19> a red folder."
+    assert store.get_memories([8 + 18])[0].clip_id == 6
+    edges = dict(((t, e), w) for t, e, w in store.conn.execute("SELECT text_id, entity_id, weight FROM edges"))
+    assert edges[(5 + 18, 1 + 18)] == 3.0 and len(edges) == 2 * len(exp.edges)
+    members = store.character_members()
+    assert members[18] == ["<voice_18>", "<face_19>"] and members[0] == ["<voice_0>", "<face_1>"]
+    assert report.characters_match is True and len(report.characters_ours) == 5
+
+
+def test_mixing_text_models_is_refused_before_writing(tmp_path):
+    build_upstream_pickle(tmp_path / "g.pkl")
+    store = MemoryStore(tmp_path / "m.db")
+    import_videograph(tmp_path / "g.pkl", store, reembed=True)
+    before = _snapshot(store)
+    with pytest.raises(StoreError, match="cannot mix"):
+        import_videograph(tmp_path / "g.pkl", store, into_existing=True)
+    assert _snapshot(store) == before
+
+
+def test_bad_nodes_are_skipped_with_reasons(tmp_path, monkeypatch):
+    build_upstream_pickle(tmp_path / "g.pkl", numpy_arrays=True)
+    # doctor the graph read by our own loader: a NaN text vector, a face without a usable embedding and a
+    # text-text edge (never created upstream)
+    graph = load_videograph(tmp_path / "g.pkl")
+    graph.nodes[9].embeddings = [np.full(TEXT_DIM, np.nan)]
+    graph.nodes[15].embeddings = [np.zeros(512)]
+    graph.edges[(3, 4)] = graph.edges[(4, 3)] = 1.0
+    monkeypatch.setattr(pickle_import, "load_videograph", lambda _path: graph)
+    store = MemoryStore(tmp_path / "m.db")
+    report = import_videograph(tmp_path / "g.pkl", store)
+    reasons = dict(report.skipped)
+    assert "unusable text embedding" in reasons["node 9"]
+    assert "without a usable embedding" in reasons["node 15"]
+    assert reasons["edge 3-4"] == "joins two text nodes"
+    assert store.get_memories([9]) == [] and 15 not in {e.id for e in store.entities()}
+    assert report.nodes == {"face": 4, "voice": 2, "episodic": 7, "semantic": 3}
+    # with reembed the text node survives (its pickled vector is not needed)
+    store2 = MemoryStore(tmp_path / "m2.db")
+    report2 = import_videograph(tmp_path / "g.pkl", store2, reembed=True)
+    assert "node 9" not in dict(report2.skipped) and store2.get_memories([9])[0].kind == "semantic"
