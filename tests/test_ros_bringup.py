@@ -59,7 +59,7 @@ def test_bringup_serves_and_stops_cleanly(tmp_path: Path, stop_signal: int) -> N
     )
     ros = RosTestNode("bringup_test_client")
     try:
-        client = ros.node.create_client(Query, service)
+        client: Any = ros.node.create_client(Query, service)
         wait_for_service(client, timeout_sec=15, proc=proc)
         resp = ros.call(client, Query.Request(question="Who watered the plants?"), proc=proc)
         assert resp.success, resp.error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,9 +29,9 @@ def test_managed_transitions_create_and_remove_the_service(tmp_path: Path) -> No
     )  # fmt: skip
     ros = RosTestNode("lifecycle_test_client")
     try:
-        query = ros.node.create_client(Query, SERVICE)
-        get_state = ros.node.create_client(GetState, f"/{NODE}/get_state")
-        change = ros.node.create_client(ChangeState, f"/{NODE}/change_state")
+        query: Any = ros.node.create_client(Query, SERVICE)
+        get_state: Any = ros.node.create_client(GetState, f"/{NODE}/get_state")
+        change: Any = ros.node.create_client(ChangeState, f"/{NODE}/change_state")
         wait_for_service(get_state, timeout_sec=15, proc=proc)
         wait_for_service(change, timeout_sec=15, proc=proc)
 

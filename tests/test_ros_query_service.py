@@ -48,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     ros = RosTestNode("query_service_test_client")
     try:
-        client = ros.node.create_client(Query, SERVICE)
+        client: Any = ros.node.create_client(Query, SERVICE)
         wait_for_service(client, timeout_sec=15, proc=proc)
         yield Server(proc, ros, client, ids, tmp / "memory.db")
     finally:
