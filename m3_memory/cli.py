@@ -1,0 +1,309 @@
+"""``m3-memory``: inspect and maintain a memory database from the shell.
+
+    m3-memory stats --db memory.db [--json]
+    m3-memory characters --db memory.db [--json]
+    m3-memory clip 12 --db memory.db [--json]
+    m3-memory search "where are the keys?" --db memory.db [--topk 2] [--threshold 0.5] [--before 300] [--nodes]
+    m3-memory import-pickle bedroom_01.pkl --db memory.db [--reembed] [--clip-seconds 30] [--into-existing]
+    m3-memory export memory.json --db memory.db [--vectors] [--blobs]      (OUT "-" writes to stdout)
+    m3-memory forget 3 --db memory.db --yes
+    m3-memory name 3 Alice --db memory.db
+
+``--db`` defaults to ``$M3_MEMORY_DB``. Read-only commands open the database read-only, so they are safe next
+to a running memorization process. Errors print one line on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .embedders import EmbeddingError
+from .store import MemoryStore, StoreError
+
+PROG = "m3-memory"
+
+
+class CliError(Exception):
+    """A user error reported as one line on stderr (exit status 2)."""
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _json(obj: Any) -> None:
+    _out(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells)
+
+
+def _open(args: argparse.Namespace, write: bool = False, create: bool = False) -> MemoryStore:
+    if not args.db:
+        raise CliError("no database given: pass --db PATH or set M3_MEMORY_DB")
+    path = Path(args.db)
+    if not create and not path.is_file():
+        raise CliError(f"memory database not found: {path}")
+    return MemoryStore(path, readonly=not write)
+
+
+def _fmt_time(t: float | None) -> str:
+    return "-" if t is None else f"{t:g}"
+
+
+# ---------------------------------------------------------------------------------------------- commands
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        st = store.stats()
+    if args.json:
+        _json(st)
+        return 0
+    rows: list[tuple[str, Any]] = []
+    for k, v in st.items():
+        if k == "nodes":
+            v = ", ".join(f"{kind} {n}" for kind, n in v.items())
+        elif k == "last_clip" and v:
+            v = f"{v[0]} ({_fmt_time(v[1])}-{_fmt_time(v[2])} s)"
+        rows.append((k, "-" if v is None else v))
+    _out(_table(("key", "value"), rows))
+    return 0
+
+
+def _character_rows(store: MemoryStore) -> list[dict]:
+    from .export import character_rows, characters_from, snapshot
+    from .retrieval import character_name
+
+    with snapshot(store) as conn:
+        chars, names = characters_from(conn)
+        rows = character_rows(conn, chars, names)
+    for row in rows:  # no set name: the name the memories state, if any
+        row["name_source"] = "set" if row["name"] else None
+        if not row["name"]:
+            stated = character_name(store, row["id"])
+            if stated:
+                row["name"], row["name_source"] = stated, "stated"
+    return rows
+
+
+def cmd_characters(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        rows = _character_rows(store)
+    if args.json:
+        _json(rows)
+        return 0
+    _out(_table(("id", "members", "name", "memories"),
+                [(r["id"], " ".join(r["members"]),
+                  (r["name"] or "-") + (" (stated)" if r["name_source"] == "stated" else ""), r["n_memories"])
+                 for r in rows]))
+    return 0
+
+
+def cmd_clip(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        row = store.conn.execute("SELECT id, start_time, end_time, source FROM clips WHERE id = ?",
+                                 (args.clip_id,)).fetchone()
+        if row is None:
+            raise CliError(f"no clip {args.clip_id} in {store.path}")
+        mems = store.clip_memories(args.clip_id)
+        items = [{"id": m.id, "kind": m.kind, "weight": m.weight, "text": m.text,
+                  "translated": store.translate(m.text)} for m in mems]
+    if args.json:
+        _json({"clip_id": row[0], "start_time": row[1], "end_time": row[2], "source": row[3], "memories": items})
+        return 0
+    _out(f"clip {row[0]}  [{_fmt_time(row[1])}-{_fmt_time(row[2])} s]" + (f"  source {row[3]}" if row[3] else ""))
+    if not items:
+        _out("  (no memories)")
+    for it in items:
+        _out(f"  #{it['id']} {it['kind']} (weight {it['weight']:g})")
+        _out(f"    raw:        {it['text']}")
+        _out(f"    translated: {it['translated'] or '(equivalence, hidden)'}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        before = args.before
+        if args.nodes:
+            mems = store.search_nodes(args.query, topk=args.topk or 20, before_time=before)
+            out: list[dict] = [{"id": m.id, "kind": m.kind, "clip_id": m.clip_id, "score": m.score, "text": m.text,
+                                "translated": store.translate(m.text, before_time=before)} for m in mems]
+        else:
+            hits = store.search_clips(args.query, topk=args.topk or 2, threshold=args.threshold, before_time=before)
+            out = [{"clip_id": h.clip_id, "score": h.score,
+                    "memories": [{"id": m.id, "kind": m.kind, "score": m.score, "text": m.text,
+                                  "translated": store.translate(m.text, before_time=before)} for m in h.memories]}
+                   for h in hits]
+    if args.json:
+        _json(out)
+        return 0
+    if not out:
+        _out("no match")
+    elif args.nodes:
+        for it in out:
+            _out(f"{it['score']:.3f}  CLIP_{it['clip_id']}  #{it['id']}  {it['translated']}")
+    else:
+        for hit in out:
+            _out(f"CLIP_{hit['clip_id']}  score {hit['score']:.3f}")
+            for m in hit["memories"]:
+                if m["translated"]:  # equivalences are hidden, as from the control model
+                    score = "    -" if m["score"] is None else f"{m['score']:.3f}"
+                    _out(f"  {score}  {m['translated']}")
+    return 0
+
+
+def cmd_import_pickle(args: argparse.Namespace) -> int:
+    from .pickle_import import import_videograph
+
+    if not Path(args.pickle).is_file():
+        raise CliError(f"pickle not found: {args.pickle}")
+    with _open(args, write=True, create=True) as store:
+        report = import_videograph(args.pickle, store, clip_seconds=args.clip_seconds, reembed=args.reembed,
+                                   embedder_name=args.text_embedder, into_existing=args.into_existing)
+    if args.json:
+        _json(report.to_dict())
+    else:
+        _out(report.summary())
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_json
+
+    with _open(args) as store:
+        if args.out == "-":
+            export_json(store, sys.stdout, include_vectors=args.vectors, include_blobs=args.blobs)
+            return 0
+        counts = export_json(store, args.out, include_vectors=args.vectors, include_blobs=args.blobs)
+    _out(f"wrote {args.out}: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    with _open(args, write=True) as store:
+        chars = store.characters()
+        cid = chars.resolve_alias(args.character_id)
+        if cid is None:
+            raise CliError(f"unknown character {args.character_id}")
+        members = " ".join(chars.member_tags(cid))
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise CliError(f"refusing to forget character {cid} ({members}) without --yes "
+                               "(non-interactive use)")
+            sys.stderr.write(f"Forget character {cid} ({members}): delete its face/voice data and the memories "
+                             "about it? [y/N] ")
+            sys.stderr.flush()
+            if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+                raise CliError("not confirmed; nothing was changed")
+        report = store.forget_character(cid)
+    if args.json:
+        _json({"character_id": report.character_id, "entities": report.entities,
+               "deleted_memories": report.deleted_memories, "redacted_memories": report.redacted_memories})
+        return 0
+    _out(f"forgot character {report.character_id}")
+    _out(f"  deleted entities:  {' '.join(map(str, report.entities)) or '-'}  ({members})")
+    _out(f"  deleted memories:  {len(report.deleted_memories)}"
+         + (f"  ({' '.join(map(str, report.deleted_memories))})" if report.deleted_memories else ""))
+    _out(f"  redacted memories: {len(report.redacted_memories)}"
+         + (f"  ({' '.join(map(str, report.redacted_memories))})" if report.redacted_memories else ""))
+    return 0
+
+
+def cmd_name(args: argparse.Namespace) -> int:
+    with _open(args, write=True) as store:
+        cid = store.characters().resolve_alias(args.character_id)
+        if cid is None:
+            raise CliError(f"unknown character {args.character_id}")
+        store.set_character_name(cid, args.name)
+        name = store.character_names().get(cid)
+    _out(f"character {cid} is now named {name!r}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=os.environ.get("M3_MEMORY_DB"),
+                        help="memory database (default: $M3_MEMORY_DB)")
+    as_json = argparse.ArgumentParser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = argparse.ArgumentParser(prog=PROG, description="Inspect and maintain an m3_memory database.")
+    p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("stats", parents=[common, as_json], help="counts, embedder, last clip")
+    s.set_defaults(fn=cmd_stats)
+    s = sub.add_parser("characters", parents=[common, as_json], help="characters: members, name, #memories")
+    s.set_defaults(fn=cmd_characters)
+    s = sub.add_parser("clip", parents=[common, as_json], help="one clip's memories, raw and translated")
+    s.add_argument("clip_id", metavar="ID", type=int)
+    s.set_defaults(fn=cmd_clip)
+    s = sub.add_parser("search", parents=[common, as_json], help="retrieve clips (or memories) for a query")
+    s.add_argument("query", metavar="QUERY")
+    s.add_argument("--topk", type=int, default=None, help="clips (default 2) or, with --nodes, memories (20)")
+    s.add_argument("--threshold", type=float, default=None, help="min clip score (default: the store's, 0.5)")
+    s.add_argument("--before", type=float, default=None, metavar="SECONDS",
+                   help="only memories of clips ending by this time")
+    s.add_argument("--nodes", action="store_true", help="rank single memories instead of clips")
+    s.set_defaults(fn=cmd_search)
+    s = sub.add_parser("import-pickle", parents=[common, as_json], help="import an upstream VideoGraph pickle")
+    s.add_argument("pickle", metavar="PKL")
+    s.add_argument("--reembed", action="store_true",
+                   help="embed the memory texts with the store's embedder (offline search) instead of keeping "
+                        "the pickle's text-embedding-3-large vectors")
+    s.add_argument("--clip-seconds", type=float, default=30.0, help="length of an upstream clip (default 30)")
+    s.add_argument("--into-existing", action="store_true",
+                   help="append to a non-empty database (ids, clips and times shifted past its contents)")
+    s.add_argument("--text-embedder", default="openai:text-embedding-3-large",
+                   help="name recorded for the pickle's text vectors (without --reembed)")
+    s.set_defaults(fn=cmd_import_pickle)
+    s = sub.add_parser("export", parents=[common], help="dump the database as JSON")
+    s.add_argument("out", metavar="OUT.json", help='output file, "-" for stdout')
+    s.add_argument("--vectors", action="store_true", help="include embedding vectors")
+    s.add_argument("--blobs", action="store_true", help="include binary contents (base64)")
+    s.set_defaults(fn=cmd_export)
+    s = sub.add_parser("forget", parents=[common, as_json],
+                       help="delete a person: face/voice data and memories about them")
+    s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
+    s.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    s.set_defaults(fn=cmd_forget)
+    s = sub.add_parser("name", parents=[common], help="set a character's name")
+    s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
+    s.add_argument("name", metavar="NAME")
+    s.set_defaults(fn=cmd_name)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # usage errors: argparse prints them and exits with status 2
+    try:
+        return int(args.fn(args))
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except (CliError, StoreError, EmbeddingError, OSError, ValueError, sqlite3.Error) as e:
+        if args.debug:
+            raise
+        sys.stderr.write(f"{PROG}: error: {e}\n")
+        return 2
+    except Exception as e:  # anything else: still one line unless --debug
+        if args.debug:
+            raise
+        sys.stderr.write(f"{PROG}: error: {type(e).__name__}: {e}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
