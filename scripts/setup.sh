@@ -35,7 +35,7 @@ if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
   echo "$req_hash" > "$VENV/.m3_requirements"
 fi
 
-src_hash=$( (cat package.xml CMakeLists.txt msg/* srv/* action/*; ls launch config 2>/dev/null || true) | sha256sum | cut -c1-16)
+src_hash=$( (cat package.xml CMakeLists.txt msg/* srv/* action/*; ls launch config 2>/dev/null || true; find m3_agent_ros m3_memory m3_control -name '*.py' | sort) | sha256sum | cut -c1-16)
 if [ "$(cat build/.m3_build 2>/dev/null)" != "$src_hash" ] || [ ! -f install/setup.sh ]; then
   echo "setup: colcon build"
   export CMAKE_PREFIX_PATH="$VIRTUAL_ENV" AMENT_PREFIX_PATH="$VIRTUAL_ENV"
