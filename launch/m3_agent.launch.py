@@ -13,12 +13,12 @@ import os
 import sys
 
 from ament_index_python.packages import get_package_share_directory
+from launch import LaunchContext, LaunchDescription
 from launch.action import Action
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
-from launch import LaunchContext, LaunchDescription
 from m3_agent_ros.node_table import PACKAGE, NodeSpec, select
 
 

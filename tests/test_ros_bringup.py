@@ -140,10 +140,9 @@ def test_launch_file_compiles() -> None:
 
 def test_launch_file_builds_nodes_from_the_table() -> None:
     pytest.importorskip("launch_ros")
+    from launch import LaunchContext
     from launch.actions import DeclareLaunchArgument, OpaqueFunction
     from launch_ros.actions import Node
-
-    from launch import LaunchContext
 
     spec = importlib.util.spec_from_file_location("m3_agent_launch", LAUNCH_FILE)
     assert spec is not None and spec.loader is not None
