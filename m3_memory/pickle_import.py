@@ -58,7 +58,18 @@ class ForbiddenGlobalError(PickleImportError, pickle.UnpicklingError):
 
 
 # ---------------------------------------------------------------------------------------------- unpickling
-class _AttributeBag:
+class _Sealed(type):
+    """Metaclass of the stand-ins: a pickle's BUILD on the *class* (``setattr(VideoGraph, ...)``) would change
+    it for every later load in this process; refuse it."""
+
+    def __setattr__(cls, name: str, value: object) -> None:
+        raise ForbiddenGlobalError(f"refusing to set attribute {name!r} on class {cls.__name__} from a pickle")
+
+    def __delattr__(cls, name: str) -> None:
+        raise ForbiddenGlobalError(f"refusing to delete attribute {name!r} of class {cls.__name__} from a pickle")
+
+
+class _AttributeBag(metaclass=_Sealed):
     """Accepts whatever state the pickle restores (a ``__dict__``, or ``(dict, slots)``) and nothing else."""
 
     def __setstate__(self, state: object) -> None:
@@ -102,21 +113,39 @@ def _latin1_encode(obj: str, encoding: str = "utf-8", errors: str = "strict") ->
     return obj.encode("latin-1", errors)
 
 
+def _reconstructor(cls: type, base: type, state: object) -> object:
+    # how protocols 0/1 pickle instances: copyreg._reconstructor(cls, object, None); only for the stand-ins
+    if not (isinstance(cls, type) and issubclass(cls, _AttributeBag)) or base is not object or state is not None:
+        raise ForbiddenGlobalError(f"refusing copyreg._reconstructor({cls!r}, {base!r}, ...) in the pickle")
+    return object.__new__(cls)
+
+
+def _np_frombuffer(buf: object, dtype: object, shape: object, order: object) -> object:
+    # numpy's _frombuffer is a plain Python function: hand out a wrapper so a pickle cannot alter the original
+    fn = _numpy_attr("numeric", "_frombuffer")
+    return fn(buf, dtype, shape, order)  # type: ignore[operator]
+
+
 _BUILTINS = frozenset({"set", "frozenset", "bytearray", "bytes", "list", "dict", "tuple", "int", "float",
                        "complex", "str", "bool", "object", "slice", "range"})
 _MODULE_ALIASES = {"__builtin__": "builtins", "copy_reg": "copyreg"}
+
+
+def _numpy_attr(sub: str, name: str) -> object | None:
+    for pkg in ("numpy._core", "numpy.core"):
+        with contextlib.suppress(ImportError, AttributeError):
+            return getattr(importlib.import_module(f"{pkg}.{sub}"), name)
+    return None
 
 
 def _numpy_global(module: str, name: str) -> object | None:
     """numpy's reconstruction helpers under their numpy 1 (``numpy.core``) or numpy 2 (``numpy._core``) names."""
     sub = {"numpy.core.multiarray": "multiarray", "numpy._core.multiarray": "multiarray",
            "numpy.core.numeric": "numeric", "numpy._core.numeric": "numeric"}.get(module)
-    allowed = {"multiarray": ("_reconstruct", "scalar"), "numeric": ("_frombuffer",)}
-    if sub is not None and name in allowed[sub]:
-        for pkg in ("numpy._core", "numpy.core"):
-            with contextlib.suppress(ImportError, AttributeError):
-                return getattr(importlib.import_module(f"{pkg}.{sub}"), name)
-        return None
+    if sub == "multiarray" and name in ("_reconstruct", "scalar"):
+        return _numpy_attr(sub, name)  # C functions: immutable
+    if sub == "numeric" and name == "_frombuffer":
+        return _np_frombuffer
     if module == "numpy" and name in ("ndarray", "dtype"):
         return getattr(np, name)
     if module == "numpy.dtypes" and name.endswith("DType") and name.isidentifier():
@@ -142,9 +171,7 @@ class RestrictedUnpickler(pickle.Unpickler):
         elif module == "builtins":
             found = _safe_getattr if name == "getattr" else _builtin(name)
         elif module == "copyreg" and name == "_reconstructor":
-            import copyreg
-
-            found = copyreg._reconstructor  # type: ignore[attr-defined]
+            found = _reconstructor
         elif module == "_codecs" and name == "encode":
             found = _latin1_encode
         elif module == "collections" and name in ("OrderedDict", "defaultdict"):

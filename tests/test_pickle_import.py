@@ -182,6 +182,21 @@ def test_getattr_escape_is_refused(tmp_path):
         load_videograph(path)
 
 
+def test_pickle_cannot_modify_the_stand_in_classes(tmp_path):
+    # protocol 0: BUILD with slot state on the class object itself = setattr(VideoGraph, "nodes", 1)
+    path = tmp_path / "polluting.pkl"
+    path.write_bytes(b"cvideograph\nVideoGraph\n(N(dVnodes\nI1\nstb.")
+    with pytest.raises(PickleImportError):
+        load_videograph(path)
+    assert "nodes" not in pickle_import.UpstreamVideoGraph.__dict__
+    with pytest.raises(ForbiddenGlobalError, match="refusing to set attribute 'x'"):
+        pickle_import.UpstreamNode.x = 1  # the stand-ins are sealed, whatever path a pickle finds to them
+    # protocols 0/1 build instances through copyreg._reconstructor: only for the stand-ins
+    path.write_bytes(b"ccopy_reg\n_reconstructor\n(c__builtin__\nset\nc__builtin__\nobject\nNtR.")
+    with pytest.raises(ForbiddenGlobalError, match="_reconstructor"):
+        load_videograph(path)
+
+
 def test_non_empty_store_needs_into_existing_which_appends(tmp_path):
     exp = build_upstream_pickle(tmp_path / "g.pkl")
     store = MemoryStore(tmp_path / "m.db")
