@@ -126,8 +126,30 @@ def _np_frombuffer(buf: object, dtype: object, shape: object, order: object) -> 
     return fn(buf, dtype, shape, order)  # type: ignore[operator]
 
 
-_BUILTINS = frozenset({"set", "frozenset", "bytearray", "bytes", "list", "dict", "tuple", "int", "float",
-                       "complex", "str", "bool", "object", "slice", "range"})
+def _np_reconstruct(subtype: object, shape: object, dtype: object) -> object:
+    # numpy pickles an array as _reconstruct(ndarray, (0,), b"b") followed by __setstate__ with the data
+    if subtype is not np.ndarray or tuple(shape) != (0,):  # type: ignore[call-overload]
+        raise ForbiddenGlobalError(f"refusing numpy _reconstruct({subtype!r}, {shape!r}, ...) in the pickle")
+    fn = _numpy_attr("multiarray", "_reconstruct")
+    return fn(subtype, shape, dtype)  # type: ignore[operator]
+
+
+def _binary(kind: type) -> Callable[..., object]:
+    # protocols < 5 pickle bytes(), bytearray(data[, encoding]); never bytes(n) / bytearray(n) (huge allocations)
+    def make(*args: object) -> object:
+        if args and (not isinstance(args[0], (bytes, str)) or len(args) > 2):
+            raise ForbiddenGlobalError(f"refusing {kind.__name__}() of anything but bytes/str data in the pickle")
+        return kind(*args)
+
+    return make
+
+
+# builtins a pickle may name: containers pickled by reduction (protocols < 4), the base for protocol 0/1 and
+# plain types (e.g. a defaultdict's factory); none of them allocates much more than the pickle's own data
+_BUILTINS: dict[str, object] = {
+    "set": set, "frozenset": frozenset, "complex": complex, "object": object, "list": list, "dict": dict,
+    "tuple": tuple, "str": str, "int": int, "float": float, "bool": bool,
+    "bytes": _binary(bytes), "bytearray": _binary(bytearray), "getattr": _safe_getattr}
 _MODULE_ALIASES = {"__builtin__": "builtins", "copy_reg": "copyreg"}
 
 
@@ -142,8 +164,10 @@ def _numpy_global(module: str, name: str) -> object | None:
     """numpy's reconstruction helpers under their numpy 1 (``numpy.core``) or numpy 2 (``numpy._core``) names."""
     sub = {"numpy.core.multiarray": "multiarray", "numpy._core.multiarray": "multiarray",
            "numpy.core.numeric": "numeric", "numpy._core.numeric": "numeric"}.get(module)
-    if sub == "multiarray" and name in ("_reconstruct", "scalar"):
-        return _numpy_attr(sub, name)  # C functions: immutable
+    if sub == "multiarray" and name == "scalar":
+        return _numpy_attr(sub, name)  # a C function: immutable
+    if sub == "multiarray" and name == "_reconstruct":
+        return _np_reconstruct
     if sub == "numeric" and name == "_frombuffer":
         return _np_frombuffer
     if module == "numpy" and name in ("ndarray", "dtype"):
@@ -169,7 +193,7 @@ class RestrictedUnpickler(pickle.Unpickler):
         if module in UPSTREAM_MODULES:
             found = {"VideoGraph": UpstreamVideoGraph, "VideoGraph.Node": UpstreamNode}.get(name)
         elif module == "builtins":
-            found = _safe_getattr if name == "getattr" else _builtin(name)
+            found = _BUILTINS.get(name)
         elif module == "copyreg" and name == "_reconstructor":
             found = _reconstructor
         elif module == "_codecs" and name == "encode":
@@ -190,12 +214,6 @@ class RestrictedUnpickler(pickle.Unpickler):
         raise ForbiddenGlobalError(f"{self.source}: refusing a persistent id in the pickle ({pid!r})")
 
 
-def _builtin(name: str) -> object | None:
-    import builtins
-
-    return getattr(builtins, name) if name in _BUILTINS else None
-
-
 def load_videograph(source: str | Path | IO[bytes]) -> UpstreamVideoGraph:
     """Unpickle an upstream ``VideoGraph`` safely (see :class:`RestrictedUnpickler`)."""
     label = str(source) if isinstance(source, (str, Path)) else str(getattr(source, "name", "<pickle>"))
@@ -211,7 +229,7 @@ def load_videograph(source: str | Path | IO[bytes]) -> UpstreamVideoGraph:
         except ForbiddenGlobalError:
             raise
         except (pickle.UnpicklingError, EOFError, AttributeError, ValueError, TypeError, IndexError, KeyError,
-                ImportError, UnicodeDecodeError, OverflowError) as e:
+                ImportError, UnicodeDecodeError, OverflowError, MemoryError, RecursionError) as e:
             raise PickleImportError(f"{label}: not a readable VideoGraph pickle ({type(e).__name__}: {e})") from e
     if not isinstance(graph, UpstreamVideoGraph):
         raise PickleImportError(f"{label}: the pickle holds a {type(graph).__name__}, not an upstream VideoGraph")

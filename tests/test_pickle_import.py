@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import io
 import pickle
 import sys
 
@@ -12,6 +14,7 @@ from m3_memory import MemoryStore, StoreConfig, StoreError, pickle_import
 from m3_memory.pickle_import import (
     ForbiddenGlobalError,
     PickleImportError,
+    RestrictedUnpickler,
     import_videograph,
     load_videograph,
 )
@@ -180,6 +183,30 @@ def test_getattr_escape_is_refused(tmp_path):
     path.write_bytes(b"definitely not a pickle")
     with pytest.raises(PickleImportError, match="not a readable VideoGraph pickle"):
         load_videograph(path)
+
+
+@pytest.mark.parametrize("protocol", range(6))
+def test_plain_types_and_numpy_load_at_every_protocol(protocol):
+    data = {"set": {1, 2}, "frozen": frozenset({3}), "bytes": b"\x00\xff", "empty": b"", "ba": bytearray(b"xy"),
+            "c": 1 + 2j, "od": collections.OrderedDict(a=1), "dd": collections.defaultdict(list, {1: [2]}),
+            "f32": np.float32(1.5), "i64": np.int64(7), "obj": np.array([1, "a"], dtype=object),
+            "fortran": np.asfortranarray(np.arange(6.0).reshape(2, 3)), "none": np.zeros((0, 512))}
+    got = RestrictedUnpickler(io.BytesIO(pickle.dumps(data, protocol=protocol))).load()
+    assert {k: v for k, v in got.items() if not isinstance(v, np.ndarray)} == {
+        k: v for k, v in data.items() if not isinstance(v, np.ndarray)}
+    for k in ("obj", "fortran", "none"):
+        assert got[k].dtype == data[k].dtype and got[k].shape == data[k].shape and (got[k] == data[k]).all()
+    # numpy 1.x spelling of the reconstruct function
+    old = pickle.dumps(np.arange(3.0), protocol=2).replace(b"numpy._core.multiarray", b"numpy.core.multiarray")
+    assert RestrictedUnpickler(io.BytesIO(old)).load().tolist() == [0.0, 1.0, 2.0]
+
+
+def test_allocation_bombs_are_refused():
+    with pytest.raises(ForbiddenGlobalError, match="bytearray"):
+        RestrictedUnpickler(io.BytesIO(b"c__builtin__\nbytearray\n(I1000000000000\ntR.")).load()
+    with pytest.raises(ForbiddenGlobalError, match="_reconstruct"):
+        RestrictedUnpickler(io.BytesIO(b"cnumpy.core.multiarray\n_reconstruct\n(cnumpy\nndarray\n"
+                                       b"(I1000000000000\ntVb\ntR.")).load()
 
 
 def test_pickle_cannot_modify_the_stand_in_classes(tmp_path):
