@@ -136,8 +136,8 @@ class MemoryStore:
         if name != emb.name or int(dim or 0) != emb.dim:
             raise StoreError(
                 f"{self.path} holds text embeddings from {name!r} ({dim}-d) but the configured embedder is "
-                f"{emb.name!r} ({emb.dim}-d); configure the same embedder or re-embed the store "
-                "(m3-memory reembed)"
+                f"{emb.name!r} ({emb.dim}-d); configure the same embedder (e.g. an OpenAI-compatible endpoint for "
+                "text-embedding-3-large) or import upstream pickles with --reembed"
             )
         return emb
 
