@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -123,9 +122,9 @@ class OpenAIEmbedder:
         import httpx
 
         self._url = base_url.rstrip("/") + "/embeddings"
-        key = api_key or os.environ.get(api_key_env, "")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self._client = httpx.Client(timeout=timeout_s, headers=headers)
+        from .http_json import auth_headers
+
+        self._client = httpx.Client(timeout=timeout_s, headers=auth_headers(api_key or os.environ.get(api_key_env)))
         self._model = model
         self._retries = retries
         self._batch = batch_size
@@ -133,26 +132,15 @@ class OpenAIEmbedder:
         self.dim = dim or int(self.embed(["dimension probe"]).shape[1])
 
     def _post(self, batch: list[str]) -> list[list[float]]:
-        import httpx
+        from .http_json import HttpApiError, post_json
 
-        delay = 0.5
-        for attempt in range(self._retries + 1):
-            try:
-                r = self._client.post(self._url, json={"model": self._model, "input": batch})
-                if r.status_code < 500 and r.status_code != 429:
-                    r.raise_for_status()
-                    data = sorted(r.json()["data"], key=lambda d: d["index"])
-                    return [d["embedding"] for d in data]
-                reason = f"HTTP {r.status_code}"
-            except (httpx.TransportError, httpx.TimeoutException) as e:
-                reason = type(e).__name__
-            except (KeyError, ValueError, httpx.HTTPStatusError) as e:
-                raise EmbeddingError(f"embeddings endpoint {self._url} returned an unusable reply: {e}") from e
-            if attempt < self._retries:
-                log.warning("embeddings request failed (%s), retry %d in %.1fs", reason, attempt + 1, delay)
-                time.sleep(delay)
-                delay = min(delay * 2, 10.0)
-        raise EmbeddingError(f"embeddings endpoint {self._url} failed after {self._retries + 1} tries: {reason}")
+        try:
+            reply = post_json(self._client, self._url, {"model": self._model, "input": batch}, self._retries)
+            return [d["embedding"] for d in sorted(reply["data"], key=lambda d: d["index"])]
+        except HttpApiError as e:
+            raise EmbeddingError(f"embeddings endpoint: {e}") from e
+        except (KeyError, TypeError) as e:
+            raise EmbeddingError(f"embeddings endpoint {self._url} returned an unusable reply: {e!r}") from e
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = [str(t) for t in texts]

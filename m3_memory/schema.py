@@ -9,6 +9,7 @@ Tables
   edges                       text node -> entity node, weighted (weight <= 0 removes the edge)
   character_names             names known for a character (keyed by the character's seed, see characters.py)
   changes                     append-only log (seq) that readers use to keep their vector index in step
+  av_evidence, voice_speech   seconds a voice spoke while a face was alone on camera (embedded writer)
 """
 
 from __future__ import annotations
@@ -77,6 +78,19 @@ MIGRATIONS: list[str] = [
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         node_id INTEGER NOT NULL,
         op TEXT NOT NULL CHECK (op IN ('add', 'del', 'upd', 'eq'))
+    );
+    """,
+    # 2: audio-visual co-occurrence evidence behind the embedded writer's face-voice equivalences
+    """
+    CREATE TABLE av_evidence (
+        face_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        voice_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        overlap_s REAL NOT NULL DEFAULT 0,
+        PRIMARY KEY (face_id, voice_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE voice_speech (
+        voice_id INTEGER PRIMARY KEY REFERENCES nodes (id) ON DELETE CASCADE,
+        speech_s REAL NOT NULL DEFAULT 0
     );
     """,
 ]

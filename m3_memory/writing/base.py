@@ -1,0 +1,101 @@
+"""The memory-writer interface and the evidence one clip gives it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..store import ClipWriter
+
+
+def mmss(seconds: float) -> str:
+    """Seconds -> "MM:SS" (minutes may exceed 59), the timestamp format of the memorization protocol."""
+    s = max(0, int(round(seconds)))
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+@dataclass
+class FaceEvidence:
+    node_id: int                 # graph node id: the model refers to it as <face_{node_id}>
+    crop_jpeg: bytes             # the best crop of this face in the clip
+    times: list[float] = field(default_factory=list)  # stream seconds of the sampled frames it was seen in
+    det_score: float | None = None
+
+    @property
+    def tag(self) -> str:
+        return f"<face_{self.node_id}>"
+
+
+@dataclass
+class VoiceTurnEvidence:
+    node_id: int                 # <voice_{node_id}>
+    start: float                 # stream seconds
+    end: float
+    text: str
+
+    @property
+    def tag(self) -> str:
+        return f"<voice_{self.node_id}>"
+
+
+@dataclass
+class ClipEvidence:
+    clip_id: int
+    start_time: float
+    end_time: float
+    faces: list[FaceEvidence] = field(default_factory=list)
+    voices: list[VoiceTurnEvidence] = field(default_factory=list)
+    frame_times: list[float] = field(default_factory=list)      # stream seconds of every sampled frame
+    frames: list[np.ndarray] = field(default_factory=list)      # sampled RGB frames (for multimodal APIs)
+    video_path: str | None = None                                # clip file (the m3 model reads a path)
+
+    def voices_json(self) -> dict[str, list[dict[str, str]]]:
+        """``{"<voice_N>": [{"start_time": "MM:SS", "end_time": "MM:SS", "asr": ...}]}`` relative to the clip,
+        as the memorization model was fed."""
+        out: dict[str, list[dict[str, str]]] = {}
+        for t in sorted(self.voices, key=lambda v: v.start):
+            out.setdefault(t.tag, []).append({"start_time": mmss(t.start - self.start_time),
+                                              "end_time": mmss(t.end - self.start_time), "asr": t.text})
+        return out
+
+
+@dataclass
+class WrittenMemories:
+    episodic: list[str] = field(default_factory=list)
+    semantic: list[str] = field(default_factory=list)
+    backend: str = ""
+    raw_output: str | None = None
+    attempts: int = 1
+    errors: list[str] = field(default_factory=list)
+
+
+class MemoryWriter(Protocol):
+    name: str
+
+    def write(self, evidence: ClipEvidence, graph: ClipWriter | None = None) -> WrittenMemories:
+        """Memories for one clip. ``graph`` is the open clip transaction (for writers that keep state)."""
+        ...
+
+
+def make_writer(config: dict | str | None = None) -> MemoryWriter:
+    """``{"backend": "embedded" | "openai" | "m3", ...}`` -> a writer (heavy imports happen lazily)."""
+    if config is None or isinstance(config, str):
+        config = {"backend": config or "embedded"}
+    cfg = dict(config)
+    backend = cfg.pop("backend", "embedded")
+    if backend == "embedded":
+        from .embedded import EmbeddedWriter
+
+        return EmbeddedWriter(**cfg)
+    if backend == "openai":
+        from .openai_writer import OpenAIMemoryWriter
+
+        return OpenAIMemoryWriter(**cfg)
+    if backend == "m3":
+        from .m3_writer import M3MemoryWriter
+
+        return M3MemoryWriter(**cfg)
+    raise ValueError(f"unknown memory writer backend {backend!r} (embedded, openai, m3)")
