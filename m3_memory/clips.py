@@ -1,0 +1,206 @@
+"""Cut a stream of frames and audio into fixed-length clips (30 s by default), the unit of memorization.
+
+Works on a live ROS stream (``ClipAssembler``: push frames/audio as they arrive, get finished clips back) and on
+a video file (``clips_from_video``, PyAV). Clip ``k`` covers stream time ``[origin + k*L, origin + (k+1)*L)``,
+so clip ids depend only on timestamps: a restarted memorization sees the same ids and can skip committed ones.
+
+Buffers are bounded: frames are sampled at ``sample_fps`` on arrival, audio lives in one fixed-size array per
+open clip, and at most ``max_open_clips`` clips are open. A clip is finished when video has moved past its end
+and audio has too, or ``audio_grace_s`` after video passed it (late audio). Audio that never came is silence,
+reported as ``audio_coverage`` < 1. Data for a clip that was already finished is dropped and counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class Clip:
+    clip_id: int
+    start_time: float
+    end_time: float
+    frames: list[np.ndarray] = field(default_factory=list)     # sampled RGB uint8 frames
+    frame_times: list[float] = field(default_factory=list)     # their stream times
+    audio: np.ndarray | None = None                           # float32 mono at sample_rate, clip length
+    sample_rate: int = 16000
+    audio_coverage: float = 0.0                               # fraction of the clip covered by received audio
+    video_path: str | None = None
+
+    @property
+    def duration(self) -> float:
+        return self.end_time - self.start_time
+
+
+@dataclass
+class AssemblerStats:
+    frames_in: int = 0
+    frames_kept: int = 0
+    late_frames: int = 0
+    late_audio_s: float = 0.0
+    clips_out: int = 0
+
+
+class ClipAssembler:
+    def __init__(self, clip_seconds: float = 30.0, sample_fps: float = 1.0, sample_rate: int = 16000,
+                 origin: float = 0.0, audio_grace_s: float = 2.0, max_open_clips: int = 3,
+                 expect_audio: bool = True, expect_video: bool = True) -> None:
+        if clip_seconds <= 0 or sample_fps <= 0 or sample_rate <= 0:
+            raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
+        self.L, self.fps, self.sr, self.origin = float(clip_seconds), float(sample_fps), int(sample_rate), origin
+        self.grace, self.max_open = audio_grace_s, max_open_clips
+        self.expect_audio, self.expect_video = expect_audio, expect_video
+        self._open: dict[int, Clip] = {}
+        self._covered: dict[int, np.ndarray] = {}
+        self._next_sample: dict[int, float] = {}
+        self._done_upto = -1            # every clip id <= this has been emitted
+        self._video_t = -math.inf
+        self._audio_t = -math.inf
+        self.stats = AssemblerStats()
+
+    def clip_of(self, t: float) -> int:
+        return int(math.floor((t - self.origin) / self.L + 1e-9))
+
+    def _clip(self, k: int) -> Clip:
+        c = self._open.get(k)
+        if c is None:
+            t0 = self.origin + k * self.L
+            n = int(round(self.L * self.sr))
+            c = Clip(k, t0, t0 + self.L, audio=np.zeros(n, np.float32), sample_rate=self.sr)
+            self._open[k] = c
+            self._covered[k] = np.zeros(n, bool)
+            self._next_sample[k] = t0
+        return c
+
+    def wants_frame(self, t: float) -> bool:
+        """Would a frame at ``t`` be kept by the sampling? (Lets callers skip decoding/converting it.)"""
+        k = self.clip_of(t)
+        return k > self._done_upto and t + 1e-9 >= self._next_sample.get(k, -math.inf)
+
+    def note_video_time(self, t: float) -> list[Clip]:
+        """Advance the video clock without a frame (a frame that was skipped)."""
+        self._video_t = max(self._video_t, t)
+        return self._ready()
+
+    def add_frame(self, t: float, rgb: np.ndarray) -> list[Clip]:
+        self.stats.frames_in += 1
+        if not math.isfinite(t):
+            raise ValueError("frame time is not finite")
+        k = self.clip_of(t)
+        if k <= self._done_upto:
+            self.stats.late_frames += 1
+            return []
+        c = self._clip(k)
+        if t + 1e-9 >= self._next_sample[k]:
+            c.frames.append(rgb)
+            c.frame_times.append(float(t))
+            self._next_sample[k] = t + 1.0 / self.fps
+            self.stats.frames_kept += 1
+        self._video_t = max(self._video_t, t)
+        return self._ready()
+
+    def add_audio(self, t0: float, samples: np.ndarray) -> list[Clip]:
+        """``samples``: float32 mono at ``sample_rate`` (see m3_memory.perception for conversion)."""
+        x = np.asarray(samples, dtype=np.float32).reshape(-1)
+        if not math.isfinite(t0):
+            raise ValueError("audio time is not finite")
+        pos = 0
+        while pos < len(x):
+            t = t0 + pos / self.sr
+            k = self.clip_of(t)
+            c_start = self.origin + k * self.L
+            off = int(round((t - c_start) * self.sr))
+            n_clip = int(round(self.L * self.sr))
+            off = min(max(off, 0), n_clip - 1)
+            take = min(len(x) - pos, n_clip - off)
+            if k <= self._done_upto:
+                self.stats.late_audio_s += take / self.sr
+            else:
+                c = self._clip(k)
+                assert c.audio is not None
+                c.audio[off : off + take] = x[pos : pos + take]
+                self._covered[k][off : off + take] = True
+            pos += take
+        self._audio_t = max(self._audio_t, t0 + len(x) / self.sr)
+        return self._ready()
+
+    def _finish(self, k: int) -> Clip:
+        c = self._open.pop(k)
+        cov = self._covered.pop(k)
+        self._next_sample.pop(k, None)
+        c.audio_coverage = float(cov.mean()) if len(cov) else 0.0
+        if c.audio_coverage == 0.0:
+            c.audio = None
+        self._done_upto = max(self._done_upto, k)
+        self.stats.clips_out += 1
+        return c
+
+    def _ready(self) -> list[Clip]:
+        out = []
+        for k in sorted(self._open):
+            end = self.origin + (k + 1) * self.L
+            video_ok = not self.expect_video or self._video_t >= end
+            audio_ok = not self.expect_audio or self._audio_t >= end
+            grace_over = max(self._video_t, self._audio_t) >= end + self.grace  # the other stream is late/absent
+            if (video_ok and audio_ok) or grace_over or len(self._open) > self.max_open:
+                out.append(self._finish(k))
+            else:
+                break
+        return out
+
+    def flush(self) -> list[Clip]:
+        """Finish every open clip (end of stream)."""
+        return [self._finish(k) for k in sorted(self._open)]
+
+
+def clips_from_video(path: str | Path, clip_seconds: float = 30.0, sample_fps: float = 1.0,
+                     sample_rate: int = 16000, max_side: int | None = None) -> Iterator[Clip]:
+    """Decode a video file with PyAV into clips: sampled RGB frames and 16 kHz mono float audio."""
+    import av
+
+    path = str(path)
+    asm = ClipAssembler(clip_seconds, sample_fps, sample_rate, origin=0.0)
+    with av.open(path) as container:
+        streams = [s for s in container.streams if s.type in ("video", "audio")]
+        has_audio = any(s.type == "audio" for s in streams)
+        asm.expect_audio = has_audio
+        asm.expect_video = any(s.type == "video" for s in streams)
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=sample_rate) if has_audio else None
+        audio_t: float | None = None
+        for frame in container.decode(*streams):
+            if frame.time is None:
+                continue
+            if isinstance(frame, av.VideoFrame):
+                t = float(frame.time)
+                if not asm.wants_frame(t):
+                    for c in asm.note_video_time(t):
+                        c.video_path = path
+                        yield c
+                    continue
+                img = frame.to_ndarray(format="rgb24")
+                if max_side and max(img.shape[:2]) > max_side:
+                    import cv2
+
+                    s = max_side / max(img.shape[:2])
+                    img = cv2.resize(img, (int(img.shape[1] * s), int(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+                done = asm.add_frame(t, img)
+            else:
+                assert resampler is not None
+                done = []
+                for rf in resampler.resample(frame):
+                    if audio_t is None:
+                        audio_t = float(frame.time)
+                    pcm = rf.to_ndarray().reshape(-1)
+                    done += asm.add_audio(audio_t, pcm)
+                    audio_t += len(pcm) / sample_rate
+            for c in done:
+                c.video_path = path
+                yield c
+    for c in asm.flush():
+        c.video_path = path
+        yield c

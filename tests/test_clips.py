@@ -1,0 +1,85 @@
+"""Clip assembly from a live stream (frames + audio chunks) and from video files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from m3_memory.clips import ClipAssembler, clips_from_video
+
+SR = 16000
+
+
+def _stream(asm: ClipAssembler, seconds: float, fps: float = 10.0, chunk_s: float = 0.5, audio_lag_s: float = 0.0):
+    """Interleave frames and audio chunks in arrival order; audio sample i has value i / SR (a ramp)."""
+    out = []
+    events = [(i / fps, "f", i / fps) for i in range(int(seconds * fps))]
+    events += [(j * chunk_s + audio_lag_s, "a", j * chunk_s) for j in range(int(seconds / chunk_s))]
+    for _, kind, t in sorted(events):
+        if kind == "f":
+            out += asm.add_frame(t, np.full((4, 4, 3), int(t) % 256, np.uint8))
+        else:
+            n = int(chunk_s * SR)
+            out += asm.add_audio(t, (np.arange(n) + t * SR).astype(np.float32) / SR)
+    return out
+
+
+def test_clips_are_emitted_in_order_with_sampled_frames_and_exact_audio():
+    asm = ClipAssembler(clip_seconds=30.0, sample_fps=1.0)
+    clips = _stream(asm, 65.0)
+    assert [c.clip_id for c in clips] == [0, 1]
+    clips += asm.flush()
+    assert [(c.clip_id, c.start_time, c.end_time) for c in clips] == [(0, 0, 30), (1, 30, 60), (2, 60, 90)]
+    c1 = clips[1]
+    assert c1.frame_times == [float(t) for t in range(30, 60)]
+    assert c1.audio_coverage == 1.0 and len(c1.audio) == 30 * SR
+    # sample-exact: the ramp value equals the absolute stream time of each sample
+    assert np.allclose(c1.audio[::SR], np.arange(30, 60), atol=1e-3)
+    assert clips[2].audio_coverage == pytest.approx(5 / 30)
+
+
+def test_late_audio_waits_for_the_grace_period_then_missing_audio_is_silence():
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=3.0)
+    out = []
+    for i in range(125):  # 12.5 s of video, no audio at all yet
+        out += asm.add_frame(i / 10, np.zeros((2, 2, 3), np.uint8))
+    assert out == []  # video passed 10 s but audio might still come
+    out += asm.add_audio(0.0, np.ones(5 * SR, np.float32))  # late audio for the first half of clip 0
+    out += asm.add_frame(13.1, np.zeros((2, 2, 3), np.uint8))
+    assert [c.clip_id for c in out] == [0]
+    assert out[0].audio_coverage == pytest.approx(0.5)
+    assert out[0].audio[: 5 * SR].min() == 1.0 and out[0].audio[5 * SR :].max() == 0.0
+    asm.add_audio(1.0, np.ones(SR, np.float32))  # arrives after clip 0 was finished: dropped, counted
+    assert asm.stats.late_audio_s == pytest.approx(1.0)
+
+
+def test_late_frames_are_dropped_and_open_clips_are_bounded():
+    asm = ClipAssembler(clip_seconds=1.0, sample_fps=5.0, expect_audio=True, max_open_clips=2)
+    out = []
+    for t in np.arange(0, 5, 0.2):
+        out += asm.add_frame(float(t), np.zeros((2, 2, 3), np.uint8))
+    assert len(asm._open) <= 3  # never more than max_open_clips + the one being filled
+    assert out and out[0].audio is None and out[0].audio_coverage == 0.0
+    before = asm.stats.late_frames
+    asm.add_frame(0.1, np.zeros((2, 2, 3), np.uint8))
+    assert asm.stats.late_frames == before + 1
+    with pytest.raises(ValueError):
+        asm.add_frame(float("nan"), np.zeros((2, 2, 3), np.uint8))
+
+
+def test_clips_from_a_real_video_file():
+    av = pytest.importorskip("av")
+    from pathlib import Path
+
+    video = Path(__file__).resolve().parents[2] / "shared/data/grid_talking_faces/bbaf2n.mpg"
+    if not video.exists():
+        pytest.skip("shared test media not available")
+    clips = list(clips_from_video(video, clip_seconds=1.0, sample_fps=2.0))
+    with av.open(str(video)) as c:
+        duration = float(c.duration) / 1e6
+    assert len(clips) == int(np.ceil(duration - 1e-6))
+    assert all(len(c.frames) == len(c.frame_times) <= 2 for c in clips)
+    assert clips[0].frames[0].ndim == 3 and clips[0].frames[0].shape[2] == 3
+    full = [c for c in clips if c.end_time <= duration - 0.1]
+    assert full and all(c.audio is not None and c.audio_coverage > 0.9 for c in full)
+    assert all(np.isfinite(c.audio).all() for c in full)
