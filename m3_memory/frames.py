@@ -1,0 +1,82 @@
+"""Decode camera frames as they arrive in sensor_msgs/Image and sensor_msgs/CompressedImage (ROS-free).
+
+Both functions return an RGB ``uint8`` array of shape (H, W, 3) or raise :class:`FrameError` with a message that
+says what was wrong (unknown encoding, size mismatch, undecodable JPEG/PNG), so a node can log it, drop the
+message and keep running.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class FrameError(ValueError):
+    """A frame that cannot be decoded."""
+
+
+_CHANNELS = {"rgb8": 3, "bgr8": 3, "rgba8": 4, "bgra8": 4, "mono8": 1, "8uc1": 1, "8uc3": 3, "mono16": 1,
+             "16uc1": 1, "yuv422": 2, "uyvy": 2, "yuyv": 2, "yuv422_yuy2": 2}
+MAX_PIXELS = 8192 * 8192
+
+
+def decode_raw(encoding: str, height: int, width: int, step: int, data: bytes | bytearray | memoryview,
+               is_bigendian: bool = False) -> np.ndarray:
+    enc = (encoding or "").lower()
+    if enc not in _CHANNELS:
+        raise FrameError(f"unsupported image encoding {encoding!r} (supported: {', '.join(sorted(_CHANNELS))})")
+    if height <= 0 or width <= 0 or height * width > MAX_PIXELS:
+        raise FrameError(f"invalid image size {width}x{height}")
+    ch = _CHANNELS[enc]
+    bpp = ch * (2 if enc in ("mono16", "16uc1") else 1)
+    if step < width * bpp:
+        raise FrameError(f"step {step} is smaller than width*bytes_per_pixel {width * bpp}")
+    buf = np.frombuffer(memoryview(data), dtype=np.uint8)
+    if buf.size < step * height:
+        raise FrameError(f"image data has {buf.size} bytes, expected {step * height} ({width}x{height}, {encoding})")
+    rows = buf[: step * height].reshape(height, step)[:, : width * bpp]
+    if enc in ("mono16", "16uc1"):
+        px = rows.view(">u2" if is_bigendian else "<u2").reshape(height, width)
+        gray = (px >> 8).astype(np.uint8)
+        return np.repeat(gray[..., None], 3, axis=2)
+    img = rows.reshape(height, width, ch)
+    if enc in ("rgb8", "8uc3"):
+        return np.ascontiguousarray(img)
+    if enc == "bgr8":
+        return np.ascontiguousarray(img[..., ::-1])
+    if enc == "rgba8":
+        return np.ascontiguousarray(img[..., :3])
+    if enc == "bgra8":
+        return np.ascontiguousarray(img[..., 2::-1])
+    if enc in ("mono8", "8uc1"):
+        return np.repeat(img, 3, axis=2)
+    import cv2
+
+    code = cv2.COLOR_YUV2RGB_UYVY if enc in ("yuv422", "uyvy") else cv2.COLOR_YUV2RGB_YUY2
+    return cv2.cvtColor(np.ascontiguousarray(img), code)
+
+
+def decode_compressed(fmt: str, data: bytes | bytearray | memoryview) -> np.ndarray:
+    import cv2
+
+    buf = np.frombuffer(memoryview(data), dtype=np.uint8)
+    if buf.size == 0:
+        raise FrameError("compressed image is empty")
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if img is None:
+        raise FrameError(f"could not decode compressed image (format {fmt!r}, {buf.size} bytes)")
+    return np.ascontiguousarray(img[..., ::-1])
+
+
+def encode_raw_rgb(rgb: np.ndarray) -> tuple[str, int, int, int, bytes]:
+    """(encoding, height, width, step, data) of an RGB frame, for building sensor_msgs/Image."""
+    h, w = rgb.shape[:2]
+    return "rgb8", h, w, w * 3, np.ascontiguousarray(rgb, dtype=np.uint8).tobytes()
+
+
+def encode_jpeg(rgb: np.ndarray, quality: int = 85) -> bytes:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(rgb[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise FrameError("JPEG encoding failed")
+    return buf.tobytes()

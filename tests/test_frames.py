@@ -1,0 +1,47 @@
+import numpy as np
+import pytest
+
+from m3_memory.frames import FrameError, decode_compressed, decode_raw, encode_jpeg, encode_raw_rgb
+
+
+def _img():
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 255, size=(6, 8, 3), dtype=np.uint8)
+
+
+def test_raw_encodings_round_trip():
+    rgb = _img()
+    enc, h, w, step, data = encode_raw_rgb(rgb)
+    assert np.array_equal(decode_raw(enc, h, w, step, data), rgb)
+    assert np.array_equal(decode_raw("bgr8", h, w, step, rgb[..., ::-1].tobytes()), rgb)
+    rgba = np.concatenate([rgb, np.full((6, 8, 1), 7, np.uint8)], axis=2)
+    assert np.array_equal(decode_raw("rgba8", h, w, w * 4, rgba.tobytes()), rgb)
+    assert np.array_equal(decode_raw("bgra8", h, w, w * 4, rgba[..., [2, 1, 0, 3]].tobytes()), rgb)
+    gray = rgb[..., 0]
+    assert np.array_equal(decode_raw("mono8", h, w, w, gray.tobytes())[..., 1], gray)
+    # padded rows (step > width * 3)
+    padded = np.zeros((6, 8 * 3 + 4), np.uint8)
+    padded[:, :24] = rgb.reshape(6, 24)
+    assert np.array_equal(decode_raw("rgb8", h, w, 28, padded.tobytes()), rgb)
+
+
+@pytest.mark.parametrize("args,msg", [
+    (("weird", 6, 8, 24, bytes(144)), "unsupported"),
+    (("rgb8", 6, 8, 24, bytes(100)), "expected 144"),
+    (("rgb8", 0, 8, 24, b""), "invalid image size"),
+    (("rgb8", 6, 8, 10, bytes(144)), "step"),
+])
+def test_raw_errors(args, msg):
+    with pytest.raises(FrameError, match=msg):
+        decode_raw(*args)
+
+
+def test_compressed_round_trip_and_corrupt_data():
+    rgb = np.zeros((32, 32, 3), np.uint8)
+    rgb[:, :16] = (200, 30, 30)
+    out = decode_compressed("jpeg", encode_jpeg(rgb, 95))
+    assert out.shape == (32, 32, 3) and abs(int(out[5, 5, 0]) - 200) < 12 and out[5, 5, 2] < 50
+    with pytest.raises(FrameError, match="could not decode"):
+        decode_compressed("jpeg", b"\xff\xd8 definitely not a jpeg")
+    with pytest.raises(FrameError, match="empty"):
+        decode_compressed("jpeg", b"")
