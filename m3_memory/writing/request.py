@@ -13,21 +13,13 @@ import json
 
 import numpy as np
 
+from ..frames import encode_jpeg
 from .base import ClipEvidence
 from .protocol_text import FACE_FEATURES_LABEL, MEMORY_PROMPT_SFT, VOICE_FEATURES_LABEL
 
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
-
-
-def jpeg(rgb: np.ndarray, quality: int = 85) -> bytes:
-    import cv2
-
-    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(rgb[..., ::-1]), [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise ValueError("could not JPEG-encode frame")
-    return buf.tobytes()
 
 
 def qwen_omni_content(evidence: ClipEvidence, video: str | None = None) -> list[dict]:
@@ -59,6 +51,6 @@ def openai_content(evidence: ClipEvidence, max_frames: int = 16) -> list[dict]:
             if len(frames) > max_frames:
                 idx = np.linspace(0, len(frames) - 1, max_frames).round().astype(int)
                 frames = [frames[i] for i in idx]
-            parts.extend({"type": "image_url", "image_url": {"url": f"data:image/jpeg;base64,{b64(jpeg(f))}"}}
+            parts.extend({"type": "image_url", "image_url": {"url": f"data:image/jpeg;base64,{b64(encode_jpeg(f))}"}}
                          for f in frames)
     return parts
