@@ -26,6 +26,7 @@ setup(
     entry_points={
         "console_scripts": [
             "m3-memory=m3_memory.cli:main",
+            "m3-bag=m3_agent_ros.bags.cli:main",
         ],
     },
 )

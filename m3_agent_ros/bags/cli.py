@@ -1,0 +1,108 @@
+"""m3-bag: convert videos to rosbag2 bags (one or a folder + M3-Bench annotations) and inspect bags."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .convert import ConvertOptions, convert_video
+from .questions import load_annotations, questions_for_video
+
+VIDEO_EXTS = (".mp4", ".mkv", ".mov", ".avi", ".mpg", ".webm")
+
+
+def _opts(a: argparse.Namespace) -> ConvertOptions:
+    return ConvertOptions(fps=a.fps, max_side=a.max_side or None, jpeg_quality=a.quality, raw=a.raw,
+                          storage=a.storage, sample_rate=a.sample_rate, chunk_s=a.chunk)
+
+
+def cmd_convert(a: argparse.Namespace) -> int:
+    qs = None
+    vid = a.video_id or Path(a.video).stem
+    if a.annotations:
+        qs = questions_for_video(load_annotations(a.annotations), vid)
+    r = convert_video(a.video, a.out, _opts(a), questions=qs, video_id=vid, overwrite=a.overwrite)
+    print(f"{r.bag}: {r.duration_s:.1f} s, {r.frames} frames, {r.audio_chunks} audio chunks, "
+          f"{r.questions} questions, {r.bytes / 1e6:.1f} MB")
+    return 0
+
+
+def cmd_batch(a: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    ann = load_annotations(a.annotations) if a.annotations else {}
+    videos = sorted(p for p in Path(a.videos).iterdir() if p.suffix.lower() in VIDEO_EXTS)
+    if a.only_annotated:
+        videos = [v for v in videos if v.stem in ann]
+    out = Path(a.out)
+    failed = []
+    for v in tqdm(videos, desc="videos", unit="video"):
+        bag = out / v.stem
+        if bag.exists() and not a.overwrite:
+            continue  # resumable: finished bags are kept
+        try:
+            qs = questions_for_video(ann, v.stem) if v.stem in ann else None
+            convert_video(v, bag, _opts(a), questions=qs, video_id=v.stem, overwrite=a.overwrite)
+        except Exception as e:  # one bad video must not stop the batch
+            failed.append(f"{v.name}: {e}")
+    for f in failed:
+        print(f"failed: {f}", file=sys.stderr)
+    print(f"{len(videos) - len(failed)}/{len(videos)} videos converted into {out}")
+    return 1 if failed else 0
+
+
+def cmd_info(a: argparse.Namespace) -> int:
+    from rosbags.rosbag2 import Reader
+
+    from .read import bag_questions
+
+    with Reader(Path(a.bag)) as r:
+        info = {"duration_s": r.duration / 1e9, "messages": r.message_count,
+                "topics": {t: {"type": i.msgtype, "count": i.msgcount} for t, i in r.topics.items()}}
+    info["questions"] = len(bag_questions(a.bag))
+    print(json.dumps(info, indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="m3-bag", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--fps", type=float, default=5.0, help="camera frames per second in the bag")
+        p.add_argument("--max-side", type=int, default=640, help="resize so the longest side is this (0: keep)")
+        p.add_argument("--quality", type=int, default=80, help="JPEG quality")
+        p.add_argument("--raw", action="store_true", help="sensor_msgs/Image rgb8 instead of JPEG")
+        p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap")
+        p.add_argument("--sample-rate", type=int, default=16000)
+        p.add_argument("--chunk", type=float, default=0.1, help="audio chunk length in seconds")
+        p.add_argument("--annotations", help="M3-Bench robot.json (questions go into the bag)")
+        p.add_argument("--overwrite", action="store_true")
+
+    p = sub.add_parser("convert", help="one video -> one bag")
+    p.add_argument("video")
+    p.add_argument("out")
+    p.add_argument("--video-id", help="annotation key (default: the file stem)")
+    common(p)
+    p.set_defaults(fn=cmd_convert)
+    p = sub.add_parser("batch", help="a folder of videos -> a folder of bags (resumable)")
+    p.add_argument("videos")
+    p.add_argument("out")
+    p.add_argument("--only-annotated", action="store_true")
+    common(p)
+    p.set_defaults(fn=cmd_batch)
+    p = sub.add_parser("info", help="topics, counts, duration and questions of a bag")
+    p.add_argument("bag")
+    p.set_defaults(fn=cmd_info)
+    a = ap.parse_args(argv)
+    try:
+        return a.fn(a)
+    except (FileNotFoundError, FileExistsError, KeyError, ValueError) as e:
+        print(f"m3-bag: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
