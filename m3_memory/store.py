@@ -698,6 +698,7 @@ class ClipWriter:
                     self.store._edge_delta(cid, -1.0)
                     weakened.append(cid)
             if reinforced:
+                self.node_ids.extend(r for r in reinforced if r not in self.node_ids)  # updated nodes
                 return InsertResult(None, "reinforced", reinforced, weakened, ents)
             # upstream drops the new memory after weakening an old one (its own comment says it should be
             # added); we add it.

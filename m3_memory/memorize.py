@@ -1,0 +1,122 @@
+"""Memorization of one clip: perception -> entity matching -> memory writing -> one store transaction.
+
+Perception (slow: detection, embeddings, ASR) runs *before* the write transaction, so the database write lock
+is held only for matching and inserting (milliseconds). Clips already committed are skipped, so restarting
+on the same database and stream resumes after the last committed clip without duplicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .clips import Clip
+from .store import ClipWriter, MemoryStore
+from .writing import ClipEvidence, FaceEvidence, MemoryWriter, VoiceTurnEvidence, make_writer
+
+log = logging.getLogger(__name__)
+
+
+class FaceStage(Protocol):
+    name: str
+
+    def analyze(self, clip: Clip) -> Any:
+        """Detect, embed and cluster the clip's faces (no store access)."""
+        ...
+
+    def attach(self, graph: ClipWriter, analysis: Any) -> list[FaceEvidence]:
+        """Match the clusters to face nodes (adding/updating them) inside the clip transaction."""
+        ...
+
+
+class VoiceStage(Protocol):
+    name: str
+
+    def analyze(self, clip: Clip) -> Any:
+        """VAD, speaker turns, embeddings and ASR of the clip's audio (no store access)."""
+        ...
+
+    def attach(self, graph: ClipWriter, analysis: Any) -> list[VoiceTurnEvidence]:
+        ...
+
+
+@dataclass
+class ClipResult:
+    clip_id: int
+    start_time: float
+    end_time: float
+    skipped: bool = False                 # already committed (resume)
+    node_ids: list[int] = field(default_factory=list)
+    node_types: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)   # seconds per stage
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def processing_s(self) -> float:
+        return sum(self.timings.values())
+
+
+class Memorizer:
+    def __init__(self, store: MemoryStore, faces: FaceStage | None = None, voices: VoiceStage | None = None,
+                 writer: MemoryWriter | dict | str | None = None, source: str | None = None) -> None:
+        self.store = store
+        self.faces = faces
+        self.voices = voices
+        self.writer = writer if hasattr(writer, "write") else make_writer(writer)  # type: ignore[arg-type]
+        self.source = source
+
+    def is_committed(self, clip_id: int) -> bool:
+        return bool(self.store.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone())
+
+    def process(self, clip: Clip) -> ClipResult:
+        res = ClipResult(clip.clip_id, clip.start_time, clip.end_time)
+        if self.is_committed(clip.clip_id):
+            res.skipped = True
+            return res
+        face_an = voice_an = None
+        if self.faces is not None and clip.frames:
+            t = time.perf_counter()
+            try:
+                face_an = self.faces.analyze(clip)
+            except Exception as e:  # a perception failure loses this modality for this clip, not the clip
+                res.errors.append(f"faces: {e}")
+                log.exception("clip %d: face analysis failed", clip.clip_id)
+            res.timings["faces"] = time.perf_counter() - t
+        if self.voices is not None and clip.audio is not None:
+            t = time.perf_counter()
+            try:
+                voice_an = self.voices.analyze(clip)
+            except Exception as e:
+                res.errors.append(f"voices: {e}")
+                log.exception("clip %d: voice analysis failed", clip.clip_id)
+            res.timings["voices"] = time.perf_counter() - t
+        t = time.perf_counter()
+        extra = {"errors": res.errors} if res.errors else None
+        with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
+                                   extra=extra) as w:
+            ev = ClipEvidence(clip.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),
+                              frames=list(clip.frames), video_path=clip.video_path)
+            if face_an is not None and self.faces is not None:
+                ev.faces = self.faces.attach(w, face_an)
+            if voice_an is not None and self.voices is not None:
+                ev.voices = self.voices.attach(w, voice_an)
+            tw = time.perf_counter()
+            written = self.writer.write(ev, graph=w)
+            res.timings["writer"] = time.perf_counter() - tw
+            res.errors += written.errors
+            if written.episodic:
+                w.add_memories(written.episodic, "episodic")
+            for text in written.semantic:
+                w.add_memory(text, "semantic")
+            rows = self.store.conn.execute(
+                f"SELECT id, type, coalesce(text, '') FROM nodes WHERE id IN ({','.join('?' * len(w.node_ids))})",
+                w.node_ids).fetchall() if w.node_ids else []
+        res.timings["store"] = time.perf_counter() - t - res.timings["writer"]
+        for nid, typ, text in rows:
+            res.node_ids.append(nid)
+            res.node_types.append(typ)
+            res.texts.append(text)
+        return res
