@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from m3_agent_ros.params import ControlParams
+from m3_agent_ros.params import ControlParams, MemorizationParams
 
 PACKAGE = "m3_agent"  # the ROS package (interfaces, share/m3_agent/config, launch)
 
@@ -35,6 +35,14 @@ class NodeSpec:
 
 
 NODES: tuple[NodeSpec, ...] = (
+    NodeSpec(
+        key="memorization",
+        node_name="m3_agent_memorization",
+        module="m3_agent_ros.memorization_node",
+        params=MemorizationParams.names(),
+        description="turns camera + audio topics into memories in the store",
+        lifecycle=True,
+    ),
     NodeSpec(
         key="control",
         node_name="m3_agent_control",

@@ -45,3 +45,60 @@ class ControlParams:
                 raise ValueError(f"parameter {name} must be >= 1, got {getattr(self, name)}")
         if not 1 <= self.max_rounds <= 255:
             raise ValueError(f"parameter max_rounds must be in 1..255, got {self.max_rounds}")
+
+
+@dataclass(frozen=True)
+class MemorizationParams:
+    db_path: str = _p("", "SQLite memory store to write (created if missing)")
+    image_topic: str = _p("/camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
+    compressed_topic: str = _p("/camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
+    audio_topic: str = _p("/audio", "m3_agent/msg/AudioChunk topic ('' to disable)")
+    event_topic: str = _p("/m3_agent/memory_events", "m3_agent/msg/MemoryEvent topic, one message per committed clip")
+    clip_seconds: float = _p(30.0, "clip length in seconds (the unit of memorization)")
+    sample_fps: float = _p(1.0, "camera frames per second kept for perception")
+    sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
+    audio_grace_s: float = _p(2.0, "how long to wait for late audio after video passed a clip's end")
+    stream_origin: float = _p(0.0, "stream time of clip 0's start (clip ids derive from header stamps)")
+    image_queue_depth: int = _p(30, "subscription depth for camera topics (sensor-data QoS, best effort)")
+    audio_queue_depth: int = _p(500, "subscription depth for the audio topic (sensor-data QoS, best effort)")
+    max_queued_clips: int = _p(4, "finished clips waiting for processing; more are dropped with an error")
+    face_backend: str = _p("dlib", "face detection/embedding: dlib (embedded), insightface, none")
+    face_model_dir: str = _p("", "insightface: local folder of the model pack (buffalo_l, antelopev2)")
+    voice_backend: str = _p("resemblyzer", "speaker embedding: resemblyzer (embedded), eres2netv2, none")
+    voice_model_dir: str = _p("", "eres2netv2: local checkpoint folder")
+    asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
+    memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
+    writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")
+    writer_model: str = _p("", "openai writer: model name")
+    writer_model_dir: str = _p("", "m3 writer: local folder of M3-Agent-Memorization")
+    writer_engine: str = _p("transformers", "m3 writer: transformers or vllm")
+    autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def docs(cls) -> dict[str, str]:
+        return {f.name: f.metadata["doc"] for f in fields(cls)}
+
+    def check(self) -> None:
+        if not self.db_path:
+            raise ValueError("parameter db_path is not set")
+        if self.clip_seconds <= 0 or self.sample_fps <= 0 or self.sample_rate <= 0:
+            raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
+        if self.max_queued_clips < 1:
+            raise ValueError("max_queued_clips must be >= 1")
+        if self.face_backend not in ("dlib", "insightface", "none"):
+            raise ValueError(f"face_backend {self.face_backend!r}: dlib, insightface or none")
+        if self.voice_backend not in ("resemblyzer", "eres2netv2", "none"):
+            raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, eres2netv2 or none")
+        if self.memory_writer not in ("embedded", "openai", "m3"):
+            raise ValueError(f"memory_writer {self.memory_writer!r}: embedded, openai or m3")
+
+    def writer_config(self) -> dict:
+        if self.memory_writer == "openai":
+            return {"backend": "openai", "base_url": self.writer_base_url, "model": self.writer_model}
+        if self.memory_writer == "m3":
+            return {"backend": "m3", "model_dir": self.writer_model_dir, "engine": self.writer_engine}
+        return {"backend": "embedded"}

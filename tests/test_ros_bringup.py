@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from m3_agent_ros.node_table import NODES, select
-from m3_agent_ros.params import ControlParams
+from m3_agent_ros.params import ControlParams, MemorizationParams
 
 from .ros_helpers import REPO_ROOT, RosTestNode, make_demo_store, ros_env, start_module, wait_for_service, wait_until
 
@@ -78,7 +78,8 @@ def test_bringup_serves_and_stops_cleanly(tmp_path: Path, stop_signal: int) -> N
 @pytest.mark.ros
 def test_bringup_stops_when_a_node_fails(tmp_path: Path) -> None:
     params = params_with_db(tmp_path, tmp_path / "missing.db", "/m3_agent/bringup_fail")
-    proc = start_module("m3_agent_ros.bringup", ["--params", str(params)], tmp_path / "bringup.log")
+    argv = ["--params", str(params), "--only", "control"]
+    proc = start_module("m3_agent_ros.bringup", argv, tmp_path / "bringup.log")
     try:
         rc = proc.wait(timeout=30)
     finally:
@@ -115,23 +116,24 @@ def test_bringup_dry_run_and_bad_arguments(tmp_path: Path) -> None:
 def test_node_table_and_default_params_agree() -> None:
     assert [s.key for s in select(["control"])] == ["control"]
     assert select() == list(NODES)
-    assert select(["m3_agent_control,control"]) == [NODES[0]]
+    by_key = {s.key: s for s in NODES}
+    assert select(["m3_agent_control,control"]) == [by_key["control"]]
     with pytest.raises(ValueError, match="unknown"):
         select(["x"])
     doc = yaml.safe_load(DEFAULT_YAML.read_text())
     shared = set(doc.pop("/**")["ros__parameters"])
     by_name = {s.node_name: s for s in NODES}
-    assert set(doc) <= set(by_name), "config/default.yaml has sections for unknown nodes"
+    assert set(doc) == set(by_name), "config/default.yaml has one section per node"
     for name, section in doc.items():
         keys = set(section["ros__parameters"])
         assert keys <= set(by_name[name].params), f"{name}: undeclared parameters {keys - set(by_name[name].params)}"
-    control = by_name["m3_agent_control"]
-    assert set(control.params) == set(ControlParams.names())
-    documented = shared | set(doc["m3_agent_control"]["ros__parameters"])
-    assert documented == set(ControlParams.names()), "every control parameter is documented in default.yaml"
-    defaults = ControlParams()
-    for key, value in doc["m3_agent_control"]["ros__parameters"].items():
-        assert type(value) is type(getattr(defaults, key)), f"{key}: type differs from the declared default"
+    for node_name, cls in (("m3_agent_control", ControlParams), ("m3_agent_memorization", MemorizationParams)):
+        assert set(by_name[node_name].params) == set(cls.names())
+        documented = shared | set(doc[node_name]["ros__parameters"])
+        assert documented == set(cls.names()), f"every {node_name} parameter is documented in default.yaml"
+        defaults = cls()
+        for key, value in doc[node_name]["ros__parameters"].items():
+            assert type(value) is type(getattr(defaults, key)), f"{key}: type differs from the declared default"
 
 
 def test_launch_file_compiles() -> None:
