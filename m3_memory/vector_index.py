@@ -116,9 +116,9 @@ class VectorIndex:
     def search(self, queries: np.ndarray, k: int, mask: np.ndarray | None = None,
                subset_ids: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Top-k node ids by max cosine over the query rows. Returns (node_ids, scores), best first."""
-        q = np.ascontiguousarray(queries, dtype=np.float32).reshape(-1, self.dim)
         if self.n == 0 or k <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        q = np.ascontiguousarray(queries, dtype=np.float32).reshape(-1, self.dim)
         if mask is None:
             mask = self.alive[: self.n]
         if subset_ids is not None:

@@ -60,3 +60,11 @@ def test_semantic_near_duplicate_reinforces_instead_of_inserting(tmp_path):
     with store.begin_clip(4, 120.0, 150.0) as w:
         res = w.add_memory(f"<face_{a}> is wearing a blue apron today", "semantic")
     assert res.action == "inserted" and res.node_id is not None
+
+
+def test_searching_an_empty_store_returns_nothing(tmp_path):
+    from m3_memory import MemoryStore
+
+    store = MemoryStore(tmp_path / "empty.db")
+    assert store.search_clips("anything at all", threshold=0.0) == []
+    assert store.search_nodes("anything at all") == []

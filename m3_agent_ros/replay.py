@@ -1,0 +1,217 @@
+"""Replay a bag through DDS and ask its questions at their timestamps through the real Query service.
+
+    python -m m3_agent_ros.replay BAG [--rate 1.0 | --rate 0] [--clip-seconds 30] [--out answers.jsonl]
+
+Messages are published as the stored CDR bytes (no re-serialization) on their recorded topics. ``--rate R``
+keeps the recorded timing sped up R times; ``--rate 0`` publishes as fast as the memorization keeps up.
+Before a question recorded at stream time T is asked, playback pauses until the memorization node has
+committed every clip that ends by T (it reports each commit as an m3_agent/msg/MemoryEvent), so the answer
+sees exactly the memory an on-line robot would have at T; the question carries ``before_time = T``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from m3_agent_ros.bags.questions import QUESTIONS_TOPIC, Question
+from m3_agent_ros.bags.read import bag_questions, iter_messages
+
+
+def ros_type(name: str) -> Any:
+    pkg, kind, typ = name.split("/")
+    return getattr(importlib.import_module(f"{pkg}.{kind}"), typ)
+
+
+@dataclass
+class AnswerRecord:
+    question_id: str
+    question: str
+    reference: str
+    types: list[str]
+    time: float
+    answer: str = ""
+    success: bool = False
+    error: str = ""
+    latency_s: float = 0.0
+    rounds: int = 0
+    searches: list[str] = field(default_factory=list)
+    cited_memory_ids: list[int] = field(default_factory=list)
+    clips_committed: int = 0
+
+
+@dataclass
+class ReplayStats:
+    messages: int = 0
+    stream_s: float = 0.0
+    wall_s: float = 0.0
+    waited_for_memorization_s: float = 0.0
+    clips_committed: int = 0
+
+
+class Replayer:
+    """Publishes a bag and asks questions; owns its own rclpy context (usable inside tests and tools)."""
+
+    def __init__(self, node_name: str = "m3_agent_replay", service: str = "/m3_agent/query",
+                 event_topic: str = "/m3_agent/memory_events",
+                 flush_service: str = "/m3_agent_memorization/flush") -> None:
+        import rclpy
+        from m3_agent.msg import MemoryEvent
+        from m3_agent.srv import Query
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import QoSProfile
+        from std_srvs.srv import Trigger
+
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node(node_name, context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self.query = self.node.create_client(Query, service)
+        self.flush = self.node.create_client(Trigger, flush_service)
+        self.committed: dict[int, tuple[float, float]] = {}
+        self.node.create_subscription(MemoryEvent, event_topic, self._on_event, QoSProfile(depth=1000))
+        self._pubs: dict[str, Any] = {}
+
+    def _on_event(self, msg: Any) -> None:
+        self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self.context.try_shutdown()
+
+    def spin_for(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self.executor.spin_once(timeout_sec=min(left, 0.05))
+
+    def wait(self, pred: Any, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+            self.executor.spin_once(timeout_sec=0.05)
+
+    def _publisher(self, topic: str, msgtype: str) -> Any:
+        from rclpy.qos import QoSProfile
+
+        pub = self._pubs.get(topic)
+        if pub is None:
+            depth = 500 if "audio" in topic else 50
+            pub = self._pubs[topic] = self.node.create_publisher(ros_type(msgtype), topic, QoSProfile(depth=depth))
+        return pub
+
+    def wait_ready(self, topics: list[tuple[str, str]], timeout: float = 30.0) -> None:
+        """Wait for the query service and for a subscriber on each replayed topic (DDS discovery)."""
+        for topic, msgtype in topics:
+            self._publisher(topic, msgtype)
+        self.wait(lambda: self.query.service_is_ready(), timeout, f"service {self.query.srv_name}")
+        for topic, _ in topics:
+            pub = self._pubs[topic]
+            self.wait(lambda p=pub: p.get_subscription_count() > 0, timeout, f"a subscriber on {topic}")
+
+    def clips_done_by(self, t: float, clip_seconds: float, origin: float = 0.0) -> bool:
+        """Are all clips that end at or before stream time ``t`` committed?"""
+        last = math.floor((t - origin) / clip_seconds + 1e-9) - 1
+        return all(k in self.committed for k in range(0, last + 1))
+
+    def ask(self, q: Question, timeout: float = 600.0) -> AnswerRecord:
+        from m3_agent.srv import Query
+
+        rec = AnswerRecord(q.question_id, q.question, q.answer, list(q.types), q.time,
+                           clips_committed=len(self.committed))
+        req = Query.Request(question=q.question, has_time_bound=True, before_time=float(q.time))
+        t = time.perf_counter()
+        fut = self.query.call_async(req)
+        self.wait(fut.done, timeout, f"the answer to {q.question_id}")
+        rec.latency_s = time.perf_counter() - t
+        res = fut.result()
+        rec.answer, rec.success, rec.error = res.answer, res.success, res.error
+        rec.rounds, rec.searches, rec.cited_memory_ids = res.rounds_used, list(res.searches), list(res.cited_memory_ids)
+        return rec
+
+    def replay(self, bag: str | Path, rate: float = 1.0, clip_seconds: float = 30.0,
+               questions: list[Question] | None = None, progress: bool = True,
+               memorization_timeout: float = 1800.0) -> tuple[list[AnswerRecord], ReplayStats]:
+        from tqdm import tqdm
+
+        questions = sorted(questions if questions is not None else bag_questions(bag), key=lambda q: q.time)
+        msgs = [m for m in iter_messages(bag) if m.topic != QUESTIONS_TOPIC]
+        topics = sorted({(m.topic, m.msgtype) for m in msgs})
+        self.wait_ready(topics)
+        stats = ReplayStats(messages=len(msgs))
+        records: list[AnswerRecord] = []
+        qi = 0
+        t_start = time.monotonic()
+        stream0 = msgs[0].t if msgs else 0.0
+        paused = 0.0
+        bar = tqdm(total=len(msgs), unit="msg", desc=f"replay {Path(bag).name}", disable=not progress)
+
+        def ask_due(now_t: float) -> None:
+            nonlocal qi, paused
+            while qi < len(questions) and questions[qi].time <= now_t:
+                q = questions[qi]
+                w0 = time.monotonic()
+                self.wait(lambda q=q: self.clips_done_by(q.time, clip_seconds), memorization_timeout,
+                          f"memorization of the clips before {q.time:.0f} s")
+                stats.waited_for_memorization_s += time.monotonic() - w0
+                records.append(self.ask(q))
+                paused += time.monotonic() - w0
+                qi += 1
+
+        for m in msgs:
+            ask_due(m.t)
+            if rate > 0:
+                due = t_start + paused + (m.t - stream0) / rate
+                while (left := due - time.monotonic()) > 0:
+                    self.executor.spin_once(timeout_sec=min(left, 0.02))
+            self._pubs[m.topic].publish(m.raw)
+            bar.update(1)
+            self.executor.spin_once(timeout_sec=0.0)
+        bar.close()
+        if self.flush.wait_for_service(timeout_sec=10.0):
+            from std_srvs.srv import Trigger
+
+            fut = self.flush.call_async(Trigger.Request())
+            self.wait(fut.done, memorization_timeout, "the memorization node to flush")
+        ask_due(math.inf)
+        stats.wall_s = time.monotonic() - t_start
+        stats.stream_s = (msgs[-1].t - stream0) if msgs else 0.0
+        stats.clips_committed = len(self.committed)
+        return records, stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="m3-replay", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("bag")
+    ap.add_argument("--rate", type=float, default=1.0, help="speed-up of recorded timing; 0 = as fast as possible")
+    ap.add_argument("--clip-seconds", type=float, default=30.0)
+    ap.add_argument("--service", default="/m3_agent/query")
+    ap.add_argument("--out", help="write one JSON record per answer here")
+    a = ap.parse_args(argv)
+    rp = Replayer(service=a.service)
+    try:
+        records, stats = rp.replay(a.bag, a.rate, a.clip_seconds)
+    finally:
+        rp.close()
+    for r in records:
+        print(f"[{r.time:7.1f} s] {r.question}\n    -> {r.answer or r.error}  ({r.latency_s * 1000:.0f} ms)")
+    print(json.dumps(asdict(stats)))
+    if a.out:
+        Path(a.out).write_text("".join(json.dumps(asdict(r), ensure_ascii=False) + "\n" for r in records))
+    return 0 if all(r.success or not r.error for r in records) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
