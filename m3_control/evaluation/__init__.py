@@ -1,0 +1,1 @@
+"""Evaluation: judging answers (LLM judge as in the paper, or an offline fallback) and reporting."""
