@@ -1,0 +1,5 @@
+"""Chat-model backends for the reasoning loop (one interface: ``complete(messages) -> str``)."""
+
+from .base import ChatBackend, ChatError, make_backend
+
+__all__ = ["ChatBackend", "ChatError", "make_backend"]

@@ -1,0 +1,152 @@
+"""Multi-turn reasoning over memory: the model alternates [Search] and [Answer] (M3-Agent-Control protocol).
+
+Each round: the per-round instruction is appended to the last user turn, the backend generates, the reply is
+parsed; a search runs against the store with the question's time bound and its result becomes the next user turn
+(``Searched knowledge: {"CLIP_3": [...]}``, memories shown with ``<character_k>`` ids). A query containing
+"character id" returns node-level matches (top 20); other queries return the top clips not shown before
+(top 2, threshold 0.5). The last round forces an answer; no search is run after it (upstream ran one).
+
+Garbage is handled, counted in the trace and never raised: unparseable replies and empty content (round
+wasted, flagged ``invalid``), repeated queries (``repeated_query``; already-shown clips are excluded so the
+result is usually the empty hint), answers longer than ``max_answer_chars`` (cut, ``truncated_answer``),
+raw or character ids in an answer (names substituted where known, otherwise "someone": ``id_in_answer``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .answerer import Answer
+from .backends.base import ChatBackend, ChatError
+from .protocol import add_round_instruction, initial_messages, parse_reply, search_result_message
+from .protocol_text import CHARACTER_ID_MARKER
+
+log = logging.getLogger(__name__)
+TAG = re.compile(r"<(face|voice|character)_(\d+)>")
+
+
+@dataclass
+class RoundInfo:
+    round: int
+    action: str
+    content: str
+    results: int
+    flags: list[str] = field(default_factory=list)
+    reply: str = ""
+    model_s: float = 0.0
+    search_s: float = 0.0
+
+
+RoundCallback = Callable[[RoundInfo], bool]   # return False to cancel
+
+
+class ReasoningLoop:
+    def __init__(self, store: Any, backend: ChatBackend, topk: int = 2, threshold: float = 0.5,
+                 node_topk: int = 20, max_answer_chars: int = 2000, default_rounds: int = 5) -> None:
+        self.store, self.backend = store, backend
+        self.topk, self.threshold, self.node_topk = topk, threshold, node_topk
+        self.max_answer_chars = max_answer_chars
+        self.default_rounds = default_rounds
+
+    # -- search -----------------------------------------------------------------------------------
+    def _search(self, query: str, before_time: float | None, shown: set[int], seen_mem: dict[int, dict]
+                ) -> dict[str, list[str]]:
+        result: dict[int, list[str]] = {}
+        if CHARACTER_ID_MARKER in query:
+            mems = self.store.search_nodes(query, topk=self.node_topk, before_time=before_time)
+            for m in mems:
+                text = self.store.translate(m.text, before_time=before_time)
+                if text:
+                    result.setdefault(m.clip_id, []).append(text)
+                    seen_mem.setdefault(m.id, {"text": text, "score": m.score or 0.0, "clip": m.clip_id})
+        else:
+            hits = self.store.search_clips(query, topk=self.topk, threshold=self.threshold, before_time=before_time,
+                                           exclude_clips=shown)
+            for h in hits:
+                shown.add(h.clip_id)
+                for m in h.memories:
+                    text = self.store.translate(m.text, before_time=before_time)
+                    if text:
+                        result.setdefault(h.clip_id, []).append(text)
+                        seen_mem.setdefault(m.id, {"text": text, "score": m.score or 0.0, "clip": h.clip_id})
+        return {f"CLIP_{c}": result[c] for c in sorted(result)}
+
+    # -- answer post-processing -------------------------------------------------------------------
+    def _clean_answer(self, text: str, before_time: float | None, flags: list[str]) -> str:
+        if len(text) > self.max_answer_chars:
+            text = text[: self.max_answer_chars].rstrip() + " ..."
+            flags.append("truncated_answer")
+        if TAG.search(text):
+            flags.append("id_in_answer")
+            text = self.store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
+            text = TAG.sub("someone", text)
+        return text.strip()
+
+    @staticmethod
+    def _cite(answer: str, seen: dict[int, dict], limit: int = 10) -> list[int]:
+        words = set(re.findall(r"[a-z0-9]+", answer.lower())) - {"the", "a", "an", "of", "and", "to", "in", "is"}
+
+        def overlap(mid: int) -> float:
+            w = set(re.findall(r"[a-z0-9]+", TAG.sub(" ", seen[mid]["text"]).lower()))
+            return len(words & w) / (len(words) or 1)
+
+        return sorted(seen, key=lambda mid: (-overlap(mid), -seen[mid]["score"]))[:limit]
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
+            on_round: RoundCallback | None = None) -> Answer:
+        rounds = max_rounds or self.default_rounds
+        messages = initial_messages(question)
+        shown: set[int] = set()
+        seen_mem: dict[int, dict] = {}
+        searches: list[str] = []
+        trace: dict[str, Any] = {"backend": self.backend.name, "question": question, "before_time": before_time,
+                                 "rounds": [], "counts": {"invalid": 0, "repeated_query": 0, "empty_result": 0}}
+        for r in range(rounds):
+            final = r == rounds - 1
+            add_round_instruction(messages, final)
+            t = time.perf_counter()
+            try:
+                reply = self.backend.complete(messages)
+            except ChatError as e:
+                trace["rounds"].append({"round": r + 1, "error": str(e)})
+                return Answer(rounds_used=r + 1, searches=searches, trace=trace,
+                              error=f"model backend failed: {e}")
+            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
+            messages.append({"role": "assistant", "content": reply})
+            parsed = parse_reply(reply)
+            info.action, info.content = parsed.action, parsed.content
+            if parsed.action == "answer":
+                answer = self._clean_answer(parsed.content, before_time, info.flags)
+                trace["rounds"].append(vars(info))
+                if on_round is not None:
+                    on_round(info)
+                return Answer(answer=answer, rounds_used=r + 1, searches=searches,
+                              cited_memory_ids=self._cite(answer, seen_mem), trace=trace)
+            result: dict[str, list[str]] = {}
+            if parsed.action == "invalid":
+                info.flags.append("invalid")
+                trace["counts"]["invalid"] += 1
+            elif not final:
+                if parsed.content in searches:
+                    info.flags.append("repeated_query")
+                    trace["counts"]["repeated_query"] += 1
+                searches.append(parsed.content)
+                t = time.perf_counter()
+                result = self._search(parsed.content, before_time, shown, seen_mem)
+                info.search_s = time.perf_counter() - t
+                info.results = sum(len(v) for v in result.values())
+                if not result:
+                    trace["counts"]["empty_result"] += 1
+            trace["rounds"].append({**vars(info), "result": result})
+            if on_round is not None and on_round(info) is False:
+                trace["cancelled"] = True
+                return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled")
+            messages.append(search_result_message(result))
+        return Answer(rounds_used=rounds, searches=searches, cited_memory_ids=self._cite("", seen_mem), trace=trace,
+                      error=f"no answer after {rounds} rounds")
