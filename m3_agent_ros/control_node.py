@@ -58,13 +58,7 @@ class ControlNode(LifecycleNode):
             if not db.is_file():
                 raise FileNotFoundError(f"memory store {db} does not exist (db_path)")
             self._store = MemoryStore(str(db), readonly=True)
-            self._answerer = make_answerer(
-                params.answerer,
-                self._store,
-                topk=params.topk,
-                threshold=params.threshold,
-                max_memories=params.max_answer_memories,
-            )
+            self._answerer = make_answerer(params.answerer, self._store, **params.answerer_options())
             self.params = params
         except Exception as e:
             self.get_logger().error(f"configure failed: {type(e).__name__}: {e}")

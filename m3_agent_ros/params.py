@@ -18,7 +18,15 @@ def _p(default: Any, doc: str) -> Any:
 class ControlParams:
     db_path: str = _p("", "SQLite memory store to answer from (required; opened read-only)")
     service_name: str = _p("/m3_agent/query", "name of the m3_agent/srv/Query service")
-    answerer: str = _p("extractive", "answering backend: extractive (no LLM)")
+    answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
+    backend: str = _p("embedded", "m3 answerer's chat model: embedded (GGUF on CPU), openai, vllm")
+    backend_base_url: str = _p("", "openai backend: base URL, e.g. http://127.0.0.1:8000/v1 (vllm serve)")
+    backend_model: str = _p("", "openai backend: model name; embedded: optional path of a local GGUF")
+    backend_model_dir: str = _p("", "vllm backend: local folder of M3-Agent-Control")
+    backend_api_key_env: str = _p("OPENAI_API_KEY", "openai backend: environment variable holding the API key")
+    backend_max_tokens: int = _p(1024, "tokens per reasoning round, thinking included (upstream 1024)")
+    fallback: str = _p("extractive", "m3 answerer: answer extractively when the model gives no answer (or none)")
+    max_consecutive_invalid: int = _p(0, "m3 answerer: stop after this many unparseable replies in a row (0: never)")
     max_rounds: int = _p(5, "reasoning rounds when a request sets max_rounds=0")
     topk: int = _p(2, "clips retrieved per search")
     threshold: float = _p(0.5, "minimum clip score for a search result")
@@ -33,6 +41,21 @@ class ControlParams:
     @classmethod
     def docs(cls) -> dict[str, str]:
         return {f.name: f.metadata["doc"] for f in fields(cls)}
+
+    def answerer_options(self) -> dict:
+        opts: dict = {"topk": self.topk, "threshold": self.threshold}
+        if self.answerer == "extractive":
+            return {**opts, "max_memories": self.max_answer_memories}
+        if self.backend == "openai":
+            be = {"backend": "openai", "base_url": self.backend_base_url, "model": self.backend_model,
+                  "api_key_env": self.backend_api_key_env, "max_tokens": self.backend_max_tokens}
+        elif self.backend == "vllm":
+            be = {"backend": "vllm", "model_dir": self.backend_model_dir, "max_tokens": self.backend_max_tokens}
+        else:
+            be = {"backend": "embedded", "model_path": self.backend_model or None,
+                  "max_tokens": self.backend_max_tokens}
+        return {**opts, "backend": be, "fallback": self.fallback, "max_memories": self.max_answer_memories,
+                "max_consecutive_invalid": self.max_consecutive_invalid or None}
 
     def check(self) -> None:
         """Raise ValueError on values no node could run with."""

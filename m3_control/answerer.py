@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 DEFAULT_MAX_QUESTION_CHARS = 4000
-ANSWERERS = ("extractive",)
+ANSWERERS = ("extractive", "m3")
 
 
 class MemoryLike(Protocol):
@@ -128,4 +128,8 @@ def make_answerer(name: str, store: SearchableStore, **options: Any) -> Answerer
         from m3_control.extractive import ExtractiveAnswerer
 
         return ExtractiveAnswerer(store, **options)
+    if name == "m3":
+        from m3_control.m3_answerer import M3Answerer
+
+        return M3Answerer(store, **options)
     raise ValueError(f"unknown answerer {name!r}; available: {', '.join(ANSWERERS)}")

@@ -47,11 +47,15 @@ RoundCallback = Callable[[RoundInfo], bool]   # return False to cancel
 
 class ReasoningLoop:
     def __init__(self, store: Any, backend: ChatBackend, topk: int = 2, threshold: float = 0.5,
-                 node_topk: int = 20, max_answer_chars: int = 2000, default_rounds: int = 5) -> None:
+                 node_topk: int = 20, max_answer_chars: int = 2000, default_rounds: int = 5,
+                 max_consecutive_invalid: int | None = None) -> None:
         self.store, self.backend = store, backend
         self.topk, self.threshold, self.node_topk = topk, threshold, node_topk
         self.max_answer_chars = max_answer_chars
         self.default_rounds = default_rounds
+        # None: upstream behaviour (keep going until the round limit). A number: stop after that many unparseable
+        # replies in a row (a weak model that never follows the format wastes no more time).
+        self.max_consecutive_invalid = max_consecutive_invalid
 
     # -- search -----------------------------------------------------------------------------------
     def _search(self, query: str, before_time: float | None, shown: set[int], seen_mem: dict[int, dict]
@@ -107,6 +111,7 @@ class ReasoningLoop:
         searches: list[str] = []
         trace: dict[str, Any] = {"backend": self.backend.name, "question": question, "before_time": before_time,
                                  "rounds": [], "counts": {"invalid": 0, "repeated_query": 0, "empty_result": 0}}
+        invalid_run = 0
         for r in range(rounds):
             final = r == rounds - 1
             add_round_instruction(messages, final)
@@ -129,6 +134,7 @@ class ReasoningLoop:
                 return Answer(answer=answer, rounds_used=r + 1, searches=searches,
                               cited_memory_ids=self._cite(answer, seen_mem), trace=trace)
             result: dict[str, list[str]] = {}
+            invalid_run = invalid_run + 1 if parsed.action == "invalid" else 0
             if parsed.action == "invalid":
                 info.flags.append("invalid")
                 trace["counts"]["invalid"] += 1
@@ -147,6 +153,10 @@ class ReasoningLoop:
             if on_round is not None and on_round(info) is False:
                 trace["cancelled"] = True
                 return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled")
+            if self.max_consecutive_invalid and invalid_run >= self.max_consecutive_invalid:
+                return Answer(rounds_used=r + 1, searches=searches, cited_memory_ids=self._cite("", seen_mem),
+                              trace=trace, error=f"no answer after {r + 1} rounds ({invalid_run} unparseable replies "
+                              "in a row)")
             messages.append(search_result_message(result))
         return Answer(rounds_used=rounds, searches=searches, cited_memory_ids=self._cite("", seen_mem), trace=trace,
                       error=f"no answer after {rounds} rounds")

@@ -24,7 +24,7 @@ def test_managed_transitions_create_and_remove_the_service(tmp_path: Path) -> No
     proc = start_module(
         "m3_agent_ros.control_node",
         ["--ros-args", "-p", f"db_path:={tmp_path / 'memory.db'}", "-p", f"service_name:={SERVICE}",
-         "-p", "autostart:=false"],
+         "-p", "answerer:=extractive", "-p", "autostart:=false"],
         tmp_path / "control_node.log",
     )  # fmt: skip
     ros = RosTestNode("lifecycle_test_client")

@@ -43,7 +43,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     ids = make_demo_store(tmp / "memory.db")
     proc = start_module(
         "m3_agent_ros.control_node",
-        ["--ros-args", "-p", f"db_path:={tmp / 'memory.db'}", "-p", f"service_name:={SERVICE}"],
+        ["--ros-args", "-p", f"db_path:={tmp / 'memory.db'}", "-p", f"service_name:={SERVICE}",
+         "-p", "answerer:=extractive"],
         tmp / "control_node.log",
     )
     ros = RosTestNode("query_service_test_client")

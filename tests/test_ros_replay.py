@@ -32,7 +32,8 @@ def test_replay_asks_each_question_after_the_clips_before_it_are_committed(tmp_p
     rp = None
     try:
         wait_until(db.exists, timeout=30, what="the memory store", on_fail=mem.describe)
-        ctl = start_module("m3_agent_ros.control_node", ["--ros-args", *common], tmp_path / "ctl.log")
+        ctl = start_module("m3_agent_ros.control_node", ["--ros-args", *common, "-p", "answerer:=extractive"],
+                           tmp_path / "ctl.log")
         rp = Replayer()
         records, stats = rp.replay(tmp_path / "bag", rate=0, clip_seconds=1.0, progress=False)
     finally:

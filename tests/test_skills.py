@@ -1,0 +1,51 @@
+from pathlib import Path
+
+import pytest
+
+from m3_control.skills import GoalPlanner, load_skills
+
+SKILLS = Path(__file__).resolve().parents[1] / "config" / "skills.yaml"
+
+
+@pytest.fixture(scope="module")
+def skills():
+    return load_skills(SKILLS)
+
+
+class Model:
+    name = "scripted"
+
+    def __init__(self, reply):
+        self.reply = reply
+
+    def complete(self, messages):
+        assert "fetch_object" in messages[0]["content"]
+        return self.reply
+
+
+def test_rules_fill_arguments_from_the_answer(skills):
+    p = GoalPlanner(skills)
+    goals, problems = p.plan("Bring me the folder for confidential files", "the red folder", [7, 9])
+    assert [(g.skill, g.arguments, g.supporting_memory_ids) for g in goals] == [
+        ("fetch_object", {"object": "the red folder"}, [7, 9])]
+    goals, _ = p.plan("Where are the car keys?", "[extractive] In the top drawer.")
+    assert goals[0].skill == "say" and goals[0].arguments == {"text": "In the top drawer."}
+    goals, _ = p.plan("Take me to Anna", "the kitchen")
+    assert goals[0].skill == "navigate_to" and goals[0].arguments == {"target": "the kitchen"}
+    assert p.plan("Thanks a lot", "ok")[0] == []
+    assert p.plan("Bring me the keys", "")[0] == []
+
+
+def test_model_planning_is_validated_and_falls_back(skills):
+    goals, _ = GoalPlanner(skills, Model('{"skill": "fetch_object", "arguments": {"object": "red folder", '
+                                         '"location": "desk"}}')).plan("bring me the folder", "red folder")
+    assert goals[0].planner == "model" and goals[0].arguments == {"object": "red folder", "location": "desk"}
+    goals, problems = GoalPlanner(skills, Model('{"skill": "fetch_object", "arguments": {"colour": "red"}}')).plan(
+        "bring me the folder", "red folder")
+    assert goals == [] and "invalid arguments" in problems[0]
+    goals, problems = GoalPlanner(skills, Model("no idea")).plan("bring me the folder", "red folder")
+    assert goals[0].planner == "rules" and "no usable JSON" in problems[0]
+    goals, problems = GoalPlanner(skills, Model('{"skill": "none"}')).plan("bring me the folder", "red folder")
+    assert goals == [] and problems == []
+    goals, problems = GoalPlanner(skills, Model('{"skill": "fly", "arguments": {}}')).plan("fly", "x")
+    assert goals == [] and "unknown skill" in problems[0]
