@@ -17,16 +17,18 @@ from __future__ import annotations
 import json
 import math
 import sys
+import threading
 from dataclasses import fields
 from pathlib import Path
 
 import rclpy
 from m3_agent.srv import Query
 from rcl_interfaces.msg import ParameterDescriptor
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.service import Service
 
+from m3_agent_ros.instruct_server import InstructServer
 from m3_agent_ros.params import ControlParams
 from m3_control.answerer import Answer, Answerer, make_answerer, run_query
 from m3_memory import MemoryStore
@@ -45,6 +47,8 @@ class ControlNode(LifecycleNode):
         self._store: MemoryStore | None = None
         self._answerer: Answerer | None = None
         self._service: Service | None = None
+        self._instruct: InstructServer | None = None
+        self._answer_lock = threading.Lock()
 
     def read_params(self) -> ControlParams:
         return ControlParams(**{n: self.get_parameter(n).value for n in ControlParams.names()})
@@ -70,6 +74,7 @@ class ControlNode(LifecycleNode):
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         assert self.params is not None
         self._service = self.create_service(Query, self.params.service_name, self._on_query)
+        self._instruct = InstructServer(self, self._answerer, self.params, self._answer_lock)
         self.get_logger().info(f"active: serving {self._service.service_name}")
         return super().on_activate(state)
 
@@ -97,6 +102,9 @@ class ControlNode(LifecycleNode):
         )
 
     def _drop_service(self) -> None:
+        if self._instruct is not None:
+            self._instruct.destroy()
+            self._instruct = None
         if self._service is not None:
             self.destroy_service(self._service)
             self._service = None
@@ -112,7 +120,8 @@ class ControlNode(LifecycleNode):
     # -- service -----------------------------------------------------------------------------------
     def _on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
         try:
-            answer = self._answer(request)
+            with self._answer_lock:
+                answer = self._answer(request)
         except Exception as e:  # never let a request take the node down
             answer = Answer.failure(f"internal error: {type(e).__name__}: {e}")
         if answer.error:
@@ -161,7 +170,9 @@ def main(args: list[str] | None = None) -> int:
         if node.get_parameter("autostart").value and not node.start():
             node.get_logger().fatal("autostart failed (see the configure error above)")
             return 1
-        rclpy.spin(node)
+        executor = MultiThreadedExecutor(num_threads=3)  # queries, instructions and cancels side by side
+        executor.add_node(node)
+        executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:

@@ -32,6 +32,10 @@ class ControlParams:
     threshold: float = _p(0.5, "minimum clip score for a search result")
     max_answer_memories: int = _p(3, "extractive: memories quoted in the answer")
     max_question_chars: int = _p(4000, "longer questions are refused with success=false")
+    action_name: str = _p("/m3_agent/instruct", "name of the m3_agent/action/Instruct action server")
+    goal_topic: str = _p("/m3_agent/action_goals", "m3_agent/msg/ActionGoal topic for planned robot skills")
+    speech_topic: str = _p("/m3_agent/speech", "std_msgs/String topic carrying the text of `say` goals")
+    skills_file: str = _p("", "skills registry YAML ('' = the package's config/skills.yaml)")
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
 
     @classmethod
