@@ -62,7 +62,11 @@ def test_instruction_answers_with_feedback_and_publishes_a_validated_goal(tmp_pa
                    what="the instruction result", on_fail=proc.describe)
         result = res_fut.result().result
         assert result.success and result.answer == "The red folder."
-        assert [(f.round, f.action) for f in feedback] == [(1, "search"), (2, "answer")]
+        # feedback travels on its own topic; rclpy drops feedback that arrives after the result, so the last
+        # round's may be missing: the trace carries every round
+        assert [(f.round, f.action) for f in feedback][:1] == [(1, "search")]
+        assert [(r["round"], r["action"]) for r in json.loads(result.trace_json)["rounds"]] == [
+            (1, "search"), (2, "answer")]
         assert feedback[0].content == "Who handed over a red folder?" and feedback[0].results >= 2
         assert ids["m_folder"] in result.cited_memory_ids
         assert [(g.skill, json.loads(g.arguments_json)) for g in result.goals] == [("fetch_object",
