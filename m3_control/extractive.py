@@ -96,7 +96,10 @@ class ExtractiveAnswerer:
             if text:  # Equivalence lines translate to ""
                 out.append(_Candidate(m, clip_score, float(scores.get(i, -1.0)), text))
         out.sort(key=lambda c: (c.score, c.clip_score), reverse=True)
-        return out
+        unique: dict[str, _Candidate] = {}  # the same fact seen in several clips is quoted once
+        for c in out:
+            unique.setdefault(" ".join(c.text.lower().split()).rstrip(".!?"), c)
+        return list(unique.values())
 
 
 def _sentence(text: str) -> str:

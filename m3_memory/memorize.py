@@ -111,6 +111,8 @@ class Memorizer:
                 w.add_memories(written.episodic, "episodic")
             for text in written.semantic:
                 w.add_memory(text, "semantic")
+            w.extra["timings_s"] = {k: round(v, 4) for k, v in res.timings.items()}
+            w.extra["memories"] = {"episodic": len(written.episodic), "semantic": len(written.semantic)}
             rows = self.store.conn.execute(
                 f"SELECT id, type, coalesce(text, '') FROM nodes WHERE id IN ({','.join('?' * len(w.node_ids))})",
                 w.node_ids).fetchall() if w.node_ids else []

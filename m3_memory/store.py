@@ -360,10 +360,12 @@ class MemoryStore:
             if self.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone():
                 raise StoreError(f"clip {clip_id} is already committed")
             writer = ClipWriter(self, int(clip_id), float(start_time), float(end_time))
+            writer.extra.update(extra or {})
             yield writer
             self.conn.execute(
                 "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra) VALUES (?,?,?,?,?,?)",
-                (clip_id, start_time, end_time, source, time.time(), json.dumps(extra) if extra else None))
+                (clip_id, start_time, end_time, source, time.time(),
+                 json.dumps(writer.extra, default=str) if writer.extra else None))
 
     def last_clip(self) -> tuple[int, float, float] | None:
         """The last committed clip (id, start, end): where a restarted memorization resumes."""
@@ -520,6 +522,7 @@ class ClipWriter:
         self.start_time = start_time
         self.end_time = end_time
         self.node_ids: list[int] = []
+        self.extra: dict = {}   # stored as the clip row's extra JSON at commit (e.g. processing timings)
 
     # -------------------------------------------------------------- entities (faces, voices)
     def _cap(self, kind: str) -> int:

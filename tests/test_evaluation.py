@@ -13,7 +13,8 @@ def test_normalized_match_judge():
     assert j.judge("q", "Two cups", "She drank 2 cups.").correct
     assert not j.judge("q", "Marketing staff.", "She works in sales").correct
     assert not j.judge("q", "Coffee", "").correct
-    assert normalize_words("The man's RED folder!") == ["man", "red", "folder"]
+    assert normalize_words("The man's RED folder!") == ["mans", "red", "folder"]
+    assert j.judge("q", "lay blue at x four now", '<character_0> says: "Lay blue at X4 now."').correct
     assert isinstance(make_judge(None), NormalizedMatchJudge)
 
 

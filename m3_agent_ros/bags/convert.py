@@ -81,8 +81,9 @@ def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | Non
     Image, Compressed = ts.types[IMAGE_TYPE], ts.types[COMPRESSED_TYPE]
     Audio, String = ts.types[AUDIO_TYPE], ts.types[STRING_TYPE]
     report = ConvertReport(bag=bag)
-    tmp = bag.with_name(bag.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
+    staging = bag.with_name(f".{bag.name}.partial")  # a crash never leaves a half-written bag at `bag`
+    shutil.rmtree(staging, ignore_errors=True)
+    tmp = staging / bag.name
     with av.open(str(video)) as container, Writer(tmp, version=9, storage_plugin=plugin) as w:
         vstreams = [s for s in container.streams.video][:1]
         astreams = [s for s in container.streams.audio][:1]
@@ -157,6 +158,7 @@ def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | Non
             report.questions += 1
         report.duration_s = max(last_t, duration)
     tmp.rename(bag)
+    staging.rmdir()
     if questions is not None:
         write_sidecar(bag, questions, video_id or video.stem)
     report.bytes = sum(f.stat().st_size for f in bag.iterdir())

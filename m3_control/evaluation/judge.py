@@ -4,14 +4,13 @@
   correct iff the lower-cased reply contains "yes"; an empty answer is wrong without asking.
 * :class:`NormalizedMatchJudge`: the offline fallback when no judge model is configured, clearly labelled in
   every report. Correct iff every content word of the normalized reference (lower-cased, punctuation and
-  articles removed, number words -> digits, a small stop-word list dropped) occurs in the normalized answer.
+  articles removed, digits spelled out as words, a small stop-word list dropped) occurs in the normalized answer.
   It is stricter than an LLM judge on paraphrases and looser on answers that list many candidates.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,15 +30,15 @@ class Judge(Protocol):
     def judge(self, question: str, reference: str, answer: str) -> Verdict: ...
 
 
-_NUM = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-        "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12"}
 _STOP = {"a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "it", "its",
          "he", "she", "they", "his", "her", "their", "this", "that", "with", "for", "by", "as", "from", "s"}
 
 
 def normalize_words(text: str) -> list[str]:
-    words = re.findall(r"[a-z0-9]+", (text or "").lower().replace("'", " "))
-    return [_NUM.get(w, w) for w in words if w not in _STOP]
+    """Lower-case words without punctuation and stop words; digits spelled out ("X4" -> "x four", "2" -> "two")."""
+    from m3_memory.perception.wer import normalize
+
+    return [w for w in normalize(text) if w not in _STOP]
 
 
 class NormalizedMatchJudge:

@@ -23,14 +23,12 @@ class VoiceAnalysis:
 
 
 class VoiceStage:
-    def __init__(self, pipeline: VoicePipeline, match_threshold: float | None = None,
-                 max_embeddings_per_speaker: int = 10) -> None:
+    def __init__(self, pipeline: VoicePipeline, match_threshold: float | None = None) -> None:
         self.pipeline = pipeline
         self.name = f"voices:{pipeline.embedder.name}"
-        # mean pairwise cosine of the speaker's windows against a node's stored windows (the store's rule)
+        # mean cosine of the speaker's centroid against the node's stored centroids (the store's rule)
         self.match_threshold = (match_threshold if match_threshold is not None
-                                else pipeline.embedder.same_speaker_threshold)
-        self.max_emb = max_embeddings_per_speaker
+                                else pipeline.embedder.match_threshold)
 
     @classmethod
     def create(cls, backend: str, model_dir: str = "", asr_model: str = "tiny.en", sample_rate: int = SR,
@@ -53,9 +51,10 @@ class VoiceStage:
         out: list[VoiceTurnEvidence] = []
         used: set[int] = set()
         for _, spk in sorted(analysis.speakers.items()):
-            embs = np.stack(spk.embeddings)
-            if len(embs) > self.max_emb:
-                embs = embs[np.linspace(0, len(embs) - 1, self.max_emb).round().astype(int)]
+            # one L2-normalised centroid per speaker per clip: averaging the 1.6 s windows removes much of the
+            # content/noise variation (see the thresholds in voices.py)
+            centroid = np.mean(np.stack(spk.embeddings), axis=0, keepdims=True)
+            embs = centroid / np.linalg.norm(centroid)
             node, score = graph.match_entity("voice", embs, threshold=self.match_threshold)
             texts = [t.text for t in spk.turns if t.text]
             if node is None or node in used:

@@ -1,0 +1,161 @@
+"""The main job on the embedded default: replay a bag through the real memorization and control nodes, ask its
+questions at their timestamps over the Query service, judge the answers and write a report.
+
+    python -m m3_agent_ros.demo [--bag rosbags/demo/grid_scene] [--out demo_out] [--rate 4]
+                                [--judge-url URL --judge-model NAME]
+
+Three processes talk over DDS (loopback, a random domain): memorization_node (perception + memory writing into
+SQLite), control_node (reasoning over that store), and this one (bag player + Query client). Nothing is
+scripted past the bag: every answer comes from memories the nodes wrote while the bag played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env() -> None:
+    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(1, 101)))
+
+
+def write_params(base: Path, out: Path, db: Path, overrides: dict[str, dict]) -> Path:
+    doc = yaml.safe_load(base.read_text())
+    doc.setdefault("/**", {}).setdefault("ros__parameters", {})["db_path"] = str(db)
+    for node, params in overrides.items():
+        doc.setdefault(node, {}).setdefault("ros__parameters", {}).update(params)
+    path = out / "params.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+class NodeRunner:
+    def __init__(self, module: str, params: Path, log: Path) -> None:
+        import subprocess
+
+        self.log_path = log
+        self._log = open(log, "w")  # noqa: SIM115 - kept open for the child's lifetime
+        self.proc = subprocess.Popen([sys.executable, "-m", module, "--ros-args", "--params-file", str(params)],
+                                     stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, timeout: float = 60.0) -> int:
+        import signal
+        import subprocess
+
+        if self.alive():
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+        return self.proc.returncode
+
+
+def memorization_rtf(db: Path) -> dict:
+    from m3_memory import MemoryStore
+
+    store = MemoryStore(db, readonly=True)
+    busy = dur = 0.0
+    stages: dict[str, float] = {}
+    for start, end, extra in store.conn.execute("SELECT start_time, end_time, extra FROM clips"):
+        timings = (json.loads(extra) if extra else {}).get("timings_s", {})
+        busy += sum(timings.values())
+        dur += end - start
+        for k, v in timings.items():
+            stages[k] = stages.get(k, 0.0) + v
+    stats = store.stats()
+    store.close()
+    return {"memorization_rtf": busy / dur if dur else None,
+            "memorization_rtf_per_stage": {k: v / dur for k, v in stages.items()} if dur else {},
+            "memory": stats["nodes"], "characters": stats["characters"], "clips": stats["clips"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="m3-demo", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
+    ap.add_argument("--out", default="demo_out")
+    ap.add_argument("--params", default=str(ROOT / "config" / "default.yaml"))
+    ap.add_argument("--rate", type=float, default=4.0, help="replay speed-up of the recorded timing")
+    ap.add_argument("--answerer", default=None, help="override the control node's answerer (m3 | extractive)")
+    ap.add_argument("--judge-url", default=os.environ.get("M3_JUDGE_URL", ""))
+    ap.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"))
+    a = ap.parse_args(argv)
+    _env()
+    from m3_agent_ros.replay import Replayer
+    from m3_control.evaluation.judge import make_judge
+    from m3_control.evaluation.report import markdown_table, summarize, write_report
+
+    out = Path(a.out).resolve()
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    db = out / "memory.db"
+    control: dict = {"answerer": a.answerer} if a.answerer else {}
+    params = write_params(Path(a.params), out, db, {"m3_agent_control": control} if control else {})
+    print(f"m3-agent-ros demo: bag {a.bag}, output {out}, ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
+    t0 = time.monotonic()
+    mem = NodeRunner("m3_agent_ros.memorization_node", params, out / "memorization_node.log")
+    ctl = None
+    rp = None
+    records: list = []
+    stats = None
+    failed = ""
+    try:
+        deadline = time.monotonic() + 120
+        while not db.exists():  # the memorization node creates the store when it configures
+            if not mem.alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"memorization_node did not start; see {mem.log_path}")
+            time.sleep(0.2)
+        ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
+        rp = Replayer()
+        records, stats = rp.replay(a.bag, rate=a.rate, clip_seconds=30.0)
+    except (RuntimeError, TimeoutError) as e:
+        failed = str(e)
+    finally:
+        if rp is not None:
+            rp.close()
+        codes = {"memorization_node": mem.stop(), "control_node": ctl.stop() if ctl else None}
+    if failed:
+        print(f"demo failed: {failed}\nlogs: {out}", file=sys.stderr)
+        return 1
+    judge = make_judge({"base_url": a.judge_url, "model": a.judge_model} if a.judge_url else None)
+    rows = []
+    for r in records:
+        v = judge.judge(r.question, r.reference, r.answer)
+        rows.append({**asdict(r), "correct": v.correct, "judge_detail": v.detail})
+    extra = {**memorization_rtf(db), "replay": asdict(stats) if stats else {}, "node_exit_codes": codes,
+             "wall_s": round(time.monotonic() - t0, 1), "bag": str(a.bag)}
+    summary = summarize(rows, judge.name, extra)
+    report = write_report(rows, summary, out, title="m3-agent-ros demo: GRID scene replayed through the nodes")
+    print()
+    for r in rows:
+        mark = "ok " if r["correct"] else "NO "
+        print(f"{mark} [{r['time']:5.0f} s] {r['question']}\n      answer:    {r['answer'] or r['error']}\n"
+              f"      reference: {r['reference']}")
+    print()
+    print(markdown_table(summary))
+    print(f"\nmemory: {summary['clips']} clips, {summary['memory']}, {summary['characters']} characters; "
+          f"wall time {summary['wall_s']} s")
+    print(f"report: {report}")
+    errors = [r for r in rows if r["error"]]
+    return 1 if errors or any(c not in (0, None) for c in codes.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
