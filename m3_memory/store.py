@@ -686,20 +686,23 @@ class ClipWriter:
             cands = self.conn.execute(
                 "SELECT n.id, v.vector FROM edges e JOIN nodes n ON n.id = e.text_id JOIN embeddings v ON "
                 "v.node_id = n.id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id", (ents[0],)).fetchall()
+            if cands and len(ents) > 1:  # keep the candidates linked to every entity of the new memory
+                marks = ",".join("?" * len(ents))
+                full = {r[0] for r in self.conn.execute(
+                    f"SELECT text_id FROM edges WHERE entity_id IN ({marks}) GROUP BY text_id "
+                    f"HAVING count(DISTINCT entity_id) = ?", (*ents, len(ents)))}
+                cands = [r for r in cands if r[0] in full]
             reinforced: list[int] = []
             weakened: list[int] = []
-            want = set(ents)
-            for cid, blob in cands:
-                have = {r[0] for r in self.conn.execute("SELECT entity_id FROM edges WHERE text_id = ?", (cid,))}
-                if not want <= have:
-                    continue
-                cos = float(np.frombuffer(blob, dtype=np.float32) @ vec)
-                if cos > c.semantic_reinforce_threshold:
-                    self.store._edge_delta(cid, +1.0)
-                    reinforced.append(cid)
-                elif c.semantic_weaken_threshold is not None and cos < c.semantic_weaken_threshold:
-                    self.store._edge_delta(cid, -1.0)
-                    weakened.append(cid)
+            if cands:
+                cos = np.frombuffer(b"".join(r[1] for r in cands), dtype=np.float32).reshape(len(cands), -1) @ vec
+                for (cid, _), s in zip(cands, cos.tolist(), strict=True):
+                    if s > c.semantic_reinforce_threshold:
+                        self.store._edge_delta(cid, +1.0)
+                        reinforced.append(cid)
+                    elif c.semantic_weaken_threshold is not None and s < c.semantic_weaken_threshold:
+                        self.store._edge_delta(cid, -1.0)
+                        weakened.append(cid)
             if reinforced:
                 self.node_ids.extend(r for r in reinforced if r not in self.node_ids)  # updated nodes
                 return InsertResult(None, "reinforced", reinforced, weakened, ents)
