@@ -88,7 +88,7 @@ class MemoryStore:
         self._index: VectorIndex | None = None
         self._last_seq = 0
         self._data_version = -1
-        self._characters: Characters | None = None
+        self._characters: dict[float | None, Characters] = {}   # by time bound; emptied on any change
 
     def _check_schema(self) -> None:
         from .schema import SCHEMA_VERSION, current_version
@@ -204,7 +204,7 @@ class MemoryStore:
                 np.array([-1 if r[1] is None else r[1] for r in rows], dtype=np.int64),
                 np.array([np.inf if r[2] is None else r[2] for r in rows], dtype=np.float64),
             )
-        self._characters = None
+        self._characters = {}
 
     def _index_params(self) -> IndexParams:
         c = self.config
@@ -215,7 +215,7 @@ class MemoryStore:
         assert self._index is not None
         touched = {nid for _, nid, op in rows if op in ("add", "upd", "del")}
         if any(op in ("eq", "del") for _, _, op in rows):
-            self._characters = None
+            self._characters = {}
         self._last_seq = rows[-1][0]
         if not touched:
             return
@@ -227,7 +227,7 @@ class MemoryStore:
         self._index.remove([nid for nid in touched if nid not in present])
         text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
         if any(r[1] in ENTITY_KINDS for r in found):
-            self._characters = None
+            self._characters = {}
         if text_rows:
             if self._index.dim == 0:
                 self._index = VectorIndex(len(text_rows[0][4]) // 4, self._index_params())
@@ -249,8 +249,9 @@ class MemoryStore:
         """Characters from the equivalences visible at ``before_time`` (all when None)."""
         with self._lock:
             self.refresh()
-            if before_time is None and self._characters is not None:
-                return self._characters
+            cached = self._characters.get(before_time)
+            if cached is not None:
+                return cached
             bounded = before_time is not None
             args: tuple = (before_time + 1e-9,) if bounded else ()
             ents = self.conn.execute(
@@ -263,8 +264,9 @@ class MemoryStore:
                     f"WHERE n.is_equivalence = 1 AND e.weight > 0{tb} ORDER BY e.text_id, e.entity_id", args):
                 groups.setdefault(tid, []).append(eid)
             chars = resolve(ents, groups.values())
-            if before_time is None:
-                self._characters = chars
+            if len(self._characters) > 64:
+                self._characters.clear()
+            self._characters[before_time] = chars
             return chars
 
     def character_members(self, before_time: float | None = None) -> dict[int, list[str]]:
@@ -348,7 +350,7 @@ class MemoryStore:
             self.conn.execute("COMMIT")
             if self._index is not None:
                 self.refresh(own_write=True)
-            self._characters = None
+            self._characters = {}
 
     @contextlib.contextmanager
     def begin_clip(self, clip_id: int, start_time: float, end_time: float, source: str | None = None,

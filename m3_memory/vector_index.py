@@ -132,7 +132,9 @@ class VectorIndex:
         if self.hnsw is None or allowed <= self.p.exact_subset_max:
             if allowed == self.n:
                 return self._exact_all(q, k)
-            return self._exact_rows(q, k, np.flatnonzero(mask))
+            if allowed * 4 < self.n:  # few rows: gather them
+                return self._exact_rows(q, k, np.flatnonzero(mask))
+            return self._exact_all(q, k, mask)  # most rows: score all, mask out the rest (no copy)
         return self._hnsw(q, k, mask)
 
     def _topk(self, rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -142,9 +144,12 @@ class VectorIndex:
         order = np.argsort(-scores, kind="stable")
         return self.ids[rows[order]], scores[order]
 
-    def _exact_all(self, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def _exact_all(self, q: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         scores = (self.mat[: self.n] @ q.T).max(axis=1)
-        return self._topk(np.arange(self.n), scores, k)
+        rows = np.arange(self.n)
+        if mask is not None:
+            rows, scores = rows[mask], scores[mask]
+        return self._topk(rows, scores, k)
 
     def _exact_rows(self, q: np.ndarray, k: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if len(rows) == 0:

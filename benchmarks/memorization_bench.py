@@ -1,0 +1,86 @@
+"""Memorization real-time factor per stage on the bundled demo bag, ROS-free (the same Memorizer the node runs).
+
+    python benchmarks/memorization_bench.py [--bag rosbags/demo/grid_scene] [--fps 1 2]
+
+The bag's frames and audio are fed to the clip assembler in stream order; each finished clip goes through
+perception (dlib faces, Silero VAD + Resemblyzer voices + faster-whisper tiny.en) and the embedded memory writer
+into a fresh SQLite store. RTF = processing seconds / stream seconds (below 1 keeps up with real time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from m3_agent_ros.bags.read import decode_audio, decode_frame, iter_messages
+from m3_memory import MemoryStore
+from m3_memory.clips import ClipAssembler
+from m3_memory.memorize import Memorizer
+from m3_memory.perception.stages import make_face_stage, make_voice_stage
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(bag: Path, fps: float, clip_s: float) -> dict:
+    t_load = time.perf_counter()
+    faces, voices = make_face_stage("dlib"), make_voice_stage("resemblyzer")
+    load_s = time.perf_counter() - t_load
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(Path(tmp) / "m.db")
+        mem = Memorizer(store, faces, voices, "embedded")
+        asm = ClipAssembler(clip_s, fps, 16000)
+        stages: dict[str, float] = {}
+        stream = 0.0
+        decode_s = 0.0
+        results = []
+
+        def process(clips: list) -> None:
+            for c in clips:
+                r = mem.process(c)
+                results.append(r)
+                for k, v in r.timings.items():
+                    stages[k] = stages.get(k, 0.0) + v
+
+        for m in iter_messages(bag):
+            t = time.perf_counter()
+            if "image" in m.topic:
+                clips = asm.add_frame(m.t, decode_frame(m)) if asm.wants_frame(m.t) else asm.note_video_time(m.t)
+            elif m.topic == "/audio":
+                clips = asm.add_audio(m.t, decode_audio(m).astype("float32") / 32768.0)
+            else:
+                continue
+            decode_s += time.perf_counter() - t
+            stream = max(stream, m.t)
+            process(clips)
+        process(asm.flush())
+        stats = store.stats()
+    total = sum(stages.values()) + decode_s
+    return {"sample_fps": fps, "clip_s": clip_s, "stream_s": round(stream, 1), "clips": len(results),
+            "model_load_s": round(load_s, 2), "rtf_total": total / stream,
+            "rtf_per_stage": {**{k: v / stream for k, v in stages.items()}, "decode": decode_s / stream},
+            "nodes": stats["nodes"], "characters": stats["characters"]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
+    ap.add_argument("--fps", type=float, nargs="+", default=[1.0, 2.0])
+    ap.add_argument("--clip-seconds", type=float, default=30.0)
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "memorization_bench.json"))
+    a = ap.parse_args()
+    results = [run(Path(a.bag), f, a.clip_seconds) for f in a.fps]
+    Path(a.out).write_text(json.dumps(results, indent=1))
+    print("| sample fps | clips | RTF total | faces | voices (VAD+embed+ASR) | writer | store | decode | nodes |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in results:
+        s = r["rtf_per_stage"]
+        print(f"| {r['sample_fps']:g} | {r['clips']} | {r['rtf_total']:.3f} | {s.get('faces', 0):.3f} | "
+              f"{s.get('voices', 0):.3f} | {s.get('writer', 0):.4f} | {s.get('store', 0):.4f} | {s['decode']:.4f} | "
+              f"{r['nodes']} |")
+
+
+if __name__ == "__main__":
+    main()
