@@ -27,6 +27,8 @@ setup(
         "console_scripts": [
             "m3-memory=m3_memory.cli:main",
             "m3-bag=m3_agent_ros.bags.cli:main",
+            "m3-bench=m3_agent_ros.bench:main",
+            "m3-replay=m3_agent_ros.replay:main",
         ],
     },
 )

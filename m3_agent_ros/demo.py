@@ -87,6 +87,44 @@ def memorization_rtf(db: Path) -> dict:
             "memory": stats["nodes"], "characters": stats["characters"], "clips": stats["clips"]}
 
 
+def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
+            control_overrides: dict | None = None, progress: bool = True) -> tuple[list[dict], dict]:
+    """Replay one bag through fresh memorization + control nodes; judged answer rows and run facts."""
+    from m3_agent_ros.replay import Replayer
+
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    db = out / "memory.db"
+    overrides = {"m3_agent_control": control_overrides} if control_overrides else {}
+    params = write_params(base_params, out, db, overrides)
+    t0 = time.monotonic()
+    mem = NodeRunner("m3_agent_ros.memorization_node", params, out / "memorization_node.log")
+    ctl = None
+    rp = None
+    records: list = []
+    stats = None
+    try:
+        deadline = time.monotonic() + 120
+        while not db.exists():  # the memorization node creates the store when it configures
+            if not mem.alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"memorization_node did not start; see {mem.log_path}")
+            time.sleep(0.2)
+        ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
+        rp = Replayer()
+        records, stats = rp.replay(bag, rate=rate, clip_seconds=30.0, progress=progress)
+    finally:
+        if rp is not None:
+            rp.close()
+        codes = {"memorization_node": mem.stop(), "control_node": ctl.stop() if ctl else None}
+    rows = []
+    for r in records:
+        v = judge.judge(r.question, r.reference, r.answer)  # type: ignore[attr-defined]
+        rows.append({**asdict(r), "bag": Path(bag).name, "correct": v.correct, "judge_detail": v.detail})
+    extra = {**memorization_rtf(db), "replay": asdict(stats) if stats else {}, "node_exit_codes": codes,
+             "wall_s": round(time.monotonic() - t0, 1), "bag": str(bag)}
+    return rows, extra
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-demo", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
@@ -98,49 +136,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"))
     a = ap.parse_args(argv)
     _env()
-    from m3_agent_ros.replay import Replayer
     from m3_control.evaluation.judge import make_judge
     from m3_control.evaluation.report import markdown_table, summarize, write_report
 
     out = Path(a.out).resolve()
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    db = out / "memory.db"
-    control: dict = {"answerer": a.answerer} if a.answerer else {}
-    params = write_params(Path(a.params), out, db, {"m3_agent_control": control} if control else {})
-    print(f"m3-agent-ros demo: bag {a.bag}, output {out}, ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
-    t0 = time.monotonic()
-    mem = NodeRunner("m3_agent_ros.memorization_node", params, out / "memorization_node.log")
-    ctl = None
-    rp = None
-    records: list = []
-    stats = None
-    failed = ""
-    try:
-        deadline = time.monotonic() + 120
-        while not db.exists():  # the memorization node creates the store when it configures
-            if not mem.alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"memorization_node did not start; see {mem.log_path}")
-            time.sleep(0.2)
-        ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
-        rp = Replayer()
-        records, stats = rp.replay(a.bag, rate=a.rate, clip_seconds=30.0)
-    except (RuntimeError, TimeoutError) as e:
-        failed = str(e)
-    finally:
-        if rp is not None:
-            rp.close()
-        codes = {"memorization_node": mem.stop(), "control_node": ctl.stop() if ctl else None}
-    if failed:
-        print(f"demo failed: {failed}\nlogs: {out}", file=sys.stderr)
-        return 1
     judge = make_judge({"base_url": a.judge_url, "model": a.judge_model} if a.judge_url else None)
-    rows = []
-    for r in records:
-        v = judge.judge(r.question, r.reference, r.answer)
-        rows.append({**asdict(r), "correct": v.correct, "judge_detail": v.detail})
-    extra = {**memorization_rtf(db), "replay": asdict(stats) if stats else {}, "node_exit_codes": codes,
-             "wall_s": round(time.monotonic() - t0, 1), "bag": str(a.bag)}
+    print(f"m3-agent-ros demo: bag {a.bag}, output {out}, ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
+    try:
+        rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge,
+                              {"answerer": a.answerer} if a.answerer else None)
+    except (RuntimeError, TimeoutError) as e:
+        print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
+        return 1
     summary = summarize(rows, judge.name, extra)
     report = write_report(rows, summary, out, title="m3-agent-ros demo: GRID scene replayed through the nodes")
     print()
@@ -154,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
           f"wall time {summary['wall_s']} s")
     print(f"report: {report}")
     errors = [r for r in rows if r["error"]]
-    return 1 if errors or any(c not in (0, None) for c in codes.values()) else 0
+    return 1 if errors or any(c not in (0, None) for c in extra["node_exit_codes"].values()) else 0
 
 
 if __name__ == "__main__":
