@@ -1,0 +1,32 @@
+"""Every shipped params file parses, names only declared parameters, with the declared types."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from m3_agent_ros.params import ControlParams, MemorizationParams
+
+CONFIG = Path(__file__).resolve().parents[1] / "config"
+CLASSES = {"m3_agent_control": ControlParams, "m3_agent_memorization": MemorizationParams}
+
+
+@pytest.mark.parametrize("name", ["default.yaml", "gpu_workstation.yaml", "jetson.yaml"])
+def test_params_files(name):
+    doc = yaml.safe_load((CONFIG / name).read_text())
+    assert set(doc) <= {"/**", *CLASSES}
+    shared = doc.get("/**", {}).get("ros__parameters", {})
+    assert set(shared) <= {"db_path"}
+    for node, cls in CLASSES.items():
+        params = doc.get(node, {}).get("ros__parameters", {})
+        defaults = cls()
+        for key, value in params.items():
+            assert key in cls.names(), f"{name}: {node}.{key} is not a parameter"
+            assert type(value) is type(getattr(defaults, key)), f"{name}: {node}.{key} has the wrong type"
+        merged = cls(**{**{k: getattr(defaults, k) for k in cls.names()}, **params, "db_path": "x.db"})
+        merged.check()
+
+
+def test_launch_files_compile():
+    for f in (CONFIG.parent / "launch").glob("*.launch.py"):
+        compile(f.read_text(), str(f), "exec")
