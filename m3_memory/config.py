@@ -16,6 +16,7 @@ class StoreConfig:
     semantic_weaken_threshold: float | None = 0.0  # cosine below -> weaken the old memory (None disables)
     search_threshold: float = 0.5          # min clip score for search_clips (upstream control loop 0.5)
     hnsw_min_size: int = 20000             # exact (BLAS) search below this many text nodes, faiss HNSW above
+    exact_max_floats: int = 50_000_000     # ... unless nodes x dim stays below this (100k x 384 is exact)
     hnsw_m: int = 32
     hnsw_ef_search: int = 128
     hnsw_ef_construction: int = 80

@@ -43,8 +43,9 @@ def _ranked_nodes(store: MemoryStore, query: str, k: int, before_time: float | N
         mask = index.allowed_mask(before_time, exclude_clips) if (before_time is not None or exclude_clips) else None
         cands = _candidates(store, query, before_time)
         if cands is not None:
-            ids, scores = index.search(qv, max(len(cands), 1), mask, subset_ids=cands)
-            return ids, scores, True
+            kk = min(k, len(cands))
+            ids, scores = index.search(qv, max(kk, 1), mask, subset_ids=cands)
+            return ids, scores, kk >= len(cands)
         ids, scores = index.search(qv, k, mask)
         return ids, scores, k >= len(index)
 
@@ -56,13 +57,9 @@ def search_clips(store: MemoryStore, query: str, topk: int, threshold: float, be
     k = max(64, topk * 16)
     while True:
         ids, scores, exhaustive = _ranked_nodes(store, query, k, before_time, exclude_clips)
-        clip_of = dict(store.conn.execute(
-            f"SELECT id, clip_id FROM nodes WHERE id IN ({','.join('?' * len(ids))})", ids.tolist()).fetchall()
-        ) if len(ids) else {}
         best: dict[int, float] = {}
-        for nid, s in zip(ids.tolist(), scores.tolist(), strict=True):
-            c = clip_of.get(nid)
-            if c is not None and c not in best:
+        for c, s in zip(store.index.clips_of(ids).tolist(), scores.tolist(), strict=True):
+            if c >= 0 and c not in best:
                 best[c] = s
         above = [c for c, s in best.items() if s >= threshold]
         if len(above) >= topk or exhaustive or (len(best) > len(above)):

@@ -209,7 +209,7 @@ class MemoryStore:
     def _index_params(self) -> IndexParams:
         c = self.config
         return IndexParams(c.hnsw_min_size, c.hnsw_m, c.hnsw_ef_search, c.hnsw_ef_construction,
-                           c.exact_subset_max)
+                           c.exact_subset_max, c.exact_max_floats)
 
     def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
         assert self._index is not None

@@ -68,3 +68,32 @@ def test_searching_an_empty_store_returns_nothing(tmp_path):
     store = MemoryStore(tmp_path / "empty.db")
     assert store.search_clips("anything at all", threshold=0.0) == []
     assert store.search_nodes("anything at all") == []
+
+
+def test_hnsw_index_path_with_time_bound_and_deletes(tmp_path):
+    import numpy as np
+
+    from m3_memory import MemoryStore, StoreConfig
+
+    cfg = StoreConfig(hnsw_min_size=50, exact_max_floats=0, exact_subset_max=0)
+    store = MemoryStore(tmp_path / "h.db", config=cfg)
+    store.declare_embedder("test-random", 32)
+    rng = np.random.default_rng(3)
+    vecs = rng.normal(size=(200, 32)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    ids = []
+    for c in range(20):
+        with store.begin_clip(c, 10.0 * c, 10.0 * c + 10) as w:
+            texts = [f"m{c}-{i}" for i in range(10)]
+            ids += [r.node_id for r in w.add_memories(texts, vectors=vecs[c * 10 : (c + 1) * 10])]
+    index = store.index
+    assert index.hnsw is not None
+    for probe in (5, 77, 150):
+        got, _ = index.search(vecs[probe][None, :], 5)
+        assert got[0] == ids[probe]  # a stored vector finds itself
+    mask = index.allowed_mask(before_time=100.0)
+    got, _ = index.search(vecs[150][None, :], 5, mask)
+    assert ids[150] not in got.tolist() and all(i <= ids[99] for i in got.tolist())
+    index.remove([ids[77]])
+    got, _ = index.search(vecs[77][None, :], 5)
+    assert ids[77] not in got.tolist()
