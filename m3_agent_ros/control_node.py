@@ -18,17 +18,14 @@ import json
 import math
 import sys
 import threading
-from dataclasses import fields
 from pathlib import Path
 
-import rclpy
 from m3_agent.srv import Query
-from rcl_interfaces.msg import ParameterDescriptor
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
-from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.service import Service
 
 from m3_agent_ros.instruct_server import InstructServer
+from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import ControlParams
 from m3_control.answerer import Answer, Answerer, make_answerer, run_query
 from m3_memory import MemoryStore
@@ -37,21 +34,17 @@ NODE_NAME = "m3_agent_control"
 UINT8_MAX = 255
 
 
-class ControlNode(LifecycleNode):
+class ControlNode(M3LifecycleNode):
+    PARAMS = ControlParams
+
     def __init__(self, node_name: str = NODE_NAME) -> None:
         super().__init__(node_name)
-        docs = ControlParams.docs()
-        for f in fields(ControlParams):
-            self.declare_parameter(f.name, f.default, ParameterDescriptor(description=docs[f.name]))
         self.params: ControlParams | None = None
         self._store: MemoryStore | None = None
         self._answerer: Answerer | None = None
         self._service: Service | None = None
         self._instruct: InstructServer | None = None
         self._answer_lock = threading.Lock()
-
-    def read_params(self) -> ControlParams:
-        return ControlParams(**{n: self.get_parameter(n).value for n in ControlParams.names()})
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -81,25 +74,6 @@ class ControlNode(LifecycleNode):
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
         self._drop_service()
         return super().on_deactivate(state)
-
-    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return super().on_cleanup(state)
-
-    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return super().on_shutdown(state)
-
-    def on_error(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return TransitionCallbackReturn.SUCCESS  # -> unconfigured, can be configured again
-
-    def start(self) -> bool:
-        """configure + activate (the autostart path); False when a transition fails."""
-        return (
-            self.trigger_configure() == TransitionCallbackReturn.SUCCESS
-            and self.trigger_activate() == TransitionCallbackReturn.SUCCESS
-        )
 
     def _drop_service(self) -> None:
         if self._instruct is not None:
@@ -164,22 +138,7 @@ def fill_response(response: Query.Response, answer: Answer) -> Query.Response:
 
 
 def main(args: list[str] | None = None) -> int:
-    rclpy.init(args=args)
-    node = ControlNode()
-    try:
-        if node.get_parameter("autostart").value and not node.start():
-            node.get_logger().fatal("autostart failed (see the configure error above)")
-            return 1
-        executor = MultiThreadedExecutor(num_threads=3)  # queries, instructions and cancels side by side
-        executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.release()
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(ControlNode, args, threads=3)
 
 
 if __name__ == "__main__":

@@ -17,20 +17,17 @@ import queue
 import sys
 import threading
 import time
-from dataclasses import fields
 from pathlib import Path
 
-import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from m3_agent.msg import AudioChunk, MemoryEvent
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
-from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.qos import QoSProfile, qos_profile_sensor_data
 from sensor_msgs.msg import CompressedImage, Image
 from std_srvs.srv import Trigger
 
+from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore
 from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
@@ -54,12 +51,11 @@ class Counters:
         self.last_lag_s = 0.0
 
 
-class MemorizationNode(LifecycleNode):
+class MemorizationNode(M3LifecycleNode):
+    PARAMS = MemorizationParams
+
     def __init__(self, node_name: str = NODE_NAME) -> None:
         super().__init__(node_name)
-        docs = MemorizationParams.docs()
-        for f in fields(MemorizationParams):
-            self.declare_parameter(f.name, f.default, ParameterDescriptor(description=docs[f.name]))
         self.params: MemorizationParams | None = None
         self.store: MemoryStore | None = None
         self.memorizer: Memorizer | None = None
@@ -79,9 +75,6 @@ class MemorizationNode(LifecycleNode):
         self._latest_stream_t = 0.0
         self._last_bad_log: dict[str, float] = {}
         self._cb_group = MutuallyExclusiveCallbackGroup()
-
-    def read_params(self) -> MemorizationParams:
-        return MemorizationParams(**{n: self.get_parameter(n).value for n in MemorizationParams.names()})
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -136,22 +129,6 @@ class MemorizationNode(LifecycleNode):
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
         self._stop_io(drain=True)
         return super().on_deactivate(state)
-
-    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return super().on_cleanup(state)
-
-    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return super().on_shutdown(state)
-
-    def on_error(self, state: LifecycleState) -> TransitionCallbackReturn:
-        self.release()
-        return TransitionCallbackReturn.SUCCESS
-
-    def start(self) -> bool:
-        return (self.trigger_configure() == TransitionCallbackReturn.SUCCESS
-                and self.trigger_activate() == TransitionCallbackReturn.SUCCESS)
 
     def _stop_io(self, drain: bool) -> None:
         for s in self._subs:
@@ -326,22 +303,7 @@ class MemorizationNode(LifecycleNode):
 
 
 def main(args: list[str] | None = None) -> int:
-    rclpy.init(args=args)
-    node = MemorizationNode()
-    executor = MultiThreadedExecutor(num_threads=2)
-    executor.add_node(node)
-    try:
-        if node.get_parameter("autostart").value and not node.start():
-            node.get_logger().fatal("autostart failed (see the configure error above)")
-            return 1
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.release()
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(MemorizationNode, args, threads=2)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,20 @@ def _p(default: Any, doc: str) -> Any:
     return field(default=default, metadata={"doc": doc})
 
 
+class _Documented:
+    """names() and docs() of a parameters dataclass."""
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def docs(cls) -> dict[str, str]:
+        return {f.name: f.metadata["doc"] for f in fields(cls)}
+
+
 @dataclass(frozen=True)
-class ControlParams:
+class ControlParams(_Documented):
     db_path: str = _p("", "SQLite memory store to answer from (required; opened read-only)")
     service_name: str = _p("/m3_agent/query", "name of the m3_agent/srv/Query service")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
@@ -37,14 +49,6 @@ class ControlParams:
     speech_topic: str = _p("/m3_agent/speech", "std_msgs/String topic carrying the text of `say` goals")
     skills_file: str = _p("", "skills registry YAML ('' = the package's config/skills.yaml)")
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
-
-    @classmethod
-    def docs(cls) -> dict[str, str]:
-        return {f.name: f.metadata["doc"] for f in fields(cls)}
 
     def answerer_options(self) -> dict:
         opts: dict = {"topk": self.topk, "threshold": self.threshold}
@@ -75,7 +79,7 @@ class ControlParams:
 
 
 @dataclass(frozen=True)
-class MemorizationParams:
+class MemorizationParams(_Documented):
     db_path: str = _p("", "SQLite memory store to write (created if missing)")
     image_topic: str = _p("/camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
     compressed_topic: str = _p("/camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
@@ -100,14 +104,6 @@ class MemorizationParams:
     writer_model_dir: str = _p("", "m3 writer: local folder of M3-Agent-Memorization")
     writer_engine: str = _p("transformers", "m3 writer: transformers or vllm")
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
-
-    @classmethod
-    def docs(cls) -> dict[str, str]:
-        return {f.name: f.metadata["doc"] for f in fields(cls)}
 
     def check(self) -> None:
         if not self.db_path:

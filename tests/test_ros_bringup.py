@@ -27,6 +27,8 @@ def params_with_db(tmp_path: Path, db: Path, service: str) -> Path:
     doc = yaml.safe_load(DEFAULT_YAML.read_text())
     doc["/**"]["ros__parameters"]["db_path"] = str(db)
     doc["m3_agent_control"]["ros__parameters"]["service_name"] = service
+    # the runner's mechanics are under test, not the model: answer without the LLM so the test is fast under load
+    doc["m3_agent_control"]["ros__parameters"]["answerer"] = "extractive"
     out = tmp_path / "params.yaml"
     out.write_text(yaml.safe_dump(doc))
     return out
