@@ -13,6 +13,8 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["m3_memory*", "m3_control*", "m3_agent_ros*"]),
     include_package_data=True,
+    # non-Python files inside the packages (no MANIFEST.in, so include_package_data alone ships none of them)
+    package_data={"m3_control.evaluation": ["templates/*.j2"]},
     install_requires=[
         "numpy>=1.26",
         "sqlite-utils>=3.36",
@@ -22,6 +24,7 @@ setup(
         "tokenizers>=0.15",
         "httpx>=0.25",
         "tqdm>=4.60",
+        "Jinja2>=3.1",
     ],
     entry_points={
         "console_scripts": [

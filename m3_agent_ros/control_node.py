@@ -18,6 +18,7 @@ import json
 import math
 import sys
 import threading
+import time
 from pathlib import Path
 
 from m3_agent.srv import Query
@@ -66,6 +67,14 @@ class ControlNode(M3LifecycleNode):
 
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         assert self.params is not None
+        load = getattr(self._answerer, "load", None)
+        if load is not None:  # the model is loaded (and its prompt prefix cached) here, not on the first query
+            t = time.monotonic()
+            error = load()
+            if error:
+                self.get_logger().error(f"{error}; answers come from the labelled fallback")
+            else:
+                self.get_logger().info(f"model loaded and warmed up in {time.monotonic() - t:.1f} s")
         self._service = self.create_service(Query, self.params.service_name, self._on_query)
         self._instruct = InstructServer(self, self._answerer, self.params, self._answer_lock)
         self.get_logger().info(f"active: serving {self._service.service_name}")

@@ -31,6 +31,8 @@ class ControlParams(_Documented):
     db_path: str = _p("", "SQLite memory store to answer from (required; opened read-only)")
     service_name: str = _p("/m3_agent/query", "name of the m3_agent/srv/Query service")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
+    prompt: str = _p("tools", "m3 answerer's prompt: tools (few-shot + entity tools + grammar, for small models) "
+                              "or m3 (verbatim M3-Agent-Control prompt, for the fine-tuned model)")
     backend: str = _p("embedded", "m3 answerer's chat model: embedded (GGUF on CPU), openai, vllm")
     backend_base_url: str = _p("", "openai backend: base URL, e.g. http://127.0.0.1:8000/v1 (vllm serve)")
     backend_model: str = _p("", "openai backend: model name; embedded: optional path of a local GGUF")
@@ -62,7 +64,8 @@ class ControlParams(_Documented):
         else:
             be = {"backend": "embedded", "model_path": self.backend_model or None,
                   "max_tokens": self.backend_max_tokens}
-        return {**opts, "backend": be, "fallback": self.fallback, "max_memories": self.max_answer_memories,
+        return {**opts, "backend": be, "fallback": self.fallback, "prompt": self.prompt,
+                "max_memories": self.max_answer_memories,
                 "max_consecutive_invalid": self.max_consecutive_invalid or None}
 
     def check(self) -> None:
@@ -74,6 +77,8 @@ class ControlParams(_Documented):
         for name in ("max_rounds", "topk", "max_answer_memories", "max_question_chars"):
             if getattr(self, name) < 1:
                 raise ValueError(f"parameter {name} must be >= 1, got {getattr(self, name)}")
+        if self.prompt not in ("tools", "m3"):
+            raise ValueError(f"parameter prompt must be tools or m3, got {self.prompt!r}")
         if not 1 <= self.max_rounds <= 255:
             raise ValueError(f"parameter max_rounds must be in 1..255, got {self.max_rounds}")
 

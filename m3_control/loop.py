@@ -28,6 +28,7 @@ from .protocol_text import CHARACTER_ID_MARKER
 
 log = logging.getLogger(__name__)
 TAG = re.compile(r"<(face|voice|character)_(\d+)>")
+TOOL_ACTIONS = ("tool", "characters", "timeline", "who")
 
 
 @dataclass
@@ -56,6 +57,9 @@ class ReasoningLoop:
         # None: upstream behaviour (keep going until the round limit). A number: stop after that many unparseable
         # replies in a row (a weak model that never follows the format wastes no more time).
         self.max_consecutive_invalid = max_consecutive_invalid
+        from .tools import EntityTools
+
+        self.tools = EntityTools(store)
 
     # -- search -----------------------------------------------------------------------------------
     def _search(self, query: str, before_time: float | None, shown: set[int], seen_mem: dict[int, dict]
@@ -92,14 +96,27 @@ class ReasoningLoop:
         return text.strip()
 
     @staticmethod
-    def _cite(answer: str, seen: dict[int, dict], limit: int = 10) -> list[int]:
-        words = set(re.findall(r"[a-z0-9]+", answer.lower())) - {"the", "a", "an", "of", "and", "to", "in", "is"}
+    def _cite(answer: str, seen: dict[int, dict], limit: int = 50) -> list[int]:
+        """The plain protocol has no citations: what the answer was derived from is what the model was shown
+        (search results and tool facts, in the order shown), recorded while the loop ran, never guessed from
+        the answer's words."""
+        return list(seen)[:limit]
 
-        def overlap(mid: int) -> float:
-            w = set(re.findall(r"[a-z0-9]+", TAG.sub(" ", seen[mid]["text"]).lower()))
-            return len(words & w) / (len(words) or 1)
+    def _tool(self, action: str, content: str, before_time: float | None, seen_mem: dict[int, dict]
+              ) -> dict[str, list[str]]:
+        """A tool action in the plain protocol ([Tool] call, [Characters], [Timeline] <character_k>, [Who] t1-t2):
+        its facts and computed answer come back as searched knowledge."""
+        from .tools import ToolError, alias_call
 
-        return sorted(seen, key=lambda mid: (-overlap(mid), -seen[mid]["score"]))[:limit]
+        try:
+            call = content if action.lower() == "tool" else alias_call(action, content)
+            res = self.tools.run(call, before_time)
+        except ToolError as e:
+            return {"TOOL_ERROR": [str(e)]}
+        for t in res.turns:
+            for mid in t.memory_ids:
+                seen_mem.setdefault(mid, {"text": t.text, "score": 1.0, "clip": t.clip_id, "turn": t.id})
+        return {f"TOOL {res.call}": [*res.facts, f"Result: {res.answer}"]}
 
     # -- the loop ---------------------------------------------------------------------------------
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
@@ -126,11 +143,15 @@ class ReasoningLoop:
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
             info.action, info.content = parsed.action, parsed.content
+            name = re.search(r"Action: \[([^\]]*)\]", reply)
+            tool_action = name.group(1).strip() if name and name.group(1).strip().lower() in TOOL_ACTIONS else ""
             if parsed.action == "answer":
                 answer = self._clean_answer(parsed.content, before_time, info.flags)
                 trace["rounds"].append(vars(info))
                 if on_round is not None:
                     on_round(info)
+                trace["answer_source"] = "model"
+                trace["provenance"] = [{"id": k, **v, "basis": "shown to the model"} for k, v in seen_mem.items()]
                 return Answer(answer=answer, rounds_used=r + 1, searches=searches,
                               cited_memory_ids=self._cite(answer, seen_mem), trace=trace)
             result: dict[str, list[str]] = {}
@@ -144,7 +165,8 @@ class ReasoningLoop:
                     trace["counts"]["repeated_query"] += 1
                 searches.append(parsed.content)
                 t = time.perf_counter()
-                result = self._search(parsed.content, before_time, shown, seen_mem)
+                result = (self._tool(tool_action, parsed.content, before_time, seen_mem) if tool_action else
+                          self._search(parsed.content, before_time, shown, seen_mem))
                 info.search_s = time.perf_counter() - t
                 info.results = sum(len(v) for v in result.values())
                 if not result:

@@ -1,13 +1,26 @@
-"""The M3-Agent answerer: the multi-turn reasoning loop with a chat backend, optionally backed by the
-extractive answerer when the model produces no answer (a weak embedded model often does not)."""
+"""The M3-Agent answerer: multi-turn reasoning with a chat backend, optionally backed by the extractive answerer
+when the model produces no answer (labelled, and counted separately as ``answer_source: fallback``).
+
+Two prompts over the same Action/Content protocol:
+
+* ``tools`` (the embedded default): the tool-using few-shot prompt with a GBNF grammar, entity tools executed by
+  code, cited memories (:mod:`m3_control.tool_loop`);
+* ``m3``: the verbatim M3-Agent-Control prompt the fine-tuned model was trained with (:mod:`m3_control.loop`);
+  its parser also accepts tool actions.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from .answerer import Answer, SearchableStore
 from .backends import make_backend
 from .loop import ReasoningLoop, RoundCallback
+from .tool_loop import ToolReasoningLoop
+
+log = logging.getLogger(__name__)
+PROMPTS = ("tools", "m3")
 
 
 class M3Answerer:
@@ -15,10 +28,21 @@ class M3Answerer:
 
     def __init__(self, store: SearchableStore, backend: dict[str, Any] | str | None = None, topk: int = 2,
                  threshold: float = 0.5, fallback: str = "extractive", max_answer_chars: int = 2000,
-                 max_consecutive_invalid: int | None = None, **extractive_options: Any) -> None:
+                 max_consecutive_invalid: int | None = None, prompt: str = "tools", search_topk: int = 6,
+                 **extractive_options: Any) -> None:
+        if prompt not in PROMPTS:
+            raise ValueError(f"unknown prompt {prompt!r} ({', '.join(PROMPTS)})")
         self.backend = make_backend(backend)
-        self.loop = ReasoningLoop(store, self.backend, topk=topk, threshold=threshold,
-                                  max_answer_chars=max_answer_chars, max_consecutive_invalid=max_consecutive_invalid)
+        self.prompt = prompt
+        self.load_error = ""
+        self.loop: ReasoningLoop | ToolReasoningLoop
+        if prompt == "tools":
+            self.loop = ToolReasoningLoop(store, self.backend, search_topk=search_topk,
+                                          max_answer_chars=min(max_answer_chars, 600))
+        else:
+            self.loop = ReasoningLoop(store, self.backend, topk=topk, threshold=threshold,
+                                      max_answer_chars=max_answer_chars,
+                                      max_consecutive_invalid=max_consecutive_invalid)
         self.fallback = None
         if fallback == "extractive":
             from .extractive import ExtractiveAnswerer
@@ -27,14 +51,39 @@ class M3Answerer:
         elif fallback not in ("none", ""):
             raise ValueError(f"unknown fallback {fallback!r} (extractive, none)")
 
+    def load(self) -> str:
+        """Load the model and put the static prompt prefix into its cache (the node calls this on activate).
+        Returns "" or the load error; after a failed load every answer is the labelled fallback (or an error)."""
+        from .backends.base import ChatError
+
+        try:
+            load = getattr(self.backend, "load", None)
+            if load is not None:
+                load()
+            warmup = getattr(self.backend, "warmup", None)
+            if warmup is not None and isinstance(self.loop, ToolReasoningLoop):
+                warmup(self.loop.prompt_prefix())
+            self.load_error = ""
+        except ChatError as e:
+            self.load_error = f"model not loaded: {e}"
+            log.error("%s", self.load_error)
+        return self.load_error
+
     def answer(self, question: str, before_time: float | None, max_rounds: int,
                on_round: RoundCallback | None = None) -> Answer:
-        ans = self.loop.run(question, before_time, max_rounds, on_round)
-        if ans.error and ans.error.startswith("no answer after") and self.fallback is not None:
+        if self.load_error:
+            ans = Answer(error=self.load_error, trace={"backend": self.backend.name, "rounds": []})
+        else:
+            ans = self.loop.run(question, before_time, max_rounds, on_round)
+        failed = ans.error.startswith(("no answer after", "model backend failed", "empty answer", "model not loaded"))
+        if failed and self.fallback is not None:
+            log.warning("model gave no answer (%s): extractive fallback", ans.error)
             fb = self.fallback.answer(question, before_time, max_rounds)
             fb.rounds_used = ans.rounds_used
             fb.searches = ans.searches
             fb.trace = {**ans.trace, "fallback": "extractive", "fallback_reason": ans.error,
-                        "extractive": fb.trace}
+                        "answer_source": "fallback", "extractive": fb.trace,
+                        "provenance": fb.trace.get("selected", [])}
             return fb
+        ans.trace.setdefault("answer_source", "model" if ans.success else "error")
         return ans

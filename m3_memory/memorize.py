@@ -107,8 +107,9 @@ class Memorizer:
             written = self.writer.write(ev, graph=w)
             res.timings["writer"] = time.perf_counter() - tw
             res.errors += written.errors
-            if written.episodic:
-                w.add_memories(written.episodic, "episodic")
+            episodic = w.add_memories(written.episodic, "episodic") if written.episodic else []
+            record_turns(w, ev, [(r.node_id, t) for r, t in zip(episodic, written.episodic, strict=True)
+                                 if r.node_id is not None])
             for text in written.semantic:
                 w.add_memory(text, "semantic")
             w.extra["timings_s"] = {k: round(v, 4) for k, v in res.timings.items()}
@@ -122,3 +123,43 @@ class Memorizer:
             res.node_types.append(typ)
             res.texts.append(text)
         return res
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def record_turns(w: ClipWriter, ev: ClipEvidence, episodic: list[tuple[int, str]]) -> None:
+    """Store the clip's who-said-what-when facts: every voice turn and face appearance, each linked to the episodic
+    memories written from it (those naming its tag; for speech, preferably the ones quoting its transcript)."""
+    used: set[int] = set()
+    for turn in sorted(ev.voices, key=lambda t: t.start):
+        tagged = [(nid, text) for nid, text in episodic if turn.tag in text]
+        said = _norm(turn.text)
+        # the memory quoting this turn (the same words said twice in a clip: one memory each, in order)
+        quoting = [nid for nid, text in tagged if said and said in _norm(text) and nid not in used][:1]
+        used.update(quoting)
+        w.add_turn("voice", turn.node_id, turn.start, turn.end, " ".join(turn.text.split()) or None,
+                   quoting or [nid for nid, text in tagged if not any(_norm(v.text) in _norm(text)
+                                                                      for v in ev.voices if v.text.strip())])
+    step = _frame_step(ev.frame_times)
+    for face in ev.faces:
+        tagged = [nid for nid, text in episodic if face.tag in text]
+        for start, end in appearances(face.times, max_gap=max(2.5, 2.5 * step)):
+            w.add_turn("face", face.node_id, start, end, None, tagged)
+
+
+def _frame_step(times: list[float]) -> float:
+    diffs = [b - a for a, b in zip(times, times[1:], strict=False) if b > a]
+    return sorted(diffs)[len(diffs) // 2] if diffs else 1.0
+
+
+def appearances(times: list[float], max_gap: float) -> list[tuple[float, float]]:
+    """Frame times a face was seen at -> (start, end) runs; a gap longer than ``max_gap`` starts a new run."""
+    runs: list[tuple[float, float]] = []
+    for t in sorted(times):
+        if runs and t - runs[-1][1] <= max_gap:
+            runs[-1] = (runs[-1][0], t)
+        else:
+            runs.append((t, t))
+    return runs

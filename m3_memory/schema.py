@@ -10,6 +10,8 @@ Tables
   character_names             names known for a character (keyed by the character's seed, see characters.py)
   changes                     append-only log (seq) that readers use to keep their vector index in step
   av_evidence, voice_speech   seconds a voice spoke while a face was alone on camera (embedded writer)
+  turns, turn_memories        who-said-what-when facts: one row per voice turn (speech, with its transcript) and
+                              per face appearance, linked to the episodic memories written from it
 """
 
 from __future__ import annotations
@@ -92,6 +94,27 @@ MIGRATIONS: list[str] = [
         voice_id INTEGER PRIMARY KEY REFERENCES nodes (id) ON DELETE CASCADE,
         speech_s REAL NOT NULL DEFAULT 0
     );
+    """,
+    # 3: per-turn facts (entity-centric reasoning: who spoke / appeared when, how often, in what order)
+    """
+    CREATE TABLE turns (
+        id INTEGER PRIMARY KEY,
+        clip_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('voice', 'face')),
+        entity_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        start_time REAL NOT NULL,
+        end_time REAL NOT NULL,
+        text TEXT
+    );
+    CREATE INDEX turns_time ON turns (start_time);
+    CREATE INDEX turns_entity ON turns (entity_id);
+    CREATE INDEX turns_clip ON turns (clip_id);
+    CREATE TABLE turn_memories (
+        turn_id INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+        memory_id INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        PRIMARY KEY (turn_id, memory_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX turn_memories_memory ON turn_memories (memory_id);
     """,
 ]
 

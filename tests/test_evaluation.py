@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from m3_control.evaluation.judge import LLMJudge, NormalizedMatchJudge, make_judge, normalize_words
+from m3_control.evaluation.judge import LLMJudge, NormalizedMatchJudge, StrictMatchJudge, make_judge, normalize_words
 from m3_control.evaluation.judge_prompt import JUDGE_PROMPT
 from m3_control.evaluation.report import markdown_table, summarize, write_report
 
@@ -15,7 +15,7 @@ def test_normalized_match_judge():
     assert not j.judge("q", "Coffee", "").correct
     assert normalize_words("The man's RED folder!") == ["mans", "red", "folder"]
     assert j.judge("q", "lay blue at x four now", '<character_0> says: "Lay blue at X4 now."').correct
-    assert isinstance(make_judge(None), NormalizedMatchJudge)
+    assert isinstance(make_judge(None), StrictMatchJudge)  # the lenient judge is no longer the default
 
 
 def test_judge_prompt_is_the_papers():

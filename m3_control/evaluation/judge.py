@@ -2,15 +2,20 @@
 
 * :class:`LLMJudge`: any OpenAI-compatible chat endpoint, the paper's prompt and system message, temperature 0;
   correct iff the lower-cased reply contains "yes"; an empty answer is wrong without asking.
-* :class:`NormalizedMatchJudge`: the offline fallback when no judge model is configured, clearly labelled in
-  every report. Correct iff every content word of the normalized reference (lower-cased, punctuation and
-  articles removed, digits spelled out as words, a small stop-word list dropped) occurs in the normalized answer.
-  It is stricter than an LLM judge on paraphrases and looser on answers that list many candidates.
+* :class:`StrictMatchJudge`: the offline default when no judge model is configured, clearly labelled in every
+  report: counts, yes/no and open answers judged by rules (see its docstring); an answer that lists several
+  candidates, or states a second count, is wrong. ``Verdict.detail`` says why.
+* :class:`NormalizedMatchJudge`: the former offline default, kept for comparison. Correct iff every content word
+  of the normalized reference (lower-cased, punctuation and articles removed, digits spelled out as words, a small
+  stop-word list dropped) occurs in the normalized answer, so it accepts shotgun answers and wrong counts that
+  also state the right number.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -41,7 +46,24 @@ def normalize_words(text: str) -> list[str]:
     return [w for w in normalize(text) if w not in _STOP]
 
 
+# Open answers about speech are judged on the *spoken* words: words that sound the same are one word, since a
+# transcript has to pick a spelling for them ("lay blue by c to again" is what "lay blue by c two again" sounds
+# like). Mis-heard words ("bimblue" for "bin blue") still fail. Counts and yes/no are not affected.
+HOMOPHONES = {"to": "two", "too": "two", "for": "four", "fore": "four", "won": "one", "ate": "eight", "read": "red",
+              "been": "bin", "see": "c", "sea": "c", "tea": "t", "tee": "t", "why": "y", "you": "u", "are": "r",
+              "ex": "x", "pea": "p", "pee": "p", "queue": "q", "jay": "j", "kay": "k", "bee": "b", "eye": "i"}
+
+
+def spoken_words(text: str) -> list[str]:
+    """:func:`normalize_words` with homophones mapped to one spelling (before stop words are dropped)."""
+    from m3_memory.perception.wer import normalize
+
+    return [w for w in (HOMOPHONES.get(x, x) for x in normalize(text)) if w not in _STOP]
+
+
 class NormalizedMatchJudge:
+    """Every reference content word occurs in the answer (the former default; lenient, for comparison)."""
+
     name = "normalized-match (offline fallback, no LLM judge configured)"
 
     def judge(self, question: str, reference: str, answer: str) -> Verdict:
@@ -51,6 +73,186 @@ class NormalizedMatchJudge:
             return Verdict(False, self.name, "empty answer" if not answer.strip() else "empty reference")
         missing = [w for w in ref if w not in got]
         return Verdict(not missing, self.name, f"missing: {' '.join(missing)}" if missing else "all words found")
+
+
+_ZERO_TO_TWENTY = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                   "sixteen seventeen eighteen nineteen twenty")
+_NUMBER_WORDS = {w: i for i, w in enumerate(_ZERO_TO_TWENTY.split())}
+_NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3, "never": 0, "none": 0, "nobody": 0}
+_COUNT_QUESTION = re.compile(r"\bhow (?:many|often)\b|\bnumber of\b")
+_COUNT_UNITS = {"time", "times"}
+_NO_ONE_ANYWHERE = re.compile(r"\bno[\s-]+one\b")
+_NO_ONE = re.compile(r"\s*no[\s-]+one\b", re.IGNORECASE)
+_ABSTAIN = re.compile(
+    r"\b(?:no (?:stored |relevant )?(?:memory|memories|information|record|records|idea)"
+    r"|(?:dont|do not|cannot|cant|can not|could not|couldnt) (?:know|remember|recall|tell|say|answer|find)"
+    r"|not (?:mentioned|in (?:my )?memory)|unable to (?:answer|tell|find|recall))\b|^(?:unknown|not known)$")
+_QUOTES = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)")
+# Words an answer may add around the reference without asserting anything new (besides stop words).
+_FILLER_WORDS = (
+    "said says say saying told tell tells person people someone somebody man woman men women they he she him her "
+    "them heard hear spoke speak speaks speaking asked ask asks who whom was were the i me my we memory memories "
+    "remember recall think believe probably answer according character sentence words phrase quote then also did "
+    "do does had has have been being there extractive video clip")
+FILLER = frozenset(_FILLER_WORDS.split())
+
+
+# Not counts: quoted speech ("the person who said 'lay blue at x4 now'") and clock times ("between 00:40 and 00:55").
+_QUOTE_SPANS = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<![a-z])'[^']*'(?![a-z])", re.IGNORECASE)
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+
+
+def _number_tokens(text: str) -> list[int | float]:
+    """Numbers stated in ``text``: digit runs as written ("15" is fifteen, not "one five" as wer.normalize spells it
+    for ASR), number words zero..twenty, once/twice/thrice, and never/none/nobody/no one as 0."""
+    t = _NO_ONE_ANYWHERE.sub(" nobody ", (text or "").lower())
+    out: list[int | float] = []
+    for tok in re.findall(r"\d+(?:\.\d+)?|[a-z]+", t):
+        if tok[0].isdigit():
+            v = float(tok)
+            out.append(int(v) if v.is_integer() else v)
+        elif tok in _NUMBER_WORDS:
+            out.append(_NUMBER_WORDS[tok])
+    return out
+
+
+def _is_bare_count(reference: str) -> bool:
+    """The reference is only a number, optionally "N times" ("5", "2 times", "twice", "Five.")."""
+    t = _NO_ONE_ANYWHERE.sub(" nobody ", (reference or "").lower())
+    toks = [w for w in re.findall(r"\d+(?:\.\d+)?|[a-z]+", t) if w not in _STOP and w not in _COUNT_UNITS]
+    return bool(toks) and all(w[0].isdigit() or w in _NUMBER_WORDS for w in toks)
+
+
+def _fmt_numbers(nums: Iterable[int | float]) -> str:
+    return ", ".join(str(n) for n in sorted(set(nums))) or "none"
+
+
+def _polarities(text: str, about_same: bool) -> list[str]:
+    """Yes/no assertions of ``text`` in order: a clause (split at punctuation and and/or/but) that starts with
+    "yes" or "no"; when the question asks whether something is the "same", also "same person/people/one" (yes) and
+    "not the same" / "different person(s)/people" (no)."""
+    from m3_memory.perception.wer import normalize
+
+    found: list[tuple[int, str]] = []
+    pos = 0
+    for clause in re.split(r"[.,;:!?\n]+|\b(?:and|or|but)\b", (text or "").lower()):
+        words = normalize(clause)
+        if words and words[0] in ("yes", "no"):
+            found.append((pos, words[0]))
+        pos += len(clause) + 1
+    if about_same:
+        joined = " ".join(normalize(text))
+        no_spans = [m.span() for m in re.finditer(r"\bnot (?:the )?same\b|\bdifferent (?:person|persons|people)\b",
+                                                  joined)]
+        offset = len(text) + 1  # phrase assertions count after the clause-initial yes/no of the same answer
+        found += [(offset + s, "no") for s, _ in no_spans]
+        found += [(offset + m.start(), "yes") for m in re.finditer(r"\bsame (?:person|people|one|man|woman)\b", joined)
+                  if not any(s <= m.start() < e for s, e in no_spans)]
+    return [p for _, p in sorted(found)]
+
+
+class StrictMatchJudge:
+    """The offline default when no judge model is configured (labelled as such in every report).
+
+    Rules, chosen by the reference (and the question); ``detail`` gives the reason in words:
+
+    0. Abstentions: an empty answer is wrong; an answer saying it has no memory ("I have no memory of that",
+       "I don't know", "No stored memory matches ...", just "Unknown") is right only if the reference says the
+       same kind of thing. Hedges around content ("not sure, but ...") are judged on the content.
+    1. Counts: the question asks "how many" / "how often" / "number of" and the reference states a number, or the
+       reference is only a number ("5", "2 times", "twice"). Numbers are digit runs, number words zero..twenty,
+       once/twice/thrice, never/none/nobody/no one (= 0). Right iff every reference number is in the answer and
+       the answer states no other number ("There were 5 people, maybe 6" is wrong). Numbers inside quoted speech
+       and clock times (00:40) are not counts and are ignored.
+    2. Yes/no: the normalized reference starts with "yes" or "no". The answer's polarity is its first yes/no
+       assertion (a clause starting with yes/no; for "same ...?" questions also "same person" = yes and
+       "not the same" / "different people" = no). Right iff it equals the reference's and the answer asserts no
+       opposite ("Yes and no" is wrong). Whatever the reference says after its yes/no is not judged.
+    3. Open answers: every reference content word (as :func:`spoken_words`: homophones are one word) must occur
+       in the answer, and the
+       answer must not assert other content: (a) two or more different quoted segments of which one is not made
+       of reference/question words are wrong (a shotgun of candidate quotes); (b) the answer's distinct content
+       words found in neither the reference, nor the question, nor :data:`FILLER` may number at most
+       ``max(3, len(reference content words) // 2)`` -- room for "He said ..." framing and a short paraphrase,
+       not for a second memory.
+
+    Known limits: a second candidate that differs from the right one in one or two words, unquoted, stays
+    within the allowance; paraphrases with other words fail where an LLM judge would accept them.
+    """
+
+    name = "strict-match (offline, no LLM judge configured)"
+
+    def judge(self, question: str, reference: str, answer: str) -> Verdict:
+        if not (answer or "").strip():
+            return Verdict(False, self.name, "empty answer")
+        if not normalize_words(reference) and not _number_tokens(reference):
+            return Verdict(False, self.name, "empty reference")
+        ref_abstains = bool(_ABSTAIN.search(_plain(reference)))
+        if _ABSTAIN.search(_plain(answer)):
+            if ref_abstains:
+                return Verdict(True, self.name, "answer and reference both say there is no such memory")
+            return Verdict(False, self.name, "answer says it has no memory of this")
+        ref_nums = _number_tokens(reference)
+        if ref_nums and (_COUNT_QUESTION.search((question or "").lower()) or _is_bare_count(reference)):
+            return self._count(ref_nums, answer)
+        if _first_word(reference) in ("yes", "no") and _polarities(reference, False) and not _NO_ONE.match(reference):
+            return self._yes_no(question, reference, answer)
+        return self._open(question, reference, answer)
+
+    def _count(self, ref_nums: list[int | float], answer: str) -> Verdict:
+        got = _number_tokens(_CLOCK.sub(" ", _QUOTE_SPANS.sub(" ", answer)))
+        want, said = set(ref_nums), set(got)
+        if not said:
+            return Verdict(False, self.name, f"no count in answer, reference {_fmt_numbers(want)}")
+        if want <= said and said <= want:
+            return Verdict(True, self.name, f"count {_fmt_numbers(want)} matches")
+        return Verdict(False, self.name, f"wrong count: answer says {_fmt_numbers(got)}, "
+                                         f"reference {_fmt_numbers(want)}")
+
+    def _yes_no(self, question: str, reference: str, answer: str) -> Verdict:
+        want = _polarities(reference, False)[0]
+        about_same = "same" in normalize_words(question)
+        said = _polarities(answer, about_same)
+        if not said:
+            return Verdict(False, self.name, f"no yes/no in answer, reference {want}")
+        if said[0] != want:
+            return Verdict(False, self.name, f"answer says {said[0]}, reference {want}")
+        if len(set(said)) > 1:
+            return Verdict(False, self.name, f"answer says {want} but also {'no' if want == 'yes' else 'yes'}")
+        return Verdict(True, self.name, f"answer says {want}, as the reference")
+
+    def _open(self, question: str, reference: str, answer: str) -> Verdict:
+        ref = spoken_words(reference)
+        got = spoken_words(answer)
+        missing = [w for w in dict.fromkeys(ref) if w not in set(got)]
+        if missing:
+            return Verdict(False, self.name, f"missing: {' '.join(missing)}")
+        known = set(ref) | set(spoken_words(question))
+        quotes = [q for q in dict.fromkeys(" ".join(spoken_words(q)) for q in _quoted(answer)) if q]
+        if len(quotes) >= 2 and any(not set(q.split()) <= known for q in quotes):
+            shown = "; ".join(f"'{q}'" for q in quotes)
+            return Verdict(False, self.name, f"several different quotes: {shown}")
+        extra = [w for w in dict.fromkeys(got) if w not in known and w not in FILLER]
+        allowance = max(3, len(set(ref)) // 2)
+        if len(extra) > allowance:
+            return Verdict(False, self.name, f"asserts other content: '{' '.join(extra)}' "
+                                             f"({len(extra)} other words, {allowance} allowed)")
+        tail = f" ({len(extra)} other word{'s' * (len(extra) != 1)}: {' '.join(extra)})" if extra else ""
+        return Verdict(True, self.name, f"all reference words found, nothing else asserted{tail}")
+
+
+def _first_word(text: str) -> str:
+    from m3_memory.perception.wer import normalize
+
+    return next(iter(normalize(text)), "")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[^a-z0-9\s]", "", (text or "").lower())).strip()
+
+
+def _quoted(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in _QUOTES.finditer(text or "")]
 
 
 class LLMJudge:
@@ -83,5 +285,5 @@ class LLMJudge:
 
 def make_judge(config: dict | None) -> Judge:
     if not config or not config.get("base_url"):
-        return NormalizedMatchJudge()
+        return StrictMatchJudge()
     return LLMJudge(**config)

@@ -1,0 +1,127 @@
+"""The tool-using prompt of the embedded default: M3-Agent-Control's ``Action: [..]`` / ``Content: ..`` turns,
+plus ``[Tool]`` calls over who-said-what-when facts, taught by a system prompt and few-shot turns and enforced
+by a GBNF grammar (llama.cpp), so every reply parses.
+
+The prompt's static part (system + few-shot turns) is the same for every question: the backend keeps it in its
+KV cache, and a question costs only its own tokens. The few-shot scenes are unrelated to any bundled data.
+"""
+
+from __future__ import annotations
+
+import json
+
+TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "same_person", "most_talkative",
+              "least_talkative", "first_speaker", "last_speaker", "last_seen")
+
+SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
+memory. Every reply is exactly two lines:
+Action: [Search] or [Tool] or [Answer]
+Content: ...
+
+[Tool] runs one exact operation over the people the robot met (counting, order and identity are computed for \
+you, so use a tool for any question about how many, how often, who first/last/most, before/after, or whether \
+two people are the same). A person is given as quoted text: a name, or what they said. Times are seconds \
+(1:30 is 90).
+  count_people(t1, t2)        how many different people were there (t1, t2 optional, both or neither)
+  people(t1, t2)              who was there, in order
+  times_spoke("person")       how many times a person spoke
+  said_by("person")           everything one known person said (not for finding what was said about a topic)
+  spoke_before("a", "b")      did a speak before b
+  same_person("a", "b")       are a and b the same person
+  most_talkative(t1, t2)      who spoke most often; least_talkative(t1, t2): least often
+  first_speaker(t1, t2)       who spoke first; last_speaker(t1, t2): last
+  last_seen("person")         when a person was last seen or heard
+[Search] looks up memories by meaning; write a short query. Use it for what was said or done, objects and places.
+[Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
+made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
+is "b two"). Pick the memory that matches the question best. Only if no memory is about the question at all, \
+answer "I have no memory of that." Never invent facts."""
+
+FEW_SHOT: list[tuple[str, str]] = [
+    ("Question: How many different people came into the kitchen?",
+     "Action: [Tool]\nContent: count_people()"),
+    ("Question: How many times did the person who said 'the oven is still hot' speak?",
+     "Action: [Tool]\nContent: times_spoke(\"the oven is still hot\")"),
+    ("Question: Did the woman who said 'grab two plates' talk before the man who said 'dinner is ready'?",
+     "Action: [Tool]\nContent: spoke_before(\"grab two plates\", \"dinner is ready\")"),
+    ("Question: Is the person who said 'I left my keys here' the same one who later said 'found them'?",
+     "Action: [Tool]\nContent: same_person(\"I left my keys here\", \"found them\")"),
+    ("Question: Who talked the most during the first two minutes?",
+     "Action: [Tool]\nContent: most_talkative(0, 120)"),
+    ("Question: Who was the first to speak?",
+     "Action: [Tool]\nContent: first_speaker()"),
+    ("Question: Which people did I meet between 1:00 and 1:30, in order?",
+     "Action: [Tool]\nContent: people(60, 90)"),
+    ("Question: What did Maria say?",
+     "Action: [Tool]\nContent: said_by(\"Maria\")"),
+    ("Question: Where did the guest put the blue cup?",
+     "Action: [Search]\nContent: blue cup"),
+    ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
+     "[15] 00:26 <character_2> says: \"see you tomorrow\"",
+     "Action: [Answer]\nContent: I have no memory of that."),
+    ("Question: What did someone say about the green umbrella?",
+     "Action: [Search]\nContent: green umbrella"),
+    ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
+     "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
+     "Action: [Answer]\nContent: [31]"),
+    ("Question: What did the visitor say about the letter b and the number four?",
+     "Action: [Search]\nContent: b four"),
+    ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
+     "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
+     "Action: [Answer]\nContent: [58]"),
+]
+
+
+def question_turn(question: str) -> str:
+    return f"Question: {' '.join(question.split())}"
+
+
+def initial_messages(question: str) -> list[dict[str, str]]:
+    msgs = [{"role": "system", "content": SYSTEM}]
+    for user, assistant in FEW_SHOT:
+        msgs += [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
+    msgs.append({"role": "user", "content": question_turn(question)})
+    return msgs
+
+
+def memories_turn(lines: list[str]) -> dict[str, str]:
+    body = "\n".join(lines) if lines else "(no memory matches)"
+    return {"role": "user", "content": f"Memories (best first):\n{body}"}
+
+
+def tool_error_turn(error: str) -> dict[str, str]:
+    return {"role": "user", "content": f"Tool error: {error}\nFix the call, or use [Search]."}
+
+
+def _alts(names: tuple[str, ...]) -> str:
+    return " | ".join(json.dumps(n) for n in names)
+
+
+_COMMON = r"""
+text ::= [^\n\[\]]+
+call ::= name "(" args? ")"
+args ::= arg (", " arg)?
+arg ::= str | num
+str ::= "\"" [^"\n]+ "\""
+num ::= [0-9]+ ("." [0-9]+)?
+"""
+
+
+NO_MEMORY = "I have no memory of that."
+
+
+def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
+    """GBNF for one reply. ``allow``: the actions allowed this round (Search, Tool, Answer). ``shown``: the ids of
+    the memories shown so far; an answer must pick one of them (or say there is no memory), so it can cite
+    nothing else. Without shown memories the only answer is the no-memory one."""
+    alts = []
+    if "Search" in allow:
+        alts.append('"Search]\\nContent: " text')
+    if "Tool" in allow:
+        alts.append('"Tool]\\nContent: " call')
+    if "Answer" in allow:
+        picks = " | ".join(f'"[{i}]"' for i in dict.fromkeys(shown or []))
+        alts.append(f'"Answer]\\nContent: " ({picks + " | " if picks else ""}{json.dumps(NO_MEMORY)})')
+    if not alts:
+        raise ValueError("grammar: no action allowed")
+    return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"name ::= {_alts(TOOL_NAMES)}" + _COMMON)

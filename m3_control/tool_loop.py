@@ -1,0 +1,203 @@
+"""Reasoning with entity tools (the embedded default): the model alternates ``[Search]`` / ``[Tool]`` and
+``[Answer]`` in M3-Agent-Control's Action/Content format; its output is constrained by a GBNF grammar where the
+backend supports one (llama.cpp), and parsed tolerantly everywhere else.
+
+* ``[Tool] times_spoke("...")``: the call is executed by :class:`~m3_control.tools.EntityTools` over the turn
+  records visible at the question's time, and its template answer is the answer (the model chose the
+  operation and its arguments; code counted, ordered and compared). A call that cannot run (unknown tool, bad
+  arguments) is reported back to the model for another round.
+* ``[Search] query``: the best memories (node level, question time respected) are shown with their ids; the
+  model then answers and cites them (``... [31]``). Only cited ids that were actually shown count as provenance.
+* The first round may not answer (the model has seen no memory yet); the last round must.
+
+Provenance (``Answer.cited_memory_ids`` and ``trace["provenance"]``) is what the answer was derived from: the
+memories the model cited, or the turn records a tool read and the memories written from them.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from .answerer import Answer
+from .backends.base import ChatBackend, ChatError
+from .loop import RoundCallback, RoundInfo
+from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
+from .protocol import parse_reply
+from .tools import EntityTools, ToolError, alias_call
+
+_CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
+TAG = re.compile(r"<(face|voice|character)_(\d+)>")
+TOOL_ALIASES = ("characters", "timeline", "who")
+_SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
+
+
+def split_citation(text: str) -> tuple[str, list[int]]:
+    m = _CITE.search(text)
+    if not m:
+        return text.strip(), []
+    return text[: m.start()].strip(), [int(x) for x in re.findall(r"\d+", m.group(1))]
+
+
+class ToolReasoningLoop:
+    def __init__(self, store: Any, backend: ChatBackend, search_topk: int = 6, default_rounds: int = 3,
+                 max_answer_chars: int = 600, min_match: float = 0.6) -> None:
+        self.store, self.backend = store, backend
+        self.tools = EntityTools(store, min_match=min_match)
+        self.search_topk = search_topk
+        self.default_rounds = default_rounds
+        self.max_answer_chars = max_answer_chars
+        self._grammar_ok = bool(getattr(backend, "supports_grammar", False))
+
+    def prompt_prefix(self) -> list[dict[str, str]]:
+        """The static part of the prompt (for the backend's warm-up), i.e. everything but the question."""
+        return initial_messages("")[:-1]
+
+    def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int]) -> str:
+        if self._grammar_ok:
+            return self.backend.complete(messages, grammar=grammar(allow, shown))  # type: ignore[call-arg]
+        return self.backend.complete(messages)
+
+    def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
+        lines: list[str] = []
+        texts: set[str] = set()
+        for m in self.store.search_nodes(query, topk=3 * self.search_topk, before_time=before_time):
+            text = self.store.translate(m.text, before_time=before_time)
+            if not text or text in texts:  # the same words said again: shown once (the best-scored memory)
+                continue
+            if len(lines) >= self.search_topk:
+                break
+            texts.add(text)
+            when = f"{int(m.start_time or 0) // 60:02d}:{int(m.start_time or 0) % 60:02d}"
+            shown[int(m.id)] = {"id": int(m.id), "kind": m.kind, "clip_id": m.clip_id, "text": text, "raw": m.text,
+                                "score": round(float(m.score or 0.0), 3), "time": m.start_time}
+            lines.append(f"[{m.id}] {when} {text}")
+        return lines
+
+    def _phrase(self, memory: dict, before_time: float | None) -> str:
+        """One picked memory as an answer sentence: speech as 'X said "..."', anything else as it stands; names
+        where known, otherwise "someone"."""
+        from m3_memory.retrieval import character_name
+        from m3_memory.tags import replace_tags
+
+        chars = self.store.characters(before_time)
+
+        def name(kind: str, nid: int) -> str | None:
+            cid = chars.resolve_alias(nid) if kind == "character" else chars.character_of(nid)
+            return character_name(self.store, cid, before_time) if cid is not None else None
+
+        text = replace_tags(memory.get("raw") or memory["text"], name)
+        text = TAG.sub("someone", text).strip()
+        m = _SAYS.match(text)
+        if m:
+            who, said = m.group(1).strip(), m.group(2).strip().rstrip(".!?")
+            return f'{who[:1].upper() + who[1:]} said "{said}".'
+        text = text[:1].upper() + text[1:]
+        return text if text.endswith((".", "!", "?")) else text + "."
+
+    def _clean(self, text: str, before_time: float | None, flags: list[str]) -> str:
+        if len(text) > self.max_answer_chars:
+            text = text[: self.max_answer_chars].rstrip() + " ..."
+            flags.append("truncated_answer")
+        if TAG.search(text):
+            flags.append("id_in_answer")
+            text = self.store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
+            text = TAG.sub("someone", text)
+        return text.strip()
+
+    def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
+            on_round: RoundCallback | None = None) -> Answer:
+        rounds = max(2, max_rounds or self.default_rounds)
+        messages = initial_messages(question)
+        shown: dict[int, dict] = {}
+        searches: list[str] = []
+        trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": question,
+                                 "before_time": before_time, "rounds": [], "provenance": [],
+                                 "counts": {"invalid": 0, "tool_errors": 0, "repeated_query": 0}}
+
+        def done(answer: Answer, source: str) -> Answer:
+            answer.trace = trace
+            trace["answer_source"] = source
+            return answer
+
+        for r in range(rounds):
+            allow = ("Search", "Tool") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Tool", "Answer")
+            t = time.perf_counter()
+            try:
+                reply = self._complete(messages, allow, list(shown))
+            except ChatError as e:
+                trace["rounds"].append({"round": r + 1, "error": str(e)})
+                return done(Answer(rounds_used=r + 1, searches=searches, error=f"model backend failed: {e}"), "error")
+            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
+            messages.append({"role": "assistant", "content": reply})
+            parsed = parse_reply(reply)
+            action = parsed.action
+            raw_action = re.search(r"Action: \[([^\]]*)\]", reply)
+            name = raw_action.group(1).strip() if raw_action else ""
+            if action == "search" and name.lower() in ("tool", *TOOL_ALIASES):
+                action = "tool"
+            info.action, info.content = action, parsed.content
+            row: dict[str, Any] = vars(info)
+            if action == "answer":
+                text, cited = split_citation(parsed.content)
+                valid = [c for c in cited if c in shown]
+                if cited and len(valid) < len(cited):
+                    info.flags.append("cited_unseen_memory")
+                if not text and valid:  # the model picked memories: the answer is phrased from them
+                    text = " ".join(self._phrase(shown[c], before_time) for c in valid)
+                text = self._clean(text, before_time, info.flags)
+                trace["rounds"].append(row)
+                trace["provenance"] = [shown[c] for c in valid]
+                if on_round is not None:
+                    on_round(info)
+                if not text:
+                    return done(Answer(rounds_used=r + 1, searches=searches, error="empty answer"), "error")
+                return done(Answer(answer=text, rounds_used=r + 1, searches=searches, cited_memory_ids=valid),
+                            "model")
+            if action == "tool":
+                t = time.perf_counter()
+                try:
+                    call = parsed.content if name.lower() == "tool" else alias_call(name, parsed.content)
+                    res = self.tools.run(call, before_time)
+                except ToolError as e:
+                    info.flags.append("tool_error")
+                    trace["counts"]["tool_errors"] += 1
+                    row["result"] = {"error": str(e)}
+                    trace["rounds"].append(row)
+                    messages.append(tool_error_turn(str(e)))
+                    if on_round is not None and on_round(info) is False:
+                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
+                    continue
+                info.search_s = time.perf_counter() - t
+                info.results = len(res.turns)
+                row.update(tool=res.call, result={"answer": res.answer, "facts": res.facts, "value": res.value,
+                                                  "resolved": res.resolved})
+                trace["rounds"].append(row)
+                trace["provenance"] = res.provenance()
+                if on_round is not None:
+                    on_round(info)
+                mids = res.memory_ids
+                return done(Answer(answer=res.answer, rounds_used=r + 1, searches=searches, cited_memory_ids=mids),
+                            "model")
+            if action == "invalid":
+                info.flags.append("invalid")
+                trace["counts"]["invalid"] += 1
+                lines: list[str] = []
+                messages.append(tool_error_turn(f"unreadable reply ({parsed.reason}); reply in the two-line format"))
+            else:  # search
+                if parsed.content in searches:
+                    info.flags.append("repeated_query")
+                    trace["counts"]["repeated_query"] += 1
+                searches.append(parsed.content)
+                t = time.perf_counter()
+                lines = self._search(parsed.content, before_time, shown)
+                info.search_s = time.perf_counter() - t
+                info.results = len(lines)
+                messages.append(memories_turn(lines))
+            row["result"] = lines
+            trace["rounds"].append(row)
+            if on_round is not None and on_round(info) is False:
+                trace["cancelled"] = True
+                return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
+        return done(Answer(rounds_used=rounds, searches=searches, error=f"no answer after {rounds} rounds"), "error")

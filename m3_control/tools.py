@@ -1,0 +1,289 @@
+"""Entity tools of the reasoning loop: typed operations over who-said-what-when facts, executed by code.
+
+A small model classifies and extracts well but counts, sorts and compares badly, so it only *chooses* a call
+(``Action: [Tool]`` / ``Content: times_spoke("lay blue at x four now")``); the count, the order or the
+same/different decision is computed here from :class:`m3_memory.people.PeopleFacts`, and the answer sentence is
+phrased by a template. Every result names the turn records and memories it was derived from (provenance).
+
+Calls (times are stream seconds; ``t1``/``t2`` optional, both or neither):
+
+===============================  =================================================================
+``count_people(t1, t2)``          how many different people were seen or heard
+``people(t1, t2)``                who was seen or heard, in order of first appearance
+``times_spoke("who")``            how many times a person spoke
+``said_by("who")``                what a person said, in order
+``spoke_before("a", "b")``        did a speak (first) before b did
+``same_person("a", "b")``         are a and b the same person
+``most_talkative(t1, t2)``        who spoke most often (``least_talkative``: least)
+``first_speaker(t1, t2)``         who spoke first (``last_speaker``: last)
+``last_seen("who")``              when a person was last seen or heard
+===============================  =================================================================
+
+``Characters``, ``Timeline`` and ``Who`` actions (``Action: [Timeline]`` / ``Content: <character_2>``) are
+accepted as aliases of ``people``, ``said_by`` and ``people(t1, t2)`` for models trained on the plain protocol.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from m3_memory.people import PeopleFacts, Person, Turn, mmss
+
+NO_MEMORY = "I have no memory of that."
+MAX_ARG_CHARS = 300
+
+
+class ToolError(ValueError):
+    """A call that cannot run: unknown tool, wrong arguments (reported back to the model, never raised out)."""
+
+
+@dataclass
+class ToolResult:
+    call: str
+    answer: str                                  # a short sentence, phrased by a template
+    facts: list[str] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)   # provenance: the turn records used
+    value: Any = None
+    resolved: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def memory_ids(self) -> list[int]:
+        return list(dict.fromkeys(m for t in self.turns for m in t.memory_ids))
+
+    def provenance(self) -> list[dict[str, Any]]:
+        return [{"turn_id": t.id, "kind": t.kind, "clip_id": t.clip_id, "character_id": t.character_id,
+                 "start": round(t.start, 2), "end": round(t.end, 2), "text": t.text, "memory_ids": list(t.memory_ids)}
+                for t in self.turns]
+
+
+@dataclass
+class Call:
+    name: str
+    args: list[Any]
+
+
+def parse_call(text: str) -> Call:
+    """``name(arg, ...)`` with string/number literals only (parsed as a Python expression, never evaluated)."""
+    text = " ".join(str(text).split())
+    if len(text) > 2 * MAX_ARG_CHARS:
+        raise ToolError(f"tool call too long ({len(text)} characters)")
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError as e:
+        raise ToolError(f"not a tool call: {text!r} ({e.msg})") from None
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
+        raise ToolError(f"not a tool call: {text!r} (expected name(arguments))")
+    args: list[Any] = []
+    for a in node.args:
+        if not isinstance(a, ast.Constant) or not isinstance(a.value, str | int | float) or isinstance(a.value, bool):
+            raise ToolError(f"{node.func.id}: arguments must be quoted text or numbers")
+        args.append(a.value)
+    return Call(node.func.id, args)
+
+
+def alias_call(action: str, content: str) -> str:
+    """Plain-protocol tool actions (``[Characters]``, ``[Timeline] <character_2>``, ``[Who] 30-90``) -> a call."""
+    a = action.strip().lower()
+    content = content.strip()
+    if a == "characters":
+        return "people()"
+    if a == "timeline":
+        return f"said_by({content!r})"
+    if a == "who":
+        parts = [p for p in content.replace("to", "-").split("-") if p.strip()]
+        try:
+            t1, t2 = (float(p) for p in parts[:2])
+        except ValueError:
+            raise ToolError(f"[Who] needs 't1-t2' in seconds, got {content!r}") from None
+        return f"people({t1}, {t2})"
+    raise ToolError(f"unknown action [{action}]")
+
+
+class EntityTools:
+    """Runs calls against the facts visible at the question's time."""
+
+    def __init__(self, store: Any, min_match: float = 0.6) -> None:
+        self.store = store
+        self.min_match = min_match
+        self._ops: dict[str, Callable[..., ToolResult]] = {
+            "count_people": self.count_people, "people": self.people, "times_spoke": self.times_spoke,
+            "said_by": self.said_by, "spoke_before": self.spoke_before, "same_person": self.same_person,
+            "most_talkative": self.most_talkative, "least_talkative": self.least_talkative,
+            "first_speaker": self.first_speaker, "last_speaker": self.last_speaker, "last_seen": self.last_seen}
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._ops)
+
+    def run(self, text: str, before_time: float | None) -> ToolResult:
+        call = parse_call(text)
+        op = self._ops.get(call.name)
+        if op is None:
+            raise ToolError(f"unknown tool {call.name!r}; tools: {', '.join(self._ops)}")
+        self._facts = PeopleFacts(self.store, before_time)
+        try:
+            result = op(*call.args)
+        except TypeError as e:
+            raise ToolError(f"{call.name}: wrong arguments ({e})") from None
+        result.call = f"{call.name}({', '.join(repr(a) for a in call.args)})"
+        return result
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def _d(self, p: Person) -> str:
+        """How answers name a person (from everything known of them, not only the window's turns)."""
+        return self._facts.describe(p.character_id)
+
+    @staticmethod
+    def _window(t1: float | None, t2: float | None) -> tuple[float | None, float | None]:
+        for t in (t1, t2):
+            if t is not None and (not isinstance(t, int | float) or t < 0):
+                raise ToolError(f"times must be seconds >= 0, got {t!r}")
+        if t1 is not None and t2 is not None and t2 < t1:
+            t1, t2 = t2, t1
+        return t1, t2
+
+    @staticmethod
+    def _span(t1: float | None, t2: float | None) -> str:
+        if t1 is None and t2 is None:
+            return ""
+        return f" between {mmss(t1 or 0)} and {mmss(t2)}" if t2 is not None else f" after {mmss(t1 or 0)}"
+
+    def _who(self, ref: Any) -> tuple[Person | None, dict[str, Any]]:
+        if not isinstance(ref, str) or not ref.strip():
+            raise ToolError("a person must be given as quoted text (a name or what they said)")
+        if len(ref) > MAX_ARG_CHARS:
+            raise ToolError(f"a person reference is limited to {MAX_ARG_CHARS} characters")
+        r = self._facts.resolve(ref, self.min_match)
+        info = {"ref": ref, "character_id": r.character_id, "how": r.how, "score": round(r.score, 3)}
+        return (self._facts.person(r.character_id) if r.character_id is not None else None), info
+
+    def _no_one(self, call: str, ref: str, info: dict) -> ToolResult:
+        return ToolResult(call, "I have no memory of anyone like that.", [f"no person matches {ref!r}"],
+                          resolved={ref: info})
+
+    # -- operations -----------------------------------------------------------------------------------
+    def count_people(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        t1, t2 = self._window(t1, t2)
+        ps = self._facts.people(t1, t2)
+        facts = [f"{self._d(p)}: {len(p.turns)} turns, {len(p.appearances)} appearances" for p in ps]
+        n = len(ps)
+        answer = (f"I saw or heard {n} different {'person' if n == 1 else 'people'}{self._span(t1, t2)}."
+                  if n else f"I have no memory of anyone{self._span(t1, t2)}.")
+        return ToolResult("", answer, facts, [t for p in ps for t in (p.turns + p.appearances)[:1]], n)
+
+    def people(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        t1, t2 = self._window(t1, t2)
+        ps = self._facts.people(t1, t2)
+        if not ps:
+            return ToolResult("", f"I have no memory of anyone{self._span(t1, t2)}.", [], [], [])
+        facts = [f"{self._d(p)}: first {mmss(p.first)}, last {mmss(p.last)}, spoke {len(p.turns)} times, "
+                 f"seen {len(p.appearances)} times" for p in ps]
+        answer = f"In order{self._span(t1, t2)}: " + ", then ".join(self._d(p) for p in ps) + "."
+        return ToolResult("", answer, facts, [(p.turns + p.appearances)[0] for p in ps],
+                          [p.character_id for p in ps])
+
+    def times_spoke(self, who: str) -> ToolResult:
+        p, info = self._who(who)
+        if p is None:
+            return self._no_one("", who, info)
+        n = len(p.turns)
+        answer = f"{_cap(self._d(p))} spoke {_times(n)}." if n else f"{_cap(self._d(p))} never spoke."
+        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\"" for t in p.turns], p.turns, n, {who: info})
+
+    def said_by(self, who: str) -> ToolResult:
+        p, info = self._who(who)
+        if p is None:
+            return self._no_one("", who, info)
+        said = list(dict.fromkeys(" ".join(t.text.split()).rstrip(".!?") for t in p.turns if t.text.strip()))
+        if not said:
+            return ToolResult("", f"{_cap(self._d(p))} did not say anything I heard.", [], p.appearances[:1],
+                              [], {who: info})
+        answer = (f"They said \"{said[0]}\"." if len(said) == 1 else
+                  "They said, in order: " + "; ".join(f"\"{s}\"" for s in said) + ".")
+        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\"" for t in p.turns], p.turns, said, {who: info})
+
+    def spoke_before(self, a: str, b: str) -> ToolResult:
+        pa, ia = self._who(a)
+        pb, ib = self._who(b)
+        if pa is None or pb is None:
+            return self._no_one("", a if pa is None else b, ia if pa is None else ib)
+        if pa.character_id == pb.character_id:
+            return ToolResult("", "They are the same person.", [], pa.turns[:1], None, {a: ia, b: ib})
+        fa = pa.turns[0] if pa.turns else None
+        fb = pb.turns[0] if pb.turns else None
+        if fa is None or fb is None:
+            silent = pa if fa is None else pb
+            return ToolResult("", f"{_cap(self._d(silent))} never spoke.", [], [t for t in (fa, fb) if t], None,
+                              {a: ia, b: ib})
+        yes = fa.start < fb.start
+        first, second = (fa, fb) if yes else (fb, fa)
+        answer = (f"{'Yes' if yes else 'No'}, {self._facts.describe(first.character_id)} spoke first "
+                  f"({mmss(first.start)}), then {self._facts.describe(second.character_id)} ({mmss(second.start)}).")
+        return ToolResult("", answer, [], [fa, fb], yes, {a: ia, b: ib})
+
+    def same_person(self, a: str, b: str) -> ToolResult:
+        pa, ia = self._who(a)
+        pb, ib = self._who(b)
+        if pa is None or pb is None:
+            return self._no_one("", a if pa is None else b, ia if pa is None else ib)
+        same = pa.character_id == pb.character_id
+        ev = list(dict.fromkeys([*ia_turns(pa, ia), *ia_turns(pb, ib)]))
+        answer = "Yes, that is the same person." if same else "No, they are two different people."
+        return ToolResult("", answer, [], ev, same, {a: ia, b: ib})
+
+    def _by_turns(self, t1: float | None, t2: float | None, most: bool) -> ToolResult:
+        t1, t2 = self._window(t1, t2)
+        ps = [p for p in self._facts.people(t1, t2) if p.turns]
+        if not ps:
+            return ToolResult("", f"I heard nobody speak{self._span(t1, t2)}.", [], [], None)
+        counts = sorted({len(p.turns) for p in ps}, reverse=most)
+        top = [p for p in ps if len(p.turns) == counts[0]]
+        facts = [f"{self._d(p)}: {len(p.turns)} turns" for p in ps]
+        word = "most" if most else "least"
+        who = " and ".join(self._d(p) for p in top)
+        answer = f"{_cap(who)} spoke {word} often ({_times(counts[0])}{self._span(t1, t2)})."
+        return ToolResult("", answer, facts, [t for p in top for t in p.turns], [p.character_id for p in top])
+
+    def most_talkative(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        return self._by_turns(t1, t2, True)
+
+    def least_talkative(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        return self._by_turns(t1, t2, False)
+
+    def _edge_speaker(self, t1: float | None, t2: float | None, first: bool) -> ToolResult:
+        t1, t2 = self._window(t1, t2)
+        voice = self._facts.between(t1, t2, kind="voice")
+        if not voice:
+            return ToolResult("", f"I heard nobody speak{self._span(t1, t2)}.", [], [], None)
+        t = voice[0] if first else max(voice, key=lambda v: (v.end, v.start))
+        answer = f"{_cap(self._facts.describe(t.character_id))} spoke {'first' if first else 'last'}."
+        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\""], [t], t.character_id)
+
+    def first_speaker(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        return self._edge_speaker(t1, t2, True)
+
+    def last_speaker(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+        return self._edge_speaker(t1, t2, False)
+
+    def last_seen(self, who: str) -> ToolResult:
+        p, info = self._who(who)
+        if p is None:
+            return self._no_one("", who, info)
+        last = max(p.turns + p.appearances, key=lambda t: t.end)
+        what = "heard" if last.kind == "voice" else "seen"
+        return ToolResult("", f"I last {what} {self._d(p)} at {mmss(last.end)}.", [], [last], last.end, {who: info})
+
+
+def ia_turns(p: Person, info: dict) -> list[Turn]:
+    return (p.turns or p.appearances)[:1]
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

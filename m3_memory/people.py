@@ -1,0 +1,216 @@
+"""Who-said-what-when facts read from the ``turns`` table: the entity-centric side of the memory.
+
+Counts, orders and same/different questions are answered from these facts by code, never guessed by a model.
+Everything takes the question's time: only turns of clips committed by ``before_time`` are visible, and
+characters (face-voice equivalences) are resolved as known at that time.
+
+A person is referred to by a *reference*: a tag (``<character_2>``, ``<face_3>``, ``<voice_1>``), a name known
+to memory, or a description by something they said ("the person who said 'bin blue at f two now'"), matched
+against the transcripts of their voice turns (fuzzy, so speech-recognition errors still match).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .retrieval import character_name
+from .tags import find_tags
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
+_LEAD = re.compile(
+    r"^\s*(?:the\s+|a\s+)?(?:person|man|woman|guy|lady|speaker|one|someone|people)?\s*(?:who|that|which)?\s*"
+    r"(?:first\s+|last\s+)?(?:said|says|say|told|asked|spoke|mentioned)\s*(?:about|that|to)?\s*[:,]?\s*",
+    re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“'‘]([^\"”’]{2,})[\"”'’]")
+SCAN_LIMIT = 5000          # above this many visible voice turns, candidates come from vector search first
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: int
+    clip_id: int
+    kind: str                     # voice | face
+    entity_id: int
+    character_id: int
+    start: float
+    end: float
+    text: str = ""
+    memory_ids: tuple[int, ...] = ()
+
+
+@dataclass
+class Person:
+    character_id: int
+    name: str | None
+    turns: list[Turn] = field(default_factory=list)          # voice turns, in time order
+    appearances: list[Turn] = field(default_factory=list)    # face appearances, in time order
+
+    @property
+    def first(self) -> float:
+        return min(t.start for t in self.turns + self.appearances)
+
+    @property
+    def last(self) -> float:
+        return max(t.end for t in self.turns + self.appearances)
+
+    @property
+    def first_heard(self) -> float | None:
+        return self.turns[0].start if self.turns else None
+
+    @property
+    def speech_s(self) -> float:
+        return sum(t.end - t.start for t in self.turns)
+
+    @property
+    def usual_words(self) -> str:
+        """What they said most often (ties: said first); "" when they never spoke."""
+        said = [" ".join(t.text.split()) for t in self.turns if t.text.strip()]
+        if not said:
+            return ""
+        counts = Counter(s.lower().rstrip(".!?") for s in said)
+        best = max(counts.values())
+        return next(s.rstrip(".!?") for s in said if counts[s.lower().rstrip(".!?")] == best)
+
+    def describe(self) -> str:
+        """How an answer names this person: a known name, else by what they said, else when they were seen."""
+        if self.name:
+            return self.name
+        if self.usual_words:
+            return f"the person who said \"{self.usual_words}\""
+        return f"the person seen at {mmss(self.first)} (who did not speak)"
+
+
+@dataclass
+class Resolution:
+    character_id: int | None
+    score: float
+    how: str                      # tag | name | speech | none
+    evidence: list[Turn] = field(default_factory=list)
+
+
+def mmss(seconds: float) -> str:
+    s = max(0, int(round(seconds)))
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+def _words(text: str) -> str:
+    from .perception.wer import normalize
+
+    return " ".join(normalize(text))
+
+
+class PeopleFacts:
+    """The visible turns at one question time, grouped by character."""
+
+    def __init__(self, store: MemoryStore, before_time: float | None = None) -> None:
+        self.store, self.before_time = store, before_time
+        chars = store.characters(before_time)
+        q = ("SELECT t.id, t.clip_id, t.kind, t.entity_id, t.start_time, t.end_time, coalesce(t.text, ''), "
+             "(SELECT group_concat(m.memory_id) FROM turn_memories m WHERE m.turn_id = t.id) "
+             "FROM turns t JOIN clips c ON c.id = t.clip_id")
+        args: tuple = ()
+        if before_time is not None:
+            q += " WHERE c.end_time <= ?"
+            args = (before_time + 1e-9,)
+        self.turns: list[Turn] = []
+        for tid, clip, kind, ent, start, end, text, mids in store.conn.execute(q + " ORDER BY t.start_time, t.id",
+                                                                               args):
+            cid = chars.character_of(ent)
+            if cid is None:
+                continue
+            self.turns.append(Turn(tid, clip, kind, ent, cid, start, end, text,
+                                   tuple(int(m) for m in mids.split(",")) if mids else ()))
+        self._chars = chars
+        self._people: dict[int, Person] = {}
+        for t in self.turns:
+            p = self._people.get(t.character_id)
+            if p is None:
+                p = self._people[t.character_id] = Person(t.character_id, None)
+            (p.turns if t.kind == "voice" else p.appearances).append(t)
+        for cid, p in self._people.items():
+            p.name = character_name(store, cid, before_time)
+
+    # -- reading ------------------------------------------------------------------------------------
+    def people(self, t1: float | None = None, t2: float | None = None) -> list[Person]:
+        """Everyone seen or heard in [t1, t2] (all time when open), in order of first appearance in the window;
+        each Person holds only the turns inside the window."""
+        out: dict[int, Person] = {}
+        for t in self.between(t1, t2):
+            p = out.get(t.character_id)
+            if p is None:
+                p = out[t.character_id] = Person(t.character_id, self._people[t.character_id].name)
+            (p.turns if t.kind == "voice" else p.appearances).append(t)
+        return list(out.values())
+
+    def person(self, character_id: int) -> Person | None:
+        return self._people.get(character_id)
+
+    def between(self, t1: float | None = None, t2: float | None = None, kind: str | None = None) -> list[Turn]:
+        return [t for t in self.turns if (t1 is None or t.end >= t1) and (t2 is None or t.start <= t2)
+                and (kind is None or t.kind == kind)]
+
+    def describe(self, character_id: int) -> str:
+        p = self._people.get(character_id)
+        return p.describe() if p is not None else "someone"
+
+    # -- references -> characters -------------------------------------------------------------------
+    def resolve(self, ref: str, min_score: float = 0.6) -> Resolution:
+        ref = " ".join(str(ref).split())
+        tags = find_tags(ref)
+        if tags:
+            kind, nid = tags[0]
+            cid = self._chars.resolve_alias(nid) if kind == "character" else self._chars.character_of(nid)
+            if cid is not None and cid in self._people:
+                return Resolution(cid, 1.0, "tag", self._people[cid].turns[:1] or self._people[cid].appearances[:1])
+            return Resolution(None, 0.0, "none")
+        low = ref.lower()
+        for cid, p in self._people.items():
+            if p.name and re.search(rf"\b{re.escape(p.name.lower())}\b", low):
+                return Resolution(cid, 1.0, "name", p.turns[:1] or p.appearances[:1])
+        said = self._said_part(ref)
+        if not said:
+            return Resolution(None, 0.0, "none")
+        best: tuple[float, Turn | None] = (0.0, None)
+        for t in self._speech_candidates(said):
+            s = similarity(said, t.text)
+            if s > best[0]:
+                best = (s, t)
+        score, turn = best
+        if turn is None or score < min_score:
+            return Resolution(None, score, "none")
+        return Resolution(turn.character_id, score, "speech", [turn])
+
+    @staticmethod
+    def _said_part(ref: str) -> str:
+        m = _QUOTED.search(ref)
+        if m:
+            return m.group(1)
+        return _LEAD.sub("", ref).strip(" .?!\"'")
+
+    def _speech_candidates(self, said: str) -> list[Turn]:
+        voice = [t for t in self.turns if t.kind == "voice" and t.text]
+        if len(voice) <= SCAN_LIMIT:
+            return voice
+        hits = {m.id for m in self.store.search_nodes(said, topk=200, before_time=self.before_time,
+                                                      kinds=("episodic",))}
+        return [t for t in voice if hits.intersection(t.memory_ids)]
+
+
+def similarity(a: str, b: str) -> float:
+    """Fuzzy match of two utterances after normalization (case, punctuation, digits as words): the better of the
+    character-level ratio and the share of ``a``'s words found in ``b``; 1.0 when one contains the other."""
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return 0.0
+    if wa in wb or wb in wa:
+        return 1.0 if min(len(wa), len(wb)) >= 0.5 * max(len(wa), len(wb)) else 0.8
+    ratio = difflib.SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+    ta, tb = wa.split(), set(wb.split())
+    share = sum(w in tb for w in ta) / len(ta)
+    return max(ratio, share)

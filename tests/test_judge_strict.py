@@ -1,0 +1,111 @@
+"""The strict offline judge (default without an LLM judge) against the lenient normalized-match one it replaces."""
+
+import pytest
+
+from m3_control.evaluation.judge import LLMJudge, NormalizedMatchJudge, StrictMatchJudge, Verdict, make_judge
+
+SAY_Q = "What did the man in the grey jacket say when he came in?"
+SAY_REF = "lay blue at x four now"
+SHOTGUN = ('My memories have him saying "Bin red by K7 now.", "Lay blue at X4 now." and '
+           '"Place green in A2 please."')
+COUNT_Q = "How many people entered the room?"
+
+
+@pytest.fixture
+def strict() -> StrictMatchJudge:
+    return StrictMatchJudge()
+
+
+def test_default_offline_judge_is_strict_and_labelled():
+    j = make_judge(None)
+    assert isinstance(j, StrictMatchJudge)
+    assert "strict-match" in j.name and "no LLM judge" in j.name
+    assert isinstance(make_judge({"base_url": ""}), StrictMatchJudge)
+    assert isinstance(make_judge({"base_url": "http://127.0.0.1:9/v1", "model": "m"}), LLMJudge)
+
+
+def test_shotgun_of_quotes_is_wrong_single_quote_right(strict):
+    v = strict.judge(SAY_Q, SAY_REF, SHOTGUN)
+    assert isinstance(v, Verdict) and not v.correct
+    assert v.detail.startswith("several different quotes") and "bin red k seven now" in v.detail
+    v = strict.judge(SAY_Q, SAY_REF, 'He said "Lay blue at X4 now."')
+    assert v.correct and v.detail == "all reference words found, nothing else asserted"
+    assert strict.judge(SAY_Q, SAY_REF, "He said 'lay blue at x four now'.").correct
+    assert strict.judge(SAY_Q, SAY_REF, "He said “lay blue at x four now” twice: “Lay blue at X4 now!”").correct
+
+
+def test_unquoted_second_memory_asserts_other_content(strict):
+    v = strict.judge(SAY_Q, SAY_REF, "He said lay blue at x four now, then bin red by k seven soon")
+    assert not v.correct and v.detail.startswith("asserts other content: 'bin red k seven soon'")
+    # framing words (said, man, heard, ...) and the question's own words are not new content
+    v = strict.judge(SAY_Q, SAY_REF, "I heard the man in the grey jacket say lay blue at x four now when he came in.")
+    assert v.correct, v.detail
+
+
+def test_missing_reference_words_is_wrong(strict):
+    v = strict.judge(SAY_Q, SAY_REF, 'He said "Lay blue at X5 now."')
+    assert not v.correct and v.detail == "missing: four"
+
+
+def test_person_described_by_what_they_said(strict):
+    q = "Who said 'set white with p two again'?"
+    assert strict.judge(q, "The woman in the green coat", "It was the woman in the green coat.").correct
+    v = strict.judge(q, "The woman in the green coat", "The woman in the green coat, or the tall man with glasses "
+                                                        "who carried a red umbrella")
+    assert not v.correct and "asserts other content" in v.detail
+
+
+@pytest.mark.parametrize(("answer", "correct", "detail"), [
+    ("5 people", True, "count 5 matches"),
+    ("five", True, "count 5 matches"),
+    ("There were 5 people, maybe 6", False, "wrong count: answer says 5, 6, reference 5"),
+    ("3", False, "wrong count: answer says 3, reference 5"),
+    ("Several people came in.", False, "no count in answer, reference 5"),
+])
+def test_counts(strict, answer, correct, detail):
+    v = strict.judge(COUNT_Q, "5", answer)
+    assert (v.correct, v.detail) == (correct, detail)
+
+
+def test_count_forms(strict):
+    assert strict.judge("How often did she knock?", "2 times", "twice").correct
+    assert strict.judge("q", "2 times", "She knocked twice.").correct  # a bare count decides without the question
+    assert not strict.judge("How often did she knock?", "2 times", "once, maybe twice").correct
+    assert strict.judge("How many people answered?", "No one", "Nobody answered.").correct
+    assert strict.judge(COUNT_Q, "15", "15 people came in").correct  # "15" is fifteen, not "one five"
+
+
+@pytest.mark.parametrize(("question", "reference", "answer", "correct", "detail"), [
+    ("Are the two speakers the same person?", "No", "No, they are different people.", True,
+     "answer says no, as the reference"),
+    ("Are the two speakers the same person?", "No", "They are not the same person.", True,
+     "answer says no, as the reference"),
+    ("Are the two speakers the same person?", "No", "No, it is the same person.", False,
+     "answer says no but also yes"),
+    ("Is the door open?", "No", "Yes", False, "answer says yes, reference no"),
+    ("Is the door open?", "No", "Yes and no", False, "answer says yes, reference no"),
+    ("Is the door open?", "Yes", "Yes and no", False, "answer says yes but also no"),
+    ("Is the door open?", "Yes", "Yes, there is no doubt about it.", True, "answer says yes, as the reference"),
+    ("Did the man speak first?", "Yes, the man spoke first", "Yes.", True, "answer says yes, as the reference"),
+    ("Is the door open?", "No", "The door is open.", False, "no yes/no in answer, reference no"),
+])
+def test_yes_no(strict, question, reference, answer, correct, detail):
+    v = strict.judge(question, reference, answer)
+    assert (v.correct, v.detail) == (correct, detail)
+
+
+def test_abstentions(strict):
+    assert strict.judge(SAY_Q, SAY_REF, "").detail == "empty answer"
+    assert not strict.judge("Is the door open?", "No", "I have no memory of that.").correct
+    assert not strict.judge(COUNT_Q, "5", "I don't know.").correct
+    v = strict.judge(SAY_Q, SAY_REF, "[extractive] No stored memory matches the question.")
+    assert not v.correct and v.detail == "answer says it has no memory of this"
+    assert strict.judge("What did the robot say?", "It is not mentioned; no memory of that.", "I don't know.").correct
+
+
+def test_old_normalized_match_accepts_what_strict_rejects(strict):
+    old = NormalizedMatchJudge()
+    for q, ref, ans in [(SAY_Q, SAY_REF, SHOTGUN), (COUNT_Q, "5", "There were 5 people, maybe 6"),
+                        ("Is the door open?", "No", "Yes and no")]:
+        assert old.judge(q, ref, ans).correct
+        assert not strict.judge(q, ref, ans).correct

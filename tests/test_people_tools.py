@@ -1,0 +1,115 @@
+"""Who-said-what-when facts and the entity tools over a real SQLite store: counts, orders and identities are
+computed from turn records, honour the question's time, and name the records they came from."""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.tools import EntityTools, ToolError, parse_call
+from m3_memory.people import PeopleFacts, similarity
+
+from .people_helpers import meeting_store
+
+
+@pytest.fixture
+def meeting(tmp_path):
+    store, ids = meeting_store(tmp_path / "m.db")
+    yield store, ids, EntityTools(store)
+    store.close()
+
+
+def test_turns_are_recorded_and_linked_to_the_memory_quoting_them(meeting):
+    store, ids, _ = meeting
+    rows = store.conn.execute("SELECT t.id, t.kind, t.entity_id, t.text, m.memory_id, n.text FROM turns t "
+                              "JOIN turn_memories m ON m.turn_id = t.id JOIN nodes n ON n.id = m.memory_id "
+                              "WHERE t.kind = 'voice' ORDER BY t.start_time").fetchall()
+    assert len({r[0] for r in rows}) == 9
+    for _, _, ent, text, _, mem_text in rows:
+        assert f"<voice_{ent}>" in mem_text and text in mem_text
+    ann_clip0 = [r[4] for r in rows if r[2] == ids["ann"]["voice"] and "folder" in r[3]]
+    assert len(ann_clip0) == 2 and len(set(ann_clip0)) == 2  # the same words twice: one memory each
+    faces = store.conn.execute("SELECT count(*) FROM turns WHERE kind = 'face'").fetchone()[0]
+    assert faces == 10  # one appearance per turn (frames of a turn are close together) + Dee
+
+
+def test_counts_honour_the_question_time(meeting):
+    _, _, tools = meeting
+    assert tools.run("count_people()", 31.0).value == 2          # Ann, Bo
+    assert tools.run("count_people()", 91.0).value == 4          # + Cy, and Dee who never spoke
+    assert tools.run("count_people(30, 60)", 91.0).value == 3    # Cy, Bo, Dee
+    assert tools.run('times_spoke("Ann")', 31.0).value == 2
+    r = tools.run('times_spoke("Ann")', 91.0)
+    assert r.value == 4 and r.answer == "Ann spoke 4 times."
+    r = tools.run("times_spoke(\"the person who said 'I will call the technician'\")", 91.0)
+    assert r.value == 3
+    assert tools.run("times_spoke(\"I will call the technician\")", 31.0).value is None  # not met yet
+    assert "no memory" in tools.run("times_spoke(\"I will call the technician\")", 31.0).answer
+
+
+def test_order_and_identity_are_computed(meeting):
+    _, _, tools = meeting
+    r = tools.run('spoke_before("the coffee machine is broken", "I will call the technician")', 91.0)
+    assert r.value is True and r.answer.startswith("Yes")
+    r = tools.run('spoke_before("I will call the technician", "the coffee machine is broken")', 91.0)
+    assert r.value is False and r.answer.startswith("No")
+    r = tools.run('same_person("put the red folder on the desk", "bye everyone")', 91.0)
+    assert r.value is True and r.answer.startswith("Yes")
+    r = tools.run('same_person("put the red folder on the desk", "see you tomorrow")', 91.0)
+    assert r.value is False and r.answer.startswith("No")
+
+
+def test_who_most_least_first_last(meeting):
+    store, ids, tools = meeting
+    facts = PeopleFacts(store, 91.0)
+    cid = {who: facts._chars.character_of(v["face"]) for who, v in ids.items()}
+    assert tools.run("most_talkative()", 91.0).value == [cid["ann"]]
+    assert tools.run("least_talkative()", 91.0).value == [cid["bo"]]
+    assert tools.run("most_talkative(30, 90)", 91.0).value == [cid["cy"]]   # Cy 3, Ann 2 after 0:30
+    assert tools.run("first_speaker()", 91.0).value == cid["ann"]
+    assert tools.run("first_speaker(30)", 91.0).value == cid["cy"]
+    assert tools.run("last_speaker()", 91.0).value == cid["ann"]
+    assert tools.run("last_speaker()", 61.0).value == cid["bo"]              # clip 2 is not visible yet
+    r = tools.run("people(30, 60)", 91.0)
+    assert r.value == [cid["cy"], cid["bo"], cid["dee"]]
+    assert "who did not speak" in tools.run("people()", 91.0).answer          # Dee is described by sight
+    assert tools.run('last_seen("Ann")', 61.0).value == pytest.approx(22.0)
+
+
+def test_speech_references_are_fuzzy_but_not_loose(meeting):
+    store, ids, _ = meeting
+    facts = PeopleFacts(store, 91.0)
+    bo = facts._chars.character_of(ids["bo"]["voice"])
+    assert facts.resolve("the person who said 'the coffe machine is brokn'").character_id == bo  # ASR-like typos
+    assert facts.resolve("who said bananas are yellow today").character_id is None
+    assert similarity("bin blue at f two now", "Bimblue F2 now.") > similarity("bin blue at f two now",
+                                                                              "Lay blue at X4 now.")
+
+
+def test_provenance_names_turn_records_and_memories_in_the_store(meeting):
+    store, _, tools = meeting
+    r = tools.run('times_spoke("Ann")', 91.0)
+    assert len(r.turns) == 4 and len(r.memory_ids) == 4
+    texts = dict(store.conn.execute(
+        f"SELECT id, text FROM nodes WHERE id IN ({','.join(map(str, r.memory_ids))})").fetchall())
+    assert set(texts) == set(r.memory_ids) and all("says:" in t for t in texts.values())
+    prov = r.provenance()
+    assert {p["turn_id"] for p in prov} == {t.id for t in r.turns}
+    assert store.conn.execute(f"SELECT count(*) FROM turns WHERE id IN ({','.join(str(p['turn_id']) for p in prov)})"
+                              ).fetchone()[0] == 4
+
+
+@pytest.mark.parametrize("call", ['__import__("os").system("true")', "times_spoke(5)", "count_people(-3)",
+                                  "nosuch()", "times_spoke(x)", 'times_spoke("a", "b", "c")', "count_people", "",
+                                  'spoke_before("' + "x" * 400 + '", "y")', "times_spoke(True)"])
+def test_bad_tool_calls_are_refused_with_a_reason(meeting, call):
+    _, _, tools = meeting
+    with pytest.raises(ToolError) as e:
+        tools.run(call, 91.0)
+    assert str(e.value)
+
+
+def test_calls_are_parsed_never_evaluated():
+    c = parse_call('spoke_before("a", "b")')
+    assert c.name == "spoke_before" and c.args == ["a", "b"]
+    with pytest.raises(ToolError):
+        parse_call("count_people(1 + 1)")

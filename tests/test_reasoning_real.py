@@ -1,0 +1,60 @@
+"""The embedded default reasons for real: Qwen2.5-Coder-1.5B under the tool grammar, on a real store.
+
+Every reply must parse, person questions must be answered by a tool (not by the fallback), and the answer must be
+the computed fact. A handful of questions only: each costs about a second on a 2-core CPU after the warm-up.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+
+import pytest
+
+from m3_control.backends.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
+from m3_control.m3_answerer import M3Answerer
+from m3_control.protocol import parse_reply
+
+from .people_helpers import meeting_store
+
+_MISSING = [req for mod, req in PACKAGED_MODELS[DEFAULT_MODEL].packages if importlib.util.find_spec(mod) is None]
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None, reason="xllamacpp not installed"),
+    pytest.mark.skipif(bool(_MISSING), reason="the packaged model's chunk packages are not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory) -> Iterator[M3Answerer]:
+    store, _ = meeting_store(tmp_path_factory.mktemp("real") / "m.db")
+    ans = M3Answerer(store, backend={"backend": "embedded", "max_tokens": 64}, prompt="tools")
+    assert ans.load() == ""
+    yield ans
+    ans.backend.close()  # type: ignore[attr-defined]
+    store.close()
+
+
+@pytest.mark.parametrize(("question", "at", "tool", "expect"), [
+    ("How many different people did I meet?", 91.0, "count_people", "4 different people"),
+    ("How many times did Ann speak?", 91.0, "times_spoke", "Ann spoke 4 times."),
+    ("Did the person who said 'the coffee machine is broken' speak before the one who said 'I will call the "
+     "technician'?", 91.0, "spoke_before", "Yes"),
+    ("Who spoke the least?", 91.0, "least_talkative", "coffee machine is broken"),
+    ("How many people had I seen by then?", 31.0, "count_people", "2 different people"),
+])
+def test_person_questions_are_answered_by_a_tool(answerer: M3Answerer, question, at, tool, expect) -> None:
+    a = answerer.answer(question, at, 3)
+    replies = [r["reply"] for r in a.trace["rounds"]]
+    assert all(parse_reply(r).action != "invalid" for r in replies), replies
+    assert a.trace["answer_source"] == "model", a.trace
+    assert a.trace["rounds"][-1].get("tool", "").startswith(tool), replies
+    assert expect in a.answer
+
+
+def test_content_question_picks_a_shown_memory_or_says_none(answerer: M3Answerer) -> None:
+    a = answerer.answer("What did someone say about the coffee machine?", 91.0, 3)
+    assert a.trace["answer_source"] == "model"
+    assert a.answer == 'Someone said "The coffee machine is broken".', a.trace["rounds"]
+    assert len(a.cited_memory_ids) == 1
+    a = answerer.answer("What did someone say about the coffee machine?", 5.0, 3)   # nothing said yet
+    assert a.answer == "I have no memory of that." and a.cited_memory_ids == []
