@@ -45,6 +45,8 @@ class AnswerRecord:
     searches: list[str] = field(default_factory=list)
     cited_memory_ids: list[int] = field(default_factory=list)
     clips_committed: int = 0
+    answer_source: str = ""        # model | fallback | error (from the answer's trace)
+    trace: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -139,6 +141,13 @@ class Replayer:
         res = fut.result()
         rec.answer, rec.success, rec.error = res.answer, res.success, res.error
         rec.rounds, rec.searches, rec.cited_memory_ids = res.rounds_used, list(res.searches), list(res.cited_memory_ids)
+        try:
+            rec.trace = json.loads(res.trace_json) if res.trace_json else {}
+        except ValueError:
+            rec.trace = {"trace_error": "unreadable trace_json"}
+        rec.answer_source = str(rec.trace.get("answer_source") or "unknown")
+        if not res.success:
+            rec.answer_source = "error"
         return rec
 
     def replay(self, bag: str | Path, rate: float = 1.0, clip_seconds: float = 30.0,

@@ -54,6 +54,7 @@ class ExtractiveAnswerer:
         text = f"{PREFIX} " + " ".join(_sentence(c.text) for c in chosen) if chosen else NO_MATCH
         trace: dict[str, Any] = {
             "answerer": self.name,
+            "answer_source": "extractive",
             "question": question,
             "before_time": before_time,
             "max_rounds": max_rounds,

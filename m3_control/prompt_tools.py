@@ -12,6 +12,10 @@ import json
 
 TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "same_person", "most_talkative",
               "least_talkative", "first_speaker", "last_speaker", "last_seen")
+# argument shapes, enforced by the grammar: a window of times, one person, or two people
+WINDOW_TOOLS = ("count_people", "people", "most_talkative", "least_talkative", "first_speaker", "last_speaker")
+PERSON_TOOLS = ("times_spoke", "said_by", "last_seen")
+PAIR_TOOLS = ("spoke_before", "same_person")
 
 SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
 memory. Every reply is exactly two lines:
@@ -20,17 +24,19 @@ Content: ...
 
 [Tool] runs one exact operation over the people the robot met (counting, order and identity are computed for \
 you, so use a tool for any question about how many, how often, who first/last/most, before/after, or whether \
-two people are the same). A person is given as quoted text: a name, or what they said. Times are seconds \
-(1:30 is 90).
+two people are the same). A person is given as quoted text: a name, or what they said. Times are written as \
+in the question, quoted: "1:30", "0:45".
   count_people(t1, t2)        how many different people were there (t1, t2 optional, both or neither)
   people(t1, t2)              who was there, in order
   times_spoke("person")       how many times a person spoke
   said_by("person")           everything one known person said (not for finding what was said about a topic)
   spoke_before("a", "b")      did a speak before b
   same_person("a", "b")       are a and b the same person
-  most_talkative(t1, t2)      who spoke most often; least_talkative(t1, t2): least often
-  first_speaker(t1, t2)       who spoke first; last_speaker(t1, t2): last
-  last_seen("person")         when a person was last seen or heard
+  most_talkative(t1, t2)      who spoke most often
+  least_talkative(t1, t2)     who spoke least often
+  first_speaker(t1, t2)       who spoke first
+  last_speaker(t1, t2)        who spoke last
+  last_seen("person")         at what time a given person was last seen or heard
 [Search] looks up memories by meaning; write a short query. Use it for what was said or done, objects and places.
 [Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
@@ -46,12 +52,18 @@ FEW_SHOT: list[tuple[str, str]] = [
      "Action: [Tool]\nContent: spoke_before(\"grab two plates\", \"dinner is ready\")"),
     ("Question: Is the person who said 'I left my keys here' the same one who later said 'found them'?",
      "Action: [Tool]\nContent: same_person(\"I left my keys here\", \"found them\")"),
+    ("Question: How many people had spoken by the three-minute mark?",
+     "Action: [Tool]\nContent: count_people(\"0:00\", \"3:00\")"),
+    ("Question: How many different people talked between 2:00 and 2:30?",
+     "Action: [Tool]\nContent: count_people(\"2:00\", \"2:30\")"),
+    ("Question: Who spoke least often during the first minute?",
+     "Action: [Tool]\nContent: least_talkative(\"0:00\", \"1:00\")"),
     ("Question: Who talked the most during the first two minutes?",
-     "Action: [Tool]\nContent: most_talkative(0, 120)"),
+     "Action: [Tool]\nContent: most_talkative(\"0:00\", \"2:00\")"),
     ("Question: Who was the first to speak?",
      "Action: [Tool]\nContent: first_speaker()"),
     ("Question: Which people did I meet between 1:00 and 1:30, in order?",
-     "Action: [Tool]\nContent: people(60, 90)"),
+     "Action: [Tool]\nContent: people(\"1:00\", \"1:30\")"),
     ("Question: What did Maria say?",
      "Action: [Tool]\nContent: said_by(\"Maria\")"),
     ("Question: Where did the guest put the blue cup?",
@@ -99,11 +111,10 @@ def _alts(names: tuple[str, ...]) -> str:
 
 _COMMON = r"""
 text ::= [^\n\[\]]+
-call ::= name "(" args? ")"
-args ::= arg (", " arg)?
-arg ::= str | num
-str ::= "\"" [^"\n]+ "\""
-num ::= [0-9]+ ("." [0-9]+)?
+call ::= window-tool "(" window? ")" | person-tool "(" person ")" | pair-tool "(" person ", " person ")"
+window ::= time (", " time)?
+time ::= "\"" [0-9]+ ":" [0-5] [0-9] "\"" | [0-9]+ ("." [0-9]+)?
+person ::= "\"" [^"\n0-9] [^"\n]* "\""
 """
 
 
@@ -124,4 +135,5 @@ def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
         alts.append(f'"Answer]\\nContent: " ({picks + " | " if picks else ""}{json.dumps(NO_MEMORY)})')
     if not alts:
         raise ValueError("grammar: no action allowed")
-    return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"name ::= {_alts(TOOL_NAMES)}" + _COMMON)
+    return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
+            f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}" + _COMMON)

@@ -42,10 +42,14 @@ def split_citation(text: str) -> tuple[str, list[int]]:
 
 class ToolReasoningLoop:
     def __init__(self, store: Any, backend: ChatBackend, search_topk: int = 6, default_rounds: int = 3,
-                 max_answer_chars: int = 600, min_match: float = 0.6) -> None:
+                 max_answer_chars: int = 600, min_match: float = 0.6, min_score: float = 0.2) -> None:
         self.store, self.backend = store, backend
         self.tools = EntityTools(store, min_match=min_match)
         self.search_topk = search_topk
+        # memories less similar than this to the query are not shown (all-MiniLM-L6-v2 cosine: unrelated speech
+        # scores 0.1-0.2 against a query, a transcript about the asked words 0.25-0.7); with nothing shown the
+        # grammar leaves only "I have no memory of that."
+        self.min_score = min_score
         self.default_rounds = default_rounds
         self.max_answer_chars = max_answer_chars
         self._grammar_ok = bool(getattr(backend, "supports_grammar", False))
@@ -66,8 +70,8 @@ class ToolReasoningLoop:
             text = self.store.translate(m.text, before_time=before_time)
             if not text or text in texts:  # the same words said again: shown once (the best-scored memory)
                 continue
-            if len(lines) >= self.search_topk:
-                break
+            if len(lines) >= self.search_topk or (m.score is not None and m.score < self.min_score):
+                break  # ranked best first: nothing below the floor is evidence of anything
             texts.add(text)
             when = f"{int(m.start_time or 0) // 60:02d}:{int(m.start_time or 0) % 60:02d}"
             shown[int(m.id)] = {"id": int(m.id), "kind": m.kind, "clip_id": m.clip_id, "text": text, "raw": m.text,

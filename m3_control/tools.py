@@ -137,10 +137,8 @@ class EntityTools:
         return self._facts.describe(p.character_id)
 
     @staticmethod
-    def _window(t1: float | None, t2: float | None) -> tuple[float | None, float | None]:
-        for t in (t1, t2):
-            if t is not None and (not isinstance(t, int | float) or t < 0):
-                raise ToolError(f"times must be seconds >= 0, got {t!r}")
+    def _window(t1: float | str | None, t2: float | str | None) -> tuple[float | None, float | None]:
+        t1, t2 = parse_time(t1), parse_time(t2)
         if t1 is not None and t2 is not None and t2 < t1:
             t1, t2 = t2, t1
         return t1, t2
@@ -165,7 +163,7 @@ class EntityTools:
                           resolved={ref: info})
 
     # -- operations -----------------------------------------------------------------------------------
-    def count_people(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def count_people(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         t1, t2 = self._window(t1, t2)
         ps = self._facts.people(t1, t2)
         facts = [f"{self._d(p)}: {len(p.turns)} turns, {len(p.appearances)} appearances" for p in ps]
@@ -174,7 +172,7 @@ class EntityTools:
                   if n else f"I have no memory of anyone{self._span(t1, t2)}.")
         return ToolResult("", answer, facts, [t for p in ps for t in (p.turns + p.appearances)[:1]], n)
 
-    def people(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def people(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         t1, t2 = self._window(t1, t2)
         ps = self._facts.people(t1, t2)
         if not ps:
@@ -234,7 +232,7 @@ class EntityTools:
         answer = "Yes, that is the same person." if same else "No, they are two different people."
         return ToolResult("", answer, [], ev, same, {a: ia, b: ib})
 
-    def _by_turns(self, t1: float | None, t2: float | None, most: bool) -> ToolResult:
+    def _by_turns(self, t1: float | str | None, t2: float | str | None, most: bool) -> ToolResult:
         t1, t2 = self._window(t1, t2)
         ps = [p for p in self._facts.people(t1, t2) if p.turns]
         if not ps:
@@ -247,13 +245,13 @@ class EntityTools:
         answer = f"{_cap(who)} spoke {word} often ({_times(counts[0])}{self._span(t1, t2)})."
         return ToolResult("", answer, facts, [t for p in top for t in p.turns], [p.character_id for p in top])
 
-    def most_talkative(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def most_talkative(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         return self._by_turns(t1, t2, True)
 
-    def least_talkative(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def least_talkative(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         return self._by_turns(t1, t2, False)
 
-    def _edge_speaker(self, t1: float | None, t2: float | None, first: bool) -> ToolResult:
+    def _edge_speaker(self, t1: float | str | None, t2: float | str | None, first: bool) -> ToolResult:
         t1, t2 = self._window(t1, t2)
         voice = self._facts.between(t1, t2, kind="voice")
         if not voice:
@@ -262,10 +260,10 @@ class EntityTools:
         answer = f"{_cap(self._facts.describe(t.character_id))} spoke {'first' if first else 'last'}."
         return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\""], [t], t.character_id)
 
-    def first_speaker(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def first_speaker(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         return self._edge_speaker(t1, t2, True)
 
-    def last_speaker(self, t1: float | None = None, t2: float | None = None) -> ToolResult:
+    def last_speaker(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         return self._edge_speaker(t1, t2, False)
 
     def last_seen(self, who: str) -> ToolResult:
@@ -275,6 +273,25 @@ class EntityTools:
         last = max(p.turns + p.appearances, key=lambda t: t.end)
         what = "heard" if last.kind == "voice" else "seen"
         return ToolResult("", f"I last {what} {self._d(p)} at {mmss(last.end)}.", [], [last], last.end, {who: info})
+
+
+def parse_time(t: float | str | None) -> float | None:
+    """Seconds, or a clock time as the question wrote it ("1:30", "0:40", "01:02:03"); the model copies, code
+    converts (small models get "0:40" -> 40 wrong)."""
+    if t is None:
+        return None
+    if isinstance(t, str):
+        parts = t.strip().split(":")
+        try:
+            nums = [float(p) for p in parts]
+        except ValueError:
+            raise ToolError(f"a time must be seconds or m:ss, got {t!r}") from None
+        if not 1 <= len(nums) <= 3 or any(n < 0 for n in nums) or any(n >= 60 for n in nums[1:]):
+            raise ToolError(f"a time must be seconds or m:ss, got {t!r}")
+        t = sum(n * 60 ** i for i, n in enumerate(reversed(nums)))
+    if not isinstance(t, int | float) or isinstance(t, bool) or t < 0 or t != t:
+        raise ToolError(f"times must be seconds >= 0 or m:ss, got {t!r}")
+    return float(t)
 
 
 def ia_turns(p: Person, info: dict) -> list[Turn]:

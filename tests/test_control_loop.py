@@ -51,7 +51,7 @@ def test_search_then_answer_shows_translated_memories_of_the_right_clip(kitchen)
     bob = store.characters().character_of(ids["bob_face"])
     assert f"<character_{bob}> puts the car keys in the top drawer." in result["CLIP_2"]
     assert "<face_" not in shown and "<voice_" not in shown
-    assert ans.cited_memory_ids[0] == ids["m_keys"]
+    assert ids["m_keys"] in ans.cited_memory_ids  # shown to the model (the plain protocol has no citations)
     assert ans.searches == ["Where are the car keys?"]
 
 

@@ -37,6 +37,7 @@ def test_counts_honour_the_question_time(meeting):
     assert tools.run("count_people()", 31.0).value == 2          # Ann, Bo
     assert tools.run("count_people()", 91.0).value == 4          # + Cy, and Dee who never spoke
     assert tools.run("count_people(30, 60)", 91.0).value == 3    # Cy, Bo, Dee
+    assert tools.run('count_people("0:30", "1:00")', 91.0).value == 3   # clock times as the question wrote them
     assert tools.run('times_spoke("Ann")', 31.0).value == 2
     r = tools.run('times_spoke("Ann")', 91.0)
     assert r.value == 4 and r.answer == "Ann spoke 4 times."
@@ -100,6 +101,7 @@ def test_provenance_names_turn_records_and_memories_in_the_store(meeting):
 
 @pytest.mark.parametrize("call", ['__import__("os").system("true")', "times_spoke(5)", "count_people(-3)",
                                   "nosuch()", "times_spoke(x)", 'times_spoke("a", "b", "c")', "count_people", "",
+                                  'count_people("soon")', 'count_people("1:75")',
                                   'spoke_before("' + "x" * 400 + '", "y")', "times_spoke(True)"])
 def test_bad_tool_calls_are_refused_with_a_reason(meeting, call):
     _, _, tools = meeting

@@ -109,7 +109,7 @@ def report(tmp_path: Path) -> tuple[dict, Tables, str]:
 
 def test_answer_sources_counted(report):
     summary, _, _ = report
-    assert summary["answer_sources"] == {"model": 1, "fallback": 1, "error": 1}
+    assert summary["answer_sources"] == {"model": 1, "fallback": 1, "extractive": 0, "error": 1}
     md = markdown_table(summary)
     assert "Answers from the model: 1 of 4 (25.0 %), fallback: 1, errors: 1, source not recorded: 1" in md
     s2 = summarize([{"correct": True, "types": [], "answer_source": "model"}], "j")

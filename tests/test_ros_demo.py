@@ -1,4 +1,5 @@
-"""The README's main job end to end: the bundled bag through both nodes, questions over the Query service."""
+"""The README's main job end to end: the bundled bag through both nodes, questions over the Query service, answered
+by the embedded reasoning default (the real model, not the fallback) and judged strictly."""
 
 from __future__ import annotations
 
@@ -16,19 +17,24 @@ BAG = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
 def test_demo_bag_through_the_nodes(tmp_path: Path) -> None:
     pytest.importorskip("dlib")
     out = tmp_path / "demo"
-    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "6", "--answerer", "extractive"])
-    assert rc == 0, (out / "memorization_node.log").read_text()[-3000:]
+    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "6"])
+    assert rc == 0, (out / "memorization_node.log").read_text()[-3000:] + (out / "control_node.log").read_text()[-3000:]
     rows = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
     summary = json.loads((out / "summary.json").read_text())
     questions = json.loads((BAG / "questions.json").read_text())["questions"]
-    assert [r["question_id"] for r in rows] == [q["question_id"] for q in questions]
+    assert sorted(r["question_id"] for r in rows) == sorted(q["question_id"] for q in questions)
     assert all(r["success"] and not r["error"] for r in rows)
     assert summary["accuracy"] == sum(r["correct"] for r in rows) / len(rows)
     # real perception on the real scene: five people, each face joined to a voice
     assert summary["memory"]["face"] == 5
     assert 5 <= summary["memory"]["voice"] <= 7
     assert summary["clips"] == 4 and summary["memorization_rtf"] < 1.0
-    # the answers come from what was heard: the clearly transcribed sentences are found
+    # the model reasons: most answers are its own, and the person questions (counts, order, identity) are
+    # computed from the turn records, whatever speech recognition made of the words
+    assert summary["answer_sources"]["model"] >= 0.8 * len(rows)
     by_id = {r["question_id"]: r for r in rows}
-    assert by_id["demo_Q03"]["correct"] and by_id["demo_Q08"]["correct"]
-    assert (out / "report.html").exists() and (out / "accuracy_per_type.png").exists()
+    for qid in ("demo_P01", "demo_P02", "demo_P03", "demo_P04", "demo_P05", "demo_P06", "demo_P07", "demo_P12"):
+        assert by_id[qid]["correct"], (qid, by_id[qid]["answer"], by_id[qid]["judge_detail"])
+    assert all(r["cited_memory_ids"] for r in rows if r["answer_source"] == "model" and "no memory" not in r["answer"])
+    html = (out / "report.html").read_text()
+    assert (out / "accuracy_per_type.png").exists() and "<table" in html and "demo_P01" in html

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.ros
 
 def _start_control(tmp: Path, base_url: str, suffix: str) -> Any:
     return start_module("m3_agent_ros.control_node", [
-        "--ros-args", "-p", f"db_path:={tmp / 'memory.db'}", "-p", "answerer:=m3", "-p", "backend:=openai",
+        "--ros-args", "-p", f"db_path:={tmp / 'memory.db'}", "-p", "answerer:=m3", "-p", "prompt:=m3",
+        "-p", "backend:=openai",
         "-p", f"backend_base_url:={base_url}", "-p", "backend_model:=m3-agent-control",
         "-p", f"service_name:=/m3_agent/query_{suffix}", "-p", f"action_name:=/m3_agent/instruct_{suffix}",
         "-p", f"goal_topic:=/m3_agent/goals_{suffix}", "-r", f"__node:=m3_agent_control_{suffix}"],

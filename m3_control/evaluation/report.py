@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-ANSWER_SOURCES = ("model", "fallback", "error")
+ANSWER_SOURCES = ("model", "fallback", "extractive", "error")
 TEMPLATES = Path(__file__).with_name("templates")
 QUESTION_TYPES = ("Multi-Detail Reasoning", "Multi-Hop Reasoning", "Cross-Modal Reasoning", "Person Understanding",
                   "General Knowledge Extraction")
@@ -71,6 +71,7 @@ def markdown_table(summary: dict) -> str:
         unrecorded = n - sum(src.get(s, 0) for s in ANSWER_SOURCES)
         lines.append(f"Answers from the model: {model} of {n} ({100 * model / n if n else 0:.1f} %), "
                      f"fallback: {src.get('fallback', 0)}, errors: {src.get('error', 0)}"
+                     + (f", extractive answerer: {src['extractive']}" if src.get("extractive") else "")
                      + (f", source not recorded: {unrecorded}" if unrecorded > 0 else ""))
     if summary.get("memorization_rtf") is not None:
         lines.append(f"Memorization real-time factor: {summary['memorization_rtf']:.2f}")
