@@ -56,6 +56,9 @@ class ReplayStats:
     wall_s: float = 0.0
     waited_for_memorization_s: float = 0.0
     clips_committed: int = 0
+    audio_published: int = 0
+    audio_received: int = -1        # as the memorization node's /diagnostics counted them (-1: never heard)
+    audio_lost_in_transport: int = 0
 
 
 class Replayer:
@@ -81,6 +84,17 @@ class Replayer:
         self.committed: dict[int, tuple[float, float]] = {}
         self.node.create_subscription(MemoryEvent, event_topic, self._on_event, QoSProfile(depth=1000))
         self._pubs: dict[str, Any] = {}
+        self.received: dict[str, int] = {}   # the memorization node's input counters (from /diagnostics)
+        from diagnostic_msgs.msg import DiagnosticArray
+
+        self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diagnostics, QoSProfile(depth=50))
+
+    def _on_diagnostics(self, msg: Any) -> None:
+        for st in msg.status:
+            if st.name.endswith(": memorization"):
+                for kv in st.values:
+                    if kv.value.lstrip("-").isdigit():
+                        self.received[kv.key] = int(kv.value)
 
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
@@ -189,6 +203,23 @@ class Replayer:
             bar.update(1)
             self.executor.spin_once(timeout_sec=0.0)
         bar.close()
+        # Flushing commits the last, partial clip: first let the node take in everything that was published (the
+        # sensor topics are best effort; what never arrives is reported, not silently cut off by the flush).
+        stats.audio_published = sum(1 for m in msgs if m.topic == "/audio")
+        if stats.audio_published:
+            def all_in() -> bool:
+                got = self.received.get("audio_chunks", -1) + self.received.get("audio_bad", 0)
+                return got >= stats.audio_published
+            try:
+                self.wait(all_in, 30.0, "the memorization node to receive every audio chunk")
+            except TimeoutError:
+                pass
+            got = self.received.get("audio_chunks", -1) + self.received.get("audio_bad", 0)
+            stats.audio_received = got
+            stats.audio_lost_in_transport = max(0, stats.audio_published - got) if got >= 0 else stats.audio_published
+            if stats.audio_lost_in_transport:
+                print(f"replay: {stats.audio_lost_in_transport} of {stats.audio_published} audio chunks never reached "
+                      "the memorization node (best-effort transport)", file=sys.stderr)
         if self.flush.wait_for_service(timeout_sec=10.0):
             from std_srvs.srv import Trigger
 

@@ -115,3 +115,14 @@ def test_calls_are_parsed_never_evaluated():
     assert c.name == "spoke_before" and c.args == ["a", "b"]
     with pytest.raises(ToolError):
         parse_call("count_people(1 + 1)")
+
+
+def test_forget_removes_the_persons_turn_records(meeting):
+    store, ids, tools = meeting
+    ann = store.characters().character_of(ids["ann"]["voice"])
+    store.forget_character(ann)
+    left = store.conn.execute("SELECT count(*) FROM turns WHERE entity_id IN (?, ?)",
+                              (ids["ann"]["face"], ids["ann"]["voice"])).fetchone()[0]
+    assert left == 0
+    assert tools.run('times_spoke("put the red folder on the desk")', 91.0).value is None
+    assert tools.run("count_people()", 91.0).value == 3

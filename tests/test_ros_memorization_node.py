@@ -46,6 +46,7 @@ def test_stream_becomes_committed_clips_and_bad_input_is_survived(tmp_path: Path
         flush = n.create_client(Trigger, "/m3_agent_memorization/flush")
         assert flush.wait_for_service(timeout_sec=20), proc.describe()
         wait_until(lambda: (ros.executor.spin_once(timeout_sec=0.05), jpg_pub.get_subscription_count() > 0
+                            and raw_pub.get_subscription_count() > 0
                             and aud_pub.get_subscription_count() > 0)[1], timeout=20, what="subscriptions")
         frame = encode_jpeg(np.full((48, 64, 3), 120, np.uint8))
         for i in range(70):  # 7 s of stream at 10 fps, audio in 0.1 s chunks at 48 kHz stereo s16
