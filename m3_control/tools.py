@@ -34,6 +34,7 @@ from m3_memory.people import PeopleFacts, Person, Turn, mmss
 
 NO_MEMORY = "I have no memory of that."
 MAX_ARG_CHARS = 300
+MAX_PROVENANCE_TURNS = 100
 
 
 class ToolError(ValueError):
@@ -129,6 +130,10 @@ class EntityTools:
         except TypeError as e:
             raise ToolError(f"{call.name}: wrong arguments ({e})") from None
         result.call = f"{call.name}({', '.join(repr(a) for a in call.args)})"
+        if len(result.turns) > MAX_PROVENANCE_TURNS:  # a count over thousands of turns cites the first ones
+            result.facts.append(f"provenance lists {MAX_PROVENANCE_TURNS} of {len(result.turns)} turns")
+            result.turns = result.turns[:MAX_PROVENANCE_TURNS]
+        result.turns = self._facts.with_memories(result.turns)
         return result
 
     # -- helpers --------------------------------------------------------------------------------------

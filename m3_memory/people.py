@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .retrieval import character_name
@@ -50,6 +50,7 @@ class Person:
     name: str | None
     turns: list[Turn] = field(default_factory=list)          # voice turns, in time order
     appearances: list[Turn] = field(default_factory=list)    # face appearances, in time order
+    _usual: str | None = field(default=None, repr=False)
 
     @property
     def first(self) -> float:
@@ -69,13 +70,17 @@ class Person:
 
     @property
     def usual_words(self) -> str:
-        """What they said most often (ties: said first); "" when they never spoke."""
-        said = [" ".join(t.text.split()) for t in self.turns if t.text.strip()]
+        """What they said most often among their first 200 turns (ties: said first); "" when they never spoke."""
+        if self._usual is not None:
+            return self._usual
+        said = [" ".join(t.text.split()) for t in self.turns[:200] if t.text.strip()]
         if not said:
+            self._usual = ""
             return ""
         counts = Counter(s.lower().rstrip(".!?") for s in said)
         best = max(counts.values())
-        return next(s.rstrip(".!?") for s in said if counts[s.lower().rstrip(".!?")] == best)
+        self._usual = next(s.rstrip(".!?") for s in said if counts[s.lower().rstrip(".!?")] == best)
+        return self._usual
 
     def describe(self) -> str:
         """How an answer names this person: a known name, else by what they said, else when they were seen."""
@@ -92,6 +97,41 @@ class Resolution:
     score: float
     how: str                      # tag | name | speech | none
     evidence: list[Turn] = field(default_factory=list)
+
+
+class _TurnLog:
+    """Every turn of a store in time order, kept per store and re-read only when turns were added or removed
+    (a question at 100k memories must not parse every turn row again)."""
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.rows: list[tuple] = []     # (start, id, clip, kind, entity, end, text, clip end)
+        self._turns: tuple[tuple, list[Turn], list[float]] | None = None
+
+    def turns(self, store: MemoryStore, of_entity: dict[int, int]) -> tuple[list[Turn], list[float]]:
+        key = tuple(store.conn.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone())
+        if key != self.key:
+            q = ("SELECT t.start_time, t.id, t.clip_id, t.kind, t.entity_id, t.end_time, coalesce(t.text, ''), "
+                 "c.end_time FROM turns t JOIN clips c ON c.id = t.clip_id")
+            old = self.key
+            if old is not None and key[1] > old[1] and key[0] - old[0] == len(
+                    new := store.conn.execute(q + " WHERE t.id > ?", (old[1],)).fetchall()):
+                self.rows = sorted(self.rows + new)          # only added: append (timsort, nearly sorted)
+            else:
+                self.rows = sorted(store.conn.execute(q).fetchall())
+            self.key = key
+            self._turns = None
+        mapping = tuple(sorted(of_entity.items()))
+        if self._turns is None or self._turns[0] != (key, mapping):
+            ts: list[Turn] = []
+            ends: list[float] = []
+            for start, tid, clip, kind, ent, end, text, clip_end in self.rows:
+                cid = of_entity.get(ent)
+                if cid is not None:
+                    ts.append(Turn(tid, clip, kind, ent, cid, start, end, text))
+                    ends.append(clip_end)
+            self._turns = ((key, mapping), ts, ends)
+        return self._turns[1], self._turns[2]
 
 
 def mmss(seconds: float) -> str:
@@ -111,21 +151,15 @@ class PeopleFacts:
     def __init__(self, store: MemoryStore, before_time: float | None = None) -> None:
         self.store, self.before_time = store, before_time
         chars = store.characters(before_time)
-        q = ("SELECT t.id, t.clip_id, t.kind, t.entity_id, t.start_time, t.end_time, coalesce(t.text, ''), "
-             "(SELECT group_concat(m.memory_id) FROM turn_memories m WHERE m.turn_id = t.id) "
-             "FROM turns t JOIN clips c ON c.id = t.clip_id")
-        args: tuple = ()
-        if before_time is not None:
-            q += " WHERE c.end_time <= ?"
-            args = (before_time + 1e-9,)
-        self.turns: list[Turn] = []
-        for tid, clip, kind, ent, start, end, text, mids in store.conn.execute(q + " ORDER BY t.start_time, t.id",
-                                                                               args):
-            cid = chars.character_of(ent)
-            if cid is None:
-                continue
-            self.turns.append(Turn(tid, clip, kind, ent, cid, start, end, text,
-                                   tuple(int(m) for m in mids.split(",")) if mids else ()))
+        log = getattr(store, "_turn_log", None)
+        if log is None:
+            log = store._turn_log = _TurnLog()  # type: ignore[attr-defined]
+        all_turns, clip_ends = log.turns(store, chars.of_entity)
+        if before_time is None:
+            self.turns = all_turns
+        else:
+            bound = before_time + 1e-9
+            self.turns = [t for t, end in zip(all_turns, clip_ends, strict=True) if end <= bound]
         self._chars = chars
         self._people: dict[int, Person] = {}
         for t in self.turns:
@@ -133,8 +167,14 @@ class PeopleFacts:
             if p is None:
                 p = self._people[t.character_id] = Person(t.character_id, None)
             (p.turns if t.kind == "voice" else p.appearances).append(t)
-        for cid, p in self._people.items():
-            p.name = character_name(store, cid, before_time)
+        self._named: set[int] = set()
+
+    def _name(self, p: Person) -> str | None:
+        """Names are read only for the people an answer mentions (each read scans that person's memories)."""
+        if p.character_id not in self._named:
+            p.name = character_name(self.store, p.character_id, self.before_time)
+            self._named.add(p.character_id)
+        return p.name
 
     # -- reading ------------------------------------------------------------------------------------
     def people(self, t1: float | None = None, t2: float | None = None) -> list[Person]:
@@ -144,9 +184,24 @@ class PeopleFacts:
         for t in self.between(t1, t2):
             p = out.get(t.character_id)
             if p is None:
-                p = out[t.character_id] = Person(t.character_id, self._people[t.character_id].name)
+                p = out[t.character_id] = Person(t.character_id, None)
             (p.turns if t.kind == "voice" else p.appearances).append(t)
         return list(out.values())
+
+    def with_memories(self, turns: list[Turn]) -> list[Turn]:
+        """The same turns with the ids of the memories written from them (read only for the turns an answer
+        used, not for every visible turn)."""
+        if not turns:
+            return []
+        ids = list(dict.fromkeys(t.id for t in turns))
+        mids: dict[int, list[int]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            for tid, mid in self.store.conn.execute(
+                    f"SELECT turn_id, memory_id FROM turn_memories WHERE turn_id IN ({','.join('?' * len(chunk))}) "
+                    "ORDER BY turn_id, memory_id", chunk):
+                mids.setdefault(tid, []).append(mid)
+        return [replace(t, memory_ids=tuple(mids.get(t.id, ()))) for t in turns]
 
     def person(self, character_id: int) -> Person | None:
         return self._people.get(character_id)
@@ -157,7 +212,10 @@ class PeopleFacts:
 
     def describe(self, character_id: int) -> str:
         p = self._people.get(character_id)
-        return p.describe() if p is not None else "someone"
+        if p is None:
+            return "someone"
+        self._name(p)
+        return p.describe()
 
     # -- references -> characters -------------------------------------------------------------------
     def resolve(self, ref: str, min_score: float = 0.6) -> Resolution:
@@ -171,7 +229,8 @@ class PeopleFacts:
             return Resolution(None, 0.0, "none")
         low = ref.lower()
         for cid, p in self._people.items():
-            if p.name and re.search(rf"\b{re.escape(p.name.lower())}\b", low):
+            name = self._name(p)
+            if name and re.search(rf"\b{re.escape(name.lower())}\b", low):
                 return Resolution(cid, 1.0, "name", p.turns[:1] or p.appearances[:1])
         said = self._said_part(ref)
         if not said:
@@ -199,7 +258,12 @@ class PeopleFacts:
             return voice
         hits = {m.id for m in self.store.search_nodes(said, topk=200, before_time=self.before_time,
                                                       kinds=("episodic",))}
-        return [t for t in voice if hits.intersection(t.memory_ids)]
+        if not hits:
+            return []
+        marks = ",".join("?" * len(hits))
+        tids = {r[0] for r in self.store.conn.execute(
+            f"SELECT turn_id FROM turn_memories WHERE memory_id IN ({marks})", list(hits))}
+        return [t for t in voice if t.id in tids]
 
 
 def similarity(a: str, b: str) -> float:

@@ -134,18 +134,21 @@ def character_name(store: MemoryStore, character_id: int, before_time: float | N
         return None
     marks = ",".join("?" * len(tags))
     ids = [m for _, m in chars.members[cid]]
+    # only texts that can state a name (every pattern needs one of these words): SQLite filters, Python matches
     q = (f"SELECT DISTINCT n.text, n.weight FROM nodes n JOIN edges e ON e.text_id = n.id "
-         f"WHERE e.entity_id IN ({marks})")
+         f"WHERE e.entity_id IN ({marks}) AND (n.text LIKE '%name%' OR n.text LIKE '%called%' "
+         f"OR n.text LIKE '%introduces%' OR n.text LIKE '% is %')")
     args: list = list(ids)
     if before_time is not None:
         q += " AND n.end_time <= ?"
         args.append(before_time + 1e-9)
     votes: Counter[str] = Counter()
+    pats = [re.compile(p.pattern.format(tag=re.escape(tag))) for tag in tags + [f"<character_{cid}>"]
+            for p in _NAME_PATTERNS]
     for text, weight in store.conn.execute(q, args):
-        for tag in tags + [f"<character_{cid}>"]:
-            for pat in _NAME_PATTERNS:
-                for m in re.finditer(pat.pattern.format(tag=re.escape(tag)), text):
-                    votes[m.group(1)] += weight or 1.0
+        for pat in pats:
+            for m in pat.finditer(text):
+                votes[m.group(1)] += weight or 1.0
     return votes.most_common(1)[0][0] if votes else None
 
 
