@@ -13,6 +13,7 @@ import argparse
 import json
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from m3_agent_ros.bags.read import decode_audio, decode_frame, iter_messages
@@ -22,6 +23,23 @@ from m3_memory.memorize import Memorizer
 from m3_memory.perception.stages import make_face_stage, make_voice_stage
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def bag_clips(bag: Path, asm: ClipAssembler, decode_s: list[float] | None = None) -> Iterator:
+    """The bag's camera frames and audio fed to the clip assembler in stream order: yields (stream time, finished
+    clips) per message, then the flushed last clip (decoding time is added to ``decode_s[0]``)."""
+    for m in iter_messages(bag):
+        t = time.perf_counter()
+        if "image" in m.topic:
+            clips = asm.add_frame(m.t, decode_frame(m)) if asm.wants_frame(m.t) else asm.note_video_time(m.t)
+        elif m.topic == "/audio":
+            clips = asm.add_audio(m.t, decode_audio(m).astype("float32") / 32768.0)
+        else:
+            continue
+        if decode_s is not None:
+            decode_s[0] += time.perf_counter() - t
+        yield m.t, clips
+    yield None, asm.flush()
 
 
 def run(bag: Path, fps: float, clip_s: float) -> dict:
@@ -44,18 +62,12 @@ def run(bag: Path, fps: float, clip_s: float) -> dict:
                 for k, v in r.timings.items():
                     stages[k] = stages.get(k, 0.0) + v
 
-        for m in iter_messages(bag):
-            t = time.perf_counter()
-            if "image" in m.topic:
-                clips = asm.add_frame(m.t, decode_frame(m)) if asm.wants_frame(m.t) else asm.note_video_time(m.t)
-            elif m.topic == "/audio":
-                clips = asm.add_audio(m.t, decode_audio(m).astype("float32") / 32768.0)
-            else:
-                continue
-            decode_s += time.perf_counter() - t
-            stream = max(stream, m.t)
+        dec = [0.0]
+        for t, clips in bag_clips(bag, asm, dec):
+            if t is not None:
+                stream = max(stream, t)
             process(clips)
-        process(asm.flush())
+        decode_s = dec[0]
         stats = store.stats()
     total = sum(stages.values()) + decode_s
     return {"sample_fps": fps, "clip_s": clip_s, "stream_s": round(stream, 1), "clips": len(results),

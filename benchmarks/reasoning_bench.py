@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from tabulate import tabulate
 
+sys.path.insert(0, str(Path(__file__).parent))
+from memorization_bench import bag_clips  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def memorize(bag: Path, db: Path) -> dict:
-    from m3_agent_ros.bags.read import decode_audio, decode_frame, iter_messages
     from m3_memory import MemoryStore
     from m3_memory.clips import ClipAssembler
     from m3_memory.memorize import Memorizer
@@ -34,18 +37,9 @@ def memorize(bag: Path, db: Path) -> dict:
         p.unlink(missing_ok=True)
     store = MemoryStore(db)
     mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage("resemblyzer"), "embedded")
-    asm = ClipAssembler(30.0, 1.0, 16000)
-    for m in iter_messages(bag):
-        if "image" in m.topic:
-            clips = asm.add_frame(m.t, decode_frame(m)) if asm.wants_frame(m.t) else asm.note_video_time(m.t)
-        elif m.topic == "/audio":
-            clips = asm.add_audio(m.t, decode_audio(m).astype("float32") / 32768.0)
-        else:
-            continue
+    for _, clips in bag_clips(bag, ClipAssembler(30.0, 1.0, 16000)):
         for c in clips:
             mem.process(c)
-    for c in asm.flush():
-        mem.process(c)
     stats = store.stats()
     store.close()
     return stats

@@ -31,6 +31,19 @@ TAG = re.compile(r"<(face|voice|character)_(\d+)>")
 TOOL_ACTIONS = ("tool", "characters", "timeline", "who")
 
 
+def clean_answer(store: Any, text: str, before_time: float | None, flags: list[str], max_chars: int) -> str:
+    """Cut an over-long answer (flag ``truncated_answer``); raw or character ids become names where known, else
+    "someone" (flag ``id_in_answer``): only names may appear in an answer."""
+    if len(text) > max_chars:
+        text = text[:max_chars].rstrip() + " ..."
+        flags.append("truncated_answer")
+    if TAG.search(text):
+        flags.append("id_in_answer")
+        text = store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
+        text = TAG.sub("someone", text)
+    return text.strip()
+
+
 @dataclass
 class RoundInfo:
     round: int
@@ -86,14 +99,7 @@ class ReasoningLoop:
 
     # -- answer post-processing -------------------------------------------------------------------
     def _clean_answer(self, text: str, before_time: float | None, flags: list[str]) -> str:
-        if len(text) > self.max_answer_chars:
-            text = text[: self.max_answer_chars].rstrip() + " ..."
-            flags.append("truncated_answer")
-        if TAG.search(text):
-            flags.append("id_in_answer")
-            text = self.store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
-            text = TAG.sub("someone", text)
-        return text.strip()
+        return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)
 
     @staticmethod
     def _cite(answer: str, seen: dict[int, dict], limit: int = 50) -> list[int]:

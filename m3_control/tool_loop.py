@@ -22,7 +22,7 @@ from typing import Any
 
 from .answerer import Answer
 from .backends.base import ChatBackend, ChatError
-from .loop import RoundCallback, RoundInfo
+from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
 from .protocol import parse_reply
 from .tools import EntityTools, ToolError, alias_call
@@ -101,14 +101,7 @@ class ToolReasoningLoop:
         return text if text.endswith((".", "!", "?")) else text + "."
 
     def _clean(self, text: str, before_time: float | None, flags: list[str]) -> str:
-        if len(text) > self.max_answer_chars:
-            text = text[: self.max_answer_chars].rstrip() + " ..."
-            flags.append("truncated_answer")
-        if TAG.search(text):
-            flags.append("id_in_answer")
-            text = self.store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
-            text = TAG.sub("someone", text)
-        return text.strip()
+        return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)
 
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
             on_round: RoundCallback | None = None) -> Answer:

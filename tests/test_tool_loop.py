@@ -111,3 +111,13 @@ def test_split_citation_and_grammar_shape():
     assert g.startswith('root ::= "Action: ["') and '"[3]"' in g and '"[7]"' in g and "Search" not in g
     with pytest.raises(ValueError):
         grammar(())
+
+
+def test_a_model_that_cannot_load_leaves_the_labelled_fallback(meeting, tmp_path):
+    store, _ = meeting
+    ans = M3Answerer(store, backend={"backend": "embedded", "model_path": str(tmp_path / "missing.gguf")})
+    error = ans.load()
+    assert "model not loaded" in error and "missing.gguf" in error
+    a = ans.answer("What did someone say about the coffee machine?", 91.0, 3)
+    assert a.success and a.answer.startswith("[extractive]") and a.trace["answer_source"] == "fallback"
+    assert "model not loaded" in a.trace["fallback_reason"]
