@@ -227,11 +227,25 @@ class PeopleFacts:
             if cid is not None and cid in self._people:
                 return Resolution(cid, 1.0, "tag", self._people[cid].turns[:1] or self._people[cid].appearances[:1])
             return Resolution(None, 0.0, "none")
+        # a reference by speech ("who said '...'", or more words than a name) is matched against transcripts
+        # first; names are read only
+        # when it is not one, or when no transcript matches (each name read scans that person's memories)
+        lead = _LEAD.match(ref)
+        by_speech = bool(_QUOTED.search(ref) or (lead and lead.group(0).strip()) or len(ref.split()) > 3)
+        if by_speech:
+            hit = self._by_speech(ref, min_score)
+            return hit if hit.character_id is not None else self._by_name(ref) or hit
+        return self._by_name(ref) or self._by_speech(ref, min_score)
+
+    def _by_name(self, ref: str) -> Resolution | None:
         low = ref.lower()
         for cid, p in self._people.items():
             name = self._name(p)
             if name and re.search(rf"\b{re.escape(name.lower())}\b", low):
                 return Resolution(cid, 1.0, "name", p.turns[:1] or p.appearances[:1])
+        return None
+
+    def _by_speech(self, ref: str, min_score: float) -> Resolution:
         said = self._said_part(ref)
         if not said:
             return Resolution(None, 0.0, "none")
