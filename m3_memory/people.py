@@ -106,9 +106,15 @@ class _TurnLog:
     def __init__(self) -> None:
         self.key: tuple | None = None
         self.rows: list[tuple] = []     # (start, id, clip, kind, entity, end, text, clip end)
+        self.seq: tuple = ()            # the store's change-log position (and names table) the name cache is for
+        self.names: dict[tuple[float | None, int], str | None] = {}
         self._turns: tuple[tuple, list[Turn], list[float]] | None = None
 
     def turns(self, store: MemoryStore, of_entity: dict[int, int]) -> tuple[list[Turn], list[float]]:
+        seq = (store.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0],
+               *store.conn.execute("SELECT count(*), max(updated_at) FROM character_names").fetchone())
+        if seq != self.seq:  # any memory written or deleted: names may have changed
+            self.seq, self.names = seq, {}
         key = tuple(store.conn.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone())
         if key != self.key:
             q = ("SELECT t.start_time, t.id, t.clip_id, t.kind, t.entity_id, t.end_time, coalesce(t.text, ''), "
@@ -155,6 +161,7 @@ class PeopleFacts:
         if log is None:
             log = store._turn_log = _TurnLog()  # type: ignore[attr-defined]
         all_turns, clip_ends = log.turns(store, chars.of_entity)
+        self._log = log
         if before_time is None:
             self.turns = all_turns
         else:
@@ -172,7 +179,10 @@ class PeopleFacts:
     def _name(self, p: Person) -> str | None:
         """Names are read only for the people an answer mentions (each read scans that person's memories)."""
         if p.character_id not in self._named:
-            p.name = character_name(self.store, p.character_id, self.before_time)
+            k = (self.before_time, p.character_id)
+            if k not in self._log.names:
+                self._log.names[k] = character_name(self.store, p.character_id, self.before_time)
+            p.name = self._log.names[k]
             self._named.add(p.character_id)
         return p.name
 

@@ -125,10 +125,9 @@ def character_name(store: MemoryStore, character_id: int, before_time: float | N
     cid = chars.resolve_alias(character_id)
     if cid is None:
         return None
-    if before_time is None:
-        known = store.character_names().get(cid)
-        if known:
-            return known
+    known = store.character_names().get(cid)  # a name given by a user holds at any question time
+    if known:
+        return known
     tags = chars.member_tags(cid)
     if not tags:
         return None

@@ -126,3 +126,11 @@ def test_forget_removes_the_persons_turn_records(meeting):
     assert left == 0
     assert tools.run('times_spoke("put the red folder on the desk")', 91.0).value is None
     assert tools.run("count_people()", 91.0).value == 3
+
+
+def test_a_renamed_person_is_named_at_once(meeting):
+    store, ids, tools = meeting
+    assert tools.run('times_spoke("I will call the technician")', 91.0).answer.startswith("The person who said")
+    cy = store.characters().character_of(ids["cy"]["voice"])
+    store.set_character_name(cy, "Cyrus")
+    assert tools.run('times_spoke("I will call the technician")', 91.0).answer == "Cyrus spoke 3 times."
