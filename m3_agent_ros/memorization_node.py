@@ -32,7 +32,7 @@ from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore
 from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
-from m3_memory.frames import FrameError, decode_compressed, decode_raw
+from m3_memory.frames import FrameError, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
 
 NODE_NAME = "m3_agent_memorization"
@@ -174,9 +174,11 @@ class MemorizationNode(M3LifecycleNode):
             self._last_bad_log[kind] = now
             self.get_logger().error(f"{kind} dropped: {err}")
 
-    def _on_frame(self, msg: object, decode: object, kind: str) -> None:
+    def _on_frame(self, msg: object, decode: object, kind: str, check: object = None) -> None:
         self.count.frames += 1
         try:
+            if check is not None:
+                check()  # type: ignore[operator]
             t = stamp_seconds(msg)
             with self._lock:
                 if self.assembler is None:
@@ -194,7 +196,8 @@ class MemorizationNode(M3LifecycleNode):
 
     def _on_image(self, msg: Image) -> None:
         self._on_frame(msg, lambda: decode_raw(msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data),
-                                               bool(msg.is_bigendian)), "raw frame")
+                                               bool(msg.is_bigendian)), "raw frame",
+                       lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)))
 
     def _on_compressed(self, msg: CompressedImage) -> None:
         self._on_frame(msg, lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame")

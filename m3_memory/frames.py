@@ -19,20 +19,28 @@ _CHANNELS = {"rgb8": 3, "bgr8": 3, "rgba8": 4, "bgra8": 4, "mono8": 1, "8uc1": 1
 MAX_PIXELS = 8192 * 8192
 
 
-def decode_raw(encoding: str, height: int, width: int, step: int, data: bytes | bytearray | memoryview,
-               is_bigendian: bool = False) -> np.ndarray:
+def check_raw(encoding: str, height: int, width: int, step: int, nbytes: int) -> None:
+    """Raise FrameError for a raw image that cannot be decoded (encoding, size, step, data length), without
+    decoding it: every received frame is checked, also those the sampling skips, so none is lost unaccounted."""
     enc = (encoding or "").lower()
     if enc not in _CHANNELS:
         raise FrameError(f"unsupported image encoding {encoding!r} (supported: {', '.join(sorted(_CHANNELS))})")
     if height <= 0 or width <= 0 or height * width > MAX_PIXELS:
         raise FrameError(f"invalid image size {width}x{height}")
-    ch = _CHANNELS[enc]
-    bpp = ch * (2 if enc in ("mono16", "16uc1") else 1)
+    bpp = _CHANNELS[enc] * (2 if enc in ("mono16", "16uc1") else 1)
     if step < width * bpp:
         raise FrameError(f"step {step} is smaller than width*bytes_per_pixel {width * bpp}")
+    if nbytes < step * height:
+        raise FrameError(f"image data has {nbytes} bytes, expected {step * height} ({width}x{height}, {encoding})")
+
+
+def decode_raw(encoding: str, height: int, width: int, step: int, data: bytes | bytearray | memoryview,
+               is_bigendian: bool = False) -> np.ndarray:
     buf = np.frombuffer(memoryview(data), dtype=np.uint8)
-    if buf.size < step * height:
-        raise FrameError(f"image data has {buf.size} bytes, expected {step * height} ({width}x{height}, {encoding})")
+    check_raw(encoding, height, width, step, buf.size)
+    enc = (encoding or "").lower()
+    ch = _CHANNELS[enc]
+    bpp = ch * (2 if enc in ("mono16", "16uc1") else 1)
     rows = buf[: step * height].reshape(height, step)[:, : width * bpp]
     if enc in ("mono16", "16uc1"):
         px = rows.view(">u2" if is_bigendian else "<u2").reshape(height, width)
