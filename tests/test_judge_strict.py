@@ -109,3 +109,22 @@ def test_old_normalized_match_accepts_what_strict_rejects(strict):
                         ("Is the door open?", "No", "Yes and no")]:
         assert old.judge(q, ref, ans).correct
         assert not strict.judge(q, ref, ans).correct
+
+
+def test_spoken_words_that_sound_alike_match_but_misheard_words_do_not():
+    from m3_control.evaluation.judge import StrictMatchJudge
+
+    j = StrictMatchJudge()
+    q = "What did the woman say with lay blue by c?"
+    assert j.judge(q, "lay blue by c two again", 'Someone said "Lay blue by C to again".').correct
+    assert j.judge("What did someone say about red?", "bin red by k seven now",
+                   'Someone said "Been read by K7 now".').correct
+    v = j.judge("What was said about blue at f two?", "bin blue at f two now", 'Someone said "Bimblue F2 now".')
+    assert not v.correct and "missing" in v.detail
+    # numbers inside quoted speech and clock times are not counts
+    assert j.judge("How many times did the person who said 'lay blue at x four now' speak?", "3 times",
+                   'The person who said "Lay blue at X4 now" spoke 3 times.').correct
+    assert j.judge("How many people were there between 0:40 and 0:55?", "4",
+                   "I saw or heard 4 different people between 00:40 and 00:55.").correct
+    assert not j.judge("How many people were there between 0:40 and 0:55?", "4",
+                       "I saw or heard 6 different people between 00:40 and 00:55.").correct
