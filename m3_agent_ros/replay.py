@@ -96,6 +96,10 @@ class Replayer:
                     if kv.value.lstrip("-").isdigit():
                         self.received[kv.key] = int(kv.value)
 
+    def _audio_received(self) -> int:
+        """Audio chunks the memorization node has received, good or bad (-1 before its first /diagnostics)."""
+        return self.received.get("audio_chunks", -1)
+
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
 
@@ -207,14 +211,12 @@ class Replayer:
         # sensor topics are best effort; what never arrives is reported, not silently cut off by the flush).
         stats.audio_published = sum(1 for m in msgs if m.topic == "/audio")
         if stats.audio_published:
-            def all_in() -> bool:
-                got = self.received.get("audio_chunks", -1) + self.received.get("audio_bad", 0)
-                return got >= stats.audio_published
             try:
-                self.wait(all_in, 30.0, "the memorization node to receive every audio chunk")
+                self.wait(lambda: self._audio_received() >= stats.audio_published, 30.0,
+                          "the memorization node to receive every audio chunk")
             except TimeoutError:
                 pass
-            got = self.received.get("audio_chunks", -1) + self.received.get("audio_bad", 0)
+            got = self._audio_received()
             stats.audio_received = got
             stats.audio_lost_in_transport = max(0, stats.audio_published - got) if got >= 0 else stats.audio_published
             if stats.audio_lost_in_transport:

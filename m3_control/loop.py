@@ -28,7 +28,6 @@ from .protocol_text import CHARACTER_ID_MARKER
 
 log = logging.getLogger(__name__)
 TAG = re.compile(r"<(face|voice|character)_(\d+)>")
-TOOL_ACTIONS = ("tool", "characters", "timeline", "who")
 
 
 def clean_answer(store: Any, text: str, before_time: float | None, flags: list[str], max_chars: int) -> str:
@@ -149,8 +148,7 @@ class ReasoningLoop:
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
             info.action, info.content = parsed.action, parsed.content
-            name = re.search(r"Action: \[([^\]]*)\]", reply)
-            tool_action = name.group(1).strip() if name and name.group(1).strip().lower() in TOOL_ACTIONS else ""
+            tool_action = parsed.name if parsed.action == "tool" else ""
             if parsed.action == "answer":
                 answer = self._clean_answer(parsed.content, before_time, info.flags)
                 trace["rounds"].append(vars(info))

@@ -2,8 +2,9 @@
 
 Parsing follows upstream's regex on the text after the last ``</think>`` (greedy, DOTALL: the action lies between
 the first ``Action: [`` and the last ``]`` followed by ``Content: ``), with defined outcomes where upstream had
-none: no match or empty content -> ``invalid`` (upstream searched with ``None``); any action other than
-``Answer`` -> ``search`` (as upstream).
+none: no match or empty content -> ``invalid`` (upstream searched with ``None``); a tool action (``[Tool]``,
+``[Characters]``, ``[Timeline]``, ``[Who]``; any case) -> ``tool``; any other action than ``Answer`` -> ``search``
+(as upstream).
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ from .protocol_text import (
 )
 
 _ACTION = re.compile(ACTION_PATTERN, re.DOTALL)
+TOOL_ACTIONS = ("tool", "characters", "timeline", "who")
 
 
 @dataclass
 class ParsedReply:
-    action: str          # answer | search | invalid
+    action: str          # answer | search | tool | invalid
     content: str
     raw: str
     reason: str = ""     # why a reply is invalid
+    name: str = ""       # the action as written (a tool action's name selects the tool)
 
 
 def parse_reply(text: str | None) -> ParsedReply:
@@ -41,8 +44,9 @@ def parse_reply(text: str | None) -> ParsedReply:
         return ParsedReply("invalid", "", raw, "no 'Action: [...] ... Content: ...' in the reply")
     action, content = m.group(1), m.group(2).strip()
     if not content:
-        return ParsedReply("invalid", "", raw, "empty content")
-    return ParsedReply("answer" if action == "Answer" else "search", content, raw)
+        return ParsedReply("invalid", "", raw, "empty content", action.strip())
+    kind = "tool" if action.strip().lower() in TOOL_ACTIONS else "answer" if action == "Answer" else "search"
+    return ParsedReply(kind, content, raw, name=action.strip())
 
 
 def initial_messages(question: str) -> list[dict[str, str]]:

@@ -29,7 +29,6 @@ from .tools import EntityTools, ToolError, alias_call
 
 _CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
 TAG = re.compile(r"<(face|voice|character)_(\d+)>")
-TOOL_ALIASES = ("characters", "timeline", "who")
 _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 
 
@@ -129,11 +128,7 @@ class ToolReasoningLoop:
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
-            action = parsed.action
-            raw_action = re.search(r"Action: \[([^\]]*)\]", reply)
-            name = raw_action.group(1).strip() if raw_action else ""
-            if action == "search" and name.lower() in ("tool", *TOOL_ALIASES):
-                action = "tool"
+            action, name = parsed.action, parsed.name
             info.action, info.content = action, parsed.content
             row: dict[str, Any] = vars(info)
             if action == "answer":

@@ -233,7 +233,7 @@ class EntityTools:
         if pa is None or pb is None:
             return self._no_one("", a if pa is None else b, ia if pa is None else ib)
         same = pa.character_id == pb.character_id
-        ev = list(dict.fromkeys([*ia_turns(pa, ia), *ia_turns(pb, ib)]))
+        ev = list(dict.fromkeys([*(pa.turns or pa.appearances)[:1], *(pb.turns or pb.appearances)[:1]]))
         answer = "Yes, that is the same person." if same else "No, they are two different people."
         return ToolResult("", answer, [], ev, same, {a: ia, b: ib})
 
@@ -297,10 +297,6 @@ def parse_time(t: float | str | None) -> float | None:
     if not isinstance(t, int | float) or isinstance(t, bool) or t < 0 or t != t:
         raise ToolError(f"times must be seconds >= 0 or m:ss, got {t!r}")
     return float(t)
-
-
-def ia_turns(p: Person, info: dict) -> list[Turn]:
-    return (p.turns or p.appearances)[:1]
 
 
 def _times(n: int) -> str:

@@ -61,14 +61,6 @@ class Person:
         return max(t.end for t in self.turns + self.appearances)
 
     @property
-    def first_heard(self) -> float | None:
-        return self.turns[0].start if self.turns else None
-
-    @property
-    def speech_s(self) -> float:
-        return sum(t.end - t.start for t in self.turns)
-
-    @property
     def usual_words(self) -> str:
         """What they said most often among their first 200 turns (ties: said first); "" when they never spoke."""
         if self._usual is not None:
@@ -238,8 +230,8 @@ class PeopleFacts:
                 return Resolution(cid, 1.0, "tag", self._people[cid].turns[:1] or self._people[cid].appearances[:1])
             return Resolution(None, 0.0, "none")
         # a reference by speech ("who said '...'", or more words than a name) is matched against transcripts
-        # first; names are read only
-        # when it is not one, or when no transcript matches (each name read scans that person's memories)
+        # first; names are read only when it is not one, or when no transcript matches (each name read scans that
+        # person's memories)
         lead = _LEAD.match(ref)
         by_speech = bool(_QUOTED.search(ref) or (lead and lead.group(0).strip()) or len(ref.split()) > 3)
         if by_speech:

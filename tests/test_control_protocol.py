@@ -66,3 +66,11 @@ def test_strings_are_byte_identical_to_upstream():
     exec(src[start : src.index("tokenizer = ", start)], ns)  # the two string assignments only
     assert ns["system_prompt"] == SYSTEM_PROMPT and ns["instruction"] == INSTRUCTION
     assert json.dumps(FINAL_ROUND_NOTE)[1:-1] in src and json.dumps(EMPTY_RESULT_HINT)[1:-1] in src
+
+
+def test_tool_actions_are_recognised_by_the_parser():
+    p = parse_reply("Action: [Tool]\nContent: count_people()")
+    assert (p.action, p.name, p.content) == ("tool", "Tool", "count_people()")
+    assert parse_reply("Action: [Timeline]\nContent: <character_2>").action == "tool"
+    assert parse_reply("Action: [Search]\nContent: keys").name == "Search"
+    assert parse_reply("Action: [Tool]\nContent: ").action == "invalid"
