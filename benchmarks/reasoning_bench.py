@@ -6,8 +6,9 @@ The bag is memorized into a fresh SQLite store by the same Memorizer the node ru
 Resemblyzer + faster-whisper tiny.en, embedded writer); then every question of the bag is answered at its
 timestamp by the control answerer (Qwen2.5-Coder-1.5B Q4_K_M under the tool grammar, extractive fallback) and
 judged by the strict offline judge. Prints target / measured / met for accuracy, the share of answers the model
-produced (not the fallback), and answer latency p50/p95 on this machine. Split: the bundled demo questions (the
-prompt's few-shot examples are unrelated scenes; no question of the bag was used to write them).
+produced (not the fallback), and answer latency p50/p95 on this machine. Split: the bundled demo questions. The
+few-shot examples show unrelated scenes, but the prompt, tools and grammar were tuned while looking at these
+questions' results: a tuned-on figure, not a held-out one.
 """
 
 from __future__ import annotations
