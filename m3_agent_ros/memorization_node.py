@@ -32,7 +32,7 @@ from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore
 from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
-from m3_memory.frames import FrameError, check_raw, decode_compressed, decode_raw
+from m3_memory.frames import FrameError, check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
 
 NODE_NAME = "m3_agent_memorization"
@@ -200,7 +200,8 @@ class MemorizationNode(M3LifecycleNode):
                        lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)))
 
     def _on_compressed(self, msg: CompressedImage) -> None:
-        self._on_frame(msg, lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame")
+        self._on_frame(msg, lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame",
+                       lambda: check_compressed(msg.format, msg.data))
 
     def _on_audio(self, msg: AudioChunk) -> None:
         self.count.audio_chunks += 1

@@ -63,12 +63,32 @@ def decode_raw(encoding: str, height: int, width: int, step: int, data: bytes | 
     return cv2.cvtColor(np.ascontiguousarray(img), code)
 
 
+_SIGNATURES = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"), (b"RIFF", "webp"), (b"BM", "bmp"),
+               (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"))
+
+
+def check_compressed(fmt: str, data: bytes | bytearray | memoryview) -> None:
+    """Raise FrameError for a compressed image that is certainly undecodable (empty, no known image signature,
+    JPEG without its end-of-image marker, i.e. truncated), without decoding it: cheap enough for every frame,
+    also those the sampling skips, so a broken camera is noticed whatever the sample rate."""
+    head = bytes(memoryview(data)[:8])
+    if not head:
+        raise FrameError("compressed image is empty")
+    kind = next((k for sig, k in _SIGNATURES if head.startswith(sig)), None)
+    if kind is None:
+        raise FrameError(f"could not decode compressed image (format {fmt!r}): no JPEG/PNG/WebP/BMP/TIFF signature")
+    if kind == "jpeg":
+        tail = bytes(memoryview(data)[-64:])
+        if b"\xff\xd9" not in tail:
+            raise FrameError(f"could not decode compressed image (format {fmt!r}): truncated JPEG "
+                             f"({len(memoryview(data))} bytes, no end-of-image marker)")
+
+
 def decode_compressed(fmt: str, data: bytes | bytearray | memoryview) -> np.ndarray:
     import cv2
 
+    check_compressed(fmt, data)
     buf = np.frombuffer(memoryview(data), dtype=np.uint8)
-    if buf.size == 0:
-        raise FrameError("compressed image is empty")
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     if img is None:
         raise FrameError(f"could not decode compressed image (format {fmt!r}, {buf.size} bytes)")

@@ -45,3 +45,25 @@ def test_compressed_round_trip_and_corrupt_data():
         decode_compressed("jpeg", b"\xff\xd8 definitely not a jpeg")
     with pytest.raises(FrameError, match="empty"):
         decode_compressed("jpeg", b"")
+
+
+def test_compressed_check_catches_truncated_and_unknown_data_without_decoding():
+    import array
+
+    import cv2
+
+    from m3_memory.frames import check_compressed
+
+    rgb = np.full((24, 24, 3), 90, np.uint8)
+    jpg = encode_jpeg(rgb)
+    check_compressed("jpeg", jpg)
+    check_compressed("jpeg", array.array("B", jpg))  # what rclpy hands over for uint8[]
+    ok, png = cv2.imencode(".png", rgb)
+    assert ok
+    check_compressed("png", png.tobytes())
+    with pytest.raises(FrameError, match="truncated JPEG"):
+        check_compressed("jpeg", jpg[: len(jpg) // 2])
+    with pytest.raises(FrameError, match="no JPEG/PNG"):
+        check_compressed("jpeg", b"GIF89a" + b"\x00" * 20)
+    with pytest.raises(FrameError, match="empty"):
+        check_compressed("jpeg", b"")

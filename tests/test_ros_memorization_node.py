@@ -51,7 +51,7 @@ def test_stream_becomes_committed_clips_and_bad_input_is_survived(tmp_path: Path
         frame = encode_jpeg(np.full((48, 64, 3), 120, np.uint8))
         for i in range(70):  # 7 s of stream at 10 fps, audio in 0.1 s chunks at 48 kHz stereo s16
             t = i * 0.1
-            m = CompressedImage(format="jpeg", data=frame if i not in (0, 30) else b"\xff\xd8garbage")
+            m = CompressedImage(format="jpeg", data=frame if i not in (5, 30, 55) else b"\xff\xd8garbage")
             _stamp(m, t)
             jpg_pub.publish(m)
             a = AudioChunk(sample_rate=48000, channels=2, encoding="s16le",
