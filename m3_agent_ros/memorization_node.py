@@ -7,7 +7,15 @@ Callbacks only decode and hand data to the clip assembler (m3_memory.clips); fin
 bounded queue to one worker thread that runs m3_memory.memorize.Memorizer (perception, memory writing, one
 store transaction per clip) and publishes an m3_agent/msg/MemoryEvent per committed clip. Bad input (corrupt
 JPEG, unknown encoding, wrong sample rate, NaN audio) is logged, counted and dropped; the node keeps running.
-``~/flush`` (std_srvs/Trigger) finishes the open clips (end of stream) and waits until they are committed.
+``~/flush`` (std_srvs/Trigger) finishes the open clips (end of stream) and waits until they are committed;
+``~/sync`` (m3_agent/srv/SyncStream) is a replay's watermark: it accounts for messages lost in transport and
+finishes the clips that end by a stream time.
+
+Nothing is lost silently: stamps go through m3_memory.stream_clock (a clock jump re-anchors the topic instead of
+silencing it; duplicates are dropped), and every input that does not become memory (late, duplicate, bad,
+overflow, gaps, transport, failed clips) is counted per topic and cause in /diagnostics (``lost.<topic>.<cause>``)
+and written to the store's ``gaps`` table. The node records its run in the store (``runs``, 1 Hz heartbeat); a
+run that died (kill -9) is found at the next start and the span it lost is recorded as a ``crash`` gap.
 Diagnostics (queue depth, processing lag, real-time factor, drop counters) go to /diagnostics at 1 Hz.
 """
 
@@ -21,6 +29,7 @@ from pathlib import Path
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from m3_agent.msg import AudioChunk, MemoryEvent
+from m3_agent.srv import SyncStream
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.qos import QoSProfile, qos_profile_sensor_data
@@ -29,13 +38,16 @@ from std_srvs.srv import Trigger
 
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
-from m3_memory import MemoryStore
+from m3_memory import MemoryStore, stream_records
 from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
 from m3_memory.frames import FrameError, check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
+from m3_memory.stream_clock import Jump, StreamClocks
+from m3_memory.stream_ledger import RETIMED, StreamLedger
 
 NODE_NAME = "m3_agent_memorization"
+SHUTDOWN_WAIT_S = 3.0   # SIGINT/SIGTERM: how long the clip being memorized may take to commit
 
 
 def stamp_seconds(msg: object) -> float:
@@ -73,8 +85,18 @@ class MemorizationNode(M3LifecycleNode):
         self._idle.set()
         self.count = Counters()
         self._latest_stream_t = 0.0
+        self._memorized_upto = float("-inf")
+        self._current_clip: Clip | None = None
         self._last_bad_log: dict[str, float] = {}
         self._cb_group = MutuallyExclusiveCallbackGroup()
+        self._srv_group = MutuallyExclusiveCallbackGroup()
+        self.ledger = StreamLedger()
+        self.clocks: StreamClocks | None = None
+        self.received: dict[str, int] = {}            # messages received per topic (good or bad)
+        self._transport_lost: dict[str, int] = {}     # per topic, as established by ~/sync
+        self._run_id: int | None = None
+        self._first_stream_t: float | None = None
+        self._sync_srv = None
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -87,9 +109,13 @@ class MemorizationNode(M3LifecycleNode):
             self.memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
                                        make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model,
                                                         p.sample_rate), p.writer_config(), source=self.get_name())
+            self.ledger = StreamLedger()
+            self.clocks = StreamClocks(p.max_clock_jump_s)
             self.assembler = ClipAssembler(p.clip_seconds, p.sample_fps, p.sample_rate, origin=p.stream_origin,
                                            audio_grace_s=p.audio_grace_s, expect_audio=bool(p.audio_topic),
-                                           expect_video=bool(p.image_topic or p.compressed_topic))
+                                           expect_video=bool(p.image_topic or p.compressed_topic),
+                                           ledger=self.ledger, video_topic=p.video_label(),
+                                           audio_topic=p.audio_topic or "audio", video_gap_s=p.video_gap_s)
             self.params = p
         except Exception as e:
             self.get_logger().error(f"configure failed: {type(e).__name__}: {e}")
@@ -119,7 +145,13 @@ class MemorizationNode(M3LifecycleNode):
         if p.audio_topic:
             self._subs.append(self.create_subscription(AudioChunk, p.audio_topic, self._on_audio, audio_qos,
                                                        callback_group=self._cb_group))
-        self._flush_srv = self.create_service(Trigger, "~/flush", self._on_flush)
+        self._flush_srv = self.create_service(Trigger, "~/flush", self._on_flush, callback_group=self._srv_group)
+        self._sync_srv = self.create_service(SyncStream, "~/sync", self._on_sync, callback_group=self._srv_group)
+        assert self.store is not None
+        self._run_id, crashed = stream_records.open_run(self.store, self.get_fully_qualified_name())
+        for g in crashed:
+            self.get_logger().error(f"a previous run died without closing: stream {g.start_time:.1f}-"
+                                    f"{g.end_time:.1f} s was received but never committed (recorded as a crash gap)")
         self._diag_timer = self.create_timer(1.0, self._publish_diagnostics)
         self._worker = threading.Thread(target=self._work, name="memorization", daemon=True)
         self._worker.start()
@@ -134,7 +166,8 @@ class MemorizationNode(M3LifecycleNode):
         for s in self._subs:
             self.destroy_subscription(s)
         self._subs = []
-        for attr, destroy in (("_flush_srv", self.destroy_service), ("_diag_timer", self.destroy_timer),
+        for attr, destroy in (("_flush_srv", self.destroy_service), ("_sync_srv", self.destroy_service),
+                              ("_diag_timer", self.destroy_timer),
                               ("_event_pub", self.destroy_publisher), ("_diag_pub", self.destroy_publisher)):
             obj = getattr(self, attr)
             if obj is not None:
@@ -142,10 +175,41 @@ class MemorizationNode(M3LifecycleNode):
                     self._finish_stream()  # commit the open clips while the publisher still exists
                 destroy(obj)
                 setattr(self, attr, None)
+        if not drain:
+            self._abandon_pending()
         if self._worker is not None:
             self._queue.put(None)
-            self._worker.join(timeout=600)
+            self._worker.join(timeout=600 if drain else SHUTDOWN_WAIT_S)
+            current = self._current_clip
+            if self._worker.is_alive() and current is not None:
+                self._record_shutdown_loss(current)   # its transaction rolls back when the process exits
             self._worker = None
+        if self._run_id is not None and self.store is not None:
+            self._heartbeat()
+            self._save_losses()
+            stream_records.close_run(self.store, self._run_id)
+            self._run_id = None
+
+    def _abandon_pending(self) -> None:
+        """Stopping without draining (SIGINT/SIGTERM must end the node in seconds): the open and queued clips are
+        not memorized; each is recorded as a ``shutdown`` gap, so the store says what is missing."""
+        with self._lock:
+            clips = self.assembler.flush() if self.assembler is not None else []
+        while True:
+            try:
+                c = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if c is not None:
+                clips.append(c)
+        for c in clips:
+            self._record_shutdown_loss(c)
+        if clips:
+            self.get_logger().warning(f"stopping: {len(clips)} clips not memorized (recorded as shutdown gaps)")
+
+    def _record_shutdown_loss(self, c: Clip) -> None:
+        end = max(c.start_time, min(c.end_time, self._latest_stream_t))
+        self.ledger.record("*", "shutdown", c.start_time, end, detail=f"clip {c.clip_id} not memorized: node stopped")
 
     def release(self) -> None:
         self._stop_io(drain=False)
@@ -161,57 +225,102 @@ class MemorizationNode(M3LifecycleNode):
         for c in clips:
             if self._queue.qsize() >= self.params.max_queued_clips:
                 self.count.clips_dropped += 1
+                self.ledger.record("*", "overflow", c.start_time, c.end_time,
+                                   detail=f"clip {c.clip_id}: {self._queue.qsize()} clips already queued")
                 self.get_logger().error(f"clip {c.clip_id} dropped: {self._queue.qsize()} clips already queued "
                                         "(memorization slower than real time; lower sample_fps or use a GPU)")
                 continue
             self._idle.clear()
             self._queue.put(c)
 
-    def _report_bad(self, kind: str, err: Exception) -> None:
-        """Log dropped input, at most once per 5 s per input kind (a broken camera must not flood the log)."""
+    def _report_bad(self, kind: str, err: object, level: str = "error") -> None:
+        """Log dropped input, at most once per 5 s per input kind (a broken camera must not flood the log; the
+        counts are complete in /diagnostics and the store's gaps table)."""
         now = time.monotonic()
         if now - self._last_bad_log.get(kind, -1e9) >= 5.0:
             self._last_bad_log[kind] = now
-            self.get_logger().error(f"{kind} dropped: {err}")
+            if level == "warning":
+                self.get_logger().warning(f"{kind}: {err}")
+            else:
+                self.get_logger().error(f"{kind} dropped: {err}")
 
-    def _on_frame(self, msg: object, decode: object, kind: str, check: object = None) -> None:
+    def _stream_time(self, topic: str, msg: object) -> float | None:
+        """The message's stream time (clock jumps re-anchored, counted and logged); None for a duplicate."""
+        assert self.clocks is not None
+        mapped = self.clocks.map(topic, stamp_seconds(msg), time.monotonic())
+        if mapped is None:
+            self.ledger.record(topic, "duplicate", self._latest_stream_t)
+            return None
+        t, jump = mapped
+        if jump is not None:
+            self._report_jump(jump, t)
+        return t
+
+    def _report_jump(self, jump: Jump, t: float) -> None:
+        self.ledger.record(jump.topic, jump.cause, t, detail=f"stamp {jump.stamp:.3f} was {jump.delta:+.3f} s off "
+                                                             "the stream clock: re-anchored")
+        self._report_bad(f"{jump.topic} clock", f"stamp {jump.stamp:.3f} is {jump.delta:+.1f} s off the stream "
+                         f"clock (max_clock_jump_s={self.clocks.max_jump_s if self.clocks else 0}): "
+                         "re-anchored, the stream goes on", level="warning")
+
+    def _on_frame(self, msg: object, topic: str, decode: object, kind: str, check: object = None) -> None:
         self.count.frames += 1
+        self.received[topic] = self.received.get(topic, 0) + 1
+        t = self._latest_stream_t
         try:
-            if check is not None:
-                check()  # type: ignore[operator]
-            t = stamp_seconds(msg)
             with self._lock:
                 if self.assembler is None:
                     return
+                if check is not None:
+                    check()  # type: ignore[operator]
+                mapped = self._stream_time(topic, msg)
+                if mapped is None:
+                    return
+                t = mapped
                 if not self.assembler.wants_frame(t):  # skip decoding frames the sampling would drop
                     clips = self.assembler.note_video_time(t)
                 else:
                     clips = self.assembler.add_frame(t, decode())  # type: ignore[operator]
-            self._latest_stream_t = max(self._latest_stream_t, t)
+            self._note_stream_time(t)
         except (FrameError, ValueError) as e:
             self.count.frames_bad += 1
+            self.ledger.record(topic, "bad", t, detail="" if self.ledger.counts().get(topic, {}).get("bad") else str(e))
             self._report_bad(kind, e)
             return
         self._enqueue(clips)
 
+    def _note_stream_time(self, t: float) -> None:
+        self._latest_stream_t = max(self._latest_stream_t, t)
+        if self._first_stream_t is None:
+            self._first_stream_t = t
+
     def _on_image(self, msg: Image) -> None:
-        self._on_frame(msg, lambda: decode_raw(msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data),
-                                               bool(msg.is_bigendian)), "raw frame",
+        assert self.params is not None
+        self._on_frame(msg, self.params.image_topic,
+                       lambda: decode_raw(msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data),
+                                          bool(msg.is_bigendian)), "raw frame",
                        lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)))
 
     def _on_compressed(self, msg: CompressedImage) -> None:
-        self._on_frame(msg, lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame",
-                       lambda: check_compressed(msg.format, msg.data))
+        assert self.params is not None
+        self._on_frame(msg, self.params.compressed_topic, lambda: decode_compressed(msg.format, bytes(msg.data)),
+                       "compressed frame", lambda: check_compressed(msg.format, msg.data))
 
     def _on_audio(self, msg: AudioChunk) -> None:
         self.count.audio_chunks += 1
         assert self.params is not None
+        topic = self.params.audio_topic
+        self.received[topic] = self.received.get(topic, 0) + 1
+        t = self._latest_stream_t
         try:
-            x = decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))
-            t = stamp_seconds(msg)
             with self._lock:
                 if self.assembler is None:
                     return
+                x = decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))
+                mapped = self._stream_time(topic, msg)
+                if mapped is None:
+                    return
+                t = mapped
                 rs = self._resamplers.get(msg.sample_rate)
                 if rs is None:
                     if self._resamplers:
@@ -219,9 +328,10 @@ class MemorizationNode(M3LifecycleNode):
                     rs = self._resamplers[msg.sample_rate] = StreamResampler(msg.sample_rate, self.params.sample_rate)
                 t_out, y = rs.push(t, x)
                 clips = self.assembler.add_audio(t_out, y) if len(y) else []
-            self._latest_stream_t = max(self._latest_stream_t, t)
+            self._note_stream_time(t)
         except (AudioError, ValueError) as e:
             self.count.audio_bad += 1
+            self.ledger.record(topic, "bad", t, detail="" if self.ledger.counts().get(topic, {}).get("bad") else str(e))
             self._report_bad("audio chunk", e)
             return
         self._enqueue(clips)
@@ -232,6 +342,56 @@ class MemorizationNode(M3LifecycleNode):
         for c in clips:
             self._idle.clear()
             self._queue.put(c)  # end of stream: never drop the last clips
+
+    def _on_sync(self, request: SyncStream.Request, response: SyncStream.Response) -> SyncStream.Response:
+        """Replay watermark: wait for what was published to arrive (what never does is lost in transport),
+        finish the clips ending by ``stream_time`` and wait until they are committed."""
+        want = dict(zip(request.topics, request.published, strict=False))
+        deadline = time.monotonic() + max(0.0, request.receive_timeout_s or 5.0)
+        while any(self.received.get(t, 0) < n for t, n in want.items()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for topic, n in want.items():
+            missing = n - self.received.get(topic, 0) - self._transport_lost.get(topic, 0)
+            if missing > 0:
+                self._transport_lost[topic] = self._transport_lost.get(topic, 0) + missing
+                self.ledger.record(topic, "transport", self._latest_stream_t, request.stream_time, count=missing)
+                self.get_logger().warning(f"{missing} messages published on {topic} never arrived (best-effort "
+                                          "transport): recorded as lost")
+        with self._lock:
+            clips = self.assembler.advance_to(request.stream_time) if self.assembler is not None else []
+        for c in clips:
+            self._idle.clear()
+            self._queue.put(c)  # a watermark never drops clips
+        ok = self._idle.wait(timeout=request.timeout_s if request.timeout_s > 0 else 600.0)
+        response.success = ok
+        response.memorized_upto = float(max(self._memorized_upto, -1.0))
+        response.clips_committed = self.count.clips_done
+        response.topics = sorted(set(self.received) | set(want))
+        response.received = [self.received.get(t, 0) for t in response.topics]
+        response.lost_in_transport = [self._transport_lost.get(t, 0) for t in response.topics]
+        response.message = (f"memorized up to {response.memorized_upto:.1f} s" if ok else
+                            f"timed out: {self._queue.qsize()} clips still queued")
+        return response
+
+    def _save_losses(self) -> None:
+        """Write the losses recorded since the last call to the store's gaps table (kept on failure)."""
+        losses = self.ledger.take()
+        if not losses or self.store is None:
+            return
+        try:
+            stream_records.record_gaps(self.store, losses, source=self.get_fully_qualified_name())
+        except Exception as e:
+            self.ledger.put_back(losses)
+            self._report_bad("gap records", e)
+
+    def _heartbeat(self) -> None:
+        if self._run_id is None or self.store is None:
+            return
+        try:
+            stream_records.heartbeat(self.store, self._run_id, self._first_stream_t,
+                                     self._latest_stream_t if self._first_stream_t is not None else None)
+        except Exception as e:
+            self._report_bad("run heartbeat", e)
 
     def _on_flush(self, request: Trigger.Request, response: Trigger.Response) -> Trigger.Response:
         self._finish_stream()
@@ -247,6 +407,7 @@ class MemorizationNode(M3LifecycleNode):
             clip = self._queue.get()
             if clip is None:
                 return
+            self._current_clip = clip
             try:
                 t = time.perf_counter()
                 assert self.memorizer is not None
@@ -269,8 +430,13 @@ class MemorizationNode(M3LifecycleNode):
                         + (f", errors: {res.errors}" if res.errors else ""))
             except Exception as e:  # a failing clip must not stop the node
                 self.count.clip_errors += 1
+                self.ledger.record("*", "clip_error", clip.start_time, clip.end_time,
+                                   detail=f"clip {clip.clip_id}: {type(e).__name__}: {e}"[:500])
                 self.get_logger().error(f"clip {clip.clip_id} failed: {type(e).__name__}: {e}")
             finally:
+                self._current_clip = None
+                self._memorized_upto = max(self._memorized_upto, clip.end_time)
+                self._save_losses()
                 if self._queue.empty():
                     self._idle.set()
 
@@ -287,6 +453,8 @@ class MemorizationNode(M3LifecycleNode):
         pub.publish(m)
 
     def _publish_diagnostics(self) -> None:
+        self._heartbeat()
+        self._save_losses()
         if self._diag_pub is None:
             return
         c = self.count
@@ -294,12 +462,25 @@ class MemorizationNode(M3LifecycleNode):
         st = DiagnosticStatus(name=f"{self.get_name()}: memorization", hardware_id="m3_agent")
         st.level = DiagnosticStatus.OK
         st.message = "ok"
-        if c.clips_dropped or rtf > 1.0:
-            st.level, st.message = DiagnosticStatus.WARN, "slower than real time" if rtf > 1.0 else "clips dropped"
+        lost = self.ledger.lost_messages()
+        if c.clips_dropped or rtf > 1.0 or lost:
+            st.level = DiagnosticStatus.WARN
+            st.message = ("slower than real time" if rtf > 1.0 else "clips dropped" if c.clips_dropped
+                          else f"{lost} inputs not memorized (lost.* counts; gaps table)")
         values = {"queue_depth": self._queue.qsize(), "processing_lag_s": round(c.last_lag_s, 2),
                   "real_time_factor": round(rtf, 3), "clips_committed": c.clips_done, "clips_skipped": c.clips_skipped,
                   "clips_dropped": c.clips_dropped, "clip_errors": c.clip_errors, "frames": c.frames,
-                  "frames_bad": c.frames_bad, "audio_chunks": c.audio_chunks, "audio_bad": c.audio_bad}
+                  "frames_bad": c.frames_bad, "audio_chunks": c.audio_chunks, "audio_bad": c.audio_bad,
+                  "memorized_upto": round(self._memorized_upto, 3) if self._memorized_upto > -1 else -1,
+                  "latest_stream_time": round(self._latest_stream_t, 3), "inputs_lost": lost}
+        for topic, n in self.received.items():
+            values[f"received.{topic}"] = n
+        for topic, causes in self.ledger.counts().items():
+            for cause, n in causes.items():
+                values[f"{'retimed' if cause in RETIMED else 'lost'}.{topic}.{cause}"] = n
+        for topic, causes in self.ledger.seconds().items():
+            for cause, secs in causes.items():
+                values[f"gap_s.{topic}.{cause}"] = secs
         st.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         arr = DiagnosticArray(status=[st])
         arr.header.stamp = self.get_clock().now().to_msg()
@@ -307,7 +488,7 @@ class MemorizationNode(M3LifecycleNode):
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node(MemorizationNode, args, threads=2)
+    return run_node(MemorizationNode, args, threads=3)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,13 @@ class ControlParams(_Documented):
     threshold: float = _p(0.5, "minimum clip score for a search result")
     max_answer_memories: int = _p(3, "extractive: memories quoted in the answer")
     max_question_chars: int = _p(4000, "longer questions are refused with success=false")
+    max_pending_queries: int = _p(8, "Query requests and Instruct goals accepted at once (the one answering plus "
+                                     "those waiting); more are refused at once (Query: success=false, error "
+                                     "'busy: ...'; Instruct: goal rejected). Fixed at process start (it sizes the "
+                                     "executor threads and the service queue)")
+    query_timeout_s: float = _p(120.0, "a Query or Instruct goal not answered this many seconds after it arrived "
+                                       "(waiting included) is answered 'timed out' and its reasoning stopped "
+                                       "(0: no limit)")
     action_name: str = _p("/m3_agent/instruct", "name of the m3_agent/action/Instruct action server")
     goal_topic: str = _p("/m3_agent/action_goals", "m3_agent/msg/ActionGoal topic for planned robot skills")
     speech_topic: str = _p("/m3_agent/speech", "std_msgs/String topic carrying the text of `say` goals")
@@ -81,6 +88,10 @@ class ControlParams(_Documented):
             raise ValueError(f"parameter prompt must be tools or m3, got {self.prompt!r}")
         if not 1 <= self.max_rounds <= 255:
             raise ValueError(f"parameter max_rounds must be in 1..255, got {self.max_rounds}")
+        if not 1 <= self.max_pending_queries <= 256:
+            raise ValueError(f"parameter max_pending_queries must be in 1..256, got {self.max_pending_queries}")
+        if not self.query_timeout_s >= 0:  # also NaN
+            raise ValueError(f"parameter query_timeout_s must be >= 0 (0: no limit), got {self.query_timeout_s}")
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,9 @@ class MemorizationParams(_Documented):
     image_queue_depth: int = _p(30, "subscription depth for camera topics (sensor-data QoS, best effort)")
     audio_queue_depth: int = _p(500, "subscription depth for the audio topic (sensor-data QoS, best effort)")
     max_queued_clips: int = _p(4, "finished clips waiting for processing; more are dropped with an error")
+    max_clock_jump_s: float = _p(10.0, "a stamp jumping more than this against the other topics and the arrival "
+                                 "clock re-anchors its topic's clock (counted as future/past, logged)")
+    video_gap_s: float = _p(2.0, "stream time without camera frames longer than this is recorded as a gap")
     face_backend: str = _p("dlib", "face detection/embedding: dlib (embedded), insightface, none")
     face_model_dir: str = _p("", "insightface: local folder of the model pack (buffalo_l, antelopev2)")
     voice_backend: str = _p("resemblyzer", "speaker embedding: resemblyzer (embedded), eres2netv2, none")
@@ -117,12 +131,19 @@ class MemorizationParams(_Documented):
             raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
         if self.max_queued_clips < 1:
             raise ValueError("max_queued_clips must be >= 1")
+        if self.max_clock_jump_s <= 0 or self.video_gap_s <= 0:
+            raise ValueError("max_clock_jump_s and video_gap_s must be positive")
         if self.face_backend not in ("dlib", "insightface", "none"):
             raise ValueError(f"face_backend {self.face_backend!r}: dlib, insightface or none")
         if self.voice_backend not in ("resemblyzer", "eres2netv2", "none"):
             raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, eres2netv2 or none")
         if self.memory_writer not in ("embedded", "openai", "m3"):
             raise ValueError(f"memory_writer {self.memory_writer!r}: embedded, openai or m3")
+
+    def video_label(self) -> str:
+        """How the camera input is named in loss accounting: its topic, or 'camera' when both are subscribed."""
+        topics = [t for t in (self.image_topic, self.compressed_topic) if t]
+        return topics[0] if len(topics) == 1 else "camera"
 
     def writer_config(self) -> dict:
         if self.memory_writer == "openai":

@@ -2,7 +2,9 @@
 
 ``decode_chunk`` validates and converts one chunk (encoding, channel count, NaN/inf, size). ``StreamResampler``
 keeps libswresample state (PyAV) across chunks, so a 44.1/48 kHz microphone stream is resampled without clicks at
-chunk boundaries, and reports the stream time of the samples it returns.
+chunk boundaries, and reports the stream time of the samples it returns. Every chunk's stamp is honoured: a chunk
+that does not continue the previous one (a microphone gap, dropped chunks, a re-anchored clock) restarts the
+resampler at its own stamp, so speech after a gap lands at its true time and the gap stays silence.
 """
 
 from __future__ import annotations
@@ -45,19 +47,30 @@ def decode_chunk(encoding: str, channels: int, sample_rate: int, data: bytes | b
 class StreamResampler:
     """float32 mono at ``in_rate`` -> float32 mono at ``out_rate``, stateful across chunks."""
 
-    def __init__(self, in_rate: int, out_rate: int = 16000) -> None:
-        self.in_rate, self.out_rate = int(in_rate), int(out_rate)
+    def __init__(self, in_rate: int, out_rate: int = 16000, resync_s: float = 0.1) -> None:
+        self.in_rate, self.out_rate, self.resync_s = int(in_rate), int(out_rate), float(resync_s)
+        self._rs = None
+        self._t_out: float | None = None   # stream time of the next output sample
+        self._t_in: float | None = None    # stream time the next input chunk should start at
+        self.resyncs = 0
+        self._reset()
+
+    def _reset(self) -> None:
         self._rs = None
         if self.in_rate != self.out_rate:
             import av
 
             self._rs = av.AudioResampler(format="flt", layout="mono", rate=self.out_rate)
-        self._t_out: float | None = None   # stream time of the next output sample
 
     def push(self, t0: float, x: np.ndarray) -> tuple[float, np.ndarray]:
         """Feed samples starting at stream time ``t0``; returns (time of first returned sample, samples)."""
+        if self._t_in is not None and abs(t0 - self._t_in) > self.resync_s:
+            self.resyncs += 1
+            self._reset()      # the resampler's few buffered samples belong before the gap: dropped with it
+            self._t_out = None
         if self._t_out is None:
             self._t_out = t0
+        self._t_in = t0 + len(x) / self.in_rate
         if self._rs is None:
             out = np.asarray(x, np.float32)
         else:

@@ -8,6 +8,11 @@ Buffers are bounded: frames are sampled at ``sample_fps`` on arrival, audio live
 open clip, and at most ``max_open_clips`` clips are open. A clip is finished when video has moved past its end
 and audio has too, or ``audio_grace_s`` after video passed it (late audio). Audio that never came is silence,
 reported as ``audio_coverage`` < 1. Data for a clip that was already finished is dropped and counted.
+
+With a :class:`~m3_memory.stream_ledger.StreamLedger`, nothing goes unaccounted: late data (``late``), stream
+time without frames for more than ``video_gap_s`` (``no_video``) or without audio (``no_audio``, the audio is
+silence there) are recorded per topic with their stream-time spans. ``advance_to(t)`` is a watermark from a
+producer that knows no more input before ``t`` will come (a bag replay): clips ending by ``t`` finish at once.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from .stream_ledger import StreamLedger
+
+AUDIO_GAP_S = 0.1   # audio missing for longer than this is recorded as a gap
 
 
 @dataclass
@@ -49,7 +58,8 @@ class AssemblerStats:
 class ClipAssembler:
     def __init__(self, clip_seconds: float = 30.0, sample_fps: float = 1.0, sample_rate: int = 16000,
                  origin: float = 0.0, audio_grace_s: float = 2.0, max_open_clips: int = 3,
-                 expect_audio: bool = True, expect_video: bool = True) -> None:
+                 expect_audio: bool = True, expect_video: bool = True, ledger: StreamLedger | None = None,
+                 video_topic: str = "video", audio_topic: str = "audio", video_gap_s: float = 2.0) -> None:
         if clip_seconds <= 0 or sample_fps <= 0 or sample_rate <= 0:
             raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
         self.L, self.fps, self.sr, self.origin = float(clip_seconds), float(sample_fps), int(sample_rate), origin
@@ -61,6 +71,10 @@ class ClipAssembler:
         self._done_upto = -1            # every clip id <= this has been emitted
         self._video_t = -math.inf
         self._audio_t = -math.inf
+        self._video_mark = -math.inf    # gaps before these stream times are already recorded
+        self._audio_mark = -math.inf
+        self.ledger = ledger if ledger is not None else StreamLedger()
+        self.video_topic, self.audio_topic, self.video_gap_s = video_topic, audio_topic, float(video_gap_s)
         self.stats = AssemblerStats()
 
     def clip_of(self, t: float) -> int:
@@ -84,8 +98,14 @@ class ClipAssembler:
 
     def note_video_time(self, t: float) -> list[Clip]:
         """Advance the video clock without a frame (a frame that was skipped)."""
-        self._video_t = max(self._video_t, t)
+        self._note_video(t)
         return self._ready()
+
+    def _note_video(self, t: float) -> None:
+        since = max(self._video_t, self._video_mark)
+        if math.isfinite(since) and t - since > self.video_gap_s:
+            self.ledger.record(self.video_topic, "no_video", since, t)
+        self._video_t = max(self._video_t, t)
 
     def add_frame(self, t: float, rgb: np.ndarray) -> list[Clip]:
         self.stats.frames_in += 1
@@ -94,6 +114,7 @@ class ClipAssembler:
         k = self.clip_of(t)
         if k <= self._done_upto:
             self.stats.late_frames += 1
+            self.ledger.record(self.video_topic, "late", t)
             return []
         c = self._clip(k)
         if t + 1e-9 >= self._next_sample[k]:
@@ -101,7 +122,7 @@ class ClipAssembler:
             c.frame_times.append(float(t))
             self._next_sample[k] = t + 1.0 / self.fps
             self.stats.frames_kept += 1
-        self._video_t = max(self._video_t, t)
+        self._note_video(t)
         return self._ready()
 
     def add_audio(self, t0: float, samples: np.ndarray) -> list[Clip]:
@@ -109,6 +130,9 @@ class ClipAssembler:
         x = np.asarray(samples, dtype=np.float32).reshape(-1)
         if not math.isfinite(t0):
             raise ValueError("audio time is not finite")
+        since = max(self._audio_t, self._audio_mark)
+        if math.isfinite(since) and t0 - since > AUDIO_GAP_S:
+            self.ledger.record(self.audio_topic, "no_audio", since, t0)
         pos = 0
         while pos < len(x):
             t = t0 + pos / self.sr
@@ -120,6 +144,7 @@ class ClipAssembler:
             take = min(len(x) - pos, n_clip - off)
             if k <= self._done_upto:
                 self.stats.late_audio_s += take / self.sr
+                self.ledger.record(self.audio_topic, "late", t, t + take / self.sr)
             else:
                 c = self._clip(k)
                 assert c.audio is not None
@@ -136,6 +161,7 @@ class ClipAssembler:
         c.audio_coverage = float(cov.mean()) if len(cov) else 0.0
         if c.audio_coverage == 0.0:
             c.audio = None
+        self._record_missing(c)
         self._done_upto = max(self._done_upto, k)
         self.stats.clips_out += 1
         return c
@@ -152,6 +178,26 @@ class ClipAssembler:
             else:
                 break
         return out
+
+    def _record_missing(self, c: Clip) -> None:
+        """A clip finished before a stream reached its end: the rest of it is a gap on that stream (up to where
+        the stream as a whole got, so the end of a recording is not a gap)."""
+        reached = max(self._video_t, self._audio_t)
+        for expected, t, topic, cause, mark in ((self.expect_audio, self._audio_t, self.audio_topic, "no_audio",
+                                                 "_audio_mark"),
+                                                (self.expect_video, self._video_t, self.video_topic, "no_video",
+                                                 "_video_mark")):
+            start = max(t, getattr(self, mark), c.start_time)
+            end = min(c.end_time, reached)
+            if expected and end - start > (AUDIO_GAP_S if cause == "no_audio" else self.video_gap_s):
+                self.ledger.record(topic, cause, start, end)
+                setattr(self, mark, end)
+
+    def advance_to(self, t: float) -> list[Clip]:
+        """Watermark: no more input before stream time ``t`` will come; finish every clip that ends by ``t``."""
+        out = [self._finish(k) for k in sorted(self._open) if self.origin + (k + 1) * self.L <= t + 1e-9]
+        self._done_upto = max(self._done_upto, self.clip_of(t) - 1)
+        return out + self._ready()
 
     def flush(self) -> list[Clip]:
         """Finish every open clip (end of stream)."""

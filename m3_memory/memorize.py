@@ -94,7 +94,9 @@ class Memorizer:
                 log.exception("clip %d: voice analysis failed", clip.clip_id)
             res.timings["voices"] = time.perf_counter() - t
         t = time.perf_counter()
-        extra = {"errors": res.errors} if res.errors else None
+        extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
+        if res.errors:
+            extra["errors"] = res.errors
         with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
                                    extra=extra) as w:
             ev = ClipEvidence(clip.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),

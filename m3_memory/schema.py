@@ -12,6 +12,10 @@ Tables
   av_evidence, voice_speech   seconds a voice spoke while a face was alone on camera (embedded writer)
   turns, turn_memories        who-said-what-when facts: one row per voice turn (speech, with its transcript) and
                               per face appearance, linked to the episodic memories written from it
+  gaps                        input that did not become memory: stream time span, topic, cause (late, future,
+                              duplicate, bad, overflow, no_audio, no_video, transport, crash, clip_error), count
+  runs                        one row per memorization run (heartbeat of the stream time it reached), so a run
+                              that died without closing (kill -9, power loss) is found and its lost span recorded
 """
 
 from __future__ import annotations
@@ -115,6 +119,34 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (turn_id, memory_id)
     ) WITHOUT ROWID;
     CREATE INDEX turn_memories_memory ON turn_memories (memory_id);
+    """,
+    # 4: accounting of input that did not become memory, and crash detection
+    """
+    CREATE TABLE gaps (
+        id INTEGER PRIMARY KEY,
+        topic TEXT NOT NULL,
+        start_time REAL NOT NULL,
+        end_time REAL NOT NULL,
+        cause TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 1,
+        detail TEXT,
+        source TEXT,
+        recorded_at REAL
+    );
+    CREATE INDEX gaps_time ON gaps (start_time);
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        source TEXT,
+        host TEXT,
+        pid INTEGER,
+        started_at REAL NOT NULL,
+        heartbeat_at REAL,
+        ended_at REAL,
+        status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'clean', 'crashed')),
+        first_stream_time REAL,
+        last_stream_time REAL,
+        last_committed_time REAL
+    );
     """,
 ]
 

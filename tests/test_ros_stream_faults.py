@@ -1,0 +1,199 @@
+"""Ordinary robot faults against a real memorization node over DDS: nothing is lost without a record.
+
+* a camera frame stamped an hour ahead (clock jump), a microphone gap, a re-sent audio chunk: the stream goes on,
+  speech after the gap lands at its true time, and every fault is counted in the store's gaps table;
+* ``kill -9`` mid-run: the restarted node keeps every committed clip, records the lost span as a crash gap and
+  goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore
+from m3_memory.frames import encode_jpeg
+
+from .ros_helpers import RosTestNode, start_module, wait_until
+
+pytestmark = pytest.mark.ros
+SR = 16000
+
+
+def _stamp(msg, t: float) -> None:
+    msg.header.stamp.sec = int(t)
+    msg.header.stamp.nanosec = int(round((t - int(t)) * 1e9))
+
+
+def _node(db: Path, log: Path, clip_seconds: float = 2.0):
+    return start_module("m3_agent_ros.memorization_node", [
+        "--ros-args", "-p", f"db_path:={db}", "-p", f"clip_seconds:={clip_seconds}", "-p", "sample_fps:=2.0",
+        "-p", "audio_grace_s:=1.0", "-p", "face_backend:=none", "-p", "voice_backend:=none",
+        "-p", "compressed_topic:=/cam/compressed", "-p", "image_topic:=''", "-p", "audio_topic:=/mic"], log)
+
+
+class Stream:
+    """Publisher side: 10 fps JPEG frames and 0.1 s audio chunks (16 kHz mono s16), stamped in stream time."""
+
+    def __init__(self, ros: RosTestNode) -> None:
+        from m3_agent.msg import AudioChunk
+        from m3_agent.srv import SyncStream
+        from rclpy.qos import QoSProfile
+        from sensor_msgs.msg import CompressedImage
+        from std_srvs.srv import Trigger
+
+        self.ros, self.AudioChunk, self.CompressedImage = ros, AudioChunk, CompressedImage
+        n = ros.node
+        self.cam = n.create_publisher(CompressedImage, "/cam/compressed", QoSProfile(depth=200))
+        self.mic = n.create_publisher(AudioChunk, "/mic", QoSProfile(depth=500))
+        self.flush = n.create_client(Trigger, "/m3_agent_memorization/flush")
+        self.sync = n.create_client(SyncStream, "/m3_agent_memorization/sync")
+        self.frame = encode_jpeg(np.full((32, 32, 3), 100, np.uint8))
+        self.published = {"/cam/compressed": 0, "/mic": 0}
+
+    def ready(self, proc) -> None:
+        assert self.sync.wait_for_service(timeout_sec=20), proc.describe()
+        wait_until(lambda: (self.ros.executor.spin_once(timeout_sec=0.05), self.cam.get_subscription_count() > 0
+                            and self.mic.get_subscription_count() > 0)[1], timeout=20, what="subscriptions")
+
+    def publish_frame(self, stamp: float) -> None:
+        m = self.CompressedImage(format="jpeg", data=self.frame)
+        _stamp(m, stamp)
+        self.cam.publish(m)
+        self.published["/cam/compressed"] += 1
+
+    def publish_audio(self, stamp: float, samples: np.ndarray) -> None:
+        m = self.AudioChunk(sample_rate=SR, channels=1, encoding="s16le",
+                            data=(np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+        _stamp(m, stamp)
+        self.mic.publish(m)
+        self.published["/mic"] += 1
+
+    def pace(self) -> None:
+        """Let the executor breathe between messages (the subscriber side is best effort)."""
+        self.ros.executor.spin_once(timeout_sec=0.0)
+        import time
+
+        time.sleep(0.025)   # 4x real time, like the demo replay
+
+    def sync_to(self, t: float, proc) -> object:
+        from m3_agent.srv import SyncStream
+
+        req = SyncStream.Request(stream_time=t, topics=list(self.published), published=list(self.published.values()),
+                                 receive_timeout_s=5.0, timeout_s=60.0)
+        return self.ros.call(self.sync, req, timeout_sec=90, proc=proc)
+
+
+def tone(n: int) -> np.ndarray:
+    return (0.3 * np.sin(2 * np.pi * 440 * np.arange(n) / SR)).astype(np.float32)
+
+
+def test_clock_jump_mic_gap_and_duplicates_are_survived_and_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    proc = _node(db, tmp_path / "node.log")
+    ros = RosTestNode("stream_fault_publisher")
+    try:
+        s = Stream(ros)
+        s.ready(proc)
+        for i in range(120):                     # 12 s of stream
+            t = round(i * 0.1, 3)
+            s.publish_frame(t + 3600.0 if i == 40 else t)   # ONE frame stamped an hour ahead at 4 s
+            if not 60 <= i < 80:                 # the microphone is off from 6 s to 8 s
+                s.publish_audio(t, tone(1600) if i >= 80 else np.zeros(1600, np.float32))
+            if i == 30:
+                s.publish_audio(t, np.zeros(1600, np.float32))   # a re-sent chunk (same stamp)
+            s.pace()
+            if i % 10 == 9:   # like a replay: a watermark every second keeps the best-effort input from overflowing
+                assert s.sync_to(t, proc).success
+        res = s.sync_to(12.0, proc)
+        assert res.success, res.message
+        assert res.memorized_upto >= 12.0 - 1e-6, res.message
+        # every published message is accounted for: received, or recorded as lost in transport
+        for topic, got, lost in zip(res.topics, res.received, res.lost_in_transport, strict=True):
+            assert got + lost == s.published[topic], (topic, got, lost, s.published)
+    finally:
+        ros.close()
+        rc = proc.stop(timeout=20)
+    assert rc == 0, proc.describe()
+    store = MemoryStore(db, readonly=True)
+    clips = {cid: json.loads(extra) for cid, extra in store.conn.execute("SELECT id, extra FROM clips")}
+    assert sorted(clips) == [0, 1, 2, 3, 4, 5], "the stream after the future-stamped frame was not memorized"
+    # 2 fps sampling of 2 s clips keeps ~4 frames (clip 0 may lose its first messages to DDS matching: counted)
+    assert all(clips[k]["frames"] >= 3 for k in range(1, 6)), clips
+    # speech after the gap landed at its true time: clip 3 (6-8 s) has no audio, clips 4 and 5 are fully covered
+    assert clips[3]["audio_coverage"] < 0.05 and clips[4]["audio_coverage"] > 0.95, clips
+    rows = store.conn.execute("SELECT topic, cause, start_time, end_time, count FROM gaps").fetchall()
+    causes = {(topic, cause) for topic, cause, *_ in rows}
+    assert ("/cam/compressed", "future") in causes and ("/cam/compressed", "past") in causes, rows
+    assert ("/mic", "duplicate") in causes, rows
+    (gap,) = [(a, b) for topic, cause, a, b, _ in rows if (topic, cause) == ("/mic", "no_audio")]
+    assert gap[0] == pytest.approx(6.0, abs=0.15) and gap[1] == pytest.approx(8.0, abs=0.15), rows
+    assert not [r for r in rows if r[1] == "late"], rows
+    log = proc.output()
+    assert "re-anchored" in log
+
+
+def _clip_ids(db: Path) -> list[int]:
+    with sqlite3.connect(db) as c:
+        return [r[0] for r in c.execute("SELECT id FROM clips ORDER BY id")]
+
+
+def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    proc = _node(db, tmp_path / "node1.log")
+    ros = RosTestNode("crash_publisher")
+    try:
+        s = Stream(ros)
+        s.ready(proc)
+        for i in range(55):                      # 5.5 s: clips 0 and 1 finish, clip 2 is open
+            t = round(i * 0.1, 3)
+            s.publish_frame(t)
+            s.publish_audio(t, np.zeros(1600, np.float32))
+            s.pace()
+            if i % 10 == 9:
+                assert s.sync_to(round(t - 0.5, 3), proc).success
+        wait_until(lambda: len(_clip_ids(db)) >= 2, timeout=30, what="two committed clips")
+
+        def heartbeat_reached() -> bool:
+            with sqlite3.connect(db) as c:
+                row = c.execute("SELECT last_stream_time FROM runs WHERE status='running'").fetchone()
+            return bool(row and row[0] is not None and row[0] >= 5.3)
+
+        wait_until(heartbeat_reached, timeout=10, what="the run heartbeat to reach the stream time")
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait(timeout=10) == -signal.SIGKILL
+        before = _clip_ids(db)
+        proc.stop()
+        proc = _node(db, tmp_path / "node2.log")
+        ros.close()   # a fresh client: the old one may still see the dead node's service until its lease expires
+        ros = RosTestNode("crash_publisher_2")
+        s = Stream(ros)
+        s.ready(proc)
+        for i in range(80, 110):                 # the stream goes on at 8-11 s
+            t = round(i * 0.1, 3)
+            s.publish_frame(t)
+            s.publish_audio(t, np.zeros(1600, np.float32))
+            s.pace()
+        res = s.sync_to(10.0, proc)
+        assert res.success, res.message
+    finally:
+        ros.close()
+        rc = proc.stop(timeout=20)
+    assert rc == 0, proc.describe()
+    after = _clip_ids(db)
+    assert before[:2] == [0, 1] and set(before) <= set(after) and 4 in after, (before, after)
+    with sqlite3.connect(db) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        crash = c.execute("SELECT start_time, end_time, detail FROM gaps WHERE cause = 'crash'").fetchall()
+        statuses = [r[0] for r in c.execute("SELECT status FROM runs ORDER BY id")]
+    assert len(crash) == 1, crash
+    start, end, _ = crash[0]
+    assert start == pytest.approx(2 * len(before), abs=1e-6)      # the end of the last committed clip
+    assert end >= 5.3, crash                                     # the stream time the dead run had received
+    assert statuses == ["crashed", "clean"]
+    assert "previous run died without closing" in proc.output()
