@@ -58,6 +58,25 @@ class InsertResult:
 @dataclass
 class ForgetReport:
     character_id: int
-    entities: list[int] = field(default_factory=list)
-    deleted_memories: list[int] = field(default_factory=list)
-    redacted_memories: list[int] = field(default_factory=list)
+    entities: list[int] = field(default_factory=list)            # face/voice nodes deleted
+    deleted_memories: list[int] = field(default_factory=list)    # memories about only them (and equivalences)
+    redacted_memories: list[int] = field(default_factory=list)   # kept memories whose text was rewritten
+    deleted_turns: int = 0
+    names_redacted: int = 0        # occurrences of the person's names replaced by <redacted>
+    texts_rewritten: int = 0       # rows of nodes/contents/turns whose text changed (tags or names)
+    reembedded: list[int] = field(default_factory=list)      # rewritten memories with a new vector
+    needs_reembed: list[int] = field(default_factory=list)   # ... whose old vector was dropped (other embedder)
+    vacuumed: bool = False
+    checkpointed: bool = False     # WAL checkpointed and truncated: no deleted bytes left in the files
+    open_readers_blocking: bool = False   # other connections kept the checkpoint from finishing
+    checkpoint: tuple[int, int, int] = (1, -1, -1)   # PRAGMA wal_checkpoint row: busy, log, checkpointed
+
+
+@dataclass
+class CheckpointResult:
+    ok: bool                       # busy == 0: WAL fully copied into the database file and truncated
+    busy: int
+    log_frames: int
+    checkpointed_frames: int
+    attempts: int = 1
+    waited_s: float = 0.0

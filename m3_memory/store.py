@@ -29,6 +29,7 @@ from .embedders import EmbeddingError, TextEmbedder, make_embedder, normalize_ro
 from .records import (
     ENTITY_KINDS,
     TEXT_KINDS,
+    CheckpointResult,
     ClipHit,
     Entity,
     ForgetReport,
@@ -41,7 +42,6 @@ from .vector_index import IndexParams, VectorIndex
 
 log = logging.getLogger(__name__)
 
-REDACTED = "<redacted>"
 _MEMORY_COLS = "id, type, text, clip_id, start_time, end_time, weight"
 
 
@@ -223,8 +223,8 @@ class MemoryStore:
         found = self.conn.execute(
             f"SELECT n.id, n.type, n.clip_id, n.end_time, e.vector FROM nodes n LEFT JOIN embeddings e "
             f"ON e.node_id = n.id WHERE n.id IN ({marks})", tuple(touched)).fetchall()
-        present = {r[0] for r in found}
-        self._index.remove([nid for nid in touched if nid not in present])
+        with_vector = {r[0] for r in found if r[4] is not None}  # deleted, or text whose vector was dropped
+        self._index.remove([nid for nid in touched if nid not in with_vector])
         text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
         if any(r[1] in ENTITY_KINDS for r in found):
             self._characters = {}
@@ -392,51 +392,25 @@ class MemoryStore:
             self._log(text_id, "eq")
 
     # ------------------------------------------------------------------ forget
-    def forget_character(self, character_id: int) -> ForgetReport:
-        """Delete a person: the character's face/voice nodes with their embeddings and contents, the memories
-        that mention only them, and the equivalences that involve them; memories that also mention others
-        keep their text with the person's tags replaced by ``<redacted>`` (and are re-embedded)."""
+    def forget_character(self, character_id: int, *, checkpoint_timeout_s: float = 10.0,
+                         vacuum: bool = False) -> ForgetReport:
+        """Delete a person everywhere (privacy delete, see :mod:`m3_memory.forget`): their face/voice nodes with
+        embeddings, contents, turns and names, the memories about only them and every equivalence involving them;
+        memories that also mention others keep their text with the person's tags and names replaced by
+        ``<redacted>``. Works on any store (a store made by another embedder gets the rewritten memories' vectors
+        dropped instead of re-embedded). ``report.checkpointed`` is False when other connections kept the WAL
+        checkpoint from finishing within ``checkpoint_timeout_s``: call :meth:`checkpoint` once they are closed."""
+        from .forget import forget_character
+
+        return forget_character(self, character_id, checkpoint_timeout_s=checkpoint_timeout_s, vacuum=vacuum)
+
+    def checkpoint(self, timeout_s: float = 10.0) -> CheckpointResult:
+        """``PRAGMA wal_checkpoint(TRUNCATE)``, retried until done or ``timeout_s``; ``.ok`` says if it was done."""
+        from .forget import checkpoint_truncate
+
         self._require_writable()
-        chars = self.characters()
-        cid = chars.resolve_alias(character_id)
-        if cid is None:
-            raise StoreError(f"unknown character {character_id}")
-        ents = [nid for _, nid in chars.members[cid]]
-        report = ForgetReport(character_id=cid, entities=ents)
-        gone = set(ents)
-        with self.transaction():
-            marks = ",".join("?" * len(ents))
-            texts = self.conn.execute(
-                f"SELECT DISTINCT n.id, n.text, n.is_equivalence FROM nodes n JOIN edges e ON e.text_id = n.id "
-                f"WHERE e.entity_id IN ({marks})", ents).fetchall()
-            # memories that mention the person by tag but have no edge (e.g. edge weakened away)
-            like = " OR ".join(["text LIKE ?"] * len(ents))
-            pats = [f"%<{k}_{n}>%" for k, n in chars.members[cid]]
-            texts += self.conn.execute(f"SELECT id, text, is_equivalence FROM nodes WHERE type IN "
-                                       f"('episodic','semantic') AND ({like})", pats).fetchall()
-            redact: list[tuple[int, str]] = []
-            for tid, text, is_eq in dict((t[0], t) for t in texts).values():
-                tags = find_tags(text)
-                others = [t for t in tags if t[0] != "character" and t[1] not in gone]
-                if is_eq or not others:
-                    report.deleted_memories.append(tid)
-                else:
-                    new = replace_tags(text, lambda k, n: REDACTED if (k != "character" and n in gone) else None)
-                    redact.append((tid, new))
-            for nid in report.deleted_memories + ents:
-                self.conn.execute("DELETE FROM nodes WHERE id = ?", (nid,))
-                self._log(nid, "del")
-            self.conn.execute(f"DELETE FROM character_names WHERE seed IN ({marks})",
-                              [chars.seed_of[e] for e in ents])
-            if redact:
-                vecs = self.embed_texts([t for _, t in redact], writing=True)
-                for (tid, new), vec in zip(redact, vecs, strict=True):
-                    self.conn.execute("UPDATE nodes SET text = ? WHERE id = ?", (new, tid))
-                    self.conn.execute("UPDATE embeddings SET vector = ? WHERE node_id = ?", (_blob(vec), tid))
-                    self._log(tid, "upd")
-                    report.redacted_memories.append(tid)
-        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # don't keep the forgotten bytes in the WAL
-        return report
+        with self._lock:
+            return checkpoint_truncate(self.conn, timeout_s)
 
     # ------------------------------------------------------------------ reading
     def get_memories(self, ids: Iterable[int]) -> list[Memory]:
