@@ -90,7 +90,7 @@ def cmd_graphs(a: argparse.Namespace) -> int:
     from m3_control.evaluation.judge import make_judge
     from m3_control.evaluation.report import markdown_table, summarize, write_report
     from m3_memory import MemoryStore
-    from m3_memory.pickle_import import import_videograph
+    from m3_memory.pickle_import import import_pickle_file
 
     ann = load_annotations(a.annotations)
     out = Path(a.out)
@@ -107,10 +107,8 @@ def cmd_graphs(a: argparse.Namespace) -> int:
         if not qs:
             continue
         db = out / "stores" / f"{vid}.db"
-        if not db.exists():
-            store = MemoryStore(db)
-            import_videograph(Path(a.graphs) / f"{vid}.pkl", store, reembed=a.reembed)
-            store.close()
+        if not db.exists():   # all or nothing: a killed run leaves no half-imported store to be skipped later
+            import_pickle_file(Path(a.graphs) / f"{vid}.pkl", db, reembed=a.reembed)
         store = MemoryStore(db, readonly=True)
         opts: dict = {"threshold": a.threshold}
         if a.answerer == "m3":

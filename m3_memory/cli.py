@@ -5,8 +5,10 @@
     m3-memory clip 12 --db memory.db [--json]
     m3-memory search "where are the keys?" --db memory.db [--topk 2] [--threshold 0.5] [--before 300] [--nodes]
     m3-memory import-pickle bedroom_01.pkl --db memory.db [--reembed] [--clip-seconds 30] [--into-existing]
+                                                  [--max-bytes N] [--max-nodes N]  (all or nothing; again: 0 added)
     m3-memory export memory.json --db memory.db [--vectors] [--blobs]      (OUT "-" writes to stdout)
-    m3-memory forget 3 --db memory.db --yes
+    m3-memory forget 3 --db memory.db --yes [--wait 10] [--vacuum]      (exit 3: WAL checkpoint blocked)
+    m3-memory checkpoint --db memory.db [--wait 10]                      (exit 3: still blocked)
     m3-memory name 3 Alice --db memory.db
 
 ``--db`` defaults to ``$M3_MEMORY_DB``. Read-only commands open the database read-only, so they are safe next
@@ -16,6 +18,7 @@ to a running memorization process. Errors print one line on stderr and exit with
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sqlite3
@@ -163,13 +166,17 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_import_pickle(args: argparse.Namespace) -> int:
-    from .pickle_import import import_videograph
+    from .pickle_import import ImportLimits, import_pickle_file
 
     if not Path(args.pickle).is_file():
         raise CliError(f"pickle not found: {args.pickle}")
-    with _open(args, write=True, create=True) as store:
-        report = import_videograph(args.pickle, store, clip_seconds=args.clip_seconds, reembed=args.reembed,
-                                   embedder_name=args.text_embedder, into_existing=args.into_existing)
+    if not args.db:
+        raise CliError("no database given: pass --db PATH or set M3_MEMORY_DB")
+    # all or nothing: a new database appears only once complete, an existing one gets one transaction
+    report = import_pickle_file(args.pickle, args.db, clip_seconds=args.clip_seconds, reembed=args.reembed,
+                                embedder_name=args.text_embedder, into_existing=args.into_existing,
+                                limits=ImportLimits.with_caps(max_total_bytes=args.max_bytes,
+                                                              max_nodes=args.max_nodes))
     if args.json:
         _json(report.to_dict())
     else:
@@ -205,18 +212,45 @@ def cmd_forget(args: argparse.Namespace) -> int:
             sys.stderr.flush()
             if sys.stdin.readline().strip().lower() not in ("y", "yes"):
                 raise CliError("not confirmed; nothing was changed")
-        report = store.forget_character(cid)
+        report = store.forget_character(cid, checkpoint_timeout_s=args.wait, vacuum=args.vacuum)
     if args.json:
-        _json({"character_id": report.character_id, "entities": report.entities,
-               "deleted_memories": report.deleted_memories, "redacted_memories": report.redacted_memories})
-        return 0
-    _out(f"forgot character {report.character_id}")
-    _out(f"  deleted entities:  {' '.join(map(str, report.entities)) or '-'}  ({members})")
-    _out(f"  deleted memories:  {len(report.deleted_memories)}"
-         + (f"  ({' '.join(map(str, report.deleted_memories))})" if report.deleted_memories else ""))
-    _out(f"  redacted memories: {len(report.redacted_memories)}"
-         + (f"  ({' '.join(map(str, report.redacted_memories))})" if report.redacted_memories else ""))
+        _json(dataclasses.asdict(report))
+    else:
+        _out(f"forgot character {report.character_id}")
+        _out(f"  deleted entities:  {' '.join(map(str, report.entities)) or '-'}  ({members})")
+        _out(f"  deleted memories:  {len(report.deleted_memories)}"
+             + (f"  ({' '.join(map(str, report.deleted_memories))})" if report.deleted_memories else ""))
+        _out(f"  redacted memories: {len(report.redacted_memories)}"
+             + (f"  ({' '.join(map(str, report.redacted_memories))})" if report.redacted_memories else ""))
+        _out(f"  deleted turns:     {report.deleted_turns}")
+        _out(f"  names redacted:    {report.names_redacted} occurrence(s); {report.texts_rewritten} text(s) rewritten")
+        if report.needs_reembed:
+            _out(f"  vectors dropped:   {len(report.needs_reembed)} rewritten memories need re-embedding (the store's "
+                 "embedder is not the running one); they are not searchable until then")
+        _out("  files:             " + ("secure delete done, WAL checkpointed and truncated"
+                                        + (", database vacuumed" if report.vacuumed else "")
+                                        if report.checkpointed else "WAL NOT checkpointed (see warning)"))
+    if not report.checkpointed:
+        _warn_checkpoint(args.db, args.wait)
+        return 3
     return 0
+
+
+def _warn_checkpoint(db: str, waited: float) -> None:
+    sys.stderr.write(
+        f"{PROG}: warning: other connections (open readers, or a writer) kept the WAL checkpoint of {db} busy for "
+        f"{waited:g} s: the deleted data is gone from every query, but its bytes may remain in {db}-wal or the "
+        f"database file until they close. Close them, then run: {PROG} checkpoint --db {db}\n")
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> int:
+    with _open(args, write=True) as store:
+        res = store.checkpoint(args.wait)
+    if res.ok:
+        _out(f"checkpointed {args.db}: WAL copied into the database and truncated")
+        return 0
+    _warn_checkpoint(args.db, args.wait)
+    return 3
 
 
 def cmd_name(args: argparse.Namespace) -> int:
@@ -267,6 +301,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="append to a non-empty database (ids, clips and times shifted past its contents)")
     s.add_argument("--text-embedder", default="openai:text-embedding-3-large",
                    help="name recorded for the pickle's text vectors (without --reembed)")
+    s.add_argument("--max-bytes", type=int, default=None, metavar="BYTES",
+                   help="refuse a pickle that would load and write more than this (default 2 GiB; checked before "
+                        "writing anything)")
+    s.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                   help="refuse a pickle with more nodes than this (default 200000)")
     s.set_defaults(fn=cmd_import_pickle)
     s = sub.add_parser("export", parents=[common], help="dump the database as JSON")
     s.add_argument("out", metavar="OUT.json", help='output file, "-" for stdout')
@@ -277,7 +316,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="delete a person: face/voice data and memories about them")
     s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
     s.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    s.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to retry the WAL checkpoint while other connections keep it busy (default 10)")
+    s.add_argument("--vacuum", action="store_true",
+                   help="also rebuild the database file (removes bytes freed before the forget, e.g. capped face "
+                        "embeddings; slow on a large store, needs free disk as large as the database)")
     s.set_defaults(fn=cmd_forget)
+    s = sub.add_parser("checkpoint", parents=[common],
+                       help="checkpoint and truncate the WAL (finish a forget that open readers blocked)")
+    s.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to retry while other connections keep it busy (default 10)")
+    s.set_defaults(fn=cmd_checkpoint)
     s = sub.add_parser("name", parents=[common], help="set a character's name")
     s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
     s.add_argument("name", metavar="NAME")

@@ -13,14 +13,20 @@ clip 2: voice 10 (Bob), texts 11-14 incl. "Equivalence: <face_2>, <voice_10>"
 clip 3: nothing
 clip 4: face 15 (never mentioned), text 16
 clip 5: face 17 (never mentioned, no memory in its clip)
+(grown, the same run memorized further: clip 6: face 18, text 19 "<face_18> greets <face_1> at the door.")
+
+Also: ``build_large_pickle`` (many clips, for kill/timing tests) and ``build_bomb_pickle`` (a small file that
+unpickles into a huge graph: one big content referenced many times).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import pickle
 import sys
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,24 +131,39 @@ UPSTREAM_CHARACTERS = {"character_0": ["face_1", "voice_0"], "character_1": ["fa
 ASR = {0: ["Good morning, I'm Alice.", "Coffee?"], 10: ["Where are the car keys?"]}
 
 
+@contextlib.contextmanager
+def _graph_class(module: str = "videograph") -> Iterator[type]:
+    """The ``VideoGraph`` class, importable as ``{module}.VideoGraph`` while the block runs (to pickle it)."""
+    cls = _make_module(module)
+    added = _install(module, cls)
+    try:
+        yield cls
+    finally:
+        for name in reversed(added):
+            sys.modules.pop(name, None)
+
+
+GROWN_TEXT = "<face_18> greets <face_1> at the door."
+
+
 def build_upstream_pickle(path: Path, protocol: int = 4, module: str = "videograph", numpy_arrays: bool = False,
-                          seed: int = 0, extra_node: object | None = None) -> Expected:
+                          seed: int = 0, extra_node: object | None = None, grown: bool = False) -> Expected:
     """Write the graph described in the module docstring to ``path``; return what it holds.
 
     ``numpy_arrays``: embeddings as numpy arrays (text: ``[np.ndarray]``) instead of float lists.
     ``extra_node``: any object stored in a node's metadata (to smuggle a forbidden global in).
+    ``grown``: the same graph memorized one clip further (clip 6: face 18 and text 19); every other node is
+    the same as without it.
     """
     rng = np.random.default_rng(seed)
-    cls = _make_module(module)
-    added = _install(module, cls)
-    try:
+    with _graph_class(module) as cls:
         g = cls(max_img_embeddings=12)
         exp = Expected(next_node_id=18, clips=[0, 1, 2, 4])
 
         def emb(rows: np.ndarray) -> list:
             return [r.astype(np.float32) if numpy_arrays else [float(x) for x in r] for r in rows]
 
-        for uid, (kind, n_emb, n_cont, clip) in ENTITIES.items():
+        def add_entity(uid: int, kind: str, n_emb: int, n_cont: int, clip: int) -> None:
             node = cls.Node(uid, "img" if kind == "face" else "voice")
             vecs = _unit(rng, n_emb, FACE_DIM if kind == "face" else VOICE_DIM)
             node.embeddings = emb(vecs)
@@ -151,7 +172,8 @@ def build_upstream_pickle(path: Path, protocol: int = 4, module: str = "videogra
             g.nodes[uid] = node
             exp.entities[uid] = {"kind": kind, "embeddings": vecs.astype(np.float32), "contents": contents}
             exp.entity_clip[uid] = clip
-        for clip, uid, kind, text, edges in MEMORIES:
+
+        def add_text(clip: int, uid: int, kind: str, text: str, edges: dict[int, float]) -> None:
             node = cls.Node(uid, kind)
             vec = _unit(rng, 1, TEXT_DIM)[0]
             node.embeddings = [vec.astype(np.float64)] if numpy_arrays else [[float(x) for x in vec]]
@@ -167,19 +189,89 @@ def build_upstream_pickle(path: Path, protocol: int = 4, module: str = "videogra
                 g.edges[(ent, uid)] = w
                 exp.edges[(uid, ent)] = w
             exp.texts[uid] = {"kind": kind, "text": text, "clip": clip, "vector": vec.astype(np.float32)}
+
+        for uid, (kind, n_emb, n_cont, clip) in ENTITIES.items():
+            add_entity(uid, kind, n_emb, n_cont, clip)
+        for clip, uid, kind, text, edges in MEMORIES:
+            add_text(clip, uid, kind, text, edges)
+        characters = dict(UPSTREAM_CHARACTERS)
+        if grown:  # drawn after everything else: the other nodes stay the same
+            add_entity(18, "face", 2, 1, 6)
+            add_text(6, 19, "episodic", GROWN_TEXT, {18: 1.0, 1: 1.0})
+            characters["character_5"] = ["face_18"]
+            exp.clips.append(6)
         if extra_node is not None:
             g.nodes[1].metadata["extra"] = extra_node
         g.nodes = dict(sorted(g.nodes.items()))  # upstream inserts in id order
-        g.next_node_id = 18
-        g.character_mappings = UPSTREAM_CHARACTERS
-        g.reverse_character_mappings = {t: c for c, tags in UPSTREAM_CHARACTERS.items() for t in tags}
-        exp.character_groups = [{f"<{t}>" for t in tags} for tags in UPSTREAM_CHARACTERS.values()]
+        g.next_node_id = exp.next_node_id = 20 if grown else 18
+        g.character_mappings = characters
+        g.reverse_character_mappings = {t: c for c, tags in characters.items() for t in tags}
+        exp.character_groups = [{f"<{t}>" for t in tags} for tags in characters.values()]
         with open(path, "wb") as f:
             pickle.dump(g, f, protocol=protocol)
-    finally:
-        for name in reversed(added):
-            sys.modules.pop(name, None)
     return exp
+
+
+def build_large_pickle(path: Path, clips: int, texts_per_clip: int, faces_per_clip: int = 2, dim: int = 32,
+                       seed: int = 0, name: str = "big") -> dict[str, int]:
+    """A long graph (upstream layout) for kill/timing tests: per clip new faces, then memories about them with
+    ``dim``-d text vectors and edges to the clip's faces; ``name`` goes into every text and crop (another name,
+    another video). Returns the node counts by our kind."""
+    rng = np.random.default_rng(seed)
+    with _graph_class() as cls:
+        g = cls()
+        uid = 0
+        for clip in range(clips):
+            faces = []
+            for _ in range(faces_per_clip):
+                node = cls.Node(uid, "img")
+                node.embeddings = list(_unit(rng, 2, 16).astype(np.float32))
+                node.metadata["contents"] = [f"{name} crop {uid}"]
+                g.nodes[uid] = node
+                faces.append(uid)
+                uid += 1
+            vecs = _unit(rng, texts_per_clip, dim).astype(np.float32)
+            for i in range(texts_per_clip):
+                node = cls.Node(uid, "episodic")
+                face = faces[i % len(faces)]
+                node.embeddings = [vecs[i]]
+                node.metadata.update(contents=[f"<face_{face}> does thing {i} in {name} clip {clip}."],
+                                     timestamp=clip)
+                g.nodes[uid] = node
+                g.text_nodes.append(uid)
+                g.text_nodes_by_clip.setdefault(clip, []).append(uid)
+                g.edges[(uid, face)] = g.edges[(face, uid)] = 1.0
+                uid += 1
+        g.next_node_id = uid
+        with open(path, "wb") as f:
+            pickle.dump(g, f, protocol=4)
+    n_faces = clips * faces_per_clip
+    return {"face": n_faces, "voice": 0, "episodic": clips * texts_per_clip, "semantic": 0}
+
+
+def build_bomb_pickle(path: Path, faces: int, content_chars: int, refs_per_face: int = 20) -> int:
+    """A small file that unpickles into a huge graph: ``faces`` face nodes whose contents are all the same
+    ``content_chars``-character string, referenced ``refs_per_face`` times each (pickle stores it once).
+    Returns the number of content characters the graph would bring in."""
+    big = "A" * content_chars
+    with _graph_class() as cls:
+        g = cls()
+        row = [1.0] + [0.0] * (FACE_DIM - 1)
+        for uid in range(faces):
+            node = cls.Node(uid, "img")
+            node.embeddings = [row]
+            node.metadata["contents"] = [big] * refs_per_face
+            g.nodes[uid] = node
+        node = cls.Node(faces, "episodic")
+        node.embeddings = [[1.0, 0.0, 0.0, 0.0]]
+        node.metadata.update(contents=["<face_0> waves."], timestamp=0)
+        g.nodes[faces] = node
+        g.text_nodes_by_clip = {0: [faces]}
+        g.edges = {(faces, 0): 1.0, (0, faces): 1.0}
+        g.next_node_id = faces + 1
+        with open(path, "wb") as f:
+            pickle.dump(g, f, protocol=4)
+    return faces * refs_per_face * content_chars
 
 
 class _Evil:

@@ -105,6 +105,7 @@ def test_search_clips_and_nodes(db, capsys):
 
 def test_import_pickle_and_export(tmp_path, capsys):
     build_upstream_pickle(tmp_path / "g.pkl")
+    build_upstream_pickle(tmp_path / "g2.pkl", seed=1)   # another graph: re-importing g.pkl itself adds nothing
     path = str(tmp_path / "imported.db")
     rc, out, _ = run(capsys, "import-pickle", str(tmp_path / "g.pkl"), "--db", path, "--reembed")
     assert rc == 0
@@ -112,7 +113,7 @@ def test_import_pickle_and_export(tmp_path, capsys):
     assert "re-embedded" in out
     rc, _, err = run(capsys, "import-pickle", str(tmp_path / "g.pkl"), "--db", path)
     assert rc == 2 and "--into-existing" in err and "Traceback" not in err
-    rc, out, _ = run(capsys, "import-pickle", str(tmp_path / "g.pkl"), "--db", path, "--reembed",
+    rc, out, _ = run(capsys, "import-pickle", str(tmp_path / "g2.pkl"), "--db", path, "--reembed",
                      "--into-existing", "--clip-seconds", "10", "--json")
     report = json.loads(out)
     assert rc == 0 and report["clip_ids"] == [5, 6, 7, 9] and report["time_offset"] == 150.0

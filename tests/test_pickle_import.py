@@ -1,16 +1,26 @@
-"""Import of upstream VideoGraph pickles: everything comes across, nothing foreign is executed."""
+"""Import of upstream VideoGraph pickles: everything comes across, nothing foreign is executed; all or nothing
+(kill -9 at any moment), idempotent, and every cap checked before anything is written."""
 
 from __future__ import annotations
 
 import collections
 import io
+import json
+import os
 import pickle
+import signal
+import sqlite3
+import subprocess
 import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from m3_memory import MemoryStore, StoreConfig, StoreError, pickle_import
+from m3_memory.cli import main
 from m3_memory.pickle_import import (
     ForbiddenGlobalError,
     PickleImportError,
@@ -19,7 +29,17 @@ from m3_memory.pickle_import import (
     load_videograph,
 )
 
-from .fixtures_upstream import TEXT_DIM, Expected, build_malicious_pickle, build_upstream_pickle
+from .fixtures_upstream import (
+    GROWN_TEXT,
+    TEXT_DIM,
+    Expected,
+    build_bomb_pickle,
+    build_large_pickle,
+    build_malicious_pickle,
+    build_upstream_pickle,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class LookupEmbedder:
@@ -226,14 +246,15 @@ def test_pickle_cannot_modify_the_stand_in_classes(tmp_path):
 
 def test_non_empty_store_needs_into_existing_which_appends(tmp_path):
     exp = build_upstream_pickle(tmp_path / "g.pkl")
+    build_upstream_pickle(tmp_path / "other.pkl", seed=1)  # the same layout, another video
     store = MemoryStore(tmp_path / "m.db")
     import_videograph(tmp_path / "g.pkl", store)
     before = _snapshot(store)
     with pytest.raises(PickleImportError, match="into_existing"):
-        import_videograph(tmp_path / "g.pkl", store)
+        import_videograph(tmp_path / "other.pkl", store)
     assert _snapshot(store) == before
 
-    report = import_videograph(tmp_path / "g.pkl", store, into_existing=True)
+    report = import_videograph(tmp_path / "other.pkl", store, into_existing=True)
     assert (report.node_id_offset, report.clip_id_offset, report.time_offset) == (18, 5, 150.0)
     assert report.clip_ids == [5, 6, 7, 9]
     assert store.conn.execute("SELECT start_time FROM clips WHERE id = 5").fetchone()[0] == 150.0
@@ -244,15 +265,17 @@ def test_non_empty_store_needs_into_existing_which_appends(tmp_path):
     members = store.character_members()
     assert members[18] == ["<voice_18>", "<face_19>"] and members[0] == ["<voice_0>", "<face_1>"]
     assert report.characters_match is True and len(report.characters_ours) == 5
+    assert report.already_present == 0 and report.added == 18
 
 
 def test_mixing_text_models_is_refused_before_writing(tmp_path):
     build_upstream_pickle(tmp_path / "g.pkl")
+    build_upstream_pickle(tmp_path / "other.pkl", seed=1)
     store = MemoryStore(tmp_path / "m.db")
     import_videograph(tmp_path / "g.pkl", store, reembed=True)
     before = _snapshot(store)
     with pytest.raises(StoreError, match="cannot mix"):
-        import_videograph(tmp_path / "g.pkl", store, into_existing=True)
+        import_videograph(tmp_path / "other.pkl", store, into_existing=True)
     assert _snapshot(store) == before
 
 
@@ -277,3 +300,226 @@ def test_bad_nodes_are_skipped_with_reasons(tmp_path, monkeypatch):
     store2 = MemoryStore(tmp_path / "m2.db")
     report2 = import_videograph(tmp_path / "g.pkl", store2, reembed=True)
     assert "node 9" not in dict(report2.skipped) and store2.get_memories([9])[0].kind == "semantic"
+
+
+# ---------------------------------------------------------------------------------------------- all or nothing
+_TABLES = ("clips", "nodes", "edges", "embeddings", "contents")
+
+
+def _counts(db: Path) -> dict[str, int]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in _TABLES}
+    finally:
+        conn.close()
+
+
+def _wal_over(folder: Path, nbytes: int) -> bool:
+    """A WAL (of the target or of an importer's temporary database) has grown past ``nbytes``: mid-write."""
+    for p in folder.glob("*m.db*-wal"):
+        try:
+            if p.stat().st_size > nbytes:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
+
+
+def _kill_when(proc: subprocess.Popen, ready: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll ``ready`` and SIGKILL ``proc`` as soon as it holds; the import must not have finished by then."""
+    deadline = time.monotonic() + timeout
+    try:
+        while not ready():
+            if proc.poll() is not None:
+                out, err = proc.communicate()
+                pytest.fail(f"the import ended (rc {proc.returncode}) before it was mid-way: {out[-300:]} {err[-500:]}")
+            if time.monotonic() > deadline:
+                pytest.fail("the import never got mid-way")
+            time.sleep(0.002)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def _cli(*argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "m3_memory.cli", *argv], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_kill_9_mid_import_into_a_new_database_leaves_no_database(tmp_path):
+    """The real CLI, killed while it writes (its WAL growing): the target is absent (or complete), never partial;
+    the re-run cleans up the killed run's temporary file and imports everything."""
+    full = build_large_pickle(tmp_path / "big.pkl", clips=300, texts_per_clip=80)
+    db = tmp_path / "m.db"
+    proc = _cli("import-pickle", str(tmp_path / "big.pkl"), "--db", str(db))
+    _kill_when(proc, lambda: _wal_over(tmp_path, 1_000_000))
+    assert not db.exists() or _counts(db)["nodes"] == sum(full.values())
+
+    proc = _cli("import-pickle", str(tmp_path / "big.pkl"), "--db", str(db), "--json")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert _counts(db) == {"clips": 300, "nodes": sum(full.values()), "edges": full["episodic"],
+                           "embeddings": 2 * full["face"] + full["episodic"], "contents": full["face"]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pkl", "m.db"]  # no temporary files left
+    assert json.loads(out)["added"] == sum(full.values())
+
+
+_DRIVER = """
+import sys, time
+from m3_memory import MemoryStore
+from m3_memory.pickle_import import import_videograph
+
+def progress(i, n):
+    print(i, n, flush=True)
+    if i == n // 3:
+        time.sleep(120)  # a third of the clips written: wait here to be killed
+
+import_videograph(sys.argv[1], MemoryStore(sys.argv[2]), into_existing=True, progress=progress)
+"""
+
+
+def test_kill_9_mid_import_into_an_existing_database_leaves_it_untouched(tmp_path):
+    """An import appending to a store, killed with a third of its clips written: the store is exactly as before
+    (one transaction, not one per clip), intact, and a re-run appends everything once."""
+    build_large_pickle(tmp_path / "small.pkl", clips=3, texts_per_clip=5, name="small")
+    full = build_large_pickle(tmp_path / "big.pkl", clips=60, texts_per_clip=50)
+    db = tmp_path / "m.db"
+    with MemoryStore(db) as store:
+        import_videograph(tmp_path / "small.pkl", store)
+        before = _snapshot(store)
+    counts = _counts(db)
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(tmp_path / "big.pkl"), str(db)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    _kill_when(proc, lambda: proc.stdout.readline().split() == ["20", "60"])
+    assert _counts(db) == counts
+    with MemoryStore(db) as store:
+        assert _snapshot(store) == before
+        report = import_videograph(tmp_path / "big.pkl", store, into_existing=True)
+        assert report.nodes == full and report.clips == 60
+    assert _counts(db)["nodes"] == counts["nodes"] + sum(full.values())
+
+
+# ---------------------------------------------------------------------------------------------- idempotent
+def test_reimport_adds_nothing(tmp_path, capsys):
+    """The same file again: "already imported, 0 added", nothing written (API and CLI). The same graph in
+    other bytes (pickled again): 0 added, by the per-node keys. A grown pickle of the same run: only its new
+    nodes, tied to the entities already in the store."""
+    build_upstream_pickle(tmp_path / "g.pkl")
+    build_upstream_pickle(tmp_path / "again.pkl", protocol=2, numpy_arrays=True)  # other bytes, same graph
+    exp = build_upstream_pickle(tmp_path / "grown.pkl", grown=True)
+    db = tmp_path / "m.db"
+    with MemoryStore(db) as store:
+        first = import_videograph(tmp_path / "g.pkl", store)
+        before = _snapshot(store)
+        report = import_videograph(tmp_path / "g.pkl", store, into_existing=True)
+        assert _snapshot(store) == before
+        assert report.already_imported and report.added == 0 and report.clip_ids == []
+        assert "already imported, 0 added" in report.summary()
+    record = json.loads(before["meta"][[k for k, _ in before["meta"]].index(f"import:{first.sha256}")][1])
+    assert record["added"]["episodic"] == 7 and record["uids"] == [[0, 17]] and record["graph"]
+
+    assert main(["import-pickle", str(tmp_path / "g.pkl"), "--db", str(db), "--into-existing"]) == 0
+    assert "already imported, 0 added" in capsys.readouterr().out
+    with MemoryStore(db) as store:
+        assert _snapshot(store) == before
+        report = import_videograph(tmp_path / "again.pkl", store, into_existing=True)
+        assert not report.already_imported and report.added == 0 and report.already_present == 18
+        after = _snapshot(store)
+        assert {t: rows for t, rows in after.items() if t != "meta"} == {
+            t: rows for t, rows in before.items() if t != "meta"}
+
+        report = import_videograph(tmp_path / "grown.pkl", store, into_existing=True)
+        assert report.nodes == {"face": 1, "voice": 0, "episodic": 1, "semantic": 0}
+        assert report.already_present == 18 and report.node_id_offset == 18
+        face = 18 + 18
+        text = store.get_memories([19 + 18])[0]
+        assert text.text == GROWN_TEXT.replace("<face_18>", f"<face_{face}>")  # <face_1>: the one already there
+        assert dict(store.conn.execute("SELECT entity_id, weight FROM edges WHERE text_id = ?", (text.id,))) == {
+            face: 1.0, 1: 1.0}
+        assert store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == len(exp.entities) + len(exp.texts)
+        assert report.characters_match is True
+        # and again, nothing
+        assert import_videograph(tmp_path / "grown.pkl", store, into_existing=True).already_imported
+
+
+def test_nodes_deleted_since_an_import_stay_deleted(tmp_path):
+    """A grown pickle does not bring back a person deleted from the store: its memories about them are skipped."""
+    build_upstream_pickle(tmp_path / "g.pkl")
+    build_upstream_pickle(tmp_path / "grown.pkl", grown=True)
+    with MemoryStore(tmp_path / "m.db") as store:
+        import_videograph(tmp_path / "g.pkl", store)
+        with store.transaction():
+            store.conn.execute("DELETE FROM nodes WHERE id IN (0, 1)")  # Alice's voice and face
+        report = import_videograph(tmp_path / "grown.pkl", store, into_existing=True)
+        assert report.nodes == {"face": 1, "voice": 0, "episodic": 0, "semantic": 0}
+        assert "deleted from the store" in dict(report.skipped)["node 19"]
+        assert not store.get_memories([0, 1])
+
+
+# ---------------------------------------------------------------------------------------------- caps
+def _db_files(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_size for p in folder.iterdir() if p.name.startswith(("m.db", ".m.db"))}
+
+
+def test_over_cap_pickle_is_refused_before_writing_anything(tmp_path, capsys):
+    """A ~1 MB pickle that unpickles into 60 MB of contents (one string referenced 60 times): refused by
+    max_total_bytes with the cap and the value named, before any write: the existing store's files, sizes and
+    rows are unchanged, and no new database (nor temporary file) is created."""
+    expands_to = build_bomb_pickle(tmp_path / "bomb.pkl", faces=3, content_chars=1_000_000)
+    assert (tmp_path / "bomb.pkl").stat().st_size < 1_100_000 and expands_to == 60_000_000
+    build_upstream_pickle(tmp_path / "g.pkl")
+    with MemoryStore(tmp_path / "m.db") as store:
+        import_videograph(tmp_path / "g.pkl", store)
+        before = _snapshot(store)
+    files = _db_files(tmp_path)
+
+    rc = main(["import-pickle", str(tmp_path / "bomb.pkl"), "--db", str(tmp_path / "m.db"), "--into-existing",
+               "--max-bytes", "50000000"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "max_total_bytes = 50,000,000" in err and "nothing was written" in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert _db_files(tmp_path) == files
+    with MemoryStore(tmp_path / "m.db", readonly=True) as store:
+        assert _snapshot(store) == before
+
+    rc = main(["import-pickle", str(tmp_path / "bomb.pkl"), "--db", str(tmp_path / "new.db"), "--max-bytes",
+               "50000000"])
+    assert rc == 2 and "max_total_bytes" in capsys.readouterr().err
+    assert not [p for p in tmp_path.iterdir() if "new.db" in p.name]
+
+
+@pytest.mark.parametrize(("cap", "limit", "value"), [
+    ("max_nodes", 17, 18),
+    ("max_edges", 20, 28),
+    ("max_embeddings_per_node", 11, 12),          # face 2
+    ("max_embedding_dim", 3000, 3072),            # the text vectors
+    ("max_text_chars", 30, len("<face_1> pours a cup of coffee in the kitchen.")),
+    ("max_content_chars", 80, 84),                # a base64 face crop
+    ("max_total_bytes", 100_000, None),
+])
+def test_each_cap_is_named_and_checked_before_writing(tmp_path, cap, limit, value):
+    build_upstream_pickle(tmp_path / "g.pkl")
+    limits = pickle_import.ImportLimits.with_caps(**{cap: limit})
+    store = MemoryStore(tmp_path / "m.db")
+    before = _snapshot(store)
+    with pytest.raises(pickle_import.ImportCapError) as e:
+        import_videograph(tmp_path / "g.pkl", store, limits=limits)
+    assert e.value.cap == cap and e.value.limit == limit and e.value.value > limit
+    assert value is None or e.value.value == value
+    assert f"{e.value.value:,}, over the cap {cap} = {limit:,}" in str(e.value)
+    assert _snapshot(store) == before
+
+
+def test_default_caps_refuse_an_oversized_content(tmp_path):
+    build_bomb_pickle(tmp_path / "big.pkl", faces=1, content_chars=9_000_000, refs_per_face=1)
+    store = MemoryStore(tmp_path / "m.db")
+    before = _snapshot(store)
+    with pytest.raises(StoreError, match=r"9,000,000, over the cap max_content_chars = 8,000,000"):
+        import_videograph(tmp_path / "big.pkl", store)
+    assert _snapshot(store) == before
