@@ -1,10 +1,18 @@
-"""Skills registry and action-goal planning: after answering an instruction, decide whether a robot skill
-applies and fill its arguments from what memory gave, validated against the skill's JSON schema.
+"""Skills registry and action-goal planning: after answering an instruction, decide whether a robot skill the
+instruction asked for applies, fill its arguments, and validate them before anything is published.
 
-Planning: with a capable chat model, the model is shown the instruction, the answer and the skills and returns a
-JSON goal; otherwise (or when its JSON is unusable) a rule-based planner matches the instruction against each
-skill's trigger phrases and fills the first required argument with the answer; a question with no matching
-skill becomes a ``say`` goal carrying the answer. Invalid goals are dropped and reported, never published.
+Memory is untrusted (it holds whatever was said near the robot), so planning follows the rules of
+:mod:`m3_control.goal_validation`: only a skill the *user's instruction* requests can become a goal (trigger phrases
+in ``config/skills.yaml``; ``say`` for questions); arguments are checked against the skill's schema; navigation
+targets, objects and places must name something mentioned in memory (the memories found are the goal's
+provenance, ``supporting_memory_ids``); ``say`` carries the generated answer, in which speech from memory appears
+only as a quote.
+
+Planning: with a capable chat model, the model is shown the instruction, the answer and the *requested* skills and
+returns a JSON goal; otherwise (or when its JSON is unusable) a rule-based planner fills the requested skill: a
+memory argument from the answer when the answer is a short phrase, else from what the instruction names after its
+trigger ("bring me the red folder" -> "the red folder"); ``say`` with the answer. Refused goals are never published;
+``plan`` returns why, and the control node records the reasons in the answer trace (``goal_problems``).
 """
 
 from __future__ import annotations
@@ -12,12 +20,27 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
+
+from .goal_validation import (
+    DEFAULT_REQUEST_PREFIXES,
+    GoalValidator,
+    MemoryResolver,
+    Resolver,
+    check_skill_schema,
+    instruction_phrase,
+    matched_trigger,
+    normalize_space,
+    store_of,
+)
+
+ANSWER_PHRASE_MAX_WORDS = 5  # a longer answer is a sentence, not the name of a thing
 
 
 @dataclass
@@ -26,9 +49,19 @@ class Skill:
     description: str
     parameters: dict[str, Any]
     triggers: list[str] = field(default_factory=list)
+    questions: bool = False  # a question requests this skill (say: the answer spoken)
 
     def validate(self, args: dict[str, Any]) -> None:
         jsonschema.validate(args, self.parameters)
+
+    def source(self, argument: str) -> str:
+        return str(self.parameters.get("properties", {}).get(argument, {}).get("x-source", ""))
+
+
+class Skills(dict[str, Skill]):
+    """The registry: skills by name, plus the polite openings skipped before a trigger is looked for."""
+
+    request_prefixes: tuple[str, ...] = DEFAULT_REQUEST_PREFIXES
 
 
 @dataclass
@@ -38,21 +71,24 @@ class Goal:
     goal_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     supporting_memory_ids: list[int] = field(default_factory=list)
     planner: str = "rules"
+    provenance: dict[str, list[int]] = field(default_factory=dict)  # argument -> memories that vouch for it
 
 
-def load_skills(path: str | Path) -> dict[str, Skill]:
+def load_skills(path: str | Path) -> Skills:
     data = yaml.safe_load(Path(path).read_text()) or {}
-    out: dict[str, Skill] = {}
+    out = Skills()
+    if data.get("request_prefixes") is not None:
+        out.request_prefixes = tuple(str(p).lower() for p in data["request_prefixes"])
     for s in data.get("skills", []):
         skill = Skill(s["name"], s.get("description", ""), s.get("parameters", {"type": "object"}),
-                      [t.lower() for t in s.get("triggers", [])])
-        jsonschema.Draft202012Validator.check_schema(skill.parameters)
+                      [t.lower() for t in s.get("triggers", [])], bool(s.get("questions", False)))
+        check_skill_schema(skill.name, skill.parameters)
         out[skill.name] = skill
     return out
 
 
-PLAN_PROMPT = """A robot answered an instruction from its memory. Decide which of its skills, if any, it should now
-run, and fill the skill's arguments from the answer. Reply with one JSON object only:
+PLAN_PROMPT = """A robot answered an instruction from its memory. Decide which of the skills the instruction asked for,
+if any, it should now run, and fill the skill's arguments. Reply with one JSON object only:
 {{"skill": "<name or none>", "arguments": {{...}}}}
 
 Skills:
@@ -62,46 +98,85 @@ Instruction: {instruction}
 Answer from memory: {answer}"""
 
 
+def _public_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema shown to a planning model: the registry's own keys (x-...) left out."""
+    props = {k: {a: b for a, b in v.items() if not a.startswith("x-")}
+             for k, v in (parameters.get("properties") or {}).items()}
+    return {**parameters, "properties": props}
+
+
 class GoalPlanner:
-    def __init__(self, skills: dict[str, Skill], backend: Any = None) -> None:
+    """``memory``: the store goals are checked against (a MemoryStore, or an answerer reading one), or give a
+    ``resolver`` directly. Without either, every goal is refused (nothing can be checked against memory)."""
+
+    def __init__(self, skills: Mapping[str, Skill], backend: Any = None, resolver: Resolver | None = None,
+                 memory: Any = None) -> None:
         self.skills = skills
         self.backend = backend
+        if resolver is None and memory is not None:
+            resolver = MemoryResolver(store_of(memory))
+        self.prefixes = tuple(getattr(skills, "request_prefixes", DEFAULT_REQUEST_PREFIXES))
+        self.validator = GoalValidator(skills, resolver, self.prefixes)
 
-    def plan(self, instruction: str, answer: str, memory_ids: list[int] | None = None) -> tuple[list[Goal], list[str]]:
-        """(goals, problems). Goals are validated; problems explain what was dropped."""
+    def plan(self, instruction: str, answer: str, memory_ids: Sequence[int] | None = None,
+             before_time: float | None = None) -> tuple[list[Goal], list[str]]:
+        """(goals, problems). Goals passed every check; problems say what was refused and why."""
         problems: list[str] = []
-        goal = self._plan_with_model(instruction, answer, problems) if self.backend is not None else None
-        if goal is None:
-            goal = self._plan_with_rules(instruction, answer)
-        if goal is None or goal is False:  # False: the model decided that no skill applies
+        answer = _strip_marker(answer)
+        requested = self.validator.requested(instruction)
+        if not answer or not requested:  # nothing to act on, or the user asked for no action
             return [], problems
-        skill = self.skills.get(goal.skill)
-        if skill is None:
-            return [], problems + [f"unknown skill {goal.skill!r}"]
-        try:
-            skill.validate(goal.arguments)
-        except jsonschema.ValidationError as e:
-            return [], problems + [f"{goal.skill}: invalid arguments: {e.message}"]
-        goal.supporting_memory_ids = list(memory_ids or [])
-        return [goal], problems
+        ids = [int(i) for i in memory_ids or []]
+        if self.backend is not None:
+            planned = self._plan_with_model(instruction, answer, requested, problems)
+            if planned is False:  # the model decided that no skill applies
+                return [], problems
+            if planned is not None:
+                return self._checked([planned], instruction, answer, ids, before_time, problems)
+        return self._checked(self._plan_with_rules(instruction, answer, requested[0]), instruction, answer, ids,
+                             before_time, problems)
 
-    def _plan_with_rules(self, instruction: str, answer: str) -> Goal | None:
-        text = " " + " ".join(instruction.lower().split()) + " "
-        if not answer.strip():
-            return None
-        for skill in self.skills.values():
-            if any(t in text for t in skill.triggers):
-                required = skill.parameters.get("required") or list(skill.parameters.get("properties", {}))
-                if required:
-                    return Goal(skill.name, {required[0]: _strip_marker(answer)})
-        if "say" in self.skills and (instruction.strip().endswith("?") or re.match(
-                r"\s*(what|who|where|when|which|why|how|is|are|do|does|did|can|tell)\b", instruction, re.I)):
-            return Goal("say", {"text": _strip_marker(answer)[:2000]})
-        return None
+    def _checked(self, candidates: list[Goal], instruction: str, answer: str, ids: list[int],
+                 before_time: float | None, problems: list[str]) -> tuple[list[Goal], list[str]]:
+        """The first candidate that passes the checks; if none does, every refusal."""
+        reasons: list[str] = []
+        for goal in candidates:
+            skill = self.skills.get(goal.skill)
+            if skill is not None:
+                for key in skill.parameters.get("properties", {}):  # an answer argument is the answer, always
+                    if skill.source(key) == "answer" and key not in goal.arguments:
+                        goal.arguments[key] = answer
+            verdict = self.validator.check(goal, instruction, answer, ids, before_time)
+            if verdict.ok:
+                goal.provenance = verdict.provenance or {}
+                goal.supporting_memory_ids = list(dict.fromkeys(i for v in goal.provenance.values() for i in v))
+                return [goal], problems
+            reasons.append(f"refused {goal.skill}: {verdict.reason}")
+        return [], problems + list(dict.fromkeys(reasons))
 
-    def _plan_with_model(self, instruction: str, answer: str, problems: list[str]) -> Goal | bool | None:
-        listing = "\n".join(f"- {s.name}: {s.description} Arguments schema: {json.dumps(s.parameters)}"
-                            for s in self.skills.values())
+    def _plan_with_rules(self, instruction: str, answer: str, name: str) -> list[Goal]:
+        """Candidate goals for the requested skill ``name``, best first."""
+        skill = self.skills[name]
+        props = list(skill.parameters.get("properties", {}))
+        required = skill.parameters.get("required") or props
+        if not required:
+            return [Goal(name, {})]
+        key = required[0]
+        if skill.source(key) == "answer":
+            return [Goal(name, {key: normalize_space(answer)})]
+        values: list[str] = []
+        phrase = answer.strip().rstrip(".!?").strip()
+        if len(phrase.split()) <= ANSWER_PHRASE_MAX_WORDS:  # a short answer names the thing ("the red folder")
+            values.append(normalize_space(phrase))
+        own = instruction_phrase(instruction, matched_trigger(instruction, skill, self.prefixes), self.prefixes)
+        if own:
+            values.append(own)
+        return [Goal(name, {key: v}) for v in dict.fromkeys(values)]
+
+    def _plan_with_model(self, instruction: str, answer: str, requested: list[str], problems: list[str]
+                         ) -> Goal | bool | None:
+        listing = "\n".join(f"- {s.name}: {s.description} Arguments schema: {json.dumps(_public_schema(s.parameters))}"
+                            for s in self.skills.values() if s.name in requested)
         prompt = PLAN_PROMPT.format(skills=listing, instruction=instruction, answer=answer)
         try:
             reply = self.backend.complete([{"role": "user", "content": prompt}])

@@ -12,6 +12,16 @@ def skills():
     return load_skills(SKILLS)
 
 
+class Known:
+    """A stand-in memory: every phrase is mentioned by memories 7 and 9, no speech to copy."""
+
+    def __call__(self, phrase, before_time=None):
+        return [7, 9]
+
+    def texts(self, text, memory_ids, before_time=None):
+        return []
+
+
 class Model:
     name = "scripted"
 
@@ -24,7 +34,7 @@ class Model:
 
 
 def test_rules_fill_arguments_from_the_answer(skills):
-    p = GoalPlanner(skills)
+    p = GoalPlanner(skills, resolver=Known())
     goals, problems = p.plan("Bring me the folder for confidential files", "the red folder", [7, 9])
     assert [(g.skill, g.arguments, g.supporting_memory_ids) for g in goals] == [
         ("fetch_object", {"object": "the red folder"}, [7, 9])]
@@ -36,16 +46,20 @@ def test_rules_fill_arguments_from_the_answer(skills):
     assert p.plan("Bring me the keys", "")[0] == []
 
 
+def planner(skills, reply):
+    return GoalPlanner(skills, Model(reply), resolver=Known())
+
+
 def test_model_planning_is_validated_and_falls_back(skills):
-    goals, _ = GoalPlanner(skills, Model('{"skill": "fetch_object", "arguments": {"object": "red folder", '
-                                         '"location": "desk"}}')).plan("bring me the folder", "red folder")
+    goals, _ = planner(skills, '{"skill": "fetch_object", "arguments": {"object": "red folder", '
+                               '"location": "desk"}}').plan("bring me the folder", "red folder")
     assert goals[0].planner == "model" and goals[0].arguments == {"object": "red folder", "location": "desk"}
-    goals, problems = GoalPlanner(skills, Model('{"skill": "fetch_object", "arguments": {"colour": "red"}}')).plan(
+    goals, problems = planner(skills, '{"skill": "fetch_object", "arguments": {"colour": "red"}}').plan(
         "bring me the folder", "red folder")
     assert goals == [] and "invalid arguments" in problems[0]
-    goals, problems = GoalPlanner(skills, Model("no idea")).plan("bring me the folder", "red folder")
+    goals, problems = planner(skills, "no idea").plan("bring me the folder", "red folder")
     assert goals[0].planner == "rules" and "no usable JSON" in problems[0]
-    goals, problems = GoalPlanner(skills, Model('{"skill": "none"}')).plan("bring me the folder", "red folder")
+    goals, problems = planner(skills, '{"skill": "none"}').plan("bring me the folder", "red folder")
     assert goals == [] and problems == []
-    goals, problems = GoalPlanner(skills, Model('{"skill": "fly", "arguments": {}}')).plan("fly", "x")
+    goals, problems = planner(skills, '{"skill": "fly", "arguments": {}}').plan("fetch it", "x")
     assert goals == [] and "unknown skill" in problems[0]
