@@ -88,7 +88,8 @@ def memorization_rtf(db: Path) -> dict:
 
 
 def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
-            control_overrides: dict | None = None, progress: bool = True) -> tuple[list[dict], dict]:
+            control_overrides: dict | None = None, progress: bool = True, fault: object = None
+            ) -> tuple[list[dict], dict]:
     """Replay one bag through fresh memorization + control nodes; judged answer rows and run facts."""
     from m3_agent_ros.replay import Replayer
 
@@ -111,7 +112,7 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
             time.sleep(0.2)
         ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
         rp = Replayer()
-        records, stats = rp.replay(bag, rate=rate, clip_seconds=30.0, progress=progress)
+        records, stats = rp.replay(bag, rate=rate, clip_seconds=30.0, progress=progress, fault=fault)
     finally:
         if rp is not None:
             rp.close()

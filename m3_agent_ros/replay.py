@@ -4,9 +4,12 @@
 
 Messages are published as the stored CDR bytes (no re-serialization) on their recorded topics. ``--rate R``
 keeps the recorded timing sped up R times; ``--rate 0`` publishes as fast as the memorization keeps up.
-Before a question recorded at stream time T is asked, playback pauses until the memorization node has
-committed every clip that ends by T (it reports each commit as an m3_agent/msg/MemoryEvent), so the answer
-sees exactly the memory an on-line robot would have at T; the question carries ``before_time = T``.
+Before a question recorded at stream time T is asked, playback pauses and the memorization node is told, through
+its ``~/sync`` service (m3_agent/srv/SyncStream), that every message before T has been published and how many per
+topic: the node accounts for what never arrived (lost in transport), finishes the clips that end by T and answers
+once they are committed, so the answer sees exactly the memory an on-line robot would have at T; the question
+carries ``before_time = T``. A replay never waits silently: while it waits, the node's /diagnostics are watched;
+progress is printed every few seconds and a node that stops reporting is an error within seconds.
 """
 
 from __future__ import annotations
@@ -57,8 +60,12 @@ class ReplayStats:
     waited_for_memorization_s: float = 0.0
     clips_committed: int = 0
     audio_published: int = 0
-    audio_received: int = -1        # as the memorization node's /diagnostics counted them (-1: never heard)
+    audio_received: int = -1        # as the memorization node counted them (-1: never heard)
     audio_lost_in_transport: int = 0
+    published: dict[str, int] = field(default_factory=dict)
+    received: dict[str, int] = field(default_factory=dict)            # per topic, as the node counted them
+    lost_in_transport: dict[str, int] = field(default_factory=dict)   # per topic, as the node accounted them
+    memorized_upto: float = -1.0
 
 
 class Replayer:
@@ -66,10 +73,11 @@ class Replayer:
 
     def __init__(self, node_name: str = "m3_agent_replay", service: str = "/m3_agent/query",
                  event_topic: str = "/m3_agent/memory_events",
-                 flush_service: str = "/m3_agent_memorization/flush") -> None:
+                 flush_service: str = "/m3_agent_memorization/flush",
+                 sync_service: str = "/m3_agent_memorization/sync", stall_s: float = 15.0) -> None:
         import rclpy
         from m3_agent.msg import MemoryEvent
-        from m3_agent.srv import Query
+        from m3_agent.srv import Query, SyncStream
         from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import QoSProfile
         from std_srvs.srv import Trigger
@@ -81,6 +89,10 @@ class Replayer:
         self.executor.add_node(self.node)
         self.query = self.node.create_client(Query, service)
         self.flush = self.node.create_client(Trigger, flush_service)
+        self.sync = self.node.create_client(SyncStream, sync_service)
+        self.stall_s = stall_s
+        self.published: dict[str, int] = {}
+        self._diag_at = -1.0            # monotonic time of the memorization node's last /diagnostics
         self.committed: dict[int, tuple[float, float]] = {}
         self.node.create_subscription(MemoryEvent, event_topic, self._on_event, QoSProfile(depth=1000))
         self._pubs: dict[str, Any] = {}
@@ -92,13 +104,10 @@ class Replayer:
     def _on_diagnostics(self, msg: Any) -> None:
         for st in msg.status:
             if st.name.endswith(": memorization"):
+                self._diag_at = time.monotonic()
                 for kv in st.values:
                     if kv.value.lstrip("-").isdigit():
                         self.received[kv.key] = int(kv.value)
-
-    def _audio_received(self) -> int:
-        """Audio chunks the memorization node has received, good or bad (-1 before its first /diagnostics)."""
-        return self.received.get("audio_chunks", -1)
 
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
@@ -116,11 +125,25 @@ class Replayer:
                 return
             self.executor.spin_once(timeout_sec=min(left, 0.05))
 
-    def wait(self, pred: Any, timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
+    def wait(self, pred: Any, timeout: float, what: str, watch_memorization: bool = False) -> None:
+        """Spin until ``pred()``; with ``watch_memorization``, print the node's progress every 5 s and fail when
+        its /diagnostics stop for ``stall_s`` (a dead or hung node is reported within seconds, not at timeout)."""
+        t0 = time.monotonic()
+        deadline, next_report = t0 + timeout, t0 + 5.0
         while not pred():
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now > deadline:
                 raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+            if watch_memorization and now >= next_report:
+                next_report = now + 5.0
+                silent = now - max(self._diag_at, t0)
+                r = self.received
+                print(f"replay: still waiting {now - t0:.0f} s for {what}; memorization node: queue "
+                      f"{r.get('queue_depth', '?')} clips, {r.get('clips_committed', '?')} committed, last report "
+                      f"{silent:.0f} s ago", file=sys.stderr)
+                if silent > self.stall_s:
+                    raise TimeoutError(f"the memorization node stopped reporting (no /diagnostics for {silent:.0f} s) "
+                                       f"while waiting for {what}")
             self.executor.spin_once(timeout_sec=0.05)
 
     def _publisher(self, topic: str, msgtype: str) -> Any:
@@ -132,19 +155,35 @@ class Replayer:
             pub = self._pubs[topic] = self.node.create_publisher(ros_type(msgtype), topic, QoSProfile(depth=depth))
         return pub
 
-    def wait_ready(self, topics: list[tuple[str, str]], timeout: float = 30.0) -> None:
-        """Wait for the query service and for a subscriber on each replayed topic (DDS discovery)."""
+    def wait_ready(self, topics: list[tuple[str, str]], timeout: float = 180.0) -> None:
+        """Wait for the query service (the control node loads its model on activate: seconds to a minute) and for a
+        subscriber on each replayed topic (DDS discovery)."""
         for topic, msgtype in topics:
             self._publisher(topic, msgtype)
         self.wait(lambda: self.query.service_is_ready(), timeout, f"service {self.query.srv_name}")
+        self.wait(lambda: self.sync.service_is_ready(), timeout, f"service {self.sync.srv_name}")
         for topic, _ in topics:
             pub = self._pubs[topic]
             self.wait(lambda p=pub: p.get_subscription_count() > 0, timeout, f"a subscriber on {topic}")
 
-    def clips_done_by(self, t: float, clip_seconds: float, origin: float = 0.0) -> bool:
-        """Are all clips that end at or before stream time ``t`` committed?"""
-        last = math.floor((t - origin) / clip_seconds + 1e-9) - 1
-        return all(k in self.committed for k in range(0, last + 1))
+    def sync_to(self, t: float, stats: ReplayStats, timeout: float) -> None:
+        """Watermark: every message before stream time ``t`` is published; returns once the node has committed the
+        clips that end by ``t`` (messages that never arrived are accounted by the node as lost in transport)."""
+        from m3_agent.srv import SyncStream
+
+        topics = sorted(self.published)
+        req = SyncStream.Request(stream_time=float(t), topics=topics, published=[self.published[k] for k in topics],
+                                 receive_timeout_s=5.0, timeout_s=float(timeout))
+        fut = self.sync.call_async(req)
+        self.wait(fut.done, timeout + 30.0, f"memorization of the clips before {t:.0f} s", watch_memorization=True)
+        res = fut.result()
+        if not res.success:
+            raise TimeoutError(f"memorization node: {res.message}")
+        stats.memorized_upto = max(stats.memorized_upto, res.memorized_upto)
+        for topic, got, lost in zip(res.topics, res.received, res.lost_in_transport, strict=False):
+            stats.lost_in_transport[topic], stats.received[topic] = int(lost), int(got)
+            if "audio" in topic:
+                stats.audio_received, stats.audio_lost_in_transport = int(got), int(lost)
 
     def ask(self, q: Question, timeout: float = 600.0) -> AnswerRecord:
         from m3_agent.srv import Query
@@ -170,11 +209,14 @@ class Replayer:
 
     def replay(self, bag: str | Path, rate: float = 1.0, clip_seconds: float = 30.0,
                questions: list[Question] | None = None, progress: bool = True,
-               memorization_timeout: float = 1800.0) -> tuple[list[AnswerRecord], ReplayStats]:
+               memorization_timeout: float = 1800.0, fault: Any = None) -> tuple[list[AnswerRecord], ReplayStats]:
+        """``fault``: a m3_agent_ros.bags.faults function applied to the messages before publishing them."""
         from tqdm import tqdm
 
         questions = sorted(questions if questions is not None else bag_questions(bag), key=lambda q: q.time)
         msgs = [m for m in iter_messages(bag) if m.topic != QUESTIONS_TOPIC]
+        if fault is not None:
+            msgs = fault(msgs)
         topics = sorted({(m.topic, m.msgtype) for m in msgs})
         self.wait_ready(topics)
         stats = ReplayStats(messages=len(msgs))
@@ -190,8 +232,8 @@ class Replayer:
             while qi < len(questions) and questions[qi].time <= now_t:
                 q = questions[qi]
                 w0 = time.monotonic()
-                self.wait(lambda q=q: self.clips_done_by(q.time, clip_seconds), memorization_timeout,
-                          f"memorization of the clips before {q.time:.0f} s")
+                if math.isfinite(q.time):
+                    self.sync_to(q.time, stats, memorization_timeout)
                 stats.waited_for_memorization_s += time.monotonic() - w0
                 records.append(self.ask(q))
                 paused += time.monotonic() - w0
@@ -204,29 +246,25 @@ class Replayer:
                 while (left := due - time.monotonic()) > 0:
                     self.executor.spin_once(timeout_sec=min(left, 0.02))
             self._pubs[m.topic].publish(m.raw)
+            self.published[m.topic] = self.published.get(m.topic, 0) + 1
             bar.update(1)
             self.executor.spin_once(timeout_sec=0.0)
         bar.close()
-        # Flushing commits the last, partial clip: first let the node take in everything that was published (the
-        # sensor topics are best effort; what never arrives is reported, not silently cut off by the flush).
+        # Flushing commits the last, partial clip: first let the node take in (or account for) everything that
+        # was published (the sensor topics are best effort; what never arrives is recorded, not cut off).
         stats.audio_published = sum(1 for m in msgs if m.topic == "/audio")
-        if stats.audio_published:
-            try:
-                self.wait(lambda: self._audio_received() >= stats.audio_published, 30.0,
-                          "the memorization node to receive every audio chunk")
-            except TimeoutError:
-                pass
-            got = self._audio_received()
-            stats.audio_received = got
-            stats.audio_lost_in_transport = max(0, stats.audio_published - got) if got >= 0 else stats.audio_published
-            if stats.audio_lost_in_transport:
-                print(f"replay: {stats.audio_lost_in_transport} of {stats.audio_published} audio chunks never reached "
-                      "the memorization node (best-effort transport)", file=sys.stderr)
+        stats.published = dict(self.published)
+        if msgs:
+            self.sync_to(msgs[-1].t, stats, memorization_timeout)
+        lost = {k: v for k, v in stats.lost_in_transport.items() if v}
+        if lost:
+            print(f"replay: messages that never reached the memorization node (best-effort transport, recorded in "
+                  f"its store's gaps table): {lost} of {stats.published}", file=sys.stderr)
         if self.flush.wait_for_service(timeout_sec=10.0):
             from std_srvs.srv import Trigger
 
             fut = self.flush.call_async(Trigger.Request())
-            self.wait(fut.done, memorization_timeout, "the memorization node to flush")
+            self.wait(fut.done, memorization_timeout, "the memorization node to flush", watch_memorization=True)
         ask_due(math.inf)
         stats.wall_s = time.monotonic() - t_start
         stats.stream_s = (msgs[-1].t - stream0) if msgs else 0.0

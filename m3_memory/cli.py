@@ -253,6 +253,30 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
     return 3
 
 
+def cmd_gaps(args: argparse.Namespace) -> int:
+    """Input that did not become memory: per topic and cause, then every recorded span."""
+    from .stream_records import as_dicts, gap_summary, gaps, runs
+
+    with _open(args) as store:
+        rows, summary, run_rows = gaps(store, cause=args.cause, topic=args.topic), gap_summary(store), runs(store)
+    if args.json:
+        _json({"summary": summary, "gaps": as_dicts(rows), "runs": run_rows})
+        return 0
+    if not rows:
+        _out("no gaps recorded: every input received became memory")
+        return 0
+    _out(_table(("topic", "cause", "rows", "count", "seconds"),
+                [(t, c, v["rows"], v["count"], v["seconds"]) for t, cs in summary.items() for c, v in cs.items()]))
+    _out("")
+    _out(_table(("start", "end", "topic", "cause", "count", "detail"),
+                [(_fmt_time(g.start_time), _fmt_time(g.end_time), g.topic, g.cause, g.count, g.detail[:80])
+                 for g in rows[-args.limit:]]))
+    crashed = [r for r in run_rows if r["status"] == "crashed"]
+    if crashed:
+        _out(f"\n{len(crashed)} memorization run(s) died without closing (their lost spans are the crash gaps)")
+    return 0
+
+
 def cmd_name(args: argparse.Namespace) -> int:
     with _open(args, write=True) as store:
         cid = store.characters().resolve_alias(args.character_id)
@@ -327,6 +351,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to retry while other connections keep it busy (default 10)")
     s.set_defaults(fn=cmd_checkpoint)
+    s = sub.add_parser("gaps", parents=[common, as_json],
+                       help="input that did not become memory (late, bad, gaps, transport, crash...) and why")
+    s.add_argument("--cause", default=None, help="only this cause (e.g. no_audio, crash, transport)")
+    s.add_argument("--topic", default=None, help="only this topic")
+    s.add_argument("--limit", type=int, default=50, help="show the last N spans (default 50)")
+    s.set_defaults(fn=cmd_gaps)
     s = sub.add_parser("name", parents=[common], help="set a character's name")
     s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
     s.add_argument("name", metavar="NAME")

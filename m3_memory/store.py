@@ -467,6 +467,8 @@ class MemoryStore:
             "equivalences": self.conn.execute("SELECT count(*) FROM nodes WHERE is_equivalence = 1").fetchone()[0],
             "characters": len(chars.members),
             "last_clip": self.last_clip(),
+            "gaps": self.conn.execute("SELECT count(*) FROM gaps").fetchone()[0],
+            "crashed_runs": self.conn.execute("SELECT count(*) FROM runs WHERE status = 'crashed'").fetchone()[0],
             "db_bytes": self.path.stat().st_size if self.path.exists() else 0,
         }
 

@@ -140,3 +140,25 @@ def runs(store: MemoryStore) -> list[dict]:
 
 def as_dicts(items: list[Gap]) -> list[dict]:
     return [asdict(g) for g in items]
+
+
+def unaccounted_spans(store: MemoryStore, start: float, end: float, min_s: float = 0.05
+                      ) -> list[tuple[float, float]]:
+    """Stream time in [start, end] that is neither in a committed clip nor in a recorded gap: input lost without a
+    word. Empty when every second of the stream is accounted for."""
+    spans = [(a, b) for a, b in store.conn.execute("SELECT start_time, end_time FROM clips")]
+    spans += [(a, b) for a, b in store.conn.execute("SELECT start_time, end_time FROM gaps "
+                                                    "WHERE end_time > start_time")]
+    spans.sort()
+    out, cursor = [], start
+    for a, b in spans:
+        if b <= cursor:
+            continue
+        if a > cursor and min(a, end) - cursor > min_s:
+            out.append((cursor, min(a, end)))
+        cursor = max(cursor, b)
+        if cursor >= end:
+            break
+    if end - cursor > min_s:
+        out.append((cursor, end))
+    return out
