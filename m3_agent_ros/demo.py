@@ -81,10 +81,18 @@ def memorization_rtf(db: Path) -> dict:
         for k, v in timings.items():
             stages[k] = stages.get(k, 0.0) + v
     stats = store.stats()
+    from m3_memory.stream_records import gap_summary, unaccounted_spans
+
+    end = store.conn.execute("SELECT MAX(end_time) FROM clips").fetchone()[0] or 0.0
+    lost = {f"{topic} {cause}": f"{v['count']}" + (f" ({v['seconds']:.1f} s)" if v["seconds"] else "")
+            for topic, causes in gap_summary(store).items() for cause, v in causes.items()}
+    holes = unaccounted_spans(store, 0.0, end)
     store.close()
     return {"memorization_rtf": busy / dur if dur else None,
             "memorization_rtf_per_stage": {k: v / dur for k, v in stages.items()} if dur else {},
-            "memory": stats["nodes"], "characters": stats["characters"], "clips": stats["clips"]}
+            "memory": stats["nodes"], "characters": stats["characters"], "clips": stats["clips"],
+            "input_not_memorized": lost or {"none": "every input received became memory"},
+            "unaccounted_stream_s": round(sum(b - a for a, b in holes), 2)}
 
 
 def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,

@@ -97,6 +97,7 @@ class MemorizationNode(M3LifecycleNode):
         self._run_id: int | None = None
         self._first_stream_t: float | None = None
         self._sync_srv = None
+        self._crash_gaps: list[int] = []   # recorded at start; extended to where the stream resumed
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -149,6 +150,7 @@ class MemorizationNode(M3LifecycleNode):
         self._sync_srv = self.create_service(SyncStream, "~/sync", self._on_sync, callback_group=self._srv_group)
         assert self.store is not None
         self._run_id, crashed = stream_records.open_run(self.store, self.get_fully_qualified_name())
+        self._crash_gaps = [g.id for g in crashed]
         for g in crashed:
             self.get_logger().error(f"a previous run died without closing: stream {g.start_time:.1f}-"
                                     f"{g.end_time:.1f} s was received but never committed (recorded as a crash gap)")
@@ -388,6 +390,9 @@ class MemorizationNode(M3LifecycleNode):
         if self._run_id is None or self.store is None:
             return
         try:
+            if self._crash_gaps and self._first_stream_t is not None:
+                stream_records.extend_crash_gaps(self.store, self._crash_gaps, self._first_stream_t)
+                self._crash_gaps = []
             stream_records.heartbeat(self.store, self._run_id, self._first_stream_t,
                                      self._latest_stream_t if self._first_stream_t is not None else None)
         except Exception as e:

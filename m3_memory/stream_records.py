@@ -109,6 +109,17 @@ def recover_crashed_runs(store: MemoryStore) -> list[Gap]:
     return found
 
 
+def extend_crash_gaps(store: MemoryStore, gap_ids: list[int], resumed_at: float, max_s: float = 3600.0) -> None:
+    """The stream resumed at ``resumed_at`` after a crash: the time the node was down is part of the lost span
+    (up to ``max_s``; a stream that resumes much later, or on another clock, is not stretched over)."""
+    if not gap_ids:
+        return
+    marks = ",".join("?" * len(gap_ids))
+    with store.transaction() as conn:
+        conn.execute(f"UPDATE gaps SET end_time = ? WHERE id IN ({marks}) AND end_time < ? AND ? - end_time <= ?",
+                     (resumed_at, *gap_ids, resumed_at, resumed_at, max_s))
+
+
 def open_run(store: MemoryStore, source: str) -> tuple[int, list[Gap]]:
     """Recover crashed runs, then start a new one. Returns (run id, crash gaps just recorded)."""
     crashed = recover_crashed_runs(store)

@@ -17,6 +17,7 @@ from m3_memory.stream_clock import StreamClocks
 from m3_memory.stream_ledger import StreamLedger
 from m3_memory.stream_records import (
     close_run,
+    extend_crash_gaps,
     gaps,
     heartbeat,
     open_run,
@@ -149,6 +150,9 @@ os.kill(os.getpid(), signal.SIGKILL)
     assert (crash.cause, crash.start_time, crash.end_time) == ("crash", 30.0, 47.5)
     assert json.loads(crash.detail)["run"] == 1
     assert recover_crashed_runs(store) == []                   # recorded once
+    extend_crash_gaps(store, [crash.id], 52.0)                 # the stream resumed at 52 s: down since 47.5 s
+    extend_crash_gaps(store, [crash.id], 9000.0)               # not stretched over an hour (another clock)
+    assert [(g.start_time, g.end_time) for g in gaps(store, cause="crash")] == [(30.0, 52.0)]
     run, crashed = open_run(store, "/again")
     assert crashed == [] and store.conn.execute("SELECT status FROM runs ORDER BY id").fetchall() == [
         ("crashed",), ("running",)]

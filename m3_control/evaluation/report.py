@@ -75,6 +75,10 @@ def markdown_table(summary: dict) -> str:
                      + (f", source not recorded: {unrecorded}" if unrecorded > 0 else ""))
     if summary.get("memorization_rtf") is not None:
         lines.append(f"Memorization real-time factor: {summary['memorization_rtf']:.2f}")
+    lost = summary.get("input_not_memorized")
+    if isinstance(lost, dict):
+        lines.append("Input not memorized (store gaps table): " + ", ".join(f"{k}: {v}" for k, v in lost.items())
+                     + f"; unaccounted stream time: {summary.get('unaccounted_stream_s', '?')} s")
     return "\n".join(lines)
 
 
