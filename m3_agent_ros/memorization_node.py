@@ -210,7 +210,8 @@ class MemorizationNode(M3LifecycleNode):
             self.get_logger().warning(f"stopping: {len(clips)} clips not memorized (recorded as shutdown gaps)")
 
     def _record_shutdown_loss(self, c: Clip) -> None:
-        end = max(c.start_time, min(c.end_time, self._latest_stream_t))
+        reached = self.assembler.reached if self.assembler is not None else self._latest_stream_t
+        end = max(c.start_time, min(c.end_time, reached))
         self.ledger.record("*", "shutdown", c.start_time, end, detail=f"clip {c.clip_id} not memorized: node stopped")
 
     def release(self) -> None:

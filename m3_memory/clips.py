@@ -179,6 +179,11 @@ class ClipAssembler:
                 break
         return out
 
+    @property
+    def reached(self) -> float:
+        """Stream time the input has reached (the end of the last audio chunk, the last frame)."""
+        return max(self._video_t, self._audio_t)
+
     def _record_missing(self, c: Clip) -> None:
         """A clip finished before a stream reached its end: the rest of it is a gap on that stream (up to where
         the stream as a whole got, so the end of a recording is not a gap)."""

@@ -1,0 +1,201 @@
+"""Ordinary robot faults against the real nodes: what input is lost, whether it is accounted for, whether the
+system recovers. Prints a table (fault -> lost, accounted, unaccounted, recovered) with target / measured / met.
+
+    python benchmarks/fault_bench.py [--only NAME ...] [--json benchmarks/results/fault_bench.json]
+
+Stream faults replay the bundled demo bag (rosbags/demo/grid_scene, 121 s, 20 questions) at 4x through fresh
+memorization + control nodes on the embedded default, with the fault injected into what the replay publishes
+(m3_agent_ros.bags.faults), and compare with the same bag unmodified:
+  clock_jump   one camera frame at 40 s stamped an hour ahead
+  mic_gap      the /audio messages of 60-76 s removed, the camera going on
+Process faults use the real nodes directly:
+  kill_9       the memorization node killed with SIGKILL mid-stream, restarted on the same store
+  query_burst  50 concurrent Query requests
+and the store faults: import_kill (m3-memory import-pickle killed mid-way, then re-run and re-run again),
+forget (privacy delete; the db/WAL bytes grepped for the name) and injected_instruction (a spoken instruction
+planted in memory; the goals that follow a question about it).
+
+"Unaccounted" is input lost without a record: stream seconds neither in a committed clip nor in the store's gaps
+table, plus messages published but neither received nor recorded as lost in transport. Target: 0 everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tabulate import tabulate
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BAG = ROOT / "rosbags" / "demo" / "grid_scene"
+
+
+def _env() -> None:
+    from m3_agent_ros import dds_env
+
+    dds_env.apply(random_domain=True)   # loopback-only DDS, a random domain unless one is set
+
+
+def store_facts(db: Path, stream_end: float) -> dict:
+    from m3_memory import MemoryStore
+    from m3_memory.stream_records import gap_summary, unaccounted_spans
+
+    store = MemoryStore(db, readonly=True)
+    try:
+        st = store.stats()
+        holes = unaccounted_spans(store, 0.0, stream_end)
+        return {"memories": st["nodes"], "characters": st["characters"], "clips": st["clips"],
+                "gaps": gap_summary(store), "unaccounted_spans": holes,
+                "unaccounted_s": round(sum(b - a for a, b in holes), 2)}
+    finally:
+        store.close()
+
+
+def replay_bag(name: str, out: Path, fault: Callable | None) -> dict:
+    from m3_agent_ros.demo import run_bag
+    from m3_control.evaluation.judge import make_judge
+
+    rows, extra = run_bag(BAG, out / name, ROOT / "config" / "default.yaml", 4.0, make_judge(None),
+                          progress=False, fault=fault)
+    rp = extra["replay"]
+    facts = store_facts(out / name / "memory.db", rp.get("stream_s", 0.0) + 1.0)
+    unaccounted_msgs = 0   # published, but neither received nor recorded as lost in transport
+    published, lost = rp.get("published", {}), rp.get("lost_in_transport", {})
+    received = rp.get("received", {})
+    for topic, n in published.items():
+        unaccounted_msgs += max(0, n - received.get(topic, n - lost.get(topic, 0)) - lost.get(topic, 0))
+    return {"correct": sum(r["correct"] for r in rows), "questions": len(rows), **facts,
+            "lost_in_transport": lost, "unaccounted_messages": unaccounted_msgs, "exit_codes": extra["node_exit_codes"]}
+
+
+def stream_fault_rows(out: Path, only: set[str]) -> list[dict]:
+    from m3_agent_ros.bags.faults import drop_span, future_stamp
+
+    base = replay_bag("baseline", out, None)
+    rows = [{"fault": "none (baseline)", **_stream_row(base, base)}]
+    faults = {"clock_jump": ("one camera frame at 40 s stamped +1 h", future_stamp("camera", 40.0, 3600.0), 40.0),
+              "mic_gap": ("/audio of 60-76 s removed", drop_span("audio", 60.0, 76.0), 76.0)}
+    for key, (label, fault, after) in faults.items():
+        if only and key not in only:
+            continue
+        r = replay_bag(key, out, fault)
+        r["turns_after"] = turns_matched(out / "baseline" / "memory.db", out / key / "memory.db", after)
+        rows.append({"fault": f"{key}: {label}", **_stream_row(r, base)})
+    return rows
+
+
+def turns_matched(base_db: Path, db: Path, after: float) -> float:
+    """Share of the baseline's speech turns after the fault that the faulty run has at the same time (+-0.5 s):
+    speech after a microphone gap or a clock jump must land at its true time."""
+    import sqlite3
+
+    def turns(path: Path) -> list[float]:
+        with sqlite3.connect(path) as c:
+            return [r[0] for r in c.execute("SELECT start_time FROM turns WHERE kind = 'voice' AND start_time >= ?",
+                                            (after,))]
+    ref, got = turns(base_db), turns(db)
+    return sum(any(abs(a - b) <= 0.5 for b in got) for a in ref) / len(ref) if ref else 1.0
+
+
+def _stream_row(r: dict, base: dict) -> dict:
+    causes = {f"{topic}:{cause}": v["count"] if v["seconds"] == 0 else f"{v['seconds']:.1f} s"
+              for topic, cs in r["gaps"].items() for cause, v in cs.items()}
+    matched = r.get("turns_after", 1.0)
+    recovered = r["clips"] == base["clips"] and matched >= 0.9
+    return {"lost / re-timed (store gaps)": causes or "-",
+            "unaccounted": f"{r['unaccounted_s']} s, {r['unaccounted_messages']} msgs",
+            "recovered": "yes" if recovered else "NO",
+            "detail": f"speech turns after the fault at their true time: {100 * matched:.0f} %; "
+                      f"clips {r['clips']}, episodic {r['memories'].get('episodic')}, semantic "
+                      f"{r['memories'].get('semantic')}, characters {r['characters']}, answers {r['correct']}/"
+                      f"{r['questions']} (baseline {base['correct']})",
+            "_unaccounted": r["unaccounted_s"] + r["unaccounted_messages"], "_recovered": recovered}
+
+
+def kill_9_row(out: Path) -> dict:
+    """SIGKILL the memorization node mid-stream (synthetic 10 fps camera + audio, 5 s clips), restart it."""
+    import signal
+    import sqlite3
+
+    from m3_agent_ros.demo import NodeRunner, write_params
+    from m3_agent_ros.stream_publisher import SyntheticStream
+
+    work = out / "kill_9"
+    work.mkdir(parents=True, exist_ok=True)
+    db = work / "memory.db"
+    for p in work.glob("memory.db*"):
+        p.unlink()
+    params = write_params(ROOT / "config" / "default.yaml", work, db, {"m3_agent_memorization": {
+        "clip_seconds": 5.0, "face_backend": "none", "voice_backend": "none", "image_topic": "",
+        "compressed_topic": "/cam/compressed", "audio_topic": "/mic"}})
+    mem = NodeRunner("m3_agent_ros.memorization_node", params, work / "node1.log")
+    stream = SyntheticStream("fault_bench_publisher", "/cam/compressed", "/mic")
+    try:
+        stream.wait_ready(timeout=60)
+        stream.play(0.0, 13.0, sync_every_s=1.0)          # clips 0, 1 committed; clip 2 open
+        time.sleep(1.5)                                    # let the 1 Hz heartbeat record 13 s
+        with sqlite3.connect(db) as c:
+            committed_before = [r[0] for r in c.execute("SELECT id FROM clips ORDER BY id")]
+        mem.proc.send_signal(signal.SIGKILL)
+        mem.proc.wait()
+        mem = NodeRunner("m3_agent_ros.memorization_node", params, work / "node2.log")
+        stream.reconnect("fault_bench_publisher_2")
+        stream.wait_ready(timeout=60)
+        stream.play(16.0, 26.0, sync_every_s=1.0)
+        stream.sync(26.0)
+    finally:
+        stream.close()
+        rc = mem.stop()
+    facts = store_facts(db, 26.0)
+    with sqlite3.connect(db) as c:
+        after = [r[0] for r in c.execute("SELECT id FROM clips ORDER BY id")]
+        crash = c.execute("SELECT start_time, end_time FROM gaps WHERE cause = 'crash'").fetchall()
+        ok = c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = set(committed_before) <= set(after)
+    recovered = kept and ok and rc == 0 and max(after, default=-1) >= 4
+    return {"fault": "kill_9: memorization node SIGKILLed at 13 s, restarted at 16 s",
+            "lost / re-timed (store gaps)": {f"{k}:{c}": f"{v['seconds']:.1f} s" for k, cs in facts["gaps"].items()
+                                              for c, v in cs.items()},
+            "unaccounted": f"{facts['unaccounted_s']} s, 0 msgs",
+            "recovered": "yes" if recovered else "NO",
+            "detail": f"committed before kill {committed_before} all kept: {kept}; crash gap {crash}; clips after "
+                      f"restart {[k for k in after if k not in committed_before]}; integrity ok: {ok}",
+            "_unaccounted": facts["unaccounted_s"], "_recovered": recovered}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--out", default="/tmp/m3_fault_bench")
+    ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "fault_bench.json"))
+    a = ap.parse_args(argv)
+    _env()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    only = set(a.only)
+    t0 = time.monotonic()
+    rows: list[dict] = []
+    if not only or only & {"clock_jump", "mic_gap"}:
+        rows += stream_fault_rows(out, only)
+    if not only or "kill_9" in only:
+        rows.append(kill_9_row(out))
+    print(tabulate([{k: v for k, v in r.items() if not k.startswith("_")} for r in rows], headers="keys",
+                   tablefmt="github"))
+    unaccounted = sum(r["_unaccounted"] for r in rows)
+    unrecovered = [r["fault"] for r in rows if not r["_recovered"]]
+    met = "met" if not unaccounted and not unrecovered else "NOT met"
+    print(f"\ntarget: 0 unaccounted losses, every fault recovered | measured: {unaccounted} unaccounted, "
+          f"{len(unrecovered)} not recovered {unrecovered or ''} | {met}  ({time.monotonic() - t0:.0f} s)")
+    Path(a.json).write_text(json.dumps({"rows": [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows],
+                                        "unaccounted": unaccounted, "not_recovered": unrecovered}, indent=1,
+                                       default=str))
+    return 0 if not unaccounted and not unrecovered else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
