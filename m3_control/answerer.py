@@ -6,7 +6,7 @@ returned :class:`Answer` back into a response; everything that decides *what* to
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -111,12 +111,16 @@ def run_query(
     before_time: float | None,
     max_rounds: int,
     max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Answer:
-    """Validate, answer, and turn any exception into a failed :class:`Answer` (never raises)."""
+    """Validate, answer, and turn any exception into a failed :class:`Answer` (never raises). ``should_stop`` goes
+    to answerers with ``supports_stop`` (multi-round reasoning): true stops them (``error="cancelled"``)."""
     error = validate_query(question, max_rounds, max_question_chars)
     if error:
         return Answer.failure(error)
     try:
+        if should_stop is not None and getattr(answerer, "supports_stop", False):
+            return answerer.answer(question, before_time, max_rounds, should_stop=should_stop)  # type: ignore[call-arg]
         return answerer.answer(question, before_time, max_rounds)
     except Exception as e:  # the caller is a long-running service: report, don't crash
         return Answer.failure(f"{type(e).__name__}: {e}")

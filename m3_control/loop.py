@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .answerer import Answer
-from .backends.base import ChatBackend, ChatError
+from .backends.base import ChatBackend, ChatError, StopCheck
 from .protocol import add_round_instruction, initial_messages, parse_reply, search_result_message
 from .protocol_text import CHARACTER_ID_MARKER
 
@@ -124,8 +124,15 @@ class ReasoningLoop:
         return {f"TOOL {res.call}": [*res.facts, f"Result: {res.answer}"]}
 
     # -- the loop ---------------------------------------------------------------------------------
+    def _complete(self, messages: list[dict[str, str]], should_stop: StopCheck | None) -> str:
+        if should_stop is not None and getattr(self.backend, "supports_stop", False):
+            return self.backend.complete(messages, should_stop=should_stop)  # type: ignore[call-arg]
+        return self.backend.complete(messages)
+
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
-            on_round: RoundCallback | None = None) -> Answer:
+            on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
+        """``should_stop`` (cancel, deadline, shutdown) is checked before every round and handed to the backend,
+        which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``."""
         rounds = max_rounds or self.default_rounds
         messages = initial_messages(question)
         shown: set[int] = set()
@@ -135,13 +142,19 @@ class ReasoningLoop:
                                  "rounds": [], "counts": {"invalid": 0, "repeated_query": 0, "empty_result": 0}}
         invalid_run = 0
         for r in range(rounds):
+            if should_stop is not None and should_stop():
+                trace["cancelled"] = True
+                return Answer(rounds_used=r, searches=searches, trace=trace, error="cancelled")
             final = r == rounds - 1
             add_round_instruction(messages, final)
             t = time.perf_counter()
             try:
-                reply = self.backend.complete(messages)
+                reply = self._complete(messages, should_stop)
             except ChatError as e:
                 trace["rounds"].append({"round": r + 1, "error": str(e)})
+                if should_stop is not None and should_stop():
+                    trace["cancelled"] = True
+                    return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled")
                 return Answer(rounds_used=r + 1, searches=searches, trace=trace,
                               error=f"model backend failed: {e}")
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)

@@ -16,6 +16,7 @@ from typing import Any
 
 from .answerer import Answer, SearchableStore
 from .backends import make_backend
+from .backends.base import StopCheck
 from .loop import ReasoningLoop, RoundCallback
 from .tool_loop import ToolReasoningLoop
 
@@ -25,6 +26,7 @@ PROMPTS = ("tools", "m3")
 
 class M3Answerer:
     name = "m3"
+    supports_stop = True   # answer(..., should_stop=f): reasoning and generation stop when f() turns true
 
     def __init__(self, store: SearchableStore, backend: dict[str, Any] | str | None = None, topk: int = 2,
                  threshold: float = 0.5, fallback: str = "extractive", max_answer_chars: int = 2000,
@@ -51,10 +53,11 @@ class M3Answerer:
         elif fallback not in ("none", ""):
             raise ValueError(f"unknown fallback {fallback!r} (extractive, none)")
 
-    def load(self) -> str:
+    def load(self, should_stop: StopCheck | None = None) -> str:
         """Load the model and put the static prompt prefix into its cache (the node calls this on activate).
-        Returns "" or the load error; after a failed load every answer is the labelled fallback (or an error)."""
-        from .backends.base import ChatError
+        Returns "" or the load error; after a failed load every answer is the labelled fallback (or an error).
+        ``should_stop`` aborts the warm-up (a node told to stop while it starts); the cache then fills later."""
+        from .backends.base import ChatError, ChatStopped
 
         try:
             load = getattr(self.backend, "load", None)
@@ -62,7 +65,13 @@ class M3Answerer:
                 load()
             warmup = getattr(self.backend, "warmup", None)
             if warmup is not None and isinstance(self.loop, ToolReasoningLoop):
-                warmup(self.loop.prompt_prefix())
+                try:
+                    if should_stop is not None and getattr(self.backend, "supports_stop", False):
+                        warmup(self.loop.prompt_prefix(), should_stop=should_stop)
+                    else:
+                        warmup(self.loop.prompt_prefix())
+                except ChatStopped:
+                    log.warning("warm-up stopped; the prompt prefix is cached by the first query instead")
             self.load_error = ""
         except ChatError as e:
             self.load_error = f"model not loaded: {e}"
@@ -70,11 +79,12 @@ class M3Answerer:
         return self.load_error
 
     def answer(self, question: str, before_time: float | None, max_rounds: int,
-               on_round: RoundCallback | None = None) -> Answer:
+               on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
+        """A stopped answer (``should_stop``) is ``error="cancelled"``, never the fallback's."""
         if self.load_error:
             ans = Answer(error=self.load_error, trace={"backend": self.backend.name, "rounds": []})
         else:
-            ans = self.loop.run(question, before_time, max_rounds, on_round)
+            ans = self.loop.run(question, before_time, max_rounds, on_round, should_stop)
         failed = ans.error.startswith(("no answer after", "model backend failed", "empty answer", "model not loaded"))
         if failed and self.fallback is not None:
             log.warning("model gave no answer (%s): extractive fallback", ans.error)

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from .answerer import Answer
-from .backends.base import ChatBackend, ChatError
+from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
 from .protocol import parse_reply
@@ -57,10 +57,14 @@ class ToolReasoningLoop:
         """The static part of the prompt (for the backend's warm-up), i.e. everything but the question."""
         return initial_messages("")[:-1]
 
-    def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int]) -> str:
+    def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int],
+                  should_stop: StopCheck | None = None) -> str:
+        kw: dict[str, Any] = {}
+        if should_stop is not None and getattr(self.backend, "supports_stop", False):
+            kw["should_stop"] = should_stop
         if self._grammar_ok:
-            return self.backend.complete(messages, grammar=grammar(allow, shown))  # type: ignore[call-arg]
-        return self.backend.complete(messages)
+            kw["grammar"] = grammar(allow, shown)
+        return self.backend.complete(messages, **kw)
 
     def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
         lines: list[str] = []
@@ -103,7 +107,9 @@ class ToolReasoningLoop:
         return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)
 
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
-            on_round: RoundCallback | None = None) -> Answer:
+            on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
+        """``should_stop`` (cancel, deadline, shutdown) is checked before every round and handed to the backend,
+        which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``."""
         rounds = max(2, max_rounds or self.default_rounds)
         messages = initial_messages(question)
         shown: dict[int, dict] = {}
@@ -117,13 +123,21 @@ class ToolReasoningLoop:
             trace["answer_source"] = source
             return answer
 
+        def cancelled(used: int) -> Answer:
+            trace["cancelled"] = True
+            return done(Answer(rounds_used=used, searches=searches, error="cancelled"), "error")
+
         for r in range(rounds):
+            if should_stop is not None and should_stop():
+                return cancelled(r)
             allow = ("Search", "Tool") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Tool", "Answer")
             t = time.perf_counter()
             try:
-                reply = self._complete(messages, allow, list(shown))
+                reply = self._complete(messages, allow, list(shown), should_stop)
             except ChatError as e:
                 trace["rounds"].append({"round": r + 1, "error": str(e)})
+                if should_stop is not None and should_stop():
+                    return cancelled(r + 1)
                 return done(Answer(rounds_used=r + 1, searches=searches, error=f"model backend failed: {e}"), "error")
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
             messages.append({"role": "assistant", "content": reply})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 # Upstream control sampling (m3_agent/control.py; also the RL rollouts): temperature 0.6, top_p 0.95, top_k 20,
@@ -13,7 +14,17 @@ class ChatError(RuntimeError):
     """The model could not produce a reply (transport failure, server error, model not loadable)."""
 
 
+class ChatStopped(ChatError):
+    """The caller's ``should_stop()`` turned true while the reply was being generated (cancel, deadline,
+    shutdown): the generation was aborted, or abandoned where the backend cannot abort it."""
+
+
+StopCheck = Callable[[], bool]   # polled during a generation; True stops it (raises ChatStopped)
+
+
 class ChatBackend(Protocol):
+    """Backends with ``supports_stop = True`` also take ``complete(..., should_stop=StopCheck)``."""
+
     name: str
 
     def complete(self, messages: list[dict[str, str]]) -> str:

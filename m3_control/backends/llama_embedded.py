@@ -13,7 +13,10 @@ Serving choices (llama.cpp server inside the process, no HTTP in the request pat
 - ``complete(..., grammar=GBNF)`` constrains the reply (llama.cpp's ``grammar`` request field), e.g.
   ``ACTION_GRAMMAR`` forces the M3-Agent-Control ``Action: [...]`` / ``Content: ...`` shape;
 - greedy decoding (temperature 0) by default: the same prompt gives the same reply;
-- ``load()`` loads explicitly (a ROS node calls it at lifecycle activation), otherwise the first request does.
+- ``load()`` loads explicitly (a ROS node calls it at lifecycle activation), otherwise the first request does;
+- ``complete(..., should_stop=f)`` streams the request and polls ``f`` at every prompt-processing step and every
+  generated token: when it turns true the generation is aborted (llama.cpp cancels the task and frees the slot)
+  and ChatStopped is raised, so a cancelled request or a stopping node never waits for a full generation.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .base import ChatError
+from .base import ChatError, ChatStopped, StopCheck
 from .packaged_models import DEFAULT_MODEL, PACKAGED_MODELS, PackagedModelError, packaged_gguf
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,7 @@ ACTION_GRAMMAR = 'root ::= "Action: [" ("Search" | "Answer") "]\\nContent: " [^\
 
 class EmbeddedLlamaBackend:
     supports_grammar = True                        # complete(..., grammar=GBNF) is honoured
+    supports_stop = True                           # complete(..., should_stop=f) aborts the generation
 
     def __init__(self, model_path: str | None = None, model: str | None = None, n_ctx: int = 8192,
                  threads: int = 2, max_tokens: int = 256, temperature: float = 0.0, top_p: float = 0.95,
@@ -126,17 +130,22 @@ class EmbeddedLlamaBackend:
 
     # -- requests ---------------------------------------------------------------------------------------------
     def complete(self, messages: list[dict[str, str]], grammar: str | None = None,
-                 max_tokens: int | None = None) -> str:
+                 max_tokens: int | None = None, should_stop: StopCheck | None = None) -> str:
         """The assistant's reply. ``grammar``: a GBNF grammar the reply must follow (default: the constructor's;
-        "" for none). Every failure (model missing or not loadable, bad grammar, server error, garbage result)
-        raises ChatError."""
+        "" for none). ``should_stop``: polled while the prompt is processed and at every token; true aborts the
+        generation with ChatStopped. Every failure (model missing or not loadable, bad grammar, server error,
+        garbage result) raises ChatError."""
         grammar = self.grammar if grammar is None else grammar
         body: dict[str, Any] = {"messages": messages, "max_tokens": max_tokens or self.max_tokens,
                                 "cache_prompt": True, **self.sampling}
         if grammar:
             body["grammar"] = grammar
         with self._lock:
+            if should_stop is not None and should_stop():
+                raise ChatStopped("stopped before the generation started")
             self.load()
+            if should_stop is not None:
+                return self._complete_streamed(body, should_stop)
             try:
                 res = self._server.handle_chat_completions(body)
             except Exception as e:
@@ -156,7 +165,47 @@ class EmbeddedLlamaBackend:
         self.last_usage = {**(usage if isinstance(usage, dict) else {}), "timings": res.get("timings", {})}
         return content
 
-    def warmup(self, messages: list[dict[str, str]]) -> None:
+    def _complete_streamed(self, body: dict[str, Any], should_stop: StopCheck) -> str:
+        """The request as a stream (the same reply as without: greedy decoding, same grammar); the callback runs
+        for every prompt-progress step and token and returning True makes llama.cpp cancel the task."""
+        parts: list[str] = []
+        state: dict[str, Any] = {"error": None, "stopped": False, "usage": None, "timings": None}
+
+        def on_chunk(chunk: Any) -> bool:
+            if not isinstance(chunk, dict) or "error" in chunk or ("choices" not in chunk and "message" in chunk):
+                err = chunk.get("error", chunk) if isinstance(chunk, dict) else chunk
+                state["error"] = err.get("message", err) if isinstance(err, dict) else err
+                return True
+            for choice in chunk.get("choices") or ():
+                piece = (choice.get("delta") or {}).get("content")
+                if isinstance(piece, str):
+                    parts.append(piece)
+            if isinstance(chunk.get("usage"), dict):
+                state["usage"] = chunk["usage"]
+            if isinstance(chunk.get("timings"), dict):
+                state["timings"] = chunk["timings"]
+            try:
+                stop = bool(should_stop())
+            except Exception as e:  # a broken stop check stops the generation rather than running it blind
+                state["error"] = f"should_stop raised {type(e).__name__}: {e}"
+                return True
+            state["stopped"] = stop
+            return stop
+
+        body = {**body, "stream": True, "return_progress": True, "stream_options": {"include_usage": True}}
+        try:
+            self._server.handle_chat_completions(body, on_chunk)
+        except Exception as e:
+            raise ChatError(f"embedded llama.cpp failed: {e}") from e
+        if state["error"] is not None:
+            raise ChatError(f"embedded llama.cpp: {state['error']}")
+        if state["stopped"]:
+            raise ChatStopped(f"generation stopped after {len(parts)} pieces")
+        self.last_usage = {**(state["usage"] or {}), "timings": state["timings"] or {}}
+        return "".join(parts)
+
+    def warmup(self, messages: list[dict[str, str]], should_stop: StopCheck | None = None) -> None:
         """Run ``messages`` once (1 token, no grammar) so their prefix (system prompt, few-shot turns) sits in the
-        slot's KV cache before the first real query. Loads the model if needed; raises ChatError on failure."""
-        self.complete(messages, grammar="", max_tokens=1)
+        slot's KV cache before the first real query. Loads the model if needed; raises ChatError on failure
+        (ChatStopped when ``should_stop`` turned true, e.g. a node stopping during its start)."""
+        self.complete(messages, grammar="", max_tokens=1, should_stop=should_stop)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from m3_memory.http_json import HttpApiError, auth_headers, post_json
 
-from .base import M3_SAMPLING, ChatError
+from .base import M3_SAMPLING, ChatError, ChatStopped, StopCheck
 
 
 class OpenAIChatBackend:
+    # complete(..., should_stop=f): the request runs on a helper thread and f is polled every STOP_POLL_S; when it
+    # turns true the reply is abandoned (ChatStopped) and the server finishes that request unobserved
+    supports_stop = True
+    STOP_POLL_S = 0.05
+
     def __init__(self, base_url: str, model: str, api_key: str | None = None, api_key_env: str = "OPENAI_API_KEY",
                  temperature: float = M3_SAMPLING["temperature"], top_p: float = M3_SAMPLING["top_p"],
                  top_k: int | None = M3_SAMPLING["top_k"], max_tokens: int = M3_SAMPLING["max_tokens"],
@@ -35,7 +41,31 @@ class OpenAIChatBackend:
     def request_body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         return {**self._body, "messages": messages}
 
-    def complete(self, messages: list[dict[str, str]]) -> str:
+    def complete(self, messages: list[dict[str, str]], should_stop: StopCheck | None = None) -> str:
+        if should_stop is None:
+            return self._complete(messages)
+        if should_stop():
+            raise ChatStopped("stopped before the request was sent")
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def request() -> None:
+            try:
+                box["reply"] = self._complete(messages)
+            except BaseException as e:  # handed to the caller below
+                box["error"] = e
+            finally:
+                done.set()
+
+        threading.Thread(target=request, name="openai-request", daemon=True).start()
+        while not done.wait(self.STOP_POLL_S):
+            if should_stop():
+                raise ChatStopped("stopped while waiting for the server; its reply is abandoned")
+        if "error" in box:
+            raise box["error"]
+        return box["reply"]
+
+    def _complete(self, messages: list[dict[str, str]]) -> str:
         try:
             reply = post_json(self._client, self._url, self.request_body(messages), self._retries)
         except HttpApiError as e:
