@@ -24,6 +24,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from m3_agent_ros import dds_env
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -56,8 +58,8 @@ def cmd_run(a: argparse.Namespace) -> int:
 
     def one(i_bag: tuple[int, Path]) -> int:
         i, bag = i_bag
-        env = {**os.environ, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
-               "ROS_DOMAIN_ID": str(domains[i % len(domains)])}
+        env = {**os.environ, "ROS_DOMAIN_ID": str(domains[i % len(domains)])}
+        dds_env.apply(env)   # loopback-only DDS (m3_agent_ros/dds_env.py)
         cmd = [sys.executable, "-m", "m3_agent_ros.demo", "--bag", str(bag), "--out", str(out / "bags" / bag.name),
                "--rate", str(a.rate), "--params", a.params, *_judge_args(a)]
         if a.answerer:

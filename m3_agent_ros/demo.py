@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
 import sys
 import time
@@ -27,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _env() -> None:
-    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
-    os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(1, 101)))
+    from m3_agent_ros import dds_env
+
+    dds_env.apply(random_domain=True)   # loopback-only DDS, a random domain unless one is set
 
 
 def write_params(base: Path, out: Path, db: Path, overrides: dict[str, dict]) -> Path:

@@ -1,15 +1,31 @@
 """Shared lifecycle plumbing of the m3_agent nodes: parameter declaration from a params dataclass, release on
-cleanup/shutdown/error, the autostart path, and the process main loop."""
+cleanup/shutdown/error, the autostart path, and the process main loop.
+
+Stopping (SIGINT/SIGTERM) is handled here rather than by rclpy's handler, so the context stays valid while the
+node winds down: pending requests still get their refusals, then the node is released (store closed) and the
+process exits. A second signal exits at once.
+"""
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import fields
+from types import FrameType
 from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.signals import SignalHandlerOptions
+
+SPIN_POLL_S = 0.1          # the main loop notices a stop signal within this
+STOP_GRACE_S = 2.0         # at a stop, how long callbacks get to finish (send their refusals) before release
 
 
 class M3LifecycleNode(LifecycleNode):
@@ -46,24 +62,83 @@ class M3LifecycleNode(LifecycleNode):
         return (self.trigger_configure() == TransitionCallbackReturn.SUCCESS
                 and self.trigger_activate() == TransitionCallbackReturn.SUCCESS)
 
+    # -- stopping (run_node); the defaults do nothing ---------------------------------------------------
+    def request_stop(self) -> None:
+        """Called from the signal handler (keep it to setting flags): e.g. abort a start in progress."""
 
-def run_node(factory: Any, args: list[str] | None = None, threads: int = 2) -> int:
-    """Process main: init, autostart if asked, spin a multi-threaded executor, release on SIGINT/SIGTERM."""
-    rclpy.init(args=args)
-    node = factory()
-    executor = MultiThreadedExecutor(num_threads=threads)
-    executor.add_node(node)
+    def begin_shutdown(self) -> None:
+        """Called once the main loop stopped, before release(): refuse pending work, stop work in progress."""
+
+    def has_abandoned_work(self) -> bool:
+        """True when release() left work behind that cannot be stopped (the process then exits without it)."""
+        return False
+
+
+def _wait_for_callbacks(executor: MultiThreadedExecutor, timeout_s: float) -> None:
+    """Wait (bounded) for the callbacks in progress, including rclpy sending their responses. Executor.shutdown()
+    does not wait in this rclpy, so its work tracker is asked directly where it exists."""
+    tracker = getattr(executor, "_work_tracker", None)
+    if tracker is not None:
+        tracker.wait(timeout_s)
+
+
+def run_node(factory: Any, args: list[str] | None = None, threads: int | Callable[[Any], int] = 2) -> int:
+    """Process main: init, autostart if asked, spin a multi-threaded executor until SIGINT/SIGTERM, then
+    begin_shutdown(), let the callbacks finish (bounded), release() and exit. ``threads``: the executor's threads,
+    or a function of the node giving them."""
+    stop = threading.Event()
+    node: Any = None
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():  # the second signal: no more waiting
+            print(f"[{signal.Signals(signum).name}] again: exiting now", file=sys.stderr, flush=True)
+            os._exit(128 + signum)
+        stop.set()
+        if node is not None:
+            node.request_stop()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    from m3_agent_ros import dds_env
+
+    dds_note = dds_env.apply()  # loopback-only DDS with the shipped profile, whatever the shell set
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    rc, abandoned = 0, False
     try:
-        if node.get_parameter("autostart").value and not node.start():
-            node.get_logger().fatal("autostart failed (see the configure error above)")
-            return 1
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        node = factory()
+        if dds_note:
+            node.get_logger().warning(dds_note)
+        from m3_agent_ros.node_guard import EXIT_NAME_TAKEN, name_taken  # refuse a name already on the graph
+        if name_taken(node, stopping=stop.is_set):  # (FATAL logged)
+            return EXIT_NAME_TAKEN
+        executor = MultiThreadedExecutor(num_threads=threads(node) if callable(threads) else threads)
+        executor.add_node(node)
+        try:
+            if node.get_parameter("autostart").value and not node.start() and not stop.is_set():
+                node.get_logger().fatal("autostart failed (see the configure error above)")
+                rc = 1
+            while rc == 0 and not stop.is_set() and rclpy.ok():
+                executor.spin_once(timeout_sec=SPIN_POLL_S)
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+        finally:
+            t = time.monotonic()
+            node.begin_shutdown()
+            _wait_for_callbacks(executor, STOP_GRACE_S)
+            node.release()
+            abandoned = node.has_abandoned_work()
+            if stop.is_set():
+                node.get_logger().info(f"stopped in {time.monotonic() - t:.2f} s"
+                                       f"{' (work left behind)' if abandoned else ''}")
+            executor.shutdown(timeout_sec=0, wait_for_threads=False)
+            node.destroy_node()
     finally:
-        node.release()
-        node.destroy_node()
         rclpy.try_shutdown()
-    return 0
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if abandoned:  # e.g. a generation that cannot be aborted: don't wait for it (nor run its cleanup)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(rc)
+    return rc
 
 

@@ -8,7 +8,14 @@ case "$-" in *u*) _m3_u=1; set +u;; *) _m3_u=;; esac   # colcon setup scripts br
 [ -n "$_m3_u" ] && set -u
 export AMENT_PREFIX_PATH="$AMENT_PREFIX_PATH:$VIRTUAL_ENV"
 export ROS_LOG_DIR="${ROS_LOG_DIR:-${TMPDIR:-/tmp}/m3_agent_ros_log}"
-# Keep DDS on this host (no multicast on real interfaces) and use big SHM segments for raw images.
-export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+# Keep DDS on this host and use big SHM segments for raw images. The shipped profile discovers over 127.0.0.1 only
+# and binds every socket there, so with it the discovery range is SYSTEM_DEFAULT (the profile rules): LOCALHOST
+# (or ROS_LOCALHOST_ONLY=1) would make rmw_fastrtps add its own UDP transport, bound on 0.0.0.0 and every interface.
 export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$_m3_root/config/fastdds_localhost.xml}"
+if [ "$FASTDDS_DEFAULT_PROFILES_FILE" -ef "$_m3_root/config/fastdds_localhost.xml" ]; then
+  export ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT
+  unset ROS_LOCALHOST_ONLY
+else  # another profile: at least no multicast discovery on real interfaces
+  export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
+fi
 unset _m3_root _m3_u

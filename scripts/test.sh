@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # shellcheck disable=SC1091
 . scripts/ros_env.sh
-# DDS stays on loopback with a per-run random domain (tests/conftest.py also enforces both).
-export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
+# DDS stays on loopback (ros_env.sh: the shipped profile, see m3_agent_ros/dds_env.py) with a per-run random
+# domain (tests/conftest.py also enforces both).
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 101) + 1 ))}"
 ruff check .
 python -m pytest -q -p no:cacheprovider "$@" tests

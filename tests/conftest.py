@@ -3,10 +3,17 @@
 DDS isolation happens at import time of this conftest, i.e. before any test module can import rclpy or
 call rclpy.init, and in os.environ, so every node subprocess a test starts inherits it:
 
-- ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST: discovery never leaves this host,
+- FASTDDS_DEFAULT_PROFILES_FILE=config/fastdds_localhost.xml (the shipped profile, whatever the shell had) with
+  ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT: the profile itself discovers over 127.0.0.1 only and binds every
+  socket there (LOCALHOST would make rmw_fastrtps add a UDP transport bound on 0.0.0.0 and on every interface;
+  tests/test_ros_dds_loopback.py checks); RMW_IMPLEMENTATION is pinned to Fast DDS, whose profile this is, and
+  ROS_LOCALHOST_ONLY / ROS_DISCOVERY_SERVER / ROS_STATIC_PEERS, which would override it, are removed,
 - ROS_DOMAIN_ID: one random domain in 1..101 per test session (M3_TEST_ROS_DOMAIN_ID overrides), so
   parallel sessions and other ROS processes on the machine don't see each other,
-- ROS_LOG_DIR: a fresh temporary directory, removed at the end of the session.
+- ROS_LOG_DIR: a fresh temporary directory, removed at the end of the session,
+- M3_NODE_GUARD_WINDOW_S=0.5 unless set: every m3_agent node waits this long at start for a node of its own
+  name (m3_agent_ros/node_guard.py; 2 s by default, which would add ~2 s to every node start of the suite).
+  tests/test_ros_dds_loopback.py checks the guard with the default window.
 
 Tests marked ``ros`` are skipped (with the reason) when the colcon workspace is not sourced.
 """
@@ -26,15 +33,28 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ROS_TEST_ENV_FLAG = "M3_TEST_ROS_ENV_READY"
+DDS_PROFILE = REPO_ROOT / "config" / "fastdds_localhost.xml"
+DDS_ENV = {  # loopback-only DDS: see the module docstring
+    "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
+    "FASTDDS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),
+    "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",
+}
+DDS_ENV_REMOVED = ("ROS_LOCALHOST_ONLY", "ROS_DISCOVERY_SERVER", "ROS_STATIC_PEERS")
+TEST_NODE_GUARD_WINDOW_S = "0.5"  # see the module docstring
 
 
 def _setup_ros_env() -> None:
     if os.environ.get(ROS_TEST_ENV_FLAG) == str(os.getpid()):
         return
+    if not DDS_PROFILE.is_file():  # without it, SYSTEM_DEFAULT would be Fast DDS' multicast on every interface
+        raise RuntimeError(f"{DDS_PROFILE} is missing")
     domain = os.environ.get("M3_TEST_ROS_DOMAIN_ID") or str(random.SystemRandom().randint(1, 101))
-    os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    os.environ.update(DDS_ENV)
+    for key in DDS_ENV_REMOVED:
+        os.environ.pop(key, None)
     os.environ["ROS_DOMAIN_ID"] = domain
     os.environ["ROS_LOG_DIR"] = tempfile.mkdtemp(prefix="m3_test_ros_log_")
+    os.environ.setdefault("M3_NODE_GUARD_WINDOW_S", TEST_NODE_GUARD_WINDOW_S)
     os.environ[ROS_TEST_ENV_FLAG] = str(os.getpid())
 
 
@@ -66,6 +86,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session", autouse=True)
 def ros_test_env() -> Iterator[dict[str, str]]:
     """The DDS isolation settings of this session (already applied to os.environ at import)."""
-    keys = ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_DOMAIN_ID", "ROS_LOG_DIR")
+    keys = (*DDS_ENV, "ROS_DOMAIN_ID", "ROS_LOG_DIR")
     yield {k: os.environ[k] for k in keys}
     shutil.rmtree(os.environ["ROS_LOG_DIR"], ignore_errors=True)

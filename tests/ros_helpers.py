@@ -19,18 +19,25 @@ import yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
+# set by tests/conftest.py: the shipped Fast DDS profile, which keeps every DDS socket on 127.0.0.1
+LOOPBACK_DDS_KEYS = ("RMW_IMPLEMENTATION", "FASTDDS_DEFAULT_PROFILES_FILE", "ROS_AUTOMATIC_DISCOVERY_RANGE")
 
 
 def ros_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """os.environ (ROS_DOMAIN_ID etc. set by conftest) with the source tree first on PYTHONPATH."""
+    """os.environ (loopback-only DDS profile, ROS_DOMAIN_ID etc. set by conftest) with the source tree first on
+    PYTHONPATH. ``extra`` may not change the DDS settings: every node the tests start stays on 127.0.0.1."""
     env = dict(os.environ)
-    for key in ("ROS_AUTOMATIC_DISCOVERY_RANGE", "ROS_DOMAIN_ID", "ROS_LOG_DIR"):
+    for key in (*LOOPBACK_DDS_KEYS, "ROS_DOMAIN_ID", "ROS_LOG_DIR"):
         if key not in env:
             raise RuntimeError(f"{key} is not set: tests/conftest.py must run first")
+    extra = dict(extra or {})
+    changed = [k for k in LOOPBACK_DDS_KEYS if k in extra and extra[k] != env[k]]
+    if changed:
+        raise ValueError(f"ros_env: {changed} would take the node off the loopback-only DDS profile")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
     env["PYTHONUNBUFFERED"] = "1"
     env["RCUTILS_LOGGING_BUFFERED_STREAM"] = "0"
-    env.update(extra or {})
+    env.update(extra)
     return env
 
 

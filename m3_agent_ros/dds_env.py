@@ -1,0 +1,69 @@
+"""Loopback-only DDS for every process this project starts (nodes, replay, demo, benchmarks, tests).
+
+The shipped Fast DDS profile (config/fastdds_localhost.xml) discovers over 127.0.0.1 only and binds every socket
+there. It must rule discovery alone: with ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (or ROS_LOCALHOST_ONLY=1)
+rmw_fastrtps adds a UDP transport of its own after reading the profile, bound on 0.0.0.0 and on every interface
+(tests/test_ros_dds_loopback.py shows it with the process's sockets). So with the shipped profile the range is
+SYSTEM_DEFAULT, which leaves transports and peers to the profile — still localhost only. With another profile
+(a robot's own network setup) LOCALHOST remains the default, as the user's profile may use real interfaces.
+
+Call :func:`apply` before rclpy is initialised (a running participant keeps its transports).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import MutableMapping
+from pathlib import Path
+
+PROFILE_NAME = "fastdds_localhost.xml"
+
+
+def shipped_profile() -> Path | None:
+    """The shipped profile: in the source tree, or in the installed package's share directory."""
+    here = Path(__file__).resolve().parents[1] / "config" / PROFILE_NAME
+    if here.is_file():
+        return here
+    try:
+        from ament_index_python.packages import get_package_share_directory
+
+        share = Path(get_package_share_directory("m3_agent")) / "config" / PROFILE_NAME
+        return share if share.is_file() else None
+    except Exception:
+        return None
+
+
+def uses_shipped_profile(env: MutableMapping[str, str]) -> bool:
+    prof, shipped = env.get("FASTDDS_DEFAULT_PROFILES_FILE"), shipped_profile()
+    if not prof or shipped is None:
+        return False
+    try:
+        return Path(prof).resolve().samefile(shipped)
+    except OSError:
+        return False
+
+
+def apply(env: MutableMapping[str, str] | None = None, random_domain: bool = False) -> str | None:
+    """Make ``env`` (default: this process's) loopback-only DDS; returns a note when a setting was changed.
+
+    Without a profile set, the shipped one is used. ``random_domain``: pick a ROS_DOMAIN_ID in 1..101 unless one
+    is set (scripts and tests, so that parallel runs don't see each other)."""
+    env = os.environ if env is None else env
+    note = None
+    shipped = shipped_profile()
+    if not env.get("FASTDDS_DEFAULT_PROFILES_FILE") and shipped is not None:
+        env["FASTDDS_DEFAULT_PROFILES_FILE"] = str(shipped)
+    if uses_shipped_profile(env):
+        asked = env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
+        if asked not in (None, "", "SYSTEM_DEFAULT") or env.get("ROS_LOCALHOST_ONLY"):
+            note = (f"ROS_AUTOMATIC_DISCOVERY_RANGE={env.get('ROS_AUTOMATIC_DISCOVERY_RANGE')} replaced by "
+                    f"SYSTEM_DEFAULT: the shipped profile {PROFILE_NAME} keeps discovery and every socket on "
+                    "127.0.0.1 (LOCALHOST would add a UDP transport bound on all interfaces)")
+        env["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "SYSTEM_DEFAULT"
+        env.pop("ROS_LOCALHOST_ONLY", None)
+    else:
+        env.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+    if random_domain and not env.get("ROS_DOMAIN_ID"):
+        env["ROS_DOMAIN_ID"] = str(random.randint(1, 101))
+    return note
