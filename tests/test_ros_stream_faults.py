@@ -197,3 +197,26 @@ def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) 
     assert end == pytest.approx(8.0, abs=1e-6), crash          # down until the stream resumed at 8 s
     assert statuses == ["crashed", "clean"]
     assert "previous run died without closing" in proc.output()
+
+
+def test_a_replay_reports_a_hung_node_within_seconds(tmp_path: Path) -> None:
+    """The memorization node stops responding (SIGSTOP) while a replay waits for it: the replay fails within
+    seconds with what happened, instead of waiting out its 30 min timeout in silence."""
+    import time
+
+    from m3_agent_ros.replay import Replayer, ReplayStats
+
+    proc = _node(tmp_path / "memory.db", tmp_path / "node.log")
+    rp = Replayer(stall_s=4.0)
+    try:
+        rp.wait(rp.sync.service_is_ready, 30, "the sync service")
+        rp.wait(lambda: rp._diag_at > 0, 10, "the node's first /diagnostics")   # noqa: SLF001 - test of the watch
+        proc.send_signal(signal.SIGSTOP)
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError, match="stopped reporting"):
+            rp.sync_to(10.0, ReplayStats(), timeout=1800.0)
+        assert time.monotonic() - t0 < 15.0
+    finally:
+        proc.send_signal(signal.SIGCONT)
+        rp.close()
+        proc.stop(timeout=20)
