@@ -478,7 +478,8 @@ class MemorizationNode(M3LifecycleNode):
                   "clips_dropped": c.clips_dropped, "clip_errors": c.clip_errors, "frames": c.frames,
                   "frames_bad": c.frames_bad, "audio_chunks": c.audio_chunks, "audio_bad": c.audio_bad,
                   "memorized_upto": round(self._memorized_upto, 3) if self._memorized_upto > -1 else -1,
-                  "latest_stream_time": round(self._latest_stream_t, 3), "inputs_lost": lost}
+                  "latest_stream_time": round(self._latest_stream_t, 3), "inputs_lost": lost,
+                  "clip_in_progress": self._current_clip.clip_id if self._current_clip is not None else -1}
         for topic, n in self.received.items():
             values[f"received.{topic}"] = n
         for topic, causes in self.ledger.counts().items():

@@ -138,9 +138,11 @@ class Replayer:
                 next_report = now + 5.0
                 silent = now - max(self._diag_at, t0)
                 r = self.received
-                print(f"replay: still waiting {now - t0:.0f} s for {what}; memorization node: queue "
-                      f"{r.get('queue_depth', '?')} clips, {r.get('clips_committed', '?')} committed, last report "
-                      f"{silent:.0f} s ago", file=sys.stderr)
+                busy = r.get("clip_in_progress", -1)
+                print(f"replay: still waiting {now - t0:.0f} s for {what}; memorization node: "
+                      + (f"memorizing clip {busy}, " if busy >= 0 else "")
+                      + f"{r.get('queue_depth', '?')} clips queued, {r.get('clips_committed', '?')} committed, last "
+                      f"report {silent:.0f} s ago", file=sys.stderr)
                 if silent > self.stall_s:
                     raise TimeoutError(f"the memorization node stopped reporting (no /diagnostics for {silent:.0f} s) "
                                        f"while waiting for {what}")
