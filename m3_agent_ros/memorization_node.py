@@ -47,7 +47,7 @@ from m3_memory.stream_clock import Jump, StreamClocks
 from m3_memory.stream_ledger import RETIMED, StreamLedger
 
 NODE_NAME = "m3_agent_memorization"
-SHUTDOWN_WAIT_S = 2.0   # SIGINT/SIGTERM: how long the clip being memorized may take to commit (+ 2 s callback grace < 5 s)
+SHUTDOWN_WAIT_S = 2.0   # SIGINT/SIGTERM: time for the clip being memorized to commit (+ 2 s grace: < 5 s)
 
 
 def stamp_seconds(msg: object) -> float:
