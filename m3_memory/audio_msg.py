@@ -47,7 +47,7 @@ def decode_chunk(encoding: str, channels: int, sample_rate: int, data: bytes | b
 class StreamResampler:
     """float32 mono at ``in_rate`` -> float32 mono at ``out_rate``, stateful across chunks."""
 
-    def __init__(self, in_rate: int, out_rate: int = 16000, resync_s: float = 0.1) -> None:
+    def __init__(self, in_rate: int, out_rate: int = 16000, resync_s: float = 0.05) -> None:
         self.in_rate, self.out_rate, self.resync_s = int(in_rate), int(out_rate), float(resync_s)
         self._rs = None
         self._t_out: float | None = None   # stream time of the next output sample

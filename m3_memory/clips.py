@@ -26,7 +26,7 @@ import numpy as np
 
 from .stream_ledger import StreamLedger
 
-AUDIO_GAP_S = 0.1   # audio missing for longer than this is recorded as a gap
+AUDIO_GAP_S = 0.05   # audio missing for longer than this is recorded as a gap (one lost 0.1 s chunk is)
 
 
 @dataclass

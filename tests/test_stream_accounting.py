@@ -196,3 +196,20 @@ def test_unaccounted_spans_and_the_gaps_cli(tmp_path, capsys) -> None:
     assert main(["gaps", "--db", str(db), "--json", "--cause", "overflow"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [g["cause"] for g in doc["gaps"]] == ["overflow"] and doc["summary"]["/mic"]["no_audio"]["seconds"] == 4.5
+
+
+def test_one_lost_audio_chunk_is_a_recorded_gap_and_later_audio_stays_in_place() -> None:
+    ledger = StreamLedger()
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, sample_rate=SR, ledger=ledger, expect_video=False,
+                        audio_topic="/mic")
+    rs = StreamResampler(44100, SR)
+    for i in range(50):
+        if i == 20:
+            continue                       # one 0.1 s chunk lost in transport
+        t_out, y = rs.push(i * 0.1, np.full(4410, 0.2, np.float32))
+        asm.add_audio(t_out, y)
+    (gap,) = ledger.take()
+    assert (gap.cause, round(gap.start_time, 2), round(gap.end_time, 2)) == ("no_audio", 2.0, 2.1)
+    c = asm.flush()[0]
+    assert abs(float(c.audio[int(4.5 * SR)]) - 0.2) < 0.02     # audio after the loss is not shifted earlier
+    assert abs(float(c.audio[int(2.05 * SR)])) < 1e-6
