@@ -257,6 +257,9 @@ class RosClient:
         from rclpy.executors import SingleThreadedExecutor
 
         self.context = rclpy.Context()
+        from m3_agent_ros import dds_env
+
+        dds_env.apply()  # loopback-only DDS before the participant exists
         rclpy.init(context=self.context)
         self.node = rclpy.create_node(name, context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)

@@ -47,6 +47,9 @@ class QueryClient:
         from rclpy.executors import SingleThreadedExecutor
 
         self.context = rclpy.Context()
+        from m3_agent_ros import dds_env
+
+        dds_env.apply()  # loopback-only DDS before the participant exists
         rclpy.init(context=self.context)
         try:
             self.node = rclpy.create_node(node_name, context=self.context)

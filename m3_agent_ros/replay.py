@@ -83,6 +83,9 @@ class Replayer:
         from std_srvs.srv import Trigger
 
         self.context = rclpy.Context()
+        from m3_agent_ros import dds_env
+
+        dds_env.apply()  # loopback-only DDS before the participant exists
         rclpy.init(context=self.context)
         self.node = rclpy.create_node(node_name, context=self.context)
         self.executor = SingleThreadedExecutor(context=self.context)
