@@ -29,6 +29,14 @@ from m3_agent_ros import dds_env
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def job_domains(jobs: int, env: dict | os._Environ) -> list[int]:
+    """One DDS domain per parallel job (1..101); a ROS_DOMAIN_ID set by the user is honoured (the first job's)."""
+    n = max(1, min(jobs, 101))
+    mine = env.get("ROS_DOMAIN_ID", "")
+    if mine.isdigit() and 0 <= int(mine) <= 232:
+        return [int(mine)] + random.sample([d for d in range(1, 102) if d != int(mine)], k=n - 1)
+    return random.sample(range(1, 102), k=n)
+
 def _bags(items: list[str]) -> list[Path]:
     out = []
     for it in items:
@@ -54,7 +62,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     bags = _bags(a.bags)
     todo = [b for b in bags if not (out / "bags" / b.name / "summary.json").exists()]
-    domains = random.sample(range(1, 102), k=max(1, min(a.jobs, 101)))
+    domains = job_domains(a.jobs, os.environ)
 
     def one(i_bag: tuple[int, Path]) -> int:
         i, bag = i_bag

@@ -32,7 +32,7 @@ from m3_agent.msg import AudioChunk, MemoryEvent
 from m3_agent.srv import SyncStream
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
-from rclpy.qos import QoSProfile, qos_profile_sensor_data
+from rclpy.qos import DurabilityPolicy, QoSProfile, qos_profile_sensor_data
 from sensor_msgs.msg import CompressedImage, Image
 from std_srvs.srv import Trigger
 
@@ -130,7 +130,9 @@ class MemorizationNode(M3LifecycleNode):
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         p = self.params
         assert p is not None
-        self._event_pub = self.create_publisher(MemoryEvent, p.event_topic, QoSProfile(depth=100))
+        # transient-local: a subscriber that joins late (a browser, a restarted control node) gets the last 100 events
+        self._event_pub = self.create_publisher(MemoryEvent, p.event_topic, QoSProfile(
+            depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL))
         self._diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         def sensor_qos(depth: int) -> QoSProfile:
             return QoSProfile(depth=depth, reliability=qos_profile_sensor_data.reliability,

@@ -3,6 +3,7 @@ sample-exact audio, questions carried along."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -66,4 +67,17 @@ def test_timestamps_and_cli_errors(tmp_path, capsys):
     assert bag_cli(["convert", str(VIDEO), str(tmp_path / "b"), "--fps", "2"]) == 0
     assert bag_cli(["convert", str(VIDEO), str(tmp_path / "b")]) == 2  # exists, no --overwrite
     assert bag_cli(["info", str(tmp_path / "b")]) == 0
-    assert '"/audio"' in capsys.readouterr().out
+    table = capsys.readouterr().out
+    assert "/audio" in table and "m3_agent/msg/AudioChunk" in table and "{" not in table   # a table, not JSON
+    assert bag_cli(["info", str(tmp_path / "b"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["topics"]["/audio"]["count"] > 0
+
+
+def test_bench_jobs_honour_the_users_ros_domain_id():
+    from m3_agent_ros.bench import job_domains
+
+    assert job_domains(3, {"ROS_DOMAIN_ID": "42"})[0] == 42
+    doms = job_domains(3, {"ROS_DOMAIN_ID": "42"})
+    assert len(set(doms)) == 3 and all(1 <= d <= 101 for d in doms)
+    free = job_domains(2, {})
+    assert len(set(free)) == 2 and all(1 <= d <= 101 for d in free)

@@ -73,6 +73,14 @@ def test_stream_becomes_committed_clips_and_bad_input_is_survived(tmp_path: Path
         assert res.success, res.message
         wait_until(lambda: (ros.executor.spin_once(timeout_sec=0.05), len(events) >= 4)[1], timeout=10,
                    what="event for the flushed last clip")
+        # a subscriber that joins late still gets the recent events (transient-local durability)
+        from rclpy.qos import DurabilityPolicy
+
+        late: list = []
+        n.create_subscription(MemoryEvent, "/m3_agent/memory_events", late.append,
+                              QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        wait_until(lambda: (ros.executor.spin_once(timeout_sec=0.05), len(late) >= 4)[1], timeout=10,
+                   what="the earlier events for a late subscriber")
     finally:
         ros.close()
         rc = proc.stop(timeout=20)

@@ -62,7 +62,15 @@ def cmd_info(a: argparse.Namespace) -> int:
         info = {"duration_s": r.duration / 1e9, "messages": r.message_count,
                 "topics": {t: {"type": i.msgtype, "count": i.msgcount} for t, i in r.topics.items()}}
     info["questions"] = len(bag_questions(a.bag))
-    print(json.dumps(info, indent=1))
+    if a.json:
+        print(json.dumps(info, indent=1))
+        return 0
+    from tabulate import tabulate
+
+    print(f"bag {a.bag}: {info['duration_s']:.1f} s, {info['messages']} messages, {info['questions']} questions")
+    rows = [(t, i["type"], i["count"], f"{i['count'] / info['duration_s']:.1f}" if info["duration_s"] else "-")
+            for t, i in sorted(info["topics"].items())]
+    print(tabulate(rows, headers=("topic", "type", "messages", "per s"), tablefmt="simple"))
     return 0
 
 
@@ -95,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(fn=cmd_batch)
     p = sub.add_parser("info", help="topics, counts, duration and questions of a bag")
     p.add_argument("bag")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(fn=cmd_info)
     a = ap.parse_args(argv)
     try:
