@@ -19,7 +19,7 @@ from types import FrameType
 from typing import Any
 
 import rclpy
-from rcl_interfaces.msg import ParameterDescriptor
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.signals import SignalHandlerOptions
@@ -38,6 +38,18 @@ class M3LifecycleNode(LifecycleNode):
         docs = self.PARAMS.docs()
         for f in fields(self.PARAMS):
             self.declare_parameter(f.name, f.default, ParameterDescriptor(description=docs[f.name]))
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+
+    def _on_set_parameters(self, params: list[Any]) -> SetParametersResult:
+        """Parameters are read when the node configures: a set while it is configured would be silently ignored,
+        so it is refused with the way to apply it (unconfigured: accepted, checked by the next configure)."""
+        state = self._state_machine.current_state[1]
+        if state in ("inactive", "active"):
+            names = ", ".join(p.name for p in params)
+            return SetParametersResult(successful=False, reason=(
+                f"{names}: read when the node configures, and it is {state}: deactivate and clean up the node, "
+                "set the parameter, then configure it again"))
+        return SetParametersResult(successful=True)
 
     def read_params(self) -> Any:
         return self.PARAMS(**{n: self.get_parameter(n).value for n in self.PARAMS.names()})

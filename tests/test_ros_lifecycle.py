@@ -15,6 +15,19 @@ NODE = "m3_agent_control"
 SERVICE = "/m3_agent/lifecycle_test_query"
 
 
+def set_param(ros: RosTestNode, proc: Any, name: str, value: int) -> tuple[bool, str]:
+    """What `ros2 param set /m3_agent_control NAME VALUE` does: the node's set_parameters service."""
+    from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+    from rcl_interfaces.srv import SetParameters
+
+    client: Any = ros.node.create_client(SetParameters, f"/{NODE}/set_parameters")
+    wait_for_service(client, timeout_sec=15, proc=proc)
+    req = SetParameters.Request(parameters=[Parameter(name=name, value=ParameterValue(
+        type=ParameterType.PARAMETER_INTEGER, integer_value=value))])
+    (res,) = ros.call(client, req, proc=proc).results
+    return bool(res.successful), str(res.reason)
+
+
 def test_managed_transitions_create_and_remove_the_service(tmp_path: Path) -> None:
     from lifecycle_msgs.msg import State, Transition
     from lifecycle_msgs.srv import ChangeState, GetState
@@ -56,10 +69,16 @@ def test_managed_transitions_create_and_remove_the_service(tmp_path: Path) -> No
         resp = ros.call(query, Query.Request(question="Who watered the plants?"), proc=proc)
         assert resp.success, resp.error
 
+        # `ros2 param set` while configured: refused with the way to apply it, never silently ignored
+        ok, reason = set_param(ros, proc, "max_rounds", 2)
+        assert not ok and "configure" in reason, reason
+
         assert transition(Transition.TRANSITION_DEACTIVATE)
         wait_until(lambda: not query.service_is_ready(), 15, f"{SERVICE} to disappear", on_fail=proc.describe)
         assert transition(Transition.TRANSITION_CLEANUP)
         assert state() == State.PRIMARY_STATE_UNCONFIGURED
+        ok, reason = set_param(ros, proc, "max_rounds", 2)    # unconfigured: taken by the next configure
+        assert ok, reason
     finally:
         ros.close()
         rc = proc.stop(timeout=10)
