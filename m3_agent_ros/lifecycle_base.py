@@ -26,6 +26,8 @@ from rclpy.signals import SignalHandlerOptions
 
 SPIN_POLL_S = 0.1          # the main loop notices a stop signal within this
 STOP_GRACE_S = 2.0         # at a stop, how long callbacks get to finish (send their refusals) before release
+DRAIN_S = 0.5              # at a stop, keep dispatching this long so queued requests are refused, not dropped
+SEND_SETTLE_S = 0.2        # then give the last responses this long to leave before the node is destroyed
 
 
 class M3LifecycleNode(LifecycleNode):
@@ -86,6 +88,14 @@ class M3LifecycleNode(LifecycleNode):
         return False
 
 
+def _drain(executor: MultiThreadedExecutor, seconds: float) -> None:
+    """Keep dispatching for a moment after the stop: a request that reached the node but was not yet taken by a
+    callback would otherwise vanish with the node (its client waits forever); now it is refused at once."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        executor.spin_once(timeout_sec=0.05)
+
+
 def _wait_for_callbacks(executor: MultiThreadedExecutor, timeout_s: float) -> None:
     """Wait (bounded) for the callbacks in progress, including rclpy sending their responses. Executor.shutdown()
     does not wait in this rclpy, so its work tracker is asked directly where it exists."""
@@ -135,7 +145,9 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
         finally:
             t = time.monotonic()
             node.begin_shutdown()
+            _drain(executor, DRAIN_S)            # requests already delivered get their refusal, not silence
             _wait_for_callbacks(executor, STOP_GRACE_S)
+            time.sleep(SEND_SETTLE_S)            # the last responses leave before their writers are destroyed
             node.release()
             abandoned = node.has_abandoned_work()
             if stop.is_set():
