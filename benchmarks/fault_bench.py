@@ -249,36 +249,6 @@ def forget_row(out: Path) -> dict:
             "_unaccounted": left, "_recovered": recovered}
 
 
-class RosClient:
-    """A client participant with its own rclpy context."""
-
-    def __init__(self, name: str) -> None:
-        import rclpy
-        from rclpy.executors import SingleThreadedExecutor
-
-        self.context = rclpy.Context()
-        from m3_agent_ros import dds_env
-
-        dds_env.apply()  # loopback-only DDS before the participant exists
-        rclpy.init(context=self.context)
-        self.node = rclpy.create_node(name, context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
-
-    def spin_until(self, pred: Callable[[], bool], timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > deadline:
-                return False
-            self.executor.spin_once(timeout_sec=0.05)
-        return True
-
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.node.destroy_node()
-        self.context.try_shutdown()
-
-
 def _control_node(work: Path, db: Path, overrides: dict | None = None):  # noqa: ANN202 - a NodeRunner
     from m3_agent_ros.demo import NodeRunner, write_params
 
@@ -294,11 +264,13 @@ def query_burst_rows(out: Path) -> list[dict]:
 
     from m3_agent.srv import Query
 
+    from m3_agent_ros.own_node import OwnNode
+
     work = out / "query_burst"
     work.mkdir(parents=True, exist_ok=True)
     db = out / "baseline" / "memory.db"
     ctl = _control_node(work, db)
-    cli = RosClient("fault_bench_burst")
+    cli = OwnNode("fault_bench_burst")
     results: dict[str, int] = {"answered": 0, "busy": 0, "timed out": 0, "other error": 0}
     try:
         client = cli.node.create_client(Query, "/m3_agent/query")
@@ -356,6 +328,7 @@ def injected_instruction_row(out: Path) -> dict:
     from rclpy.action import ActionClient
     from rclpy.qos import QoSProfile
 
+    from m3_agent_ros.own_node import OwnNode
     from tests.store_helpers import kitchen_store, unit
 
     work = out / "injected"
@@ -371,7 +344,7 @@ def injected_instruction_row(out: Path) -> dict:
         w.add_memory(f'<voice_{voice}> says: "{injected}"')
     store.close()
     ctl = _control_node(work, work / "memory.db")
-    cli = RosClient("fault_bench_injected")
+    cli = OwnNode("fault_bench_injected")
     goals: list = []
     asked = ["What did Bob say?", "What did Bob ask the robot to do?", "Did Bob tell you a password?"]
     followed: list[str] = []

@@ -21,6 +21,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from m3_agent_ros.own_node import OwnNode
+
 DEFAULT_SERVICE = "/m3_agent/query"
 
 
@@ -38,37 +40,25 @@ class QueryResult:
     latency_s: float = 0.0
 
 
-class QueryClient:
+class QueryClient(OwnNode):
     """A Query service client node in its own rclpy context (init/shutdown paired; a context manager)."""
 
     def __init__(self, service: str = DEFAULT_SERVICE, node_name: str = "m3_agent_query_client") -> None:
-        import rclpy
         from m3_agent.srv import Query
-        from rclpy.executors import SingleThreadedExecutor
 
-        self.context = rclpy.Context()
-        from m3_agent_ros import dds_env
-
-        dds_env.apply()  # loopback-only DDS before the participant exists
-        rclpy.init(context=self.context)
+        super().__init__(node_name)
         try:
-            self.node = rclpy.create_node(node_name, context=self.context)
-            self.executor = SingleThreadedExecutor(context=self.context)
-            self.executor.add_node(self.node)
             self.client = self.node.create_client(Query, service)
         except Exception:
-            self.context.try_shutdown()
+            self.close()
             raise
         self.service = service
 
     def wait_ready(self, timeout: float = 15.0) -> None:
         """Wait (spinning) until the service is discovered; TimeoutError after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        while not self.client.service_is_ready():
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"service {self.service} not available after {timeout:.0f} s "
-                                   "(is the control node running in this ROS_DOMAIN_ID?)")
-            self.executor.spin_once(timeout_sec=0.05)
+        if not self.spin_until(self.client.service_is_ready, timeout):
+            raise TimeoutError(f"service {self.service} not available after {timeout:.0f} s "
+                               "(is the control node running in this ROS_DOMAIN_ID?)")
 
     def ask(self, question: str, before_time: float | None = None, max_rounds: int = 0,
             timeout: float = 600.0) -> QueryResult:
@@ -100,11 +90,6 @@ class QueryClient:
                            answer=res.answer, error=res.error, rounds_used=int(res.rounds_used),
                            searches=list(res.searches), cited_memory_ids=[int(i) for i in res.cited_memory_ids],
                            trace_json=res.trace_json, latency_s=time.perf_counter() - t0)
-
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.node.destroy_node()
-        self.context.try_shutdown()
 
     def __enter__(self) -> QueryClient:
         return self

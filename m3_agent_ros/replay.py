@@ -26,6 +26,7 @@ from typing import Any
 
 from m3_agent_ros.bags.questions import QUESTIONS_TOPIC, Question
 from m3_agent_ros.bags.read import bag_questions, iter_messages
+from m3_agent_ros.own_node import OwnNode
 
 
 def ros_type(name: str) -> Any:
@@ -68,28 +69,19 @@ class ReplayStats:
     memorized_upto: float = -1.0
 
 
-class Replayer:
+class Replayer(OwnNode):
     """Publishes a bag and asks questions; owns its own rclpy context (usable inside tests and tools)."""
 
     def __init__(self, node_name: str = "m3_agent_replay", service: str = "/m3_agent/query",
                  event_topic: str = "/m3_agent/memory_events",
                  flush_service: str = "/m3_agent_memorization/flush",
                  sync_service: str = "/m3_agent_memorization/sync", stall_s: float = 15.0) -> None:
-        import rclpy
         from m3_agent.msg import MemoryEvent
         from m3_agent.srv import Query, SyncStream
-        from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import QoSProfile
         from std_srvs.srv import Trigger
 
-        self.context = rclpy.Context()
-        from m3_agent_ros import dds_env
-
-        dds_env.apply()  # loopback-only DDS before the participant exists
-        rclpy.init(context=self.context)
-        self.node = rclpy.create_node(node_name, context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
+        super().__init__(node_name)
         self.query = self.node.create_client(Query, service)
         self.flush = self.node.create_client(Trigger, flush_service)
         self.sync = self.node.create_client(SyncStream, sync_service)
@@ -114,11 +106,6 @@ class Replayer:
 
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
-
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.node.destroy_node()
-        self.context.try_shutdown()
 
     def spin_for(self, seconds: float) -> None:
         end = time.monotonic() + seconds

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from m3_agent_ros.own_node import OwnNode
 from m3_memory.frames import encode_jpeg
 
 SR = 16000
@@ -23,29 +24,20 @@ def _stamp(msg: Any, t: float) -> None:
     msg.header.stamp.nanosec = int(round((t - int(t)) * 1e9)) % 1_000_000_000
 
 
-class SyntheticStream:
+class SyntheticStream(OwnNode):
     def __init__(self, name: str, camera_topic: str, audio_topic: str, node: str = "/m3_agent_memorization",
                  speedup: float = 4.0) -> None:
         self.camera_topic, self.audio_topic, self.node_name, self.speedup = camera_topic, audio_topic, node, speedup
         self.frame = encode_jpeg(np.full((48, 64, 3), 110, np.uint8))
-        self._open(name)
+        super().__init__(name)
 
-    def _open(self, name: str) -> None:
-        import rclpy
+    def _start(self, name: str) -> None:
         from m3_agent.msg import AudioChunk
         from m3_agent.srv import SyncStream
-        from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import QoSProfile
         from sensor_msgs.msg import CompressedImage
 
-        self.context = rclpy.Context()
-        from m3_agent_ros import dds_env
-
-        dds_env.apply()  # loopback-only DDS before the participant exists
-        rclpy.init(context=self.context)
-        self.node = rclpy.create_node(name, context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
+        super()._start(name)
         self.cam = self.node.create_publisher(CompressedImage, self.camera_topic, QoSProfile(depth=100))
         self.mic = self.node.create_publisher(AudioChunk, self.audio_topic, QoSProfile(depth=500))
         self.sync_client = self.node.create_client(SyncStream, f"{self.node_name}/sync")
@@ -54,35 +46,29 @@ class SyntheticStream:
 
     def reconnect(self, name: str) -> None:
         self.close()
-        self._open(name)
-
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.node.destroy_node()
-        self.context.try_shutdown()
-
-    def _spin_until(self, pred: Any, timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
-            self.executor.spin_once(timeout_sec=0.05)
+        self._start(name)
 
     def wait_ready(self, timeout: float = 30.0) -> None:
-        self._spin_until(self.sync_client.service_is_ready, timeout, f"{self.node_name}/sync")
-        self._spin_until(lambda: self.cam.get_subscription_count() > 0 and self.mic.get_subscription_count() > 0,
-                         timeout, "the memorization node's subscriptions")
+        self.wait(self.sync_client.service_is_ready, timeout, f"{self.node_name}/sync")
+        self.wait(lambda: self.cam.get_subscription_count() > 0 and self.mic.get_subscription_count() > 0,
+                  timeout, "the memorization node's subscriptions")
 
     def publish(self, t: float, audio: np.ndarray | None = None) -> None:
-        image, chunk, _ = self._types
-        m = image(format="jpeg", data=self.frame)
-        _stamp(m, t)
+        """One camera frame and one 0.1 s audio chunk (silence unless given) stamped ``t``."""
+        self.publish_frame(t)
+        self.publish_audio(t, np.zeros(1600, np.float32) if audio is None else audio)
+
+    def publish_frame(self, stamp: float) -> None:
+        m = self._types[0](format="jpeg", data=self.frame)
+        _stamp(m, stamp)
         self.cam.publish(m)
         self.published[self.camera_topic] += 1
-        x = np.zeros(1600, np.float32) if audio is None else audio
-        pcm = (np.clip(x, -1, 1) * 32767).astype("<i2").tobytes()
-        a = chunk(sample_rate=SR, channels=1, encoding="s16le", data=pcm)
-        _stamp(a, t)
+
+    def publish_audio(self, stamp: float, samples: np.ndarray) -> None:
+        """float samples in [-1, 1] at 16 kHz, sent as s16le."""
+        pcm = (np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes()
+        a = self._types[1](sample_rate=SR, channels=1, encoding="s16le", data=pcm)
+        _stamp(a, stamp)
         self.mic.publish(a)
         self.published[self.audio_topic] += 1
 
@@ -105,7 +91,7 @@ class SyntheticStream:
         fut = self.sync_client.call_async(srv.Request(stream_time=t, topics=topics,
                                                       published=[self.published[k] for k in topics],
                                                       receive_timeout_s=5.0, timeout_s=timeout))
-        self._spin_until(fut.done, timeout + 10, f"the memorization node to sync to {t:.1f} s")
+        self.wait(fut.done, timeout + 10, f"the memorization node to sync to {t:.1f} s")
         res = fut.result()
         if not res.success:
             raise TimeoutError(res.message)

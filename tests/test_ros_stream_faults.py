@@ -16,18 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from m3_agent_ros.stream_publisher import SyntheticStream
 from m3_memory import MemoryStore
-from m3_memory.frames import encode_jpeg
 
-from .ros_helpers import RosTestNode, start_module, wait_until
+from .ros_helpers import start_module, wait_until
 
 pytestmark = pytest.mark.ros
 SR = 16000
-
-
-def _stamp(msg, t: float) -> None:
-    msg.header.stamp.sec = int(t)
-    msg.header.stamp.nanosec = int(round((t - int(t)) * 1e9))
 
 
 def _node(db: Path, log: Path, clip_seconds: float = 2.0):
@@ -37,56 +32,30 @@ def _node(db: Path, log: Path, clip_seconds: float = 2.0):
         "-p", "compressed_topic:=/cam/compressed", "-p", "image_topic:=''", "-p", "audio_topic:=/mic"], log)
 
 
-class Stream:
-    """Publisher side: 10 fps JPEG frames and 0.1 s audio chunks (16 kHz mono s16), stamped in stream time."""
+class Stream(SyntheticStream):
+    """The shared synthetic stream (10 fps JPEG frames, 0.1 s 16 kHz audio chunks) on /cam/compressed and /mic,
+    paced 4x real time by the test, with the node's log in every failure."""
 
-    def __init__(self, ros: RosTestNode) -> None:
-        from m3_agent.msg import AudioChunk
-        from m3_agent.srv import SyncStream
-        from rclpy.qos import QoSProfile
-        from sensor_msgs.msg import CompressedImage
-        from std_srvs.srv import Trigger
-
-        self.ros, self.AudioChunk, self.CompressedImage = ros, AudioChunk, CompressedImage
-        n = ros.node
-        self.cam = n.create_publisher(CompressedImage, "/cam/compressed", QoSProfile(depth=200))
-        self.mic = n.create_publisher(AudioChunk, "/mic", QoSProfile(depth=500))
-        self.flush = n.create_client(Trigger, "/m3_agent_memorization/flush")
-        self.sync = n.create_client(SyncStream, "/m3_agent_memorization/sync")
-        self.frame = encode_jpeg(np.full((32, 32, 3), 100, np.uint8))
-        self.published = {"/cam/compressed": 0, "/mic": 0}
+    def __init__(self, name: str, proc) -> None:
+        super().__init__(name, "/cam/compressed", "/mic")
+        self.proc = proc
 
     def ready(self, proc) -> None:
-        assert self.sync.wait_for_service(timeout_sec=20), proc.describe()
-        wait_until(lambda: (self.ros.executor.spin_once(timeout_sec=0.05), self.cam.get_subscription_count() > 0
-                            and self.mic.get_subscription_count() > 0)[1], timeout=20, what="subscriptions")
-
-    def publish_frame(self, stamp: float) -> None:
-        m = self.CompressedImage(format="jpeg", data=self.frame)
-        _stamp(m, stamp)
-        self.cam.publish(m)
-        self.published["/cam/compressed"] += 1
-
-    def publish_audio(self, stamp: float, samples: np.ndarray) -> None:
-        m = self.AudioChunk(sample_rate=SR, channels=1, encoding="s16le",
-                            data=(np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
-        _stamp(m, stamp)
-        self.mic.publish(m)
-        self.published["/mic"] += 1
+        self.proc = proc
+        try:
+            self.wait_ready(timeout=20)
+        except TimeoutError as e:
+            raise AssertionError(f"{e}\n{proc.describe()}") from None
 
     def pace(self) -> None:
-        """Let the executor breathe between messages (the subscriber side is best effort)."""
-        self.ros.executor.spin_once(timeout_sec=0.0)
-        import time
-
-        time.sleep(0.025)   # 4x real time, like the demo replay
+        """Let the executors breathe between messages (the subscriber side is best effort)."""
+        self.spin_until(lambda: False, 0.025)   # 4x real time, like the demo replay
 
     def sync_to(self, t: float, proc) -> object:
-        from m3_agent.srv import SyncStream
-
-        req = SyncStream.Request(stream_time=t, topics=list(self.published), published=list(self.published.values()),
-                                 receive_timeout_s=5.0, timeout_s=60.0)
-        return self.ros.call(self.sync, req, timeout_sec=90, proc=proc)
+        try:
+            return self.sync(t, timeout=60.0)
+        except TimeoutError as e:
+            raise AssertionError(f"{e}\n{proc.describe()}") from None
 
 
 def tone(n: int) -> np.ndarray:
@@ -96,9 +65,8 @@ def tone(n: int) -> np.ndarray:
 def test_clock_jump_mic_gap_and_duplicates_are_survived_and_recorded(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     proc = _node(db, tmp_path / "node.log")
-    ros = RosTestNode("stream_fault_publisher")
+    s = Stream("stream_fault_publisher", proc)
     try:
-        s = Stream(ros)
         s.ready(proc)
         for i in range(120):                     # 12 s of stream
             t = round(i * 0.1, 3)
@@ -117,7 +85,7 @@ def test_clock_jump_mic_gap_and_duplicates_are_survived_and_recorded(tmp_path: P
         for topic, got, lost in zip(res.topics, res.received, res.lost_in_transport, strict=True):
             assert got + lost == s.published[topic], (topic, got, lost, s.published)
     finally:
-        ros.close()
+        s.close()
         rc = proc.stop(timeout=20)
     assert rc == 0, proc.describe()
     store = MemoryStore(db, readonly=True)
@@ -146,9 +114,8 @@ def _clip_ids(db: Path) -> list[int]:
 def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     proc = _node(db, tmp_path / "node1.log")
-    ros = RosTestNode("crash_publisher")
+    s = Stream("crash_publisher", proc)
     try:
-        s = Stream(ros)
         s.ready(proc)
         for i in range(55):                      # 5.5 s: clips 0 and 1 finish, clip 2 is open
             t = round(i * 0.1, 3)
@@ -170,10 +137,8 @@ def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) 
         before = _clip_ids(db)
         proc.stop()
         proc = _node(db, tmp_path / "node2.log")
-        ros.close()   # a fresh client: the old one may still see the dead node's service until its lease expires
-        ros = RosTestNode("crash_publisher_2")
-        s = Stream(ros)
-        s.ready(proc)
+        s.reconnect("crash_publisher_2")   # a fresh participant: the old one may still see the dead node's service
+        s.ready(proc)                      # until its lease expires; published counts restart with the new node
         for i in range(80, 110):                 # the stream goes on at 8-11 s
             t = round(i * 0.1, 3)
             s.publish_frame(t)
@@ -182,7 +147,7 @@ def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) 
         res = s.sync_to(10.0, proc)
         assert res.success, res.message
     finally:
-        ros.close()
+        s.close()
         rc = proc.stop(timeout=20)
     assert rc == 0, proc.describe()
     after = _clip_ids(db)
