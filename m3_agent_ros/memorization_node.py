@@ -97,7 +97,8 @@ class MemorizationNode(M3LifecycleNode):
         self._run_id: int | None = None
         self._first_stream_t: float | None = None
         self._sync_srv = None
-        self._crash_gaps: list[int] = []   # recorded at start; extended to where the stream resumed
+        self._crash_gaps: list[int] = []
+        self._bad_topics: set[str] = set()   # recorded at start; extended to where the stream resumed
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -111,6 +112,7 @@ class MemorizationNode(M3LifecycleNode):
                                        make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model,
                                                         p.sample_rate), p.writer_config(), source=self.get_name())
             self.ledger = StreamLedger()
+            self._bad_topics = set()
             self.clocks = StreamClocks(p.max_clock_jump_s)
             self.assembler = ClipAssembler(p.clip_seconds, p.sample_fps, p.sample_rate, origin=p.stream_origin,
                                            audio_grace_s=p.audio_grace_s, expect_audio=bool(p.audio_topic),
@@ -238,6 +240,14 @@ class MemorizationNode(M3LifecycleNode):
             self._idle.clear()
             self._queue.put(c)
 
+    def _drop_bad(self, topic: str, kind: str, t: float, err: Exception) -> None:
+        """An undecodable message: counted in the ledger (the first one per topic keeps its error as the gap's
+        detail, later ones merge into spans) and logged (rate-limited)."""
+        first = topic not in self._bad_topics
+        self._bad_topics.add(topic)
+        self.ledger.record(topic, "bad", t, detail=str(err) if first else "")
+        self._report_bad(kind, err)
+
     def _report_bad(self, kind: str, err: object, level: str = "error") -> None:
         """Log dropped input, at most once per 5 s per input kind (a broken camera must not flood the log; the
         counts are complete in /diagnostics and the store's gaps table)."""
@@ -289,8 +299,7 @@ class MemorizationNode(M3LifecycleNode):
             self._note_stream_time(t)
         except (FrameError, ValueError) as e:
             self.count.frames_bad += 1
-            self.ledger.record(topic, "bad", t, detail="" if self.ledger.counts().get(topic, {}).get("bad") else str(e))
-            self._report_bad(kind, e)
+            self._drop_bad(topic, kind, t, e)
             return
         self._enqueue(clips)
 
@@ -336,8 +345,7 @@ class MemorizationNode(M3LifecycleNode):
             self._note_stream_time(t)
         except (AudioError, ValueError) as e:
             self.count.audio_bad += 1
-            self.ledger.record(topic, "bad", t, detail="" if self.ledger.counts().get(topic, {}).get("bad") else str(e))
-            self._report_bad("audio chunk", e)
+            self._drop_bad(topic, "audio chunk", t, e)
             return
         self._enqueue(clips)
 
