@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 
-TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "same_person", "most_talkative",
-              "least_talkative", "first_speaker", "last_speaker", "last_seen")
+TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "spoke_after", "same_person",
+              "different_people", "spoke_more", "spoke_less", "most_talkative", "least_talkative", "first_speaker",
+              "last_speaker", "last_seen")
 # argument shapes, enforced by the grammar: a window of times, one person, or two people
 WINDOW_TOOLS = ("count_people", "people", "most_talkative", "least_talkative", "first_speaker", "last_speaker")
 PERSON_TOOLS = ("times_spoke", "said_by", "last_seen")
-PAIR_TOOLS = ("spoke_before", "same_person")
+PAIR_TOOLS = ("spoke_before", "spoke_after", "same_person", "different_people", "spoke_more", "spoke_less")
 
 SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
 memory. Every reply is exactly two lines:
@@ -31,7 +32,11 @@ in the question, quoted: "1:30", "0:45".
   times_spoke("person")       how many times a person spoke
   said_by("person")           everything one known person said (not for finding what was said about a topic)
   spoke_before("a", "b")      did a speak before b
+  spoke_after("a", "b")       did a speak after b
   same_person("a", "b")       are a and b the same person
+  different_people("a", "b")  are a and b different people
+  spoke_more("a", "b")        did a speak more often than b (also: who spoke more often, a or b)
+  spoke_less("a", "b")        did a speak less often than b (also: who spoke less often, a or b)
   most_talkative(t1, t2)      who spoke most often
   least_talkative(t1, t2)     who spoke least often
   first_speaker(t1, t2)       who spoke first
@@ -52,6 +57,16 @@ FEW_SHOT: list[tuple[str, str]] = [
      "Action: [Tool]\nContent: spoke_before(\"grab two plates\", \"dinner is ready\")"),
     ("Question: Is the person who said 'I left my keys here' the same one who later said 'found them'?",
      "Action: [Tool]\nContent: same_person(\"I left my keys here\", \"found them\")"),
+    ("Question: Did the man who said 'the bus is late' arrive after the woman who said 'good morning all'?",
+     "Action: [Tool]\nContent: spoke_after(\"the bus is late\", \"good morning all\")"),
+    ("Question: Are the one who said 'pass the salt' and the one who said 'it is raining' different people?",
+     "Action: [Tool]\nContent: different_people(\"pass the salt\", \"it is raining\")"),
+    ("Question: Did the person who said 'where is my phone' talk more than the person who said 'lunch is ready'?",
+     "Action: [Tool]\nContent: spoke_more(\"where is my phone\", \"lunch is ready\")"),
+    ("Question: Who spoke less often, the person who said 'hello there' or the person who said 'shut the door'?",
+     "Action: [Tool]\nContent: spoke_less(\"hello there\", \"shut the door\")"),
+    ("Question: When did I last see the man who said 'see you at six'?",
+     "Action: [Tool]\nContent: last_seen(\"see you at six\")"),
     ("Question: How many people had spoken by the three-minute mark?",
      "Action: [Tool]\nContent: count_people(\"0:00\", \"3:00\")"),
     ("Question: How many different people talked between 2:00 and 2:30?",

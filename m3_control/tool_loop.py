@@ -30,6 +30,42 @@ from .tools import EntityTools, ToolError, alias_call
 _CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
 TAG = re.compile(r"<(face|voice|character)_(\d+)>")
 _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
+# A yes/no question starts with an auxiliary verb ("Did ...", "Is ...", "Are ...", "Has ..."); "Who spoke more
+# often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
+_YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",
+                              re.IGNORECASE)
+_POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
+
+
+# Pair tools that ask the same fact with opposite polarity, and the question words that pick one of them. A small
+# model sometimes calls same_person for "are they different people?"; the fact is computed either way, only the
+# yes/no depends on the question's wording, so the question's own words decide which of the two runs.
+_OPPOSITES = [("spoke_before", "spoke_after", re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")),
+              ("same_person", "different_people", re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")),
+              ("spoke_more", "spoke_less", re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b"))]
+_CALL_NAME = re.compile(r"^\s*(\w+)\s*\(")
+_QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
+
+
+def align_polarity(question: str, call: str) -> str:
+    """``call`` with its pair tool swapped for the opposite one when the question's words ask only the opposite
+    ("Did A speak after B?" -> spoke_after, whichever of the two the model chose). Other calls: unchanged."""
+    m = _CALL_NAME.match(call)
+    q = _QUOTED_SPEECH.sub(" ", question.lower())  # words inside quoted speech ask nothing
+    for a, b, says_a, says_b in _OPPOSITES:
+        if m and m.group(1) in (a, b):
+            want = a if says_a.search(q) and not says_b.search(q) else b if says_b.search(q) and not says_a.search(
+                q) else m.group(1)
+            return want + call[m.end(1):] if want != m.group(1) else call
+    return call
+
+
+def fit_polarity(question: str, answer: str) -> str:
+    """A tool answer's "Yes, "/"No, " lead-in only where the question asks yes or no."""
+    if _YES_NO_QUESTION.match(question) or not _POLARITY_LEAD.match(answer):
+        return answer
+    rest = _POLARITY_LEAD.sub("", answer, count=1)
+    return rest[:1].upper() + rest[1:]
 
 
 def split_citation(text: str) -> tuple[str, list[int]]:
@@ -165,6 +201,10 @@ class ToolReasoningLoop:
                 t = time.perf_counter()
                 try:
                     call = parsed.content if name.lower() == "tool" else alias_call(name, parsed.content)
+                    aligned = align_polarity(question, call)
+                    if aligned != call:
+                        info.flags.append("polarity_from_question")
+                        call = aligned
                     res = self.tools.run(call, before_time)
                 except ToolError as e:
                     info.flags.append("tool_error")
@@ -184,8 +224,8 @@ class ToolReasoningLoop:
                 if on_round is not None:
                     on_round(info)
                 mids = res.memory_ids
-                return done(Answer(answer=res.answer, rounds_used=r + 1, searches=searches, cited_memory_ids=mids),
-                            "model")
+                return done(Answer(answer=fit_polarity(question, res.answer), rounds_used=r + 1, searches=searches,
+                                   cited_memory_ids=mids), "model")
             if action == "invalid":
                 info.flags.append("invalid")
                 trace["counts"]["invalid"] += 1

@@ -12,8 +12,9 @@ Calls (times are stream seconds; ``t1``/``t2`` optional, both or neither):
 ``people(t1, t2)``                who was seen or heard, in order of first appearance
 ``times_spoke("who")``            how many times a person spoke
 ``said_by("who")``                what a person said, in order
-``spoke_before("a", "b")``        did a speak (first) before b did
-``same_person("a", "b")``         are a and b the same person
+``spoke_before("a", "b")``        did a speak (first) before b did (``spoke_after``: after)
+``same_person("a", "b")``         are a and b the same person (``different_people``: the opposite question)
+``spoke_more("a", "b")``          did a speak more often than b (``spoke_less``: less often)
 ``most_talkative(t1, t2)``        who spoke most often (``least_talkative``: least)
 ``first_speaker(t1, t2)``         who spoke first (``last_speaker``: last)
 ``last_seen("who")``              when a person was last seen or heard
@@ -111,7 +112,9 @@ class EntityTools:
         self.min_match = min_match
         self._ops: dict[str, Callable[..., ToolResult]] = {
             "count_people": self.count_people, "people": self.people, "times_spoke": self.times_spoke,
-            "said_by": self.said_by, "spoke_before": self.spoke_before, "same_person": self.same_person,
+            "said_by": self.said_by, "spoke_before": self.spoke_before, "spoke_after": self.spoke_after,
+            "same_person": self.same_person, "different_people": self.different_people,
+            "spoke_more": self.spoke_more, "spoke_less": self.spoke_less,
             "most_talkative": self.most_talkative, "least_talkative": self.least_talkative,
             "first_speaker": self.first_speaker, "last_speaker": self.last_speaker, "last_seen": self.last_seen}
 
@@ -208,34 +211,82 @@ class EntityTools:
                   "They said, in order: " + "; ".join(f"\"{s}\"" for s in said) + ".")
         return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\"" for t in p.turns], p.turns, said, {who: info})
 
-    def spoke_before(self, a: str, b: str) -> ToolResult:
+    def _pair(self, a: str, b: str) -> tuple[Person, Person, dict[str, Any]] | ToolResult:
         pa, ia = self._who(a)
         pb, ib = self._who(b)
         if pa is None or pb is None:
             return self._no_one("", a if pa is None else b, ia if pa is None else ib)
+        return pa, pb, {a: ia, b: ib}
+
+    def _order(self, a: str, b: str, before: bool) -> ToolResult:
+        """Did a first speak before (``before``) / after b first spoke. The answer names who spoke first."""
+        pair = self._pair(a, b)
+        if isinstance(pair, ToolResult):
+            return pair
+        pa, pb, resolved = pair
         if pa.character_id == pb.character_id:
-            return ToolResult("", "They are the same person.", [], pa.turns[:1], None, {a: ia, b: ib})
+            return ToolResult("", "They are the same person.", [], pa.turns[:1], None, resolved)
         fa = pa.turns[0] if pa.turns else None
         fb = pb.turns[0] if pb.turns else None
         if fa is None or fb is None:
             silent = pa if fa is None else pb
             return ToolResult("", f"{_cap(self._d(silent))} never spoke.", [], [t for t in (fa, fb) if t], None,
-                              {a: ia, b: ib})
-        yes = fa.start < fb.start
-        first, second = (fa, fb) if yes else (fb, fa)
+                              resolved)
+        yes = (fa.start < fb.start) == before
+        first, second = (fa, fb) if fa.start < fb.start else (fb, fa)
         answer = (f"{'Yes' if yes else 'No'}, {self._facts.describe(first.character_id)} spoke first "
                   f"({mmss(first.start)}), then {self._facts.describe(second.character_id)} ({mmss(second.start)}).")
-        return ToolResult("", answer, [], [fa, fb], yes, {a: ia, b: ib})
+        return ToolResult("", answer, [], [fa, fb], yes, resolved)
 
-    def same_person(self, a: str, b: str) -> ToolResult:
-        pa, ia = self._who(a)
-        pb, ib = self._who(b)
-        if pa is None or pb is None:
-            return self._no_one("", a if pa is None else b, ia if pa is None else ib)
+    def spoke_before(self, a: str, b: str) -> ToolResult:
+        return self._order(a, b, True)
+
+    def spoke_after(self, a: str, b: str) -> ToolResult:
+        return self._order(a, b, False)
+
+    def _identity(self, a: str, b: str, same_asked: bool) -> ToolResult:
+        pair = self._pair(a, b)
+        if isinstance(pair, ToolResult):
+            return pair
+        pa, pb, resolved = pair
         same = pa.character_id == pb.character_id
         ev = list(dict.fromkeys([*(pa.turns or pa.appearances)[:1], *(pb.turns or pb.appearances)[:1]]))
-        answer = "Yes, that is the same person." if same else "No, they are two different people."
-        return ToolResult("", answer, [], ev, same, {a: ia, b: ib})
+        yes = "Yes" if same == same_asked else "No"
+        answer = f"{yes}, that is the same person." if same else f"{yes}, they are two different people."
+        return ToolResult("", answer, [], ev, same, resolved)
+
+    def same_person(self, a: str, b: str) -> ToolResult:
+        return self._identity(a, b, True)
+
+    def different_people(self, a: str, b: str) -> ToolResult:
+        return self._identity(a, b, False)
+
+    def _compare(self, a: str, b: str, more: bool) -> ToolResult:
+        """Did a speak more (``more``) / less often than b. The answer names who spoke more (or less) often."""
+        pair = self._pair(a, b)
+        if isinstance(pair, ToolResult):
+            return pair
+        pa, pb, resolved = pair
+        if pa.character_id == pb.character_id:
+            return ToolResult("", "They are the same person.", [], pa.turns[:1], None, resolved)
+        na, nb = len(pa.turns), len(pb.turns)
+        facts = [f"{self._d(pa)}: {na} turns", f"{self._d(pb)}: {nb} turns"]
+        turns = pa.turns + pb.turns
+        if na == nb:
+            return ToolResult("", f"No, they spoke equally often ({_times(na)} each).", facts, turns, False,
+                              resolved)
+        yes = (na > nb) == more
+        named, other = (pa, pb) if yes else (pb, pa)  # the one who did speak more (less) often is named first
+        word = "more" if more else "less"
+        answer = (f"{'Yes' if yes else 'No'}, {self._d(named)} spoke {word} often ({_times(len(named.turns))}) "
+                  f"than {self._d(other)} ({_times(len(other.turns))}).")
+        return ToolResult("", answer, facts, turns, yes, resolved)
+
+    def spoke_more(self, a: str, b: str) -> ToolResult:
+        return self._compare(a, b, True)
+
+    def spoke_less(self, a: str, b: str) -> ToolResult:
+        return self._compare(a, b, False)
 
     def _by_turns(self, t1: float | str | None, t2: float | str | None, most: bool) -> ToolResult:
         t1, t2 = self._window(t1, t2)
@@ -277,7 +328,9 @@ class EntityTools:
             return self._no_one("", who, info)
         last = max(p.turns + p.appearances, key=lambda t: t.end)
         what = "heard" if last.kind == "voice" else "seen"
-        return ToolResult("", f"I last {what} {self._d(p)} at {mmss(last.end)}.", [], [last], last.end, {who: info})
+        when = (f"at {mmss(last.start)}" if mmss(last.start) == mmss(last.end) else
+                f"from {mmss(last.start)} to {mmss(last.end)}")
+        return ToolResult("", f"I last {what} {self._d(p)} {when}.", [], [last], last.end, {who: info})
 
 
 def parse_time(t: float | str | None) -> float | None:

@@ -94,6 +94,21 @@ def test_yes_no(strict, question, reference, answer, correct, detail):
     assert (v.correct, v.detail) == (correct, detail)
 
 
+@pytest.mark.parametrize("reference, answer, correct, detail", [
+    ("1:35", "I last heard her from 01:35 to 01:37.", True, "time 01:35 matches"),
+    ("at 01:35", "I last heard her at 01:37.", True, "time 01:35 matches"),
+    ("1:35", "I last saw her at 01:40.", False, "answer says 01:40, reference 01:35"),
+    ("1:35", "At 01:35 or at 02:10.", False, "answer also says 02:10, reference 01:35"),
+    ("1:35", "Sometime between 00:00 and 02:00.", False, "answer says 00:00, 02:00, reference 01:35"),
+    ("1:35", "About 95 seconds in.", False, "no time in answer, reference 01:35"),
+    ("1:35", 'She said "meet at 1:35".', False, "no time in answer, reference 01:35"),
+])
+def test_clock_times_are_judged_as_times(strict, reference, answer, correct, detail):
+    # the old rule read "1:35" as the two counts 1 and 35
+    v = strict.judge("When did I last hear her?", reference, answer)
+    assert (v.correct, v.detail) == (correct, detail)
+
+
 def test_abstentions(strict):
     assert strict.judge(SAY_Q, SAY_REF, "").detail == "empty answer"
     assert not strict.judge("Is the door open?", "No", "I have no memory of that.").correct

@@ -59,6 +59,41 @@ def test_order_and_identity_are_computed(meeting):
     assert r.value is False and r.answer.startswith("No")
 
 
+def test_after_different_and_more_often_keep_the_question_polarity(meeting):
+    _, _, tools = meeting
+    # Bo first spoke at 0:10, Cy at 0:35; Ann 4 turns, Cy 3, Bo 2 (by 1:31)
+    r = tools.run('spoke_after("I will call the technician", "the coffee machine is broken")', 91.0)
+    assert r.value is True and r.answer.startswith("Yes")
+    r = tools.run('spoke_after("the coffee machine is broken", "I will call the technician")', 91.0)
+    assert r.value is False and r.answer.startswith("No")
+    r = tools.run('different_people("put the red folder on the desk", "see you tomorrow")', 91.0)
+    assert r.value is False and r.answer == "Yes, they are two different people."
+    r = tools.run('different_people("put the red folder on the desk", "bye everyone")', 91.0)
+    assert r.value is True and r.answer == "No, that is the same person."
+    r = tools.run('spoke_more("Ann", "I will call the technician")', 91.0)
+    assert r.value is True and r.answer.startswith("Yes, Ann spoke more often (4 times)")
+    r = tools.run('spoke_more("the coffee machine is broken", "Ann")', 91.0)   # the one who did is named first
+    assert r.value is False and r.answer.startswith("No, Ann spoke more often (4 times) than")
+    r = tools.run('spoke_less("the coffee machine is broken", "I will call the technician")', 91.0)
+    assert r.value is True and "(twice) than" in r.answer and "(3 times)" in r.answer
+    assert tools.run('spoke_more("Ann", "the coffee machine is broken")', 31.0).value is True     # 2 vs 1 by 0:31
+    r = tools.run('spoke_more("Ann", "the coffee machine is broken")', 61.0)
+    assert r.value is False and r.answer == "No, they spoke equally often (twice each)."   # 2 vs 2 by 1:01
+    assert {t.start for t in r.turns} == {2.0, 20.0, 10.0, 40.0}                          # provenance: their turns
+    r = tools.run('last_seen("I will call the technician")', 91.0)
+    assert r.answer.endswith("from 01:20 to 01:22.")
+
+
+def test_tool_answers_say_yes_or_no_only_to_yes_no_questions():
+    from m3_control.tool_loop import fit_polarity
+
+    a = "No, Ann spoke more often (4 times) than Bo (twice)."
+    assert fit_polarity("Did Bo speak more often than Ann?", a) == a
+    assert fit_polarity("Who spoke more often, Bo or Ann?", a) == "Ann spoke more often (4 times) than Bo (twice)."
+    assert fit_polarity("Are they different people?", "Yes, they are two different people.").startswith("Yes")
+    assert fit_polarity("Who spoke first?", "Ann spoke first.") == "Ann spoke first."
+
+
 def test_who_most_least_first_last(meeting):
     store, ids, tools = meeting
     facts = PeopleFacts(store, 91.0)
@@ -134,3 +169,17 @@ def test_a_renamed_person_is_named_at_once(meeting):
     cy = store.characters().character_of(ids["cy"]["voice"])
     store.set_character_name(cy, "Cyrus")
     assert tools.run('times_spoke("I will call the technician")', 91.0).answer == "Cyrus spoke 3 times."
+
+
+def test_the_question_words_pick_the_polarity_of_a_pair_tool():
+    from m3_control.tool_loop import align_polarity
+
+    assert align_polarity("Are A and B different people?", 'same_person("a", "b")') == 'different_people("a", "b")'
+    assert align_polarity("Is A the same as B?", 'different_people("a", "b")') == 'same_person("a", "b")'
+    assert align_polarity("Did A talk after B?", 'spoke_before("a", "b")') == 'spoke_after("a", "b")'
+    assert align_polarity("Did A speak fewer times than B?", 'spoke_more("a", "b")') == 'spoke_less("a", "b")'
+    # words inside quoted speech ask nothing; both words, or neither: the model's choice stands
+    assert align_polarity("Did the one who said 'I need more time' speak less than Bo?",
+                          'spoke_more("I need more time", "Bo")') == 'spoke_less("I need more time", "Bo")'
+    assert align_polarity("Did A speak before or after B?", 'spoke_after("a", "b")') == 'spoke_after("a", "b")'
+    assert align_polarity("How many people?", "count_people()") == "count_people()"

@@ -41,6 +41,12 @@ def answerer(tmp_path_factory) -> Iterator[M3Answerer]:
      "technician'?", 91.0, "spoke_before", "Yes"),
     ("Who spoke the least?", 91.0, "least_talkative", "coffee machine is broken"),
     ("How many people had I seen by then?", 31.0, "count_people", "2 different people"),
+    ("Did the person who said 'I will call the technician' speak after the one who said 'the coffee machine is "
+     "broken'?", 91.0, "spoke_after", "Yes"),
+    ("Who spoke more often, Ann or the person who said 'I will call the technician'?", 91.0, "spoke_more",
+     "Ann spoke more often (4 times)"),
+    ("Are the person who said 'bye everyone' and the person who said 'see you tomorrow' different people?", 91.0,
+     "different_people", "Yes, they are two different people."),
 ])
 def test_person_questions_are_answered_by_a_tool(answerer: M3Answerer, question, at, tool, expect) -> None:
     a = answerer.answer(question, at, 3)

@@ -163,6 +163,11 @@ class StrictMatchJudge:
        once/twice/thrice, never/none/nobody/no one (= 0). Right iff every reference number is in the answer and
        the answer states no other number ("There were 5 people, maybe 6" is wrong). Numbers inside quoted speech
        and clock times (00:40) are not counts and are ignored.
+    1b. Times: the reference states clock times ("1:35", "at 01:35"). Right iff every reference time is within
+       :data:`TIME_TOLERANCE_S` of a time the answer states, or inside a span it states ("from 01:33 to 01:37",
+       at most :data:`MAX_SPAN_S` wide),
+       and every time the answer states is near a reference time or bounds such a span ("at 01:35 or 02:10" is
+       wrong).
     2. Yes/no: the normalized reference starts with "yes" or "no". The answer's polarity is its first yes/no
        assertion (a clause starting with yes/no; for "same ...?" questions also "same person" = yes and
        "not the same" / "different people" = no). Right iff it equals the reference's and the answer asserts no
@@ -191,6 +196,9 @@ class StrictMatchJudge:
             if ref_abstains:
                 return Verdict(True, self.name, "answer and reference both say there is no such memory")
             return Verdict(False, self.name, "answer says it has no memory of this")
+        ref_times = _clock_times(reference)
+        if ref_times:
+            return self._times(ref_times, answer)
         ref_nums = _number_tokens(reference)
         if ref_nums and (_COUNT_QUESTION.search((question or "").lower()) or _is_bare_count(reference)):
             return self._count(ref_nums, answer)
@@ -207,6 +215,25 @@ class StrictMatchJudge:
             return Verdict(True, self.name, f"count {_fmt_numbers(want)} matches")
         return Verdict(False, self.name, f"wrong count: answer says {_fmt_numbers(got)}, "
                                          f"reference {_fmt_numbers(want)}")
+
+    def _times(self, want: list[float], answer: str) -> Verdict:
+        said = _clock_times(_QUOTES.sub(" ", answer))
+        if not said:
+            return Verdict(False, self.name, f"no time in answer, reference {_fmt_clock(want)}")
+        spans = [(a, b) for a, b in _clock_spans(_QUOTES.sub(" ", answer)) if 0 <= b - a <= MAX_SPAN_S]
+        used: set[float] = set()
+        for w in want:
+            near = [t for t in said if abs(t - w) <= TIME_TOLERANCE_S]
+            inside = [(a, b) for a, b in spans if a - TIME_TOLERANCE_S <= w <= b + TIME_TOLERANCE_S]
+            if not near and not inside:
+                return Verdict(False, self.name, f"answer says {_fmt_clock(said)}, reference {_fmt_clock(want)}")
+            used.update(near)
+            for a, b in inside:
+                used.update((a, b))
+        other = [t for t in said if t not in used]
+        if other:
+            return Verdict(False, self.name, f"answer also says {_fmt_clock(other)}, reference {_fmt_clock(want)}")
+        return Verdict(True, self.name, f"time {_fmt_clock(want)} matches")
 
     def _yes_no(self, question: str, reference: str, answer: str) -> Verdict:
         want = _polarities(reference, False)[0]
@@ -238,6 +265,28 @@ class StrictMatchJudge:
                                              f"({len(extra)} other words, {allowance} allowed)")
         tail = f" ({len(extra)} other word{'s' * (len(extra) != 1)}: {' '.join(extra)})" if extra else ""
         return Verdict(True, self.name, f"all reference words found, nothing else asserted{tail}")
+
+
+TIME_TOLERANCE_S = 3.0
+MAX_SPAN_S = 30.0   # a stated span wider than this is no answer to "when" ("between 00:00 and 02:00")
+_SPAN = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?)\s*(?:-|–|to|until|till|and)\s*(\d{1,2}:\d{2}(?::\d{2})?)\b")
+
+
+def _seconds(clock: str) -> float:
+    parts = [int(x) for x in clock.split(":")]
+    return float(sum(v * 60 ** i for i, v in enumerate(reversed(parts))))
+
+
+def _clock_times(text: str) -> list[float]:
+    return [_seconds(m.group(0)) for m in _CLOCK.finditer(text or "")]
+
+
+def _clock_spans(text: str) -> list[tuple[float, float]]:
+    return [(_seconds(m.group(1)), _seconds(m.group(2))) for m in _SPAN.finditer(text or "")]
+
+
+def _fmt_clock(times: Iterable[float]) -> str:
+    return ", ".join(f"{int(t) // 60:02d}:{int(t) % 60:02d}" for t in sorted(set(times)))
 
 
 def _first_word(text: str) -> str:
