@@ -14,7 +14,8 @@ setup(
     packages=find_packages(include=["m3_memory*", "m3_control*", "m3_agent_ros*"]),
     include_package_data=True,
     # non-Python files inside the packages (no MANIFEST.in, so include_package_data alone ships none of them)
-    package_data={"m3_control.evaluation": ["templates/*.j2"]},
+    package_data={"m3_control.evaluation": ["templates/*.j2"],
+                  "m3_control.browser": ["templates/*.j2", "static/*"]},
     install_requires=[
         "numpy>=1.26",
         "sqlite-utils>=3.36",
@@ -32,6 +33,8 @@ setup(
             "m3-bag=m3_agent_ros.bags.cli:main",
             "m3-bench=m3_agent_ros.bench:main",
             "m3-replay=m3_agent_ros.replay:main",
+            "m3-browser=m3_control.browser.cli:main",
+            "m3-serve-llm=m3_control.backends.llama_server:main",
         ],
     },
 )

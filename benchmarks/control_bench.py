@@ -2,7 +2,8 @@
 
     python benchmarks/control_bench.py --sizes 10000 100000
 
-The store is filled through the real write path with 384-d vectors labelled as the embedded MiniLM model, so
+The store is filled through the real write path (benchmarks/synth.py: the synthetic household of
+store_bench.py) with 384-d vectors labelled as the embedded MiniLM model, so
 queries are embedded for real (MiniLM int8, ~3 ms); the chat model is a zero-latency stand-in that alternates
 [Search] with varying queries, so the time measured per round is: parse the reply, embed the query, search the
 store (clip mode and "character id" node mode), translate ids, build the next turn.
@@ -17,8 +18,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_bench import build, pct  # noqa: E402
@@ -110,13 +109,14 @@ def main() -> None:
     for n in a.sizes:
         tmp = Path(tempfile.mkdtemp(prefix="m3ctl"))
         try:
-            b = build(tmp / "m.db", n, 384, np.random.default_rng(1))
+            b = build(tmp / "m.db", n, 384)
             turns = add_turns(tmp / "m.db")
             store = MemoryStore(tmp / "m.db", embedder=emb, readonly=True)
             store.conn.execute("PRAGMA query_only = 1")
             # the vectors were declared as "bench-random"; answer queries with the real MiniLM model
             store.meta = lambda k, d=None, _m=store.meta: "all-MiniLM-L6-v2-int8" if k == "embedder_name" else _m(k, d)  # type: ignore[method-assign]
             store.refresh()
+            store.index.wait_idle()  # the index's HNSW segments are built in the background: measure them
             per_round = []
             for _ in range(a.questions):
                 loop = ReasoningLoop(store, Timed(5), threshold=0.0)

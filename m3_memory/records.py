@@ -49,7 +49,7 @@ class Entity:
 @dataclass
 class InsertResult:
     node_id: int | None      # the new node, or None when the memory reinforced an existing one
-    action: str              # inserted | reinforced
+    action: str              # inserted | reinforced | refused (an equivalence of entities a user split apart)
     reinforced: list[int] = field(default_factory=list)
     weakened: list[int] = field(default_factory=list)
     entities: list[int] = field(default_factory=list)

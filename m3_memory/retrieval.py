@@ -5,7 +5,8 @@
 neighbours of the entities the query names (if any), a node scores the max cosine over the variants, a clip
 scores the max over its nodes, clips below ``threshold`` are dropped and the ``topk`` best returned with
 all their memories. Differences: already-seen clips are excluded *before* taking the top k (upstream let
-them use up the slots), and the time bound filters inside the index rather than after scoring.
+them use up the slots), and the time bound filters inside the index (a row range of its time-ordered
+segments) rather than after scoring.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ if TYPE_CHECKING:
     from .store import MemoryStore
 
 
-def _candidates(store: MemoryStore, query: str, before_time: float | None) -> list[int] | None:
-    """Text nodes adjacent to the entities the query names; None when it names none."""
+def _candidates(store: MemoryStore, query: str, before_time: float | None) -> np.ndarray | None:
+    """Text nodes adjacent to the entities the query names (sorted, unique); None when it names none."""
     related = store.entity_ids_in(query, before_time)
     if not related:
         return None
     marks = ",".join("?" * len(related))
-    return [r[0] for r in store.conn.execute(
-        f"SELECT DISTINCT text_id FROM edges WHERE entity_id IN ({marks})", related)]
+    # one string instead of a row per memory (a person has ~35k at 1M memories: 3 ms instead of 9)
+    ids = store.conn.execute(f"SELECT group_concat(text_id) FROM edges WHERE entity_id IN ({marks})",
+                             related).fetchone()[0]
+    return np.unique(np.array(ids.split(","), dtype=np.int64)) if ids else np.zeros(0, dtype=np.int64)
 
 
 def _ranked_nodes(store: MemoryStore, query: str, k: int, before_time: float | None,
@@ -40,13 +43,14 @@ def _ranked_nodes(store: MemoryStore, query: str, k: int, before_time: float | N
         index = store.index
         variants = store.query_variants(query, before_time)
         qv = store.embed_texts(variants)
-        mask = index.allowed_mask(before_time, exclude_clips) if (before_time is not None or exclude_clips) else None
         cands = _candidates(store, query, before_time)
         if cands is not None:
             kk = min(k, len(cands))
-            ids, scores = index.search(qv, max(kk, 1), mask, subset_ids=cands)
+            ids, scores = index.search(qv, max(kk, 1), subset_ids=cands, before_time=before_time,
+                                       exclude_clips=exclude_clips)
             return ids, scores, kk >= len(cands)
-        ids, scores = index.search(qv, k, mask)
+        # the time bound is a row range of the index (segments in time order), exclusions a filter on its results
+        ids, scores = index.search(qv, k, before_time=before_time, exclude_clips=exclude_clips)
         return ids, scores, k >= len(index)
 
 

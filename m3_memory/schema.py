@@ -16,6 +16,12 @@ Tables
                               duplicate, bad, overflow, no_audio, no_video, transport, crash, clip_error), count
   runs                        one row per memorization run (heartbeat of the stream time it reached), so a run
                               that died without closing (kill -9, power loss) is found and its lost span recorded
+  entity_splits               face/voice pairs a person said are NOT the same (a split link): an equivalence stating
+                              such a pair is refused from then on (corrections.py)
+  poses, places               the robot's pose track (stream time -> x, y, yaw in a frame; clips and turns also carry
+                              the pose at their middle) and named places (circles in that frame)
+  edits                       audit log of people corrections (name, merge, split, forget): action, character,
+                              ids and counts as JSON, origin; never a name (a forget must leave none behind)
 """
 
 from __future__ import annotations
@@ -146,6 +152,63 @@ MIGRATIONS: list[str] = [
         first_stream_time REAL,
         last_stream_time REAL,
         last_committed_time REAL
+    );
+    """,
+    # 5: people corrections (memory browser, CLI): split face/voice pairs and the audit log of edits
+    """
+    CREATE TABLE entity_splits (
+        entity_a INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        entity_b INTEGER NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        created_at REAL,
+        PRIMARY KEY (entity_a, entity_b),
+        CHECK (entity_a < entity_b)
+    ) WITHOUT ROWID;
+    CREATE INDEX entity_splits_b ON entity_splits (entity_b);
+    CREATE TABLE edits (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        action TEXT NOT NULL,
+        character_id INTEGER,
+        detail TEXT,
+        origin TEXT
+    );
+    """,
+    # 6: kind-aware indexes for stores of 1M memories (equivalences, entities and text nodes by time, without a
+    #    scan of every node) and the store's identity, which a persisted vector index is checked against
+    """
+    CREATE INDEX IF NOT EXISTS nodes_equivalence ON nodes (id) WHERE is_equivalence = 1;
+    CREATE INDEX IF NOT EXISTS nodes_type_end ON nodes (type, end_time);
+    DROP INDEX IF EXISTS nodes_type;
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+    """,
+    # 7: where things happened: the robot's pose track, the pose of every clip (at its middle) and turn (at its
+    #    middle), and named places (from the memorization node's config)
+    """
+    CREATE TABLE poses (
+        t REAL NOT NULL,
+        x REAL NOT NULL,
+        y REAL NOT NULL,
+        z REAL,
+        yaw REAL,
+        frame TEXT,
+        clip_id INTEGER
+    );
+    CREATE INDEX poses_time ON poses (t);
+    ALTER TABLE clips ADD COLUMN x REAL;
+    ALTER TABLE clips ADD COLUMN y REAL;
+    ALTER TABLE clips ADD COLUMN yaw REAL;
+    ALTER TABLE clips ADD COLUMN frame TEXT;
+    ALTER TABLE turns ADD COLUMN x REAL;
+    ALTER TABLE turns ADD COLUMN y REAL;
+    ALTER TABLE turns ADD COLUMN yaw REAL;
+    CREATE TABLE places (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        x REAL NOT NULL,
+        y REAL NOT NULL,
+        radius REAL NOT NULL,
+        frame TEXT,
+        source TEXT,
+        updated_at REAL
     );
     """,
 ]

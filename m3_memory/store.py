@@ -6,7 +6,10 @@ One process writes (memorization), any number read (control, CLI, evaluation) at
   writer leaves either the whole clip or none of it;
 * readers never block in WAL mode; before each search a reader applies the rows of the ``changes`` log it
   has not seen to its vector index (cheap when nothing changed: one ``PRAGMA data_version``);
-* the vector index and the character table are derived data, rebuilt from SQLite on open.
+* the vector index and the character table are derived data: the index is saved beside the database
+  (:mod:`m3_memory.index_files`) and loaded at open with the changes since replayed, or rebuilt from SQLite;
+* the writer keeps what its inserts compare against in memory (:mod:`m3_memory.writer_cache`) and checkpoints
+  the WAL from a background thread (:mod:`m3_memory.checkpointer`).
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ import numpy as np
 import sqlite_utils
 
 from .characters import Characters, resolve
+from .checkpointer import Checkpointer
 from .config import StoreConfig
+from .corrections import split_between
 from .embedders import EmbeddingError, TextEmbedder, make_embedder, normalize_rows
+from .index_files import Header, IndexFileError, index_dir
+from .poses import Pose
 from .records import (
     ENTITY_KINDS,
     TEXT_KINDS,
@@ -39,6 +46,7 @@ from .records import (
 from .schema import migrate
 from .tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
 from .vector_index import IndexParams, VectorIndex
+from .writer_cache import WriterCache
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +88,7 @@ class MemoryStore:
         if not readonly:
             self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
+        self.conn.execute(f"PRAGMA cache_size = {-1024 * int(self.config.cache_mb)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
         migrate(self.conn) if not readonly else self._check_schema()
         self.db = sqlite_utils.Database(self.conn)
@@ -89,6 +98,15 @@ class MemoryStore:
         self._last_seq = 0
         self._data_version = -1
         self._characters: dict[float | None, Characters] = {}   # by time bound; emptied on any change
+        self._tx = 0                          # write transactions begun (the writer cache is checked per one)
+        self._wcache = WriterCache()          # semantic memories per entity, face/voice embeddings
+        persist = self.config.index_persist and str(path) != ":memory:"
+        self._index_dir: Path | None = index_dir(self.path) if persist else None
+        self._index_header: Header | None = None
+        self._index_saved: tuple[int, int] | None = None   # (seq, builds) of the last save
+        self.index_note = ""                  # how the vector index was opened (loaded, or rebuilt and why)
+        self._checkpointer: Checkpointer | None = None   # started by the first clip written
+        self._dim: str | None = None          # the declared text embedding dim (meta), once known
 
     def _check_schema(self) -> None:
         from .schema import SCHEMA_VERSION, current_version
@@ -100,7 +118,15 @@ class MemoryStore:
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
+        """Close the database; the vector index is saved beside it first (see :mod:`m3_memory.index_files`)."""
         with self._lock:
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
+            if self._index is not None:
+                self._index.close()
+                self._save_index(self._index)
+                self._index = None
             self.conn.close()
 
     def __enter__(self) -> MemoryStore:
@@ -152,7 +178,9 @@ class MemoryStore:
             self._set_meta("embedder_dim", dim)
 
     def _check_vector_dim(self, dim: int) -> None:
-        stored = self.meta("embedder_dim")
+        stored = self._dim or self.meta("embedder_dim")
+        if stored is not None:
+            self._dim = stored  # declared once, never changes: read it once (it is checked at every insert)
         if stored is None:
             raise StoreError("vectors given without an embedder: call declare_embedder(name, dim) first")
         if int(stored) != dim:
@@ -166,13 +194,15 @@ class MemoryStore:
         """Apply committed changes from any process to the vector index and character cache.
 
         ``PRAGMA data_version`` tells cheaply whether another connection committed; our own commits don't
-        change it, so the writer passes ``own_write=True`` after each transaction."""
+        change it, so the writer passes ``own_write=True`` after each transaction. The first call opens the
+        index: the persisted one (then the changes after it are replayed here), else a rebuild; ``force``
+        rebuilds from the database."""
         with self._lock:
             dv = self.conn.execute("PRAGMA data_version").fetchone()[0]
             if not (force or own_write) and self._index is not None and dv == self._data_version:
                 return
             self._data_version = dv
-            if self._index is None or force:
+            if force or (self._index is None and not self._load_index()):
                 self._full_load()
                 return
             lo = self.conn.execute("SELECT min(seq) FROM changes").fetchone()[0]
@@ -184,59 +214,168 @@ class MemoryStore:
             if rows:
                 self._apply_changes(rows)
 
+    def _new_index(self, dim: int) -> VectorIndex:
+        if self._index is not None:
+            self._index.close()
+        idx = VectorIndex(dim, self._index_params())
+        idx.on_built = self._save_index
+        return idx
+
+    def _header(self) -> Header:
+        return Header(self.meta("store_id"), self.meta("embedder_name"), int(self.meta("embedder_dim") or 0),
+                      self.config.index_dtype, self.config.hnsw_m)
+
+    def _load_index(self) -> bool:
+        """Open the persisted index (True; the caller replays the changes after it) or say why not (False)."""
+        from . import index_files
+
+        self._index_header = header = self._header()
+        if self._index_dir is None or not header.dim:
+            self.index_note = "rebuilt from the database: " + ("no text vectors yet" if not header.dim
+                                                               else "index persistence is off")
+            return False
+        t0 = time.perf_counter()
+        try:
+            idx = index_files.load(self._index_dir, header, self._index_params())
+            hi, lo = self.conn.execute("SELECT coalesce(max(seq), 0), min(seq) FROM changes").fetchone()
+            if idx.seq > hi:
+                idx.close()
+                raise IndexFileError(f"the index is at change {idx.seq}, the database at {hi} (an older copy?)")
+            if lo is not None and lo > idx.seq + 1:
+                idx.close()
+                raise IndexFileError(f"the change log starts at {lo}, after the index's {idx.seq}")
+        except IndexFileError as e:
+            missing = not (self._index_dir / index_files.MANIFEST).exists()
+            self.index_note = f"rebuilt from the database: {e}"
+            (log.debug if missing else log.warning)("vector index of %s %s", self.path, self.index_note)
+            return False
+        idx.on_built = self._save_index
+        self._index, self._last_seq, self._characters = idx, idx.seq, {}
+        self._index_saved = (idx.seq, idx.built_at)
+        self.index_note = (f"loaded {len(idx.segments)} segments, {idx.n} rows at change {idx.seq} in "
+                           f"{time.perf_counter() - t0:.2f} s")
+        log.info("vector index of %s: %s", self.path, self.index_note)
+        return True
+
     def _full_load(self) -> None:
+        """Rebuild from SQLite: every text vector, in time order, into the exact part; the background builder
+        turns them into HNSW segments while exact search serves."""
+        self._index_header = self._header()
         self.conn.execute("BEGIN")
         try:
             self._last_seq = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
             dim = int(self.meta("embedder_dim") or 0)
-            rows = self.conn.execute(
+            cur = self.conn.execute(
                 "SELECT n.id, n.clip_id, n.end_time, e.vector FROM nodes n JOIN embeddings e ON e.node_id = n.id "
-                "WHERE n.type IN ('episodic', 'semantic') ORDER BY n.id").fetchall()
+                "WHERE n.type IN ('episodic', 'semantic') ORDER BY n.end_time, n.id")
+            index = None
+            while rows := cur.fetchmany(65536):
+                if index is None:
+                    index = self._new_index(dim or len(rows[0][3]) // 4)
+                index.add(
+                    np.array([r[0] for r in rows], dtype=np.int64),
+                    np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), index.dim),
+                    np.array([-1 if r[1] is None else r[1] for r in rows], dtype=np.int64),
+                    np.array([np.inf if r[2] is None else r[2] for r in rows], dtype=np.float64),
+                )
         finally:
             self.conn.execute("COMMIT")
-        if not dim:
-            dim = len(rows[0][3]) // 4 if rows else 0
-        self._index = VectorIndex(dim, self._index_params())
-        if rows:
-            self._index.add(
-                np.array([r[0] for r in rows], dtype=np.int64),
-                np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), dim),
-                np.array([-1 if r[1] is None else r[1] for r in rows], dtype=np.int64),
-                np.array([np.inf if r[2] is None else r[2] for r in rows], dtype=np.float64),
-            )
+        self._index = index or self._new_index(dim)
+        self._index.seq = self._last_seq
         self._characters = {}
+        if self._index.unsaved_build:
+            self._index.unsaved_build = False
+            self._save_index(self._index)
 
     def _index_params(self) -> IndexParams:
         c = self.config
-        return IndexParams(c.hnsw_min_size, c.hnsw_m, c.hnsw_ef_search, c.hnsw_ef_construction,
-                           c.exact_subset_max, c.exact_max_floats)
+        return IndexParams(hnsw_min_size=c.hnsw_min_size, hnsw_m=c.hnsw_m, hnsw_ef_search=c.hnsw_ef_search,
+                           hnsw_ef_construction=c.hnsw_ef_construction, exact_subset_max=c.exact_subset_max,
+                           exact_max_floats=c.exact_max_floats, segment_rows=c.index_segment_rows,
+                           max_segment_rows=c.index_max_segment_rows, dtype=c.index_dtype,
+                           background=c.index_background)
 
     def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
         assert self._index is not None
-        touched = {nid for _, nid, op in rows if op in ("add", "upd", "del")}
+        touched = list(dict.fromkeys(nid for _, nid, op in rows if op in ("add", "upd", "del")))
         if any(op in ("eq", "del") for _, _, op in rows):
             self._characters = {}
         self._last_seq = rows[-1][0]
-        if not touched:
-            return
-        marks = ",".join("?" * len(touched))
-        found = self.conn.execute(
-            f"SELECT n.id, n.type, n.clip_id, n.end_time, e.vector FROM nodes n LEFT JOIN embeddings e "
-            f"ON e.node_id = n.id WHERE n.id IN ({marks})", tuple(touched)).fetchall()
+        found = []
+        for i in range(0, len(touched), 30000):  # SQLite allows 32766 variables per statement
+            part = touched[i : i + 30000]
+            found += self.conn.execute(  # one row per node; only text nodes' vectors (an entity has many)
+                f"SELECT n.id, n.type, n.clip_id, n.end_time, (SELECT e.vector FROM embeddings e WHERE e.node_id = "
+                f"n.id AND n.type IN ('episodic', 'semantic') LIMIT 1) FROM nodes n "
+                f"WHERE n.id IN ({','.join('?' * len(part))})", part).fetchall()
         with_vector = {r[0] for r in found if r[4] is not None}  # deleted, or text whose vector was dropped
-        self._index.remove([nid for nid in touched if nid not in with_vector])
         text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
-        if any(r[1] in ENTITY_KINDS for r in found):
+        # characters change with entities added (deleted: "del" above); an entity's "upd" is new embeddings or a
+        # later end time, which no character depends on
+        added = {nid for _, nid, op in rows if op == "add"}
+        if any(r[1] in ENTITY_KINDS and r[0] in added for r in found):
             self._characters = {}
-        if text_rows:
-            if self._index.dim == 0:
-                self._index = VectorIndex(len(text_rows[0][4]) // 4, self._index_params())
-            self._index.add(
-                np.array([r[0] for r in text_rows], dtype=np.int64),
-                np.frombuffer(b"".join(r[4] for r in text_rows), dtype=np.float32).reshape(len(text_rows), -1),
-                np.array([-1 if r[2] is None else r[2] for r in text_rows], dtype=np.int64),
-                np.array([np.inf if r[3] is None else r[3] for r in text_rows], dtype=np.float64),
-            )
+        if text_rows and self._index.dim == 0:
+            self._index = self._new_index(len(text_rows[0][4]) // 4)
+        index = self._index
+        with index.lock:  # the state and its change-log position move together (a save snapshots both)
+            index.remove([nid for nid in touched if nid not in with_vector])
+            if text_rows:
+                index.add(
+                    np.array([r[0] for r in text_rows], dtype=np.int64),
+                    np.frombuffer(b"".join(r[4] for r in text_rows), dtype=np.float32).reshape(len(text_rows), -1),
+                    np.array([-1 if r[2] is None else r[2] for r in text_rows], dtype=np.int64),
+                    np.array([np.inf if r[3] is None else r[3] for r in text_rows], dtype=np.float64),
+                )
+            index.seq = self._last_seq
+        if index.unsaved_build:  # built inline (no background thread): save now that the state has its seq
+            index.unsaved_build = False
+            self._save_index(index)
+
+    def _save_index(self, idx: VectorIndex) -> bool:
+        """Persist ``idx`` beside the database (after builds, and at close); True when the files hold its state."""
+        from . import index_files
+
+        if self._index_dir is None or self._index_header is None or not idx.segments:
+            return False
+        state = (idx.seq, idx.built_at)
+        if state == self._index_saved:
+            return True   # what is on disk is this state
+        if idx.pending > max(65536, 4 * idx.p.segment_rows):
+            return False  # still catching up: the pending rows would make a big file (saved after the builds)
+        try:
+            ok = index_files.save(idx, self._index_dir, self._index_header, self._unapplied_deletes)
+        except OSError as e:
+            log.warning("vector index of %s not saved: %s", self.path, e)
+            return False
+        if ok:
+            self._index_saved = state
+        return ok
+
+    def _unapplied_deletes(self, seq: int) -> str | None:
+        """Why a state at change ``seq`` must not be saved: a deletion after it (its vectors would be written)."""
+        conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+        try:
+            row = conn.execute("SELECT seq, op FROM changes WHERE seq > ? AND op IN ('del', 'upd') LIMIT 1",
+                               (seq,)).fetchone()
+        finally:
+            conn.close()
+        return f"change {row[0]} ({row[1]}) is not applied yet" if row else None
+
+    def flush_index(self) -> bool:
+        """Save the vector index now (it is saved after background builds and at close anyway)."""
+        with self._lock:
+            self.refresh()
+            return self._index is not None and self._save_index(self._index)
+
+    def index_stats(self) -> dict:
+        """The vector index: rows, segments, pending rows, bytes in memory and on disk, how it was opened."""
+        from . import index_files
+
+        idx = self.index
+        return {"rows": len(idx), "segments": len(idx.segments), "pending": idx.pending, "seq": idx.seq,
+                "memory_bytes": idx.nbytes(), "disk_bytes": index_files.disk_bytes(self._index_dir)
+                if self._index_dir is not None else 0, "opened": self.index_note}
 
     @property
     def index(self) -> VectorIndex:
@@ -342,10 +481,12 @@ class MemoryStore:
         self._require_writable()
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
+            self._tx += 1
             try:
                 yield self.conn
             except BaseException:
                 self.conn.execute("ROLLBACK")
+                self._wcache.invalidate()  # it may hold this transaction's writes
                 raise
             self.conn.execute("COMMIT")
             if self._index is not None:
@@ -358,16 +499,27 @@ class MemoryStore:
         """Write one clip atomically: ``with store.begin_clip(3, 90.0, 120.0) as w: w.add_memory(...)``."""
         if not (np.isfinite(start_time) and np.isfinite(end_time)) or end_time < start_time:
             raise StoreError(f"clip {clip_id}: invalid time range [{start_time}, {end_time}]")
+        if self._checkpointer is None and self.config.checkpoint_interval_s > 0 and not self.readonly \
+                and str(self.path) != ":memory:":
+            self.conn.execute("PRAGMA wal_autocheckpoint = 16384")  # a safety net: the thread checkpoints first
+            self._checkpointer = Checkpointer(self, self.path, self.config.checkpoint_interval_s,
+                                              self.config.synchronous)
         with self.transaction():
             if self.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone():
                 raise StoreError(f"clip {clip_id} is already committed")
             writer = ClipWriter(self, int(clip_id), float(start_time), float(end_time))
+            writer._changes = []
             writer.extra.update(extra or {})
             yield writer
+            writer._flush_changes()
+            self._wcache.mark(self.conn, self._tx)
+            pose = writer.clip_pose  # where the robot was at the clip's middle (m3_memory.where), if known
             self.conn.execute(
-                "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra) VALUES (?,?,?,?,?,?)",
+                "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra, x, y, yaw, frame) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (clip_id, start_time, end_time, source, time.time(),
-                 json.dumps(writer.extra, default=str) if writer.extra else None))
+                 json.dumps(writer.extra, default=str) if writer.extra else None,
+                 *((pose.x, pose.y, pose.yaw, pose.frame) if pose is not None else (None,) * 4)))
 
     def last_clip(self) -> tuple[int, float, float] | None:
         """The last committed clip (id, start, end): where a restarted memorization resumes."""
@@ -386,9 +538,15 @@ class MemoryStore:
     def _edge_delta(self, text_id: int, delta: float) -> None:
         """Reinforce (+) / weaken (-) every edge of a text node; edges <= 0 are removed."""
         self.conn.execute("UPDATE edges SET weight = weight + ? WHERE text_id = ?", (delta, text_id))
-        self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0", (text_id,))
-        self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
-        if self.conn.execute("SELECT is_equivalence FROM nodes WHERE id = ?", (text_id,)).fetchone()[0]:
+        gone = []
+        if delta < 0:
+            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id",
+                                     (text_id,)).fetchall()
+            self._wcache.unlink(text_id, {r[0] for r in gone})
+        # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
+        # that only grows (or stays above zero) changes no character
+        if self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ? RETURNING is_equivalence",
+                             (delta, text_id)).fetchone()[0] and gone:
             self._log(text_id, "eq")
 
     # ------------------------------------------------------------------ forget
@@ -400,9 +558,14 @@ class MemoryStore:
         ``<redacted>``. Works on any store (a store made by another embedder gets the rewritten memories' vectors
         dropped instead of re-embedded). ``report.checkpointed`` is False when other connections kept the WAL
         checkpoint from finishing within ``checkpoint_timeout_s``: call :meth:`checkpoint` once they are closed."""
+        from . import index_files
         from .forget import forget_character
 
-        return forget_character(self, character_id, checkpoint_timeout_s=checkpoint_timeout_s, vacuum=vacuum)
+        report = forget_character(self, character_id, checkpoint_timeout_s=checkpoint_timeout_s, vacuum=vacuum)
+        if self._index_dir is not None:  # the persisted index may hold the deleted memories' vectors
+            index_files.purge(self._index_dir)
+            self._index_saved = None
+        return report
 
     def checkpoint(self, timeout_s: float = 10.0) -> CheckpointResult:
         """``PRAGMA wal_checkpoint(TRUNCATE)``, retried until done or ``timeout_s``; ``.ok`` says if it was done."""
@@ -411,6 +574,19 @@ class MemoryStore:
         self._require_writable()
         with self._lock:
             return checkpoint_truncate(self.conn, timeout_s)
+
+    # ------------------------------------------------------------------ people corrections (see corrections.py)
+    def merge_characters(self, a: int, b: int, origin: str = "") -> int:
+        """Join two characters (a user's equivalence memory); returns the merged (older) id. Logged in ``edits``."""
+        from .corrections import merge_characters
+
+        return merge_characters(self, a, b, origin)
+
+    def split_link(self, memory_id: int, origin: str = "") -> list[int]:
+        """Remove a wrong equivalence and refuse its pairs from now on; returns the characters afterwards."""
+        from .corrections import split_link
+
+        return split_link(self, memory_id, origin)
 
     # ------------------------------------------------------------------ reading
     def get_memories(self, ids: Iterable[int]) -> list[Memory]:
@@ -501,6 +677,21 @@ class ClipWriter:
         self.end_time = end_time
         self.node_ids: list[int] = []
         self.extra: dict = {}   # stored as the clip row's extra JSON at commit (e.g. processing timings)
+        self.cache = store._wcache
+        self.cache.validate(self.conn, store._tx)  # (a writer lives inside one transaction)
+        self._changes: list[tuple[int, str]] | None = None  # begin_clip buffers the change log until its commit
+        self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.where)
+
+    def _log(self, node_id: int, op: str) -> None:
+        if self._changes is None:
+            self.store._log(node_id, op)
+        else:
+            self._changes.append((node_id, op))
+
+    def _flush_changes(self) -> None:
+        if self._changes:
+            self.conn.executemany("INSERT INTO changes (node_id, op) VALUES (?, ?)", self._changes)
+        self._changes = None
 
     # -------------------------------------------------------------- entities (faces, voices)
     def _cap(self, kind: str) -> int:
@@ -522,8 +713,9 @@ class ClipWriter:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (node_id, kind, self.clip_id, self.start_time, self.end_time, self.store._next_seed(), time.time()))
         nid = int(cur.lastrowid)  # type: ignore[arg-type]
-        self.store._log(nid, "add")
-        self._store_embeddings(nid, embs, self._cap(kind))
+        self.cache.entity_added(nid, kind)
+        self._log(nid, "add")
+        self._store_embeddings(nid, embs, self._cap(kind), kind)
         self._store_contents(nid, kind, contents, content_kind, scores)
         self.node_ids.append(nid)
         return nid
@@ -531,35 +723,46 @@ class ClipWriter:
     def update_entity(self, node_id: int, embeddings: np.ndarray | None = None,
                       contents: Sequence[str | bytes] = (), content_kind: str | None = None,
                       scores: Sequence[float] | None = None) -> None:
-        row = self.conn.execute("SELECT type FROM nodes WHERE id = ?", (node_id,)).fetchone()
-        if not row or row[0] not in ENTITY_KINDS:
+        kind = self.cache.entity_kind(self.conn, node_id)
+        if kind is None:
             raise StoreError(f"node {node_id} is not a face/voice node")
-        kind = row[0]
         if embeddings is not None and len(embeddings):
             embs = normalize_rows(embeddings)
-            self._store_embeddings(node_id, embs, self._cap(kind))
+            self._store_embeddings(node_id, embs, self._cap(kind), kind)
         self._store_contents(node_id, kind, contents, content_kind, scores)
         self.conn.execute("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
                           (self.end_time, node_id))
-        self.store._log(node_id, "upd")
+        self._log(node_id, "upd")
         if node_id not in self.node_ids:
             self.node_ids.append(node_id)
 
-    def _store_embeddings(self, node_id: int, embs: np.ndarray, cap: int) -> None:
-        old = self.store.entity_embeddings(node_id)
-        if old.size and old.shape[1] != embs.shape[1]:
-            raise StoreError(f"node {node_id}: embedding dim {embs.shape[1]} != stored {old.shape[1]}")
-        for vec in embs:
-            self.conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
-                              (node_id, self.clip_id, _blob(vec)))
-        rows = self.conn.execute("SELECT id, vector FROM embeddings WHERE node_id = ? ORDER BY id",
-                                 (node_id,)).fetchall()
-        if len(rows) <= cap:
+    def _store_embeddings(self, node_id: int, embs: np.ndarray, cap: int, kind: str | None = None) -> None:
+        embs = np.ascontiguousarray(embs, dtype=np.float32)
+        if kind is not None:  # the node's embeddings are in the writer cache: no read back
+            ids_arr, mat = self.cache.entity_embeddings(self.conn, kind, node_id)
+            if len(ids_arr) and mat.shape[1] != embs.shape[1]:
+                raise StoreError(f"node {node_id}: embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
+        else:
+            old = self.conn.execute("SELECT length(vector) FROM embeddings WHERE node_id = ? LIMIT 1",
+                                    (node_id,)).fetchone()
+            if old and old[0] != 4 * embs.shape[1]:
+                raise StoreError(f"node {node_id}: embedding dim {embs.shape[1]} != stored {old[0] // 4}")
+        new_ids = [int(self.conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
+                                         (node_id, self.clip_id, _blob(vec))).lastrowid) for vec in embs]
+        if kind is not None:
+            ids = [*ids_arr.tolist(), *new_ids]
+            mat = np.concatenate([mat.reshape(len(ids_arr), embs.shape[1]), embs])
+        else:
+            rows = self.conn.execute("SELECT id, vector FROM embeddings WHERE node_id = ? ORDER BY id",
+                                     (node_id,)).fetchall()
+            ids = [r[0] for r in rows]
+            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        if len(ids) <= cap:
+            if kind is not None:
+                self.cache.entity_updated(kind, node_id, np.array(ids, dtype=np.int64), mat)
             return
         # Over the cap: repeatedly drop the most redundant vector (highest cosine to the node mean),
         # which keeps the node's spread of poses/conditions. Deterministic, unlike upstream's random.sample.
-        ids = [r[0] for r in rows]
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         keep = list(range(len(ids)))
         while len(keep) > cap:
             sub = mat[keep]
@@ -568,6 +771,8 @@ class ClipWriter:
             keep.remove(drop)
         dropped = [ids[i] for i in range(len(ids)) if i not in set(keep)]
         self.conn.executemany("DELETE FROM embeddings WHERE id = ?", [(i,) for i in dropped])
+        if kind is not None:
+            self.cache.entity_updated(kind, node_id, np.array(ids, dtype=np.int64)[keep], mat[keep])
 
     def _store_contents(self, node_id: int, kind: str, contents: Sequence[str | bytes], content_kind: str | None,
                         scores: Sequence[float] | None) -> None:
@@ -581,7 +786,8 @@ class ClipWriter:
             text, data = (item, None) if isinstance(item, str) else (None, bytes(item))
             self.conn.execute("INSERT INTO contents (node_id, kind, clip_id, score, text, data) VALUES (?,?,?,?,?,?)",
                               (node_id, ck, self.clip_id, score, text, data))
-        cap = self.store.config.max_contents_per_entity
+        c = self.store.config
+        cap = {"face_jpeg": c.max_face_crops, "voice_wav": c.max_voice_snippets}.get(ck, c.max_contents_per_entity)
         # keep the best-scored (then newest) contents per kind
         self.conn.execute(
             "DELETE FROM contents WHERE node_id = ? AND kind = ? AND id NOT IN (SELECT id FROM contents WHERE "
@@ -596,20 +802,18 @@ class ClipWriter:
         c = self.store.config
         thr = threshold if threshold is not None else (c.face_match_threshold if kind == "face"
                                                        else c.voice_match_threshold)
-        rows = self.conn.execute("SELECT e.node_id, e.vector FROM embeddings e JOIN nodes n ON n.id = e.node_id "
-                                 "WHERE n.type = ? ORDER BY e.node_id, e.id", (kind,)).fetchall()
-        if not rows:
+        # every stored embedding of the kind (the writer cache keeps them in memory), grouped by node
+        nodes, starts, counts, mat = self.cache.entity_rows(self.conn, kind)
+        if not len(nodes):
             return None, 0.0
-        ids = np.array([r[0] for r in rows])
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         if mat.shape[1] != embs.shape[1]:
             raise StoreError(f"{kind} embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
-        sims = (mat @ embs.T).mean(axis=1)  # mean over the query embeddings, per stored embedding
-        uniq, inv = np.unique(ids, return_inverse=True)
-        per_node = np.bincount(inv, weights=sims) / np.bincount(inv)
+        # mean over the query embeddings, per stored embedding (one embedding: itself, no mean to take)
+        sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
+        per_node = np.add.reduceat(sims.astype(np.float64), starts) / counts
         best = int(np.argmax(per_node))
         score = float(per_node[best])
-        return (int(uniq[best]) if score >= thr else None), score
+        return (int(nodes[best]) if score >= thr else None), score
 
     # -------------------------------------------------------------- memories (episodic, semantic)
     def add_memory(self, text: str, kind: str = "episodic", vector: np.ndarray | None = None,
@@ -630,8 +834,31 @@ class ClipWriter:
         else:
             vectors = normalize_rows(vectors)
             self.store._check_vector_dim(vectors.shape[1])
+        if kind == "episodic" and node_ids is None:
+            return self._insert_episodic(texts, vectors)
         return [self._insert_memory(t, kind, v, None if node_ids is None else node_ids[i])
                 for i, (t, v) in enumerate(zip(texts, vectors, strict=True))]
+
+    def _insert_episodic(self, texts: list[str], vectors: np.ndarray) -> list[InsertResult]:
+        """Episodic memories are always new nodes: one statement per table for the batch, with the ids SQLite
+        would have given them one by one (max(id) + 1, ...; the clip's transaction holds the write lock)."""
+        ents = [self._entities_of(t) for t in texts]
+        first = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM nodes").fetchone()[0]
+        ids = list(range(first, first + len(texts)))
+        now = time.time()
+        c, st, et = self.clip_id, self.start_time, self.end_time
+        self.conn.executemany(
+            "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
+            "VALUES (?, 'episodic', ?, ?, ?, ?, 0, ?)",
+            [(nid, c, st, et, t, now) for nid, t in zip(ids, texts, strict=True)])
+        self.conn.executemany("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
+                              [(nid, c, _blob(v)) for nid, v in zip(ids, vectors, strict=True)])
+        self.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1.0)",
+                              [(nid, e) for nid, es in zip(ids, ents, strict=True) for e in es])
+        for nid in ids:
+            self._log(nid, "add")
+        self.node_ids.extend(ids)
+        return [InsertResult(nid, "inserted", [], [], e) for nid, e in zip(ids, ents, strict=True)]
 
     def _entities_of(self, text: str) -> list[int]:
         out: list[int] = []
@@ -644,7 +871,7 @@ class ClipWriter:
                 cid = chars.resolve_alias(nid)
                 if cid is not None:
                     out.extend(m for _, m in chars.members[cid])
-            elif self.conn.execute("SELECT 1 FROM nodes WHERE id = ? AND type = ?", (nid, tag_kind)).fetchone():
+            elif self.cache.entity_kind(self.conn, nid) == tag_kind:
                 out.append(nid)
         return list(dict.fromkeys(out))
 
@@ -659,22 +886,25 @@ class ClipWriter:
     def _insert_memory(self, text: str, kind: str, vec: np.ndarray, node_id: int | None) -> InsertResult:
         ents = self._entities_of(text)
         eq = kind == "semantic" and is_equivalence(text)
+        if eq and split_between(self.conn, ents):  # a person split these apart (corrections.py): not again
+            log.info("equivalence %r refused: a user split these entities apart", text)
+            return InsertResult(None, "refused", entities=ents)
         if kind == "semantic" and ents:
             c = self.store.config
-            cands = self.conn.execute(
-                "SELECT n.id, v.vector FROM edges e JOIN nodes n ON n.id = e.text_id JOIN embeddings v ON "
-                "v.node_id = n.id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id", (ents[0],)).fetchall()
-            if cands and len(ents) > 1:  # keep the candidates linked to every entity of the new memory
-                marks = ",".join("?" * len(ents))
-                full = {r[0] for r in self.conn.execute(
-                    f"SELECT text_id FROM edges WHERE entity_id IN ({marks}) GROUP BY text_id "
-                    f"HAVING count(DISTINCT entity_id) = ?", (*ents, len(ents)))}
-                cands = [r for r in cands if r[0] in full]
+            # the semantic memories linked to the first entity (writer_cache.py keeps them in memory)
+            cache = self.cache
+            linked = cache.linked(self.conn, ents[0])
+            ids, mat = linked.ids[: linked.n].copy(), linked.mat[: linked.n]
+            if len(ids) and len(ents) > 1:  # keep the candidates linked to every entity of the new memory
+                keep = np.ones(len(ids), dtype=bool)
+                for e in ents[1:]:
+                    keep &= cache.linked(self.conn, e).contains(ids)
+                ids, mat = ids[keep], mat[keep]
             reinforced: list[int] = []
             weakened: list[int] = []
-            if cands:
-                cos = np.frombuffer(b"".join(r[1] for r in cands), dtype=np.float32).reshape(len(cands), -1) @ vec
-                for (cid, _), s in zip(cands, cos.tolist(), strict=True):
+            if len(ids):
+                cos = mat @ vec
+                for cid, s in zip(ids.tolist(), cos.tolist(), strict=True):
                     if s > c.semantic_reinforce_threshold:
                         self.store._edge_delta(cid, +1.0)
                         reinforced.append(cid)
@@ -702,9 +932,11 @@ class ClipWriter:
                           (nid, self.clip_id, _blob(vec)))
         self.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1.0)",
                               [(nid, e) for e in ents])
-        self.store._log(nid, "add")
+        if kind == "semantic" and ents:
+            self.cache.added(nid, ents, vec)
+        self._log(nid, "add")
         if eq:
-            self.store._log(nid, "eq")
+            self._log(nid, "eq")
         self.node_ids.append(nid)
         return nid
 

@@ -1,45 +1,228 @@
-"""In-memory vector index over the text nodes, rebuilt from SQLite and kept in step incrementally.
+"""In-memory vector index over the text nodes: exact on the newest rows, faiss HNSW segments in time order behind.
 
-Rows are append-only: a deleted node's row is tombstoned (``alive=False``) and an updated node gets a new
-row, so row numbers stay valid for faiss. ``compact()`` rebuilds without the dead rows.
+Rows
+  Every vector added gets the next row number (append-only): ``ids``, ``clip``, ``end_time`` and ``alive`` are numpy
+  arrays over rows. A deleted node's row is tombstoned (``alive=False``), an updated node gets a new row.
+Pending rows
+  The newest rows, searched exactly (one BLAS product over a contiguous float32 block).
+Segments
+  Immutable faiss HNSW graphs (inner product on unit vectors = cosine) over consecutive row ranges. Once the index
+  holds ``hnsw_min_size`` rows and ``exact_max_floats`` floats, a background thread seals the pending rows into a
+  segment (in chunks of at least ``segment_rows``) and merges ``merge_factor`` segments of one size class into one
+  of the next, up to ``max_segment_rows``; a search never waits for a build and never sees a graph being changed.
+  ``dtype`` float16 / int8 stores the segments' vectors as faiss scalar-quantized codes (2 / 1 byte per float).
 
-Search is exact (one BLAS matrix-vector product) below ``hnsw_min_size`` rows or ``exact_max_floats`` stored
-floats (an exact scan of 100k x 384 floats takes a few ms, with perfect recall and no build cost), and on small
-filtered subsets; above it a faiss HNSW graph (inner product on unit vectors = cosine) answers, with the
-filter (time bound, excluded clips, tombstones) applied inside the graph walk by an IDSelectorBitmap.
+Time bound as a row range
+  Rows arrive in memorization order, so each segment covers a narrow span of end times: a bound at or after its
+  last end time searches its graph unfiltered, a bound before its first end time skips it, and only the one
+  segment the bound falls into is filtered: exactly over its allowed rows when they are few, else by a bitmap
+  selector inside the graph walk with ``efSearch`` raised by the fraction filtered out. Correctness never depends
+  on the order (an out-of-order row just widens its segment's span).
+
+The index is derived data: :mod:`m3_memory.index_files` persists it beside the database and the store replays the
+``changes`` log on top at open.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import faiss
 import numpy as np
 
+log = logging.getLogger(__name__)
+
+EPS = 1e-9              # time bounds include rows ending exactly at the bound (as SQL's end_time <= bound + 1e-9)
+
+
+_BLAS: list | None = None
+
+
+def _blas_one_thread() -> list[tuple]:
+    """Run the exact scans' BLAS on one thread; returns what to restore (:func:`_blas_restore`).
+
+    A search multiplies one query by at most a few ten thousand rows: one core does that in about a millisecond,
+    while a two-thread OpenBLAS on a busy machine (memorization, the chat model) waits for its second thread and
+    takes ten times longer (measured under load: 1.6 vs 20 ms p50 for 30k x 384). The process' BLAS thread count
+    is set for the duration of the search."""
+    global _BLAS
+    if _BLAS is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS = [c for c in ThreadpoolController().lib_controllers if c.user_api == "blas"]
+        except Exception:  # no threadpoolctl: leave BLAS as it is
+            _BLAS = []
+    saved = []
+    for c in _BLAS:
+        n = c.get_num_threads()
+        if n != 1:
+            c.set_num_threads(1)
+            saved.append((c, n))
+    return saved
+
+
+def _blas_restore(saved: list[tuple]) -> None:
+    for c, n in saved:
+        c.set_num_threads(n)
+_MAX_DENSE_ID = 1 << 26  # node ids below this map to rows through a dense array, larger ones through a dict
+DTYPES = ("float32", "float16", "int8")
+
 
 @dataclass
 class IndexParams:
-    hnsw_min_size: int = 20000
-    hnsw_m: int = 32
+    hnsw_min_size: int = 8192            # exact search until the index holds this many rows ...
+    hnsw_m: int = 16
     hnsw_ef_search: int = 128
-    hnsw_ef_construction: int = 80
-    exact_subset_max: int = 20000
-    exact_max_floats: int = 50_000_000   # rows x dim kept exact even above hnsw_min_size (100k x 384 = 38M)
+    hnsw_ef_construction: int = 40
+    exact_subset_max: int = 32768        # a filtered part with at most this many allowed rows is scored exactly
+    exact_max_floats: int = 4_000_000    # ... and rows x dim above this (10k x 384, 1.3k x 3072)
+    segment_rows: int = 4096             # pending rows are sealed into a segment once this many wait
+    max_segment_rows: int = 262144       # segments are merged up to this size
+    merge_factor: int = 4
+    dtype: str = "float32"               # segment vector storage: float32 | float16 | int8
+    background: bool = True              # build segments in a background thread (else inline, for tests)
+    build_threads: int = 1               # OpenMP threads of the builder (0: all cores while catching up)
+
+
+class Segment:
+    """An immutable HNSW graph over rows [start, stop)."""
+
+    __slots__ = ("start", "stop", "index", "xb", "min_end", "max_end", "dead", "file", "file_dead", "_sel")
+
+    def __init__(self, start: int, stop: int, index: faiss.Index, min_end: float, max_end: float) -> None:
+        self.start, self.stop, self.index = start, stop, index
+        self.min_end, self.max_end = min_end, max_end
+        self.xb = _flat_view(index)   # float32 rows (a view into faiss' storage) or None for quantized storage
+        self.dead = 0
+        self.file: str | None = None  # the file this segment was persisted to (index_files)
+        self.file_dead = 0            # dead rows when it was written (a file never holds a dead row's vector)
+        self._sel: tuple | None = None
+
+    @property
+    def rows(self) -> int:
+        return self.stop - self.start
+
+    def selector(self, alive: np.ndarray) -> tuple | None:
+        """(bitmap, IDSelectorBitmap) of the segment's live rows, None when none is dead."""
+        if self.dead == 0:
+            return None
+        if self._sel is None:
+            bits = np.packbits(alive[self.start : self.stop], bitorder="little")
+            self._sel = (bits, faiss.IDSelectorBitmap(self.rows, faiss.swig_ptr(bits)))
+        return self._sel
+
+
+def _flat_view(index: faiss.Index) -> np.ndarray | None:
+    storage = faiss.downcast_index(index.storage)
+    if not isinstance(storage, faiss.IndexFlat):
+        return None
+    return faiss.rev_swig_ptr(storage.get_xb(), index.ntotal * index.d).reshape(index.ntotal, index.d)
+
+
+def segment_vectors(seg: Segment) -> np.ndarray:
+    """float32 copy-free view (float32 storage) or decoded copy (quantized storage) of a segment's vectors."""
+    if seg.xb is not None:
+        return seg.xb
+    return faiss.downcast_index(seg.index.storage).reconstruct_n(0, seg.rows)
+
+
+class _IdMap:
+    """node id -> row: a dense int64 array for ordinary ids, a dict for huge ones."""
+
+    def __init__(self) -> None:
+        self.arr = np.full(1024, -1, dtype=np.int64)
+        self.big: dict[int, int] = {}
+
+    def set(self, ids: np.ndarray, rows: np.ndarray) -> None:
+        ids = np.asarray(ids, dtype=np.int64)
+        rows = np.asarray(rows, dtype=np.int64)
+        small = (ids >= 0) & (ids < _MAX_DENSE_ID)
+        if small.any():
+            need = int(ids[small].max()) + 1
+            if need > len(self.arr):
+                grown = np.full(max(need, 2 * len(self.arr)), -1, dtype=np.int64)
+                grown[: len(self.arr)] = self.arr
+                self.arr = grown
+            self.arr[ids[small]] = rows[small]
+        for i, r in zip(ids[~small].tolist(), rows[~small].tolist(), strict=True):
+            if r < 0:
+                self.big.pop(i, None)
+            else:
+                self.big[i] = r
+
+    def get(self, ids: Iterable[int] | np.ndarray) -> np.ndarray:
+        ids = np.asarray(ids if isinstance(ids, np.ndarray) else list(ids), dtype=np.int64).reshape(-1)
+        out = np.full(len(ids), -1, dtype=np.int64)
+        small = (ids >= 0) & (ids < len(self.arr))
+        out[small] = self.arr[ids[small]]
+        if self.big:
+            for j in np.flatnonzero(~small & (ids >= 0)).tolist():
+                out[j] = self.big.get(int(ids[j]), -1)
+        return out
+
+    def nbytes(self) -> int:
+        return int(self.arr.nbytes) + 64 * len(self.big)
+
+
+def _empty() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+
+
+def _best(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k best (row, score) pairs, one per row (its max score), best first."""
+    if len(rows) == 0:
+        return _empty()
+    order = np.argsort(-scores, kind="stable")
+    rows, scores = rows[order], scores[order]
+    _, first = np.unique(rows, return_index=True)
+    if len(first) < len(rows):
+        keep = np.sort(first)
+        rows, scores = rows[keep], scores[keep]
+    return rows[:k], scores[:k]
+
+
+def _topk_dense(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top k of a score vector over distinct rows (argpartition, then sort the k)."""
+    if len(scores) > k:
+        part = np.argpartition(-scores, k - 1)[:k]
+        rows, scores = rows[part], scores[part]
+    order = np.argsort(-scores, kind="stable")
+    return rows[order], scores[order]
 
 
 class VectorIndex:
     def __init__(self, dim: int, params: IndexParams | None = None) -> None:
         self.dim = dim
         self.p = params or IndexParams()
+        if self.p.dtype not in DTYPES:
+            raise ValueError(f"index dtype must be one of {DTYPES}, got {self.p.dtype!r}")
+        self.lock = threading.RLock()
         self.n = 0
         cap = 1024
-        self.mat = np.zeros((cap, dim), dtype=np.float32)
         self.ids = np.zeros(cap, dtype=np.int64)
         self.clip = np.zeros(cap, dtype=np.int64)
         self.end_time = np.zeros(cap, dtype=np.float64)
         self.alive = np.zeros(cap, dtype=bool)
-        self.row_of: dict[int, int] = {}
-        self.hnsw: faiss.IndexHNSWFlat | None = None
+        self.idmap = _IdMap()
+        self.segments: list[Segment] = []
+        self.pstart = 0                                            # first pending row
+        self.pmat = np.zeros((256, dim), dtype=np.float32)          # pending rows' vectors (pmat[i] = row pstart+i)
+        self.train: np.ndarray | None = None                       # sample quantized segments are trained on
+        self.seq = 0                                               # change-log position this state reflects
+        self.on_built: Callable[[VectorIndex], None] | None = None  # called (builder thread) after each build
+        self.built_at = 0                                          # number of builds (to tell a state changed)
+        self.unsaved_build = False                                 # an inline build happened (the caller saves)
+        self._dead_total = 0
+        self._thread: threading.Thread | None = None
+        self._wake = threading.Condition(self.lock)
+        self._busy = False
+        self._closed = False
 
     # ------------------------------------------------------------------ building
     def _grow(self, need: int) -> None:
@@ -47,136 +230,456 @@ class VectorIndex:
         if need <= cap:
             return
         new = max(need, cap * 2)
-        self.mat = np.resize(self.mat, (new, self.dim))
         for name in ("ids", "clip", "end_time", "alive"):
             arr = getattr(self, name)
             grown = np.zeros(new, dtype=arr.dtype)
             grown[:cap] = arr
             setattr(self, name, grown)
 
+    def _grow_pending(self, need: int) -> None:
+        if need <= len(self.pmat):
+            return
+        grown = np.zeros((max(need, 2 * len(self.pmat)), self.dim), dtype=np.float32)
+        m = self.n - self.pstart
+        grown[:m] = self.pmat[:m]
+        self.pmat = grown
+
     def add(self, ids: np.ndarray, vecs: np.ndarray, clips: np.ndarray, end_times: np.ndarray) -> None:
         k = len(ids)
         if k == 0:
             return
+        ids = np.asarray(ids, dtype=np.int64)
         vecs = np.ascontiguousarray(vecs, dtype=np.float32).reshape(k, self.dim)
-        for node_id in ids:  # an update: tombstone the old row first
-            old = self.row_of.get(int(node_id))
-            if old is not None:
-                self.alive[old] = False
-        self._grow(self.n + k)
-        sl = slice(self.n, self.n + k)
-        self.mat[sl] = vecs
-        self.ids[sl] = ids
-        self.clip[sl] = clips
-        self.end_time[sl] = end_times
-        self.alive[sl] = True
-        for i, node_id in enumerate(ids):
-            self.row_of[int(node_id)] = self.n + i
-        start = self.n
-        self.n += k
-        if self.hnsw is not None:
-            self.hnsw.add(self.mat[start : self.n])
-        elif self.n >= self.p.hnsw_min_size and self.n * self.dim > self.p.exact_max_floats:
-            self._build_hnsw()
+        with self.lock:
+            self._tombstone(self.idmap.get(ids))   # an update: the old row dies
+            self._grow(self.n + k)
+            self._grow_pending(self.n + k - self.pstart)
+            sl = slice(self.n, self.n + k)
+            self.ids[sl] = ids
+            self.clip[sl] = clips
+            self.end_time[sl] = end_times
+            self.alive[sl] = True
+            self.pmat[self.n - self.pstart : self.n - self.pstart + k] = vecs
+            self.idmap.set(ids, np.arange(self.n, self.n + k))
+            self.n += k
+        self._schedule()
 
-    def remove(self, ids: list[int]) -> None:
-        for node_id in ids:
-            row = self.row_of.pop(int(node_id), None)
-            if row is not None:
-                self.alive[row] = False
-        if self.n and (self.n - int(self.alive[: self.n].sum())) > max(1000, self.n // 5):
-            self.compact()
+    def remove(self, ids: Iterable[int]) -> None:
+        ids = np.asarray(list(ids), dtype=np.int64)
+        if len(ids) == 0:
+            return
+        with self.lock:
+            self._tombstone(self.idmap.get(ids))
+            self.idmap.set(ids, np.full(len(ids), -1))
+
+    def _tombstone(self, rows: np.ndarray) -> None:
+        rows = rows[rows >= 0]
+        rows = rows[self.alive[rows]]
+        if len(rows) == 0:
+            return
+        self.alive[rows] = False
+        self._dead_total += len(rows)
+        if self.segments:
+            starts = np.array([s.start for s in self.segments])
+            where = np.searchsorted(starts, rows, side="right") - 1
+            for si, cnt in zip(*np.unique(where[rows < self.pstart], return_counts=True), strict=True):
+                seg = self.segments[int(si)]
+                seg.dead += int(cnt)
+                seg._sel = None
 
     def compact(self) -> None:
-        keep = np.flatnonzero(self.alive[: self.n])
-        mat, ids, clip, end = self.mat[keep].copy(), self.ids[keep].copy(), self.clip[keep], self.end_time[keep]
-        self.__init__(self.dim, self.p)  # type: ignore[misc]
-        self.add(ids, mat, clip.copy(), end.copy())
+        """Rebuild without the dead rows (synchronously)."""
+        with self.lock:
+            keep = np.flatnonzero(self.alive[: self.n])
+            fresh = VectorIndex(self.dim, dataclasses.replace(self.p, background=False))
+            fresh.train = self.train
+            fresh.add(self.ids[keep].copy(), self.vectors_of_rows(keep), self.clip[keep].copy(),
+                      self.end_time[keep].copy())
+            for name in ("n", "ids", "clip", "end_time", "alive", "idmap", "segments", "pstart", "pmat", "train",
+                         "_dead_total"):
+                setattr(self, name, getattr(fresh, name))
+            self.built_at += 1
 
-    def _build_hnsw(self) -> None:
-        index = faiss.IndexHNSWFlat(self.dim, self.p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
-        index.hnsw.efConstruction = self.p.hnsw_ef_construction
-        index.add(self.mat[: self.n])
-        self.hnsw = index
+    # ------------------------------------------------------------------ background builder
+    def _want_segments(self) -> bool:
+        return self.n >= self.p.hnsw_min_size and self.n * self.dim > self.p.exact_max_floats
 
+    def _base(self) -> int:
+        """Pending rows sealed at a time: ``segment_rows``, fewer for wide vectors (the exact part of a search
+        stays within ~``exact_max_floats`` floats: 4096 rows at 384-d, 1302 at 3072-d)."""
+        by_floats = max(256, self.p.exact_max_floats // max(1, self.dim))
+        return max(1, min(self.p.segment_rows, self.p.hnsw_min_size, by_floats))
+
+    def _size_class(self, rows: int) -> int:
+        if rows < self._base():
+            return 0
+        return int(np.log(rows / self._base()) / np.log(max(2, self.p.merge_factor)) + 1e-9)
+
+    def _plan(self) -> tuple | None:
+        """Under the lock: the next build, ("seal", start, stop) | ("merge", i, j), or None."""
+        if self._closed or not self._want_segments():
+            return None
+        pend = self.n - self.pstart
+        if pend >= self._base():
+            return ("seal", self.pstart, self.pstart + min(pend, self.p.max_segment_rows))
+        segs, f = self.segments, max(2, self.p.merge_factor)
+        for i in range(len(segs) - f, -1, -1):
+            run = segs[i : i + f]
+            cls = self._size_class(run[0].rows)
+            fits = sum(s.rows for s in run) <= self.p.max_segment_rows
+            if fits and all(self._size_class(s.rows) == cls for s in run):
+                return ("merge", i, i + f)
+        return None
+
+    def _task_rows(self, task: tuple) -> int:
+        return task[2] - task[1] if task[0] == "seal" else sum(s.rows for s in self.segments[task[1] : task[2]])
+
+    def _schedule(self) -> None:
+        while True:
+            with self.lock:
+                task = self._plan()
+                if task is None:
+                    return
+                if self.p.background and self._task_rows(task) * self.dim > 65536:  # tiny ones: not worth a thread
+                    if self._thread is None or not self._thread.is_alive():
+                        self._thread = threading.Thread(target=self._run, name="m3-index-builder", daemon=True)
+                        self._busy = True
+                        self._thread.start()
+                    else:
+                        self._wake.notify_all()
+                    return
+            if not self._step(inline=True):
+                return
+
+    def _run(self) -> None:
+        while True:
+            with self.lock:
+                while not self._closed and self._plan() is None:
+                    self._busy = False
+                    self._wake.notify_all()
+                    self._wake.wait(timeout=5.0)
+                if self._closed:
+                    self._busy = False
+                    self._wake.notify_all()
+                    return
+                self._busy = True
+            try:
+                self._step(inline=False)
+            except Exception:  # never let the builder die silently: log, back off, keep serving exact
+                log.exception("vector index: background build failed")
+                time.sleep(1.0)
+
+    def _step(self, inline: bool) -> bool:
+        with self.lock:
+            task = self._plan()
+            if task is None:
+                return False
+            if task[0] == "seal":
+                vecs = self.pmat[: task[2] - task[1]].copy()
+            else:
+                run = self.segments[task[1] : task[2]]
+            catching_up = (self.n - self.pstart) > 2 * self.p.max_segment_rows
+        if not inline:  # OpenMP threads are per calling thread: this sets the builder's only
+            threads = self.p.build_threads or (faiss.omp_get_num_procs() if catching_up else 1)
+            faiss.omp_set_num_threads(max(1, threads))
+        t0 = time.perf_counter()
+        if task[0] == "seal":
+            _, start, stop = task
+            index = self._build(vecs)
+            with self.lock:
+                if self._closed or self.pstart != start:
+                    return False
+                seg = self._new_segment(start, stop, index)
+                self.segments = [*self.segments, seg]
+                m = self.n - stop
+                rest = np.zeros((max(256, 2 * m), self.dim), dtype=np.float32)
+                rest[:m] = self.pmat[stop - start : stop - start + m]
+                self.pmat, self.pstart = rest, stop
+                self.built_at += 1
+            what = f"sealed rows {start}-{stop}"
+        else:
+            _, i, j = task
+            index = self._build(np.concatenate([segment_vectors(s) for s in run]))
+            with self.lock:
+                if self._closed or self.segments[i:j] != run:
+                    return False
+                seg = self._new_segment(run[0].start, run[-1].stop, index)
+                self.segments = [*self.segments[:i], seg, *self.segments[j:]]
+                self.built_at += 1
+            what = f"merged {len(run)} segments into rows {seg.start}-{seg.stop}"
+        log.debug("vector index: %s in %.2f s", what, time.perf_counter() - t0)
+        if inline:  # inside add(): the caller has not recorded the change-log position of this state yet
+            self.unsaved_build = True
+        elif self.on_built is not None:
+            try:
+                self.on_built(self)
+            except Exception:
+                log.exception("vector index: persisting after a build failed")
+        return True
+
+    def _new_segment(self, start: int, stop: int, index: faiss.Index) -> Segment:
+        end = self.end_time[start:stop]
+        seg = Segment(start, stop, index, float(end.min()), float(end.max()))
+        seg.dead = int((~self.alive[start:stop]).sum())
+        return seg
+
+    def _build(self, vecs: np.ndarray) -> faiss.Index:
+        p = self.p
+        if p.dtype == "float32":
+            index = faiss.IndexHNSWFlat(self.dim, p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+        else:
+            qtype = faiss.ScalarQuantizer.QT_fp16 if p.dtype == "float16" else faiss.ScalarQuantizer.QT_8bit
+            index = faiss.IndexHNSWSQ(self.dim, qtype, p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            if self.train is None:  # the first segment's rows train every later one: decode/encode round trips
+                self.train = np.ascontiguousarray(vecs[:: max(1, len(vecs) // 16384)], dtype=np.float32)
+            index.train(self.train)
+        index.hnsw.efConstruction = p.hnsw_ef_construction
+        index.add(np.ascontiguousarray(vecs, dtype=np.float32))
+        return index
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until the builder has nothing left to do (True) or ``timeout`` passed (False)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._schedule()
+        with self.lock:
+            while self._busy or (self._plan() is not None and not self._closed):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._wake.notify_all()
+                self._wake.wait(timeout=0.2 if left is None else min(0.2, left))
+            return True
+
+    def close(self) -> None:
+        with self.lock:
+            self._closed = True
+            self._wake.notify_all()
+
+    # ------------------------------------------------------------------ reading
     def __len__(self) -> int:
-        return int(self.alive[: self.n].sum())
+        return int(self.n - self._dead_total)
+
+    @property
+    def hnsw(self) -> faiss.Index | None:
+        """The oldest segment's graph (None while the index is all exact)."""
+        segs = self.segments
+        return segs[0].index if segs else None
+
+    @property
+    def pending(self) -> int:
+        return self.n - self.pstart
+
+    def rows_of(self, node_ids: Iterable[int] | np.ndarray) -> np.ndarray:
+        return self.idmap.get(node_ids)
 
     def clips_of(self, node_ids: np.ndarray) -> np.ndarray:
         """Clip id of each node (-1 when unknown), from the index itself: no database round trip."""
-        rows = [self.row_of.get(int(i), -1) for i in node_ids]
-        return np.array([self.clip[r] if r >= 0 else -1 for r in rows], dtype=np.int64)
+        rows = self.idmap.get(node_ids)
+        out = np.full(len(rows), -1, dtype=np.int64)
+        ok = rows >= 0
+        out[ok] = self.clip[rows[ok]]
+        return out
+
+    def vectors_of_rows(self, rows: np.ndarray) -> np.ndarray:
+        """float32 vectors of the given rows (any order)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((len(rows), self.dim), dtype=np.float32)
+        segs, pstart, pmat = self.segments, self.pstart, self.pmat
+        pend = rows >= pstart
+        out[pend] = pmat[rows[pend] - pstart]
+        if segs and (~pend).any():
+            starts = np.array([s.start for s in segs])
+            where = np.searchsorted(starts, rows, side="right") - 1
+            for si in np.unique(where[~pend]).tolist():
+                seg = segs[si]
+                sel = np.flatnonzero(~pend & (where == si))
+                local = rows[sel] - seg.start
+                if seg.xb is not None:
+                    out[sel] = seg.xb[local]
+                else:
+                    st = faiss.downcast_index(seg.index.storage)
+                    out[sel] = st.reconstruct_batch(local)
+        return out
+
+    def _row_scores(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Max score over the query rows of each given row (sorted rows: one gather per segment, no copy back)."""
+        out = np.empty(len(rows), dtype=np.float32)
+        segs, pstart, pmat = self.segments, self.pstart, self.pmat
+        bounds = np.searchsorted(rows, [s.start for s in segs] + [pstart])
+        for seg, lo, hi in zip(segs, bounds[:-1], bounds[1:], strict=True):
+            if hi > lo:
+                local = rows[lo:hi] - seg.start
+                block = seg.xb[local] if seg.xb is not None else faiss.downcast_index(
+                    seg.index.storage).reconstruct_batch(local)
+                out[lo:hi] = (block @ q.T).max(axis=1)
+        lo = bounds[-1]
+        if lo < len(rows):
+            out[lo:] = (pmat[rows[lo:] - pstart] @ q.T).max(axis=1)
+        return out
 
     def vector(self, node_id: int) -> np.ndarray | None:
-        row = self.row_of.get(int(node_id))
-        return None if row is None else self.mat[row]
+        row = int(self.idmap.get([node_id])[0])
+        if row < 0 or not self.alive[row]:
+            return None
+        return self.vectors_of_rows(np.array([row]))[0]
+
+    def nbytes(self) -> dict:
+        """Bytes held in memory, by part (segments' vectors and graphs, pending rows, per-row arrays)."""
+        vec = graph = 0
+        for s in self.segments:
+            st = faiss.downcast_index(s.index.storage)
+            vec += s.rows * (self.dim * 4 if s.xb is not None else st.code_size)
+            h = s.index.hnsw
+            graph += h.neighbors.size() * 4 + h.offsets.size() * 8 + h.levels.size() * 4
+        rows = sum(getattr(self, a).nbytes for a in ("ids", "clip", "end_time", "alive")) + self.idmap.nbytes()
+        return {"vectors": vec, "graph": graph, "pending": int(self.pmat.nbytes), "rows": rows,
+                "total": vec + graph + int(self.pmat.nbytes) + rows}
 
     # ------------------------------------------------------------------ searching
     def allowed_mask(self, before_time: float | None = None, exclude_clips: set[int] | None = None) -> np.ndarray:
         mask = self.alive[: self.n].copy()
         if before_time is not None:
-            mask &= self.end_time[: self.n] <= before_time + 1e-9
+            mask &= self.end_time[: self.n] <= before_time + EPS
         if exclude_clips:
             mask &= ~np.isin(self.clip[: self.n], np.fromiter(exclude_clips, dtype=np.int64))
         return mask
 
     def search(self, queries: np.ndarray, k: int, mask: np.ndarray | None = None,
-               subset_ids: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k node ids by max cosine over the query rows. Returns (node_ids, scores), best first."""
+               subset_ids: list[int] | None = None, before_time: float | None = None,
+               exclude_clips: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k node ids by max cosine over the query rows, among live rows ending by ``before_time``, outside
+        ``exclude_clips``, inside ``mask`` (a boolean array over rows) and ``subset_ids``. Best first."""
         if self.n == 0 or k <= 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+            return _empty()
+        saved = _blas_one_thread()
+        try:
+            return self._search(queries, k, mask, subset_ids, before_time, exclude_clips)
+        finally:
+            _blas_restore(saved)
+
+    def _search(self, queries: np.ndarray, k: int, mask: np.ndarray | None, subset_ids: list[int] | None,
+                before_time: float | None, exclude_clips: Iterable[int] | None) -> tuple[np.ndarray, np.ndarray]:
         q = np.ascontiguousarray(queries, dtype=np.float32).reshape(-1, self.dim)
-        if mask is None:
-            mask = self.alive[: self.n]
+        bound = None if before_time is None else float(before_time) + EPS
+        excl = np.fromiter(exclude_clips, dtype=np.int64) if exclude_clips else None
         if subset_ids is not None:
-            rows = np.array([r for r in (self.row_of.get(int(i)) for i in subset_ids) if r is not None],
-                            dtype=np.int64)
-            rows = rows[mask[rows]] if len(rows) else rows
-            return self._exact_rows(q, k, rows)
-        allowed = int(mask.sum())
-        if allowed == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        if self.hnsw is None or allowed <= self.p.exact_subset_max:
-            if allowed == self.n:
-                return self._exact_all(q, k)
-            if allowed * 4 < self.n:  # few rows: gather them
-                return self._exact_rows(q, k, np.flatnonzero(mask))
-            return self._exact_all(q, k, mask)  # most rows: score all, mask out the rest (no copy)
-        return self._hnsw(q, k, mask)
+            rows = self.idmap.get(subset_ids)
+            rows = np.unique(rows[rows >= 0])
+            ok = self.alive[rows]
+            if bound is not None:
+                ok &= self.end_time[rows] <= bound
+            if mask is not None:
+                ok &= mask[rows]
+            if excl is not None:
+                ok &= ~np.isin(self.clip[rows], excl)
+            rows = rows[ok]
+            if len(rows) == 0:
+                return _empty()
+            if len(rows) <= self.p.exact_subset_max:
+                r, s = _topk_dense(rows, self._row_scores(rows, q), k)
+                return self.ids[r], s
+            sub = np.zeros(self.n, dtype=bool)
+            sub[rows] = True
+            mask = sub  # large subsets: a mask over the graphs (the exclusions and bound are in it already)
+            bound, excl = None, None
+        kk = k
+        while True:
+            rows, scores, more = self._search_rows(q, kk + (0 if excl is None else kk), bound, mask)
+            if excl is not None and len(rows):
+                keep = ~np.isin(self.clip[rows], excl)
+                rows, scores = rows[keep], scores[keep]
+            if len(rows) >= k or not more:
+                return self.ids[rows[:k]], scores[:k]
+            kk *= 4
 
-    def _topk(self, rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        if len(scores) > k:
-            part = np.argpartition(-scores, k - 1)[:k]
-            rows, scores = rows[part], scores[part]
-        order = np.argsort(-scores, kind="stable")
-        return self.ids[rows[order]], scores[order]
+    def _search_rows(self, q: np.ndarray, k: int, bound: float | None, mask: np.ndarray | None
+                     ) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(rows, scores, maybe_more) best first; maybe_more: some part returned a full k (more may exist)."""
+        with self.lock:
+            segs, pstart, n, pmat = self.segments, self.pstart, self.n, self.pmat
+        all_rows, all_scores, more = [], [], False
+        for seg in segs:
+            r, s = self._search_segment(seg, q, k, bound, mask)
+            more |= len(r) >= k
+            all_rows.append(r)
+            all_scores.append(s)
+        m = n - pstart
+        if m:
+            ok = self.alive[pstart:n].copy()
+            if bound is not None:
+                ok &= self.end_time[pstart:n] <= bound
+            if mask is not None:
+                ok &= mask[pstart:n]
+            cnt = int(ok.sum())
+            if cnt:
+                if cnt * 4 < m:  # few allowed: gather them
+                    local = np.flatnonzero(ok)
+                    scores = (pmat[local] @ q.T).max(axis=1)
+                else:
+                    scores = (pmat[:m] @ q.T).max(axis=1)
+                    local = np.flatnonzero(ok)
+                    scores = scores[local]
+                r, s = _topk_dense(local + pstart, scores, k)
+                more |= cnt > k
+                all_rows.append(r)
+                all_scores.append(s)
+        if not all_rows:
+            return *_empty(), False
+        rows, scores = np.concatenate(all_rows), np.concatenate(all_scores).astype(np.float32)
+        r, s = _best(rows, scores, k) if len(segs) + (1 if m else 0) > 1 or len(q) > 1 else (rows, scores)
+        return r, s, more
 
-    def _exact_all(self, q: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        scores = (self.mat[: self.n] @ q.T).max(axis=1)
-        rows = np.arange(self.n)
+    def _search_segment(self, seg: Segment, q: np.ndarray, k: int, bound: float | None,
+                        mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        if bound is not None and seg.min_end > bound:
+            return _empty()
+        if mask is None and (bound is None or seg.max_end <= bound):
+            sel = seg.selector(self.alive)
+            return self._hnsw(seg, q, k, None if sel is None else sel[1], seg.rows - seg.dead)
+        ok = self.alive[seg.start : seg.stop].copy()
+        if bound is not None and seg.max_end > bound:
+            ok &= self.end_time[seg.start : seg.stop] <= bound
         if mask is not None:
-            rows, scores = rows[mask], scores[mask]
-        return self._topk(rows, scores, k)
+            ok &= mask[seg.start : seg.stop]
+        cnt = int(ok.sum())
+        if cnt == 0:
+            return _empty()
+        if cnt <= self.p.exact_subset_max:
+            return self._exact_in_segment(seg, q, k, ok, cnt)
+        bits = np.packbits(ok, bitorder="little")
+        sel = faiss.IDSelectorBitmap(seg.rows, faiss.swig_ptr(bits))
+        return self._hnsw(seg, q, k, sel, cnt, bits)
 
-    def _exact_rows(self, q: np.ndarray, k: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if len(rows) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        scores = (self.mat[rows] @ q.T).max(axis=1)
-        return self._topk(rows, scores, k)
+    def _hnsw(self, seg: Segment, q: np.ndarray, k: int, sel: faiss.IDSelector | None, allowed: int,
+              _bits: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        kk = min(k, allowed)
+        if kk <= 0:
+            return _empty()
+        ef = max(self.p.hnsw_ef_search, kk)
+        if sel is not None and allowed < seg.rows:  # a filtered walk needs a wider beam to find k allowed rows
+            ef = max(kk, min(int(ef * seg.rows / allowed), 8 * ef))
+        params = faiss.SearchParametersHNSW()
+        params.efSearch = ef
+        if sel is not None:
+            params.sel = sel
+        dist, local = seg.index.search(q, kk, params=params)
+        found = local >= 0
+        rows, scores = local[found].astype(np.int64) + seg.start, dist[found]
+        if len(q) > 1:
+            return _best(rows, scores, kk)
+        return rows, scores
 
-    def _hnsw(self, q: np.ndarray, k: int, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        assert self.hnsw is not None
-        bits = np.packbits(mask, bitorder="little")
-        sel = faiss.IDSelectorBitmap(self.n, faiss.swig_ptr(bits))
-        params = faiss.SearchParametersHNSW(sel=sel, efSearch=max(self.p.hnsw_ef_search, k))
-        dist, rows = self.hnsw.search(q, k, params=params)
-        best: dict[int, float] = {}
-        for drow, rrow in zip(dist, rows, strict=True):
-            for s, r in zip(drow, rrow, strict=True):
-                if r >= 0 and s > best.get(int(r), -np.inf):
-                    best[int(r)] = float(s)
-        if not best:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        r = np.fromiter(best.keys(), dtype=np.int64)
-        s = np.fromiter(best.values(), dtype=np.float32)
-        return self._topk(r, s, k)
+    def _exact_in_segment(self, seg: Segment, q: np.ndarray, k: int, ok: np.ndarray, cnt: int
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        local = np.flatnonzero(ok)
+        if seg.xb is not None:
+            lo, hi = int(local[0]), int(local[-1]) + 1
+            block = seg.xb[lo:hi] if hi - lo == cnt else seg.xb[local]  # a time prefix is a view: no gather
+            scores = (block @ q.T).max(axis=1)
+            return _topk_dense(local + seg.start, scores, k)
+        bits = np.packbits(ok, bitorder="little")
+        params = faiss.SearchParameters()
+        params.sel = faiss.IDSelectorBitmap(seg.rows, faiss.swig_ptr(bits))
+        dist, lab = faiss.downcast_index(seg.index.storage).search(q, min(k, cnt), params=params)
+        found = lab >= 0
+        return _best(lab[found].astype(np.int64) + seg.start, dist[found], k)

@@ -1,0 +1,195 @@
+"""The writer's caches: semantic memories per entity and face/voice embeddings, so an insert costs a BLAS product.
+
+A new semantic memory about an entity is compared with every semantic memory linked to that entity (upstream's
+reinforce / weaken rule, :meth:`m3_memory.store.ClipWriter._insert_memory`). Reading those rows and vectors from
+SQLite at every insert made ingest O(memories of the entity) in I/O; here they live in memory, loaded once per
+entity, kept in step by the writer's own inserts and edge removals, and thrown away whenever anything else may
+have changed them:
+
+* at the first use in a transaction the cache compares ``max(changes.seq)`` with the value it recorded at the end
+  of its last clip transaction: any other write to nodes or edges (another process, an import, a forget, a
+  correction) logs a change, so a different value empties the cache;
+* a rolled-back transaction empties it (its in-memory updates never happened).
+
+The only unlogged edge change, weakening an edge to zero (which deletes it), is made by the writer itself and
+applied here by :meth:`unlink`. Face/voice embeddings (what :meth:`~m3_memory.store.ClipWriter.match_entity`
+compares a new face or voice with) are kept per kind the same way; the writer updates them after each change of a
+node's embeddings (:meth:`entity_updated`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+
+
+class _Linked:
+    """Semantic memories linked to one entity: ids ascending, their vectors row by row."""
+
+    __slots__ = ("ids", "mat", "n")
+
+    def __init__(self, ids: np.ndarray, mat: np.ndarray) -> None:
+        self.n = len(ids)
+        cap = max(16, 2 * self.n)
+        self.ids = np.zeros(cap, dtype=np.int64)
+        self.ids[: self.n] = ids
+        self.mat = np.zeros((cap, mat.shape[1] if mat.ndim == 2 and mat.shape[1] else 0), dtype=np.float32)
+        if self.n:
+            self.mat[: self.n] = mat
+
+    def add(self, nid: int, vec: np.ndarray) -> None:
+        if self.mat.shape[1] == 0:
+            self.mat = np.zeros((len(self.ids), len(vec)), dtype=np.float32)
+        if self.n == len(self.ids):
+            ids = np.zeros(2 * len(self.ids), dtype=np.int64)
+            ids[: self.n] = self.ids[: self.n]
+            mat = np.zeros((2 * len(self.ids), self.mat.shape[1]), dtype=np.float32)
+            mat[: self.n] = self.mat[: self.n]
+            self.ids, self.mat = ids, mat
+        at = self.n if self.n == 0 or nid > self.ids[self.n - 1] else int(np.searchsorted(self.ids[: self.n], nid))
+        if at < self.n:  # an explicit, older node id: keep the id order
+            if self.ids[at] == nid:
+                self.mat[at] = vec
+                return
+            self.ids[at + 1 : self.n + 1] = self.ids[at : self.n].copy()
+            self.mat[at + 1 : self.n + 1] = self.mat[at : self.n].copy()
+        self.ids[at] = nid
+        self.mat[at] = vec
+        self.n += 1
+
+    def remove(self, nid: int) -> None:
+        at = int(np.searchsorted(self.ids[: self.n], nid))
+        if at < self.n and self.ids[at] == nid:
+            self.ids[at : self.n - 1] = self.ids[at + 1 : self.n].copy()
+            self.mat[at : self.n - 1] = self.mat[at + 1 : self.n].copy()
+            self.n -= 1
+
+    def contains(self, ids: np.ndarray) -> np.ndarray:
+        own = self.ids[: self.n]
+        at = np.searchsorted(own, ids)
+        return (at < self.n) & (own[np.minimum(at, max(self.n - 1, 0))] == ids) if self.n else np.zeros(len(ids), bool)
+
+
+class WriterCache:
+    def __init__(self) -> None:
+        self.by_entity: dict[int, _Linked] = {}
+        self.embs: dict[str, dict[int, np.ndarray]] = {}              # kind -> node id -> its embeddings
+        self.stacked: dict[str, tuple[np.ndarray, np.ndarray]] = {}    # kind -> (node id per row, rows)
+        self.kinds: dict[int, str] | None = None                       # face/voice node id -> kind
+        self.seq: int | None = None    # max(changes.seq) after our last clip transaction
+        self.tx: int = -1              # the transaction the cache was last validated in
+
+    @staticmethod
+    def _max_seq(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0])
+
+    def validate(self, conn: sqlite3.Connection, tx: int) -> None:
+        """Call before use inside transaction ``tx``: empties the cache if anything else wrote since."""
+        if self.tx == tx:
+            return
+        self.tx = tx
+        if self.seq is None or self._max_seq(conn) != self.seq:
+            self.clear()
+
+    def mark(self, conn: sqlite3.Connection, tx: int) -> None:
+        """At the end of a clip transaction that used the cache: what it holds is what the database holds."""
+        self.seq = self._max_seq(conn) if self.tx == tx else None
+        if self.seq is None:
+            self.clear()
+
+    def clear(self) -> None:
+        self.by_entity.clear()
+        self.embs.clear()
+        self.stacked.clear()
+        self.kinds = None
+
+    def invalidate(self) -> None:
+        self.clear()
+        self.seq = None
+        self.tx = -1
+
+    def linked(self, conn: sqlite3.Connection, entity_id: int) -> _Linked:
+        got = self.by_entity.get(entity_id)
+        if got is None:
+            rows = conn.execute(
+                "SELECT n.id, v.vector FROM edges e JOIN nodes n ON n.id = e.text_id JOIN embeddings v ON "
+                "v.node_id = n.id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id", (entity_id,)
+            ).fetchall()
+            ids = np.array([r[0] for r in rows], dtype=np.int64)
+            mat = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                   if rows else np.zeros((0, 0), dtype=np.float32))
+            got = self.by_entity[entity_id] = _Linked(ids, mat)
+        return got
+
+    def added(self, nid: int, entities: list[int], vec: np.ndarray) -> None:
+        """A new semantic memory linked to ``entities`` (only entities already loaded are updated)."""
+        for e in entities:
+            got = self.by_entity.get(e)
+            if got is not None:
+                got.add(nid, vec)
+
+    def unlink(self, nid: int, entities: set[int]) -> None:
+        """The edges nid -> entities were deleted."""
+        for e in entities:
+            got = self.by_entity.get(e)
+            if got is not None:
+                got.remove(nid)
+
+    # ---------------------------------------------------------------- face / voice embeddings
+    def _load_kind(self, conn: sqlite3.Connection, kind: str) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        per = self.embs.get(kind)
+        if per is None:
+            rows: dict[int, list[tuple[int, bytes]]] = {}
+            for nid, eid, vec in conn.execute("SELECT e.node_id, e.id, e.vector FROM nodes n JOIN embeddings e ON "
+                                              "e.node_id = n.id WHERE n.type = ? ORDER BY e.node_id, e.id", (kind,)):
+                rows.setdefault(nid, []).append((eid, vec))
+            per = self.embs[kind] = {
+                nid: (np.array([r[0] for r in v], dtype=np.int64),
+                      np.frombuffer(b"".join(r[1] for r in v), dtype=np.float32).reshape(len(v), -1))
+                for nid, v in rows.items()}
+        return per
+
+    def entity_embeddings(self, conn: sqlite3.Connection, kind: str, node_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """(embedding row ids, vectors) of one face/voice node, in id order."""
+        got = self._load_kind(conn, kind).get(node_id)
+        return got if got is not None else (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
+
+    def entity_rows(self, conn: sqlite3.Connection, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                          np.ndarray]:
+        """(node ids, first row of each node, rows per node, embeddings) of every ``kind`` node with embeddings,
+        ordered by node id then embedding id."""
+        got = self.stacked.get(kind)
+        if got is None:
+            per = self._load_kind(conn, kind)
+            nodes = np.array(sorted(n for n, v in per.items() if len(v[0])), dtype=np.int64)
+            counts = np.array([len(per[n][0]) for n in nodes.tolist()], dtype=np.int64)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(nodes) else counts
+            mat = (np.concatenate([per[n][1] for n in nodes.tolist()]) if len(nodes)
+                   else np.zeros((0, 0), dtype=np.float32))
+            got = self.stacked[kind] = (nodes, starts, counts, mat)
+        return got
+
+    def entity_updated(self, kind: str, node_id: int, row_ids: np.ndarray, mat: np.ndarray) -> None:
+        """``node_id`` now has exactly these embeddings (in embedding-id order)."""
+        per = self.embs.get(kind)
+        if per is None:
+            return
+        old = per.get(node_id)
+        per[node_id] = (row_ids, mat)
+        st = self.stacked.get(kind)
+        if st is not None and old is not None and len(old[0]) == len(row_ids) and len(row_ids):
+            at = int(np.searchsorted(st[0], node_id))   # same number of rows: overwrite them in place
+            st[3][st[1][at] : st[1][at] + len(row_ids)] = mat
+        else:
+            self.stacked.pop(kind, None)
+
+    def entity_kind(self, conn: sqlite3.Connection, node_id: int) -> str | None:
+        """'face' / 'voice' for an entity node, None for anything else."""
+        if self.kinds is None:
+            self.kinds = dict(conn.execute("SELECT id, type FROM nodes WHERE type IN ('face', 'voice')").fetchall())
+        return self.kinds.get(node_id)
+
+    def entity_added(self, node_id: int, kind: str) -> None:
+        if self.kinds is not None:
+            self.kinds[node_id] = kind

@@ -1,0 +1,145 @@
+"""The writer's in-memory caches decide exactly as the SQL they replace (semantic reinforce/weaken, entity matching),
+through foreign writes, a rolled-back clip, explicit node ids and a forget."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore, StoreError
+
+from .store_helpers import unit
+
+DIM = 24
+
+
+def _expected(conn: sqlite3.Connection, ents: list[int], vec: np.ndarray, thr: float = 0.85, weak: float = 0.0
+              ) -> tuple[list[int], list[int]]:
+    """The reinforce/weaken decision as the store made it before the writer cache (one SQL join per insert)."""
+    cands = conn.execute(
+        "SELECT n.id, v.vector FROM edges e JOIN nodes n ON n.id = e.text_id JOIN embeddings v ON "
+        "v.node_id = n.id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id", (ents[0],)).fetchall()
+    if cands and len(ents) > 1:
+        marks = ",".join("?" * len(ents))
+        full = {r[0] for r in conn.execute(
+            f"SELECT text_id FROM edges WHERE entity_id IN ({marks}) GROUP BY text_id "
+            f"HAVING count(DISTINCT entity_id) = ?", (*ents, len(ents)))}
+        cands = [r for r in cands if r[0] in full]
+    reinforced, weakened = [], []
+    for cid, blob in cands:
+        s = float(np.frombuffer(blob, dtype=np.float32) @ vec)
+        if s > thr:
+            reinforced.append(cid)
+        elif s < weak:
+            weakened.append(cid)
+    return reinforced, weakened
+
+
+def _expected_match(conn: sqlite3.Connection, kind: str, embs: np.ndarray) -> tuple[int | None, float]:
+    rows = conn.execute("SELECT e.node_id, e.vector FROM embeddings e JOIN nodes n ON n.id = e.node_id "
+                        "WHERE n.type = ? ORDER BY e.node_id, e.id", (kind,)).fetchall()
+    ids = np.array([r[0] for r in rows])
+    mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    sims = (mat @ embs.T).mean(axis=1)
+    uniq, inv = np.unique(ids, return_inverse=True)
+    per_node = np.bincount(inv, weights=sims) / np.bincount(inv)
+    best = int(np.argmax(per_node))
+    return int(uniq[best]), float(per_node[best])
+
+
+def test_semantic_dedupe_and_entity_matching_decide_as_the_sql_they_replace(tmp_path):
+    rng = np.random.default_rng(5)
+    db = tmp_path / "m.db"
+    store = MemoryStore(db)
+    store.declare_embedder("test-random", DIM)
+    faces: list[int] = []
+    facts: list[tuple[list[int], np.ndarray]] = []
+    checked = {"reinforced": 0, "weakened": 0, "inserted": 0, "matched": 0}
+    base = unit(rng, 1, DIM)[0]
+    for c in range(60):
+        with store.begin_clip(c, 30.0 * c, 30.0 * c + 30) as w:
+            if c < 6:
+                faces.append(w.add_entity("face", unit(rng, 2, 16)))
+            elif c % 3 == 0:  # perception's question: which face is this? (then the node gets the new embedding)
+                probe = unit(rng, 2, 16)
+                want = _expected_match(store.conn, "face", probe)
+                got = w.match_entity("face", probe, threshold=-1.0)
+                assert got[0] == want[0] and got[1] == pytest.approx(want[1], abs=1e-6)
+                w.update_entity(want[0], probe)
+                checked["matched"] += 1
+            for i in range(4):
+                who = [faces[int(rng.integers(len(faces)))]]
+                if i == 3:
+                    who = list(dict.fromkeys([*who, faces[int(rng.integers(len(faces)))]]))
+                if facts and rng.random() < 0.4:  # a re-statement of a known fact about the same people
+                    who, old = facts[int(rng.integers(len(facts)))]
+                    vec = old + 0.15 * rng.normal(size=DIM).astype(np.float32)
+                else:
+                    vec = 0.4 * base + rng.normal(size=DIM).astype(np.float32) / np.sqrt(DIM)
+                vec = (vec / np.linalg.norm(vec)).astype(np.float32)
+                text = f"clip {c} fact {i}: " + " and ".join(f"<face_{f}>" for f in who)
+                want_r, want_w = _expected(store.conn, who, vec)
+                res = w.add_memory(text, "semantic", vector=vec)
+                assert (res.reinforced, res.weakened) == (want_r, want_w)
+                checked[res.action] += 1
+                checked["weakened"] += len(res.weakened)
+                if res.action == "inserted":
+                    facts.append((who, vec))
+        if c == 20:  # another connection writes a fact about a face (logged): the cache must not miss it
+            other = sqlite3.connect(db)
+            with other:
+                vec = facts[0][1]
+                cur = other.execute("INSERT INTO nodes (type, clip_id, start_time, end_time, text) VALUES "
+                                    "('semantic', 999, 0, 1, 'foreign')")
+                other.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, 999, ?)",
+                              (cur.lastrowid, vec.tobytes()))
+                other.execute("INSERT INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1)",
+                              (cur.lastrowid, facts[0][0][0]))
+                other.execute("INSERT INTO changes (node_id, op) VALUES (?, 'add')", (cur.lastrowid,))
+            other.close()
+        if c == 30:  # a clip that fails after its semantic inserts rolls back: the cache must forget them too
+            with pytest.raises(RuntimeError), store.begin_clip(1000, 0.0, 1.0) as w:
+                who, vec = facts[1]
+                w.add_memory("doomed: " + " and ".join(f"<face_{f}>" for f in who), "semantic",
+                             vector=-vec)  # weakens (and deletes the edge of) every fact it is opposite to
+                w.add_entity("face", unit(rng, 1, 16))
+                raise RuntimeError("perception failed")
+        if c == 40:  # explicit node ids (as an import gives), the second one below the first
+            with store.begin_clip(2000, 0.0, 1.0) as w:
+                for nid in (10_000_000, 5_000_000):
+                    who = [faces[0]]
+                    vec = unit(rng, 1, DIM)[0]
+                    want_r, want_w = _expected(store.conn, who, vec)
+                    res = w.add_memories([f"explicit id {nid} <face_{who[0]}>"], "semantic", vectors=vec[None, :],
+                                         node_ids=[nid])[0]
+                    assert (res.reinforced, res.weakened) == (want_r, want_w)
+                    checked[res.action] += 1
+                    facts.append((who, vec))
+    assert min(checked.values()) > 0, checked  # every path was exercised
+    assert store.stats()["nodes"]["semantic"] == checked["inserted"] + 1  # + the foreign one
+    store.close()
+
+
+def test_batched_episodic_inserts_match_one_by_one(tmp_path):
+    rng = np.random.default_rng(2)
+    a, b = MemoryStore(tmp_path / "a.db"), MemoryStore(tmp_path / "b.db")
+    vecs = unit(rng, 9, DIM)
+    for s in (a, b):
+        s.declare_embedder("test-random", DIM)
+        with s.begin_clip(0, 0.0, 30.0) as w:
+            f = w.add_entity("face", unit(np.random.default_rng(1), 1, 16))
+            texts = [f"memory {i} <face_{f}>" if i % 2 else f"memory {i} <voice_{f}>" for i in range(9)]
+            if s is a:
+                w.add_memories(texts, vectors=vecs)
+            else:
+                for t, v in zip(texts, vecs, strict=True):
+                    w.add_memory(t, vector=v)
+    q = "SELECT id, type, clip_id, text, is_equivalence FROM nodes ORDER BY id"
+    assert a.conn.execute(q).fetchall() == b.conn.execute(q).fetchall()
+    for q in ("SELECT * FROM edges ORDER BY text_id, entity_id", "SELECT seq, node_id, op FROM changes ORDER BY seq",
+              "SELECT node_id, clip_id, vector FROM embeddings ORDER BY id"):
+        assert a.conn.execute(q).fetchall() == b.conn.execute(q).fetchall()
+    with pytest.raises(StoreError), a.begin_clip(1, 30.0, 60.0) as w:
+        w.add_memories(["ok", ""], vectors=vecs[:2])

@@ -1,0 +1,93 @@
+"""The segmented vector index against brute force: time bounds, exclusions, subsets, deletions, updates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from m3_memory.vector_index import IndexParams, VectorIndex
+
+D, N = 24, 2400
+
+
+def _data(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((N, D)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True), np.arange(1, N + 1) * 3
+
+
+def _filled(dtype: str, background: bool, exact_subset_max: int = 40) -> tuple[VectorIndex, np.ndarray, np.ndarray]:
+    x, ids = _data()
+    p = IndexParams(hnsw_min_size=100, exact_max_floats=0, segment_rows=100, max_segment_rows=1600,
+                    exact_subset_max=exact_subset_max, hnsw_ef_search=400, dtype=dtype, background=background)
+    vi = VectorIndex(D, p)
+    for i in range(0, N, 50):  # rows arrive in time order, 50 per "clip"
+        vi.add(ids[i : i + 50], x[i : i + 50], ids[i : i + 50] // 150, np.arange(i, i + 50, dtype=float))
+    assert vi.wait_idle(120)
+    return vi, x, ids
+
+
+def _truth(x: np.ndarray, ids: np.ndarray, q: np.ndarray, k: int, allowed: np.ndarray) -> list[int]:
+    s = x @ q
+    s[~allowed] = -np.inf
+    order = np.argsort(-s)[:k]
+    return ids[order[np.isfinite(s[order])]].tolist()
+
+
+@pytest.mark.parametrize("dtype,background", [("float32", False), ("float32", True), ("float16", True)])
+def test_segmented_search_equals_brute_force(dtype, background):
+    vi, x, ids = _filled(dtype, background)
+    sizes = [s.rows for s in vi.segments]
+    assert sum(sizes) + vi.pending == N and len(sizes) >= 3 and max(sizes) == 1600  # sealed and merged
+    rng = np.random.default_rng(1)
+    dead = rng.choice(N, 300, replace=False)
+    vi.remove(ids[dead].tolist())
+    alive = np.ones(N, dtype=bool)
+    alive[dead] = False
+    updated = rng.choice(np.flatnonzero(alive), 20, replace=False)  # re-added rows: the old row dies
+    newv = rng.standard_normal((20, D)).astype(np.float32)
+    newv /= np.linalg.norm(newv, axis=1, keepdims=True)
+    vi.add(ids[updated], newv, ids[updated] // 150, updated.astype(float))
+    x = x.copy()
+    x[updated] = newv
+    assert len(vi) == alive.sum()
+    misses = 0
+    for t in range(60):
+        q = x[rng.integers(N)] + 0.3 * rng.standard_normal(D).astype(np.float32)
+        q /= np.linalg.norm(q)
+        bound = None if t % 3 == 0 else float(rng.integers(N))
+        ok = alive & (np.arange(N) <= (N if bound is None else bound))
+        got, scores = vi.search(q[None, :], 10, before_time=bound)
+        assert np.all(np.diff(scores) <= 1e-6)  # best first
+        want = _truth(x, ids, q, 10, ok)
+        misses += set(got.tolist()) != set(want)
+        assert set(got.tolist()) <= set(ids[ok].tolist())  # never a dead, updated-away or too-late row
+        excl = {int(w) // 150 for w in want[:2]}
+        got, _ = vi.search(q[None, :], 10, before_time=bound, exclude_clips=excl)
+        assert not ({int(g) // 150 for g in got.tolist()} & excl)
+        assert set(got.tolist()) == set(_truth(x, ids, q, 10, ok & ~np.isin(ids // 150, list(excl)))) or \
+            dtype != "float32"
+        sub = rng.choice(N, 300, replace=False)
+        got, _ = vi.search(q[None, :], 5, subset_ids=ids[sub].tolist(), before_time=bound)
+        in_sub = np.zeros(N, dtype=bool)
+        in_sub[sub] = True
+        assert got.tolist() == _truth(x, ids, q, 5, ok & in_sub) or dtype != "float32"
+    assert misses <= (0 if dtype == "float32" else 6), misses
+    vi.close()
+
+
+def test_multiple_query_rows_score_by_their_max():
+    vi, x, ids = _filled("float32", False)
+    q = np.stack([x[10], x[2000]])
+    got, scores = vi.search(q, 2)
+    assert set(got.tolist()) == {ids[10], ids[2000]} and np.allclose(scores, 1.0, atol=1e-5)
+
+
+def test_compact_drops_dead_rows_and_keeps_results():
+    vi, x, ids = _filled("float32", False)
+    vi.remove(ids[::2].tolist())
+    before = vi.search(x[7][None, :], 5)[0].tolist()
+    vi.compact()
+    assert vi.n == N // 2 and len(vi) == N // 2
+    assert vi.search(x[7][None, :], 5)[0].tolist() == before
+    assert vi.vector(ids[0]) is None and np.allclose(vi.vector(ids[1]), x[1])
