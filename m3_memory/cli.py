@@ -10,6 +10,9 @@
     m3-memory forget 3 --db memory.db --yes [--wait 10] [--vacuum]      (exit 3: WAL checkpoint blocked)
     m3-memory checkpoint --db memory.db [--wait 10]                      (exit 3: still blocked)
     m3-memory name 3 Alice --db memory.db
+    m3-memory links 3 --db memory.db [--json]        (the equivalences joining a person's faces and voices)
+    m3-memory merge 3 7 --db memory.db              m3-memory split 41 --db memory.db   (corrections, logged)
+    m3-memory serve memory.db [--port 8765] [--write-token-file FILE]   (memory browser web app, see m3_control.browser)
 
 ``--db`` defaults to ``$M3_MEMORY_DB``. Read-only commands open the database read-only, so they are safe next
 to a running memorization process. Errors print one line on stderr and exit with status 2.
@@ -134,11 +137,37 @@ def cmd_clip(args: argparse.Namespace) -> int:
     return 0
 
 
+def _near(store: Any, near: str | None, place: str | None) -> tuple[float, float, float] | None:
+    """--near X,Y,R or --place NAME (a named place of the store) -> (x, y, radius)."""
+    if place:
+        from .where import find_place, load_places
+
+        found = find_place(load_places(store), place)
+        if found is None:
+            names = ", ".join(p.name for p in load_places(store)) or "none"
+            raise SystemExit(f"m3-memory: no place named {place!r} (known: {names})")
+        return found.x, found.y, found.radius
+    if near:
+        try:
+            x, y, r = (float(v) for v in near.split(","))
+        except ValueError:
+            raise SystemExit(f"m3-memory: --near wants X,Y,RADIUS in metres, got {near!r}") from None
+        return x, y, r
+    return None
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     with _open(args) as store:
         before = args.before
-        if args.nodes:
+        near = _near(store, args.near, args.place)
+        if near is not None:
+            from .where import search_near
+
+            args.nodes = True
+            mems = search_near(store, args.query, *near, topk=args.topk or 20, before_time=before)
+        elif args.nodes:
             mems = store.search_nodes(args.query, topk=args.topk or 20, before_time=before)
+        if args.nodes:
             out: list[dict] = [{"id": m.id, "kind": m.kind, "clip_id": m.clip_id, "score": m.score, "text": m.text,
                                 "translated": store.translate(m.text, before_time=before)} for m in mems]
         else:
@@ -288,6 +317,49 @@ def cmd_name(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_links(args: argparse.Namespace) -> int:
+    """The equivalence memories that join a character's faces and voices (what ``split`` takes)."""
+    from .corrections import links
+
+    with _open(args) as store:
+        rows = links(store, args.character_id)
+        if store.characters().resolve_alias(args.character_id) is None:
+            raise CliError(f"unknown character {args.character_id}")
+    if args.json:
+        _json([{**dataclasses.asdict(lk), "tags": lk.tags} for lk in rows])
+        return 0
+    if not rows:
+        _out("no links: one face or voice only")
+        return 0
+    _out(_table(("memory", "joins", "known since", "clip", "from", "weight"),
+                [(lk.memory_id, " = ".join(lk.tags), _fmt_time(lk.time), lk.clip_id, lk.source, lk.weight)
+                 for lk in rows]))
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    with _open(args, write=True) as store:
+        merged = store.merge_characters(args.a, args.b, origin="cli")
+    _out(f"characters {args.a} and {args.b} are now character {merged}")
+    return 0
+
+
+def cmd_split(args: argparse.Namespace) -> int:
+    with _open(args, write=True) as store:
+        after = store.split_link(args.memory_id, origin="cli")
+    _out(f"link {args.memory_id} removed (and refused from now on): characters {' '.join(map(str, after))}")
+    return 0
+
+
+def cmd_serve(argv: Sequence[str]) -> int:
+    """The memory browser, with every argument after ``serve`` its own. It lives in m3_control (its ask page runs the
+    control loop) and is found by name at run time, so m3_memory itself never imports m3_control."""
+    import importlib
+
+    browser = importlib.import_module("m3_control.browser.cli")
+    return int(browser.main(list(argv), prog=f"{PROG} serve"))
+
+
 # ---------------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
@@ -305,18 +377,21 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("characters", parents=[common, as_json], help="characters: members, name, #memories")
     s.set_defaults(fn=cmd_characters)
     s = sub.add_parser("clip", parents=[common, as_json], help="one clip's memories, raw and translated")
-    s.add_argument("clip_id", metavar="ID", type=int)
+    s.add_argument("clip_id", metavar="ID", type=int, help="clip id (0 is the first 30 s)")
     s.set_defaults(fn=cmd_clip)
     s = sub.add_parser("search", parents=[common, as_json], help="retrieve clips (or memories) for a query")
-    s.add_argument("query", metavar="QUERY")
+    s.add_argument("query", metavar="QUERY", help="text to search for (embedded like the memories)")
     s.add_argument("--topk", type=int, default=None, help="clips (default 2) or, with --nodes, memories (20)")
     s.add_argument("--threshold", type=float, default=None, help="min clip score (default: the store's, 0.5)")
     s.add_argument("--before", type=float, default=None, metavar="SECONDS",
                    help="only memories of clips ending by this time")
     s.add_argument("--nodes", action="store_true", help="rank single memories instead of clips")
+    s.add_argument("--near", default=None, metavar="X,Y,R",
+                   help="only memories written within R metres of (X, Y) in the pose frame (implies --nodes)")
+    s.add_argument("--place", default=None, metavar="NAME", help="only memories written inside a named place")
     s.set_defaults(fn=cmd_search)
     s = sub.add_parser("import-pickle", parents=[common, as_json], help="import an upstream VideoGraph pickle")
-    s.add_argument("pickle", metavar="PKL")
+    s.add_argument("pickle", metavar="PKL", help="upstream M3-Agent VideoGraph .pkl file")
     s.add_argument("--reembed", action="store_true",
                    help="embed the memory texts with the store's embedder (offline search) instead of keeping "
                         "the pickle's text-embedding-3-large vectors")
@@ -338,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_export)
     s = sub.add_parser("forget", parents=[common, as_json],
                        help="delete a person: face/voice data and memories about them")
-    s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
+    s.add_argument("character_id", metavar="CHARACTER_ID", type=int, help="the character to forget (see characters)")
     s.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     s.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to retry the WAL checkpoint while other connections keep it busy (default 10)")
@@ -358,13 +433,30 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, default=50, help="show the last N spans (default 50)")
     s.set_defaults(fn=cmd_gaps)
     s = sub.add_parser("name", parents=[common], help="set a character's name")
-    s.add_argument("character_id", metavar="CHARACTER_ID", type=int)
-    s.add_argument("name", metavar="NAME")
+    s.add_argument("character_id", metavar="CHARACTER_ID", type=int, help="the character (see characters)")
+    s.add_argument("name", metavar="NAME", help="its name in answers and the browser")
     s.set_defaults(fn=cmd_name)
+    s = sub.add_parser("links", parents=[common, as_json], help="the equivalences joining a character's faces/voices")
+    s.add_argument("character_id", metavar="CHARACTER_ID", type=int, help="the character (see characters)")
+    s.set_defaults(fn=cmd_links)
+    s = sub.add_parser("merge", parents=[common], help="join two characters that are one person")
+    s.add_argument("a", metavar="CHARACTER_A", type=int, help="a character (see characters)")
+    s.add_argument("b", metavar="CHARACTER_B", type=int, help="the same person under another id")
+    s.set_defaults(fn=cmd_merge)
+    s = sub.add_parser("split", parents=[common], help="remove a wrong link (see links); it is not made again")
+    s.add_argument("memory_id", metavar="LINK", type=int, help="the equivalence memory id (see links)")
+    s.set_defaults(fn=cmd_split)
+    s = sub.add_parser("serve", add_help=False, help="memory browser web app: people, timeline, search, ask; "
+                                                     "corrections with a write token (m3-memory serve --help)")
+    # main() hands everything after "serve" to the browser
+    s.add_argument("rest", nargs=argparse.REMAINDER, help="arguments of the browser (m3-memory serve --help)")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        return cmd_serve(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)  # usage errors: argparse prints them and exits with status 2
     try:

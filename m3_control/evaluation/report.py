@@ -226,7 +226,8 @@ def _scalar(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _trace_view(trace: dict | None) -> dict | None:
+def trace_view(trace: dict | None) -> dict | None:
+    """A reasoning trace as the trace tables show it (trace.html.j2; also the memory browser's ask page)."""
     if trace is None:
         return None
     rounds = trace.get("rounds")
@@ -247,7 +248,7 @@ def _question_view(i: int, r: dict) -> dict:
             "latency_ms": _num(r.get("latency_s"), "{:.0f} ms", 1000.0), "source": str(r.get("answer_source") or ""),
             "types": ", ".join(map(str, r.get("types") or [])), "rounds": "" if r.get("rounds") is None
             else str(r["rounds"]), "cited": ", ".join(map(str, cited)) if isinstance(cited, (list, tuple)) else "",
-            "trace": _trace_view(_parse_trace(r))}
+            "trace": trace_view(_parse_trace(r))}
 
 
 def _summary_view(summary: dict) -> dict:
