@@ -2,11 +2,17 @@
 questions at their timestamps over the Query service, judge the answers and write a report.
 
     python -m m3_agent_ros.demo [--bag rosbags/demo/grid_scene] [--out demo_out] [--rate 4]
-                                [--judge-url URL --judge-model NAME]
+                                [--judge-url URL --judge-model NAME] [--backend embedded|openai [--llm-url URL]]
 
 Three processes talk over DDS (loopback, a random domain): memorization_node (perception + memory writing into
 SQLite), control_node (reasoning over that store), and this one (bag player + Query client). Nothing is
 scripted past the bag: every answer comes from memories the nodes wrote while the bag played.
+
+``--backend openai``: the control node reasons through the OpenAI-compatible HTTP backend instead of in-process:
+``m3-serve-llm`` serves the same embedded GGUF on 127.0.0.1 (or ``--llm-url`` names a running server), the node
+sends the reasoning loop's grammar with greedy sampling, and after the run the paper's LLM judge (its prompt, on
+the same server, held to "Yes"/"No" by a grammar) judges every answer again: its verdicts are printed beside the
+strict judge's, with their agreement.
 """
 
 from __future__ import annotations
@@ -95,6 +101,22 @@ def memorization_rtf(db: Path) -> dict:
             "unaccounted_stream_s": round(sum(b - a for a, b in holes), 2)}
 
 
+def pose_params(bag: Path) -> dict:
+    """Memorization parameters for a bag that carries the robot's odometry: its topic, and the named places of
+    ``places.yaml`` beside the bag (if any)."""
+    from m3_agent_ros.bags.read import bag_topics
+
+    kinds = {"nav_msgs/msg/Odometry": "odometry", "geometry_msgs/msg/PoseStamped": "pose_stamped"}
+    odom = [(t, kinds[typ]) for t, typ in bag_topics(bag).items() if typ in kinds]
+    if not odom:
+        return {}
+    out = {"pose_topic": odom[0][0], "pose_type": odom[0][1]}
+    places = bag.parent / "places.yaml"
+    if places.is_file():
+        out["places_file"] = str(places.resolve())
+    return out
+
+
 def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
             control_overrides: dict | None = None, progress: bool = True, fault: object = None
             ) -> tuple[list[dict], dict]:
@@ -105,6 +127,9 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
     out.mkdir(parents=True)
     db = out / "memory.db"
     overrides = {"m3_agent_control": control_overrides} if control_overrides else {}
+    pose = pose_params(Path(bag))
+    if pose:
+        overrides["m3_agent_memorization"] = pose
     params = write_params(base_params, out, db, overrides)
     t0 = time.monotonic()
     mem = NodeRunner("m3_agent_ros.memorization_node", params, out / "memorization_node.log")
@@ -134,6 +159,20 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
     return rows, extra
 
 
+def _second_opinion(rows: list[dict], base_url: str, model: str) -> dict:
+    """The paper's LLM judge on the served model, beside the strict judge: adds llm_correct / llm_detail to each
+    row; returns the LLM judge's score and the agreement of the two."""
+    from m3_control.evaluation.agreement import agreement, second_opinion
+    from m3_control.evaluation.judge import LLMJudge
+
+    llm = LLMJudge(base_url, model, max_tokens=2, extra_body={"grammar": 'root ::= "Yes" | "No"'})
+    print(f"\nLLM judge: {len(rows)} answers to {llm.name} at {base_url} ...", flush=True)
+    second_opinion(rows, llm)
+    stats = agreement(rows)
+    return {"judge": llm.name, "correct": sum(bool(r["llm_correct"]) for r in rows), "failures": llm.failures,
+            **stats}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-demo", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
@@ -143,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--answerer", default=None, help="override the control node's answerer (m3 | extractive)")
     ap.add_argument("--judge-url", default=os.environ.get("M3_JUDGE_URL", ""))
     ap.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"))
+    ap.add_argument("--backend", choices=("embedded", "openai"), default="embedded",
+                    help="control node's chat backend: embedded (in-process) or openai (over HTTP, m3-serve-llm)")
+    ap.add_argument("--llm-url", default="", help="--backend openai: a running OpenAI-compatible server's base URL "
+                                                  "(default: start m3-serve-llm on a free loopback port)")
+    ap.add_argument("--llm-model", default="m3-embedded", help="--backend openai: the model name to send")
     a = ap.parse_args(argv)
     _env()
     from m3_control.evaluation.judge import make_judge
@@ -151,21 +195,53 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out).resolve()
     judge = make_judge({"base_url": a.judge_url, "model": a.judge_model} if a.judge_url else None)
     print(f"m3-agent-ros demo: bag {a.bag}, output {out}, ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
+    overrides: dict = {"answerer": a.answerer} if a.answerer else {}
+    served = None
+    llm_url = a.llm_url
+    if a.backend == "openai":
+        if not llm_url:
+            from m3_control.backends.base import ChatError
+            from m3_control.backends.llama_server import ServerProcess
+
+            print("starting m3-serve-llm (the embedded GGUF over HTTP on 127.0.0.1) ...", flush=True)
+            try:
+                served = ServerProcess("--alias", a.llm_model)
+            except ChatError as e:
+                print(f"demo failed: {e}", file=sys.stderr)
+                return 1
+            llm_url = served.base_url
+        print(f"control node backend: openai at {llm_url} (model {a.llm_model}, grammar, greedy)")
+        overrides |= {"backend": "openai", "backend_base_url": llm_url, "backend_model": a.llm_model,
+                      "backend_grammar_field": "grammar", "backend_temperature": 0.0}
     try:
-        rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge,
-                              {"answerer": a.answerer} if a.answerer else None)
-    except (RuntimeError, TimeoutError) as e:
-        print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
-        return 1
+        try:
+            rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge, overrides or None)
+        except (RuntimeError, TimeoutError) as e:
+            print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
+            return 1
+        second = _second_opinion(rows, llm_url, a.llm_model) if a.backend == "openai" and not a.judge_url else None
+    finally:
+        if served is not None:
+            served.stop()
+            if out.is_dir():
+                (out / "m3-serve-llm.log").write_text("".join(served.output))
+    if second is not None:
+        extra["llm_judge"] = second
     summary = summarize(rows, judge.name, extra)
     report = write_report(rows, summary, out, title="m3-agent-ros demo: GRID scene replayed through the nodes")
     print()
     for r in rows:
         mark = "ok " if r["correct"] else "NO "
+        llm = "" if "llm_correct" not in r else f"  LLM judge: {'ok' if r['llm_correct'] else 'NO'} ({r['llm_detail']})"
         print(f"{mark} [{r['time']:5.0f} s] {r['question']}\n      answer:    {r['answer'] or r['error']}\n"
-              f"      reference: {r['reference']}")
+              f"      reference: {r['reference']}{llm}")
     print()
     print(markdown_table(summary))
+    if second is not None:
+        from m3_control.evaluation.agreement import agreement_table
+
+        print(f"\nStrict judge beside the paper's LLM judge ({second['judge']}, M3-Bench prompt):")
+        print(agreement_table(second, "strict", "LLM"))
     print(f"\nmemory: {summary['clips']} clips, {summary['memory']}, {summary['characters']} characters; "
           f"wall time {summary['wall_s']} s")
     print(f"report: {report}")

@@ -114,33 +114,27 @@ def minilm_embedder(**kw: object) -> OnnxSentenceEmbedder:
 
 
 class OpenAIEmbedder:
-    """OpenAI-compatible ``POST {base_url}/embeddings``; retries with backoff, never logs the key."""
+    """OpenAI-compatible ``POST {base_url}/embeddings`` through the ``openai`` SDK (:mod:`.openai_api`: timeouts,
+    retries with backoff, the key from the environment and never logged)."""
 
     def __init__(self, base_url: str, model: str, dim: int | None = None, api_key: str | None = None,
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 30.0, retries: int = 4,
-                 batch_size: int = 64) -> None:
-        import httpx
+                 batch_size: int = 64, connect_timeout_s: float = 5.0) -> None:
+        from .openai_api import make_client
 
-        self._url = base_url.rstrip("/") + "/embeddings"
-        from .http_json import auth_headers
-
-        self._client = httpx.Client(timeout=timeout_s, headers=auth_headers(api_key or os.environ.get(api_key_env)))
+        self._client = make_client(base_url, api_key, api_key_env, timeout_s, connect_timeout_s, retries)
         self._model = model
-        self._retries = retries
         self._batch = batch_size
         self.name = f"openai:{model}"
         self.dim = dim or int(self.embed(["dimension probe"]).shape[1])
 
     def _post(self, batch: list[str]) -> list[list[float]]:
-        from .http_json import HttpApiError, post_json
+        from .openai_api import ApiError, embeddings
 
         try:
-            reply = post_json(self._client, self._url, {"model": self._model, "input": batch}, self._retries)
-            return [d["embedding"] for d in sorted(reply["data"], key=lambda d: d["index"])]
-        except HttpApiError as e:
+            return embeddings(self._client, self._model, batch)
+        except ApiError as e:
             raise EmbeddingError(f"embeddings endpoint: {e}") from e
-        except (KeyError, TypeError) as e:
-            raise EmbeddingError(f"embeddings endpoint {self._url} returned an unusable reply: {e!r}") from e
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = [str(t) for t in texts]

@@ -143,3 +143,10 @@ def test_spoken_words_that_sound_alike_match_but_misheard_words_do_not():
                    "I saw or heard 4 different people between 00:40 and 00:55.").correct
     assert not j.judge("How many people were there between 0:40 and 0:55?", "4",
                        "I saw or heard 6 different people between 00:40 and 00:55.").correct
+
+
+def test_where_answers_may_say_when_but_not_another_place(strict):
+    q = "Where did I last see the person who said 'lay blue by c two again'?"
+    said = 'I last saw the person who said "Lay blue by C to again"'
+    assert strict.judge(q, "in the kitchen", f"{said} in the kitchen (01:35).").correct   # the time is detail
+    assert strict.judge(q, "in the kitchen", f"{said} in the lab (01:15).").detail == "missing: kitchen"

@@ -33,7 +33,8 @@ class ChatBackend(Protocol):
 
 
 def make_backend(config: dict[str, Any] | str | None) -> ChatBackend:
-    """``{"backend": "embedded" | "openai" | "vllm", ...}``; heavy imports happen only for the chosen one."""
+    """``{"backend": "embedded" | "openai" | "vllm" | "transformers", ...}``; heavy imports happen only for the
+    chosen one."""
     if config is None or isinstance(config, str):
         config = {"backend": config or "embedded"}
     cfg = dict(config)
@@ -50,4 +51,8 @@ def make_backend(config: dict[str, Any] | str | None) -> ChatBackend:
         from .vllm_local import VLLMBackend
 
         return VLLMBackend(**cfg)
-    raise ValueError(f"unknown chat backend {kind!r} (embedded, openai, vllm)")
+    if kind == "transformers":
+        from .transformers_local import TransformersBackend
+
+        return TransformersBackend(**cfg)
+    raise ValueError(f"unknown chat backend {kind!r} (embedded, openai, vllm, transformers)")

@@ -37,6 +37,30 @@ log = logging.getLogger(__name__)
 ACTION_GRAMMAR = 'root ::= "Action: [" ("Search" | "Answer") "]\\nContent: " [^\\n]{1,200}'
 
 
+def server_params(xlc: Any, path: Path, n_ctx: int, threads: int, n_batch: int = 512, cache_ram_mib: int = 256,
+                  verbosity: int = 1, host: str = "127.0.0.1", port: int = 0) -> Any:
+    """llama.cpp server parameters of the embedded backend (also served over HTTP by ``m3-serve-llm``, so both give
+    the same replies): one slot whose KV cache carries the prompt prefix between requests, no context shift."""
+    p = xlc.CommonParams()
+    p.model.path = str(path)
+    p.n_ctx = n_ctx
+    p.n_batch = n_batch
+    p.n_ubatch = min(n_batch, 512)
+    p.n_predict = -1                   # every request sets its own max_tokens
+    p.n_parallel = 1                   # one slot: its KV cache carries the prefix between requests
+    p.kv_unified = False
+    p.cache_prompt = True
+    p.cache_ram_mib = cache_ram_mib
+    p.ctx_shift = False                # over-long prompts fail (ChatError) instead of losing the start
+    p.cpuparams.n_threads = threads
+    p.cpuparams_batch.n_threads = threads
+    p.warmup = False
+    p.verbosity = verbosity
+    p.hostnames = [host]
+    p.port = port
+    return p
+
+
 class EmbeddedLlamaBackend:
     supports_grammar = True                        # complete(..., grammar=GBNF) is honoured
     supports_stop = True                           # complete(..., should_stop=f) aborts the generation
@@ -96,22 +120,8 @@ class EmbeddedLlamaBackend:
                 raise ChatError("the embedded chat backend needs xllamacpp (scripts/setup.sh installs it)") from e
             t0 = time.perf_counter()
             try:
-                p = xlc.CommonParams()
-                p.model.path = str(path)
-                p.n_ctx = self.n_ctx
-                p.n_batch = self.n_batch
-                p.n_ubatch = min(self.n_batch, 512)
-                p.n_predict = -1                   # every request sets its own max_tokens
-                p.n_parallel = 1                   # one slot: its KV cache carries the prefix between requests
-                p.kv_unified = False
-                p.cache_prompt = True
-                p.cache_ram_mib = self.cache_ram_mib
-                p.ctx_shift = False                # over-long prompts fail (ChatError) instead of losing the start
-                p.cpuparams.n_threads = self.threads
-                p.cpuparams_batch.n_threads = self.threads
-                p.warmup = False
-                p.verbosity = self.verbosity
-                p.hostnames = ["127.0.0.1"]
+                p = server_params(xlc, path, self.n_ctx, self.threads, self.n_batch, self.cache_ram_mib,
+                                  self.verbosity)
                 # The server also listens on a random local port; requests here never use HTTP, so lock it.
                 p.api_keys = [secrets.token_hex(16)]
                 p.endpoint_slots = False

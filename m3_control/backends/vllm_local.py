@@ -1,7 +1,8 @@
 """M3-Agent-Control (Qwen3 architecture) in-process with vLLM, exactly as upstream's control.py runs it:
 the tokenizer's chat template with ``enable_thinking=True`` and ``add_generation_prompt=True``, token ids handed to
 vLLM, sampling temperature 0.6 / top_p 0.95 / top_k 20 / max_tokens 1024. Needs a GPU and vllm (not part of the
-CPU install); imported only when chosen."""
+CPU install); imported only when chosen. The request (``prompt_ids``) is :mod:`.hf_request`'s, shared with the
+transformers backend, whose tests run it on CPU with a tiny model."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import M3_SAMPLING, ChatError
+from .hf_request import chat_prompt_ids, load_tokenizer
 
 
 class VLLMBackend:
@@ -27,12 +29,10 @@ class VLLMBackend:
         self._tok: Any = None
 
     def prompt_ids(self, messages: list[dict[str, str]]) -> list[int]:
+        """The request, built by the code the transformers backend shares (tested on CPU there)."""
         if self._tok is None:
-            from transformers import AutoTokenizer
-
-            self._tok = AutoTokenizer.from_pretrained(self.model_dir)
-        return self._tok.apply_chat_template(messages, tokenize=True, add_generation_prompt=True,
-                                             enable_thinking=True)
+            self._tok = load_tokenizer(self.model_dir)
+        return chat_prompt_ids(self._tok, messages)
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         try:

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -91,9 +90,9 @@ _QUOTES = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<!\w)'([^']+)'(?!\w)")
 # Words an answer may add around the reference without asserting anything new (besides stop words).
 _FILLER_WORDS = (
     "said says say saying told tell tells person people someone somebody man woman men women they he she him her "
-    "them heard hear spoke speak speaks speaking asked ask asks who whom was were the i me my we memory memories "
-    "remember recall think believe probably answer according character sentence words phrase quote then also did "
-    "do does had has have been being there extractive video clip")
+    "them heard hear saw see seen spoke speak speaks speaking asked ask asks who whom was were the i me my we memory "
+    "memories remember recall think believe probably answer according character sentence words phrase quote then also "
+    "did do does had has have been being there extractive video clip")
 FILLER = frozenset(_FILLER_WORDS.split())
 
 
@@ -172,10 +171,10 @@ class StrictMatchJudge:
        assertion (a clause starting with yes/no; for "same ...?" questions also "same person" = yes and
        "not the same" / "different people" = no). Right iff it equals the reference's and the answer asserts no
        opposite ("Yes and no" is wrong). Whatever the reference says after its yes/no is not judged.
-    3. Open answers: every reference content word (as :func:`spoken_words`: homophones are one word) must occur
-       in the answer, and the
-       answer must not assert other content: (a) two or more different quoted segments of which one is not made
-       of reference/question words are wrong (a shotgun of candidate quotes); (b) the answer's distinct content
+    3. Open answers (clock times in the answer are not counted as content): every reference content word
+       (as :func:`spoken_words`: homophones are one word) must occur in the answer, and the answer must not
+       assert other content: (a) two or more different quoted segments of which one is not made of
+       reference/question words are wrong (a shotgun of candidate quotes); (b) the answer's distinct content
        words found in neither the reference, nor the question, nor :data:`FILLER` may number at most
        ``max(3, len(reference content words) // 2)`` -- room for "He said ..." framing and a short paraphrase,
        not for a second memory.
@@ -249,7 +248,7 @@ class StrictMatchJudge:
 
     def _open(self, question: str, reference: str, answer: str) -> Verdict:
         ref = spoken_words(reference)
-        got = spoken_words(answer)
+        got = spoken_words(_CLOCK.sub(" ", answer))  # when it happened ("(01:35)") is detail, not other content
         missing = [w for w in dict.fromkeys(ref) if w not in set(got)]
         if missing:
             return Verdict(False, self.name, f"missing: {' '.join(missing)}")
@@ -304,29 +303,36 @@ def _quoted(text: str) -> list[str]:
 
 
 class LLMJudge:
-    def __init__(self, base_url: str, model: str, api_key: str | None = None, api_key_env: str = "OPENAI_API_KEY",
-                 timeout_s: float = 30.0, retries: int = 5) -> None:
-        import httpx
+    """The paper's judge: ``JUDGE_PROMPT`` with ``JUDGE_SYSTEM`` at temperature 0 to any OpenAI-compatible chat
+    endpoint (GPT-4o as in the paper, `vllm serve`, `m3-serve-llm`); correct iff the reply contains "yes". A judge
+    request that fails counts as wrong (as upstream), with the error in ``detail`` and ``failures`` counted."""
 
-        from m3_memory.http_json import auth_headers
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, api_key_env: str = "OPENAI_API_KEY",
+                 timeout_s: float = 30.0, connect_timeout_s: float = 5.0, retries: int = 5,
+                 max_tokens: int = 2048, extra_body: dict | None = None) -> None:
+        """``extra_body``: server extensions merged into every request (e.g. a llama.cpp ``grammar`` forcing
+        "Yes" or "No" for a small local judge)."""
+        from m3_memory.openai_api import make_client
 
         self.name = f"llm:{model}"
-        self._url = base_url.rstrip("/") + "/chat/completions"
-        self._client = httpx.Client(timeout=timeout_s, headers=auth_headers(api_key or os.environ.get(api_key_env)))
-        self._model, self._retries = model, retries
+        self._client = make_client(base_url, api_key, api_key_env, timeout_s, connect_timeout_s, retries)
+        self._model, self._max_tokens, self._extra = model, max_tokens, dict(extra_body or {})
+        self.failures = 0
+
+    def request_body(self, question: str, reference: str, answer: str) -> dict:
+        prompt = JUDGE_PROMPT.format(question=question, ground_truth_answer=reference, agent_answer=answer)
+        return {"model": self._model, "temperature": 0, "max_tokens": self._max_tokens, **self._extra,
+                "messages": [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": prompt}]}
 
     def judge(self, question: str, reference: str, answer: str) -> Verdict:
-        from m3_memory.http_json import HttpApiError, post_json
+        from m3_memory.openai_api import ApiError, chat_message
 
         if not answer.strip():
             return Verdict(False, self.name, "empty answer")
-        prompt = JUDGE_PROMPT.format(question=question, ground_truth_answer=reference, agent_answer=answer)
-        body = {"model": self._model, "temperature": 0, "max_tokens": 2048,
-                "messages": [{"role": "system", "content": JUDGE_SYSTEM}, {"role": "user", "content": prompt}]}
         try:
-            reply = post_json(self._client, self._url, body, self._retries)
-            text = reply["choices"][0]["message"]["content"] or ""
-        except (HttpApiError, KeyError, IndexError, TypeError) as e:
+            text = chat_message(self._client, self.request_body(question, reference, answer)).get("content") or ""
+        except ApiError as e:
+            self.failures += 1
             return Verdict(False, self.name, f"judge failed: {e}")  # as upstream: a judge error counts as wrong
         return Verdict("yes" in text.lower(), self.name, text.strip()[:200])
 

@@ -2,9 +2,10 @@
 
 ``engine="transformers"`` follows upstream's inference exactly (``Qwen2_5OmniThinkerForConditionalGeneration``,
 ``qwen_omni_utils.process_mm_info(use_audio_in_video=True)``, ``do_sample=True``, ``temperature=1e-6``,
-``max_new_tokens=4096``); ``engine="vllm"`` runs the same request in-process with vLLM. Both need a GPU and
-packages that are not part of the CPU install (transformers with Qwen2.5-Omni, qwen-omni-utils, torch/vllm);
-they are imported only when this backend is chosen.
+``max_new_tokens=4096``); ``engine="vllm"`` runs the same request (:meth:`M3MemoryWriter.prepare`) in-process
+with vLLM (GPU only). The media come from :mod:`.omni_inputs` (qwen-omni-utils where torchvision is installed, a
+PyAV reader otherwise). The transformers engine is tested on CPU with a tiny random Qwen2.5-Omni thinker and a real
+GRID clip (tests/test_m3_writer_transformers.py); the real 7B model needs a GPU.
 """
 
 from __future__ import annotations
@@ -47,40 +48,53 @@ class M3MemoryWriter:
     def _load(self) -> None:
         if self._model is not None:
             return
-        from transformers import Qwen2_5OmniProcessor
+        from .omni_inputs import load_processor
 
-        self._processor = Qwen2_5OmniProcessor.from_pretrained(self.model_dir)
+        self._processor = load_processor(self.model_dir)
         if self.engine == "transformers":
             from transformers import Qwen2_5OmniThinkerForConditionalGeneration
 
+            # device_map "auto" (upstream; needs accelerate) spreads the model over the GPUs; "cpu" loads it plainly
+            on_map = self.device_map not in ("", "cpu", None)
             self._model = Qwen2_5OmniThinkerForConditionalGeneration.from_pretrained(
-                self.model_dir, torch_dtype="auto", device_map=self.device_map)
+                self.model_dir, dtype="auto", **({"device_map": self.device_map} if on_map else {}))
         else:
             from vllm import LLM
 
             self._model = LLM(model=self.model_dir, tensor_parallel_size=self.tp,
                               limit_mm_per_prompt={"image": 64, "video": 1, "audio": 1})
 
-    def _generate(self, messages: list[dict]) -> str:
-        from qwen_omni_utils import process_mm_info
+    def prepare(self, messages: list[dict]) -> tuple[str, dict]:
+        """The shared request of both engines: the chat-template text and the media (qwen-omni-utils' layout,
+        audio track of the video included)."""
+        from .omni_inputs import process_mm_info
 
         self._load()
         text = self._processor.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
         audios, images, videos = process_mm_info(messages, use_audio_in_video=True)
+        return text, {"audio": audios, "image": images, "video": videos}
+
+    def _generate(self, messages: list[dict]) -> str:
+        text, mm = self.prepare(messages)
         if self.engine == "vllm":
             from vllm import SamplingParams
 
-            mm: dict = {k: v for k, v in (("audio", audios), ("image", images), ("video", videos)) if v}
+            data: dict = {k: v for k, v in mm.items() if v}
             params = SamplingParams(temperature=self.temperature, max_tokens=self.max_new_tokens)
-            out = self._model.generate([{"prompt": text, "multi_modal_data": mm,
+            out = self._model.generate([{"prompt": text, "multi_modal_data": data,
                                          "mm_processor_kwargs": {"use_audio_in_video": True}}], params)
             return out[0].outputs[0].text
         import torch
 
-        inputs = self._processor(text=text, audios=audios, images=images, videos=videos, return_tensors="pt",
-                                 padding=True, use_audio_in_video=True).to(self._model.device)
+        videos = mm["video"]
+        # transformers >= 5: the video's audio track is passed as audio slot i of video i (load_audio_from_video);
+        # 4.x took use_audio_in_video=True and audios=
+        inputs = self._processor(text=text, audio=mm["audio"], images=mm["image"], videos=videos,
+                                 return_tensors="pt", padding=True, load_audio_from_video=bool(videos),
+                                 audio_from_video_indices=list(range(len(videos))) if videos else None
+                                 ).to(self._model.device)
         with torch.inference_mode():
-            gen = self._model.generate(**inputs, use_audio_in_video=True, max_new_tokens=self.max_new_tokens,
+            gen = self._model.generate(**inputs, use_audio_in_video=bool(videos), max_new_tokens=self.max_new_tokens,
                                        do_sample=True, temperature=self.temperature)
         return self._processor.batch_decode(gen[:, inputs.input_ids.size(1):], skip_special_tokens=True,
                                             clean_up_tokenization_spaces=False)[0]
