@@ -146,19 +146,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("run", "graphs"):
-        p = sub.add_parser(name)
-        p.add_argument("--out", required=True)
-        p.add_argument("--answerer", default=None if name == "run" else "m3")
-        p.add_argument("--judge-url", default=os.environ.get("M3_JUDGE_URL", ""))
-        p.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"))
+        p = sub.add_parser(name, help="replay bags through the nodes, judge the answers" if name == "run" else
+                           "answer from upstream memory graphs (control only), judge")
+        p.add_argument("--out", required=True, help="results folder (answers, report; resumable)")
+        p.add_argument("--answerer", default=None if name == "run" else "m3",
+                       help="m3 or extractive (run: default the params file's)")
+        p.add_argument("--judge-url", default=os.environ.get("M3_JUDGE_URL", ""),
+                       help="OpenAI-compatible judge endpoint (default $M3_JUDGE_URL; none: the strict local judge)")
+        p.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"),
+                       help="judge model name (default $M3_JUDGE_MODEL or %(default)s)")
         if name == "run":
-            p.add_argument("bags", nargs="+")
-            p.add_argument("--rate", type=float, default=4.0)
-            p.add_argument("--jobs", type=int, default=1)
-            p.add_argument("--params", default=str(ROOT / "config" / "default.yaml"))
+            p.add_argument("bags", nargs="+", help="bag folders, or folders of bags")
+            p.add_argument("--rate", type=float, default=4.0, help="replay speed-up (0: as fast as possible)")
+            p.add_argument("--jobs", type=int, default=1, help="bags at once, each in its own ROS domain")
+            p.add_argument("--params", default=str(ROOT / "config" / "default.yaml"), help="ROS params file")
             p.set_defaults(fn=cmd_run)
         else:
-            p.add_argument("--annotations", required=True)
+            p.add_argument("--annotations", required=True, help="M3-Bench robot.json (questions, references)")
             p.add_argument("--graphs", required=True, help="folder of <video_id>.pkl memory graphs")
             p.add_argument("--reembed", action="store_true", help="re-embed memories with the embedded model")
             p.add_argument("--backend", default='{"backend": "embedded"}', help="chat backend config (JSON)")

@@ -5,7 +5,9 @@
 Lifecycle: on_configure reads the parameters and opens the store read-only, on_activate creates the
 service, on_deactivate removes it, on_cleanup/on_shutdown close the store. With ``autostart`` (default
 true) the node configures and activates itself, so no lifecycle manager is needed; with
-``autostart:=false`` drive it through ``/<node>/change_state``. Parameters are applied on configure.
+``autostart:=false`` drive it through ``/<node>/change_state``. Parameters are applied on configure, except
+max_rounds, max_question_chars and query_timeout_s, which a set applies at once (next request); see
+m3_agent_ros.params (ranges, read-only max_pending_queries and autostart) and lifecycle_base.
 
 The node only converts requests and responses: the answering is m3_control.answerer.run_query, which
 never raises, and the callback additionally turns any exception into ``success=false`` so the service
@@ -88,6 +90,14 @@ class ControlNode(M3LifecycleNode):
 
     def executor_threads(self) -> int:
         return self.max_pending_limit + SPARE_THREADS
+
+    def apply_live(self, params: ControlParams) -> None:
+        """max_rounds / max_question_chars / query_timeout_s set while configured: used from the next request on."""
+        self.params = params
+        if self._queue is not None:
+            self._queue.timeout_s = params.query_timeout_s
+        if self._instruct is not None:
+            self._instruct.params = params
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:

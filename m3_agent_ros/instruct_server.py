@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from geometry_msgs.msg import PoseStamped
 from m3_agent.action import Instruct
 from m3_agent.msg import ActionGoal
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
@@ -26,6 +27,7 @@ from std_msgs.msg import String
 from m3_agent_ros.answer_queue import AnswerQueue, busy_message
 from m3_control.answerer import Answer, validate_query
 from m3_control.skills import Goal, GoalPlanner, load_skills
+from m3_memory.poses import quaternion_from_yaw
 
 UINT8_MAX = 255
 
@@ -53,16 +55,19 @@ class InstructServer:
         planning_model = backend if backend is not None and not str(backend.name).startswith("embedded") else None
         # goal arguments are checked against the store the answer came from (m3_control.goal_validation)
         self.planner = GoalPlanner(skills, planning_model, memory=answerer)
-        self.goal_pub = node.create_publisher(ActionGoal, params.goal_topic, 10)
-        self.speech_pub = node.create_publisher(String, params.speech_topic, 10)
+        # lifecycle publishers (the node is a LifecycleNode): nothing goes out while the node is not active
+        self.goal_pub = node.create_lifecycle_publisher(ActionGoal, params.goal_topic, 10)  # type: ignore[attr-defined]
+        self.speech_pub = node.create_lifecycle_publisher(String, params.speech_topic, 10)  # type: ignore[attr-defined]
+        self.pose_pub = node.create_lifecycle_publisher(PoseStamped, params.goal_pose_topic, 10)  # type: ignore[attr-defined]
         self.server = ActionServer(node, Instruct, params.action_name, execute_callback=self._execute,
                                    goal_callback=self._on_goal, cancel_callback=self._on_cancel,
                                    callback_group=ReentrantCallbackGroup())
 
     def destroy(self) -> None:
         self.server.destroy()
-        self.node.destroy_publisher(self.goal_pub)
-        self.node.destroy_publisher(self.speech_pub)
+        self.node.destroy_lifecycle_publisher(self.goal_pub)  # type: ignore[attr-defined]
+        self.node.destroy_lifecycle_publisher(self.speech_pub)  # type: ignore[attr-defined]
+        self.node.destroy_lifecycle_publisher(self.pose_pub)  # type: ignore[attr-defined]
 
     def _on_goal(self, request: Instruct.Goal) -> GoalResponse:
         error = validate_query(request.instruction, int(request.max_rounds) or self.params.max_rounds,
@@ -136,7 +141,7 @@ class InstructServer:
         goals: list[Goal] = []
         problems: list[str] = []
         if not ans.error:
-            goals, problems = self.planner.plan(req.instruction, ans.answer, ans.cited_memory_ids, before)
+            goals, problems = self.planner.plan(req.instruction, ans.answer, ans.cited_memory_ids, before, ans.trace)
         for p in problems:
             self.node.get_logger().warning(f"goal planning: {p}")
         msgs = [self._publish(g, req.instruction) for g in goals]
@@ -144,7 +149,9 @@ class InstructServer:
         result.rounds_used = min(ans.rounds_used, UINT8_MAX)
         result.cited_memory_ids = [int(i) for i in ans.cited_memory_ids]
         result.goals = msgs
-        result.trace_json = json.dumps({**ans.trace, "goal_problems": problems}, default=str, ensure_ascii=False)
+        poses = {g.goal_id: g.pose.as_dict() for g in goals if g.pose is not None}
+        result.trace_json = json.dumps({**ans.trace, "goal_problems": problems, "goal_poses": poses}, default=str,
+                                       ensure_ascii=False)
         goal_handle.succeed()
         return result
 
@@ -156,4 +163,15 @@ class InstructServer:
         self.goal_pub.publish(msg)
         if goal.skill == "say":
             self.speech_pub.publish(String(data=str(goal.arguments.get("text", ""))))
+        if goal.pose is not None:  # a navigation stack's goal: where the robot was when it saw / heard the target
+            ps = PoseStamped()
+            ps.header.stamp = msg.header.stamp
+            ps.header.frame_id = goal.pose.frame or "map"
+            ps.pose.position.x, ps.pose.position.y = float(goal.pose.x), float(goal.pose.y)
+            qx, qy, qz, qw = quaternion_from_yaw(float(goal.pose.yaw))
+            ps.pose.orientation.x, ps.pose.orientation.y, ps.pose.orientation.z, ps.pose.orientation.w = qx, qy, qz, qw
+            self.pose_pub.publish(ps)
+            self.node.get_logger().info(f"goal {goal.goal_id}: {goal.skill} to {goal.pose.place or 'a pose'} "
+                                        f"({goal.pose.x:.2f}, {goal.pose.y:.2f}) in {ps.header.frame_id}, "
+                                        f"resolved by {goal.pose.how}")
         return msg

@@ -1,6 +1,11 @@
 """Shared lifecycle plumbing of the m3_agent nodes: parameter declaration from a params dataclass, release on
 cleanup/shutdown/error, the autostart path, and the process main loop.
 
+Parameters (m3_agent_ros.params): every one is declared with a descriptor (description, the numeric range and
+choices of its ``Rule``, read_only). A set (``ros2 param set``, the set_parameters service) outside the range or of
+a read-only parameter is refused by rclpy with the reason; while the node is configured, a ``live`` parameter is
+checked (``check()``) and applied at once (``apply_live``), any other is refused with the way to apply it.
+
 Stopping (SIGINT/SIGTERM) is handled here rather than by rclpy's handler, so the context stays valid while the
 node winds down: pending requests still get their refusals, then the node is released (store closed) and the
 process exits. A second signal exits at once.
@@ -14,15 +19,17 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from types import FrameType
 from typing import Any
 
 import rclpy
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, SetParametersResult
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.signals import SignalHandlerOptions
+from rclpy.utilities import remove_ros_args
 
 SPIN_POLL_S = 0.1          # the main loop notices a stop signal within this
 STOP_GRACE_S = 2.0         # at a stop, how long callbacks get to finish (send their refusals) before release
@@ -37,21 +44,45 @@ class M3LifecycleNode(LifecycleNode):
 
     def __init__(self, node_name: str) -> None:
         super().__init__(node_name)
-        docs = self.PARAMS.docs()
         for f in fields(self.PARAMS):
-            self.declare_parameter(f.name, f.default, ParameterDescriptor(description=docs[f.name]))
+            self.declare_parameter(f.name, f.default, parameter_descriptor(self.PARAMS, f.name))
         self.add_on_set_parameters_callback(self._on_set_parameters)
+        self.add_post_set_parameters_callback(self._after_set_parameters)
+
+    def _configured(self) -> bool:
+        return self._state_machine.current_state[1] in ("inactive", "active")
 
     def _on_set_parameters(self, params: list[Any]) -> SetParametersResult:
-        """Parameters are read when the node configures: a set while it is configured would be silently ignored,
-        so it is refused with the way to apply it (unconfigured: accepted, checked by the next configure)."""
+        """Most parameters are read when the node configures: a set while it is configured would be silently
+        ignored, so it is refused with the way to apply it (unconfigured: accepted, checked by the next configure).
+        Live parameters are checked with the others' current values and accepted (then applied)."""
+        if not self._configured():
+            return SetParametersResult(successful=True)
         state = self._state_machine.current_state[1]
-        if state in ("inactive", "active"):
-            names = ", ".join(p.name for p in params)
+        fixed = [p.name for p in params if not self.PARAMS.rule(p.name).live]
+        if fixed:
+            live = ", ".join(sorted(self.PARAMS.live_names())) or "none"
             return SetParametersResult(successful=False, reason=(
-                f"{names}: read when the node configures, and it is {state}: deactivate and clean up the node, "
-                "set the parameter, then configure it again"))
+                f"{', '.join(fixed)}: read when the node configures, and it is {state}: deactivate and clean up "
+                f"the node, set the parameter, then configure it again (applied at once: {live})"))
+        current = getattr(self, "params", None)
+        if current is not None:
+            try:
+                replace(current, **{p.name: p.value for p in params}).check()
+            except (TypeError, ValueError) as e:
+                return SetParametersResult(successful=False, reason=str(e))
         return SetParametersResult(successful=True)
+
+    def _after_set_parameters(self, params: list[Any]) -> None:
+        current = getattr(self, "params", None)
+        live = {p.name: p.value for p in params if self.PARAMS.rule(p.name).live}
+        if current is not None and live and self._configured():
+            self.apply_live(replace(current, **live))
+            self.get_logger().info("applied: " + ", ".join(f"{k}={v!r}" for k, v in live.items()))
+
+    def apply_live(self, params: Any) -> None:
+        """A live parameter changed while configured: ``params`` are the node's parameters with the new values."""
+        self.params = params
 
     def read_params(self) -> Any:
         return self.PARAMS(**{n: self.get_parameter(n).value for n in self.PARAMS.names()})
@@ -88,6 +119,40 @@ class M3LifecycleNode(LifecycleNode):
         return False
 
 
+def parameter_descriptor(params_cls: Any, name: str) -> ParameterDescriptor:
+    """The ROS descriptor of one parameter of a params dataclass: description, range, choices, read_only."""
+    rule = params_cls.rule(name)
+    when = ("read-only: fixed at process start" if rule.read_only else "applied at once" if rule.live
+            else "applied at configure")
+    d = ParameterDescriptor(description=params_cls.docs()[name], read_only=rule.read_only,
+                            additional_constraints="; ".join(
+                                ([f"one of: {', '.join(repr(c) for c in rule.choices)}"] if rule.choices else [])
+                                + [when]))
+    if rule.range is not None:
+        lo, hi = rule.range
+        if isinstance(lo, float):
+            d.floating_point_range = [FloatingPointRange(from_value=lo, to_value=float(hi), step=0.0)]
+        else:
+            d.integer_range = [IntegerRange(from_value=int(lo), to_value=int(hi), step=0)]
+    return d
+
+
+def node_help(factory: Any) -> str:
+    """``--help`` of a node executable: its module's docstring and every parameter with default, rule and doc."""
+    doc = (sys.modules.get(factory.__module__).__doc__ or "").strip()  # type: ignore[union-attr]
+    lines = [doc, "", "Usage: [--help] [--ros-args -r __node:=NAME -r __ns:=/NAMESPACE --params-file FILE "
+             "-p NAME:=VALUE ...]", "", "Parameters:"]
+    params_cls = factory.PARAMS
+    for f in fields(params_cls):
+        d = parameter_descriptor(params_cls, f.name)
+        rng = d.floating_point_range or d.integer_range
+        extra = [f"range {rng[0].from_value:g}..{rng[0].to_value:g}"] if rng else []
+        lines.append(f"  {f.name} ({type(f.default).__name__}, default {f.default!r}; "
+                     f"{'; '.join(extra + [d.additional_constraints])})")
+        lines.append(f"      {d.description}")
+    return "\n".join(lines)
+
+
 def _drain(executor: MultiThreadedExecutor, seconds: float) -> None:
     """Keep dispatching for a moment after the stop: a request that reached the node but was not yet taken by a
     callback would otherwise vanish with the node (its client waits forever); now it is refused at once."""
@@ -108,6 +173,9 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
     """Process main: init, autostart if asked, spin a multi-threaded executor until SIGINT/SIGTERM, then
     begin_shutdown(), let the callbacks finish (bounded), release() and exit. ``threads``: the executor's threads,
     or a function of the node giving them."""
+    if {"-h", "--help"} & set(remove_ros_args(args if args is not None else sys.argv)[1:]):
+        print(node_help(factory))
+        return 0
     stop = threading.Event()
     node: Any = None
 
@@ -126,7 +194,11 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     rc, abandoned = 0, False
     try:
-        node = factory()
+        try:
+            node = factory()
+        except (InvalidParameterValueException, InvalidParameterTypeException) as e:  # params file, -p: at start
+            print(f"[FATAL] {e}", file=sys.stderr, flush=True)
+            return 1
         if dds_note:
             node.get_logger().warning(dds_note)
         from m3_agent_ros.node_guard import EXIT_NAME_TAKEN, name_taken  # refuse a name already on the graph

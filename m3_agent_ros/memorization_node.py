@@ -25,11 +25,14 @@ import queue
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from geometry_msgs.msg import PoseStamped
 from m3_agent.msg import AudioChunk, MemoryEvent
 from m3_agent.srv import SyncStream
+from nav_msgs.msg import Odometry
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, QoSProfile, qos_profile_sensor_data
@@ -43,11 +46,15 @@ from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
 from m3_memory.frames import FrameError, check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
+from m3_memory.poses import Pose, PoseRefused, PoseTrack, parse_places, yaw_from_quaternion
 from m3_memory.stream_clock import Jump, StreamClocks
 from m3_memory.stream_ledger import RETIMED, StreamLedger
+from m3_memory.where import save_places
 
 NODE_NAME = "m3_agent_memorization"
 SHUTDOWN_WAIT_S = 2.0   # SIGINT/SIGTERM: time for the clip being memorized to commit (+ 2 s grace: < 5 s)
+# topic parameters: relative names by default (a namespace or remap moves them), resolved once at configure
+TOPIC_PARAMS = ("image_topic", "compressed_topic", "audio_topic", "event_topic", "pose_topic")
 
 
 def stamp_seconds(msg: object) -> float:
@@ -99,12 +106,16 @@ class MemorizationNode(M3LifecycleNode):
         self._sync_srv = None
         self._crash_gaps: list[int] = []
         self._bad_topics: set[str] = set()   # recorded at start; extended to where the stream resumed
+        self._poses = PoseTrack()
+        self._pose_lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
         try:
             p = self.read_params()
             p.check()
+            # fully qualified (namespace, remaps applied): the names subscriptions, the ledger and ~/sync agree on
+            p = replace(p, **{k: self.resolve_topic_name(getattr(p, k)) for k in TOPIC_PARAMS if getattr(p, k, "")})
             from m3_memory.perception.stages import make_face_stage, make_voice_stage
 
             self.store = MemoryStore(str(Path(p.db_path).expanduser()))
@@ -119,6 +130,19 @@ class MemorizationNode(M3LifecycleNode):
                                            expect_video=bool(p.image_topic or p.compressed_topic),
                                            ledger=self.ledger, video_topic=p.video_label(),
                                            audio_topic=p.audio_topic or "audio", video_gap_s=p.video_gap_s)
+            self._poses = PoseTrack(p.pose_frame)
+            if p.places_file:
+                import yaml
+
+                places = parse_places(yaml.safe_load(Path(p.places_file).expanduser().read_text()))
+                save_places(self.store, places)
+                self.get_logger().info(f"{len(places)} named places from {p.places_file}")
+            # lifecycle publishers: they exist from configure to cleanup and publish only while active.
+            # MemoryEvent is transient-local: a subscriber that joins late (a browser, a restarted control node)
+            # gets the last 100 events, also across deactivate/activate
+            self._event_pub = self.create_lifecycle_publisher(MemoryEvent, p.event_topic, QoSProfile(
+                depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+            self._diag_pub = self.create_lifecycle_publisher(DiagnosticArray, "/diagnostics", 10)
             self.params = p
         except Exception as e:
             self.get_logger().error(f"configure failed: {type(e).__name__}: {e}")
@@ -132,10 +156,7 @@ class MemorizationNode(M3LifecycleNode):
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         p = self.params
         assert p is not None
-        # transient-local: a subscriber that joins late (a browser, a restarted control node) gets the last 100 events
-        self._event_pub = self.create_publisher(MemoryEvent, p.event_topic, QoSProfile(
-            depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL))
-        self._diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+
         def sensor_qos(depth: int) -> QoSProfile:
             return QoSProfile(depth=depth, reliability=qos_profile_sensor_data.reliability,
                               history=qos_profile_sensor_data.history, durability=qos_profile_sensor_data.durability)
@@ -149,6 +170,10 @@ class MemorizationNode(M3LifecycleNode):
                                                        image_qos, callback_group=self._cb_group))
         if p.audio_topic:
             self._subs.append(self.create_subscription(AudioChunk, p.audio_topic, self._on_audio, audio_qos,
+                                                       callback_group=self._cb_group))
+        if p.pose_topic:
+            msg_type = Odometry if p.pose_type == "odometry" else PoseStamped
+            self._subs.append(self.create_subscription(msg_type, p.pose_topic, self._on_pose, sensor_qos(50),
                                                        callback_group=self._cb_group))
         self._flush_srv = self.create_service(Trigger, "~/flush", self._on_flush, callback_group=self._srv_group)
         self._sync_srv = self.create_service(SyncStream, "~/sync", self._on_sync, callback_group=self._srv_group)
@@ -173,14 +198,13 @@ class MemorizationNode(M3LifecycleNode):
             self.destroy_subscription(s)
         self._subs = []
         for attr, destroy in (("_flush_srv", self.destroy_service), ("_sync_srv", self.destroy_service),
-                              ("_diag_timer", self.destroy_timer),
-                              ("_event_pub", self.destroy_publisher), ("_diag_pub", self.destroy_publisher)):
+                              ("_diag_timer", self.destroy_timer)):
             obj = getattr(self, attr)
             if obj is not None:
-                if attr == "_event_pub" and drain:
-                    self._finish_stream()  # commit the open clips while the publisher still exists
                 destroy(obj)
                 setattr(self, attr, None)
+        if drain:
+            self._finish_stream()  # commit the open clips (their events go out: the node is still active here)
         if not drain:
             self._abandon_pending()
         if self._worker is not None:
@@ -220,6 +244,11 @@ class MemorizationNode(M3LifecycleNode):
 
     def release(self) -> None:
         self._stop_io(drain=False)
+        for attr in ("_event_pub", "_diag_pub"):
+            pub = getattr(self, attr)
+            if pub is not None:
+                setattr(self, attr, None)
+                self.destroy_lifecycle_publisher(pub)
         if self.store is not None:
             store, self.store = self.store, None
             store.close()
@@ -319,6 +348,28 @@ class MemorizationNode(M3LifecycleNode):
         assert self.params is not None
         self._on_frame(msg, self.params.compressed_topic, lambda: decode_compressed(msg.format, bytes(msg.data)),
                        "compressed frame", lambda: check_compressed(msg.format, msg.data))
+
+    def _on_pose(self, msg: Odometry | PoseStamped) -> None:
+        """A pose sample joins the track (clips, turns and appearances get the pose at their time); one that
+        cannot (NaN, out of order, another frame) is counted per cause like any other lost input."""
+        assert self.params is not None
+        topic = self.params.pose_topic
+        self.received[topic] = self.received.get(topic, 0) + 1
+        t = self._latest_stream_t
+        try:
+            mapped = self._stream_time(topic, msg)
+            if mapped is None:
+                return
+            t = mapped
+            pose = msg.pose.pose if isinstance(msg, Odometry) else msg.pose
+            q = pose.orientation
+            with self._pose_lock:
+                self._poses.add(Pose(t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w),
+                                     pose.position.z, msg.header.frame_id))
+        except PoseRefused as e:
+            self.ledger.record(topic, e.cause, t, detail=str(e) if topic not in self._bad_topics else "")
+            self._bad_topics.add(topic)
+            self._report_bad("pose", e)
 
     def _on_audio(self, msg: AudioChunk) -> None:
         self.count.audio_chunks += 1
@@ -427,6 +478,8 @@ class MemorizationNode(M3LifecycleNode):
             try:
                 t = time.perf_counter()
                 assert self.memorizer is not None
+                with self._pose_lock:
+                    clip.poses = self._poses.window(clip.start_time - 1.0, clip.end_time + 1.0)
                 res = self.memorizer.process(clip)
                 elapsed = time.perf_counter() - t
                 if res.skipped:

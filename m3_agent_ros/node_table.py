@@ -1,14 +1,19 @@
 """The nodes of the m3_agent system: one table for bringup.py and launch/m3_agent.launch.py.
 
-ROS-free (no rclpy import), so the launch file and the launch-free runner can both read it.
+ROS-free (no rclpy import), so the launch file and the launch-free runner can both read it. Both take the same
+arguments: a namespace, node names (``key=name``) and a params file. A params file's node sections are keyed by
+the table's node names, which rcl matches only for nodes of that name in the root namespace; with a namespace or
+another name, :func:`params_doc` re-keys them to the fully qualified names (as nav2's RewrittenYaml does).
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from m3_agent_ros.params import ControlParams, MemorizationParams
 
@@ -24,11 +29,19 @@ class NodeSpec:
     description: str
     lifecycle: bool = False  # a rclpy LifecycleNode (autostart parameter configures+activates it)
 
+    @property
+    def executable(self) -> str:
+        """`ros2 run m3_agent <executable>` (nodes/, installed under lib/m3_agent)."""
+        return self.module.rsplit(".", 1)[-1]
+
     def argv(
-        self, params_file: str | Path | None = None, python: str = sys.executable, ros_args: Sequence[str] = ()
+        self, params_file: str | Path | None = None, python: str = sys.executable, ros_args: Sequence[str] = (),
+        namespace: str = "", node_name: str | None = None,
     ) -> list[str]:
-        """Command line running this node as its own process."""
-        cmd = [python, "-m", self.module, "--ros-args", "-r", f"__node:={self.node_name}"]
+        """Command line running this node as its own process (``node_name``: instead of the table's)."""
+        cmd = [python, "-m", self.module, "--ros-args", "-r", f"__node:={node_name or self.node_name}"]
+        if namespace and namespace != "/":
+            cmd += ["-r", f"__ns:={namespace}"]
         if params_file is not None:
             cmd += ["--params-file", str(params_file)]
         return cmd + list(ros_args)
@@ -52,6 +65,51 @@ NODES: tuple[NodeSpec, ...] = (
         lifecycle=True,
     ),
 )
+
+
+_NAME_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def normalize_namespace(namespace: str) -> str:
+    """'robot1' or '/robot1/' -> '/robot1'; '' -> '' (root). ValueError for a name ROS would refuse."""
+    parts = [p for p in namespace.strip().split("/") if p]
+    bad = [p for p in parts if not _NAME_TOKEN.fullmatch(p)]
+    if bad:
+        raise ValueError(f"namespace {namespace!r}: {bad[0]!r} is not a valid ROS name token "
+                         "(letters, digits, underscores; not starting with a digit)")
+    return "/" + "/".join(parts) if parts else ""
+
+
+def parse_names(items: Iterable[str] | None, nodes: Sequence[NodeSpec] = ()) -> dict[str, str]:
+    """``["control=ctl", ...]`` (or comma lists) -> {table key: node name}; ValueError naming what is wrong."""
+    nodes = nodes or NODES
+    by_name = {n.key: n.key for n in nodes} | {n.node_name: n.key for n in nodes}
+    out: dict[str, str] = {}
+    for item in (w.strip() for it in (items or ()) for w in it.split(",") if w.strip()):
+        key, sep, name = item.partition("=")
+        if not sep or key.strip() not in by_name:
+            raise ValueError(f"node name {item!r}: expected KEY=NAME with KEY one of {', '.join(n.key for n in nodes)}")
+        if not _NAME_TOKEN.fullmatch(name.strip()):
+            raise ValueError(f"node name {name.strip()!r} is not a valid ROS node name")
+        out[by_name[key.strip()]] = name.strip()
+    return out
+
+
+def fully_qualified(namespace: str, node_name: str) -> str:
+    return f"{normalize_namespace(namespace)}/{node_name}"
+
+
+def params_doc(doc: Mapping[str, Any], namespace: str = "", names: Mapping[str, str] | None = None,
+               nodes: Sequence[NodeSpec] = ()) -> dict[str, Any]:
+    """A params file's content with the table's node sections re-keyed to the fully qualified names the nodes get
+    (``names``: table key -> node name); ``/**`` and sections of other nodes are kept as they are."""
+    nodes = nodes or NODES
+    names = names or {}
+    section_of = {n.node_name: fully_qualified(namespace, names.get(n.key, n.node_name)) for n in nodes}
+    out: dict[str, Any] = {}
+    for key, section in doc.items():
+        out[section_of.get(str(key).lstrip("/"), key) if str(key).count("/") <= 1 else key] = section
+    return out
 
 
 def select(only: Iterable[str] | None = None, nodes: Sequence[NodeSpec] = NODES) -> list[NodeSpec]:

@@ -7,15 +7,30 @@ declared in exactly one place. config/default.yaml documents the same keys.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 
 def _p(default: Any, doc: str) -> Any:
     return field(default=default, metadata={"doc": doc})
 
 
+@dataclass(frozen=True)
+class Rule:
+    """How a parameter may be set (becomes its ROS ParameterDescriptor): an inclusive numeric ``range`` (sets outside
+    it are refused, at start too), ``choices`` (documentation: check() refuses others at configure), ``live``: a set
+    while the node is configured applies at once (otherwise it waits for the next configure and is refused while
+    configured), ``read_only``: fixed at process start (a params file or ``-p`` sets it, nothing later)."""
+
+    range: tuple[float, float] | None = None
+    choices: tuple[str, ...] = ()
+    live: bool = False
+    read_only: bool = False
+
+
 class _Documented:
-    """names() and docs() of a parameters dataclass."""
+    """names(), docs() and rule() of a parameters dataclass."""
+
+    RULES: ClassVar[dict[str, Rule]] = {}
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -25,20 +40,32 @@ class _Documented:
     def docs(cls) -> dict[str, str]:
         return {f.name: f.metadata["doc"] for f in fields(cls)}
 
+    @classmethod
+    def rule(cls, name: str) -> Rule:
+        return cls.RULES.get(name, Rule())
+
+    @classmethod
+    def live_names(cls) -> frozenset[str]:
+        return frozenset(n for n, r in cls.RULES.items() if r.live)
+
 
 @dataclass(frozen=True)
 class ControlParams(_Documented):
     db_path: str = _p("", "SQLite memory store to answer from (required; opened read-only)")
-    service_name: str = _p("/m3_agent/query", "name of the m3_agent/srv/Query service")
+    service_name: str = _p("m3_agent/query", "name of the m3_agent/srv/Query service (relative: in the namespace)")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
     prompt: str = _p("tools", "m3 answerer's prompt: tools (few-shot + entity tools + grammar, for small models) "
                               "or m3 (verbatim M3-Agent-Control prompt, for the fine-tuned model)")
-    backend: str = _p("embedded", "m3 answerer's chat model: embedded (GGUF on CPU), openai, vllm")
+    backend: str = _p("embedded", "m3 answerer's chat model: embedded (GGUF on CPU), openai, vllm, transformers")
     backend_base_url: str = _p("", "openai backend: base URL, e.g. http://127.0.0.1:8000/v1 (vllm serve)")
     backend_model: str = _p("", "openai backend: model name; embedded: optional path of a local GGUF")
-    backend_model_dir: str = _p("", "vllm backend: local folder of M3-Agent-Control")
+    backend_model_dir: str = _p("", "vllm / transformers backend: local folder of M3-Agent-Control")
     backend_api_key_env: str = _p("OPENAI_API_KEY", "openai backend: environment variable holding the API key")
     backend_max_tokens: int = _p(1024, "tokens per reasoning round, thinking included (upstream 1024)")
+    backend_grammar_field: str = _p("", "openai backend: request field carrying the reasoning loop's GBNF grammar: "
+                                        "grammar (llama.cpp, m3-serve-llm), guided_grammar (vLLM), '' none")
+    backend_temperature: float = _p(-1.0, "openai backend: sampling temperature; negative: upstream M3 sampling "
+                                          "(0.6, top_p 0.95, top_k 20); 0: greedy with seed 0, as embedded")
     fallback: str = _p("extractive", "m3 answerer: answer extractively when the model gives no answer (or none)")
     max_consecutive_invalid: int = _p(0, "m3 answerer: stop after this many unparseable replies in a row (0: never)")
     max_rounds: int = _p(5, "reasoning rounds when a request sets max_rounds=0")
@@ -53,11 +80,32 @@ class ControlParams(_Documented):
     query_timeout_s: float = _p(120.0, "a Query or Instruct goal not answered this many seconds after it arrived "
                                        "(waiting included) is answered 'timed out' and its reasoning stopped "
                                        "(0: no limit)")
-    action_name: str = _p("/m3_agent/instruct", "name of the m3_agent/action/Instruct action server")
-    goal_topic: str = _p("/m3_agent/action_goals", "m3_agent/msg/ActionGoal topic for planned robot skills")
-    speech_topic: str = _p("/m3_agent/speech", "std_msgs/String topic carrying the text of `say` goals")
+    action_name: str = _p("m3_agent/instruct", "name of the m3_agent/action/Instruct action server")
+    goal_topic: str = _p("m3_agent/action_goals", "m3_agent/msg/ActionGoal topic for planned robot skills")
+    speech_topic: str = _p("m3_agent/speech", "std_msgs/String topic carrying the text of `say` goals")
+    goal_pose_topic: str = _p("goal_pose", "geometry_msgs/PoseStamped topic for navigate_to goals (Nav2's goal_pose), "
+                                           "the remembered pose the target resolved to")
     skills_file: str = _p("", "skills registry YAML ('' = the package's config/skills.yaml)")
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
+
+    RULES: ClassVar[dict[str, Rule]] = {
+        "answerer": Rule(choices=("m3", "extractive")),
+        "prompt": Rule(choices=("tools", "m3")),
+        "backend": Rule(choices=("embedded", "openai", "vllm", "transformers")),
+        "backend_grammar_field": Rule(choices=("", "grammar", "guided_grammar")),
+        "fallback": Rule(choices=("extractive", "none")),
+        "backend_max_tokens": Rule(range=(1, 32768)),
+        "backend_temperature": Rule(range=(-1.0, 2.0)),
+        "max_consecutive_invalid": Rule(range=(0, 255)),
+        "max_rounds": Rule(range=(1, 255), live=True),
+        "topk": Rule(range=(1, 100)),
+        "threshold": Rule(range=(-1.0, 1.0)),
+        "max_answer_memories": Rule(range=(1, 100)),
+        "max_question_chars": Rule(range=(1, 1_000_000), live=True),
+        "max_pending_queries": Rule(range=(1, 256), read_only=True),
+        "query_timeout_s": Rule(range=(0.0, 86400.0), live=True),
+        "autostart": Rule(read_only=True),
+    }
 
     def answerer_options(self) -> dict:
         opts: dict = {"topk": self.topk, "threshold": self.threshold}
@@ -65,9 +113,12 @@ class ControlParams(_Documented):
             return {**opts, "max_memories": self.max_answer_memories}
         if self.backend == "openai":
             be = {"backend": "openai", "base_url": self.backend_base_url, "model": self.backend_model,
-                  "api_key_env": self.backend_api_key_env, "max_tokens": self.backend_max_tokens}
-        elif self.backend == "vllm":
-            be = {"backend": "vllm", "model_dir": self.backend_model_dir, "max_tokens": self.backend_max_tokens}
+                  "api_key_env": self.backend_api_key_env, "max_tokens": self.backend_max_tokens,
+                  "grammar_field": self.backend_grammar_field or None}
+            if self.backend_temperature >= 0:
+                be |= {"temperature": self.backend_temperature, "seed": 0}
+        elif self.backend in ("vllm", "transformers"):
+            be = {"backend": self.backend, "model_dir": self.backend_model_dir, "max_tokens": self.backend_max_tokens}
         else:
             be = {"backend": "embedded", "model_path": self.backend_model or None,
                   "max_tokens": self.backend_max_tokens}
@@ -90,6 +141,9 @@ class ControlParams(_Documented):
             raise ValueError(f"parameter max_rounds must be in 1..255, got {self.max_rounds}")
         if not 1 <= self.max_pending_queries <= 256:
             raise ValueError(f"parameter max_pending_queries must be in 1..256, got {self.max_pending_queries}")
+        if self.backend_grammar_field not in ("", "grammar", "guided_grammar"):
+            raise ValueError(f"parameter backend_grammar_field must be '', grammar or guided_grammar, got "
+                             f"{self.backend_grammar_field!r}")
         if not self.query_timeout_s >= 0:  # also NaN
             raise ValueError(f"parameter query_timeout_s must be >= 0 (0: no limit), got {self.query_timeout_s}")
 
@@ -97,10 +151,10 @@ class ControlParams(_Documented):
 @dataclass(frozen=True)
 class MemorizationParams(_Documented):
     db_path: str = _p("", "SQLite memory store to write (created if missing)")
-    image_topic: str = _p("/camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
-    compressed_topic: str = _p("/camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
-    audio_topic: str = _p("/audio", "m3_agent/msg/AudioChunk topic ('' to disable)")
-    event_topic: str = _p("/m3_agent/memory_events", "m3_agent/msg/MemoryEvent topic, one message per committed clip")
+    image_topic: str = _p("camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
+    compressed_topic: str = _p("camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
+    audio_topic: str = _p("audio", "m3_agent/msg/AudioChunk topic ('' to disable)")
+    event_topic: str = _p("m3_agent/memory_events", "m3_agent/msg/MemoryEvent topic, one message per committed clip")
     clip_seconds: float = _p(30.0, "clip length in seconds (the unit of memorization)")
     sample_fps: float = _p(1.0, "camera frames per second kept for perception")
     sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
@@ -112,9 +166,17 @@ class MemorizationParams(_Documented):
     max_clock_jump_s: float = _p(10.0, "a stamp jumping more than this against the other topics and the arrival "
                                  "clock re-anchors its topic's clock (counted as future/past, logged)")
     video_gap_s: float = _p(2.0, "stream time without camera frames longer than this is recorded as a gap")
+    pose_topic: str = _p("", "the robot's pose: nav_msgs/Odometry or geometry_msgs/PoseStamped topic ('' = no pose; "
+                             "memories then have no place)")
+    pose_type: str = _p("odometry", "message type on pose_topic: odometry or pose_stamped")
+    pose_frame: str = _p("", "frame the poses must be in (e.g. map); '' = the first message's frame. Messages in "
+                             "another frame are counted as lost (cause 'frame'): no tf2 lookup is made")
+    places_file: str = _p("", "YAML list of named places {name, x, y, radius} in the pose frame, written to the store "
+                              "('' = none)")
     face_backend: str = _p("dlib", "face detection/embedding: dlib (embedded), insightface, none")
     face_model_dir: str = _p("", "insightface: local folder of the model pack (buffalo_l, antelopev2)")
-    voice_backend: str = _p("resemblyzer", "speaker embedding: resemblyzer (embedded), eres2netv2, none")
+    voice_backend: str = _p("resemblyzer", "speaker embedding: resemblyzer (embedded), campplus (embedded, CAM++; "
+                                                 "better on meetings), eres2netv2, none")
     voice_model_dir: str = _p("", "eres2netv2: local checkpoint folder")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
@@ -123,6 +185,25 @@ class MemorizationParams(_Documented):
     writer_model_dir: str = _p("", "m3 writer: local folder of M3-Agent-Memorization")
     writer_engine: str = _p("transformers", "m3 writer: transformers or vllm")
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
+
+    RULES: ClassVar[dict[str, Rule]] = {
+        "clip_seconds": Rule(range=(0.5, 3600.0)),
+        "sample_fps": Rule(range=(0.01, 60.0)),
+        "sample_rate": Rule(range=(8000, 48000)),
+        "audio_grace_s": Rule(range=(0.0, 600.0)),
+        "stream_origin": Rule(range=(-1e10, 1e10)),
+        "image_queue_depth": Rule(range=(1, 10_000)),
+        "audio_queue_depth": Rule(range=(1, 100_000)),
+        "max_queued_clips": Rule(range=(1, 1000), live=True),
+        "max_clock_jump_s": Rule(range=(0.01, 86400.0)),
+        "video_gap_s": Rule(range=(0.01, 3600.0)),
+        "face_backend": Rule(choices=("dlib", "insightface", "none")),
+        "voice_backend": Rule(choices=("resemblyzer", "campplus", "eres2netv2", "none")),
+        "memory_writer": Rule(choices=("embedded", "openai", "m3")),
+        "writer_engine": Rule(choices=("transformers", "vllm")),
+        "pose_type": Rule(choices=("odometry", "pose_stamped")),
+        "autostart": Rule(read_only=True),
+    }
 
     def check(self) -> None:
         if not self.db_path:
@@ -135,8 +216,10 @@ class MemorizationParams(_Documented):
             raise ValueError("max_clock_jump_s and video_gap_s must be positive")
         if self.face_backend not in ("dlib", "insightface", "none"):
             raise ValueError(f"face_backend {self.face_backend!r}: dlib, insightface or none")
-        if self.voice_backend not in ("resemblyzer", "eres2netv2", "none"):
-            raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, eres2netv2 or none")
+        if self.voice_backend not in ("resemblyzer", "campplus", "eres2netv2", "none"):
+            raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, campplus, eres2netv2 or none")
+        if self.pose_type not in ("odometry", "pose_stamped"):
+            raise ValueError(f"pose_type {self.pose_type!r}: odometry or pose_stamped")
         if self.memory_writer not in ("embedded", "openai", "m3"):
             raise ValueError(f"memory_writer {self.memory_writer!r}: embedded, openai or m3")
 

@@ -266,10 +266,10 @@ class Replayer(OwnNode):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-replay", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("bag")
+    ap.add_argument("bag", help="rosbag2 folder made by m3-bag convert")
     ap.add_argument("--rate", type=float, default=1.0, help="speed-up of recorded timing; 0 = as fast as possible")
-    ap.add_argument("--clip-seconds", type=float, default=30.0)
-    ap.add_argument("--service", default="/m3_agent/query")
+    ap.add_argument("--clip-seconds", type=float, default=30.0, help="clip length of the memorization node (s)")
+    ap.add_argument("--service", default="/m3_agent/query", help="the Query service to ask")
     ap.add_argument("--out", help="write one JSON record per answer here")
     a = ap.parse_args(argv)
     rp = Replayer(service=a.service)

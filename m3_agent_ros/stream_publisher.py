@@ -88,9 +88,9 @@ class SyntheticStream(OwnNode):
     def sync(self, t: float, timeout: float = 120.0) -> Any:
         _, _, srv = self._types
         topics = sorted(self.published)
-        fut = self.sync_client.call_async(srv.Request(stream_time=t, topics=topics,
+        fut = self.sync_client.call_async(srv.Request(stream_time=float(t), topics=topics,
                                                       published=[self.published[k] for k in topics],
-                                                      receive_timeout_s=5.0, timeout_s=timeout))
+                                                      receive_timeout_s=5.0, timeout_s=float(timeout)))
         self.wait(fut.done, timeout + 10, f"the memorization node to sync to {t:.1f} s")
         res = fut.result()
         if not res.success:

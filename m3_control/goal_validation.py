@@ -39,7 +39,7 @@ DEFAULT_REQUEST_PREFIXES = ("robot", "hey robot", "please", "can you", "could yo
 QUESTION_START = re.compile(
     r"(what|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|"
     r"have|has|had)\b")
-SOURCES = ("memory", "answer")
+SOURCES = ("memory", "answer", "place")
 DETERMINERS = {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
                "those", "some", "any"}
 PRONOUNS = {"it", "them", "him", "her", "me", "us", "you", "there", "here", "this", "that", "something",
@@ -276,7 +276,7 @@ def check_skill_schema(name: str, parameters: Mapping[str, Any]) -> None:
             raise ValueError(f"skill {name}: argument {prop!r} needs x-source: {' or '.join(SOURCES)}")
         if spec.get("type") == "string" and "maxLength" not in spec and "enum" not in spec:
             raise ValueError(f"skill {name}: string argument {prop!r} needs a maxLength")
-        if source == "memory" and "pattern" not in spec and "enum" not in spec:
+        if source in ("memory", "place") and "pattern" not in spec and "enum" not in spec:
             raise ValueError(f"skill {name}: memory argument {prop!r} needs a pattern (allowed characters)")
 
 
@@ -286,20 +286,24 @@ class Verdict:
     ok: bool
     reason: str = ""
     provenance: dict[str, list[int]] | None = None
+    pose: Any = None            # a goal_poses.GoalPose for a skill with a place argument
 
 
 class GoalValidator:
     """Checks a planned goal against the three rules; fills its provenance when it passes."""
 
     def __init__(self, skills: Mapping[str, Skill], resolver: Resolver | None,
-                 prefixes: Sequence[str] = DEFAULT_REQUEST_PREFIXES) -> None:
+                 prefixes: Sequence[str] = DEFAULT_REQUEST_PREFIXES, pose_resolver: Any = None) -> None:
         self.skills, self.resolver, self.prefixes = skills, resolver, tuple(prefixes)
+        self.pose_resolver = pose_resolver   # target -> goal_poses.GoalPose | None (x-source: place)
 
     def requested(self, instruction: str) -> list[str]:
         return requested_skills(instruction, self.skills, self.prefixes)
 
     def check(self, goal: Goal, instruction: str, answer: str, answer_memory_ids: Sequence[int] = (),
-              before_time: float | None = None) -> Verdict:
+              before_time: float | None = None, answer_pose: Any = None) -> Verdict:
+        """``answer_pose``: the pose the answer was derived from (a where tool's result), used for a place
+        argument the instruction's words do not resolve by themselves."""
         skill = self.skills.get(goal.skill)
         if skill is None:
             return Verdict(False, f"unknown skill {goal.skill!r}")
@@ -316,9 +320,17 @@ class GoalValidator:
                                   "against memory (GoalPlanner(..., memory=store))")
         provenance: dict[str, list[int]] = {}
         props = skill.parameters.get("properties", {})
+        pose = None
         for key, value in goal.arguments.items():
             spec = props.get(key, {})
-            if spec.get("x-source") == "memory":
+            if spec.get("x-source") == "place":
+                pose = self.pose_resolver(str(value), before_time) if self.pose_resolver is not None else None
+                pose = pose or answer_pose
+                if pose is None:
+                    return Verdict(False, f"{goal.skill}.{key} {_short(value)} has no remembered pose: not a named "
+                                          "place, nor a person or topic the robot saw or heard with a pose")
+                provenance[key] = list(pose.memory_ids)
+            elif spec.get("x-source") == "memory":
                 ids = self.resolver(str(value), before_time)
                 if not ids:
                     return Verdict(False, f"{goal.skill}.{key} {_short(value)} is not mentioned in any memory")
@@ -336,4 +348,4 @@ class GoalValidator:
                                           f"quotation marks ({words!r}); speech from memory is only repeated as "
                                           "an attributed quote")
                 provenance[key] = [int(i) for i in answer_memory_ids]
-        return Verdict(True, "", provenance)
+        return Verdict(True, "", provenance, pose)

@@ -12,10 +12,11 @@ import json
 
 TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "spoke_after", "same_person",
               "different_people", "spoke_more", "spoke_less", "most_talkative", "least_talkative", "first_speaker",
-              "last_speaker", "last_seen")
+              "last_speaker", "last_seen", "last_place", "first_place", "places_discussed", "place_at")
 # argument shapes, enforced by the grammar: a window of times, one person, or two people
 WINDOW_TOOLS = ("count_people", "people", "most_talkative", "least_talkative", "first_speaker", "last_speaker")
-PERSON_TOOLS = ("times_spoke", "said_by", "last_seen")
+PERSON_TOOLS = ("times_spoke", "said_by", "last_seen", "last_place", "first_place", "places_discussed")
+TIME_TOOLS = ("place_at",)
 PAIR_TOOLS = ("spoke_before", "spoke_after", "same_person", "different_people", "spoke_more", "spoke_less")
 
 SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
@@ -42,6 +43,10 @@ in the question, quoted: "1:30", "0:45".
   first_speaker(t1, t2)       who spoke first
   last_speaker(t1, t2)        who spoke last
   last_seen("person")         at what time a given person was last seen or heard
+  last_place("person")        where (which place) a person was last seen or heard
+  first_place("person")       where a person was first seen or heard (where I met them)
+  places_discussed("topic")   where something was talked about
+  place_at(t)                 where I was at a time
 [Search] looks up memories by meaning; write a short query. Use it for what was said or done, objects and places.
 [Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
@@ -67,6 +72,14 @@ FEW_SHOT: list[tuple[str, str]] = [
      "Action: [Tool]\nContent: spoke_less(\"hello there\", \"shut the door\")"),
     ("Question: When did I last see the man who said 'see you at six'?",
      "Action: [Tool]\nContent: last_seen(\"see you at six\")"),
+    ("Question: Where did I last see the woman who said 'the milk is gone'?",
+     "Action: [Tool]\nContent: last_place(\"the milk is gone\")"),
+    ("Question: In which room did I first meet the person who said 'call me later'?",
+     "Action: [Tool]\nContent: first_place(\"call me later\")"),
+    ("Question: Where were we when someone talked about the broken window?",
+     "Action: [Tool]\nContent: places_discussed(\"broken window\")"),
+    ("Question: Where was I at 4:10?",
+     "Action: [Tool]\nContent: place_at(\"4:10\")"),
     ("Question: How many people had spoken by the three-minute mark?",
      "Action: [Tool]\nContent: count_people(\"0:00\", \"3:00\")"),
     ("Question: How many different people talked between 2:00 and 2:30?",
@@ -124,9 +137,10 @@ def _alts(names: tuple[str, ...]) -> str:
     return " | ".join(json.dumps(n) for n in names)
 
 
-_COMMON = r"""
+_CALL = ('call ::= window-tool "(" window? ")" | person-tool "(" person ")" | pair-tool "(" person ", " person ")"'
+         ' | time-tool "(" time ")"')
+_COMMON = "\n" + _CALL + r"""
 text ::= [^\n\[\]]+
-call ::= window-tool "(" window? ")" | person-tool "(" person ")" | pair-tool "(" person ", " person ")"
 window ::= time (", " time)?
 time ::= "\"" [0-9]+ ":" [0-5] [0-9] "\"" | [0-9]+ ("." [0-9]+)?
 person ::= "\"" [^"\n0-9] [^"\n]* "\""
@@ -151,4 +165,5 @@ def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
     if not alts:
         raise ValueError("grammar: no action allowed")
     return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
-            f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}" + _COMMON)
+            f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}\n"
+            f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON)

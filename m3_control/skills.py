@@ -72,6 +72,7 @@ class Goal:
     supporting_memory_ids: list[int] = field(default_factory=list)
     planner: str = "rules"
     provenance: dict[str, list[int]] = field(default_factory=dict)  # argument -> memories that vouch for it
+    pose: Any = None    # goal_poses.GoalPose: where a place argument resolved to (published as PoseStamped)
 
 
 def load_skills(path: str | Path) -> Skills:
@@ -110,17 +111,26 @@ class GoalPlanner:
     ``resolver`` directly. Without either, every goal is refused (nothing can be checked against memory)."""
 
     def __init__(self, skills: Mapping[str, Skill], backend: Any = None, resolver: Resolver | None = None,
-                 memory: Any = None) -> None:
+                 memory: Any = None, pose_resolver: Any = None) -> None:
         self.skills = skills
         self.backend = backend
-        if resolver is None and memory is not None:
-            resolver = MemoryResolver(store_of(memory))
+        if memory is not None:
+            from .goal_poses import PoseResolver
+
+            pose_resolver = pose_resolver or PoseResolver(store_of(memory))
+            if resolver is None:
+                resolver = MemoryResolver(store_of(memory))
         self.prefixes = tuple(getattr(skills, "request_prefixes", DEFAULT_REQUEST_PREFIXES))
-        self.validator = GoalValidator(skills, resolver, self.prefixes)
+        self.validator = GoalValidator(skills, resolver, self.prefixes, pose_resolver)
+        self._answer_pose = None
 
     def plan(self, instruction: str, answer: str, memory_ids: Sequence[int] | None = None,
-             before_time: float | None = None) -> tuple[list[Goal], list[str]]:
-        """(goals, problems). Goals passed every check; problems say what was refused and why."""
+             before_time: float | None = None, trace: dict[str, Any] | None = None) -> tuple[list[Goal], list[str]]:
+        """(goals, problems). Goals passed every check; problems say what was refused and why. ``trace``: the
+        answer's reasoning trace (a where tool's pose in it can be a navigation goal's target)."""
+        from .goal_poses import pose_from_trace
+
+        self._answer_pose = pose_from_trace(trace, list(memory_ids or []))
         problems: list[str] = []
         answer = _strip_marker(answer)
         requested = self.validator.requested(instruction)
@@ -146,8 +156,9 @@ class GoalPlanner:
                 for key in skill.parameters.get("properties", {}):  # an answer argument is the answer, always
                     if skill.source(key) == "answer" and key not in goal.arguments:
                         goal.arguments[key] = answer
-            verdict = self.validator.check(goal, instruction, answer, ids, before_time)
+            verdict = self.validator.check(goal, instruction, answer, ids, before_time, self._answer_pose)
             if verdict.ok:
+                goal.pose = verdict.pose
                 goal.provenance = verdict.provenance or {}
                 goal.supporting_memory_ids = list(dict.fromkeys(i for v in goal.provenance.values() for i in v))
                 return [goal], problems

@@ -37,12 +37,15 @@ _YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|
 _POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
 
 
-# Pair tools that ask the same fact with opposite polarity, and the question words that pick one of them. A small
-# model sometimes calls same_person for "are they different people?"; the fact is computed either way, only the
-# yes/no depends on the question's wording, so the question's own words decide which of the two runs.
+# Pair tools that ask the same fact with opposite polarity (or when / where), and the question words that pick one.
+# A small model sometimes calls same_person for "are they different people?"; the fact is computed either way, only
+# the yes/no depends on the question's wording, so the question's own words decide which of the two runs.
 _OPPOSITES = [("spoke_before", "spoke_after", re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")),
               ("same_person", "different_people", re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")),
-              ("spoke_more", "spoke_less", re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b"))]
+              ("spoke_more", "spoke_less", re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")),
+              # when vs where: "Where did I last see her?" asks for a place, "When ...?" for a time
+              ("last_seen", "last_place", re.compile(r"\b(?:when|what time)\b"),
+               re.compile(r"\b(?:where|which (?:room|place)|what (?:room|place))\b"))]
 _CALL_NAME = re.compile(r"^\s*(\w+)\s*\(")
 _QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 

@@ -18,6 +18,7 @@ Calls (times are stream seconds; ``t1``/``t2`` optional, both or neither):
 ``most_talkative(t1, t2)``        who spoke most often (``least_talkative``: least)
 ``first_speaker(t1, t2)``         who spoke first (``last_speaker``: last)
 ``last_seen("who")``              when a person was last seen or heard
+``last_place("who")`` ...          where: see :mod:`m3_control.where_tools`
 ===============================  =================================================================
 
 ``Characters``, ``Timeline`` and ``Who`` actions (``Action: [Timeline]`` / ``Content: <character_2>``) are
@@ -28,37 +29,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from m3_memory.people import PeopleFacts, Person, Turn, mmss
+from m3_memory.people import PeopleFacts, Person, mmss
+
+from .tool_result import ToolError, ToolResult
+from .where_tools import WhereOps
 
 NO_MEMORY = "I have no memory of that."
 MAX_ARG_CHARS = 300
 MAX_PROVENANCE_TURNS = 100
-
-
-class ToolError(ValueError):
-    """A call that cannot run: unknown tool, wrong arguments (reported back to the model, never raised out)."""
-
-
-@dataclass
-class ToolResult:
-    call: str
-    answer: str                                  # a short sentence, phrased by a template
-    facts: list[str] = field(default_factory=list)
-    turns: list[Turn] = field(default_factory=list)   # provenance: the turn records used
-    value: Any = None
-    resolved: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def memory_ids(self) -> list[int]:
-        return list(dict.fromkeys(m for t in self.turns for m in t.memory_ids))
-
-    def provenance(self) -> list[dict[str, Any]]:
-        return [{"turn_id": t.id, "kind": t.kind, "clip_id": t.clip_id, "character_id": t.character_id,
-                 "start": round(t.start, 2), "end": round(t.end, 2), "text": t.text, "memory_ids": list(t.memory_ids)}
-                for t in self.turns]
+__all__ = ["EntityTools", "ToolError", "ToolResult", "parse_call", "alias_call", "parse_time"]
 
 
 @dataclass
@@ -104,7 +86,7 @@ def alias_call(action: str, content: str) -> str:
     raise ToolError(f"unknown action [{action}]")
 
 
-class EntityTools:
+class EntityTools(WhereOps):
     """Runs calls against the facts visible at the question's time."""
 
     def __init__(self, store: Any, min_match: float = 0.6) -> None:
@@ -115,6 +97,8 @@ class EntityTools:
             "said_by": self.said_by, "spoke_before": self.spoke_before, "spoke_after": self.spoke_after,
             "same_person": self.same_person, "different_people": self.different_people,
             "spoke_more": self.spoke_more, "spoke_less": self.spoke_less,
+            "last_place": self.last_place, "first_place": self.first_place,
+            "places_discussed": self.places_discussed, "place_at": self.place_at,
             "most_talkative": self.most_talkative, "least_talkative": self.least_talkative,
             "first_speaker": self.first_speaker, "last_speaker": self.last_speaker, "last_seen": self.last_seen}
 
@@ -327,7 +311,7 @@ class EntityTools:
         if p is None:
             return self._no_one("", who, info)
         last = max(p.turns + p.appearances, key=lambda t: t.end)
-        what = "heard" if last.kind == "voice" else "seen"
+        what = "heard" if last.kind == "voice" else "saw"
         when = (f"at {mmss(last.start)}" if mmss(last.start) == mmss(last.end) else
                 f"from {mmss(last.start)} to {mmss(last.end)}")
         return ToolResult("", f"I last {what} {self._d(p)} {when}.", [], [last], last.end, {who: info})

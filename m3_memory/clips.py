@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .poses import Pose
 from .stream_ledger import StreamLedger
 
 AUDIO_GAP_S = 0.05   # audio missing for longer than this is recorded as a gap (one lost 0.1 s chunk is)
@@ -40,6 +41,7 @@ class Clip:
     sample_rate: int = 16000
     audio_coverage: float = 0.0                               # fraction of the clip covered by received audio
     video_path: str | None = None
+    poses: list[Pose] = field(default_factory=list)            # the robot's pose samples around the clip, if any
 
     @property
     def duration(self) -> float:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from .clips import Clip
 from .store import ClipWriter, MemoryStore
+from .where import record_poses
 from .writing import ClipEvidence, FaceEvidence, MemoryWriter, VoiceTurnEvidence, make_writer
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ class ClipResult:
     texts: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)   # seconds per stage
     errors: list[str] = field(default_factory=list)
+    posed_turns: int = 0                  # turns given the robot's pose (0 without a pose source)
 
     @property
     def processing_s(self) -> float:
@@ -114,6 +116,8 @@ class Memorizer:
                                  if r.node_id is not None])
             for text in written.semantic:
                 w.add_memory(text, "semantic")
+            if clip.poses:
+                res.posed_turns = record_poses(w, clip.poses)
             w.extra["timings_s"] = {k: round(v, 4) for k, v in res.timings.items()}
             w.extra["memories"] = {"episodic": len(written.episodic), "semantic": len(written.semantic)}
             rows = self.store.conn.execute(

@@ -45,7 +45,7 @@ if [ "$(cat build/.m3_build 2>/dev/null)" != "$src_hash" ] || [ ! -f install/set
   echo "setup: colcon build"
   export CMAKE_PREFIX_PATH="$VIRTUAL_ENV" AMENT_PREFIX_PATH="$VIRTUAL_ENV"
   colcon build --symlink-install --event-handlers console_direct- console_cohesion- \
-    --cmake-args -DPython3_EXECUTABLE="$VIRTUAL_ENV/bin/python" -DBUILD_TESTING=OFF >/dev/null \
+    --cmake-args -DPython3_EXECUTABLE="$VIRTUAL_ENV/bin/python" -DBUILD_TESTING=ON >/dev/null \
     || { echo "setup: colcon build failed, see log/latest_build" >&2; exit 1; }
   echo "$src_hash" > build/.m3_build
 fi

@@ -11,12 +11,15 @@ Totals: Ann 4 turns, Cy 3, Bo 2, Dee 0; four people. Ann's name is known ("<voic
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from m3_memory import MemoryStore
 from m3_memory.memorize import record_turns
+from m3_memory.poses import Pose
+from m3_memory.where import record_poses
 from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 
 from .store_helpers import unit
@@ -35,7 +38,9 @@ SCRIPT = [  # clip, person, start, end, words
 SILENT = [(1, "dee", 50.0, 52.0)]
 
 
-def meeting_store(path: Path) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
+def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None
+                  ) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
+    """``poses(clip)``: the robot's pose samples during that clip (stored with its turns), or no poses at all."""
     rng = np.random.default_rng(3)
     store = MemoryStore(path)
     ids: dict[str, dict[str, int]] = {}
@@ -62,6 +67,8 @@ def meeting_store(path: Path) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
             texts += [f'{t.tag} says: "{t.text}"' for t in ev.voices]
             results = w.add_memories(texts, "episodic")
             record_turns(w, ev, [(r.node_id, t) for r, t in zip(results, texts, strict=True)])
+            if poses is not None:
+                record_poses(w, poses(clip))
             for who in sorted({s[1] for s in turns}):
                 w.add_memory(f"Equivalence: <face_{ids[who]['face']}>, <voice_{ids[who]['voice']}>", "semantic")
             if clip == 0:

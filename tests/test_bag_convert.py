@@ -4,13 +4,15 @@ sample-exact audio, questions carried along."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from m3_agent_ros.bags.cli import main as bag_cli
-from m3_agent_ros.bags.convert import ConvertOptions, convert_video
+from m3_agent_ros.bags.convert import STREAM_ORIGIN_KEY, ConvertOptions, convert_video, parse_start_time
 from m3_agent_ros.bags.questions import Question, parse_timestamp
 from m3_agent_ros.bags.read import bag_questions, decode_audio, decode_frame, iter_messages
 
@@ -81,3 +83,81 @@ def test_bench_jobs_honour_the_users_ros_domain_id():
     assert len(set(doms)) == 3 and all(1 <= d <= 101 for d in doms)
     free = job_domains(2, {})
     assert len(set(free)) == 2 and all(1 <= d <= 101 for d in free)
+
+
+def test_metadata_is_what_humble_and_jazzy_read(tmp_path, capsys):
+    """rosbag2 metadata version 8 (Humble's decoder reads offered_qos_profiles as a string, which version 9 made a
+    list), ros_distro the real distro, real timestamps from --start-time with the stream origin in custom_data;
+    the readers here still see stream time."""
+    start = parse_start_time("2024-06-10T08:00:00Z")
+    assert start == 1718006400.0 == parse_start_time("1718006400") == parse_start_time("2024-06-10T08:00:00")
+    qs = [Question("v_Q01", "What color was the bin?", "Blue.", 1.0, [], "00:01")]
+    assert bag_cli(["convert", str(VIDEO), str(tmp_path / "bag"), "--fps", "2", "--start-time",
+                    "2024-06-10T08:00:00Z", "--annotations", str(_annotations(tmp_path, qs))]) == 0
+    meta = yaml.safe_load((tmp_path / "bag" / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    origin = 1718006400 * 10**9
+    assert meta["version"] == 8 and meta["ros_distro"] == "kilted" and meta["storage_identifier"] == "mcap"
+    assert meta["starting_time"]["nanoseconds_since_epoch"] == origin      # the first frame is at stream time 0
+    assert meta["custom_data"] == {STREAM_ORIGIN_KEY: str(origin)}
+    assert 2.5e9 < meta["duration"]["nanoseconds"] < 3.5e9                # a 3 s clip, not 1.7e18 ns
+    # what Humble's rosbag2_storage decoder reads (version >= 3, 4, 5), with the types it converts to
+    assert isinstance(meta["compression_format"], str) and isinstance(meta["compression_mode"], str)
+    (f,) = meta["files"]
+    assert f["path"] == meta["relative_file_paths"][0] == "bag.mcap"
+    assert f["starting_time"] == meta["starting_time"] and f["message_count"] == meta["message_count"] > 0
+    topics = {t["topic_metadata"]["name"]: t for t in meta["topics_with_message_count"]}
+    assert {"/camera/image_raw/compressed", "/audio", "/m3_agent/questions"} <= set(topics)
+    for t in topics.values():
+        tm = t["topic_metadata"]
+        assert isinstance(tm["offered_qos_profiles"], str), "version 9's QoS list breaks Humble"
+        assert tm["serialization_format"] == "cdr" and tm["type_description_hash"].startswith("RIHS01_")
+    assert sum(t["message_count"] for t in topics.values()) == meta["message_count"]
+    stored = (tmp_path / "bag" / "bag.mcap").read_bytes()   # the copy of the metadata inside the mcap file
+    assert b"ros_distro: kilted" in stored and b"ros_distro: rosbags" not in stored
+    capsys.readouterr()
+    assert bag_cli(["info", str(tmp_path / "bag"), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["start"] == "2024-06-10T08:00:00.000+00:00" and info["ros_distro"] == "kilted"
+    assert info["questions"] == 1
+    msgs = list(iter_messages(tmp_path / "bag"))
+    assert min(m.t for m in msgs) == 0.0 and max(m.t for m in msgs) < 3.5     # stream time, as before
+    assert all(abs(m.t - m.stamp) < 1e-6 for m in msgs)                     # header stamps: stream time
+    assert [q.time for q in bag_questions(tmp_path / "bag")] == [1.0]
+
+
+def _annotations(tmp_path, qs):
+    doc = {"bbaf2n": {"qa_list": [{"question_id": q.question_id, "question": q.question, "answer": q.answer,
+                                   "timestamp": q.timestamp, "type": q.types} for q in qs]}}
+    path = tmp_path / "robot.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_default_start_is_the_videos_creation_time_or_now(tmp_path):
+    with av.open(str(VIDEO)) as c:
+        created = dict(c.metadata).get("creation_time")
+    before = time.time_ns()
+    convert_video(VIDEO, tmp_path / "bag", ConvertOptions(fps=1, storage="sqlite3"), progress=False)
+    after = time.time_ns()
+    meta = yaml.safe_load((tmp_path / "bag" / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    start = meta["starting_time"]["nanoseconds_since_epoch"]
+    if created:
+        assert start == round(parse_start_time(created) * 1e9)
+    else:
+        assert before <= start <= after
+    assert meta["version"] == 8 and meta["ros_distro"] == "kilted"
+    with pytest.raises(ValueError, match="ISO 8601"):
+        parse_start_time("yesterday")
+
+
+def test_the_bundled_demo_bag_still_reads_in_stream_time():
+    """rosbags/demo/grid_scene was written before real start times (version 9, starting at 0, no stream origin): it
+    reads as before, stream times from 0 with the questions inside the stream."""
+    bag = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
+    meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    origin = int((meta.get("custom_data") or {}).get(STREAM_ORIGIN_KEY, 0))
+    assert origin == meta["starting_time"]["nanoseconds_since_epoch"]   # old bag: 0 and 0; regenerated: both real
+    ts = [m.t for m in iter_messages(bag, ["/audio"])]
+    assert ts[0] < 0.2 and ts == sorted(ts) and ts[-1] <= meta["duration"]["nanoseconds"] / 1e9 + 1e-6
+    qs = bag_questions(bag)
+    assert qs and all(0 < q.time <= meta["duration"]["nanoseconds"] / 1e9 + 1e-6 for q in qs)

@@ -183,3 +183,11 @@ def test_the_question_words_pick_the_polarity_of_a_pair_tool():
                           'spoke_more("I need more time", "Bo")') == 'spoke_less("I need more time", "Bo")'
     assert align_polarity("Did A speak before or after B?", 'spoke_after("a", "b")') == 'spoke_after("a", "b")'
     assert align_polarity("How many people?", "count_people()") == "count_people()"
+
+
+def test_the_question_words_pick_when_or_where():
+    from m3_control.tool_loop import align_polarity
+
+    assert align_polarity("Where did I last see Ann?", 'last_seen("Ann")') == 'last_place("Ann")'
+    assert align_polarity("In which room did I last hear Bo?", 'last_seen("Bo")') == 'last_place("Bo")'
+    assert align_polarity("When did I last see Ann?", 'last_place("Ann")') == 'last_seen("Ann")'

@@ -142,24 +142,70 @@ def test_launch_file_compiles() -> None:
     compile(LAUNCH_FILE.read_text(), str(LAUNCH_FILE), "exec")
 
 
-def test_launch_file_builds_nodes_from_the_table() -> None:
+def test_launch_file_builds_nodes_from_the_table(tmp_path: Path) -> None:
     pytest.importorskip("launch_ros")
     from launch import LaunchContext
     from launch.actions import DeclareLaunchArgument, OpaqueFunction
-    from launch_ros.actions import Node
+    from launch_ros.actions import LifecycleNode
 
     spec = importlib.util.spec_from_file_location("m3_agent_launch", LAUNCH_FILE)
     assert spec is not None and spec.loader is not None
     module: Any = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     ld = module.generate_launch_description()
+    declared = {e.name: e.default_value for e in ld.entities if isinstance(e, DeclareLaunchArgument)}
+    assert set(declared) == {"namespace", "params_file", "only", "memorization_name", "control_name", "autostart"}
     context = LaunchContext()
-    context.launch_configurations["params_file"] = str(DEFAULT_YAML)
-    context.launch_configurations["only"] = ""
-    declared = [e.name for e in ld.entities if isinstance(e, DeclareLaunchArgument)]
-    assert declared == ["params_file", "only"]
+    for name in declared:  # the arguments' defaults, as `ros2 launch` sets them
+        context.launch_configurations[name] = ""
+    context.launch_configurations.update(params_file=str(DEFAULT_YAML), memorization_name="m3_agent_memorization",
+                                         control_name="m3_agent_control")
     (opaque,) = [e for e in ld.entities if isinstance(e, OpaqueFunction)]
     nodes = opaque.execute(context)
-    assert len(nodes) == len(NODES) and all(isinstance(n, Node) for n in nodes)
+    assert len(nodes) == len(NODES) and all(isinstance(n, LifecycleNode) for n in nodes)
     context.launch_configurations["only"] = "control"
     assert len(opaque.execute(context)) == 1
+
+
+@pytest.mark.ros
+def test_launch_service_starts_the_nodes_in_a_namespace(tmp_path: Path) -> None:
+    """What `ros2 launch m3_agent m3_agent.launch.py namespace:=robot1 control_name:=ctl only:=control` does, through
+    launch.LaunchService (needs launch/launch_ros: a real ROS 2 install)."""
+    pytest.importorskip("launch_ros")
+    import threading
+
+    from launch import LaunchService
+    from launch.actions import IncludeLaunchDescription
+    from launch.launch_description_sources import PythonLaunchDescriptionSource
+    from m3_agent.srv import Query
+
+    make_demo_store(tmp_path / "memory.db")
+    params = params_with_db(tmp_path, tmp_path / "memory.db", "m3_agent/query")
+    ls = LaunchService(argv=[])
+    ls.include_launch_description(IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(str(LAUNCH_FILE)),
+        launch_arguments={"namespace": "robot1", "params_file": str(params), "only": "control",
+                          "control_name": "ctl"}.items()))
+    answers: list[Any] = []
+    errors: list[BaseException] = []
+
+    def ask() -> None:  # LaunchService must run in the main thread: the client runs beside it
+        ros = RosTestNode("launch_check")
+        try:
+            client: Any = ros.node.create_client(Query, "/robot1/m3_agent/query")
+            wait_for_service(client, timeout_sec=60)
+            answers.append(ros.call(client, Query.Request(question="Who watered the plants?")))
+            assert ("ctl", "/robot1") in ros.node.get_node_names_and_namespaces()
+        except BaseException as e:  # reported by the test thread
+            errors.append(e)
+        finally:
+            ros.close()
+            ls.shutdown()
+
+    t = threading.Thread(target=ask, daemon=True)
+    t.start()
+    assert ls.run() == 0
+    t.join(30)
+    assert not errors, errors
+    (resp,) = answers
+    assert resp.success and resp.answer.startswith("[extractive]"), resp   # the re-keyed params section applied

@@ -69,8 +69,9 @@ def test_managed_transitions_create_and_remove_the_service(tmp_path: Path) -> No
         resp = ros.call(query, Query.Request(question="Who watered the plants?"), proc=proc)
         assert resp.success, resp.error
 
-        # `ros2 param set` while configured: refused with the way to apply it, never silently ignored
-        ok, reason = set_param(ros, proc, "max_rounds", 2)
+        # `ros2 param set` while configured: refused with the way to apply it, never silently ignored (topk is
+        # read at configure; live parameters such as max_rounds: tests/test_ros_conventions.py)
+        ok, reason = set_param(ros, proc, "topk", 3)
         assert not ok and "configure" in reason, reason
 
         assert transition(Transition.TRANSITION_DEACTIVATE)

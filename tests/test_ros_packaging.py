@@ -4,7 +4,10 @@ package.xml that declares every ROS package the code imports."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -62,3 +65,40 @@ def test_package_xml_declares_every_ros_package_imported() -> None:
     missing = sorted(p for p in imported - NOT_ROS if p not in declared) + (["rclpy"] if "rclpy" not in declared
                                                                           else [])
     assert not missing, f"package.xml does not declare {missing}"
+
+
+# one ROS test (needs the workspace's generated interfaces) and one plain test: quick, and neither is this one
+COLCON_TEST_SELECTION = "test_node_executables_are_installed_for_ros2_run or test_every_numeric_parameter_has_a_range"
+
+
+@pytest.mark.ros
+@pytest.mark.skipif(os.environ.get("M3_IN_COLCON_TEST") == "1", reason="already inside colcon test")
+def test_colcon_test_runs_the_pytest_suite(tmp_path: Path) -> None:
+    """`colcon test --packages-select m3_agent` runs tests/ through ament_cmake_pytest (CMakeLists.txt, BUILD_TESTING
+    on in scripts/setup.sh), with the package's own install on the paths even when the shell did not source it."""
+    ctest = REPO_ROOT / "build" / "m3_agent" / "CTestTestfile.cmake"
+    assert ctest.is_file() and "m3_agent_pytest" in ctest.read_text(), \
+        f"{ctest}: no m3_agent_pytest test registered (build with -DBUILD_TESTING=ON: bash scripts/setup.sh)"
+    colcon = shutil.which("colcon")
+    assert colcon, "colcon not on PATH"
+    result = REPO_ROOT / "build" / "m3_agent" / "test_results" / "m3_agent" / "m3_agent_pytest.xunit.xml"
+    result.unlink(missing_ok=True)
+    env = ros_env({"PYTEST_ADDOPTS": f"-k '{COLCON_TEST_SELECTION}'", "M3_IN_COLCON_TEST": "1"})
+    ours = str(REPO_ROOT / "install" / "m3_agent")
+    for key in ("PYTHONPATH", "LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "CMAKE_PREFIX_PATH"):  # not sourced
+        env[key] = os.pathsep.join(p for p in env.get(key, "").split(os.pathsep) if p and ours not in p)
+    env.pop("ROS_DOMAIN_ID")  # the suite's conftest picks its own
+    run = subprocess.run([colcon, "--log-base", str(tmp_path / "log"), "test", "--packages-select", "m3_agent",
+                          "--event-handlers", "console_direct+"], cwd=REPO_ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert result.is_file(), f"no pytest result file {result}\n{run.stdout[-4000:]}"
+    suite = ET.parse(result).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    assert suite is not None
+    counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped")}
+    assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, f"{counts}\n{run.stdout[-4000:]}"
+    verdict = subprocess.run([colcon, "--log-base", str(tmp_path / "log"), "test-result", "--test-result-base",
+                              str(REPO_ROOT / "build" / "m3_agent")], cwd=REPO_ROOT, env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert verdict.returncode == 0 and "0 failures" in verdict.stdout, verdict.stdout + verdict.stderr

@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 
+from m3_control.goal_poses import GoalPose
 from m3_control.skills import GoalPlanner, load_skills
 
 SKILLS = Path(__file__).resolve().parents[1] / "config" / "skills.yaml"
@@ -34,7 +35,8 @@ class Model:
 
 
 def test_rules_fill_arguments_from_the_answer(skills):
-    p = GoalPlanner(skills, resolver=Known())
+    kitchen = GoalPose(2.0, 1.0, 0.5, "map", "place", "kitchen", None, [3])
+    p = GoalPlanner(skills, resolver=Known(), pose_resolver=lambda target, t: kitchen if "kitchen" in target else None)
     goals, problems = p.plan("Bring me the folder for confidential files", "the red folder", [7, 9])
     assert [(g.skill, g.arguments, g.supporting_memory_ids) for g in goals] == [
         ("fetch_object", {"object": "the red folder"}, [7, 9])]
@@ -42,6 +44,9 @@ def test_rules_fill_arguments_from_the_answer(skills):
     assert goals[0].skill == "say" and goals[0].arguments == {"text": "In the top drawer."}
     goals, _ = p.plan("Take me to Anna", "the kitchen")
     assert goals[0].skill == "navigate_to" and goals[0].arguments == {"target": "the kitchen"}
+    assert goals[0].pose is kitchen and goals[0].supporting_memory_ids == [3]
+    goals, problems = p.plan("Take me to the garage", "I have no memory of that.")
+    assert goals == [] and "has no remembered pose" in problems[0]
     assert p.plan("Thanks a lot", "ok")[0] == []
     assert p.plan("Bring me the keys", "")[0] == []
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
-from .convert import ConvertOptions, convert_video
+from .convert import ConvertOptions, convert_video, parse_start_time
 from .questions import load_annotations, questions_for_video
 
 VIDEO_EXTS = (".mp4", ".mkv", ".mov", ".avi", ".mpg", ".webm")
@@ -15,7 +16,8 @@ VIDEO_EXTS = (".mp4", ".mkv", ".mov", ".avi", ".mpg", ".webm")
 
 def _opts(a: argparse.Namespace) -> ConvertOptions:
     return ConvertOptions(fps=a.fps, max_side=a.max_side or None, jpeg_quality=a.quality, raw=a.raw,
-                          storage=a.storage, sample_rate=a.sample_rate, chunk_s=a.chunk)
+                          storage=a.storage, sample_rate=a.sample_rate, chunk_s=a.chunk,
+                          start_time=parse_start_time(a.start_time) if a.start_time else None)
 
 
 def cmd_convert(a: argparse.Namespace) -> int:
@@ -56,18 +58,23 @@ def cmd_batch(a: argparse.Namespace) -> int:
 def cmd_info(a: argparse.Namespace) -> int:
     from rosbags.rosbag2 import Reader
 
-    from .read import bag_questions
+    from .read import bag_metadata, bag_questions
 
     with Reader(Path(a.bag)) as r:
         info = {"duration_s": r.duration / 1e9, "messages": r.message_count,
                 "topics": {t: {"type": i.msgtype, "count": i.msgcount} for t, i in r.topics.items()}}
+    meta = bag_metadata(a.bag)
+    start_s = meta["starting_time"]["nanoseconds_since_epoch"] / 1e9
+    info |= {"start": datetime.fromtimestamp(start_s, timezone.utc).isoformat(timespec="milliseconds"),
+             "rosbag2_version": meta["version"], "ros_distro": meta.get("ros_distro", "")}
     info["questions"] = len(bag_questions(a.bag))
     if a.json:
         print(json.dumps(info, indent=1))
         return 0
     from tabulate import tabulate
 
-    print(f"bag {a.bag}: {info['duration_s']:.1f} s, {info['messages']} messages, {info['questions']} questions")
+    print(f"bag {a.bag}: {info['duration_s']:.1f} s from {info['start']}, {info['messages']} messages, "
+          f"{info['questions']} questions (rosbag2 v{info['rosbag2_version']}, {info['ros_distro'] or '?'})")
     rows = [(t, i["type"], i["count"], f"{i['count'] / info['duration_s']:.1f}" if info["duration_s"] else "-")
             for t, i in sorted(info["topics"].items())]
     print(tabulate(rows, headers=("topic", "type", "messages", "per s"), tablefmt="simple"))
@@ -83,26 +90,29 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--max-side", type=int, default=640, help="resize so the longest side is this (0: keep)")
         p.add_argument("--quality", type=int, default=80, help="JPEG quality")
         p.add_argument("--raw", action="store_true", help="sensor_msgs/Image rgb8 instead of JPEG")
-        p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap")
-        p.add_argument("--sample-rate", type=int, default=16000)
+        p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap", help="rosbag2 storage (default mcap)")
+        p.add_argument("--sample-rate", type=int, default=16000, help="audio sample rate in the bag (Hz)")
         p.add_argument("--chunk", type=float, default=0.1, help="audio chunk length in seconds")
         p.add_argument("--annotations", help="M3-Bench robot.json (questions go into the bag)")
-        p.add_argument("--overwrite", action="store_true")
+        p.add_argument("--overwrite", action="store_true", help="replace existing bags")
+        p.add_argument("--start-time", metavar="TIME", default=None,
+                       help="real time of the video's start: epoch seconds or ISO 8601, e.g. 2024-06-10T08:00:00Z "
+                            "(bag timestamps; default: the video's creation_time, else now)")
 
     p = sub.add_parser("convert", help="one video -> one bag")
-    p.add_argument("video")
-    p.add_argument("out")
+    p.add_argument("video", help="video file (anything PyAV/FFmpeg decodes)")
+    p.add_argument("out", help="bag folder to create")
     p.add_argument("--video-id", help="annotation key (default: the file stem)")
     common(p)
     p.set_defaults(fn=cmd_convert)
     p = sub.add_parser("batch", help="a folder of videos -> a folder of bags (resumable)")
-    p.add_argument("videos")
-    p.add_argument("out")
-    p.add_argument("--only-annotated", action="store_true")
+    p.add_argument("videos", help="folder of videos")
+    p.add_argument("out", help="folder for the bags (one per video, named by its stem)")
+    p.add_argument("--only-annotated", action="store_true", help="only videos with questions in --annotations")
     common(p)
     p.set_defaults(fn=cmd_batch)
     p = sub.add_parser("info", help="topics, counts, duration and questions of a bag")
-    p.add_argument("bag")
+    p.add_argument("bag", help="bag folder")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(fn=cmd_info)
     a = ap.parse_args(argv)

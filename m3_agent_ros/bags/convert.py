@@ -7,22 +7,38 @@ Camera frames become ``sensor_msgs/CompressedImage`` (JPEG) on ``/camera/image_r
 the sample count, so chunks are contiguous and sample-exact. The video's questions go on
 ``/m3_agent/questions`` (std_msgs/String, JSON, stamped when they are asked) and into ``questions.json`` next to
 the bag files.
+
+Bag timestamps (rosbag2's receive time: ``starting_time``, what ``ros2 bag play`` paces by) are real time: stream
+time + the recording's start (``start_time``: default the video's creation_time, else now), recorded in the
+metadata's custom_data as ``m3_agent.stream_origin_ns`` (m3_agent_ros.bags.read subtracts it again). Header stamps
+stay in stream time, the clock the memory keeps. The metadata is rosbag2 version 8 (the oldest rosbags writes; its
+string-encoded QoS profiles and fields are what Humble's and Jazzy's decoders read; version 9's QoS list breaks
+Humble) with ``ros_distro`` the distro of the message definitions (kilted), in metadata.yaml and in the copy
+inside the storage file.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
+import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .questions import QUESTIONS_TOPIC, Question, write_sidecar
-from .types import AUDIO_TYPE, COMPRESSED_TYPE, IMAGE_TYPE, STRING_TYPE, header, typestore
+from .types import AUDIO_TYPE, COMPRESSED_TYPE, IMAGE_TYPE, ROS_DISTRO, STRING_TYPE, header, typestore
 
 IMAGE_TOPIC_COMPRESSED = "/camera/image_raw/compressed"
 IMAGE_TOPIC_RAW = "/camera/image_raw"
 AUDIO_TOPIC = "/audio"
+BAG_VERSION = 8                                   # rosbag2 metadata version (see the module doc)
+STREAM_ORIGIN_KEY = "m3_agent.stream_origin_ns"   # custom_data: bag timestamp (ns) of stream time 0
+ODOM_TOPIC = "/odom"
+ODOM_TYPE = "nav_msgs/msg/Odometry"
 
 
 @dataclass
@@ -36,6 +52,65 @@ class ConvertOptions:
     chunk_s: float = 0.1
     camera_frame: str = "camera"
     mic_frame: str = "microphone"
+    start_time: float | None = None     # epoch seconds of stream time 0 (None: the video's creation_time, else now)
+    ros_distro: str = ROS_DISTRO
+
+
+def parse_start_time(text: str) -> float:
+    """Epoch seconds from ``1718000000.5`` or ISO 8601 (``2024-06-10T08:00:00Z``; no zone: UTC)."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        dt = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"start time {text!r}: expected epoch seconds or ISO 8601 (2024-06-10T08:00:00Z)") from None
+    return (dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def stream_origin_ns(opts: ConvertOptions, container_metadata: dict[str, str] | None) -> int:
+    """Bag timestamp of stream time 0: ``opts.start_time``, else the video's creation_time, else now."""
+    if opts.start_time is not None:
+        return int(round(opts.start_time * 1e9))
+    created = (container_metadata or {}).get("creation_time", "")
+    if created:
+        try:
+            return int(round(parse_start_time(created) * 1e9))
+        except ValueError:
+            pass
+    return time.time_ns()
+
+
+def _with_distro(metadata: str, distro: str) -> str:
+    text, n = re.subn(r"^(\s*)ros_distro: rosbags$", rf"\g<1>ros_distro: {distro}", metadata, flags=re.M)
+    if n != 1:
+        raise ValueError("rosbags' metadata has no 'ros_distro: rosbags' line to replace (rosbags changed?)")
+    return text
+
+
+def _bag_writer(path: Path, plugin: Any, origin_ns: int, ros_distro: str) -> Any:
+    """A rosbags Writer whose ``write`` takes stream-time timestamps (ns) and stores them shifted by ``origin_ns``,
+    and whose metadata names ``ros_distro`` instead of 'rosbags'."""
+    from rosbags.rosbag2 import Writer
+
+    class BagWriter(Writer):
+        def open(self) -> None:
+            super().open()
+            self.set_custom_data(STREAM_ORIGIN_KEY, str(origin_ns))
+
+        def write(self, connection: Any, timestamp: int, data: bytes | memoryview) -> None:
+            super().write(connection, origin_ns + timestamp, data)
+
+        def close(self) -> None:
+            storage = self.storage
+            assert storage is not None
+            close_storage = storage.close   # the copy of the metadata inside the storage file (mcap, sqlite3)
+            storage.close = lambda version, metadata: close_storage(version, _with_distro(metadata, ros_distro))
+            super().close()
+            self.metapath.write_text(_with_distro(self.metapath.read_text(), ros_distro))
+
+    return BagWriter(path, version=BAG_VERSION, storage_plugin=plugin)
 
 
 @dataclass
@@ -46,6 +121,7 @@ class ConvertReport:
     audio_samples: int = 0
     audio_chunks: int = 0
     questions: int = 0
+    poses: int = 0
     bytes: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -61,10 +137,14 @@ def _resize(img: np.ndarray, max_side: int | None) -> np.ndarray:
 
 def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | None = None,
                   questions: list[Question] | None = None, video_id: str | None = None,
-                  overwrite: bool = False, progress: bool = True) -> ConvertReport:
+                  overwrite: bool = False, progress: bool = True,
+                  odometry: list[tuple[float, float, float, float]] | None = None,
+                  odom_frame: str = "map") -> ConvertReport:
+    """``odometry``: the robot's path as (t, x, y, yaw) samples, written as nav_msgs/Odometry on /odom (frame
+    ``odom_frame``, child base_link), so the memory can record where things happened."""
     import av
     import cv2
-    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.rosbag2 import StoragePlugin
     from tqdm import tqdm
 
     opts = opts or ConvertOptions()
@@ -84,7 +164,8 @@ def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | Non
     staging = bag.with_name(f".{bag.name}.partial")  # a crash never leaves a half-written bag at `bag`
     shutil.rmtree(staging, ignore_errors=True)
     tmp = staging / bag.name
-    with av.open(str(video)) as container, Writer(tmp, version=9, storage_plugin=plugin) as w:
+    with av.open(str(video)) as container, \
+            _bag_writer(tmp, plugin, stream_origin_ns(opts, dict(container.metadata)), opts.ros_distro) as w:
         vstreams = [s for s in container.streams.video][:1]
         astreams = [s for s in container.streams.audio][:1]
         if not vstreams and not astreams:
@@ -152,6 +233,9 @@ def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | Non
                 pending = np.concatenate([pending, rf.to_ndarray().reshape(-1).astype(np.int16)])
             flush_audio(final=True)
         bar.close()
+        if odometry:
+            _write_odometry(w, ts, odometry, odom_frame)
+            report.poses = len(odometry)
         for q in questions or []:
             msg = String(data=q.to_json())
             w.write(q_conn, int(round(q.time * 1e9)), ts.serialize_cdr(msg, STRING_TYPE))
@@ -163,3 +247,22 @@ def convert_video(video: str | Path, bag: str | Path, opts: ConvertOptions | Non
         write_sidecar(bag, questions, video_id or video.stem)
     report.bytes = sum(f.stat().st_size for f in bag.iterdir())
     return report
+
+
+def _write_odometry(w, ts, samples: list[tuple[float, float, float, float]], frame: str) -> None:  # noqa: ANN001
+    from m3_memory.poses import quaternion_from_yaw
+
+    conn = w.add_connection(ODOM_TOPIC, ODOM_TYPE, typestore=ts)
+    T = ts.types
+    cov = np.zeros(36, np.float64)
+    for t, x, y, yaw in samples:
+        qx, qy, qz, qw = quaternion_from_yaw(yaw)
+        pose = T["geometry_msgs/msg/PoseWithCovariance"](
+            pose=T["geometry_msgs/msg/Pose"](position=T["geometry_msgs/msg/Point"](x=x, y=y, z=0.0),
+                                             orientation=T["geometry_msgs/msg/Quaternion"](x=qx, y=qy, z=qz, w=qw)),
+            covariance=cov)
+        zero = T["geometry_msgs/msg/Vector3"](x=0.0, y=0.0, z=0.0)
+        still = T["geometry_msgs/msg/Twist"](linear=zero, angular=zero)
+        twist = T["geometry_msgs/msg/TwistWithCovariance"](twist=still, covariance=cov)
+        msg = T[ODOM_TYPE](header=header(t, frame), child_frame_id="base_link", pose=pose, twist=twist)
+        w.write(conn, int(round(t * 1e9)), ts.serialize_cdr(msg, ODOM_TYPE))

@@ -16,16 +16,31 @@ from .types import AUDIO_TYPE, COMPRESSED_TYPE, IMAGE_TYPE, typestore
 class BagMessage:
     topic: str
     msgtype: str
-    t: float              # bag timestamp, seconds
+    t: float              # stream time, seconds: the bag timestamp less the bag's stream origin (bag_metadata)
     stamp: float          # header stamp, seconds (= t for converted bags)
     msg: object
     raw: bytes            # the CDR bytes, for republishing unchanged
+
+
+def bag_metadata(bag: str | Path) -> dict:
+    """The bag's rosbag2 metadata (metadata.yaml's rosbag2_bagfile_information)."""
+    import yaml
+
+    return yaml.safe_load((Path(bag) / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+
+
+def stream_origin_ns(bag: str | Path) -> int:
+    """Bag timestamp of stream time 0 (custom_data of bags converted by m3-bag; 0 for other and older bags)."""
+    from .convert import STREAM_ORIGIN_KEY
+
+    return int((bag_metadata(bag).get("custom_data") or {}).get(STREAM_ORIGIN_KEY, 0))
 
 
 def iter_messages(bag: str | Path, topics: list[str] | None = None) -> Iterator[BagMessage]:
     from rosbags.rosbag2 import Reader
 
     ts = typestore()
+    origin = stream_origin_ns(bag)
     with Reader(Path(bag)) as reader:
         conns = [c for c in reader.connections if topics is None or c.topic in topics]
         if not conns:  # rosbags reads every connection when given an empty list
@@ -33,8 +48,9 @@ def iter_messages(bag: str | Path, topics: list[str] | None = None) -> Iterator[
         for conn, t_ns, data in reader.messages(connections=conns):
             msg = ts.deserialize_cdr(data, conn.msgtype)
             hdr = getattr(msg, "header", None)
-            stamp = hdr.stamp.sec + hdr.stamp.nanosec * 1e-9 if hdr is not None else t_ns * 1e-9
-            yield BagMessage(conn.topic, conn.msgtype, t_ns * 1e-9, stamp, msg, bytes(data))
+            t = (t_ns - origin) / 1e9
+            stamp = hdr.stamp.sec + hdr.stamp.nanosec * 1e-9 if hdr is not None else t
+            yield BagMessage(conn.topic, conn.msgtype, t, stamp, msg, bytes(data))
 
 
 def decode_frame(m: BagMessage) -> np.ndarray:
@@ -63,3 +79,11 @@ def bag_questions(bag: str | Path) -> list[Question]:
     if side:
         return side
     return [Question(**json.loads(m.msg.data)) for m in iter_messages(bag, [QUESTIONS_TOPIC])]  # type: ignore[attr-defined]
+
+
+def bag_topics(bag: str | Path) -> dict[str, str]:
+    """{topic: message type} of a bag."""
+    from rosbags.rosbag2 import Reader
+
+    with Reader(Path(bag)) as reader:
+        return {c.topic: c.msgtype for c in reader.connections}

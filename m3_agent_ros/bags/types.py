@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
+ROS_DISTRO = "kilted"  # the distro of the message definitions below (Stores.ROS2_KILTED): the bags' ros_distro
 AUDIO_TYPE = "m3_agent/msg/AudioChunk"
 IMAGE_TYPE = "sensor_msgs/msg/Image"
 COMPRESSED_TYPE = "sensor_msgs/msg/CompressedImage"
