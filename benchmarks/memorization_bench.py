@@ -42,9 +42,9 @@ def bag_clips(bag: Path, asm: ClipAssembler, decode_s: list[float] | None = None
     yield None, asm.flush()
 
 
-def run(bag: Path, fps: float, clip_s: float) -> dict:
+def run(bag: Path, fps: float, clip_s: float, voice_backend: str = "resemblyzer") -> dict:
     t_load = time.perf_counter()
-    faces, voices = make_face_stage("dlib"), make_voice_stage("resemblyzer")
+    faces, voices = make_face_stage("dlib"), make_voice_stage(voice_backend)
     load_s = time.perf_counter() - t_load
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "m.db")
@@ -70,7 +70,8 @@ def run(bag: Path, fps: float, clip_s: float) -> dict:
         decode_s = dec[0]
         stats = store.stats()
     total = sum(stages.values()) + decode_s
-    return {"sample_fps": fps, "clip_s": clip_s, "stream_s": round(stream, 1), "clips": len(results),
+    return {"sample_fps": fps, "clip_s": clip_s, "voice_backend": voice_backend,
+            "stream_s": round(stream, 1), "clips": len(results),
             "model_load_s": round(load_s, 2), "rtf_total": total / stream,
             "rtf_per_stage": {**{k: v / stream for k, v in stages.items()}, "decode": decode_s / stream},
             "nodes": stats["nodes"], "characters": stats["characters"]}
@@ -81,9 +82,10 @@ def main() -> None:
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
     ap.add_argument("--fps", type=float, nargs="+", default=[1.0, 2.0])
     ap.add_argument("--clip-seconds", type=float, default=30.0)
+    ap.add_argument("--voice-backend", default="resemblyzer", help="resemblyzer or campplus")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "memorization_bench.json"))
     a = ap.parse_args()
-    results = [run(Path(a.bag), f, a.clip_seconds) for f in a.fps]
+    results = [run(Path(a.bag), f, a.clip_seconds, a.voice_backend) for f in a.fps]
     Path(a.out).write_text(json.dumps(results, indent=1))
     print("| sample fps | clips | RTF total | faces | voices (VAD+embed+ASR) | writer | store | decode | nodes |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")

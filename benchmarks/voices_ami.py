@@ -1,12 +1,21 @@
-"""Speaker clustering on real meeting audio (AMI excerpts with RTTM speaker turns, ../shared/data/ami_debug).
+"""Speaker diarization on real meeting audio (AMI excerpts with RTTM speaker turns, ../shared/data/ami_debug).
 
-    python benchmarks/voices_ami.py [--data ../shared/data/ami_debug]
+    python benchmarks/voices_ami.py [--backend resemblyzer campplus] [--tune trn00 ..] [--report trn05 ..]
 
-Each 30 s file goes through the embedded voice pipeline (Silero VAD, Resemblyzer turns) as one clip; the
-hypothesis is frame-level (10 ms) speaker labels inside the speech found. Reported against the RTTM:
-purity (how much of each hypothesis speaker is its dominant reference speaker), coverage (how much of each
-reference speaker lands in its dominant hypothesis speaker), speech detection recall/precision, and the number
-of speakers found vs present. Overlapped reference speech counts toward every speaker talking.
+Split: TUNE = trn00..trn04 (the only meetings looked at while choosing thresholds), REPORT = trn05..trn09
+(held out; no figure on them was used to tune). Both are reported separately; targets are judged on REPORT
+only. ``--tune`` / ``--report`` take other meeting lists (a meeting may not be in both).
+
+Each 30 s file goes through the embedded voice pipeline (Silero VAD, the backend's speaker windows, its
+diarizer) as one clip, without ASR; the hypothesis is the pipeline's speaker turns. Metrics (pyannote.metrics,
+whole file as UEM, no collar, overlapped speech scored): DER (missed speech + false alarm + speaker confusion,
+over reference speech), purity, coverage (pooled over the split's meetings), the number of speakers found vs
+present per meeting, and the real-time factor of VAD + embedding + clustering (busy seconds / audio seconds,
+2 CPU threads; the memorizer's full RTF with ASR is benchmarks/memorization_bench.py).
+
+Also (not AMI; looked at when choosing campplus's centroid merge, see speaker_campplus.py): LibriSpeech
+(../shared/data/speech_librispeech) A-B-A concatenations and the five GRID speakers in a row, with 0.5 s of
+silence between utterances (purity, coverage), and single LibriSpeech files (one voice each).
 """
 
 from __future__ import annotations
@@ -16,10 +25,17 @@ import json
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
-from m3_memory.perception.voices import ResemblyzerEmbedder, VoicePipeline, load_wav
+import numpy as np
+from pyannote.core import Annotation, Segment, Timeline
+from pyannote.metrics.diarization import DiarizationCoverage, DiarizationErrorRate, DiarizationPurity
 
-HOP = 0.01
+from m3_memory.perception.voices import VoiceConfig, VoicePipeline, load_wav, make_voice_embedder
+
+TUNE = [f"trn0{i}" for i in range(5)]
+REPORT = [f"trn0{i}" for i in range(5, 10)]
+TARGETS = {"purity": 0.90, "coverage": 0.90, "speaker_count_within_1": 1.0, "clean_purity": 0.98}
 
 
 def rttm(path: Path) -> dict[str, list[tuple[float, float, str]]]:
@@ -31,66 +47,140 @@ def rttm(path: Path) -> dict[str, list[tuple[float, float, str]]]:
     return out
 
 
-def frames(segs: list[tuple[float, float, str]], n: int) -> list[set[str]]:
-    lab: list[set[str]] = [set() for _ in range(n)]
-    for a, b, s in segs:
-        for i in range(int(a / HOP), min(n, int(b / HOP))):
-            lab[i].add(s)
-    return lab
+def annotation(segs: list[tuple[float, float, str]]) -> Annotation:
+    ann = Annotation()
+    for i, (a, b, s) in enumerate(segs):
+        ann[Segment(a, b), i] = s
+    return ann
+
+
+def evaluate(pipe: VoicePipeline, data: Path, meetings: list[str]) -> dict[str, Any]:
+    """Per-meeting and pooled metrics of ``pipe`` on ``meetings``."""
+    ref_all = rttm(data / "debug.train.rttm")
+    der, pur, cov = DiarizationErrorRate(collar=0.0), DiarizationPurity(), DiarizationCoverage()
+    per: dict[str, dict[str, Any]] = {}
+    audio_s = busy = 0.0
+    for m in meetings:
+        wav = load_wav(data / f"{m}.wav")
+        t = time.perf_counter()
+        turns, _ = pipe.turns(wav)
+        busy += time.perf_counter() - t
+        dur = len(wav) / 16000
+        audio_s += dur
+        ref = annotation(ref_all.get(m, []))
+        hyp = annotation([(x.start, x.end, f"spk{x.speaker}") for x in turns])
+        uem = Timeline([Segment(0, dur)])
+        d = der(ref, hyp, uem=uem, detailed=True)
+        tot = max(d["total"], 1e-9)
+        per[m] = {"ref_speakers": len(ref.labels()), "hyp_speakers": len(hyp.labels()),
+                  "purity": pur(ref, hyp, uem=uem), "coverage": cov(ref, hyp, uem=uem),
+                  "der": d["diarization error rate"], "missed": d["missed detection"] / tot,
+                  "false_alarm": d["false alarm"] / tot, "confusion": d["confusion"] / tot}
+    within = sum(abs(v["ref_speakers"] - v["hyp_speakers"]) <= 1 for v in per.values())
+    return {"meetings": meetings, "audio_s": audio_s, "der": abs(der), "purity": abs(pur), "coverage": abs(cov),
+            "speaker_count_within_1": within, "speaker_count_within_1_share": within / max(1, len(per)),
+            "rtf_vad_embedding_clustering": busy / max(audio_s, 1e-9), "per_meeting": per}
+
+
+def clean_speech(pipe: VoicePipeline, data_root: Path) -> dict[str, Any]:
+    """Studio speech: LibriSpeech pairs A-B-A and the five GRID speakers in a row (purity, coverage, voices
+    found), and single-speaker LibriSpeech files (voices found each)."""
+    libri, grid = data_root / "speech_librispeech", data_root / "grid_talking_faces"
+    gap = np.zeros(8000, np.float32)
+    spk = sorted(d for d in libri.iterdir() if d.is_dir())
+    utts = {d.name: [load_wav(f)[: 8 * 16000] for f in sorted(d.glob("*.flac"))[:3]] for d in spk}
+    singles = {f"{k}/{i}": len({t.speaker for t in pipe.turns(u)[0]}) for k, us in utts.items()
+               for i, u in enumerate(us)}
+    pur, cov = DiarizationPurity(), DiarizationCoverage()
+    mixes: dict[str, dict[str, Any]] = {}
+    names = list(utts)
+    cases = [(f"{a}-{b}-{a}", [(a, utts[a][0]), (b, utts[b][0]), (a, utts[a][1])])
+             for a, b in zip(names, names[1:] + names[:1], strict=True)]
+    cases.append(("grid5", [(g.stem, load_wav(g)) for g in sorted(grid.glob("*.mpg"))]))
+    for name, parts in cases:
+        ref_segs, pieces, t = [], [], 0.0
+        for who, w in parts:
+            ref_segs.append((t, t + len(w) / 16000, who))
+            pieces += [w, gap]
+            t += (len(w) + len(gap)) / 16000
+        turns, _ = pipe.turns(np.concatenate(pieces))
+        ref, hyp = annotation(ref_segs), annotation([(x.start, x.end, f"spk{x.speaker}") for x in turns])
+        uem = Timeline([Segment(0, t)])
+        mixes[name] = {"ref_speakers": len(ref.labels()), "hyp_speakers": len(hyp.labels()),
+                       "purity": pur(ref, hyp, uem=uem), "coverage": cov(ref, hyp, uem=uem)}
+    return {"librispeech_single_files": singles, "single_files_with_one_voice": sum(v == 1 for v in singles.values()),
+            "purity": abs(pur), "coverage": abs(cov), "mixes": mixes}
+
+
+def table(name: str, res: dict[str, Any]) -> str:
+    rows = [f"{name}: DER {res['der']:.3f}  purity {res['purity']:.3f}  coverage {res['coverage']:.3f}  "
+            f"speaker count within +-1: {res['speaker_count_within_1']}/{len(res['meetings'])}  "
+            f"RTF {res['rtf_vad_embedding_clustering']:.3f}",
+            "  meeting  ref hyp  purity coverage   DER  (miss  FA  conf)"]
+    for m, v in res["per_meeting"].items():
+        rows.append(f"  {m}    {v['ref_speakers']:>3} {v['hyp_speakers']:>3}  {v['purity']:.3f}  {v['coverage']:.3f}  "
+                    f"{v['der']:.3f}  ({v['missed']:.2f} {v['false_alarm']:.2f} {v['confusion']:.2f})")
+    return "\n".join(rows)
+
+
+def verdict(report: dict[str, Any], clean: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Target / measured / met on the held-out split (and the clean-speech purity)."""
+    rows = [{"metric": "purity (REPORT)", "target": f">= {TARGETS['purity']}", "measured": report["purity"],
+             "met": report["purity"] >= TARGETS["purity"]},
+            {"metric": "coverage (REPORT)", "target": f">= {TARGETS['coverage']}", "measured": report["coverage"],
+             "met": report["coverage"] >= TARGETS["coverage"]},
+            {"metric": "speaker count within +-1 (REPORT)", "target": "every meeting",
+             "measured": f"{report['speaker_count_within_1']}/{len(report['meetings'])}",
+             "met": report["speaker_count_within_1_share"] >= TARGETS["speaker_count_within_1"]},
+            {"metric": "DER (REPORT)", "target": "reported", "measured": report["der"], "met": True}]
+    if clean is not None:
+        rows.append({"metric": "LibriSpeech+GRID purity", "target": f">= {TARGETS['clean_purity']}",
+                     "measured": clean["purity"], "met": clean["purity"] >= TARGETS["clean_purity"]})
+    return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared/data/ami_debug"))
+    ap.add_argument("--backend", nargs="+", default=["resemblyzer", "campplus"])
+    ap.add_argument("--tune", nargs="*", default=TUNE, help="meetings used for tuning (reported as such)")
+    ap.add_argument("--report", nargs="*", default=REPORT, help="held-out meetings (targets judged here)")
+    ap.add_argument("--no-clean", action="store_true", help="skip LibriSpeech/GRID")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "voices_ami.json"))
     a = ap.parse_args()
+    if set(a.tune) & set(a.report):
+        ap.error(f"meetings in both --tune and --report: {sorted(set(a.tune) & set(a.report))}")
     data = Path(a.data)
-    ref_all = rttm(data / "debug.train.rttm")
-    pipe = VoicePipeline(ResemblyzerEmbedder(), None)
-    tot = defaultdict(float)
-    per_file = {}
-    audio_s = busy = 0.0
-    for wav_path in sorted(data.glob("trn*.wav")):
-        wav = load_wav(wav_path)
-        n = int(len(wav) / 16000 / HOP)
-        t = time.perf_counter()
-        turns, _ = pipe.turns(wav)
-        busy += time.perf_counter() - t
-        audio_s += len(wav) / 16000
-        ref = frames(ref_all.get(wav_path.stem, []), n)
-        hyp = frames([(x.start, x.end, str(x.speaker)) for x in turns], n)
-        co: dict[tuple[str, str], int] = defaultdict(int)
-        hyp_tot: dict[str, int] = defaultdict(int)
-        ref_tot: dict[str, int] = defaultdict(int)
-        speech_hit = speech_ref = speech_hyp = 0
-        for r, h in zip(ref, hyp, strict=True):
-            speech_ref += bool(r)
-            speech_hyp += bool(h)
-            speech_hit += bool(r) and bool(h)
-            for hs in h:
-                hyp_tot[hs] += 1
-                for rs in r:
-                    co[(hs, rs)] += 1
-            for rs in r:
-                ref_tot[rs] += 1
-        pur = sum(max((co[(h, r)] for r in ref_tot), default=0) for h in hyp_tot)
-        cov = sum(max((co[(h, r)] for h in hyp_tot), default=0) for r in ref_tot)
-        per_file[wav_path.stem] = {"ref_speakers": len(ref_tot), "hyp_speakers": len(hyp_tot),
-                                   "purity": pur / max(1, sum(hyp_tot.values())),
-                                   "coverage": cov / max(1, sum(ref_tot.values()))}
-        for k, v in (("pur", pur), ("hyp", sum(hyp_tot.values())), ("cov", cov), ("ref", sum(ref_tot.values())),
-                     ("hit", speech_hit), ("sref", speech_ref), ("shyp", speech_hyp)):
-            tot[k] += v
-    summary = {"files": len(per_file), "audio_s": audio_s, "purity": tot["pur"] / tot["hyp"],
-               "coverage": tot["cov"] / tot["ref"], "speech_recall": tot["hit"] / tot["sref"],
-               "speech_precision": tot["hit"] / tot["shyp"], "rtf_vad_and_embedding": busy / audio_s,
-               "per_file": per_file}
-    out = Path(a.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(summary, indent=1))
-    print(json.dumps({k: v for k, v in summary.items() if k != "per_file"}, indent=1))
-    for k, v in per_file.items():
-        print(k, v)
+    out: dict[str, Any] = {"split": {"tune": a.tune, "report_held_out": a.report},
+                           "metrics": "pyannote.metrics, collar 0, overlap scored, whole file as UEM",
+                           "targets": TARGETS, "backends": {}}
+    for backend in a.backend:
+        pipe = VoicePipeline(make_voice_embedder(backend), None, VoiceConfig())
+        res: dict[str, Any] = {"config": {k: (vars(v) if hasattr(v, "__dict__") else v)
+                                          for k, v in vars(pipe.cfg).items()}}
+        print(f"== {backend}")
+        for name, meetings in (("tune", a.tune), ("report", a.report)):
+            if meetings:
+                res[name] = evaluate(pipe, data, meetings)
+                print(table(name.upper() + (" (held out)" if name == "report" else " (used for tuning)"), res[name]))
+        clean = None
+        if not a.no_clean:
+            res["clean_speech"] = clean = clean_speech(pipe, data.parent)
+            print(f"LibriSpeech/GRID: purity {clean['purity']:.3f} coverage {clean['coverage']:.3f}, single files "
+                  f"with one voice {clean['single_files_with_one_voice']}/{len(clean['librispeech_single_files'])}")
+            for k, v in clean["mixes"].items():
+                print(f"  {k}: {v}")
+        if "report" in res:
+            res["verdict"] = verdict(res["report"], clean)
+            print(f"{'metric':38s} {'target':>12s} {'measured':>10s}  met")
+            for r in res["verdict"]:
+                m = r["measured"]
+                print(f"{r['metric']:38s} {r['target']:>12s} {m if isinstance(m, str) else f'{m:.3f}':>10s}  "
+                      f"{'yes' if r['met'] else 'NO'}")
+        out["backends"][backend] = res
+    p = Path(a.out)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(out, indent=1, default=float))
 
 
 if __name__ == "__main__":

@@ -80,3 +80,37 @@ def test_bad_audio():
     with pytest.raises(ValueError, match="shape"):
         check_audio(np.zeros(0))
     assert check_audio(np.zeros(5, np.int16)).dtype == np.float32
+
+
+def test_each_voice_node_keeps_one_short_playable_sample_of_its_own_speech(stage, tmp_path):
+    import io
+
+    import soundfile
+
+    a1 = load_wav(need(LIBRI / "1688" / "1688-142285-0003.flac"))
+    a2 = load_wav(LIBRI / "1688" / "1688-142285-0004.flac")
+    b1 = load_wav(LIBRI / "367" / "367-130732-0001.flac")
+    store = MemoryStore(tmp_path / "m.db")
+    clips = [_clip(k, audio) for k, audio in enumerate([a1, np.concatenate([a2, np.zeros(8000, np.float32), b1])])]
+    turns = []
+    for clip in clips:
+        an = stage.analyze(clip)
+        with store.begin_clip(clip.clip_id, clip.start_time, clip.end_time) as w:
+            turns += stage.attach(w, an)
+    voices = store.entities("voice")
+    assert len(voices) == 2
+    for v in voices:
+        wavs = [c for c in store.entity_contents(v.id) if c["kind"] == "voice_wav"]
+        assert len(wavs) == 1, "one sample per voice node, however many clips the voice spoke in"
+        samples, rate = soundfile.read(io.BytesIO(wavs[0]["data"]), dtype="float32")
+        assert rate == 16000 and samples.ndim == 1
+        assert 1.0 <= len(samples) / rate <= 3.0 + 1e-3
+        assert wavs[0]["score"] == pytest.approx(len(samples) / rate, abs=1e-3)
+        # it is this voice's own speech: the audio at the start of one of its turns
+        mine = [t for t in turns if t.node_id == v.id]
+        starts = [(int(round((t.start - c.start_time) * 16000)), c) for t in mine for c in clips
+                  if c.start_time <= t.start < c.end_time]
+        assert any(np.allclose(samples[:1600], np.clip(c.audio[s:s + 1600], -1, 1), atol=1 / 16000)
+                   for s, c in starts)
+    snippet_kinds = store.conn.execute("SELECT kind, count(*) FROM contents WHERE kind = 'voice_wav'").fetchone()
+    assert snippet_kinds == ("voice_wav", 2)

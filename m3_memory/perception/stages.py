@@ -16,7 +16,8 @@ def make_face_stage(backend: str, model_dir: str = "", **kw: Any) -> Any:
 
 def make_voice_stage(backend: str, model_dir: str = "", asr_model: str = "tiny.en", sample_rate: int = 16000,
                      **kw: Any) -> Any:
-    """``resemblyzer`` (embedded default), ``eres2netv2`` (local checkpoint) or ``none``."""
+    """``resemblyzer`` (embedded default), ``campplus`` (embedded CAM++), ``eres2netv2`` (local checkpoint) or
+    ``none``."""
     if backend == "none":
         return None
     from .voice_stage import VoiceStage

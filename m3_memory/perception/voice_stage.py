@@ -1,7 +1,13 @@
-"""The memorizer's voice stage: clip audio -> speaker turns with transcripts -> voice nodes (+ evidence)."""
+"""The memorizer's voice stage: clip audio -> speaker turns with transcripts -> voice nodes (+ evidence).
+
+Each voice node also keeps one short voice sample (``voice_wav`` content: 16 kHz 16-bit mono WAV of at most
+``snippet_s`` seconds, cut from the speaker's longest turn of the clip), so a person can hear who it is (memory
+browser). The store keeps the longest sample seen (``StoreConfig.max_voice_snippets``, 1); forget deletes it.
+"""
 
 from __future__ import annotations
 
+import io
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,11 +26,31 @@ log = logging.getLogger(__name__)
 class VoiceAnalysis:
     turns: list[VoiceTurn] = field(default_factory=list)
     speakers: dict[int, Speaker] = field(default_factory=dict)
+    snippets: dict[int, tuple[bytes, float]] = field(default_factory=dict)   # speaker -> (WAV, seconds of speech)
+
+
+SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
+
+
+def voice_snippet(audio: np.ndarray, clip_start: float, turn: VoiceTurn, max_s: float = SNIPPET_S
+                  ) -> tuple[bytes, float]:
+    """The first ``max_s`` seconds of ``turn`` (stream times) cut from the clip's 16 kHz audio, as WAV bytes,
+    with its length in seconds."""
+    import soundfile
+
+    a = max(0, int(round((turn.start - clip_start) * SR)))
+    b = min(len(audio), a + int(round(max_s * SR)), int(round((turn.end - clip_start) * SR)))
+    piece = np.clip(np.asarray(audio[a:b], dtype=np.float32), -1.0, 1.0)
+    buf = io.BytesIO()
+    soundfile.write(buf, piece, SR, format="WAV", subtype="PCM_16")
+    return buf.getvalue(), len(piece) / SR
 
 
 class VoiceStage:
-    def __init__(self, pipeline: VoicePipeline, match_threshold: float | None = None) -> None:
+    def __init__(self, pipeline: VoicePipeline, match_threshold: float | None = None,
+                 snippet_s: float = SNIPPET_S) -> None:
         self.pipeline = pipeline
+        self.snippet_s = snippet_s
         self.name = f"voices:{pipeline.embedder.name}"
         # mean cosine of the speaker's centroid against the node's stored centroids (the store's rule)
         self.match_threshold = (match_threshold if match_threshold is not None
@@ -37,7 +63,8 @@ class VoiceStage:
             raise ValueError(f"the voice stage works at {SR} Hz; set sample_rate: {SR}")
         cfg = VoiceConfig(**{k: v for k, v in kw.items() if k in VoiceConfig.__dataclass_fields__})
         asr = Transcriber(asr_model) if asr_model != "none" else None
-        return cls(VoicePipeline(make_voice_embedder(backend, model_dir), asr, cfg), kw.get("match_threshold"))
+        return cls(VoicePipeline(make_voice_embedder(backend, model_dir), asr, cfg), kw.get("match_threshold"),
+                   kw.get("snippet_s", SNIPPET_S))
 
     def analyze(self, clip: Clip) -> VoiceAnalysis:
         if clip.audio is None:
@@ -45,12 +72,41 @@ class VoiceStage:
         if clip.sample_rate != SR:
             raise ValueError(f"clip audio is {clip.sample_rate} Hz, the voice stage needs {SR} Hz")
         turns, speakers = self.pipeline.turns(clip.audio, clip.start_time)
-        return VoiceAnalysis(turns, speakers)
+        snippets = {}
+        if self.snippet_s > 0:
+            for k, spk in speakers.items():
+                longest = max(spk.turns, key=lambda t: (t.end - t.start, -t.start))
+                snippets[k] = voice_snippet(clip.audio, clip.start_time, longest, self.snippet_s)
+        return VoiceAnalysis(turns, speakers, snippets)
+
+    def check_store(self, graph: ClipWriter) -> None:
+        """Voice nodes of one store must come from one speaker embedder (their spaces are not comparable: a
+        Resemblyzer centroid against a CAM++ one means nothing, and eres2netv2/campplus even share 192-d). The
+        first clip with speakers records the embedder in the store's meta (``voice_embedder``); a later stage
+        with another embedder is refused. Stores from before this record: voice nodes of another width are
+        refused by the store's dim check; a store with voice nodes and no record is taken as Resemblyzer's
+        (the only embedded backend then)."""
+        store = getattr(graph, "store", None)
+        if store is None or not hasattr(store, "meta"):
+            return
+        mine = self.pipeline.embedder.name
+        have = store.meta("voice_embedder")
+        if have is None:
+            old = graph.conn.execute("SELECT 1 FROM nodes WHERE type = 'voice' LIMIT 1").fetchone()
+            have = "resemblyzer" if old else None
+        if have is not None and have != mine:
+            raise ValueError(f"this store's voice nodes were made with the {have!r} speaker embedder; the voice "
+                             f"stage uses {mine!r} (voice_backend): their embeddings cannot be matched. Use "
+                             f"voice_backend: {have} for this store, or a new store (db_path)")
+        if have is None:
+            store._set_meta("voice_embedder", mine)
 
     def attach(self, graph: ClipWriter, analysis: VoiceAnalysis) -> list[VoiceTurnEvidence]:
         out: list[VoiceTurnEvidence] = []
+        if analysis.speakers:
+            self.check_store(graph)
         used: set[int] = set()
-        for _, spk in sorted(analysis.speakers.items()):
+        for k, spk in sorted(analysis.speakers.items()):
             # one L2-normalised centroid per speaker per clip: averaging the 1.6 s windows removes much of the
             # content/noise variation (see the thresholds in voices.py)
             centroid = np.mean(np.stack(spk.embeddings), axis=0, keepdims=True)
@@ -61,6 +117,9 @@ class VoiceStage:
                 node = graph.add_entity("voice", embs, texts)
             else:
                 graph.update_entity(node, embs, texts)
+            if k in analysis.snippets:  # the longest sample wins (score = seconds of speech)
+                wav, seconds = analysis.snippets[k]
+                graph.update_entity(node, contents=[wav], content_kind="voice_wav", scores=[seconds])
             used.add(node)
             log.debug("speaker with %d turns -> voice node %d (match %.3f)", len(spk.turns), node, score)
             out += [VoiceTurnEvidence(node, t.start, t.end, t.text) for t in spk.turns]

