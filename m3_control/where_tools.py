@@ -25,6 +25,7 @@ from .tool_result import ToolError, ToolResult
 NO_POSE = "I have no record of where that was."
 MIN_TOPIC_SCORE = 0.3     # memories less similar than this to the topic are not about it (all-MiniLM-L6-v2)
 TOPIC_HITS = 12
+NEAR_TIME_S = 15.0        # place_at cites the turns (and their memories) this close to the asked time
 
 
 class WhereOps:
@@ -106,5 +107,8 @@ class WhereOps:
         if p is None:
             return ToolResult("", NO_POSE, [f"no pose near {mmss(t)}"], [], None)
         where = where_text(load_places(self.store), p.x, p.y)
-        return ToolResult("", f"At {mmss(t)} I was in {where}.", [f"x {p.x:.2f}, y {p.y:.2f}"], [],
+        # provenance: what the robot saw or heard around then (the memories written there), nearest first
+        near = sorted((tr for tr in self._facts.turns if abs((tr.start + tr.end) / 2 - t) <= NEAR_TIME_S),
+                      key=lambda tr: abs((tr.start + tr.end) / 2 - t))[:3]
+        return ToolResult("", f"At {mmss(t)} I was in {where}.", [f"x {p.x:.2f}, y {p.y:.2f}"], near,
                           self._pose_value(p.x, p.y, p.yaw, t))

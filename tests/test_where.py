@@ -101,7 +101,9 @@ def test_where_tools_answer_from_stored_poses_and_honour_the_question_time(posed
     assert r.answer.startswith("I heard about that in the kitchen (00:10) and the office (00:40)")
     assert [v["place"] for v in r.value] == ["kitchen", "office"]
     assert tools.run('place_at("0:45")', 91.0).value["place"] == "office"
-    assert tools.run('place_at("1:10")', 91.0).answer == "At 01:10 I was in the lab."
+    r = tools.run('place_at("1:10")', 91.0)
+    assert r.answer == "At 01:10 I was in the lab." and r.memory_ids             # cites what was heard there
+    assert [t.start for t in r.turns][:1] == [70.0]                                # Cy at 1:10, nearest first
     assert "not" in tools.run('place_at("1:10")', 61.0).answer or "no memory" in tools.run(
         'place_at("1:10")', 61.0).answer                                                  # after the question time
 
