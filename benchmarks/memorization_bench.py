@@ -27,19 +27,37 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def bag_clips(bag: Path, asm: ClipAssembler, decode_s: list[float] | None = None) -> Iterator:
     """The bag's camera frames and audio fed to the clip assembler in stream order: yields (stream time, finished
-    clips) per message, then the flushed last clip (decoding time is added to ``decode_s[0]``)."""
+    clips) per message, then the flushed last clip (decoding time is added to ``decode_s[0]``). Odometry in the bag
+    becomes each clip's pose samples, as the memorization node attaches them."""
+    from m3_memory.poses import Pose, PoseRefused, PoseTrack, yaw_from_quaternion
+
+    track = PoseTrack()
+
+    def posed(clips: list) -> list:
+        for c in clips:
+            c.poses = track.window(c.start_time - 1.0, c.end_time + 1.0)
+        return clips
+
     for m in iter_messages(bag):
         t = time.perf_counter()
         if "image" in m.topic:
             clips = asm.add_frame(m.t, decode_frame(m)) if asm.wants_frame(m.t) else asm.note_video_time(m.t)
         elif m.topic == "/audio":
             clips = asm.add_audio(m.t, decode_audio(m).astype("float32") / 32768.0)
+        elif m.msgtype == "nav_msgs/msg/Odometry":
+            pose, q = m.msg.pose.pose, m.msg.pose.pose.orientation  # type: ignore[attr-defined]
+            try:
+                track.add(Pose(m.t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w),
+                               pose.position.z, m.msg.header.frame_id))  # type: ignore[attr-defined]
+            except PoseRefused:
+                pass
+            continue
         else:
             continue
         if decode_s is not None:
             decode_s[0] += time.perf_counter() - t
-        yield m.t, clips
-    yield None, asm.flush()
+        yield m.t, posed(clips)
+    yield None, posed(asm.flush())
 
 
 def run(bag: Path, fps: float, clip_s: float, voice_backend: str = "resemblyzer") -> dict:

@@ -2,7 +2,8 @@
 
     python benchmarks/reasoning_bench.py [--bag rosbags/demo/grid_scene] [--db /tmp/demo.db] [--json out.json]
 
-The bag is memorized into a fresh SQLite store by the same Memorizer the node runs (dlib faces, Silero VAD +
+The bag is memorized into a fresh SQLite store (odometry and places.yaml included) by the same Memorizer the node
+runs (dlib faces, Silero VAD +
 Resemblyzer + faster-whisper tiny.en, embedded writer); then every question of the bag is answered at its
 timestamp by the control answerer (Qwen2.5-Coder-1.5B Q4_K_M under the tool grammar, extractive fallback) and
 judged by the strict offline judge. Prints target / measured / met for accuracy, the share of answers the model
@@ -37,6 +38,14 @@ def memorize(bag: Path, db: Path) -> dict:
     for p in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         p.unlink(missing_ok=True)
     store = MemoryStore(db)
+    places = bag.parent / "places.yaml"  # the named places of the bag's odometry frame, as the demo passes them
+    if places.is_file():
+        import yaml
+
+        from m3_memory.poses import parse_places
+        from m3_memory.where import save_places
+
+        save_places(store, parse_places(yaml.safe_load(places.read_text())))
     mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage("resemblyzer"), "embedded")
     for _, clips in bag_clips(bag, ClipAssembler(30.0, 1.0, 16000)):
         for c in clips:
