@@ -12,6 +12,7 @@ or when the store is garbage collected.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import weakref
@@ -30,6 +31,10 @@ class Checkpointer:
         self._thread.start()
 
     def _run(self) -> None:
+        try:  # yield the CPU to the writer and to searches (Linux: a thread's own nice value)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except (AttributeError, OSError):
+            pass
         try:
             conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=1.0)
         except sqlite3.Error as e:

@@ -97,7 +97,8 @@ class MemoryStore:
         self._index: VectorIndex | None = None
         self._last_seq = 0
         self._data_version = -1
-        self._characters: dict[float | None, Characters] = {}   # by time bound; emptied on any change
+        self._characters: dict[tuple, Characters] = {}   # by what a time bound sees; a new dict on any change
+        self._char_rows: tuple | None = None   # entities and equivalences by time, for that dict (characters())
         self._tx = 0                          # write transactions begun (the writer cache is checked per one)
         self._wcache = WriterCache()          # semantic memories per entity, face/voice embeddings
         persist = self.config.index_persist and str(path) != ":memory:"
@@ -384,28 +385,44 @@ class MemoryStore:
         return self._index
 
     # ------------------------------------------------------------------ characters
+    def _character_rows(self) -> tuple:
+        """Entities and equivalences with the stream time each becomes visible, read once per change of them (a
+        new ``_characters`` dict, see ``refresh``), so a question at "now" -- a new time bound each time -- costs
+        two binary searches instead of two queries."""
+        rows = self._char_rows
+        if rows is None or rows[0] is not self._characters:
+            ents = self.conn.execute("SELECT id, type, character_seed, start_time FROM nodes "
+                                     "WHERE type IN ('face', 'voice') ORDER BY id").fetchall()
+            groups: dict[int, list] = {}
+            for tid, eid, end in self.conn.execute(
+                    "SELECT e.text_id, e.entity_id, n.end_time FROM edges e JOIN nodes n ON n.id = e.text_id "
+                    "WHERE n.is_equivalence = 1 AND e.weight > 0 ORDER BY e.text_id, e.entity_id"):
+                groups.setdefault(tid, [end, []])[1].append(eid)
+            ent_t = np.array([np.inf if r[3] is None else r[3] for r in ents], dtype=np.float64)
+            grp = list(groups.values())
+            grp_t = np.array([np.inf if g[0] is None else g[0] for g in grp], dtype=np.float64)
+            oe, og = np.argsort(ent_t, kind="stable"), np.argsort(grp_t, kind="stable")
+            rows = self._char_rows = (self._characters, [ents[i][:3] for i in oe.tolist()], ent_t[oe],
+                                      [grp[i][1] for i in og.tolist()], grp_t[og])
+        return rows
+
     def characters(self, before_time: float | None = None) -> Characters:
         """Characters from the equivalences visible at ``before_time`` (all when None)."""
         with self._lock:
             self.refresh()
-            cached = self._characters.get(before_time)
+            _, ents, ent_t, groups, grp_t = self._character_rows()
+            if before_time is None:
+                key: tuple = (len(ents), len(groups), None)
+            else:  # entities started and equivalences written by the bound (as SQL's "<= bound + 1e-9")
+                b = before_time + 1e-9
+                key = (int(np.searchsorted(ent_t, b, "right")), int(np.searchsorted(grp_t, b, "right")), 0)
+            cached = self._characters.get(key)
             if cached is not None:
                 return cached
-            bounded = before_time is not None
-            args: tuple = (before_time + 1e-9,) if bounded else ()
-            ents = self.conn.execute(
-                "SELECT id, type, character_seed FROM nodes WHERE type IN ('face', 'voice')"
-                + (" AND start_time <= ?" if bounded else ""), args).fetchall()
-            tb = " AND n.end_time <= ?" if bounded else ""
-            groups: dict[int, list[int]] = {}
-            for tid, eid in self.conn.execute(
-                    "SELECT e.text_id, e.entity_id FROM edges e JOIN nodes n ON n.id = e.text_id "
-                    f"WHERE n.is_equivalence = 1 AND e.weight > 0{tb} ORDER BY e.text_id, e.entity_id", args):
-                groups.setdefault(tid, []).append(eid)
-            chars = resolve(ents, groups.values())
+            chars = resolve(ents[: key[0]], groups[: key[1]])
             if len(self._characters) > 64:
                 self._characters.clear()
-            self._characters[before_time] = chars
+            self._characters[key] = chars
             return chars
 
     def character_members(self, before_time: float | None = None) -> dict[int, list[str]]:

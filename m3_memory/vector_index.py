@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -67,6 +68,24 @@ def _blas_one_thread() -> list[tuple]:
     return saved
 
 
+def _trim_heap() -> None:
+    """glibc keeps freed blocks in its arenas; after a merge freed a few hundred MB, give them back."""
+    global _LIBC
+    if _LIBC is None:
+        try:
+            import ctypes
+
+            _LIBC = ctypes.CDLL("libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC = None
+
+
 def _blas_restore(saved: list[tuple]) -> None:
     for c, n in saved:
         c.set_num_threads(n)
@@ -85,6 +104,7 @@ class IndexParams:
     segment_rows: int = 4096             # pending rows are sealed into a segment once this many wait
     max_segment_rows: int = 262144       # segments are merged up to this size
     merge_factor: int = 4
+    max_small_segments: int = 3          # segments under max_segment_rows beyond this are merged (searches stay cheap)
     dtype: str = "float32"               # segment vector storage: float32 | float16 | int8
     background: bool = True              # build segments in a background thread (else inline, for tests)
     build_threads: int = 1               # OpenMP threads of the builder (0: all cores while catching up)
@@ -329,6 +349,14 @@ class VectorIndex:
             fits = sum(s.rows for s in run) <= self.p.max_segment_rows
             if fits and all(self._size_class(s.rows) == cls for s in run):
                 return ("merge", i, i + f)
+        # every segment costs each search a graph walk: past max_small_segments small ones, merge the adjacent
+        # pair with the fewest rows (the newest, usually)
+        if sum(s.rows < self.p.max_segment_rows for s in segs) > self.p.max_small_segments:
+            pairs = [(segs[i].rows + segs[i + 1].rows, i) for i in range(len(segs) - 1)
+                     if segs[i].rows + segs[i + 1].rows <= self.p.max_segment_rows]
+            if pairs:
+                _, i = min(pairs)
+                return ("merge", i, i + 2)
         return None
 
     def _task_rows(self, task: tuple) -> int:
@@ -352,6 +380,10 @@ class VectorIndex:
                 return
 
     def _run(self) -> None:
+        try:  # builds yield the CPU to searches and the writer (Linux: a thread's own nice value)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except (AttributeError, OSError):
+            pass
         while True:
             with self.lock:
                 while not self._closed and self._plan() is None:
@@ -408,6 +440,7 @@ class VectorIndex:
                 self.built_at += 1
             what = f"merged {len(run)} segments into rows {seg.start}-{seg.stop}"
         log.debug("vector index: %s in %.2f s", what, time.perf_counter() - t0)
+        _trim_heap()  # the replaced segments' memory goes back to the OS (RSS follows the index, not its history)
         if inline:  # inside add(): the caller has not recorded the change-log position of this state yet
             self.unsaved_build = True
         elif self.on_built is not None:
