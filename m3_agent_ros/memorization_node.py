@@ -52,6 +52,7 @@ from m3_memory.stream_ledger import RETIMED, StreamLedger
 from m3_memory.where import save_places
 
 NODE_NAME = "m3_agent_memorization"
+POSE_QUEUE = 500        # pose subscription depth (10 s of 50 Hz odometry)
 SHUTDOWN_WAIT_S = 2.0   # SIGINT/SIGTERM: time for the clip being memorized to commit (+ 2 s grace: < 5 s)
 # topic parameters: relative names by default (a namespace or remap moves them), resolved once at configure
 TOPIC_PARAMS = ("image_topic", "compressed_topic", "audio_topic", "event_topic", "pose_topic")
@@ -96,6 +97,9 @@ class MemorizationNode(M3LifecycleNode):
         self._current_clip: Clip | None = None
         self._last_bad_log: dict[str, float] = {}
         self._cb_group = MutuallyExclusiveCallbackGroup()
+        # poses arrive at 10-50 Hz and cost microseconds: their own group, so they are never queued behind a JPEG
+        # decode or an audio resample (a full best-effort queue drops them)
+        self._pose_group = MutuallyExclusiveCallbackGroup()
         self._srv_group = MutuallyExclusiveCallbackGroup()
         self.ledger = StreamLedger()
         self.clocks: StreamClocks | None = None
@@ -173,8 +177,8 @@ class MemorizationNode(M3LifecycleNode):
                                                        callback_group=self._cb_group))
         if p.pose_topic:
             msg_type = Odometry if p.pose_type == "odometry" else PoseStamped
-            self._subs.append(self.create_subscription(msg_type, p.pose_topic, self._on_pose, sensor_qos(50),
-                                                       callback_group=self._cb_group))
+            self._subs.append(self.create_subscription(msg_type, p.pose_topic, self._on_pose, sensor_qos(POSE_QUEUE),
+                                                       callback_group=self._pose_group))
         self._flush_srv = self.create_service(Trigger, "~/flush", self._on_flush, callback_group=self._srv_group)
         self._sync_srv = self.create_service(SyncStream, "~/sync", self._on_sync, callback_group=self._srv_group)
         assert self.store is not None
@@ -357,7 +361,8 @@ class MemorizationNode(M3LifecycleNode):
         self.received[topic] = self.received.get(topic, 0) + 1
         t = self._latest_stream_t
         try:
-            mapped = self._stream_time(topic, msg)
+            with self._lock:  # the stream clocks are shared with the camera and audio callbacks
+                mapped = self._stream_time(topic, msg)
             if mapped is None:
                 return
             t = mapped
@@ -558,7 +563,7 @@ class MemorizationNode(M3LifecycleNode):
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node(MemorizationNode, args, threads=3)
+    return run_node(MemorizationNode, args, threads=4)
 
 
 if __name__ == "__main__":
