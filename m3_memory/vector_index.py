@@ -407,7 +407,9 @@ class VectorIndex:
             if task is None:
                 return False
             if task[0] == "seal":
-                vecs = self.pmat[: task[2] - task[1]].copy()
+                # a view, not a copy (rows once written never change; a grown buffer leaves this one to us):
+                # a copy of up to 400 MB here would hold the lock and the GIL while searches wait
+                vecs = self.pmat[: task[2] - task[1]]
             else:
                 run = self.segments[task[1] : task[2]]
             catching_up = (self.n - self.pstart) > 2 * self.p.max_segment_rows
@@ -417,7 +419,7 @@ class VectorIndex:
         t0 = time.perf_counter()
         if task[0] == "seal":
             _, start, stop = task
-            index = self._build(vecs)
+            index = self._build([vecs])
             with self.lock:
                 if self._closed or self.pstart != start:
                     return False
@@ -431,7 +433,7 @@ class VectorIndex:
             what = f"sealed rows {start}-{stop}"
         else:
             _, i, j = task
-            index = self._build(np.concatenate([segment_vectors(s) for s in run]))
+            index = self._build([segment_vectors(s) for s in run])
             with self.lock:
                 if self._closed or self.segments[i:j] != run:
                     return False
@@ -456,7 +458,9 @@ class VectorIndex:
         seg.dead = int((~self.alive[start:stop]).sum())
         return seg
 
-    def _build(self, vecs: np.ndarray) -> faiss.Index:
+    def _build(self, parts: list[np.ndarray]) -> faiss.Index:
+        """An HNSW segment over the rows of ``parts`` in order, added in chunks: faiss releases the GIL for each,
+        and no concatenated copy is made."""
         p = self.p
         if p.dtype == "float32":
             index = faiss.IndexHNSWFlat(self.dim, p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
@@ -464,10 +468,13 @@ class VectorIndex:
             qtype = faiss.ScalarQuantizer.QT_fp16 if p.dtype == "float16" else faiss.ScalarQuantizer.QT_8bit
             index = faiss.IndexHNSWSQ(self.dim, qtype, p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
             if self.train is None:  # the first segment's rows train every later one: decode/encode round trips
-                self.train = np.ascontiguousarray(vecs[:: max(1, len(vecs) // 16384)], dtype=np.float32)
+                first = parts[0]
+                self.train = np.ascontiguousarray(first[:: max(1, len(first) // 16384)], dtype=np.float32)
             index.train(self.train)
         index.hnsw.efConstruction = p.hnsw_ef_construction
-        index.add(np.ascontiguousarray(vecs, dtype=np.float32))
+        for part in parts:
+            for i in range(0, len(part), 16384):
+                index.add(np.ascontiguousarray(part[i : i + 16384], dtype=np.float32))
         return index
 
     def wait_idle(self, timeout: float | None = None) -> bool:
