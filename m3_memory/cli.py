@@ -331,8 +331,10 @@ def cmd_links(args: argparse.Namespace) -> int:
     if not rows:
         _out("no links: one face or voice only")
         return 0
-    _out(_table(("memory", "joins", "known since", "clip", "from", "weight"),
-                [(lk.memory_id, " = ".join(lk.tags), _fmt_time(lk.time), lk.clip_id, lk.source, lk.weight)
+    _out(_table(("memory", "joins", "known since", "clip", "from", "weight", "confidence", "evidence"),
+                [(lk.memory_id, " = ".join(lk.tags), _fmt_time(lk.time), lk.clip_id, lk.source, lk.weight,
+                  "" if lk.confidence is None else f"{lk.confidence:.2f}",
+                  "" if lk.evidence_s is None else f"{lk.evidence_s:.1f} s alone on camera, {lk.evidence_clips} clips")
                  for lk in rows]))
     return 0
 

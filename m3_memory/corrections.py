@@ -50,6 +50,11 @@ class Link:
     time: float | None                 # when it became known (the memory's end time)
     weight: float
     source: str                        # "user" (a merge) or "memorization"
+    # face=voice links from audio-visual evidence (writing/av_links.py): confidence in [0, 1], seconds of credit
+    # (speech while the face was alone on camera) and clips it came from; None for a user's merge or a model's
+    confidence: float | None = None
+    evidence_s: float | None = None
+    evidence_clips: int | None = None
 
     @property
     def tags(self) -> list[str]:
@@ -88,7 +93,16 @@ def links(store: MemoryStore, character_id: int) -> list[Link]:
         if link is None:
             link = out[mid] = Link(mid, [], clip, end, weight, _source(extra))
         link.entities.append((members[eid], eid))
-    return [link for link in out.values() if len(link.entities) > 1]
+    found = [link for link in out.values() if len(link.entities) > 1]
+    for link in found:
+        faces = [nid for kind, nid in link.entities if kind == "face"]
+        voices = [nid for kind, nid in link.entities if kind == "voice"]
+        if len(faces) == 1 and len(voices) == 1:
+            row = store.conn.execute("SELECT confidence, overlap_s, clips FROM av_evidence WHERE face_id = ? AND "
+                                     "voice_id = ?", (faces[0], voices[0])).fetchone()
+            if row is not None and row[0] is not None:
+                link.confidence, link.evidence_s, link.evidence_clips = float(row[0]), round(row[1], 2), int(row[2])
+    return found
 
 
 def _source(extra: str | None) -> str:

@@ -9,7 +9,8 @@ Tables
   edges                       text node -> entity node, weighted (weight <= 0 removes the edge)
   character_names             names known for a character (keyed by the character's seed, see characters.py)
   changes                     append-only log (seq) that readers use to keep their vector index in step
-  av_evidence, voice_speech   seconds a voice spoke while a face was alone on camera (embedded writer)
+  av_evidence, voice_speech   seconds a voice spoke while a face was alone on camera, in how many clips, and the
+                              confidence of the face=voice equivalence it supports (embedded writer, av_links.py)
   turns, turn_memories        who-said-what-when facts: one row per voice turn (speech, with its transcript) and
                               per face appearance, linked to the episodic memories written from it
   gaps                        input that did not become memory: stream time span, topic, cause (late, future,
@@ -210,6 +211,13 @@ MIGRATIONS: list[str] = [
         source TEXT,
         updated_at REAL
     );
+    """,
+    # 8: face-voice evidence accumulated over clips: in how many clips the pair was heard-while-alone, and the
+    #    confidence of the equivalence it supports (set when linked, av_links.py)
+    """
+    ALTER TABLE av_evidence ADD COLUMN clips INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE av_evidence ADD COLUMN confidence REAL;
+    ALTER TABLE av_evidence ADD COLUMN linked_clip INTEGER;
     """,
 ]
 

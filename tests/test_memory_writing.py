@@ -16,7 +16,7 @@ from m3_memory.writing.openai_writer import OpenAIMemoryWriter
 from m3_memory.writing.protocol_text import MEMORY_PROMPT_SFT
 from m3_memory.writing.request import qwen_omni_content
 
-from .store_helpers import unit
+from .store_helpers import near, unit
 
 
 @pytest.mark.parametrize("reply", [
@@ -105,6 +105,76 @@ def test_embedded_equivalence_accumulates_across_clips_in_the_store(tmp_path):
     assert chars.character_of(f) == chars.character_of(v) != chars.character_of(g)
     # the repeated statement reinforced the first one instead of adding a node
     assert store.stats()["equivalences"] == 1
+
+
+def _talk(store, writer, clip, face_vec, voice_vec, speech_s, new_voice=False):
+    """One 30 s clip: the face alone on camera for 10 s while the voice speaks ``speech_s`` seconds; returns
+    (face id, voice id, the equivalences written)."""
+    t0 = clip * 30.0
+    with store.begin_clip(clip, t0, t0 + 30.0) as w:
+        f = w.match_entity("face", face_vec)[0] or w.add_entity("face", face_vec)
+        v = (None if new_voice else w.match_entity("voice", voice_vec)[0]) or w.add_entity("voice", voice_vec)
+        times = [t0 + i for i in range(30)]
+        ev = ClipEvidence(clip, t0, t0 + 30.0, frame_times=times, faces=[FaceEvidence(f, b"j", times[:10])],
+                          voices=[VoiceTurnEvidence(v, t0 + 2.0, t0 + 2.0 + speech_s, "yes")])
+        out = writer.write(ev, graph=w)
+        w.add_memories(out.episodic, "episodic")
+        for text in out.semantic:
+            w.add_memory(text, "semantic")
+    return f, v, [t for t in out.semantic if t.startswith("Equivalence")]
+
+
+def test_a_short_speaker_filed_under_two_voice_nodes_is_linked_once_the_pooled_evidence_is_enough(tmp_path):
+    from m3_memory.corrections import links
+
+    rng = np.random.default_rng(5)
+    store = MemoryStore(tmp_path / "m.db")
+    writer = EmbeddedWriter()                       # min_overlap_s 1.5
+    face, voice = unit(rng, 1, 128), unit(rng, 1, 192)
+    f, v1, said0 = _talk(store, writer, 0, face, voice, 1.0)
+    assert said0 == []                              # 1 s of evidence is not enough
+    # the same person's next 1 s turn did not match their voice node (a short turn is a weak voice print)
+    f2, v2, said1 = _talk(store, writer, 1, face, near(voice, rng, 0.04), 1.0, new_voice=True)
+    assert f2 == f and v2 != v1
+    assert sorted(said1) == [f"Equivalence: <face_{f}>, <voice_{v1}>", f"Equivalence: <face_{f}>, <voice_{v2}>"]
+    chars = store.characters()
+    cid = chars.character_of(f)
+    assert chars.character_of(v1) == chars.character_of(v2) == cid
+    found = links(store, cid)
+    assert len(found) == 2 and all(0 < lk.confidence <= 1 and lk.evidence_clips == 1 for lk in found)
+    assert {lk.evidence_s for lk in found} == {1.0}
+
+
+def test_voices_that_do_not_sound_alike_are_not_pooled(tmp_path):
+    rng = np.random.default_rng(6)
+    store = MemoryStore(tmp_path / "m.db")
+    writer = EmbeddedWriter()
+    face = unit(rng, 1, 128)
+    f, v1, said0 = _talk(store, writer, 0, face, unit(rng, 1, 192), 1.0)
+    _, v2, said1 = _talk(store, writer, 1, face, unit(rng, 1, 192), 1.0, new_voice=True)   # someone else
+    assert v2 != v1 and said0 == said1 == []     # 1 s + 1 s, but not one person's: nothing is linked
+    chars = store.characters()
+    assert len({chars.character_of(f), chars.character_of(v1), chars.character_of(v2)}) == 3
+
+
+def test_confidence_grows_with_evidence_and_an_off_camera_voice_is_not_linked(tmp_path):
+    from m3_memory.corrections import links
+
+    rng = np.random.default_rng(7)
+    store = MemoryStore(tmp_path / "m.db")
+    writer = EmbeddedWriter()
+    face, voice, other = unit(rng, 1, 128), unit(rng, 1, 192), unit(rng, 1, 192)
+    f, v, said = _talk(store, writer, 0, face, voice, 1.6)
+    assert said == [f"Equivalence: <face_{f}>, <voice_{v}>"]
+    first = links(store, store.characters().character_of(f))[0].confidence
+    _talk(store, writer, 1, face, voice, 1.6)
+    again = links(store, store.characters().character_of(f))[0]
+    assert again.confidence > first and again.evidence_clips == 2
+    # someone off camera talks while only this face is on camera: the face already has its own voice
+    _, w_id, said = _talk(store, writer, 2, face, other, 2.0, new_voice=True)
+    assert said == []
+    chars = store.characters()
+    assert chars.character_of(w_id) != chars.character_of(f)
 
 
 class _Chat(BaseHTTPRequestHandler):

@@ -8,14 +8,10 @@ It writes only what the evidence supports:
 * semantic: self-introductions heard in speech (``<voice_1>'s name is Anna.`` from "my name is Anna" /
   "I'm Anna") and face-voice equivalences (``Equivalence: <face_3>, <voice_1>``).
 
-Equivalence rule (audio-visual co-occurrence, accumulated across clips in the store, so it survives restarts):
-for every speech turn, the sampled frames inside the turn are checked; when one face is the *only* face on
-camera in at least ``alone_fraction`` of them, the turn's duration times that fraction is credited to the
-(face, voice) pair. A pair is declared equivalent when its credit is at least ``min_overlap_s`` seconds, covers
-at least ``min_share`` of everything the voice said, and each is the other's best partner. Repeating the
-statement in later clips reinforces it (upstream's semantics). Limitation: without lip-activity detection a
-silent person alone on camera while someone off camera talks earns credit too; the thresholds and the mutual
-best-partner test keep that from deciding on its own.
+Equivalences come from audio-visual evidence accumulated across clips in the store (so it survives restarts):
+seconds a voice spoke while one face was alone on camera, pooled over one person's sound-alike voice nodes, with
+a confidence kept on the link; see :mod:`m3_memory.writing.av_links` for the rule and its limitation (no
+lip-activity detection). Repeating the statement in later clips reinforces it (upstream's semantics).
 """
 
 from __future__ import annotations
@@ -23,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from . import av_links
 from .base import ClipEvidence, WrittenMemories
 
 if TYPE_CHECKING:
@@ -38,9 +35,7 @@ class EmbeddedWriter:
 
     def __init__(self, alone_fraction: float = 0.6, min_overlap_s: float = 1.5, min_share: float = 0.5,
                  frame_tolerance_s: float = 1e-3) -> None:
-        self.alone_fraction = alone_fraction
-        self.min_overlap_s = min_overlap_s
-        self.min_share = min_share
+        self.av = av_links.AVParams(alone_fraction, min_overlap_s, min_share, frame_tolerance_s)
         self.tol = frame_tolerance_s
 
     def write(self, evidence: ClipEvidence, graph: ClipWriter | None = None) -> WrittenMemories:
@@ -63,7 +58,7 @@ class EmbeddedWriter:
         return out
 
     def _visible(self, evidence: ClipEvidence, t: float) -> list[int]:
-        return [f.node_id for f in evidence.faces if any(abs(x - t) <= self.tol for x in f.times)]
+        return av_links.visible(evidence, t, self.tol)
 
     def _seen_together(self, evidence: ClipEvidence) -> list[tuple[int, int]]:
         pairs: dict[tuple[int, int], None] = {}
@@ -79,38 +74,8 @@ class EmbeddedWriter:
         return [m.group(1) for m in _NAME.finditer(text) if m.group(1).split()[0] not in _NOT_NAMES]
 
     def _equivalences(self, evidence: ClipEvidence, graph: ClipWriter) -> list[str]:
-        conn = graph.conn
-        touched: set[int] = set()
-        for turn in evidence.voices:
-            dur = max(0.0, turn.end - turn.start)
-            conn.execute("INSERT INTO voice_speech (voice_id, speech_s) VALUES (?, ?) ON CONFLICT (voice_id) "
-                         "DO UPDATE SET speech_s = speech_s + excluded.speech_s", (turn.node_id, dur))
-            touched.add(turn.node_id)
-            frames = [t for t in evidence.frame_times if turn.start - self.tol <= t <= turn.end + self.tol]
-            if not frames:
-                continue
-            alone: dict[int, int] = {}
-            for t in frames:
-                vis = self._visible(evidence, t)
-                if len(vis) == 1:
-                    alone[vis[0]] = alone.get(vis[0], 0) + 1
-            for face_id, n in alone.items():
-                frac = n / len(frames)
-                if frac >= self.alone_fraction:
-                    conn.execute(
-                        "INSERT INTO av_evidence (face_id, voice_id, overlap_s) VALUES (?, ?, ?) ON CONFLICT "
-                        "(face_id, voice_id) DO UPDATE SET overlap_s = overlap_s + excluded.overlap_s",
-                        (face_id, turn.node_id, dur * frac))
-        out = []
-        for voice_id in sorted(touched):
-            row = conn.execute("SELECT face_id, overlap_s FROM av_evidence WHERE voice_id = ? ORDER BY overlap_s DESC,"
-                               " face_id LIMIT 1", (voice_id,)).fetchone()
-            if not row:
-                continue
-            face_id, overlap = row
-            speech = conn.execute("SELECT speech_s FROM voice_speech WHERE voice_id = ?", (voice_id,)).fetchone()[0]
-            best_voice = conn.execute("SELECT voice_id FROM av_evidence WHERE face_id = ? ORDER BY overlap_s DESC, "
-                                      "voice_id LIMIT 1", (face_id,)).fetchone()[0]
-            if overlap >= self.min_overlap_s and overlap >= self.min_share * speech and best_voice == voice_id:
-                out.append(f"Equivalence: <face_{face_id}>, <voice_{voice_id}>")
-        return out
+        heard = av_links.record_clip(graph.conn, evidence, self.av)
+        store = getattr(graph, "store", None)
+        embedder = store.meta("voice_embedder") if store is not None and hasattr(store, "meta") else None
+        same = av_links.SAME_SPEAKER.get(str(embedder), max(av_links.SAME_SPEAKER.values()))
+        return [link.statement for link in av_links.decide(graph.conn, evidence.clip_id, sorted(heard), self.av, same)]

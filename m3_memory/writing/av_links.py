@@ -1,0 +1,171 @@
+"""Face = voice links from audio-visual evidence accumulated over clips (the embedded writer's equivalences).
+
+Evidence, per speech turn: the sampled frames inside the turn are checked; a face that is the *only* face on
+camera in at least ``alone_fraction`` of them earns the turn's duration times that fraction as *credit* for the
+(face, voice) pair. Credit, the number of clips it came from and every voice's total speech are kept in the
+store (``av_evidence``, ``voice_speech``), so evidence adds up across clips and restarts: a person who says two
+words per clip is linked once their words add up, not never.
+
+Decision, for every voice heard in the clip: its best face F (most credit) must have it as F's own best voice
+(mutual best partners), and the credit must cover at least ``min_share`` of everything the voice said. Then
+the credit is *pooled* over F's voices that pass the same tests and sound alike (mean cosine of their stored
+embeddings >= the speaker embedder's same-speaker threshold): one person's short turns are sometimes filed
+under two voice nodes (a 1 s turn is a weak voice print), and their evidence counts together. F is linked to
+each of them when the pooled credit reaches ``min_overlap_s``.
+
+Confidence in [0, 1], kept on the link (``av_evidence.confidence``) and shown with it (``m3-memory links``):
+``support * share * exclusivity`` with support = pooled credit / (2 * min_overlap_s) capped at 1, share = the
+pair's credit / the voice's speech, exclusivity = the pair's credit / the voice's credit with every face.
+
+Limitation: without lip-activity detection a silent person alone on camera while someone off camera talks
+earns credit too; the share and mutual-best-partner tests keep that from deciding on its own, and the
+confidence says how strong the evidence was.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import ClipEvidence
+
+# same-speaker cosine of each speaker embedder (voices.py / speaker_campplus.py); unknown: the strictest
+SAME_SPEAKER = {"resemblyzer": 0.6, "campplus": 0.45, "eres2netv2": 0.6}
+
+
+@dataclass
+class AVParams:
+    alone_fraction: float = 0.6   # of a turn's frames in which the face must be the only one on camera
+    min_overlap_s: float = 1.5    # pooled credit needed for a link
+    min_share: float = 0.5        # of the voice's speech its credit must cover
+    frame_tolerance_s: float = 1e-3
+
+
+@dataclass
+class AVLink:
+    face_id: int
+    voice_id: int
+    credit_s: float        # this pair's credit
+    pooled_s: float        # credit of the face's sound-alike voices together
+    clips: int             # clips that gave this pair credit
+    confidence: float
+
+    @property
+    def statement(self) -> str:
+        return f"Equivalence: <face_{self.face_id}>, <voice_{self.voice_id}>"
+
+
+def visible(ev: ClipEvidence, t: float, tol: float) -> list[int]:
+    return [f.node_id for f in ev.faces if any(abs(x - t) <= tol for x in f.times)]
+
+
+def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
+    """face id -> seconds of credit for speech in [start, end] of this clip."""
+    frames = [t for t in ev.frame_times if start - p.frame_tolerance_s <= t <= end + p.frame_tolerance_s]
+    if not frames:
+        return {}
+    alone: dict[int, int] = {}
+    for t in frames:
+        vis = visible(ev, t, p.frame_tolerance_s)
+        if len(vis) == 1:
+            alone[vis[0]] = alone.get(vis[0], 0) + 1
+    dur = max(0.0, end - start)
+    return {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
+
+
+def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams) -> set[int]:
+    """Add this clip's speech and credit to the store; returns the voices heard."""
+    credit: dict[tuple[int, int], float] = {}
+    heard: set[int] = set()
+    for turn in ev.voices:
+        conn.execute("INSERT INTO voice_speech (voice_id, speech_s) VALUES (?, ?) ON CONFLICT (voice_id) "
+                     "DO UPDATE SET speech_s = speech_s + excluded.speech_s",
+                     (turn.node_id, max(0.0, turn.end - turn.start)))
+        heard.add(turn.node_id)
+        for face_id, s in alone_credit(ev, turn.start, turn.end, p).items():
+            credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
+    for (face_id, voice_id), s in credit.items():
+        conn.execute("INSERT INTO av_evidence (face_id, voice_id, overlap_s, clips) VALUES (?, ?, ?, 1) ON CONFLICT "
+                     "(face_id, voice_id) DO UPDATE SET overlap_s = overlap_s + excluded.overlap_s, clips = clips + 1",
+                     (face_id, voice_id, s))
+    return heard
+
+
+def _speech(conn: sqlite3.Connection, voice_id: int) -> float:
+    row = conn.execute("SELECT speech_s FROM voice_speech WHERE voice_id = ?", (voice_id,)).fetchone()
+    return float(row[0]) if row else 0.0
+
+
+def _best_face(conn: sqlite3.Connection, voice_id: int) -> tuple[int, float, float] | None:
+    """(best face, its credit, the voice's credit with every face)"""
+    rows = conn.execute("SELECT face_id, overlap_s FROM av_evidence WHERE voice_id = ? ORDER BY overlap_s DESC, "
+                        "face_id", (voice_id,)).fetchall()
+    if not rows:
+        return None
+    return int(rows[0][0]), float(rows[0][1]), float(sum(r[1] for r in rows))
+
+
+def _voices_of(conn: sqlite3.Connection, face_id: int) -> list[tuple[int, float, int]]:
+    return [(int(v), float(s), int(c)) for v, s, c in conn.execute(
+        "SELECT voice_id, overlap_s, clips FROM av_evidence WHERE face_id = ? ORDER BY overlap_s DESC, voice_id",
+        (face_id,))]
+
+
+def _vectors(conn: sqlite3.Connection, node_id: int) -> np.ndarray:
+    rows = [np.frombuffer(b, dtype=np.float32) for (b,) in
+            conn.execute("SELECT vector FROM embeddings WHERE node_id = ? ORDER BY id", (node_id,))]
+    if not rows:
+        return np.zeros((0, 0), np.float32)
+    m = np.stack(rows).astype(np.float64)
+    return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+
+
+def voice_similarity(conn: sqlite3.Connection, a: int, b: int) -> float:
+    """Mean pairwise cosine of two voice nodes' stored embeddings (the store's matching rule); 0 without."""
+    va, vb = _vectors(conn, a), _vectors(conn, b)
+    if not va.size or not vb.size or va.shape[1] != vb.shape[1]:
+        return 0.0
+    return float((va @ vb.T).mean())
+
+
+def decide(conn: sqlite3.Connection, clip_id: int, heard: Sequence[int], p: AVParams, same_speaker: float
+           ) -> list[AVLink]:
+    """The links the evidence in the store supports now, for the faces whose best voice partner spoke in this
+    clip (restated for the voices heard, stated for members not linked before). Each decided link's confidence
+    is written to ``av_evidence``."""
+
+    def qualifies(voice_id: int, face_id: int) -> float | None:
+        """the voice's credit with every face, when ``face_id`` is its best face and explains enough of it"""
+        best = _best_face(conn, voice_id)
+        if best is None or best[0] != face_id:
+            return None
+        speech = _speech(conn, voice_id)
+        return best[2] if speech > 0 and best[1] >= p.min_share * speech else None
+
+    faces = {b[0] for v in set(heard) if (b := _best_face(conn, v)) is not None}
+    out: list[AVLink] = []
+    for face_id in sorted(faces):
+        mine = _voices_of(conn, face_id)
+        anchor = mine[0][0]
+        if qualifies(anchor, face_id) is None:
+            continue                                    # not mutual best partners, or too little of its speech
+        group = [mine[0]] + [(v, s, c) for v, s, c in mine[1:] if qualifies(v, face_id) is not None
+                             and voice_similarity(conn, anchor, v) >= same_speaker]
+        pooled = sum(s for _, s, _ in group)
+        if pooled < p.min_overlap_s:
+            continue
+        support = min(1.0, pooled / (2.0 * p.min_overlap_s))
+        for v, s, c in group:
+            total = qualifies(v, face_id) or s
+            share = min(1.0, s / max(_speech(conn, v), 1e-9))
+            conf = round(support * share * (s / max(total, 1e-9)), 3)
+            linked = conn.execute("SELECT confidence IS NOT NULL FROM av_evidence WHERE face_id = ? AND voice_id = ?",
+                                  (face_id, v)).fetchone()[0]
+            conn.execute("UPDATE av_evidence SET confidence = ?, linked_clip = coalesce(linked_clip, ?) "
+                         "WHERE face_id = ? AND voice_id = ?", (conf, clip_id, face_id, v))
+            if v in heard or not linked:
+                out.append(AVLink(face_id, v, s, pooled, c, conf))
+    return out
