@@ -29,7 +29,7 @@ from memorization_bench import bag_clips  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def memorize(bag: Path, db: Path) -> dict:
+def memorize(bag: Path, db: Path, voice_backend: str = "resemblyzer") -> dict:
     from m3_memory import MemoryStore
     from m3_memory.clips import ClipAssembler
     from m3_memory.memorize import Memorizer
@@ -46,7 +46,7 @@ def memorize(bag: Path, db: Path) -> dict:
         from m3_memory.where import save_places
 
         save_places(store, parse_places(yaml.safe_load(places.read_text())))
-    mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage("resemblyzer"), "embedded")
+    mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage(voice_backend), "embedded")
     for _, clips in bag_clips(bag, ClipAssembler(30.0, 1.0, 16000)):
         for c in clips:
             mem.process(c)
@@ -55,13 +55,13 @@ def memorize(bag: Path, db: Path) -> dict:
     return stats
 
 
-def run(bag: Path, db: Path) -> dict:
+def run(bag: Path, db: Path, voice_backend: str = "resemblyzer") -> dict:
     from m3_agent_ros.bags.read import bag_questions
     from m3_control.evaluation.judge import make_judge
     from m3_control.m3_answerer import M3Answerer
     from m3_memory import MemoryStore
 
-    stats = memorize(bag, db)
+    stats = memorize(bag, db, voice_backend)
     store = MemoryStore(db, readonly=True)
     ans = M3Answerer(store, backend={"backend": "embedded", "max_tokens": 96}, prompt="tools")
     t = time.perf_counter()
@@ -90,8 +90,9 @@ def main() -> None:
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
     ap.add_argument("--db", default="/tmp/m3_reasoning_bench.db")
     ap.add_argument("--json", default="")
+    ap.add_argument("--voice-backend", default="resemblyzer", help="speaker embedder: resemblyzer or campplus")
     a = ap.parse_args()
-    res = run(Path(a.bag), Path(a.db))
+    res = run(Path(a.bag), Path(a.db), a.voice_backend)
     print(tabulate([[("ok" if r["correct"] else "NO"), r["id"], f"{r['latency_s']:.2f}", r["source"], r["answer"],
                      r["reference"]] for r in res["rows"]],
                    headers=["", "question", "s", "source", "answer", "reference"], maxcolwidths=[None, None, None,

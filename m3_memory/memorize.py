@@ -7,6 +7,7 @@ on the same database and stream resumes after the last committed clip without du
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from dataclasses import dataclass, field
@@ -39,7 +40,9 @@ class VoiceStage(Protocol):
         """VAD, speaker turns, embeddings and ASR of the clip's audio (no store access)."""
         ...
 
-    def attach(self, graph: ClipWriter, analysis: Any) -> list[VoiceTurnEvidence]:
+    def attach(self, graph: ClipWriter, analysis: Any, faces: list[FaceEvidence] | None = None,
+               frame_times: list[float] | None = None) -> list[VoiceTurnEvidence]:
+        """Match the speakers to voice nodes; the clip's matched faces (if any) may inform the match."""
         ...
 
 
@@ -106,7 +109,8 @@ class Memorizer:
             if face_an is not None and self.faces is not None:
                 ev.faces = self.faces.attach(w, face_an)
             if voice_an is not None and self.voices is not None:
-                ev.voices = self.voices.attach(w, voice_an)
+                ev.voices = (self.voices.attach(w, voice_an, faces=ev.faces, frame_times=ev.frame_times)
+                             if ev.faces and _takes_faces(self.voices) else self.voices.attach(w, voice_an))
             tw = time.perf_counter()
             written = self.writer.write(ev, graph=w)
             res.timings["writer"] = time.perf_counter() - tw
@@ -129,6 +133,14 @@ class Memorizer:
             res.node_types.append(typ)
             res.texts.append(text)
         return res
+
+
+def _takes_faces(stage: VoiceStage) -> bool:
+    """A voice stage written for the older protocol (``attach(graph, analysis)``) is called without the faces."""
+    try:
+        return "faces" in inspect.signature(stage.attach).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _norm(text: str) -> str:

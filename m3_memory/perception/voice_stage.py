@@ -16,7 +16,8 @@ import numpy as np
 
 from ..clips import Clip
 from ..store import ClipWriter
-from ..writing import VoiceTurnEvidence
+from ..writing import FaceEvidence, VoiceTurnEvidence
+from . import voice_prior
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ class VoiceAnalysis:
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
+# a match this far above the matching threshold is kept even when the camera disagrees (voice_prior.py)
+SURE_MARGIN = 0.1
 
 
 def voice_snippet(audio: np.ndarray, clip_start: float, turn: VoiceTurn, max_s: float = SNIPPET_S
@@ -101,17 +104,30 @@ class VoiceStage:
         if have is None:
             store._set_meta("voice_embedder", mine)
 
-    def attach(self, graph: ClipWriter, analysis: VoiceAnalysis) -> list[VoiceTurnEvidence]:
+    def attach(self, graph: ClipWriter, analysis: VoiceAnalysis, faces: list[FaceEvidence] | None = None,
+               frame_times: list[float] | None = None) -> list[VoiceTurnEvidence]:
+        """Match the clip's speakers to voice nodes (adding/updating them). With the clip's faces (matched
+        first), who is alone on camera while a speaker talks informs the match (voice_prior.py)."""
         out: list[VoiceTurnEvidence] = []
         if analysis.speakers:
             self.check_store(graph)
         used: set[int] = set()
+        emb = self.pipeline.embedder
         for k, spk in sorted(analysis.speakers.items()):
             # one L2-normalised centroid per speaker per clip: averaging the 1.6 s windows removes much of the
             # content/noise variation (see the thresholds in voices.py)
             centroid = np.mean(np.stack(spk.embeddings), axis=0, keepdims=True)
             embs = centroid / np.linalg.norm(centroid)
-            node, score = graph.match_entity("voice", embs, threshold=self.match_threshold)
+            if faces and frame_times:
+                d = voice_prior.decide(graph, embs, [(t.start, t.end) for t in spk.turns], faces, frame_times,
+                                       match=self.match_threshold, same=emb.same_speaker_threshold,
+                                       sure=self.match_threshold + SURE_MARGIN)
+                node, score = d.node, d.score
+                if d.reason != "plain":
+                    log.info("speaker at %.1f-%.1f s -> %s (%s, score %.3f)", spk.turns[0].start, spk.turns[-1].end,
+                             f"voice node {node}" if node is not None else "a new voice node", d.reason, score)
+            else:
+                node, score = graph.match_entity("voice", embs, threshold=self.match_threshold)
             texts = [t.text for t in spk.turns if t.text]
             if node is None or node in used:
                 node = graph.add_entity("voice", embs, texts)
@@ -121,6 +137,6 @@ class VoiceStage:
                 wav, seconds = analysis.snippets[k]
                 graph.update_entity(node, contents=[wav], content_kind="voice_wav", scores=[seconds])
             used.add(node)
-            log.debug("speaker with %d turns -> voice node %d (match %.3f)", len(spk.turns), node, score)
+            log.debug("speaker with %d turns -> voice node %d (score %.3f)", len(spk.turns), node, score)
             out += [VoiceTurnEvidence(node, t.start, t.end, t.text) for t in spk.turns]
         return sorted(out, key=lambda v: v.start)

@@ -1,0 +1,104 @@
+"""Who is on camera while a voice speaks: face-aware re-identification of a clip's speakers against voice nodes.
+
+A speaker's centroid from a second or two of speech is a weak voice print: two people can score above the
+matching threshold, and one person's short turn below it. The camera often knows better. When one face is
+the only face on camera during most of a speaker's turns (the rule of :mod:`m3_memory.writing.av_links`), the
+match is checked against who that face is:
+
+* **own voice** — the face is already linked to a voice node that scores at least the embedder's same-speaker
+  threshold and within ``margin`` of the best node: that node is taken (the face's own voice, heard again).
+* **someone else's voice** — the best node is linked to another face that is not on camera during the turns,
+  the visible face has no voice yet, and the score is below ``sure``: a new voice node is made rather than
+  filing a new person's words under someone who is not there. (Someone off camera talking while a new face is
+  on screen loses only the re-identification of that one clip; a wrong match would join two people.)
+
+Anything else keeps the store's plain rule (best node at or above the matching threshold). Every decision
+that differs from the plain rule is returned with its reason and logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..writing.av_links import AVParams, alone_credit
+from ..writing.base import ClipEvidence, FaceEvidence
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Decision:
+    node: int | None          # the voice node to use; None: a new one
+    score: float              # the chosen node's score (the best score when new)
+    reason: str               # "plain" | "own voice" | "not the visible face's"
+
+
+def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipWriter
+    """Mean cosine of ``embs`` (one row per query embedding) against every voice node (the store's rule)."""
+    nodes, starts, counts, mat = graph.cache.entity_rows(graph.conn, "voice")
+    if not len(nodes) or mat.shape[1] != embs.shape[1]:
+        return {}
+    sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
+    per = np.add.reduceat(sims.astype(np.float64), starts) / counts
+    return {int(n): float(s) for n, s in zip(nodes.tolist(), per.tolist(), strict=True)}
+
+
+def linked(conn, node_id: int, kind: str) -> set[int]:  # noqa: ANN001 - sqlite3.Connection
+    """Entities of ``kind`` joined to ``node_id`` by an equivalence memory (a direct link)."""
+    return {int(r[0]) for r in conn.execute(
+        "SELECT DISTINCT e2.entity_id FROM edges e1 JOIN nodes n ON n.id = e1.text_id AND n.is_equivalence = 1 "
+        "JOIN edges e2 ON e2.text_id = n.id JOIN nodes x ON x.id = e2.entity_id AND x.type = ? "
+        "WHERE e1.entity_id = ? AND e1.weight > 0 AND e2.weight > 0 AND e2.entity_id != ?",
+        (kind, node_id, node_id))}
+
+
+def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
+                    p: AVParams) -> int | None:
+    """The face alone on camera for most of these turns (credit over half their length), else None."""
+    ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
+    credit: dict[int, float] = {}
+    for a, b in turns:
+        for f, s in alone_credit(ev, a, b, p).items():
+            credit[f] = credit.get(f, 0.0) + s
+    total = sum(b - a for a, b in turns)
+    if not credit or total <= 0:
+        return None
+    face, s = max(credit.items(), key=lambda x: x[1])
+    return face if s >= 0.5 * total else None
+
+
+def seen(faces: Sequence[FaceEvidence], turns: Sequence[tuple[float, float]], tol: float = 1e-3) -> set[int]:
+    """Faces seen at any sampled frame during the turns."""
+    return {f.node_id for f in faces for t in f.times if any(a - tol <= t <= b + tol for a, b in turns)}
+
+
+def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces: Sequence[FaceEvidence],  # noqa: ANN001
+           frame_times: Sequence[float], match: float, same: float, sure: float, margin: float = 0.1,
+           exclude: set[int] | None = None, p: AVParams | None = None) -> Decision:
+    """Which voice node this clip speaker is (see the module doc). ``exclude``: nodes other speakers of this clip
+    already took."""
+    exclude = exclude or set()
+    sc = {n: s for n, s in scores(graph, embs).items() if n not in exclude}
+    if not sc:
+        return Decision(None, 0.0, "plain")
+    best, best_s = max(sc.items(), key=lambda x: (x[1], -x[0]))
+    plain = Decision(best if best_s >= match else None, best_s, "plain")
+    face = on_camera_alone(faces, frame_times, turns, p or AVParams()) if faces else None
+    if face is None:
+        return plain
+    conn = graph.conn
+    own = {v: sc[v] for v in linked(conn, face, "voice") if v in sc}
+    if own:
+        v, s = max(own.items(), key=lambda x: x[1])
+        if v != best and s >= same and best_s - s < margin:
+            return Decision(v, s, "own voice")
+        return plain
+    if plain.node is not None and best_s < sure:
+        others = linked(conn, best, "face")
+        if others and face not in others and not (others & seen(faces, turns)):
+            return Decision(None, best_s, "not the visible face's")
+    return plain
