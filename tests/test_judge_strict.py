@@ -52,6 +52,9 @@ def test_person_described_by_what_they_said(strict):
     assert strict.judge(q, "The woman in the green coat", "It was the woman in the green coat.").correct
     v = strict.judge(q, "The woman in the green coat", "The woman in the green coat, or the tall man with glasses "
                                                         "who carried a red umbrella")
+    assert not v.correct and v.detail.startswith("offers alternatives: 'or tall glasses")
+    v = strict.judge(q, "The woman in the green coat", "The woman in the green coat; the tall man with glasses "
+                                                        "who carried a red umbrella")
     assert not v.correct and "asserts other content" in v.detail
 
 
@@ -150,3 +153,19 @@ def test_where_answers_may_say_when_but_not_another_place(strict):
     said = 'I last saw the person who said "Lay blue by C to again"'
     assert strict.judge(q, "in the kitchen", f"{said} in the kitchen (01:35).").correct   # the time is detail
     assert strict.judge(q, "in the kitchen", f"{said} in the lab (01:15).").detail == "missing: kitchen"
+
+
+def test_an_answer_that_offers_alternatives_is_wrong_however_short(strict):
+    q = "Where did I last see the person who said 'lay blue by c two again'?"
+    said = 'I last saw the person who said "Lay blue by C to again"'
+    v = strict.judge(q, "in the kitchen", f"{said} in the kitchen or the lab (01:35).")
+    assert not v.correct and v.detail == "offers alternatives: 'or lab'"
+    assert not strict.judge(q, "in the kitchen", "Either the kitchen, or the office.").correct
+    # the question's own options do not excuse a hedge; naming the right one does not either
+    q2 = "Was the red folder in the kitchen or in the lab?"
+    assert not strict.judge(q2, "in the kitchen", "In the kitchen or the lab.").correct
+    assert strict.judge(q2, "in the kitchen", "In the kitchen.").correct
+    # "or" in framing, in quoted speech and in the reference itself is not a hedge
+    assert strict.judge(q, "in the kitchen", "I saw or heard the person who said it in the kitchen.").correct
+    assert strict.judge("What did she say?", "red or blue", 'She said "red or blue".').correct
+    assert strict.judge("What did he ask?", "tea or coffee", "He asked: tea or coffee?").correct

@@ -177,7 +177,8 @@ class StrictMatchJudge:
        reference/question words are wrong (a shotgun of candidate quotes); (b) the answer's distinct content
        words found in neither the reference, nor the question, nor :data:`FILLER` may number at most
        ``max(3, len(reference content words) // 2)`` -- room for "He said ..." framing and a short paraphrase,
-       not for a second memory.
+       not for a second memory; (c) an alternative it offers ("in the kitchen or the lab": content words after
+       "or"/"either" that the reference lacks) is a hedge between answers, wrong however short.
 
     Known limits: a second candidate that differs from the right one in one or two words, unquoted, stays
     within the allowance; paraphrases with other words fail where an LLM judge would accept them.
@@ -257,6 +258,9 @@ class StrictMatchJudge:
         if len(quotes) >= 2 and any(not set(q.split()) <= known for q in quotes):
             shown = "; ".join(f"'{q}'" for q in quotes)
             return Verdict(False, self.name, f"several different quotes: {shown}")
+        hedge = _hedged(question, ref, known, answer)
+        if hedge:
+            return Verdict(False, self.name, f"offers alternatives: 'or {' '.join(hedge)}'")
         extra = [w for w in dict.fromkeys(got) if w not in known and w not in FILLER]
         allowance = max(3, len(set(ref)) // 2)
         if len(extra) > allowance:
@@ -264,6 +268,21 @@ class StrictMatchJudge:
                                              f"({len(extra)} other words, {allowance} allowed)")
         tail = f" ({len(extra)} other word{'s' * (len(extra) != 1)}: {' '.join(extra)})" if extra else ""
         return Verdict(True, self.name, f"all reference words found, nothing else asserted{tail}")
+
+
+_OR_CLAUSE = re.compile(r"\b(?:or|either)\b([^.,;:!?()]*)", re.IGNORECASE)
+
+
+def _hedged(question: str, ref: list[str], known: set[str], answer: str) -> list[str]:
+    """Content words of an alternative the answer offers ("in the kitchen or the lab") that the reference does not
+    have; words of the question count as known unless the question itself offers alternatives ("the kitchen or
+    the lab?"). Quoted speech and clock times are not alternatives."""
+    plain = _CLOCK.sub(" ", _QUOTES.sub(" ", answer))
+    exempt = set(ref) if _OR_CLAUSE.search(question or "") else known
+    out: list[str] = []
+    for m in _OR_CLAUSE.finditer(plain):
+        out += [w for w in spoken_words(m.group(1)) if w not in exempt and w not in FILLER and w not in out]
+    return out
 
 
 TIME_TOLERANCE_S = 3.0
