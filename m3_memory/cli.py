@@ -242,6 +242,12 @@ def cmd_forget(args: argparse.Namespace) -> int:
             if sys.stdin.readline().strip().lower() not in ("y", "yes"):
                 raise CliError("not confirmed; nothing was changed")
         report = store.forget_character(cid, checkpoint_timeout_s=args.wait, vacuum=args.vacuum)
+        from .corrections import record_edit
+
+        record_edit(store, "forget", report.character_id, {   # ids and counts only, as the browser logs it
+            "entities": report.entities, "deleted_memories": len(report.deleted_memories),
+            "redacted_memories": len(report.redacted_memories), "deleted_turns": report.deleted_turns,
+            "checkpointed": report.checkpointed}, "cli")
     if args.json:
         _json(dataclasses.asdict(report))
     else:
@@ -311,7 +317,9 @@ def cmd_name(args: argparse.Namespace) -> int:
         cid = store.characters().resolve_alias(args.character_id)
         if cid is None:
             raise CliError(f"unknown character {args.character_id}")
-        store.set_character_name(cid, args.name)
+        from .corrections import name_character
+
+        name_character(store, cid, args.name, origin="cli")   # logged in `edits` (without the name)
         name = store.character_names().get(cid)
     _out(f"character {cid} is now named {name!r}")
     return 0
