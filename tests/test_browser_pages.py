@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette")
@@ -321,3 +322,27 @@ def test_timeline_shows_where_the_robot_was_when_the_clip_has_a_pose(meeting):
         assert poses == ["where: the kitchen (x 2.50, y 3.50, yaw 90°, frame map)",
                          "where: x 10.0, y -4.0 (x 10.00, y -4.00, yaw 0°, frame map)"]
         assert '<p class="pose">' not in c.get("/clips/0").text, "no pose recorded: none shown"
+
+
+def test_people_page_is_paginated_on_a_large_household(tmp_path):
+    from m3_memory import MemoryStore
+
+    from .store_helpers import unit
+
+    rng = np.random.default_rng(4)
+    with MemoryStore(tmp_path / "big.db") as store:
+        for clip in range(5):
+            with store.begin_clip(clip, clip * 30.0, clip * 30.0 + 30.0) as w:
+                for _ in range(50):
+                    w.add_entity("face", unit(rng, 1, 128))
+    with _client(tmp_path / "big.db", token=None) as c:
+        first = c.get("/people")
+        assert first.status_code == 200 and "250 people, page 1 of 3" in first.text
+        assert len(Page(first.text).rows) == 1 + 100 and "/people?page=2" in Page(first.text).links
+        last = c.get("/people?page=3")
+        ids = [int(m) for m in re.findall(r'id="person-(\d+)"', last.text)]
+        assert len(ids) == 50 and "/people?page=2" in Page(last.text).links and "/people?page=4" not in last.text
+        seen = {int(m) for p in (1, 2, 3) for m in re.findall(r'id="person-(\d+)"', c.get(f"/people?page={p}").text)}
+        assert len(seen) == 250                                  # every person on exactly one page
+        bad = c.get("/people?page=zero")
+        assert bad.status_code == 400 and "Traceback" not in bad.text

@@ -21,6 +21,7 @@ from .errors import BrowserError, not_found
 from .queries import Naming
 
 T = TypeVar("T")
+PAGE_PEOPLE = 100   # people per page (each row shows face crops and a voice sample)
 PAGE_CLIPS = 30           # clips per timeline page
 MAX_TOPK = 50
 
@@ -44,8 +45,11 @@ async def home(request: Request) -> Response:
 
 @handled
 async def people_page(request: Request) -> Response:
+    page = parse_int(request.query_params.get("page"), "page", default=1, lo=1, hi=100_000) or 1
     cards, ov = await read(request, queries.people)
-    return browser(request).render(request, "people.html.j2", cards=cards, overview=ov, page="people",
+    pages = max(1, -(-len(cards) // PAGE_PEOPLE))
+    return browser(request).render(request, "people.html.j2", cards=cards[(page - 1) * PAGE_PEOPLE:page * PAGE_PEOPLE],
+                                   total=len(cards), current=page, pages=pages, overview=ov, page="people",
                                    done=request.query_params.get("done", "")[:40])
 
 
