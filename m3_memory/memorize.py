@@ -58,6 +58,9 @@ class ClipResult:
     timings: dict[str, float] = field(default_factory=dict)   # seconds per stage
     errors: list[str] = field(default_factory=list)
     posed_turns: int = 0                  # turns given the robot's pose (0 without a pose source)
+    # speech the voice stage heard but could not attribute (turns shorter than its min_turn_s): stream spans,
+    # reported by the caller (the node records them as lost ``short_speech``), never dropped silently
+    short_speech: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def processing_s(self) -> float:
@@ -98,10 +101,14 @@ class Memorizer:
                 res.errors.append(f"voices: {e}")
                 log.exception("clip %d: voice analysis failed", clip.clip_id)
             res.timings["voices"] = time.perf_counter() - t
+            res.short_speech = list(getattr(voice_an, "short_turns", None) or [])
         t = time.perf_counter()
         extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
         if res.errors:
             extra["errors"] = res.errors
+        if res.short_speech:
+            extra["short_speech"] = {"turns": len(res.short_speech),
+                                     "seconds": round(sum(b - a for a, b in res.short_speech), 3)}
         with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
                                    extra=extra) as w:
             ev = ClipEvidence(clip.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),

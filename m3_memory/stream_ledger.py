@@ -15,6 +15,8 @@ Causes
   no_audio / no_video   stream time with no input on an expected topic (a gap), recorded as silence / no frames
   transport     published (by the replay) but never received: best-effort transport dropped it
   clip_error    a clip whose memorization failed
+  short_speech  a speech turn shorter than the voice stage's ``min_turn_s``: heard, but neither attributed to a
+                voice nor transcribed (too short for a voice print)
   crash         the span a previous run had received but not committed when it died (kill -9, power loss)
   shutdown      clips open or queued when the node was stopped without draining (SIGINT/SIGTERM)
 """

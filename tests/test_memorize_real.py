@@ -103,3 +103,25 @@ def test_people_who_say_a_second_or_two_per_clip_are_linked_face_to_voice_from_e
         assert sum(spoke.get(v, 0.0) for v in voices) >= 1.5, f"{code}: the linked voices hardly spoke"
         assert all(lk.confidence is not None and lk.confidence > 0.3 for lk in links(store, cid)), code
     assert len({chars.character_of(f) for f in face_of.values()}) == len(codes), "two people were joined"
+
+
+def test_speech_too_short_to_attribute_is_counted_not_dropped_silently(tmp_path):
+    """Resemblyzer drops turns under 1 s (too short for its voice print): the clip says how much speech that was."""
+    import json
+
+    store = MemoryStore(tmp_path / "m.db")
+    mem = Memorizer(store, None, VoiceStage(VoicePipeline(ResemblyzerEmbedder(), Transcriber())), "embedded")
+    shorts = []
+    for _, clip in _pieces(["bbaf2n", "brbk7n", "lbax4n"], 1.5)[3:]:   # the second pieces: under a second of speech
+        r = mem.process(clip)
+        assert not r.errors
+        extra = json.loads(store.conn.execute("SELECT extra FROM clips WHERE id = ?", (clip.clip_id,)).fetchone()[0])
+        said = [t for t in r.texts if " says: " in t]
+        if r.short_speech:
+            assert extra["short_speech"]["turns"] == len(r.short_speech)
+            assert extra["short_speech"]["seconds"] == pytest.approx(sum(b - a for a, b in r.short_speech), abs=1e-3)
+            assert all(clip.start_time <= a < b <= clip.end_time + 0.5 for a, b in r.short_speech)
+        else:
+            assert said, f"clip {clip.clip_id}: speech neither memorized nor counted"
+        shorts += r.short_speech
+    assert shorts, "these pieces hold turns under 1 s"

@@ -28,6 +28,7 @@ class VoiceAnalysis:
     turns: list[VoiceTurn] = field(default_factory=list)
     speakers: dict[int, Speaker] = field(default_factory=dict)
     snippets: dict[int, tuple[bytes, float]] = field(default_factory=dict)   # speaker -> (WAV, seconds of speech)
+    short_turns: list[tuple[float, float]] = field(default_factory=list)  # speech too short to attribute (stream s)
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
@@ -74,13 +75,14 @@ class VoiceStage:
             return VoiceAnalysis()
         if clip.sample_rate != SR:
             raise ValueError(f"clip audio is {clip.sample_rate} Hz, the voice stage needs {SR} Hz")
-        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time)
+        short: list[tuple[float, float]] = []
+        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short)
         snippets = {}
         if self.snippet_s > 0:
             for k, spk in speakers.items():
                 longest = max(spk.turns, key=lambda t: (t.end - t.start, -t.start))
                 snippets[k] = voice_snippet(clip.audio, clip.start_time, longest, self.snippet_s)
-        return VoiceAnalysis(turns, speakers, snippets)
+        return VoiceAnalysis(turns, speakers, snippets, short)
 
     def check_store(self, graph: ClipWriter) -> None:
         """Voice nodes of one store must come from one speaker embedder (their spaces are not comparable: a

@@ -245,7 +245,8 @@ class VoicePipeline:
             out.append((max(a, b - c.window_s), b))
         return out
 
-    def turns(self, wav: np.ndarray, t0: float = 0.0) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+    def turns(self, wav: np.ndarray, t0: float = 0.0, short: list[tuple[float, float]] | None = None
+              ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
         """Speaker turns (stream times = ``t0`` + offset) with transcripts, and the per-speaker windows.
 
         Two levels: inside a VAD segment, consecutive windows whose similarity drops below the clustering
@@ -254,7 +255,7 @@ class VoicePipeline:
         one 1.6 s window."""
         wav = np.asarray(wav, np.float32)
         if self.cfg.diarization is not None:
-            return self._window_turns(wav, t0)
+            return self._window_turns(wav, t0, short)
         pieces: list[tuple[float, float, list[np.ndarray]]] = []
         change_thr = self.cfg.cluster_threshold or self.embedder.same_speaker_threshold
         for seg_a, seg_b in self.vad.segments(wav, self.cfg):
@@ -281,9 +282,10 @@ class VoicePipeline:
                 turns[-1].end = b
             else:
                 turns.append(VoiceTurn(a, b, lab))
-        return self._finish(wav, t0, turns, speakers)
+        return self._finish(wav, t0, turns, speakers, short)
 
-    def _window_turns(self, wav: np.ndarray, t0: float) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+    def _window_turns(self, wav: np.ndarray, t0: float, short: list[tuple[float, float]] | None = None
+                      ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
         """diarization.py: sliding windows over the speech, clip-adaptive clustering, majority labels per frame."""
         assert self.cfg.diarization is not None
         segments = self.vad.segments(wav, self.cfg)
@@ -297,12 +299,15 @@ class VoicePipeline:
                 turns[-1].end = b
             else:
                 turns.append(VoiceTurn(a, b, lab))
-        return self._finish(wav, t0, turns, speakers)
+        return self._finish(wav, t0, turns, speakers, short)
 
-    def _finish(self, wav: np.ndarray, t0: float, turns: list[VoiceTurn], speakers: dict[int, Speaker]
-                ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
-        """Drop turns shorter than ``min_turn_s``, transcribe the rest, shift to stream time."""
+    def _finish(self, wav: np.ndarray, t0: float, turns: list[VoiceTurn], speakers: dict[int, Speaker],
+                short: list[tuple[float, float]] | None = None) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+        """Drop turns shorter than ``min_turn_s`` (their stream-time spans appended to ``short``, so the caller
+        can account for speech that did not become memory), transcribe the rest, shift to stream time."""
         kept = [t for t in turns if t.end - t.start >= self.cfg.min_turn_s]
+        if short is not None:
+            short += [(t.start + t0, t.end + t0) for t in turns if t.end - t.start < self.cfg.min_turn_s]
         for t in kept:
             if self.transcriber is not None:
                 t.text = self.transcriber.transcribe(wav[int(t.start * SR) : int(t.end * SR)], self.cfg.asr_beam)
