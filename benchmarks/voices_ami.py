@@ -10,10 +10,12 @@ Each 30 s file goes through the embedded voice pipeline (Silero VAD, the backend
 diarizer) as one clip, without ASR; the hypothesis is the pipeline's speaker turns. Metrics (pyannote.metrics,
 whole file as UEM, no collar, overlapped speech scored): DER (missed speech + false alarm + speaker confusion,
 over reference speech), purity, coverage (pooled over the split's meetings), the number of speakers found vs
-present per meeting, and the real-time factor of VAD + embedding + clustering (busy seconds / audio seconds,
-2 CPU threads; the memorizer's full RTF with ASR is benchmarks/memorization_bench.py).
+present per meeting (the issue's target counts every reference speaker, some of whom say 0.4 s in 30 s; also
+reported, as a supplementary figure that is not the target, the count against the speakers with >= 2 s of
+speech, the face-voice rule's identifiable speaker), and the real-time factor of VAD + embedding + clustering
+(busy seconds / audio seconds, 2 CPU threads; the memorizer's full RTF with ASR is benchmarks/memorization_bench.py).
 
-Also (not AMI; looked at when choosing campplus's centroid merge, see speaker_campplus.py): LibriSpeech
+Also (not AMI; looked at when choosing campplus's centroid merge and turn trim, see speaker_campplus.py): LibriSpeech
 (../shared/data/speech_librispeech) A-B-A concatenations and the five GRID speakers in a row, with 0.5 s of
 silence between utterances (purity, coverage), and single LibriSpeech files (one voice each).
 """
@@ -36,6 +38,7 @@ from m3_memory.perception.voices import VoiceConfig, VoicePipeline, load_wav, ma
 TUNE = [f"trn0{i}" for i in range(5)]
 REPORT = [f"trn0{i}" for i in range(5, 10)]
 TARGETS = {"purity": 0.90, "coverage": 0.90, "speaker_count_within_1": 1.0, "clean_purity": 0.98}
+IDENTIFIABLE_S = 2.0   # supplementary count: reference speakers with at least this much speech (face-voice rule)
 
 
 def rttm(path: Path) -> dict[str, list[tuple[float, float, str]]]:
@@ -72,13 +75,21 @@ def evaluate(pipe: VoicePipeline, data: Path, meetings: list[str]) -> dict[str, 
         uem = Timeline([Segment(0, dur)])
         d = der(ref, hyp, uem=uem, detailed=True)
         tot = max(d["total"], 1e-9)
+        talk: dict[str, float] = defaultdict(float)
+        for a, b, s in ref_all.get(m, []):
+            talk[s] += b - a
         per[m] = {"ref_speakers": len(ref.labels()), "hyp_speakers": len(hyp.labels()),
+                  "ref_speakers_2s": sum(v >= IDENTIFIABLE_S for v in talk.values()),
+                  "ref_speech_s": {k: round(v, 2) for k, v in sorted(talk.items(), key=lambda kv: -kv[1])},
                   "purity": pur(ref, hyp, uem=uem), "coverage": cov(ref, hyp, uem=uem),
                   "der": d["diarization error rate"], "missed": d["missed detection"] / tot,
                   "false_alarm": d["false alarm"] / tot, "confusion": d["confusion"] / tot}
     within = sum(abs(v["ref_speakers"] - v["hyp_speakers"]) <= 1 for v in per.values())
+    within_2s = sum(abs(v["ref_speakers_2s"] - v["hyp_speakers"]) <= 1 for v in per.values())
     return {"meetings": meetings, "audio_s": audio_s, "der": abs(der), "purity": abs(pur), "coverage": abs(cov),
             "speaker_count_within_1": within, "speaker_count_within_1_share": within / max(1, len(per)),
+            # supplementary (not the issue's target): only reference speakers with >= 2 s of speech counted
+            "speaker_count_within_1_speakers_2s": within_2s,
             "rtf_vad_embedding_clustering": busy / max(audio_s, 1e-9), "per_meeting": per}
 
 
@@ -114,11 +125,13 @@ def clean_speech(pipe: VoicePipeline, data_root: Path) -> dict[str, Any]:
 
 def table(name: str, res: dict[str, Any]) -> str:
     rows = [f"{name}: DER {res['der']:.3f}  purity {res['purity']:.3f}  coverage {res['coverage']:.3f}  "
-            f"speaker count within +-1: {res['speaker_count_within_1']}/{len(res['meetings'])}  "
+            f"speaker count within +-1: {res['speaker_count_within_1']}/{len(res['meetings'])} (all speakers), "
+            f"{res['speaker_count_within_1_speakers_2s']}/{len(res['meetings'])} (speakers with >= 2 s)  "
             f"RTF {res['rtf_vad_embedding_clustering']:.3f}",
-            "  meeting  ref hyp  purity coverage   DER  (miss  FA  conf)"]
+            "  meeting  ref ref>=2s hyp  purity coverage   DER  (miss  FA  conf)"]
     for m, v in res["per_meeting"].items():
-        rows.append(f"  {m}    {v['ref_speakers']:>3} {v['hyp_speakers']:>3}  {v['purity']:.3f}  {v['coverage']:.3f}  "
+        rows.append(f"  {m}    {v['ref_speakers']:>3} {v['ref_speakers_2s']:>7} {v['hyp_speakers']:>3}  "
+                    f"{v['purity']:.3f}  {v['coverage']:.3f}  "
                     f"{v['der']:.3f}  ({v['missed']:.2f} {v['false_alarm']:.2f} {v['confusion']:.2f})")
     return "\n".join(rows)
 
@@ -132,6 +145,9 @@ def verdict(report: dict[str, Any], clean: dict[str, Any] | None) -> list[dict[s
             {"metric": "speaker count within +-1 (REPORT)", "target": "every meeting",
              "measured": f"{report['speaker_count_within_1']}/{len(report['meetings'])}",
              "met": report["speaker_count_within_1_share"] >= TARGETS["speaker_count_within_1"]},
+            {"metric": "count within +-1, speakers >= 2 s (REPORT)", "target": "not the target",
+             "measured": f"{report['speaker_count_within_1_speakers_2s']}/{len(report['meetings'])}",
+             "met": report["speaker_count_within_1_speakers_2s"] == len(report["meetings"])},
             {"metric": "DER (REPORT)", "target": "reported", "measured": report["der"], "met": True}]
     if clean is not None:
         rows.append({"metric": "LibriSpeech+GRID purity", "target": f">= {TARGETS['clean_purity']}",
@@ -153,7 +169,12 @@ def main() -> None:
     data = Path(a.data)
     out: dict[str, Any] = {"split": {"tune": a.tune, "report_held_out": a.report},
                            "metrics": "pyannote.metrics, collar 0, overlap scored, whole file as UEM",
-                           "targets": TARGETS, "backends": {}}
+                           "targets": TARGETS,
+                           "speaker_count_note": "the issue's target is speaker_count_within_1 (every reference "
+                                                 "speaker, some with 0.4 s of speech); "
+                                                 "speaker_count_within_1_speakers_2s counts only reference "
+                                                 f"speakers with >= {IDENTIFIABLE_S} s and is supplementary",
+                           "backends": {}}
     for backend in a.backend:
         pipe = VoicePipeline(make_voice_embedder(backend), None, VoiceConfig())
         res: dict[str, Any] = {"config": {k: (vars(v) if hasattr(v, "__dict__") else v)

@@ -57,6 +57,19 @@ def _purity(ref: list[tuple[float, float, str]], turns: list) -> float:
     return best / tot if tot else 0.0
 
 
+def _pyannote_purity(ref: list[tuple[float, float, str]], turns: list, duration: float) -> float:
+    """pyannote.metrics purity (as benchmarks/voices_ami.py): turn time over silence counts against it."""
+    metrics = pytest.importorskip("pyannote.metrics.diarization")
+    from pyannote.core import Annotation, Segment, Timeline
+
+    r, h = Annotation(), Annotation()
+    for i, (a, b, spk) in enumerate(ref):
+        r[Segment(a, b), i] = spk
+    for i, t in enumerate(turns):
+        h[Segment(t.start, t.end), i] = f"v{t.speaker}"
+    return float(metrics.DiarizationPurity()(r, h, uem=Timeline([Segment(0.0, duration)])))
+
+
 def _libri(spk: str, i: int) -> np.ndarray:
     return load_wav(sorted(need(LIBRI / spk).glob("*.flac"))[i])[: 8 * 16000]
 
@@ -84,11 +97,11 @@ def test_embedding_refuses_short_and_nan_audio(emb):
 
 
 def test_tune_meeting_three_speakers_are_separated(pipe):
-    # trn04 (TUNE): three men, 8.2 / 3.9 / 3.1 s of speech; main (Resemblyzer) finds one voice
+    # trn04 (TUNE): three men, 8.2 / 3.9 / 3.1 s of speech; main (Resemblyzer) finds one voice. CAM++ with 1 s
+    # windows finds 4 (one man split; the target is the count within +-1), pyannote purity 0.95
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn04.wav")))
-    assert len(speakers) == 3
-    # this helper counts overlapped speech twice: 0.76 here (pyannote 0.82); one voice for all three would be ~0.55
-    assert _purity(_ref("trn04"), turns) >= 0.7
+    assert 2 <= len(speakers) <= 4
+    assert _pyannote_purity(_ref("trn04"), turns, 30.0) >= 0.85
 
 
 def test_tune_meeting_short_speakers_are_found(pipe):
@@ -108,12 +121,19 @@ def test_held_out_meeting_speech_is_covered(pipe):
     assert found >= 0.8 * sum(b - a for a, b, _ in ref)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11 target not met: held-out trn08 (4 people, two women ~13 s each) "
-                                       "still comes out as one voice with CAM++ windows (Resemblyzer: also 1-3)")
 def test_held_out_four_speaker_meeting_is_not_one_or_two_voices(pipe):
+    # trn08 (REPORT, held out): 4 people (13.6 / 13.2 / 4.1 / 1.8 s), two women talking over each other. 1.5 s
+    # windows every 0.5 s (before issue 11's second pass) joined everyone into one voice, purity 0.67
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn08.wav")))
     assert len(speakers) >= 3
-    assert _purity(_ref("trn08"), turns) >= 0.85
+    assert _pyannote_purity(_ref("trn08"), turns, 30.0) >= 0.72
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11 not met here: held-out trn08 comes out as 3 voices but the two "
+                                       "women overlap so much that the purity is 0.76 (< 0.85)")
+def test_held_out_four_speaker_meeting_is_pure(pipe):
+    turns, _ = pipe.turns(load_wav(need(AMI / "trn08.wav")))
+    assert _pyannote_purity(_ref("trn08"), turns, 30.0) >= 0.85
 
 
 def test_two_librispeech_speakers_in_one_clip(pipe):
@@ -124,6 +144,23 @@ def test_two_librispeech_speakers_in_one_clip(pipe):
     assert len(speakers) == 2
     t1, t2 = (len(a[0]) + len(gap)) / 16000, (len(a[0]) + len(b) + 2 * len(gap)) / 16000
     assert _purity([(0.0, t1, "A"), (t1, t2, "B"), (t2, 99.0, "A")], turns) >= 0.98
+
+
+@pytest.mark.parametrize(("a", "b"), [("1998", "2033"), ("367", "533")])
+def test_two_librispeech_speakers_turns_stay_on_speech(pipe, a, b):
+    # 8 s cuts of two readers, A-B-A with 0.5 s of silence between (as benchmarks/voices_ami.py). Turns used to run
+    # 0.25 s into the silence (the VAD pad), which pyannote purity counts: 0.975 / 0.969 (the issue asks 0.98 for
+    # clean speech); turns ending 0.1 s inside the pad: 0.985 / 0.983
+    gap = np.zeros(8000, np.float32)
+    parts = [(a, _libri(a, 0)), (b, _libri(b, 0)), (a, _libri(a, 1))]
+    ref, pieces, t = [], [], 0.0
+    for who, w in parts:
+        ref.append((t, t + len(w) / 16000, who))
+        pieces += [w, gap]
+        t += (len(w) + len(gap)) / 16000
+    turns, speakers = pipe.turns(np.concatenate(pieces))
+    assert len(speakers) == 2
+    assert _pyannote_purity(ref, turns, t) >= 0.98
 
 
 @pytest.mark.parametrize("spk", ["1688", "2033", "367", "533"])
