@@ -60,7 +60,7 @@ def bag_clips(bag: Path, asm: ClipAssembler, decode_s: list[float] | None = None
     yield None, posed(asm.flush())
 
 
-def run(bag: Path, fps: float, clip_s: float, voice_backend: str = "resemblyzer") -> dict:
+def run(bag: Path, fps: float, clip_s: float, voice_backend: str = "campplus") -> dict:
     t_load = time.perf_counter()
     faces, voices = make_face_stage("dlib"), make_voice_stage(voice_backend)
     load_s = time.perf_counter() - t_load
@@ -100,7 +100,7 @@ def main() -> None:
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
     ap.add_argument("--fps", type=float, nargs="+", default=[1.0, 2.0])
     ap.add_argument("--clip-seconds", type=float, default=30.0)
-    ap.add_argument("--voice-backend", default="resemblyzer", help="resemblyzer or campplus")
+    ap.add_argument("--voice-backend", default="campplus", help="resemblyzer or campplus")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "memorization_bench.json"))
     a = ap.parse_args()
     results = [run(Path(a.bag), f, a.clip_seconds, a.voice_backend) for f in a.fps]

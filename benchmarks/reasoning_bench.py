@@ -29,7 +29,7 @@ from memorization_bench import bag_clips  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def memorize(bag: Path, db: Path, voice_backend: str = "resemblyzer") -> dict:
+def memorize(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
     from m3_memory import MemoryStore
     from m3_memory.clips import ClipAssembler
     from m3_memory.memorize import Memorizer
@@ -55,7 +55,7 @@ def memorize(bag: Path, db: Path, voice_backend: str = "resemblyzer") -> dict:
     return stats
 
 
-def run(bag: Path, db: Path, voice_backend: str = "resemblyzer") -> dict:
+def run(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
     from m3_agent_ros.bags.read import bag_questions
     from m3_control.evaluation.judge import make_judge
     from m3_control.m3_answerer import M3Answerer
@@ -90,7 +90,7 @@ def main() -> None:
     ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
     ap.add_argument("--db", default="/tmp/m3_reasoning_bench.db")
     ap.add_argument("--json", default="")
-    ap.add_argument("--voice-backend", default="resemblyzer", help="speaker embedder: resemblyzer or campplus")
+    ap.add_argument("--voice-backend", default="campplus", help="speaker embedder: resemblyzer or campplus")
     a = ap.parse_args()
     res = run(Path(a.bag), Path(a.db), a.voice_backend)
     print(tabulate([[("ok" if r["correct"] else "NO"), r["id"], f"{r['latency_s']:.2f}", r["source"], r["answer"],

@@ -175,8 +175,8 @@ class MemorizationParams(_Documented):
                               "('' = none)")
     face_backend: str = _p("dlib", "face detection/embedding: dlib (embedded), insightface, none")
     face_model_dir: str = _p("", "insightface: local folder of the model pack (buffalo_l, antelopev2)")
-    voice_backend: str = _p("resemblyzer", "speaker embedding: resemblyzer (embedded), campplus (embedded, CAM++; "
-                                                 "better on meetings), eres2netv2, none")
+    voice_backend: str = _p("campplus", "speaker embedding: campplus (embedded CAM++, the default), resemblyzer "
+                                        "(embedded, weaker on meetings), eres2netv2, none")
     voice_model_dir: str = _p("", "eres2netv2: local checkpoint folder")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")

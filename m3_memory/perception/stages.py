@@ -16,7 +16,7 @@ def make_face_stage(backend: str, model_dir: str = "", **kw: Any) -> Any:
 
 def make_voice_stage(backend: str, model_dir: str = "", asr_model: str = "tiny.en", sample_rate: int = 16000,
                      **kw: Any) -> Any:
-    """``resemblyzer`` (embedded default), ``campplus`` (embedded CAM++), ``eres2netv2`` (local checkpoint) or
+    """``campplus`` (embedded CAM++, the default), ``resemblyzer`` (embedded), ``eres2netv2`` (local checkpoint) or
     ``none``."""
     if backend == "none":
         return None
