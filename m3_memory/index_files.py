@@ -11,6 +11,11 @@ manifest still names):
   train-*.npy             the sample quantized (float16/int8) segments are trained on
   lock                    flock: one writer at a time; readers of the files take it shared
 
+Opening from a cold disk (after a reboot): each segment file holds its graph first and its vectors after. The graphs
+are read ahead in one sequential read per file before faiss maps it (faiss walks a mapped graph one page fault at a
+time: 2 s at 1M rows against 0.2 s), the vectors stay mapped and are read in by a low-priority thread once the
+first search has answered (until then a search costs a disk read per vector it visits).
+
 A save writes the new files (temp + fsync + rename), then the manifest the same way (the commit point), then
 removes the files no manifest names; a crash at any moment leaves the previous manifest and its files. At open the
 store loads the state and replays the ``changes`` rows after ``seq``; a missing, unreadable or foreign index
@@ -29,6 +34,7 @@ import fcntl
 import json
 import logging
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -249,8 +255,54 @@ def _load_rows(path: str) -> tuple[np.ndarray, ...]:
         return z["ids"], z["clip"], z["end_time"], z["alive"]
 
 
-def _read(dirpath: Path, m: dict, dim: int, params: IndexParams) -> VectorIndex:
+_CODE_BYTES = {"float32": 4, "float16": 2, "int8": 1}
+
+
+def _warm(regions: list[tuple[Path, int, int]]) -> None:
+    """Background: read the segments' vectors into the page cache (newest segment first), so the searches after a
+    cold open stop paying a disk read per vector visited (0.4-0.6 s a search at 1M x 384-d until then). At a low
+    priority, in 8 MB reads; nothing is held (the pages are the kernel's to drop again)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):
+        pass
+    for path, start, nbytes in regions:
+        _prefetch(path, nbytes, start)
+
+
+def _prefetch(path: Path, nbytes: int, start: int = 0) -> None:
+    """Read ``nbytes`` of a file from ``start`` into the page cache, sequentially (the graph at the head of a
+    segment file, or its vectors). faiss maps the file and walks the graph's pages one fault at a time: 9k
+    single-page reads per 262k-row segment from a cold disk (0.7 s) against 60 ms for one sequential read. A hint:
+    failures are ignored."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        chunk, at, end = 8 << 20, start, start + nbytes
+        while at < end:
+            got = len(os.pread(fd, min(chunk, end - at), at))
+            if got == 0:
+                break
+            at += got
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _read(dirpath: Path, m: dict, dim: int, params: IndexParams, warm: bool = True) -> VectorIndex:
     n, pstart = int(m["n"]), int(m["pstart"])
+    vec_bytes = dim * _CODE_BYTES.get(str(m.get("dtype")), 4)
+    vectors = []
+    for s in m["segments"]:  # the graphs (each file's head; the vectors follow) in one sequential read per file
+        path = dirpath / s["file"]
+        with contextlib.suppress(OSError):
+            size, nvec = path.stat().st_size, (int(s["stop"]) - int(s["start"])) * vec_bytes
+            _prefetch(path, max(0, size - nvec))
+            vectors.append((path, max(0, size - nvec), nvec))
+
     ids, clip, end_time, alive = _open(dirpath / m["rows"], _load_rows)  # type: ignore[misc]
     if not (len(ids) == len(clip) == len(end_time) == len(alive) == n):
         raise IndexFileError(f"{dirpath / m['rows']}: the row arrays do not hold {n} rows")
@@ -289,6 +341,9 @@ def _read(dirpath: Path, m: dict, dim: int, params: IndexParams) -> VectorIndex:
     idx.idmap.set(ids[live], live)
     idx._dead_total = n - len(live)
     idx.seq = int(m["seq"])
+    if vectors and warm:  # after the first answer: its page faults do not queue behind the warm-up's reads
+        idx.after_search = lambda: threading.Thread(target=_warm, args=(vectors[::-1],), name="m3-index-warm",
+                                                    daemon=True).start()
     return idx
 
 

@@ -238,7 +238,9 @@ class MemoryStore:
         t0 = time.perf_counter()
         try:
             idx = index_files.load(self._index_dir, header, self._index_params())
-            hi, lo = self.conn.execute("SELECT coalesce(max(seq), 0), min(seq) FROM changes").fetchone()
+            # two queries: each is one b-tree descent, min and max in one statement scan the whole log
+            hi = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+            lo = self.conn.execute("SELECT min(seq) FROM changes").fetchone()[0]
             if idx.seq > hi:
                 idx.close()
                 raise IndexFileError(f"the index is at change {idx.seq}, the database at {hi} (an older copy?)")
@@ -394,9 +396,12 @@ class MemoryStore:
             ents = self.conn.execute("SELECT id, type, character_seed, start_time FROM nodes "
                                      "WHERE type IN ('face', 'voice') ORDER BY id").fetchall()
             groups: dict[int, list] = {}
+            # from the few equivalence nodes (their partial index) to their edges (CROSS JOIN fixes the loop
+            # order): SQLite's own plan scanned every edge (156 ms at 1M memories, 1.4 s from a cold disk)
             for tid, eid, end in self.conn.execute(
-                    "SELECT e.text_id, e.entity_id, n.end_time FROM edges e JOIN nodes n ON n.id = e.text_id "
-                    "WHERE n.is_equivalence = 1 AND e.weight > 0 ORDER BY e.text_id, e.entity_id"):
+                    "SELECT e.text_id, e.entity_id, n.end_time FROM nodes n "
+                    "CROSS JOIN edges e ON e.text_id = n.id WHERE n.is_equivalence = 1 AND e.weight > 0 "
+                    "ORDER BY e.text_id, e.entity_id"):
                 groups.setdefault(tid, [end, []])[1].append(eid)
             ent_t = np.array([np.inf if r[3] is None else r[3] for r in ents], dtype=np.float64)
             grp = list(groups.values())

@@ -238,6 +238,7 @@ class VectorIndex:
         self.on_built: Callable[[VectorIndex], None] | None = None  # called (builder thread) after each build
         self.built_at = 0                                          # number of builds (to tell a state changed)
         self.unsaved_build = False                                 # an inline build happened (the caller saves)
+        self.after_search: Callable[[], None] | None = None         # called once, after the next search
         self._dead_total = 0
         self._thread: threading.Thread | None = None
         self._wake = threading.Condition(self.lock)
@@ -596,6 +597,9 @@ class VectorIndex:
             return self._search(queries, k, mask, subset_ids, before_time, exclude_clips)
         finally:
             _blas_restore(saved)
+            then, self.after_search = self.after_search, None
+            if then is not None:
+                then()
 
     def _search(self, queries: np.ndarray, k: int, mask: np.ndarray | None, subset_ids: list[int] | None,
                 before_time: float | None, exclude_clips: Iterable[int] | None) -> tuple[np.ndarray, np.ndarray]:
