@@ -57,8 +57,9 @@ def characters_from(conn: sqlite3.Connection) -> tuple[Characters, dict[int, str
     """Characters and their set names, computed from the tables (as ``MemoryStore.characters`` does)."""
     ents = conn.execute("SELECT id, type, character_seed FROM nodes WHERE type IN ('face', 'voice')").fetchall()
     groups: dict[int, list[int]] = {}
+    # from the few equivalence nodes (their partial index) to their edges, not a scan of every edge
     for tid, eid in conn.execute(
-            "SELECT e.text_id, e.entity_id FROM edges e JOIN nodes n ON n.id = e.text_id "
+            "SELECT e.text_id, e.entity_id FROM nodes n CROSS JOIN edges e ON e.text_id = n.id "
             "WHERE n.is_equivalence = 1 AND e.weight > 0 ORDER BY e.text_id, e.entity_id"):
         groups.setdefault(tid, []).append(eid)
     chars = resolve(ents, groups.values())

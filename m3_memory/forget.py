@@ -244,8 +244,9 @@ def _characters(conn: sqlite3.Connection) -> Characters:
     """The characters as committed (inside the forget's transaction: MemoryStore.characters() may BEGIN)."""
     ents = conn.execute("SELECT id, type, character_seed FROM nodes WHERE type IN ('face', 'voice')").fetchall()
     groups: dict[int, list[int]] = {}
+    # from the few equivalence nodes (their partial index) to their edges, not a scan of every edge
     for tid, eid in conn.execute(
-            "SELECT e.text_id, e.entity_id FROM edges e JOIN nodes n ON n.id = e.text_id "
+            "SELECT e.text_id, e.entity_id FROM nodes n CROSS JOIN edges e ON e.text_id = n.id "
             "WHERE n.is_equivalence = 1 AND e.weight > 0 ORDER BY e.text_id, e.entity_id").fetchall():
         groups.setdefault(tid, []).append(eid)
     return resolve(ents, groups.values())
