@@ -77,3 +77,17 @@ def test_the_visible_faces_own_voice_wins_a_close_call(tmp_path):
         assert (d.node, d.reason) == (va, "own voice")
         far = _mix(rng, [(0.46, a), (0.75, c)])         # not a close call: the plain rule stands
         assert voice_prior.decide(w, far, turns, faces, times, MATCH, SAME, SURE).node == vc
+
+
+def test_a_voice_print_of_another_width_is_a_clear_error_not_a_new_node(tmp_path):
+    import pytest
+
+    from m3_memory.store import StoreError
+
+    rng = np.random.default_rng(3)
+    store = MemoryStore(tmp_path / "m.db")
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        f, _, _ = _person(w, rng)
+        faces, times = _alone(f, 0.0)
+        with pytest.raises(StoreError, match="dim 256 != stored 192"):
+            voice_prior.decide(w, unit(rng, 1, 256), [(1.0, 4.0)], faces, times, MATCH, SAME, SURE)

@@ -40,8 +40,12 @@ class Decision:
 def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipWriter
     """Mean cosine of ``embs`` (one row per query embedding) against every voice node (the store's rule)."""
     nodes, starts, counts, mat = graph.cache.entity_rows(graph.conn, "voice")
-    if not len(nodes) or mat.shape[1] != embs.shape[1]:
+    if not len(nodes):
         return {}
+    if mat.shape[1] != embs.shape[1]:   # as the store's own matching: a clear error, never a new node of that width
+        from ..store import StoreError
+
+        raise StoreError(f"voice embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
     sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
     per = np.add.reduceat(sims.astype(np.float64), starts) / counts
     return {int(n): float(s) for n, s in zip(nodes.tolist(), per.tolist(), strict=True)}
