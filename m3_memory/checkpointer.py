@@ -12,11 +12,12 @@ or when the store is garbage collected.
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import threading
 import weakref
 from pathlib import Path
+
+from .thread_priority import lower_this_thread
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +32,7 @@ class Checkpointer:
         self._thread.start()
 
     def _run(self) -> None:
-        try:  # yield the CPU to the writer and to searches (Linux: a thread's own nice value)
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        except (AttributeError, OSError):
-            pass
+        lower_this_thread(10)   # yield the CPU to the writer and to searches
         try:
             conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=1.0)
         except sqlite3.Error as e:

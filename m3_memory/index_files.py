@@ -44,6 +44,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from .thread_priority import lower_this_thread
 from .vector_index import IndexParams, Segment, VectorIndex
 
 log = logging.getLogger(__name__)
@@ -262,10 +263,7 @@ def _warm(regions: list[tuple[Path, int, int]]) -> None:
     """Background: read the segments' vectors into the page cache (newest segment first), so the searches after a
     cold open stop paying a disk read per vector visited (0.4-0.6 s a search at 1M x 384-d until then). At a low
     priority, in 8 MB reads; nothing is held (the pages are the kernel's to drop again)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):
-        pass
+    lower_this_thread(19)
     for path, start, nbytes in regions:
         _prefetch(path, nbytes, start)
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -35,6 +34,8 @@ from dataclasses import dataclass
 
 import faiss
 import numpy as np
+
+from .thread_priority import lower_this_thread
 
 log = logging.getLogger(__name__)
 
@@ -381,10 +382,7 @@ class VectorIndex:
                 return
 
     def _run(self) -> None:
-        try:  # builds yield the CPU to searches and the writer (Linux: a thread's own nice value)
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        except (AttributeError, OSError):
-            pass
+        lower_this_thread(10)   # builds yield the CPU to searches and the writer
         while True:
             with self.lock:
                 while not self._closed and self._plan() is None:
