@@ -73,6 +73,7 @@ class Memorizer:
         self.store = store
         self.faces = faces
         self.voices = voices
+        self._voices_take_faces = voices is not None and _takes_faces(voices)
         self.writer = writer if hasattr(writer, "write") else make_writer(writer)  # type: ignore[arg-type]
         self.source = source
 
@@ -117,7 +118,7 @@ class Memorizer:
                 ev.faces = self.faces.attach(w, face_an)
             if voice_an is not None and self.voices is not None:
                 ev.voices = (self.voices.attach(w, voice_an, faces=ev.faces, frame_times=ev.frame_times)
-                             if ev.faces and _takes_faces(self.voices) else self.voices.attach(w, voice_an))
+                             if ev.faces and self._voices_take_faces else self.voices.attach(w, voice_an))
             tw = time.perf_counter()
             written = self.writer.write(ev, graph=w)
             res.timings["writer"] = time.perf_counter() - tw

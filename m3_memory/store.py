@@ -819,23 +819,30 @@ class ClipWriter:
     def match_entity(self, kind: str, embeddings: np.ndarray, threshold: float | None = None
                      ) -> tuple[int | None, float]:
         """Best existing node of ``kind`` by mean pairwise cosine (upstream rule); (None, best) below threshold."""
-        self._check_entity_kind(kind)
-        embs = normalize_rows(embeddings)
         c = self.store.config
         thr = threshold if threshold is not None else (c.face_match_threshold if kind == "face"
                                                        else c.voice_match_threshold)
+        nodes, per_node = self.entity_scores(kind, embeddings)
+        if not len(nodes):
+            return None, 0.0
+        best = int(np.argmax(per_node))
+        score = float(per_node[best])
+        return (int(nodes[best]) if score >= thr else None), score
+
+    def entity_scores(self, kind: str, embeddings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(node ids, score of each) of every ``kind`` node with embeddings: the mean pairwise cosine of
+        ``embeddings`` against the node's stored embeddings (upstream's matching rule)."""
+        self._check_entity_kind(kind)
+        embs = normalize_rows(embeddings)
         # every stored embedding of the kind (the writer cache keeps them in memory), grouped by node
         nodes, starts, counts, mat = self.cache.entity_rows(self.conn, kind)
         if not len(nodes):
-            return None, 0.0
+            return nodes, np.zeros(0, dtype=np.float64)
         if mat.shape[1] != embs.shape[1]:
             raise StoreError(f"{kind} embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
         # mean over the query embeddings, per stored embedding (one embedding: itself, no mean to take)
         sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
-        per_node = np.add.reduceat(sims.astype(np.float64), starts) / counts
-        best = int(np.argmax(per_node))
-        score = float(per_node[best])
-        return (int(nodes[best]) if score >= thr else None), score
+        return nodes, np.add.reduceat(sims.astype(np.float64), starts) / counts
 
     # -------------------------------------------------------------- memories (episodic, semantic)
     def add_memory(self, text: str, kind: str = "episodic", vector: np.ndarray | None = None,

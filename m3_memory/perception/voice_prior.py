@@ -38,16 +38,8 @@ class Decision:
 
 
 def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipWriter
-    """Mean cosine of ``embs`` (one row per query embedding) against every voice node (the store's rule)."""
-    nodes, starts, counts, mat = graph.cache.entity_rows(graph.conn, "voice")
-    if not len(nodes):
-        return {}
-    if mat.shape[1] != embs.shape[1]:   # as the store's own matching: a clear error, never a new node of that width
-        from ..store import StoreError
-
-        raise StoreError(f"voice embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
-    sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
-    per = np.add.reduceat(sims.astype(np.float64), starts) / counts
+    """Every voice node's score for ``embs`` by the store's matching rule (ClipWriter.entity_scores)."""
+    nodes, per = graph.entity_scores("voice", embs)
     return {int(n): float(s) for n, s in zip(nodes.tolist(), per.tolist(), strict=True)}
 
 
@@ -82,11 +74,9 @@ def seen(faces: Sequence[FaceEvidence], turns: Sequence[tuple[float, float]], to
 
 def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces: Sequence[FaceEvidence],  # noqa: ANN001
            frame_times: Sequence[float], match: float, same: float, sure: float, margin: float = 0.1,
-           exclude: set[int] | None = None, p: AVParams | None = None) -> Decision:
-    """Which voice node this clip speaker is (see the module doc). ``exclude``: nodes other speakers of this clip
-    already took."""
-    exclude = exclude or set()
-    sc = {n: s for n, s in scores(graph, embs).items() if n not in exclude}
+           p: AVParams | None = None) -> Decision:
+    """Which voice node this clip speaker is (see the module doc)."""
+    sc = scores(graph, embs)
     if not sc:
         return Decision(None, 0.0, "plain")
     best, best_s = max(sc.items(), key=lambda x: (x[1], -x[0]))

@@ -131,16 +131,22 @@ class ERes2NetV2Embedder:
         return normalize_rows(np.stack(out)) if out else np.zeros((0, self.dim), np.float32)
 
 
-def make_voice_embedder(name: str, model_dir: str = "") -> VoiceEmbedder:
+def voice_embedder_class(name: str) -> type:
+    """The embedder class of a voice backend name (its thresholds are class attributes; nothing is loaded)."""
     if name == "resemblyzer":
-        return ResemblyzerEmbedder()
+        return ResemblyzerEmbedder
     if name == "eres2netv2":
-        return ERes2NetV2Embedder(model_dir)
+        return ERes2NetV2Embedder
     if name == "campplus":
         from .speaker_campplus import CampPlusEmbedder
 
-        return CampPlusEmbedder()
+        return CampPlusEmbedder
     raise ValueError(f"unknown voice backend {name!r} (resemblyzer, campplus, eres2netv2)")
+
+
+def make_voice_embedder(name: str, model_dir: str = "") -> VoiceEmbedder:
+    cls = voice_embedder_class(name)
+    return cls(model_dir) if name == "eres2netv2" else cls()
 
 
 class SileroVAD:

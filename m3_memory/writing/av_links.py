@@ -32,9 +32,6 @@ import numpy as np
 
 from .base import ClipEvidence
 
-# same-speaker cosine of each speaker embedder (voices.py / speaker_campplus.py); unknown: the strictest
-SAME_SPEAKER = {"resemblyzer": 0.6, "campplus": 0.45, "eres2netv2": 0.6}
-
 
 @dataclass
 class AVParams:
@@ -137,30 +134,33 @@ def decide(conn: sqlite3.Connection, clip_id: int, heard: Sequence[int], p: AVPa
     clip (restated for the voices heard, stated for members not linked before). Each decided link's confidence
     is written to ``av_evidence``."""
 
-    def qualifies(voice_id: int, face_id: int) -> float | None:
-        """the voice's credit with every face, when ``face_id`` is its best face and explains enough of it"""
+    def qualifies(voice_id: int, face_id: int) -> tuple[float, float] | None:
+        """(the voice's speech, its credit with every face), when ``face_id`` is its best face and explains
+        enough of it"""
         best = _best_face(conn, voice_id)
         if best is None or best[0] != face_id:
             return None
         speech = _speech(conn, voice_id)
-        return best[2] if speech > 0 and best[1] >= p.min_share * speech else None
+        return (speech, best[2]) if speech > 0 and best[1] >= p.min_share * speech else None
 
     faces = {b[0] for v in set(heard) if (b := _best_face(conn, v)) is not None}
     out: list[AVLink] = []
     for face_id in sorted(faces):
         mine = _voices_of(conn, face_id)
         anchor = mine[0][0]
-        if qualifies(anchor, face_id) is None:
+        q = qualifies(anchor, face_id)
+        if q is None:
             continue                                    # not mutual best partners, or too little of its speech
-        group = [mine[0]] + [(v, s, c) for v, s, c in mine[1:] if qualifies(v, face_id) is not None
-                             and voice_similarity(conn, anchor, v) >= same_speaker]
-        pooled = sum(s for _, s, _ in group)
+        group = [(*mine[0], q)]                         # (voice, credit, clips, (speech, total credit))
+        for v, s, c in mine[1:]:                        # the face's other voices that qualify and sound alike
+            if (q := qualifies(v, face_id)) is not None and voice_similarity(conn, anchor, v) >= same_speaker:
+                group.append((v, s, c, q))
+        pooled = sum(s for _, s, _, _ in group)
         if pooled < p.min_overlap_s:
             continue
         support = min(1.0, pooled / (2.0 * p.min_overlap_s))
-        for v, s, c in group:
-            total = qualifies(v, face_id) or s
-            share = min(1.0, s / max(_speech(conn, v), 1e-9))
+        for v, s, c, (speech, total) in group:
+            share = min(1.0, s / max(speech, 1e-9))
             conf = round(support * share * (s / max(total, 1e-9)), 3)
             linked = conn.execute("SELECT confidence IS NOT NULL FROM av_evidence WHERE face_id = ? AND voice_id = ?",
                                   (face_id, v)).fetchone()[0]

@@ -77,5 +77,16 @@ class EmbeddedWriter:
         heard = av_links.record_clip(graph.conn, evidence, self.av)
         store = getattr(graph, "store", None)
         embedder = store.meta("voice_embedder") if store is not None and hasattr(store, "meta") else None
-        same = av_links.SAME_SPEAKER.get(str(embedder), max(av_links.SAME_SPEAKER.values()))
-        return [link.statement for link in av_links.decide(graph.conn, evidence.clip_id, sorted(heard), self.av, same)]
+        return [link.statement for link in av_links.decide(graph.conn, evidence.clip_id, sorted(heard), self.av,
+                                                           _same_speaker(embedder))]
+
+
+def _same_speaker(embedder: str | None) -> float:
+    """The same-speaker cosine of the store's speaker embedder (its class attribute); unknown or none recorded:
+    the strictest of the embedded ones."""
+    from ..perception.voices import voice_embedder_class
+
+    names = ("resemblyzer", "campplus", "eres2netv2")
+    if embedder in names:
+        return float(voice_embedder_class(embedder).same_speaker_threshold)
+    return max(float(voice_embedder_class(n).same_speaker_threshold) for n in names)
