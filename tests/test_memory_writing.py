@@ -210,3 +210,27 @@ def test_openai_writer_retries_unparseable_output():
         assert sum(p["type"] == "image_url" for p in content) == 4 + 1  # 4 sampled frames + 1 face crop
     finally:
         server.shutdown()
+
+
+def test_speech_under_someone_else_is_no_face_voice_evidence(tmp_path):
+    """An overlapped turn (overlap-aware diarization: a talker under someone else) is heard, but the face alone on
+    camera is most likely the other talker's: it earns no face=voice credit, however long."""
+    rng = np.random.default_rng(11)
+    store = MemoryStore(tmp_path / "m.db")
+    writer = EmbeddedWriter(min_overlap_s=4.0)
+    face_vec, voice_vec = unit(rng, 1, 128), unit(rng, 1, 192)
+    for clip in range(3):
+        t0 = clip * 30.0
+        with store.begin_clip(clip, t0, t0 + 30.0) as w:
+            f = w.match_entity("face", face_vec)[0] or w.add_entity("face", face_vec)
+            v = w.match_entity("voice", voice_vec)[0] or w.add_entity("voice", voice_vec)
+            times = [t0 + i for i in range(30)]
+            ev = ClipEvidence(clip, t0, t0 + 30.0, frame_times=times, faces=[FaceEvidence(f, b"j", times[:10])],
+                              voices=[VoiceTurnEvidence(v, t0 + 1.0, t0 + 9.0, "", overlapped=True)])
+            out = writer.write(ev, graph=w)
+            assert not any(t.startswith("Equivalence") for t in out.semantic)
+            assert not out.episodic or all("says" not in t for t in out.episodic)
+    credit = store.conn.execute("SELECT COALESCE(SUM(overlap_s), 0) FROM av_evidence").fetchone()[0]
+    heard = store.conn.execute("SELECT speech_s FROM voice_speech WHERE voice_id = ?", (v,)).fetchone()[0]
+    assert credit == 0.0
+    assert heard == pytest.approx(24.0)

@@ -15,7 +15,11 @@
    windows covering it (votes weighted by closeness to the window centre), and runs shorter than ``min_run_s``
    take the label of a neighbour; so a speaker change inside a VAD segment is where the frame labels change.
    Runs stop ``turn_trim_s`` inside the padded segment edges (the pad is context for the windows, not speech).
-5. (voice_prints) each speaker's embeddings for matching across clips can come from longer windows over its runs
+5. Overlap (``overlap``, off by default): segmentation-3.0 (segmentation.py) says how many people talk in each frame
+   and how many the clip has at least. The cut in 2-3 never goes below that many clusters, and a frame where two
+   talk also gets the cluster that its covering windows score next best (pyannote's count-guided assignment), so a
+   talker under someone else becomes a turn of their own instead of nobody.
+6. (voice_prints) each speaker's embeddings for matching across clips can come from longer windows over its runs
    (``print_window_s``) than the short windows that place the changes.
 """
 
@@ -43,6 +47,11 @@ class DiarizationConfig:
     # voice prints (the per-speaker embeddings matched across clips) from windows this long over each speaker's
     # runs; None: the diarization windows themselves
     print_window_s: float | None = None
+    # overlap-aware (segmentation-3.0; module doc step 5): a lower bound on the speaker count from the model's local
+    # speakers with >= min_local_speech_s each, and a second speaker on overlapped frames (runs >= min_overlap_run_s)
+    overlap: bool = False
+    min_local_speech_s: float = 0.3
+    min_overlap_run_s: float = 0.3
 
 
 def sliding_windows(segments: list[tuple[float, float]], duration: float, window_s: float,
@@ -62,8 +71,9 @@ def sliding_windows(segments: list[tuple[float, float]], duration: float, window
     return out
 
 
-def choose_clusters(emb: np.ndarray, cfg: DiarizationConfig) -> np.ndarray:
-    """Cluster labels (0..k-1) of L2-normalised rows with the clip-adaptive cut described in the module doc."""
+def choose_clusters(emb: np.ndarray, cfg: DiarizationConfig, min_k: int = 1) -> np.ndarray:
+    """Cluster labels (0..k-1) of L2-normalised rows with the clip-adaptive cut described in the module doc; never
+    fewer than ``min_k`` clusters (the segmentation model's lower bound overrides ``merge_distance``)."""
     n = len(emb)
     if n < 2:
         return np.zeros(n, int)
@@ -74,6 +84,7 @@ def choose_clusters(emb: np.ndarray, cfg: DiarizationConfig) -> np.ndarray:
     heights = z[:, 2]                       # ascending: merge j joins n-j clusters into n-j-1
     k_min = 1 + int(np.sum(heights > cfg.split_distance))
     k_max = 1 + int(np.sum(heights > cfg.merge_distance))
+    k_min, k_max = max(k_min, min_k), max(k_max, min_k)
     k_max = min(k_max, cfg.max_speakers, n - 1)
     k_min = min(k_min, k_max)
     if k_max <= 1:
@@ -105,11 +116,12 @@ def centroids(emb: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return cents / (np.linalg.norm(cents, axis=1, keepdims=True) + 1e-9)
 
 
-def merge_close_centroids(emb: np.ndarray, labels: np.ndarray, min_sim: float) -> np.ndarray:
-    """Join the two clusters with the most similar centroids while that similarity is >= ``min_sim``: a centroid
-    averages out what a single window varies by, so one voice split by the window-level cut is joined again."""
+def merge_close_centroids(emb: np.ndarray, labels: np.ndarray, min_sim: float, min_k: int = 1) -> np.ndarray:
+    """Join the two clusters with the most similar centroids while that similarity is >= ``min_sim`` (and more than
+    ``min_k`` clusters are left): a centroid averages out what a single window varies by, so one voice split by the
+    window-level cut is joined again."""
     labels = _relabel(labels)
-    while labels.max() > 0:
+    while labels.max() + 1 > max(1, min_k):
         sim = centroids(emb, labels)
         sim = sim @ sim.T
         np.fill_diagonal(sim, -2.0)
@@ -215,16 +227,62 @@ def voice_prints(wav: np.ndarray, sr: int, runs: list[tuple[float, float, int]],
     return emb, np.array(labs, int)
 
 
+def overlap_runs(runs: list[tuple[float, float, int]], windows: list[tuple[float, float]], emb: np.ndarray,
+                 labels: np.ndarray, count: np.ndarray, min_run_s: float) -> list[tuple[float, float, int]]:
+    """Second-speaker runs: each ``STEP`` frame of a run where ``count`` (people talking per frame) is >= 2 also
+    gets the other cluster whose centroid the frame's covering windows score highest; runs of at least
+    ``min_run_s``. Nothing when there is one cluster (no second voice to name)."""
+    k = int(labels.max()) + 1 if len(labels) else 0
+    if k < 2 or not len(count):
+        return []
+    cents = centroids(emb, labels)
+    wa = np.array([w[0] for w in windows])
+    wb = np.array([w[1] for w in windows])
+    second = np.full(len(count), -1)
+    for a, b, lab in runs:
+        for i in range(int(round(a / STEP)), min(len(count), int(round(b / STEP)))):
+            t = (i + 0.5) * STEP
+            cover = (wa <= t) & (wb >= t)
+            if count[i] < 2 or not cover.any():
+                continue
+            score = (emb[cover] @ cents.T).mean(axis=0)
+            score[lab] = -np.inf
+            second[i] = int(np.argmax(score))
+    out: list[tuple[float, float, int]] = []
+    min_len = max(1, int(round(min_run_s / STEP)))
+    for s, e in _runs(second):
+        if second[s] >= 0 and e - s >= min_len:
+            out.append((s * STEP, e * STEP, int(second[s])))
+    return out
+
+
+@dataclass
+class Diarization:
+    runs: list[tuple[float, float, int]]          # (start, end, label): one label per speech frame
+    overlap: list[tuple[float, float, int]]       # second-speaker runs on overlapped frames (cfg.overlap)
+    windows: list[tuple[float, float]]
+    embeddings: np.ndarray
+    labels: np.ndarray                            # per window
+
+
 def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
-            embed: Callable[[list[np.ndarray]], np.ndarray], cfg: DiarizationConfig
-            ) -> tuple[list[tuple[float, float, int]], list[tuple[float, float]], np.ndarray, np.ndarray]:
-    """Speaker runs (start, end, label), the windows, their embeddings and their labels."""
+            embed: Callable[[list[np.ndarray]], np.ndarray], cfg: DiarizationConfig,
+            segmentation: Callable[[np.ndarray, float], tuple[np.ndarray, int]] | None = None) -> Diarization:
+    """Speaker runs, second-speaker runs on overlapped frames, the windows, their embeddings and their labels.
+    ``segmentation``: ``SpeakerSegmentation.analyze`` (needed for ``cfg.overlap``)."""
     duration = len(wav) / sr
     wins = sliding_windows(segments, duration, cfg.window_s, cfg.hop_s)
     if not wins:
-        return [], [], np.zeros((0, 0), np.float32), np.zeros(0, int)
+        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int))
+    count, min_k = np.zeros(0, int), 1
+    if cfg.overlap:
+        if segmentation is None:
+            raise ValueError("overlap-aware diarization needs the segmentation model (SpeakerSegmentation)")
+        count, min_k = segmentation(wav, cfg.min_local_speech_s)
     emb = embed([wav[int(round(a * sr)) : int(round(a * sr)) + int(round((b - a) * sr))] for a, b in wins])
-    labels = merge_close_centroids(emb, choose_clusters(emb, cfg), cfg.centroid_merge_sim)
+    labels = merge_close_centroids(emb, choose_clusters(emb, cfg, min_k), cfg.centroid_merge_sim, min_k)
     if labels.max() > 0:
-        labels = merge_close_centroids(emb, nearest_centroid(emb, labels), cfg.centroid_merge_sim)
-    return frame_turns(segments, wins, labels, cfg.min_run_s, cfg.turn_trim_s, duration), wins, emb, labels
+        labels = merge_close_centroids(emb, nearest_centroid(emb, labels), cfg.centroid_merge_sim, min_k)
+    runs = frame_turns(segments, wins, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
+    extra = overlap_runs(runs, wins, emb, labels, count, cfg.min_overlap_run_s) if cfg.overlap else []
+    return Diarization(runs, extra, wins, emb, labels)

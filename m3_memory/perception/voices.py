@@ -47,6 +47,8 @@ class VoiceConfig:
     min_turn_s: float | None = None   # upstream dropped turns < 2 s (whole seconds); 1 s keeps short answers
     asr_beam: int = 1
     diarization: DiarizationConfig | None = None   # windows diarizer (campplus); None: the backend's default
+    # windows diarizer: overlap-aware with segmentation-3.0 (diarization.py step 5); None: as ``diarization`` says
+    overlap_aware: bool | None = None
 
 
 # Resemblyzer / eres2netv2 values; campplus overrides some (speaker_campplus.py, tuned on AMI TUNE meetings)
@@ -60,6 +62,9 @@ class VoiceTurn:
     speaker: int                      # cluster index within the clip
     text: str = ""
     embedding: np.ndarray | None = None
+    # said under someone else's speech (overlap-aware diarization): not transcribed (ASR would write the louder
+    # talker's words under this voice) and no face=voice evidence (the face on camera is most likely the other's)
+    overlapped: bool = False
 
 
 @dataclass
@@ -234,8 +239,17 @@ class VoicePipeline:
         cfg = replace(cfg, **{k: v for k, v in defaults.items() if getattr(cfg, k) is None})
         if cfg.diarization is None and getattr(embedder, "diarizer", "segments") == "windows":
             cfg = replace(cfg, diarization=getattr(embedder, "diarization", None) or DiarizationConfig())
+        if cfg.diarization is not None and cfg.overlap_aware is not None:
+            cfg = replace(cfg, diarization=replace(cfg.diarization, overlap=cfg.overlap_aware))
+        elif cfg.overlap_aware and cfg.diarization is None:
+            raise ValueError(f"overlap_aware needs the windows diarizer (campplus); {embedder.name} has none")
         self.cfg = cfg
         self.vad = vad or SileroVAD()
+        self.segmentation = None
+        if cfg.diarization is not None and cfg.diarization.overlap:
+            from .segmentation import SpeakerSegmentation
+
+            self.segmentation = SpeakerSegmentation()
 
     def windows(self, segments: list[tuple[float, float]]) -> list[tuple[float, float]]:
         c = self.cfg
@@ -295,19 +309,28 @@ class VoicePipeline:
         """diarization.py: sliding windows over the speech, clip-adaptive clustering, majority labels per frame."""
         assert self.cfg.diarization is not None
         segments = self.vad.segments(wav, self.cfg)
-        runs, _, emb, labels = diarize(wav, SR, segments, self.embedder.embed, self.cfg.diarization)
-        if runs and self.cfg.diarization.print_window_s:
-            emb, labels = voice_prints(wav, SR, runs, self.embedder.embed, self.cfg.diarization.print_window_s)
+        seg = self.segmentation.analyze if self.segmentation is not None else None
+        d = diarize(wav, SR, segments, self.embedder.embed, self.cfg.diarization, seg)
+        emb, labels = d.embeddings, d.labels
+        if d.runs and self.cfg.diarization.print_window_s:
+            # prints from the frames a speaker has to themself; overlapped ones only for who has nothing else
+            alone = {lab for _, _, lab in d.runs}
+            own = sorted(d.runs + [r for r in d.overlap if r[2] not in alone])
+            emb, labels = voice_prints(wav, SR, own, self.embedder.embed, self.cfg.diarization.print_window_s)
         speakers: dict[int, Speaker] = {}
         for e, lab in zip(emb, labels, strict=True):
             speakers.setdefault(int(lab), Speaker()).embeddings.append(e)
         turns: list[VoiceTurn] = []
-        for a, b, lab in runs:
-            if turns and turns[-1].speaker == lab and a - turns[-1].end <= self.cfg.min_silence_s:
-                turns[-1].end = b
-            else:
-                turns.append(VoiceTurn(a, b, lab))
-        return self._finish(wav, t0, turns, speakers, short)
+        for overlapped, part in ((False, d.runs), (True, d.overlap)):
+            last: dict[int, VoiceTurn] = {}
+            for a, b, lab in sorted(part):
+                prev = last.get(lab)
+                if prev is not None and a - prev.end <= self.cfg.min_silence_s:
+                    prev.end = max(prev.end, b)
+                else:
+                    last[lab] = VoiceTurn(a, b, lab, overlapped=overlapped)
+                    turns.append(last[lab])
+        return self._finish(wav, t0, sorted(turns, key=lambda t: (t.start, t.speaker)), speakers, short)
 
     def _finish(self, wav: np.ndarray, t0: float, turns: list[VoiceTurn], speakers: dict[int, Speaker],
                 short: list[tuple[float, float]] | None = None) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
@@ -317,7 +340,7 @@ class VoicePipeline:
         if short is not None:
             short += [(t.start + t0, t.end + t0) for t in turns if t.end - t.start < self.cfg.min_turn_s]
         for t in kept:
-            if self.transcriber is not None:
+            if self.transcriber is not None and not t.overlapped:
                 t.text = self.transcriber.transcribe(wav[int(t.start * SR) : int(t.end * SR)], self.cfg.asr_beam)
             t.start += t0
             t.end += t0

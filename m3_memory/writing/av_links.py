@@ -82,6 +82,8 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams) -> set[
                      "DO UPDATE SET speech_s = speech_s + excluded.speech_s",
                      (turn.node_id, max(0.0, turn.end - turn.start)))
         heard.add(turn.node_id)
+        if turn.overlapped:      # the face alone on camera is most likely the other talker's
+            continue
         for face_id, s in alone_credit(ev, turn.start, turn.end, p).items():
             credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
     for (face_id, voice_id), s in credit.items():

@@ -35,6 +35,7 @@ class VoiceTurnEvidence:
     start: float                 # stream seconds
     end: float
     text: str
+    overlapped: bool = False     # under someone else's speech: no transcript, no face=voice credit
 
     @property
     def tag(self) -> str:
