@@ -30,3 +30,11 @@ def test_params_files(name):
 def test_launch_files_compile():
     for f in (CONFIG.parent / "launch").glob("*.launch.py"):
         compile(f.read_text(), str(f), "exec")
+
+
+def test_overlap_aware_voices_need_the_campplus_backend():
+    base = {k: getattr(MemorizationParams(), k) for k in MemorizationParams.names()}
+    MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": True}).check()   # campplus: fine
+    with pytest.raises(ValueError, match="voice_overlap_aware needs voice_backend campplus"):
+        MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": True,
+                              "voice_backend": "resemblyzer"}).check()
