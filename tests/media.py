@@ -12,12 +12,23 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 GRID = DATA / "grid_talking_faces"
 GRID_IDS = ["bbaf2n", "brbk7n", "lbax4n", "lbbc2a", "sbwe5n"]   # five different people (checked by eye)
 LIBRI = DATA / "speech_librispeech"
+AMI = DATA / "ami_debug"
 
 
 def need(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"test media not available: {path}")
     return path
+
+
+def ami_turns(meeting: str) -> list[tuple[float, float, str]]:
+    """Reference speaker turns (start, end, speaker) of one AMI excerpt of ../shared/data/ami_debug."""
+    out = []
+    for line in need(AMI / "debug.train.rttm").read_text().splitlines():
+        p = line.split()
+        if p and p[0] == "SPEAKER" and p[1] == meeting:
+            out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
+    return out
 
 
 def grid_transcripts() -> dict[str, str]:

