@@ -178,8 +178,9 @@ class MemorizationParams(_Documented):
     voice_backend: str = _p("campplus", "speaker embedding: campplus (embedded CAM++, the default), resemblyzer "
                                         "(embedded, weaker on meetings), eres2netv2, none")
     voice_model_dir: str = _p("", "eres2netv2: local checkpoint folder")
-    voice_overlap_aware: bool = _p(False, "campplus: overlap-aware diarization with segmentation-3.0 (a talker under "
-                                          "someone else gets a voice of their own; README 'Who is who')")
+    voice_overlap_aware: bool = _p(True, "campplus: overlap-aware diarization with segmentation-3.0 (a talker under "
+                                         "someone else gets a voice of their own; README 'Who is who'); set false "
+                                         "for resemblyzer and eres2netv2, which have no such diarizer")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
     writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")
@@ -220,8 +221,9 @@ class MemorizationParams(_Documented):
             raise ValueError(f"face_backend {self.face_backend!r}: dlib, insightface or none")
         if self.voice_backend not in ("resemblyzer", "campplus", "eres2netv2", "none"):
             raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, campplus, eres2netv2 or none")
-        if self.voice_overlap_aware and self.voice_backend != "campplus":
-            raise ValueError(f"voice_overlap_aware needs voice_backend campplus (not {self.voice_backend!r})")
+        if self.voice_overlap_aware and self.voice_backend not in ("campplus", "none"):
+            raise ValueError(f"voice_overlap_aware needs voice_backend campplus (not {self.voice_backend!r}): set "
+                             "voice_overlap_aware: false for that backend")
         if self.pose_type not in ("odometry", "pose_stamped"):
             raise ValueError(f"pose_type {self.pose_type!r}: odometry or pose_stamped")
         if self.memory_writer not in ("embedded", "openai", "m3"):

@@ -38,3 +38,8 @@ def test_overlap_aware_voices_need_the_campplus_backend():
     with pytest.raises(ValueError, match="voice_overlap_aware needs voice_backend campplus"):
         MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": True,
                               "voice_backend": "resemblyzer"}).check()
+    # on by default; no voices at all is fine with it, another backend with it off too
+    assert base["voice_overlap_aware"] is True
+    MemorizationParams(**{**base, "db_path": "x.db", "voice_backend": "none"}).check()
+    MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": False,
+                          "voice_backend": "eres2netv2"}).check()

