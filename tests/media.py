@@ -21,14 +21,34 @@ def need(path: Path) -> Path:
     return path
 
 
-def ami_turns(meeting: str) -> list[tuple[float, float, str]]:
-    """Reference speaker turns (start, end, speaker) of one AMI excerpt of ../shared/data/ami_debug."""
+def rttm_turns(path: Path, file_id: str) -> list[tuple[float, float, str]]:
+    """Reference speaker turns (start, end, speaker) of one file of an RTTM file."""
     out = []
-    for line in need(AMI / "debug.train.rttm").read_text().splitlines():
+    for line in need(path).read_text().splitlines():
         p = line.split()
-        if p and p[0] == "SPEAKER" and p[1] == meeting:
+        if p and p[0] == "SPEAKER" and p[1] == file_id:
             out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
     return out
+
+
+def ami_turns(meeting: str) -> list[tuple[float, float, str]]:
+    """Reference speaker turns of one AMI excerpt of ../shared/data/ami_debug."""
+    return rttm_turns(AMI / "debug.train.rttm", meeting)
+
+
+def purity_coverage(ref: list[tuple[float, float, str]], turns: list, duration: float) -> tuple[float, float]:
+    """pyannote.metrics purity and coverage of ``turns`` (objects with start, end, speaker) against ``ref`` over
+    the whole ``duration`` (as benchmarks/voices_ami.py: turn time over silence counts against purity)."""
+    metrics = pytest.importorskip("pyannote.metrics.diarization")
+    from pyannote.core import Annotation, Segment, Timeline
+
+    r, h = Annotation(), Annotation()
+    for i, (a, b, spk) in enumerate(ref):
+        r[Segment(a, b), i] = spk
+    for i, t in enumerate(turns):
+        h[Segment(t.start, t.end), i] = f"v{t.speaker}"
+    uem = Timeline([Segment(0.0, duration)])
+    return float(metrics.DiarizationPurity()(r, h, uem=uem)), float(metrics.DiarizationCoverage()(r, h, uem=uem))
 
 
 def grid_transcripts() -> dict[str, str]:

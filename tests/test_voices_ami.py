@@ -14,7 +14,7 @@ from m3_memory.clips import Clip
 from m3_memory.perception.voice_stage import VoiceStage
 from m3_memory.perception.voices import VoicePipeline, check_audio, load_wav
 
-from .media import AMI, LIBRI, ami_turns, need
+from .media import AMI, LIBRI, ami_turns, need, purity_coverage
 
 pytest.importorskip("kaldi_native_fbank")
 pytest.importorskip("resemblyzer")
@@ -45,19 +45,6 @@ def _purity(ref: list[tuple[float, float, str]], turns: list) -> float:
     tot = sum(co.values())
     best = sum(max(v for (h, _), v in co.items() if h == k) for k in {h for h, _ in co})
     return best / tot if tot else 0.0
-
-
-def _pyannote_purity(ref: list[tuple[float, float, str]], turns: list, duration: float) -> float:
-    """pyannote.metrics purity (as benchmarks/voices_ami.py): turn time over silence counts against it."""
-    metrics = pytest.importorskip("pyannote.metrics.diarization")
-    from pyannote.core import Annotation, Segment, Timeline
-
-    r, h = Annotation(), Annotation()
-    for i, (a, b, spk) in enumerate(ref):
-        r[Segment(a, b), i] = spk
-    for i, t in enumerate(turns):
-        h[Segment(t.start, t.end), i] = f"v{t.speaker}"
-    return float(metrics.DiarizationPurity()(r, h, uem=Timeline([Segment(0.0, duration)])))
 
 
 def _libri(spk: str, i: int) -> np.ndarray:
@@ -91,7 +78,7 @@ def test_tune_meeting_three_speakers_are_separated(pipe):
     # windows finds 4 (one man split; the target is the count within +-1), pyannote purity 0.95
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn04.wav")))
     assert 2 <= len(speakers) <= 4
-    assert _pyannote_purity(ami_turns("trn04"), turns, 30.0) >= 0.85
+    assert purity_coverage(ami_turns("trn04"), turns, 30.0)[0] >= 0.85
 
 
 def test_tune_meeting_short_speakers_are_found(pipe):
@@ -116,14 +103,14 @@ def test_report_four_speaker_meeting_is_not_one_or_two_voices(pipe):
     # windows every 0.5 s (before issue 11's second pass) joined everyone into one voice, purity 0.67
     turns, speakers = pipe.turns(load_wav(need(AMI / "trn08.wav")))
     assert len(speakers) >= 3
-    assert _pyannote_purity(ami_turns("trn08"), turns, 30.0) >= 0.72
+    assert purity_coverage(ami_turns("trn08"), turns, 30.0)[0] >= 0.72
 
 
 def test_report_four_speaker_meeting_is_pure(pipe):
     # the average-linkage cut gave 3 voices here but joined the two women who talk over each other (purity 0.76);
     # spectral clustering of window neighbourhoods keeps them apart (0.94)
     turns, _ = pipe.turns(load_wav(need(AMI / "trn08.wav")))
-    assert _pyannote_purity(ami_turns("trn08"), turns, 30.0) >= 0.85
+    assert purity_coverage(ami_turns("trn08"), turns, 30.0)[0] >= 0.85
 
 
 def test_two_librispeech_speakers_in_one_clip(pipe):
@@ -150,7 +137,7 @@ def test_two_librispeech_speakers_turns_stay_on_speech(pipe, a, b):
         t += (len(w) + len(gap)) / 16000
     turns, speakers = pipe.turns(np.concatenate(pieces))
     assert len(speakers) == 2
-    assert _pyannote_purity(ref, turns, t) >= 0.98
+    assert purity_coverage(ref, turns, t)[0] >= 0.98
 
 
 @pytest.mark.parametrize("spk", ["1688", "2033", "367", "533"])

