@@ -292,7 +292,7 @@ def _smooth(lab: np.ndarray, min_len: int) -> None:
     changed = True
     while changed:
         changed = False
-        runs = _runs(lab)
+        runs = label_runs(lab)
         if len(runs) < 2:
             return
         for j, (s, e) in enumerate(runs):
@@ -306,7 +306,8 @@ def _smooth(lab: np.ndarray, min_len: int) -> None:
             break
 
 
-def _runs(lab: np.ndarray) -> list[tuple[int, int]]:
+def label_runs(lab: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) index pairs of the runs of equal labels in ``lab``."""
     out, s = [], 0
     for i in range(1, len(lab) + 1):
         if i == len(lab) or lab[i] != lab[s]:
@@ -363,7 +364,7 @@ def overlap_runs(runs: list[tuple[float, float, int]], windows: list[tuple[float
             second[i] = int(np.argmax(score))
     out: list[tuple[float, float, int]] = []
     min_len = max(1, int(round(min_run_s / STEP)))
-    for s, e in _runs(second):
+    for s, e in label_runs(second):
         if second[s] >= 0 and e - s >= min_len:
             out.append((s * STEP, e * STEP, int(second[s])))
     return out
