@@ -16,10 +16,11 @@ one only).
 
 Held out from what: the default campplus diarizer (spectral clustering, whole-speech print merge, overlap-aware) was
 chosen on 2026-11-24 looking at the first four splits (15 excerpts), so none of them is held out from that choice;
-its figures there say how it does on these excerpts, not how it generalises. HOLDOUT is. The earlier diarizer (``campplus-ahc``, tuned on
-TUNE only) is kept as a variant: its REPORT, FRESH and OTHER figures are held out from its tuning. Its ``+overlap``
-variant was built looking at TUNE and REPORT. segmentation-3.0 (overlap-aware diarization) was trained on the AMI
-training set (among others), which the trn excerpts come from; dev and tst come from AMI's dev and test sets.
+its figures there say how it does on these excerpts, not how it generalises; HOLDOUT is held out from it. The
+earlier diarizer (``campplus-ahc``, tuned on TUNE only) is kept as a variant: its REPORT, FRESH, OTHER and HOLDOUT
+figures are held out from its tuning. Its ``+overlap`` variant was built looking at TUNE and REPORT.
+segmentation-3.0 (overlap-aware diarization) was trained on the AMI training set (among others), which the trn
+excerpts come from; dev, tst and EN2002a come from AMI's dev and test sets.
 
 Ceiling: for the windows diarizer, every split is also scored with perfect clustering (each window labelled with the
 reference speaker who talks most in it) through the same VAD, windows and frame labelling. It bounds what any
