@@ -1,11 +1,14 @@
 """Ask the running control node a question over m3_agent/srv/Query.
 
     python -m m3_agent_ros.query_client "where are the car keys?" [--before SECONDS|MM:SS] [--max-rounds N]
-                                        [--service /m3_agent/query] [--wait 15] [--timeout 600] [--json]
+                                        [--namespace robot1 | --service /m3_agent/query] [--wait 15]
+                                        [--timeout 600] [--json]
 
 Prints the answer, the cited memory ids and the error (if any). ``--before`` bounds the memory to clips that
 ended by then (stream seconds, or MM:SS), as a robot asked at that moment would know it. Exit status: 0 answered,
 1 the service reported an error, 2 the service did not appear or did not answer in time.
+``--namespace robot1`` asks the nodes started with that namespace (``bringup --namespace`` / ``ros2 launch ...
+namespace:=robot1``): the service is then /robot1/m3_agent/query; ``--service`` names any other.
 
 Use the same DDS environment as the node (``. scripts/ros_env.sh``, same ``ROS_DOMAIN_ID``).
 ``QueryClient`` is the reusable part: it owns its own rclpy context, so it can live inside tools and tests
@@ -21,9 +24,16 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from m3_agent_ros.node_table import normalize_namespace
 from m3_agent_ros.own_node import OwnNode
 
-DEFAULT_SERVICE = "/m3_agent/query"
+SERVICE = "m3_agent/query"          # the control node's service_name default, relative to its namespace
+DEFAULT_SERVICE = "/" + SERVICE
+
+
+def service_in(namespace: str) -> str:
+    """The Query service of nodes run in ``namespace`` ('robot1' -> '/robot1/m3_agent/query'; '' -> the root's)."""
+    return f"{normalize_namespace(namespace)}/{SERVICE}"
 
 
 @dataclass
@@ -124,14 +134,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", type=_time_arg, default=None,
                     help="time bound: only memories of clips that ended by then (seconds or MM:SS)")
     ap.add_argument("--max-rounds", type=int, default=0, help="reasoning rounds (0 = node default)")
-    ap.add_argument("--service", default=DEFAULT_SERVICE)
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--namespace", default=None, help="the nodes' ROS namespace (service <ns>/m3_agent/query)")
+    where.add_argument("--service", default=None, help=f"the Query service's full name (default {DEFAULT_SERVICE})")
     ap.add_argument("--wait", type=float, default=15.0, help="seconds to wait for the service to appear")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the answer")
     ap.add_argument("--json", action="store_true", help="print the whole response as one JSON object")
     a = ap.parse_args(argv)
     if not 0 <= a.max_rounds <= 255:
         ap.error("--max-rounds must be in 0..255")
-    with QueryClient(a.service) as client:
+    try:
+        service = a.service or service_in(a.namespace or "")
+    except ValueError as e:
+        ap.error(str(e))
+    with QueryClient(service) as client:
         try:
             client.wait_ready(a.wait)
             res = client.ask(a.question, a.before, a.max_rounds, a.timeout)
