@@ -171,6 +171,8 @@ class MemorizationParams(_Documented):
     pose_type: str = _p("odometry", "message type on pose_topic: odometry or pose_stamped")
     pose_frame: str = _p("", "frame the poses must be in (e.g. map); '' = the first message's frame. Messages in "
                              "another frame are counted as lost (cause 'frame'): no tf2 lookup is made")
+    pose_wait_s: float = _p(1.0, "how long (wall seconds) a finished clip waits for the pose stream to reach its end "
+                                 "while poses keep arriving (late odometry would give the clip its last-known pose)")
     places_file: str = _p("", "YAML list of named places {name, x, y, radius} in the pose frame, written to the store "
                               "('' = none)")
     face_backend: str = _p("dlib", "face detection/embedding: dlib (embedded), insightface, none")
@@ -205,6 +207,7 @@ class MemorizationParams(_Documented):
         "memory_writer": Rule(choices=("embedded", "openai", "m3")),
         "writer_engine": Rule(choices=("transformers", "vllm")),
         "pose_type": Rule(choices=("odometry", "pose_stamped")),
+        "pose_wait_s": Rule(range=(0.0, 60.0)),
         "autostart": Rule(read_only=True),
     }
 

@@ -67,6 +67,11 @@ class PoseTrack:
     def __len__(self) -> int:
         return len(self._p)
 
+    @property
+    def latest_t(self) -> float | None:
+        """Stream time of the newest sample (None while empty)."""
+        return self._t[-1] if self._t else None
+
     def add(self, pose: Pose) -> None:
         """Append a sample; raises :class:`PoseRefused` for one that cannot be used."""
         vals = (pose.t, pose.x, pose.y, pose.yaw, pose.z)

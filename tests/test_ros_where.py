@@ -67,6 +67,51 @@ def test_memorization_stores_odometry_with_clips_and_counts_bad_poses(tmp_path: 
     assert (lost.get("bad"), lost.get("frame")) == (1, 1) and set(lost) <= {"bad", "frame", "transport"}, lost
 
 
+def test_a_clip_waits_for_late_odometry_instead_of_taking_the_last_known_pose(tmp_path: Path) -> None:
+    """Odometry that arrives 1.5 s of stream behind the camera (a loaded robot, a slow bridge): when clip 1 [2-4 s]
+    is finished, the track ends near 2.5 s, and the clip's middle would get that last-known pose (x 2.5) instead of
+    x 3.0 (with pose_wait_s 0 it does). The clip waits (pose_wait_s) while poses keep arriving."""
+    from nav_msgs.msg import Odometry
+    from rclpy.qos import QoSProfile
+
+    db = tmp_path / "memory.db"
+    proc = start_module("m3_agent_ros.memorization_node", [
+        "--ros-args", "-p", f"db_path:={db}", "-p", "clip_seconds:=2.0", "-p", "sample_fps:=2.0",
+        "-p", "audio_grace_s:=1.0", "-p", "face_backend:=none", "-p", "voice_backend:=none",
+        "-p", "compressed_topic:=/cam/compressed", "-p", "image_topic:=''", "-p", "audio_topic:=/mic",
+        "-p", "pose_topic:=/odom", "-p", "pose_frame:=map", "-p", "pose_wait_s:=5.0"], tmp_path / "mem.log")
+    stream = SyntheticStream("late_odom_stream", "/cam/compressed", "/mic")
+    odom = stream.node.create_publisher(Odometry, "/odom", QoSProfile(depth=100))
+    lag = 15   # odometry samples behind the camera (0.1 s each)
+
+    def publish_odom(k: int) -> None:
+        t = round(k * 0.1, 3)
+        m = Odometry()
+        m.header.frame_id = "map"
+        m.header.stamp.sec, m.header.stamp.nanosec = int(t), int(round((t - int(t)) * 1e9))
+        m.pose.pose.position.x = t          # x = t: the pose at any time is known exactly
+        m.pose.pose.orientation.w = 1.0
+        odom.publish(m)
+
+    try:
+        stream.wait_ready(timeout=30)
+        stream.wait(lambda: odom.get_subscription_count() > 0, 30, "the node's /odom subscription")
+        for i in range(80 + lag):
+            if i < 80:
+                stream.publish(round(i * 0.1, 3))
+            if i >= lag:
+                publish_odom(i - lag)
+            stream.spin_until(lambda: False, 0.05)
+        res = stream.sync(6.0, timeout=60)
+        assert res.success
+    finally:
+        stream.close()
+        proc.stop()
+    with sqlite3.connect(db) as conn:
+        clips = conn.execute("SELECT id, round(x, 2) FROM clips ORDER BY id").fetchall()
+    assert clips == [(0, 1.0), (1, 3.0), (2, 5.0)], proc.output()
+
+
 def _posed_store(path: Path) -> None:
     store, _ = meeting_store(path, poses=samples)
     save_places(store, PLACES)
