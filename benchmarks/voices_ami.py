@@ -28,7 +28,8 @@ clustering can reach with one speaker per frame: on these overlap-heavy excerpts
 0.90 target (the quieter talker of overlapped speech is never covered), so a coverage near the target with one
 label per frame comes from clusters that join people, not from right answers. With the overlap model, a second
 ceiling adds a perfect second speaker on every frame where segmentation-3.0 hears two people: the most that
-overlap-aware diarization with that model's overlap detection can cover.
+overlap-aware diarization with that model's overlap detection can cover; a third adds it on every frame the
+reference marks as overlapped (perfect overlap detection): the most any design with two labels per frame can cover.
 
 Backends: ``resemblyzer`` and the campplus variants of ``VARIANTS``: ``campplus`` (the default),
 ``campplus-no-overlap``, ``campplus-ahc`` (the default before 2026-11-24) and ``campplus-ahc+overlap``.
@@ -110,19 +111,23 @@ def pipeline_turns(pipe: VoicePipeline) -> Callable[[np.ndarray, list[tuple[floa
     return run
 
 
-def oracle_turns(pipe: VoicePipeline, second: bool = False
+def oracle_turns(pipe: VoicePipeline, second: str = ""
                  ) -> Callable[[np.ndarray, list[tuple[float, float, str]]], list[Turn]]:
     """The ceiling of the windows diarizer: the pipeline's own VAD segments, windows and frame labelling
     (diarization.frame_turns, same run smoothing, trim and shortest turn), but every window labelled with the
     reference speaker who talks most inside it, i.e. perfect clustering. What it still misses is what one label per
-    frame cannot give (the other talker of overlapped speech) and speech the VAD does not pass. ``second``: also a
-    perfect second speaker (another reference speaker talking there) on every frame that the pipeline's overlap
-    model (segmentation-3.0) counts two or more people in, in runs of ``min_overlap_run_s`` as the diarizer's own
-    second-speaker runs: the ceiling of overlap-aware diarization with that model's overlap detection."""
+    frame cannot give (the other talker of overlapped speech) and speech the VAD does not pass. ``second="model"``:
+    also a perfect second speaker (another reference speaker talking there) on every frame that the pipeline's
+    overlap model (segmentation-3.0) counts two or more people in, in runs of ``min_overlap_run_s`` as the
+    diarizer's own second-speaker runs: the ceiling of overlap-aware diarization with that model's overlap detection.
+    ``second="reference"``: the same on every frame the reference marks as overlapped (perfect overlap detection):
+    the ceiling of any design that labels each frame with at most two speakers."""
     dcfg = pipe.cfg.diarization
     if dcfg is None:
         raise ValueError(f"{pipe.embedder.name}: no windows diarizer, no oracle ceiling")
-    if second and pipe.segmentation is None:
+    if second not in ("", "model", "reference"):
+        raise ValueError(f"second={second!r}: '', 'model' or 'reference'")
+    if second == "model" and pipe.segmentation is None:
         raise ValueError("the two-label ceiling needs the overlap model (overlap-aware diarization)")
 
     def run(wav: np.ndarray, ref: list[tuple[float, float, str]]) -> list[Turn]:
@@ -139,13 +144,15 @@ def oracle_turns(pipe: VoicePipeline, second: bool = False
         runs = frame_turns(segments, wins, talk.argmax(axis=1), dcfg.min_run_s, dcfg.turn_trim_s, dur)
         out = [(a, b, names[k]) for a, b, k in runs if b - a >= pipe.cfg.min_turn_s]
         if second:
-            count, _ = pipe.segmentation.analyze(wav, dcfg.min_local_speech_s)
-            active = np.zeros((len(count), len(names)), bool)
+            n = int(np.ceil(dur / STEP))
+            active = np.zeros((n, len(names)), bool)
             for x, y, s in ref:
                 active[int(round(x / STEP)) : int(round(y / STEP)), names.index(s)] = True
+            count = (pipe.segmentation.analyze(wav, dcfg.min_local_speech_s)[0] if second == "model"
+                     else active.sum(axis=1))
             other = np.full(len(count), -1)
             for a, b, k in runs:
-                for i in range(int(round(a / STEP)), min(len(count), int(round(b / STEP)))):
+                for i in range(int(round(a / STEP)), min(len(count), n, int(round(b / STEP)))):
                     rest = [j for j in np.flatnonzero(active[i]) if j != k]
                     if count[i] >= 2 and rest:
                         other[i] = rest[0]
@@ -270,6 +277,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 
 
+# the ceilings scored per split (oracle_turns): result key, second-speaker mode, what it adds to perfect clustering
+CEILINGS = [("ceiling", "", ", one label per frame"),
+            ("ceiling_two_labels", "model", " + a perfect second speaker where the overlap model hears two"),
+            ("ceiling_reference_overlap", "reference", " + a perfect second speaker on every overlapped frame")]
+
+
 def pipeline(backend: str) -> VoicePipeline:
     """``resemblyzer`` or one of ``VARIANTS`` (campplus with its default or an earlier diarizer)."""
     if backend == "resemblyzer":
@@ -322,15 +335,12 @@ def main() -> None:
                 continue
             res[name] = evaluate(pipeline_turns(pipe), folder, meetings)
             print(table(name.upper() + (" (thresholds tuned here)" if name == "tune" else ""), res[name]))
-            if pipe.cfg.diarization is not None:
-                res.setdefault("ceiling", {})[name] = c = evaluate(oracle_turns(pipe), folder, meetings)
-                print(f"  ceiling ({name.upper()}, perfect clustering, one label per frame): purity {c['purity']:.3f} "
+            for key, second, what in CEILINGS:
+                if pipe.cfg.diarization is None or (second == "model" and pipe.segmentation is None):
+                    continue
+                res.setdefault(key, {})[name] = c = evaluate(oracle_turns(pipe, second), folder, meetings)
+                print(f"  ceiling ({name.upper()}, perfect clustering{what}): purity {c['purity']:.3f} "
                       f"coverage {c['coverage']:.3f} DER {c['der']:.3f}")
-            if pipe.segmentation is not None:
-                c = evaluate(oracle_turns(pipe, second=True), folder, meetings)
-                res.setdefault("ceiling_two_labels", {})[name] = c
-                print(f"  ceiling ({name.upper()}, + a perfect second speaker where the overlap model hears two): "
-                      f"purity {c['purity']:.3f} coverage {c['coverage']:.3f} DER {c['der']:.3f}")
         clean = None
         if not a.no_clean:
             res["clean_speech"] = clean = clean_speech(pipe, data.parent)
