@@ -46,7 +46,7 @@ from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
 from m3_memory.frames import FrameError, check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
-from m3_memory.poses import Pose, PoseRefused, PoseTrack, parse_places, yaw_from_quaternion
+from m3_memory.poses import Pose, PoseRefused, PoseTrack, SharedPoseTrack, parse_places, yaw_from_quaternion
 from m3_memory.stream_clock import Jump, StreamClocks
 from m3_memory.stream_ledger import RETIMED, StreamLedger
 from m3_memory.where import save_places
@@ -110,9 +110,7 @@ class MemorizationNode(M3LifecycleNode):
         self._sync_srv = None
         self._crash_gaps: list[int] = []
         self._bad_topics: set[str] = set()   # recorded at start; extended to where the stream resumed
-        self._poses = PoseTrack()
-        self._pose_lock = threading.Condition()    # notified by every pose that joins the track
-        self._pose_arrival = 0.0                    # monotonic time of the last pose received
+        self._poses = SharedPoseTrack()
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -136,7 +134,7 @@ class MemorizationNode(M3LifecycleNode):
                                            expect_video=bool(p.image_topic or p.compressed_topic),
                                            ledger=self.ledger, video_topic=p.video_label(),
                                            audio_topic=p.audio_topic or "audio", video_gap_s=p.video_gap_s)
-            self._poses = PoseTrack(p.pose_frame)
+            self._poses = SharedPoseTrack(PoseTrack(p.pose_frame))
             if p.places_file:
                 import yaml
 
@@ -370,11 +368,8 @@ class MemorizationNode(M3LifecycleNode):
             t = mapped
             pose = msg.pose.pose if isinstance(msg, Odometry) else msg.pose
             q = pose.orientation
-            with self._pose_lock:
-                self._pose_arrival = time.monotonic()
-                self._poses.add(Pose(t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w),
-                                     pose.position.z, msg.header.frame_id))
-                self._pose_lock.notify_all()
+            self._poses.add(Pose(t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w),
+                                 pose.position.z, msg.header.frame_id))
         except PoseRefused as e:
             self.ledger.record(topic, e.cause, t, detail=str(e) if topic not in self._bad_topics else "")
             self._bad_topics.add(topic)
@@ -478,21 +473,6 @@ class MemorizationNode(M3LifecycleNode):
         return response
 
     # -- work --------------------------------------------------------------------------------------
-    def _poses_for(self, start: float, end: float) -> list[Pose]:
-        """The pose samples around [start, end], once the track reaches ``end``: poses come on their own callback
-        group and may still be queued when the clip is finished, so the clip waits while poses keep arriving (none
-        for ``pose_wait_s`` wall seconds: the odometry has stopped, and the clip goes on with what there is)."""
-        assert self.params is not None
-        wait_s = self.params.pose_wait_s
-        with self._pose_lock:
-            while self.params.pose_topic and wait_s > 0:
-                latest = self._poses.latest_t
-                quiet = self._pose_arrival + wait_s - time.monotonic()
-                if latest is None or latest >= end or quiet <= 0:
-                    break
-                self._pose_lock.wait(timeout=quiet)
-            return self._poses.window(start - 1.0, end + 1.0)
-
     def _work(self) -> None:
         while True:
             clip = self._queue.get()
@@ -502,7 +482,9 @@ class MemorizationNode(M3LifecycleNode):
             try:
                 t = time.perf_counter()
                 assert self.memorizer is not None
-                clip.poses = self._poses_for(clip.start_time, clip.end_time)
+                assert self.params is not None
+                wait_s = self.params.pose_wait_s if self.params.pose_topic else 0.0
+                clip.poses = self._poses.window_when_covered(clip.start_time, clip.end_time, wait_s)
                 res = self.memorizer.process(clip)
                 elapsed = time.perf_counter() - t
                 if res.skipped:

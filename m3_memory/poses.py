@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import bisect
 import math
+import threading
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +98,39 @@ class PoseTrack:
         i = max(0, bisect.bisect_left(ts, t0) - 1)
         j = min(len(ts), bisect.bisect_right(ts, t1) + 1)
         return list(self._p)[i:j]
+
+
+class SharedPoseTrack:
+    """A :class:`PoseTrack` shared between the thread that receives poses and the one that memorizes clips.
+
+    Poses arrive on their own callback and can lag the camera under load, so a finished clip asks for its samples
+    with :meth:`window_when_covered`: it waits until the track reaches the clip's end, or until no pose has joined
+    the track for ``wait_s`` seconds (the odometry stopped, or everything it sends is refused): then it goes on with
+    what there is. A clip finished before the first pose waits for nothing."""
+
+    def __init__(self, track: PoseTrack | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.track = track or PoseTrack()
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._arrival = -math.inf        # clock time of the last pose that joined the track
+
+    def add(self, pose: Pose) -> None:
+        """:meth:`PoseTrack.add` (raising :class:`PoseRefused` the same way); an accepted pose wakes waiters."""
+        with self._cond:
+            self.track.add(pose)
+            self._arrival = self._clock()
+            self._cond.notify_all()
+
+    def window_when_covered(self, start: float, end: float, wait_s: float, margin_s: float = 1.0) -> list[Pose]:
+        """The samples around [start - margin_s, end + margin_s], once the track reaches ``end`` (see the class)."""
+        with self._cond:
+            while wait_s > 0:
+                latest = self.track.latest_t
+                quiet = self._arrival + wait_s - self._clock()
+                if latest is None or latest >= end or quiet <= 0:
+                    break
+                self._cond.wait(timeout=quiet)
+            return self.track.window(start - margin_s, end + margin_s)
 
 
 def pose_at(samples: list[Pose], t: float, max_gap_s: float = MAX_GAP_S) -> Pose | None:
