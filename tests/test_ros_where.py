@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,40 +16,56 @@ from m3_agent_ros.stream_publisher import SyntheticStream
 from m3_memory.where import save_places
 
 from .people_helpers import meeting_store
-from .ros_helpers import RosTestNode, start_module, wait_until
+from .ros_helpers import NodeProcess, RosTestNode, start_module, wait_until
 from .test_where import PLACES, samples
 
 pytestmark = pytest.mark.ros
 
 
-def test_memorization_stores_odometry_with_clips_and_counts_bad_poses(tmp_path: Path) -> None:
+def _where_node(tmp_path: Path, db: Path, *params: str) -> NodeProcess:
+    """A memorization node on /cam/compressed + /mic with 2 s clips, no perception, odometry on /odom in map."""
+    args = ["--ros-args"]
+    for p in (f"db_path:={db}", "clip_seconds:=2.0", "sample_fps:=2.0", "audio_grace_s:=1.0", "face_backend:=none",
+              "voice_backend:=none", "compressed_topic:=/cam/compressed", "image_topic:=''", "audio_topic:=/mic",
+              "pose_topic:=/odom", "pose_frame:=map", *params):
+        args += ["-p", p]
+    return start_module("m3_agent_ros.memorization_node", args, tmp_path / "mem.log")
+
+
+def _odometry_publisher(stream: SyntheticStream) -> Callable[[float, float, str], None]:
+    """publish(t, x, frame): one Odometry at stream time t (counted as published on /odom, for loss accounting)."""
     from nav_msgs.msg import Odometry
     from rclpy.qos import QoSProfile
 
+    pub = stream.node.create_publisher(Odometry, "/odom", QoSProfile(depth=100))
+    stream.published["/odom"] = 0
+    stream.wait(lambda: pub.get_subscription_count() > 0, 30, "the node's /odom subscription")
+
+    def publish(t: float, x: float, frame: str = "map") -> None:
+        m = Odometry()
+        m.header.frame_id = frame
+        m.header.stamp.sec, m.header.stamp.nanosec = int(t), int(round((t - int(t)) * 1e9))
+        m.pose.pose.position.x = x
+        m.pose.pose.orientation.w = 1.0
+        pub.publish(m)
+        stream.published["/odom"] += 1
+    return publish
+
+
+def test_memorization_stores_odometry_with_clips_and_counts_bad_poses(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     places = tmp_path / "places.yaml"
     places.write_text("- {name: dock, x: 0.0, y: 0.0, radius: 1.0}\n- {name: desk, x: 4.0, y: 0.0, radius: 1.0}\n")
-    proc = start_module("m3_agent_ros.memorization_node", [
-        "--ros-args", "-p", f"db_path:={db}", "-p", "clip_seconds:=2.0", "-p", "sample_fps:=2.0",
-        "-p", "audio_grace_s:=1.0", "-p", "face_backend:=none", "-p", "voice_backend:=none",
-        "-p", "compressed_topic:=/cam/compressed", "-p", "image_topic:=''", "-p", "audio_topic:=/mic",
-        "-p", "pose_topic:=/odom", "-p", "pose_frame:=map", "-p", f"places_file:={places}"], tmp_path / "mem.log")
+    proc = _where_node(tmp_path, db, f"places_file:={places}")
     stream = SyntheticStream("where_stream", "/cam/compressed", "/mic")
-    odom = stream.node.create_publisher(Odometry, "/odom", QoSProfile(depth=100))
-    stream.published["/odom"] = 0
     try:
         stream.wait_ready(timeout=30)
-        stream.wait(lambda: odom.get_subscription_count() > 0, 30, "the node's /odom subscription")
+        odom = _odometry_publisher(stream)
         for i in range(80):   # 8 s: the robot drives from the dock (x 0) to the desk (x 4) in the first 4 s
             t = round(i * 0.1, 3)
             stream.publish(t)
-            m = Odometry()
-            m.header.frame_id = "odom" if i == 30 else "map"    # one message in another frame: counted, not used
-            m.header.stamp.sec, m.header.stamp.nanosec = int(t), int(round((t - int(t)) * 1e9))
-            m.pose.pose.position.x = math.nan if i == 20 else min(4.0, t)  # one NaN pose: counted, not used
-            m.pose.pose.orientation.w = 1.0
-            odom.publish(m)
-            stream.published["/odom"] += 1
+            odom(t, math.nan if i == 20 else min(4.0, t),          # one NaN pose: counted, not used
+                 "odom" if i == 30 else "map")                      # one message in another frame: counted, not used
             stream.spin_until(lambda: False, 0.025)
         res = stream.sync(6.0, timeout=60)
         assert res.success
@@ -71,36 +88,19 @@ def test_a_clip_waits_for_late_odometry_instead_of_taking_the_last_known_pose(tm
     """Odometry that arrives 1.5 s of stream behind the camera (a loaded robot, a slow bridge): when clip 1 [2-4 s]
     is finished, the track ends near 2.5 s, and the clip's middle would get that last-known pose (x 2.5) instead of
     x 3.0 (with pose_wait_s 0 it does). The clip waits (pose_wait_s) while poses keep arriving."""
-    from nav_msgs.msg import Odometry
-    from rclpy.qos import QoSProfile
-
     db = tmp_path / "memory.db"
-    proc = start_module("m3_agent_ros.memorization_node", [
-        "--ros-args", "-p", f"db_path:={db}", "-p", "clip_seconds:=2.0", "-p", "sample_fps:=2.0",
-        "-p", "audio_grace_s:=1.0", "-p", "face_backend:=none", "-p", "voice_backend:=none",
-        "-p", "compressed_topic:=/cam/compressed", "-p", "image_topic:=''", "-p", "audio_topic:=/mic",
-        "-p", "pose_topic:=/odom", "-p", "pose_frame:=map", "-p", "pose_wait_s:=5.0"], tmp_path / "mem.log")
+    proc = _where_node(tmp_path, db, "pose_wait_s:=5.0")
     stream = SyntheticStream("late_odom_stream", "/cam/compressed", "/mic")
-    odom = stream.node.create_publisher(Odometry, "/odom", QoSProfile(depth=100))
     lag = 15   # odometry samples behind the camera (0.1 s each)
-
-    def publish_odom(k: int) -> None:
-        t = round(k * 0.1, 3)
-        m = Odometry()
-        m.header.frame_id = "map"
-        m.header.stamp.sec, m.header.stamp.nanosec = int(t), int(round((t - int(t)) * 1e9))
-        m.pose.pose.position.x = t          # x = t: the pose at any time is known exactly
-        m.pose.pose.orientation.w = 1.0
-        odom.publish(m)
-
     try:
         stream.wait_ready(timeout=30)
-        stream.wait(lambda: odom.get_subscription_count() > 0, 30, "the node's /odom subscription")
+        odom = _odometry_publisher(stream)
         for i in range(80 + lag):
             if i < 80:
                 stream.publish(round(i * 0.1, 3))
             if i >= lag:
-                publish_odom(i - lag)
+                t = round((i - lag) * 0.1, 3)
+                odom(t, t)          # x = t: the pose at any time is known exactly
             stream.spin_until(lambda: False, 0.05)
         res = stream.sync(6.0, timeout=60)
         assert res.success
