@@ -63,7 +63,7 @@ import numpy as np
 from pyannote.core import Annotation, Segment, Timeline
 from pyannote.metrics.diarization import DiarizationCoverage, DiarizationErrorRate, DiarizationPurity
 
-from m3_memory.perception.diarization import STEP, frame_turns, label_runs, sliding_windows
+from m3_memory.perception.diarization import STEP, frame_turns, second_speaker_runs, sliding_windows
 from m3_memory.perception.voices import VoiceConfig, VoicePipeline, load_wav, make_voice_embedder
 
 Turn = tuple[float, float, str]
@@ -156,9 +156,7 @@ def oracle_turns(pipe: VoicePipeline, second: str = ""
                     rest = [j for j in np.flatnonzero(active[i]) if j != k]
                     if count[i] >= 2 and rest:
                         other[i] = rest[0]
-            min_len = max(1, int(round(dcfg.min_overlap_run_s / STEP)))
-            out += [(s * STEP, e * STEP, names[other[s]]) for s, e in label_runs(other)
-                    if other[s] >= 0 and e - s >= min_len]
+            out += [(a, b, names[k]) for a, b, k in second_speaker_runs(other, dcfg.min_overlap_run_s)]
         return out
     return run
 

@@ -362,12 +362,13 @@ def overlap_runs(runs: list[tuple[float, float, int]], windows: list[tuple[float
             score = (emb[cover] @ cents.T).mean(axis=0)
             score[lab] = -np.inf
             second[i] = int(np.argmax(score))
-    out: list[tuple[float, float, int]] = []
+    return second_speaker_runs(second, min_run_s)
+
+
+def second_speaker_runs(second: np.ndarray, min_run_s: float) -> list[tuple[float, float, int]]:
+    """(start, end, label) runs of at least ``min_run_s`` in per-``STEP``-frame second-speaker labels (-1: none)."""
     min_len = max(1, int(round(min_run_s / STEP)))
-    for s, e in label_runs(second):
-        if second[s] >= 0 and e - s >= min_len:
-            out.append((s * STEP, e * STEP, int(second[s])))
-    return out
+    return [(s * STEP, e * STEP, int(second[s])) for s, e in label_runs(second) if second[s] >= 0 and e - s >= min_len]
 
 
 @dataclass
