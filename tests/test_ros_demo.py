@@ -17,7 +17,9 @@ BAG = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
 def test_demo_bag_through_the_nodes(tmp_path: Path) -> None:
     pytest.importorskip("dlib")
     out = tmp_path / "demo"
-    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "6"])
+    # the README's speed (4x): at 6x on 2 busy cores the camera callbacks starved (45 frames lost, counted as such),
+    # which changed the clips' faces and failed the perception checks below in one CI run out of two
+    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "4"])
     assert rc == 0, (out / "memorization_node.log").read_text()[-3000:] + (out / "control_node.log").read_text()[-3000:]
     rows = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
     summary = json.loads((out / "summary.json").read_text())
