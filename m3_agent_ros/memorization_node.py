@@ -124,7 +124,8 @@ class MemorizationNode(M3LifecycleNode):
             self.store = MemoryStore(str(Path(p.db_path).expanduser()))
             self.memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
                                        make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model,
-                                                        p.sample_rate, overlap_aware=p.voice_overlap_aware),
+                                                        p.sample_rate, overlap_aware=p.voice_overlap_aware,
+                                                        speakers_from=p.voice_diarizer),
                                        p.writer_config(), source=self.get_name())
             self.ledger = StreamLedger()
             self._bad_topics = set()

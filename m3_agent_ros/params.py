@@ -183,6 +183,9 @@ class MemorizationParams(_Documented):
     voice_overlap_aware: bool = _p(True, "campplus: overlap-aware diarization with segmentation-3.0 (a talker under "
                                          "someone else gets a voice of their own; README 'Who is who'); set false "
                                          "for resemblyzer and eres2netv2, which have no such diarizer")
+    voice_diarizer: str = _p("windows", "campplus: windows (CAM++ windows over the VAD speech, the default) or local "
+                                        "(segmentation-3.0's local speakers, pyannote's design: better on broadcast "
+                                        "and in-the-wild audio, worse on some AMI meetings; README 'Who is who')")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
     writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")
@@ -204,6 +207,7 @@ class MemorizationParams(_Documented):
         "video_gap_s": Rule(range=(0.01, 3600.0)),
         "face_backend": Rule(choices=("dlib", "insightface", "none")),
         "voice_backend": Rule(choices=("resemblyzer", "campplus", "eres2netv2", "none")),
+        "voice_diarizer": Rule(choices=("windows", "local")),
         "memory_writer": Rule(choices=("embedded", "openai", "m3")),
         "writer_engine": Rule(choices=("transformers", "vllm")),
         "pose_type": Rule(choices=("odometry", "pose_stamped")),
@@ -227,6 +231,10 @@ class MemorizationParams(_Documented):
         if self.voice_overlap_aware and self.voice_backend not in ("campplus", "none"):
             raise ValueError(f"voice_overlap_aware needs voice_backend campplus (not {self.voice_backend!r}): set "
                              "voice_overlap_aware: false for that backend")
+        if self.voice_diarizer not in ("windows", "local"):
+            raise ValueError(f"voice_diarizer {self.voice_diarizer!r}: windows or local")
+        if self.voice_diarizer == "local" and self.voice_backend not in ("campplus", "none"):
+            raise ValueError(f"voice_diarizer local needs voice_backend campplus (not {self.voice_backend!r})")
         if self.pose_type not in ("odometry", "pose_stamped"):
             raise ValueError(f"pose_type {self.pose_type!r}: odometry or pose_stamped")
         if self.memory_writer not in ("embedded", "openai", "m3"):

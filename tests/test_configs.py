@@ -32,6 +32,17 @@ def test_launch_files_compile():
         compile(f.read_text(), str(f), "exec")
 
 
+def test_local_speakers_diarizer_needs_the_campplus_backend():
+    base = {k: getattr(MemorizationParams(), k) for k in MemorizationParams.names()}
+    assert base["voice_diarizer"] == "windows"
+    MemorizationParams(**{**base, "db_path": "x.db", "voice_diarizer": "local"}).check()
+    with pytest.raises(ValueError, match="voice_diarizer local needs voice_backend campplus"):
+        MemorizationParams(**{**base, "db_path": "x.db", "voice_diarizer": "local", "voice_backend": "resemblyzer",
+                              "voice_overlap_aware": False}).check()
+    with pytest.raises(ValueError, match="windows or local"):
+        MemorizationParams(**{**base, "db_path": "x.db", "voice_diarizer": "pyannote"}).check()
+
+
 def test_overlap_aware_voices_need_the_campplus_backend():
     base = {k: getattr(MemorizationParams(), k) for k in MemorizationParams.names()}
     MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": True}).check()   # campplus: fine

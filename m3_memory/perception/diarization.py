@@ -77,6 +77,14 @@ class DiarizationConfig:
     overlap: bool = False
     min_local_speech_s: float = 0.3
     min_overlap_run_s: float = 0.3
+    # "windows" (this module) or "local": segmentation-3.0's local speakers, one print each, clustered and put back
+    # together frame by frame (pyannote's pipeline, local_speakers.py; needs the segmentation model)
+    speakers_from: str = "windows"
+    # local: prints at least this alike (average linkage) are one voice; prints with less lone speech are assigned,
+    # not clustered. Chosen on the AMI TUNE excerpts only (2026-11-25; 0.5-0.8 x 1-4 s x average / centroid /
+    # complete linkage: DER 0.300-0.401, average 0.6-0.7 with 1 s at 0.301)
+    local_merge_sim: float = 0.6
+    local_min_clean_s: float = 1.0
 
 
 def sliding_windows(segments: list[tuple[float, float]], duration: float, window_s: float,

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..embedders import normalize_rows
 from .diarization import DiarizationConfig, diarize, voice_prints
+from .local_speakers import diarize_local
 
 log = logging.getLogger(__name__)
 SR = 16000
@@ -49,6 +50,9 @@ class VoiceConfig:
     diarization: DiarizationConfig | None = None   # windows diarizer (campplus); None: the backend's default
     # windows diarizer: overlap-aware with segmentation-3.0 (diarization.py step 5); None: as ``diarization`` says
     overlap_aware: bool | None = None
+    # windows diarizer: "windows" or "local" (segmentation-3.0's local speakers, local_speakers.py); None: as
+    # ``diarization`` says
+    speakers_from: str | None = None
 
 
 # Resemblyzer / eres2netv2 values; campplus overrides some (speaker_campplus.py, tuned on AMI TUNE meetings)
@@ -243,10 +247,18 @@ class VoicePipeline:
             cfg = replace(cfg, diarization=replace(cfg.diarization, overlap=cfg.overlap_aware))
         elif cfg.overlap_aware and cfg.diarization is None:
             raise ValueError(f"overlap_aware needs the windows diarizer (campplus); {embedder.name} has none")
+        if cfg.speakers_from is not None:
+            if cfg.speakers_from not in ("windows", "local"):
+                raise ValueError(f"speakers_from {cfg.speakers_from!r}: windows or local")
+            if cfg.diarization is None:
+                if cfg.speakers_from == "local":
+                    raise ValueError(f"the local-speakers diarizer needs campplus; {embedder.name} has none")
+            else:
+                cfg = replace(cfg, diarization=replace(cfg.diarization, speakers_from=cfg.speakers_from))
         self.cfg = cfg
         self.vad = vad or SileroVAD()
         self.segmentation = None
-        if cfg.diarization is not None and cfg.diarization.overlap:
+        if cfg.diarization is not None and (cfg.diarization.overlap or cfg.diarization.speakers_from == "local"):
             from .segmentation import SpeakerSegmentation
 
             self.segmentation = SpeakerSegmentation()
@@ -308,9 +320,13 @@ class VoicePipeline:
                       ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
         """diarization.py: sliding windows over the speech, clip-adaptive clustering, majority labels per frame."""
         assert self.cfg.diarization is not None
-        segments = self.vad.segments(wav, self.cfg)
-        seg = self.segmentation.analyze if self.segmentation is not None else None
-        d = diarize(wav, SR, segments, self.embedder.embed, self.cfg.diarization, seg)
+        if self.cfg.diarization.speakers_from == "local":
+            assert self.segmentation is not None
+            d = diarize_local(wav, SR, self.segmentation, self.embedder.embed, self.cfg.diarization)
+        else:
+            segments = self.vad.segments(wav, self.cfg)
+            seg = self.segmentation.analyze if self.segmentation is not None else None
+            d = diarize(wav, SR, segments, self.embedder.embed, self.cfg.diarization, seg)
         emb, labels = d.embeddings, d.labels
         if d.runs and self.cfg.diarization.print_window_s:
             # prints from the frames a speaker has to themself; overlapped ones only for who has nothing else
