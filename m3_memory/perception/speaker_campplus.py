@@ -70,11 +70,16 @@ class CampPlusEmbedder:
     # merge). The average-linkage cut joined the two people of pyannote's sample (window centroids 0.81 alike) and
     # the four of AMI tst00. Tried then and not kept: centring the embeddings on a LibriSpeech mean, a second
     # speaker taken from segmentation-3.0's local speaker identities, pyannote's full chunk pipeline (README).
+    # Glued clusters are joined only when they hold < 2 s of speech (2026-11-25, after broadcast news, WILD in
+    # benchmarks/voices_ami.py, showed 9 people found as 3: interviewer and guests take turns without a pause, so
+    # whole people were "glued" to each other; the demo's GRID fragments hold 1.0-1.4 s). Every split's DER equal or
+    # lower (WILD 0.297 -> 0.156), purity FRESH 0.886 -> 0.905, HOLDOUT 0.643 -> 0.684, WILD 0.743 -> 0.874;
+    # coverage FRESH 0.782 -> 0.763, HOLDOUT 0.594 -> 0.557; clean speech unchanged.
     diarization = DiarizationConfig(window_s=1.0, hop_s=0.25, merge_distance=0.3, split_distance=0.7,
                                     max_speakers=8, centroid_merge_sim=0.8, min_run_s=0.3, min_silhouette=0.1,
                                     turn_trim_s=0.1, print_window_s=1.5, clustering="spectral",
                                     spectral_neighbours=8, min_cluster_windows=2, print_merge_sim=0.6, merge_glued=True,
-                                    overlap=True)
+                                    glued_max_s=2.0, overlap=True)
 
     def __init__(self, threads: int = 2) -> None:
         import kaldi_native_fbank as knf
