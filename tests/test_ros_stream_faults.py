@@ -156,10 +156,15 @@ def test_kill_9_keeps_committed_clips_and_records_the_lost_span(tmp_path: Path) 
         assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         crash = c.execute("SELECT start_time, end_time, detail FROM gaps WHERE cause = 'crash'").fetchall()
         statuses = [r[0] for r in c.execute("SELECT status FROM runs ORDER BY id")]
+        resumed = c.execute("SELECT first_stream_time FROM runs ORDER BY id").fetchall()[1][0]
     assert len(crash) == 1, crash
     start, end, _ = crash[0]
     assert start == pytest.approx(2 * len(before), abs=1e-6)      # the end of the last committed clip
-    assert end == pytest.approx(8.0, abs=1e-6), crash          # down until the stream resumed at 8 s
+    # down until the stream resumed: the first input the new run received. The stream restarts at 8 s, but the
+    # node's reader may match the new publisher a frame or two after the publisher matched it (DDS discovery is
+    # not symmetric): those frames never reach the node, and the crash gap covers them too (one full-suite run: 8.2)
+    assert end == pytest.approx(resumed, abs=1e-6), (crash, resumed)
+    assert 8.0 - 1e-6 <= end <= 8.5, crash
     assert statuses == ["crashed", "clean"]
     assert "previous run died without closing" in proc.output()
 
