@@ -44,6 +44,12 @@ ceiling adds a perfect second speaker on every frame where segmentation-3.0 hear
 overlap-aware diarization with that model's overlap detection can cover; a third adds it on every frame the
 reference marks as overlapped (perfect overlap detection): the most any design with two labels per frame can cover.
 
+Re-identification across clips (``--reid``, default backend; ``--backend`` with no name runs only this): the TUNE,
+REPORT and FRESH excerpts in order as one stream of clips into one store (each clip's speakers matched to the voice
+nodes of the clips before, as the memorizer does), and HOLDOUT + the WILD recordings cut in 30 s clips as a second
+stream; scored over each stream with the voice node as the label, for the backend's matching threshold and
+``--reid-thresholds`` (0.55: the one before 2026-11-25; 0.75 was chosen on the AMI stream).
+
 Backends: ``resemblyzer`` and the campplus variants of ``VARIANTS``: ``campplus`` (the default),
 ``campplus-no-overlap``, ``campplus-ahc`` (the default before 2026-11-24) and ``campplus-ahc+overlap``.
 
@@ -212,6 +218,51 @@ def evaluate(turns_of: Callable[[np.ndarray, list[tuple[float, float, str]]], li
             "rtf_vad_embedding_clustering": busy / max(audio_s, 1e-9), "per_meeting": per}
 
 
+def reid_stream(pipe: VoicePipeline, items: list[tuple[Path, str, float, float | None]],
+                thresholds: list[float]) -> dict[str, Any]:
+    """Re-identification across clips: ``items`` (folder, recording, start s, end s or None) are fed in order as
+    one stream of clips through the voice stage into one store, so each clip's speakers are matched to the voice
+    nodes of the clips before (voice_stage.py); hypothesis label = voice node. Scored over the whole stream
+    (pyannote.metrics, as per meeting), once per matching threshold (the clips are analysed once)."""
+    import copy
+    import tempfile
+
+    from m3_memory import MemoryStore
+    from m3_memory.clips import Clip
+    from m3_memory.perception.voice_stage import VoiceStage
+
+    refs = {(d, m): rttm(d)[m] for d, m, _, _ in items}
+    analysed = []
+    for d, m, a, b in items:
+        wav = load_wav(audio_file(d, m))
+        part = wav[int(a * 16000) : int(b * 16000) if b else None]
+        dur = len(part) / 16000
+        analysed.append((d, m, a, dur, VoiceStage(pipe).analyze(Clip(0, 0.0, dur, audio=part, sample_rate=16000))))
+    out: dict[str, Any] = {"clips": [f"{m}@{a:g}" for _, m, a, _ in items]}
+    for thr in thresholds:
+        stage = VoiceStage(pipe, match_threshold=thr)
+        ref: list[Turn] = []
+        hyp: list[Turn] = []
+        t0 = 0.0
+        with tempfile.TemporaryDirectory() as tmp, MemoryStore(Path(tmp) / "reid.db") as store:
+            for i, (d, m, a, dur, an) in enumerate(analysed):
+                an = copy.deepcopy(an)
+                for t in an.turns:
+                    t.start, t.end = t.start + t0, t.end + t0
+                with store.begin_clip(i, t0, t0 + dur) as g:
+                    hyp += [(v.start, v.end, f"node{v.node_id}") for v in stage.attach(g, an)]
+                ref += [(max(x, a) - a + t0, min(y, a + dur) - a + t0, s) for x, y, s in refs[(d, m)]
+                        if y > a and x < a + dur]
+                t0 += dur
+        r, h = annotation(ref), annotation(hyp)
+        uem = Timeline([Segment(0, t0)])
+        out[f"{thr:g}"] = {"purity": DiarizationPurity()(r, h, uem=uem),
+                           "coverage": DiarizationCoverage()(r, h, uem=uem),
+                           "der": DiarizationErrorRate(collar=0.0)(r, h, uem=uem),
+                           "people": len(r.labels()), "voice_nodes": len(h.labels()), "audio_s": t0}
+    return out
+
+
 def clean_speech(pipe: VoicePipeline, data_root: Path) -> dict[str, Any]:
     """Studio speech: LibriSpeech pairs A-B-A and the five GRID speakers in a row (purity, coverage, voices
     found), and single-speaker LibriSpeech files (voices found each)."""
@@ -312,7 +363,7 @@ def pipeline(backend: str) -> VoicePipeline:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared/data/ami_debug"))
-    ap.add_argument("--backend", nargs="+", default=["resemblyzer", *VARIANTS])
+    ap.add_argument("--backend", nargs="*", default=["resemblyzer", *VARIANTS], help="none with --reid: only that")
     ap.add_argument("--tune", nargs="*", default=TUNE, help="meetings used for tuning (reported as such)")
     ap.add_argument("--report", nargs="*", default=REPORT, help="held-out meetings (targets judged here)")
     ap.add_argument("--fresh", nargs="*", default=FRESH, help="meetings added last, never looked at (judged too)")
@@ -325,6 +376,11 @@ def main() -> None:
     ap.add_argument("--wild", nargs="*", default=WILD, help="not meetings, not shipped (module doc; judged too)")
     ap.add_argument("--wild-data", default="", help="folder with the WILD recordings and their RTTM")
     ap.add_argument("--no-clean", action="store_true", help="skip LibriSpeech/GRID")
+    ap.add_argument("--reid", action="store_true",
+                    help="re-identification across clips (default backend): the AMI excerpts of TUNE, REPORT and "
+                         "FRESH as one stream of clips, and HOLDOUT + the WILD recordings cut in 30 s clips as another")
+    ap.add_argument("--reid-thresholds", nargs="+", type=float, default=[0.55],
+                    help="matching thresholds scored besides the backend's own (0.55: the one before 2026-11-25)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "voices_ami.json"))
     a = ap.parse_args()
     if a.wild and not a.wild_data:
@@ -380,6 +436,25 @@ def main() -> None:
                 print(f"{r['metric']:44s} {r['target']:>12s} {m if isinstance(m, str) else f'{m:.3f}':>10s}  "
                       f"{'yes' if r['met'] else 'NO'}")
         out["backends"][backend] = res
+    if a.reid:
+        pipe = pipeline("campplus")
+        thresholds = sorted({pipe.embedder.match_threshold, *a.reid_thresholds})
+        streams = {"ami_seen": [(data, m, 0.0, None) for m in a.tune + a.report]
+                   + [(Path(a.fresh_data), m, 0.0, None) for m in a.fresh]}
+        held = [(Path(a.holdout_data), m, 0.0, None) for m in a.holdout]
+        for m in a.wild:
+            dur = len(load_wav(audio_file(Path(a.wild_data), m))) / 16000
+            held += [(Path(a.wild_data), m, s, min(s + 30.0, dur)) for s in np.arange(0.0, dur - 1.0, 30.0)]
+        if held:
+            streams["held_out"] = held
+        out["reid"] = {"match_threshold": pipe.embedder.match_threshold}
+        for name, items in streams.items():
+            out["reid"][name] = res = reid_stream(pipe, items, thresholds)
+            for thr in thresholds:
+                x = res[f"{thr:g}"]
+                print(f"re-identification, {name} ({len(items)} clips), match threshold {thr:g}: stream purity "
+                      f"{x['purity']:.3f} coverage {x['coverage']:.3f} DER {x['der']:.3f}, {x['voice_nodes']} voice "
+                      f"nodes for {x['people']} people")
     p = Path(a.out)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(out, indent=1, default=float))
