@@ -232,12 +232,13 @@ def reid_stream(pipe: VoicePipeline, items: list[tuple[Path, str, float, float |
     from m3_memory.perception.voice_stage import VoiceStage
 
     refs = {(d, m): rttm(d)[m] for d, m, _, _ in items}
+    analyser = VoiceStage(pipe)
     analysed = []
     for d, m, a, b in items:
         wav = load_wav(audio_file(d, m))
         part = wav[int(a * 16000) : int(b * 16000) if b else None]
         dur = len(part) / 16000
-        analysed.append((d, m, a, dur, VoiceStage(pipe).analyze(Clip(0, 0.0, dur, audio=part, sample_rate=16000))))
+        analysed.append((d, m, a, dur, analyser.analyze(Clip(0, 0.0, dur, audio=part, sample_rate=16000))))
     out: dict[str, Any] = {"clips": [f"{m}@{a:g}" for _, m, a, _ in items]}
     for thr in thresholds:
         stage = VoiceStage(pipe, match_threshold=thr)

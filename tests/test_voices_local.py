@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from m3_memory.perception.diarization import STEP, DiarizationConfig
-from m3_memory.perception.local_speakers import assign, cluster_prints, reconstruct, speakers_per_frame
+from m3_memory.perception.local_speakers import assign, cluster_activity, cluster_prints, speakers_per_frame
+from m3_memory.perception.segmentation import aggregate_chunks
 
 from .media import AMI, LIBRI, ami_turns, need, purity_coverage
 
@@ -62,7 +63,7 @@ def test_reconstruction_keeps_the_talker_and_adds_who_talks_over_them():
     hard = np.zeros((1, 20, 3))
     hard[0, :, 0] = 1
     hard[0, 8:14, 1] = 1
-    act = reconstruct(np.array([0.0]), hard, STEP, STEP, {(0, 0): 1, (0, 1): 0}, 2, 2.0)
+    act = aggregate_chunks(np.array([0.0]), cluster_activity(hard, {(0, 0): 1, (0, 1): 0}, 2), STEP, STEP, 2.0)
     count = hard[0].sum(axis=1).astype(int)
     main, second = speakers_per_frame(act, count, 0.3)
     assert (main == 1).all(), main              # the one already talking stays the main speaker

@@ -129,23 +129,13 @@ def assign(keys: list[tuple[int, int]], emb: np.ndarray, lab: np.ndarray, share_
     return out
 
 
-def reconstruct(starts: np.ndarray, hard: np.ndarray, frame_step: float, frame_duration: float,
-                who: dict[tuple[int, int], int], k: int, duration: float) -> np.ndarray:
-    """(frames of ``STEP``, k) mean activity of each cluster over the chunks covering each frame."""
-    n = max(1, int(np.ceil(duration / STEP)))
-    total, cover = np.zeros((n, max(k, 1))), np.zeros(n)
-    centres = np.arange(hard.shape[1]) * frame_step + frame_duration / 2
-    for c, a in enumerate(starts):
-        g = ((a + centres) / STEP).astype(int)
-        ok = g < n
-        np.add.at(cover, g[ok], 1.0)
-        mine = np.zeros((hard.shape[1], total.shape[1]))      # a cluster's activity in this chunk: its local
-        for s in range(hard.shape[2]):                          # speakers' (max: two of them are still one voice)
-            j = who.get((c, s))
-            if j is not None:
-                mine[:, j] = np.maximum(mine[:, j], hard[c, :, s])
-        np.add.at(total, g[ok], mine[ok])
-    return total / np.maximum(cover, 1.0)[:, None]
+def cluster_activity(hard: np.ndarray, who: dict[tuple[int, int], int], k: int) -> np.ndarray:
+    """(chunks, frames, k) activity of each cluster in each chunk: the max over its local speakers there (two local
+    speakers of one cluster are still one voice)."""
+    out = np.zeros((*hard.shape[:2], max(k, 1)))
+    for (c, s), j in who.items():
+        out[c, :, j] = np.maximum(out[c, :, j], hard[c, :, s])
+    return out
 
 
 def speakers_per_frame(activity: np.ndarray, count: np.ndarray, min_run_s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -187,9 +177,8 @@ def diarize_local(wav: np.ndarray, sr: int, segmentation: SpeakerSegmentation,
     starts, hard = segmentation.local_activity(wav)
     count = segmentation.speaker_count(starts, hard, duration)
     keys, emb, clean_s = local_prints(wav, sr, starts, hard, segmentation.frame_step, embed, cfg.min_local_speech_s)
-    empty = Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int))
     if not keys:
-        return empty
+        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int))
     keep = clean_s >= cfg.local_min_clean_s
     if not keep.any():                       # nothing long enough alone: the longest print stands for the clip
         keep[int(np.argmax(clean_s))] = True
@@ -197,7 +186,7 @@ def diarize_local(wav: np.ndarray, sr: int, segmentation: SpeakerSegmentation,
     # centroids from the clustered prints only (label -1 is in none); as alike as one voice's prints: shared
     who = assign(keys, emb, lab, share_sim=cfg.local_merge_sim)
     k = int(lab.max()) + 1
-    activity = reconstruct(starts, hard, segmentation.frame_step, segmentation.frame_duration, who, k, duration)
+    activity = segmentation.aggregate(starts, cluster_activity(hard, who, k), duration)
     main, second = speakers_per_frame(activity, count, cfg.min_run_s)
     runs = [(s * STEP, min(e * STEP, duration), int(main[s])) for s, e in label_runs(main) if main[s] >= 0]
     overlap = second_speaker_runs(second, cfg.min_overlap_run_s)

@@ -96,17 +96,29 @@ class SpeakerSegmentation:
     def speaker_count(self, starts: np.ndarray, hard: np.ndarray, duration: float) -> np.ndarray:
         """People talking in each ``STEP`` frame of the clip: the rounded mean, over the chunks that cover the frame,
         of how many local speakers each chunk has active there (pyannote's speaker count)."""
-        n = max(1, int(np.ceil(duration / STEP)))
-        total, cover = np.zeros(n), np.zeros(n)
-        centres = np.arange(hard.shape[1]) * self.frame_step + self.frame_duration / 2
-        for c, a in enumerate(starts):
-            g = ((a + centres) / STEP).astype(int)
-            ok = g < n
-            np.add.at(total, g[ok], hard[c, ok].sum(axis=1))
-            np.add.at(cover, g[ok], 1.0)
-        return np.rint(total / np.maximum(cover, 1.0)).astype(int)
+        return np.rint(self.aggregate(starts, hard.sum(axis=2, keepdims=True), duration)[:, 0]).astype(int)
+
+    def aggregate(self, starts: np.ndarray, values: np.ndarray, duration: float) -> np.ndarray:
+        """``aggregate_chunks`` with this model's frames."""
+        return aggregate_chunks(starts, values, self.frame_step, self.frame_duration, duration)
 
     def min_speakers(self, hard: np.ndarray, min_s: float) -> int:
         """The most local speakers with at least ``min_s`` of activity that any one chunk has."""
         talk = hard.sum(axis=1) * self.frame_step          # (chunks, 3) seconds
         return int((talk >= min_s).sum(axis=1).max()) if len(talk) else 0
+
+
+def aggregate_chunks(starts: np.ndarray, values: np.ndarray, frame_step: float, frame_duration: float,
+                     duration: float) -> np.ndarray:
+    """(``STEP`` frames of the clip, k): the mean of per-chunk model-frame ``values`` (chunks, frames, k; chunk ``c``
+    starts at ``starts[c]`` s, frame ``i`` is centred at ``i * frame_step + frame_duration / 2``) over the chunks that
+    cover each frame (0 where none does)."""
+    n = max(1, int(np.ceil(duration / STEP)))
+    total, cover = np.zeros((n, values.shape[2])), np.zeros(n)
+    centres = np.arange(values.shape[1]) * frame_step + frame_duration / 2
+    for c, a in enumerate(starts):
+        g = ((a + centres) / STEP).astype(int)
+        ok = g < n
+        np.add.at(total, g[ok], values[c, ok])
+        np.add.at(cover, g[ok], 1.0)
+    return total / np.maximum(cover, 1.0)[:, None]
