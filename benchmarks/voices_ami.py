@@ -455,7 +455,7 @@ def main() -> None:
                 x = res[f"{thr:g}"]
                 print(f"re-identification, {name} ({len(items)} clips), match threshold {thr:g}: stream purity "
                       f"{x['purity']:.3f} coverage {x['coverage']:.3f} DER {x['der']:.3f}, {x['voice_nodes']} voice "
-                      f"nodes for {x['people']} people")
+                      f"nodes for {x['people']} people (reported: the issue sets no target across clips)")
     p = Path(a.out)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(out, indent=1, default=float))
