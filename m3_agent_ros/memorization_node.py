@@ -498,8 +498,10 @@ class MemorizationNode(M3LifecycleNode):
                     self.count.last_lag_s = max(0.0, self._latest_stream_t - clip.end_time)
                     if res.errors:
                         self.count.clip_errors += 1
-                    for a, b in res.short_speech:   # heard, too short to attribute or transcribe: counted
-                        self.ledger.record(self.params.audio_topic or "audio", "short_speech", a, b)
+                    for cause, spans in (("short_speech", res.short_speech),
+                                         ("unattributed_speech", res.unattributed_speech)):
+                        for a, b in spans:   # heard, but no voice or transcript: counted
+                            self.ledger.record(self.params.audio_topic or "audio", cause, a, b)
                     self._publish_event(res)
                     self.get_logger().info(
                         f"clip {clip.clip_id} [{clip.start_time:.0f}-{clip.end_time:.0f} s]: {len(res.node_ids)} "

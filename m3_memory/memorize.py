@@ -61,6 +61,8 @@ class ClipResult:
     # speech the voice stage heard but could not attribute (turns shorter than its min_turn_s): stream spans,
     # reported by the caller (the node records them as lost ``short_speech``), never dropped silently
     short_speech: list[tuple[float, float]] = field(default_factory=list)
+    # speech the diarizer heard but gave no speaker (``unattributed_speech``), reported the same way
+    unattributed_speech: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def processing_s(self) -> float:
@@ -103,13 +105,14 @@ class Memorizer:
                 log.exception("clip %d: voice analysis failed", clip.clip_id)
             res.timings["voices"] = time.perf_counter() - t
             res.short_speech = list(getattr(voice_an, "short_turns", None) or [])
+            res.unattributed_speech = list(getattr(voice_an, "unattributed", None) or [])
         t = time.perf_counter()
         extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
         if res.errors:
             extra["errors"] = res.errors
-        if res.short_speech:
-            extra["short_speech"] = {"turns": len(res.short_speech),
-                                     "seconds": round(sum(b - a for a, b in res.short_speech), 3)}
+        for key, spans in (("short_speech", res.short_speech), ("unattributed_speech", res.unattributed_speech)):
+            if spans:
+                extra[key] = {"turns": len(spans), "seconds": round(sum(b - a for a, b in spans), 3)}
         with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
                                    extra=extra) as w:
             ev = ClipEvidence(clip.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),

@@ -14,7 +14,8 @@ Tables
   turns, turn_memories        who-said-what-when facts: one row per voice turn (speech, with its transcript) and
                               per face appearance, linked to the episodic memories written from it
   gaps                        input that did not become memory: stream time span, topic, cause (late, future,
-                              duplicate, bad, overflow, no_audio, no_video, transport, crash, clip_error), count
+                              duplicate, bad, overflow, no_audio, no_video, transport, crash, clip_error,
+                              short_speech, unattributed_speech, ...: stream_ledger.py), count
   runs                        one row per memorization run (heartbeat of the stream time it reached), so a run
                               that died without closing (kill -9, power loss) is found and its lost span recorded
   entity_splits               face/voice pairs a person said are NOT the same (a split link): an equivalence stating

@@ -17,6 +17,7 @@ Causes
   clip_error    a clip whose memorization failed
   short_speech  a speech turn shorter than the voice stage's ``min_turn_s``: heard, but neither attributed to a
                 voice nor transcribed (too short for a voice print)
+  unattributed_speech  speech the diarizer heard (VAD / segmentation model) but gave no speaker turn
   crash         the span a previous run had received but not committed when it died (kill -9, power loss)
   shutdown      clips open or queued when the node was stopped without draining (SIGINT/SIGTERM)
 """

@@ -42,14 +42,16 @@ def test_demo_bag_through_the_nodes(tmp_path: Path) -> None:
     assert all(r["cited_memory_ids"] for r in rows if r["answer_source"] == "model" and "no memory" not in r["answer"])
     html = (out / "report.html").read_text()
     assert (out / "accuracy_per_type.png").exists() and "<table" in html and "demo_P01" in html
-    # speech too short to attribute is counted by the node in the gaps table, as many turns as the clips report
+    # speech too short to attribute, or given no speaker, is counted by the node in the gaps table, as many turns as
+    # the clips report
     import sqlite3
 
     conn = sqlite3.connect(out / "memory.db")
-    reported = sum(json.loads(x or "{}").get("short_speech", {}).get("turns", 0)
-                   for (x,) in conn.execute("SELECT extra FROM clips"))
-    counted = conn.execute("SELECT coalesce(sum(count), 0) FROM gaps WHERE cause = 'short_speech'").fetchone()[0]
-    assert counted == reported, (counted, reported)
+    for cause in ("short_speech", "unattributed_speech"):
+        reported = sum(json.loads(x or "{}").get(cause, {}).get("turns", 0)
+                       for (x,) in conn.execute("SELECT extra FROM clips"))
+        counted = conn.execute("SELECT coalesce(sum(count), 0) FROM gaps WHERE cause = ?", (cause,)).fetchone()[0]
+        assert counted == reported, (cause, counted, reported)
     # every person is joined face to voice (five characters with both)
     chars = conn.execute("SELECT count(*) FROM nodes WHERE is_equivalence = 1").fetchone()[0]
     assert chars >= 5

@@ -47,7 +47,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -390,6 +390,23 @@ class Diarization:
     windows: list[tuple[float, float]]
     embeddings: np.ndarray
     labels: np.ndarray                            # per window
+    # what the diarizer heard as speech (VAD segments; local design: frames the model says someone talks in): every
+    # part of it is in a run, or reported by the voice pipeline as unattributed (``unattributed``)
+    speech: list[tuple[float, float]] = field(default_factory=list)
+
+
+def unattributed(speech: list[tuple[float, float]], turns: list[tuple[float, float]], min_s: float
+                 ) -> list[tuple[float, float]]:
+    """The pieces of ``speech`` (seconds) that no turn covers, at least ``min_s`` long, on the ``STEP`` grid."""
+    end = max([b for _, b in speech] + [b for _, b in turns] + [0.0])
+    n = int(np.ceil(end / STEP)) + 1
+    left = np.zeros(n, bool)
+    for a, b in speech:
+        left[max(0, int(round(a / STEP))) : max(0, int(round(b / STEP)))] = True
+    for a, b in turns:
+        left[max(0, int(np.floor(a / STEP))) : max(0, int(np.ceil(b / STEP)))] = False
+    min_len = max(1, int(round(min_s / STEP)))
+    return [(s * STEP, min(e * STEP, end)) for s, e in label_runs(left) if left[s] and e - s >= min_len]
 
 
 def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
@@ -400,7 +417,7 @@ def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
     duration = len(wav) / sr
     wins = sliding_windows(segments, duration, cfg.window_s, cfg.hop_s)
     if not wins:
-        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int))
+        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int), speech=list(segments))
     count, min_k = np.zeros(0, int), 1
     if cfg.overlap:
         if segmentation is None:
@@ -422,4 +439,4 @@ def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
         labels = merge_close_centroids(emb, nearest_centroid(emb, labels), cfg.centroid_merge_sim, min_k)
     runs = frame_turns(segments, wins, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
     extra = overlap_runs(runs, wins, emb, labels, count, cfg.min_overlap_run_s) if cfg.overlap else []
-    return Diarization(runs, extra, wins, emb, labels)
+    return Diarization(runs, extra, wins, emb, labels, speech=list(segments))

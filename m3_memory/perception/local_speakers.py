@@ -176,9 +176,10 @@ def diarize_local(wav: np.ndarray, sr: int, segmentation: SpeakerSegmentation,
     duration = len(wav) / sr
     starts, hard = segmentation.local_activity(wav)
     count = segmentation.speaker_count(starts, hard, duration)
+    heard = [(s * STEP, min(e * STEP, duration)) for s, e in label_runs(count >= 1) if count[s] >= 1]
     keys, emb, clean_s = local_prints(wav, sr, starts, hard, segmentation.frame_step, embed, cfg.min_local_speech_s)
     if not keys:
-        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int))
+        return Diarization([], [], [], np.zeros((0, 0), np.float32), np.zeros(0, int), speech=heard)
     keep = clean_s >= cfg.local_min_clean_s
     if not keep.any():                       # nothing long enough alone: the longest print stands for the clip
         keep[int(np.argmax(clean_s))] = True
@@ -192,5 +193,5 @@ def diarize_local(wav: np.ndarray, sr: int, segmentation: SpeakerSegmentation,
     overlap = second_speaker_runs(second, cfg.min_overlap_run_s)
     labels = np.array([who.get(key, -1) for key in keys], int)
     ok = labels >= 0
-    return Diarization(runs, overlap, [], emb[ok], labels[ok])
+    return Diarization(runs, overlap, [], emb[ok], labels[ok], speech=heard)
 

@@ -29,6 +29,7 @@ class VoiceAnalysis:
     speakers: dict[int, Speaker] = field(default_factory=dict)
     snippets: dict[int, tuple[bytes, float]] = field(default_factory=dict)   # speaker -> (WAV, seconds of speech)
     short_turns: list[tuple[float, float]] = field(default_factory=list)  # speech too short to attribute (stream s)
+    unattributed: list[tuple[float, float]] = field(default_factory=list)  # speech the diarizer gave no speaker
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
@@ -76,13 +77,14 @@ class VoiceStage:
         if clip.sample_rate != SR:
             raise ValueError(f"clip audio is {clip.sample_rate} Hz, the voice stage needs {SR} Hz")
         short: list[tuple[float, float]] = []
-        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short)
+        unheard: list[tuple[float, float]] = []
+        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unheard=unheard)
         snippets = {}
         if self.snippet_s > 0:
             for k, spk in speakers.items():
                 longest = max(spk.turns, key=lambda t: (t.end - t.start, -t.start))
                 snippets[k] = voice_snippet(clip.audio, clip.start_time, longest, self.snippet_s)
-        return VoiceAnalysis(turns, speakers, snippets, short)
+        return VoiceAnalysis(turns, speakers, snippets, short, unheard)
 
     def check_store(self, graph: ClipWriter) -> None:
         """Voice nodes of one store must come from one speaker embedder (their spaces are not comparable: a
