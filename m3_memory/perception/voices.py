@@ -278,9 +278,9 @@ class VoicePipeline:
         return out
 
     def turns(self, wav: np.ndarray, t0: float = 0.0, short: list[tuple[float, float]] | None = None,
-              unheard: list[tuple[float, float]] | None = None) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+              unassigned: list[tuple[float, float]] | None = None) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
         """Speaker turns (stream times = ``t0`` + offset) with transcripts, and the per-speaker windows.
-        ``short`` gets the stream spans of turns too short to keep (``_finish``); ``unheard`` (diarizer designs)
+        ``short`` gets the stream spans of turns too short to keep (``_finish``); ``unassigned`` (diarizer designs)
         the spans of speech the diarizer heard but gave no speaker, at least ``min_run_s`` long: with the kept
         turns, the two account for every second of detected speech.
 
@@ -290,7 +290,7 @@ class VoicePipeline:
         one 1.6 s window."""
         wav = np.asarray(wav, np.float32)
         if self.cfg.diarization is not None:
-            return self._window_turns(wav, t0, short, unheard)
+            return self._window_turns(wav, t0, short, unassigned)
         pieces: list[tuple[float, float, list[np.ndarray]]] = []
         change_thr = self.cfg.cluster_threshold or self.embedder.same_speaker_threshold
         for seg_a, seg_b in self.vad.segments(wav, self.cfg):
@@ -320,7 +320,8 @@ class VoicePipeline:
         return self._finish(wav, t0, turns, speakers, short)
 
     def _window_turns(self, wav: np.ndarray, t0: float, short: list[tuple[float, float]] | None = None,
-                      unheard: list[tuple[float, float]] | None = None) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
+                      unassigned: list[tuple[float, float]] | None = None
+                      ) -> tuple[list[VoiceTurn], dict[int, Speaker]]:
         """diarization.py: sliding windows over the speech, clip-adaptive clustering, majority labels per frame."""
         assert self.cfg.diarization is not None
         if self.cfg.diarization.speakers_from == "local":
@@ -349,8 +350,8 @@ class VoicePipeline:
                 else:
                     last[lab] = VoiceTurn(a, b, lab, overlapped=overlapped)
                     turns.append(last[lab])
-        if unheard is not None:
-            unheard += [(a + t0, b + t0) for a, b in unattributed(d.speech, [(t.start, t.end) for t in turns],
+        if unassigned is not None:
+            unassigned += [(a + t0, b + t0) for a, b in unattributed(d.speech, [(t.start, t.end) for t in turns],
                                                                   self.cfg.diarization.min_run_s)]
         return self._finish(wav, t0, sorted(turns, key=lambda t: (t.start, t.speaker)), speakers, short)
 
