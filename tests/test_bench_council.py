@@ -62,3 +62,29 @@ def test_turns_are_the_speakers_own_speech_in_order(built):
     own = np.concatenate([load_wav(f) for f in sorted((LIBRI / first[2]).glob("*.flac"))])
     piece = wav[int(first[0] * sr) : int(first[1] * sr)]
     assert np.allclose(piece[:1000], own[:1000], atol=1e-4)           # the session's first turn of that reader
+
+
+def test_with_an_overlap_share_turns_start_before_the_previous_one_ends(tmp_path):
+    import soundfile as sf
+
+    from benchmarks.voices_council import OVERLAP_S, turn_taking_clips
+
+    need(LIBRI)
+    for m in ("1688", "1998"):
+        (tmp_path / "in" / "s" / m).mkdir(parents=True)
+        for f in sorted((LIBRI / m).glob("*.flac")):
+            (tmp_path / "in" / "s" / m / f.name).symlink_to(f)
+    out = tmp_path / "out"
+    out.mkdir()
+    names = turn_taking_clips(tmp_path / "in", out, 20.0, seed=1, overlap_share=1.0)
+    assert names
+    overlaps = 0
+    for n in names:
+        ref = _ref(out, n)
+        wav, sr = sf.read(out / f"{n}.wav", dtype="float32")
+        for (a, b, _), (c, d, _) in zip(ref, ref[1:], strict=False):
+            assert c < b, "every turn after the first starts before the previous one ends"
+            assert b - c <= min(OVERLAP_S[1], (b - a) / 2, (d - c) / 2) + 1e-3
+            overlaps += 1
+        assert np.abs(wav).max() <= 1.0
+    assert overlaps >= len(names)
