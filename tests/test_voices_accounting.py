@@ -100,3 +100,23 @@ def test_the_clip_row_reports_unattributed_speech(pipe, tmp_path):
             assert key not in extra
     if pipe.cfg.diarization.speakers_from == "local":
         assert r.unattributed_speech, "the last 0.3 s of tst01 got no speaker in the local design"
+
+
+def test_without_a_diarizer_every_vad_segment_is_a_turn_or_a_short_one():
+    """Resemblyzer's path (no diarizer) cuts each VAD segment into pieces and keeps them all: nothing unassigned."""
+    pytest.importorskip("resemblyzer")
+    from m3_memory.perception.voices import ResemblyzerEmbedder, VoicePipeline, load_wav
+
+    pipe = VoicePipeline(ResemblyzerEmbedder(), None)
+    assert pipe.cfg.diarization is None
+    wav = load_wav(FRESH / "dev01.flac")
+    short: list[tuple[float, float]] = []
+    unassigned: list[tuple[float, float]] = []
+    turns, _ = pipe.turns(wav, 0.0, short=short, unassigned=unassigned)
+    left = np.zeros(int(np.ceil(len(wav) / 16000 / STEP)), bool)
+    for a, b in pipe.vad.segments(wav, pipe.cfg):
+        left[int(round(a / STEP)) : int(round(b / STEP))] = True
+    assert left.sum() * STEP > 3.0
+    for a, b in [(t.start, t.end) for t in turns] + short:
+        left[int(np.floor(a / STEP)) : int(np.ceil(b / STEP))] = False
+    assert not left.any() and not unassigned
