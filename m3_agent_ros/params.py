@@ -48,6 +48,14 @@ class _Documented:
     def live_names(cls) -> frozenset[str]:
         return frozenset(n for n, r in cls.RULES.items() if r.live)
 
+    def check_choices(self) -> None:
+        """Raise ValueError on a value outside its Rule's ``choices`` (the one list of them)."""
+        for name, r in self.RULES.items():
+            value = getattr(self, name)
+            if r.choices and value not in r.choices:
+                shown = [c or "''" for c in r.choices]
+                raise ValueError(f"unknown {name} {value!r}: {', '.join(shown[:-1])} or {shown[-1]}")
+
 
 @dataclass(frozen=True)
 class ControlParams(_Documented):
@@ -135,15 +143,11 @@ class ControlParams(_Documented):
         for name in ("max_rounds", "topk", "max_answer_memories", "max_question_chars"):
             if getattr(self, name) < 1:
                 raise ValueError(f"parameter {name} must be >= 1, got {getattr(self, name)}")
-        if self.prompt not in ("tools", "m3"):
-            raise ValueError(f"parameter prompt must be tools or m3, got {self.prompt!r}")
+        self.check_choices()
         if not 1 <= self.max_rounds <= 255:
             raise ValueError(f"parameter max_rounds must be in 1..255, got {self.max_rounds}")
         if not 1 <= self.max_pending_queries <= 256:
             raise ValueError(f"parameter max_pending_queries must be in 1..256, got {self.max_pending_queries}")
-        if self.backend_grammar_field not in ("", "grammar", "guided_grammar"):
-            raise ValueError(f"parameter backend_grammar_field must be '', grammar or guided_grammar, got "
-                             f"{self.backend_grammar_field!r}")
         if not self.query_timeout_s >= 0:  # also NaN
             raise ValueError(f"parameter query_timeout_s must be >= 0 (0: no limit), got {self.query_timeout_s}")
 
@@ -224,21 +228,12 @@ class MemorizationParams(_Documented):
             raise ValueError("max_queued_clips must be >= 1")
         if self.max_clock_jump_s <= 0 or self.video_gap_s <= 0:
             raise ValueError("max_clock_jump_s and video_gap_s must be positive")
-        if self.face_backend not in ("dlib", "insightface", "none"):
-            raise ValueError(f"face_backend {self.face_backend!r}: dlib, insightface or none")
-        if self.voice_backend not in ("resemblyzer", "campplus", "eres2netv2", "none"):
-            raise ValueError(f"voice_backend {self.voice_backend!r}: resemblyzer, campplus, eres2netv2 or none")
+        self.check_choices()
         if self.voice_overlap_aware and self.voice_backend not in ("campplus", "none"):
             raise ValueError(f"voice_overlap_aware needs voice_backend campplus (not {self.voice_backend!r}): set "
                              "voice_overlap_aware: false for that backend")
-        if self.voice_diarizer not in ("windows", "local"):
-            raise ValueError(f"voice_diarizer {self.voice_diarizer!r}: windows or local")
         if self.voice_diarizer == "local" and self.voice_backend not in ("campplus", "none"):
             raise ValueError(f"voice_diarizer local needs voice_backend campplus (not {self.voice_backend!r})")
-        if self.pose_type not in ("odometry", "pose_stamped"):
-            raise ValueError(f"pose_type {self.pose_type!r}: odometry or pose_stamped")
-        if self.memory_writer not in ("embedded", "openai", "m3"):
-            raise ValueError(f"memory_writer {self.memory_writer!r}: embedded, openai or m3")
 
     def video_label(self) -> str:
         """How the camera input is named in loss accounting: its topic, or 'camera' when both are subscribed."""

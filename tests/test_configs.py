@@ -54,3 +54,17 @@ def test_overlap_aware_voices_need_the_campplus_backend():
     MemorizationParams(**{**base, "db_path": "x.db", "voice_backend": "none"}).check()
     MemorizationParams(**{**base, "db_path": "x.db", "voice_overlap_aware": False,
                           "voice_backend": "eres2netv2"}).check()
+
+
+@pytest.mark.parametrize("cls", [ControlParams, MemorizationParams], ids=lambda c: c.__name__)
+def test_every_declared_choice_is_accepted_and_nothing_else(cls):
+    base = {k: getattr(cls(), k) for k in cls.names()} | {"db_path": "x.db"}
+    if cls is MemorizationParams:
+        base["voice_overlap_aware"] = False        # so every voice_backend choice is valid on its own
+    choices = {n: r.choices for n, r in cls.RULES.items() if r.choices}
+    assert choices
+    for name, allowed in choices.items():
+        for value in allowed:
+            cls(**{**base, name: value}).check()
+        with pytest.raises(ValueError, match=f"unknown {name} 'bogus'"):
+            cls(**{**base, name: "bogus"}).check()
