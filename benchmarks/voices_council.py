@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
-from benchmarks.voices_ami import TARGETS, evaluate, pipeline, pipeline_turns, reid_stream, table, verdict
+from benchmarks.voices_ami import TARGETS, evaluate, pipeline, pipeline_turns, reid_stream, rttm, table, verdict
 from m3_memory.perception.voices import load_wav
 
 SR = 16000
@@ -126,9 +126,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         names = turn_taking_clips(Path(a.data), folder, a.clip_s, a.seed, a.overlap_share)
+        refs = rttm(folder)
         people = defaultdict(set)
         for n in names:
-            people[n.split("_")[0]] |= {line.split()[7] for line in (folder / f"{n}.rttm").read_text().splitlines()}
+            people[n.split("_")[0]] |= {who for _, _, who in refs[n]}
         result["clips"] = len(names)
         result["people_per_session"] = {s: sorted(p) for s, p in people.items()}
         print(f"{len(names)} turn-taking clips of {a.clip_s:g} s from {len(people)} sessions, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .media import LIBRI, need
+from .media import LIBRI, need, rttm_turns
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +28,7 @@ def built(tmp_path_factory):  # noqa: ANN201 - (folder, names, sessions)
 
 
 def _ref(folder, name):  # noqa: ANN001, ANN202
-    return [(float(p[3]), float(p[3]) + float(p[4]), p[7]) for p in
-            (line.split() for line in (folder / f"{name}.rttm").read_text().splitlines())]
+    return rttm_turns(folder / f"{name}.rttm", name)
 
 
 def test_clips_hold_two_or_more_people_of_their_session_taking_turns(built):
