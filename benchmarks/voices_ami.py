@@ -329,6 +329,16 @@ def verdict(held_out: dict[str, dict[str, Any]], clean: dict[str, Any] | None) -
     return rows
 
 
+def verdict_table(rows: list[dict[str, Any]]) -> str:
+    """``verdict`` rows as printed: metric, target, measured, met (yes / NO)."""
+    out = [f"{'metric':44s} {'target':>12s} {'measured':>10s}  met"]
+    for r in rows:
+        m = r["measured"]
+        out.append(f"{r['metric']:44s} {r['target']:>12s} {m if isinstance(m, str) else f'{m:.3f}':>10s}  "
+                   f"{'yes' if r['met'] else 'NO'}")
+    return "\n".join(out)
+
+
 # campplus variants: the default (spectral clustering, whole-speech print merge, overlap-aware; chosen 2026-11-24
 # looking at every split) and, for comparison, the diarizer before it (average-linkage cut) with and without overlap,
 # and pyannote's pipeline design (local_speakers.py; its two thresholds chosen on TUNE only on 2026-11-25, so every
@@ -431,11 +441,7 @@ def main() -> None:
         held = {k.upper(): res[k] for k in ("report", "fresh", "other", "holdout", "wild") if k in res}
         if held:
             res["verdict"] = verdict(held, clean)
-            print(f"{'metric':44s} {'target':>12s} {'measured':>10s}  met")
-            for r in res["verdict"]:
-                m = r["measured"]
-                print(f"{r['metric']:44s} {r['target']:>12s} {m if isinstance(m, str) else f'{m:.3f}':>10s}  "
-                      f"{'yes' if r['met'] else 'NO'}")
+            print(verdict_table(res["verdict"]))
         out["backends"][backend] = res
     if a.reid:
         pipe = pipeline("campplus")

@@ -42,7 +42,17 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
-from benchmarks.voices_ami import TARGETS, evaluate, pipeline, pipeline_turns, reid_stream, rttm, table, verdict
+from benchmarks.voices_ami import (
+    TARGETS,
+    evaluate,
+    pipeline,
+    pipeline_turns,
+    reid_stream,
+    rttm,
+    table,
+    verdict,
+    verdict_table,
+)
 from m3_memory.perception.voices import load_wav
 
 SR = 16000
@@ -140,11 +150,7 @@ def main() -> None:
             print(f"== {backend}")
             print(table("COUNCIL (held out)", res["council"]))
             res["verdict"] = verdict({"COUNCIL": res["council"]}, None)
-            print(f"{'metric':44s} {'target':>12s} {'measured':>10s}  met")
-            for r in res["verdict"]:
-                m = r["measured"]
-                print(f"{r['metric']:44s} {r['target']:>12s} {m if isinstance(m, str) else f'{m:.3f}':>10s}  "
-                      f"{'yes' if r['met'] else 'NO'}")
+            print(verdict_table(res["verdict"]))
             thresholds = sorted({pipe.embedder.match_threshold, *a.reid_thresholds})
             res["reid"] = reid = reid_stream(pipe, [(folder, n, 0.0, None) for n in names], thresholds)
             reid["match_threshold"] = pipe.embedder.match_threshold
