@@ -44,6 +44,13 @@ ceiling adds a perfect second speaker on every frame where segmentation-3.0 hear
 overlap-aware diarization with that model's overlap detection can cover; a third adds it on every frame the
 reference marks as overlapped (perfect overlap detection): the most any design with two labels per frame can cover.
 
+What the targets allow, before any diarizer runs (``reachable``, every run, printed first): from the reference
+alone, the coverage that a perfect hypothesis with pure voices reaches when it names at most 1, 2 or 3 people at once
+(segmentation-3.0, pyannote's overlap model used here, names at most two), and per meeting the most people the
+overlap model tells apart in any 10 s chunk against the reference count: a split whose two-at-once bound is below
+the coverage target cannot meet it with pure voices on this overlap model, and a meeting where the model hears
+fewer people than the reference count minus one has talkers too short for the local evidence available here.
+
 Re-identification across clips (``--reid``, default backend; ``--backend`` with no name runs only this): the TUNE,
 REPORT and FRESH excerpts in order as one stream of clips into one store (each clip's speakers matched to the voice
 nodes of the clips before, as the memorizer does), and HOLDOUT + the WILD recordings cut in 30 s clips as a second
@@ -218,6 +225,41 @@ def evaluate(turns_of: Callable[[np.ndarray, list[tuple[float, float, str]]], li
             "rtf_vad_embedding_clustering": busy / max(audio_s, 1e-9), "per_meeting": per}
 
 
+def coverage_bounds(refs: dict[str, list[Turn]], meetings: list[str], most: tuple[int, ...] = (1, 2, 3),
+                    step: float = 0.01) -> dict[str, float]:
+    """What coverage is reachable at all, from the reference alone: the pooled share of reference speaker time
+    that a perfect hypothesis with pure voices (each voice one person, every turn exact) covers when it names at
+    most ``k`` people per instant, for each ``k`` of ``most``. Segmentation-3.0 (pyannote's, the overlap model
+    here) names at most two, so the ``k=2`` figure bounds any design built on it; a voice that joins people can
+    cover more, but at the cost of purity. Keys ``"k=1"``, ``"k=2"``, ..."""
+    talk = np.zeros(0)
+    for m in meetings:
+        segs = refs.get(m, [])
+        n = int(np.ceil(max((b for _, b, _ in segs), default=0.0) / step)) + 1
+        r = np.zeros(n, int)
+        for a, b, _ in segs:
+            r[int(round(a / step)) : int(round(b / step))] += 1
+        talk = np.concatenate([talk, r])
+    total = max(float(talk.sum()), 1e-9)
+    return {f"k={k}": float(np.minimum(talk, k).sum()) / total for k in most}
+
+
+def people_heard(pipe: VoicePipeline, data: Path, meetings: list[str]) -> dict[str, dict[str, int]]:
+    """Per meeting: reference speakers, and the most people the overlap model (segmentation-3.0) tells apart in any
+    one 10 s chunk, each with at least the diarizer's ``min_local_speech_s`` (its ``min_speakers``): whether the
+    strongest local evidence available here even hears the short talkers the count target includes."""
+    if pipe.segmentation is None or pipe.cfg.diarization is None:
+        raise ValueError(f"{pipe.embedder.name}: no overlap model")
+    refs, out = rttm(data), {}
+    for m in meetings:
+        wav = load_wav(audio_file(data, m))
+        _, hard = pipe.segmentation.local_activity(wav)
+        out[m] = {"ref_speakers": len({s for _, _, s in refs.get(m, [])}),
+                  "overlap_model_people": pipe.segmentation.min_speakers(hard,
+                                                                         pipe.cfg.diarization.min_local_speech_s)}
+    return out
+
+
 def reid_stream(pipe: VoicePipeline, items: list[tuple[Path, str, float, float | None]],
                 thresholds: list[float]) -> dict[str, Any]:
     """Re-identification across clips: ``items`` (folder, recording, start s, end s or None) are fed in order as
@@ -371,6 +413,59 @@ def pipeline(backend: str) -> VoicePipeline:
     return VoicePipeline(emb, None, VoiceConfig(diarization=replace(emb.diarization, **VARIANTS[backend])))
 
 
+def reachable(splits: list[tuple[str, list[str], Path]]) -> dict[str, Any]:
+    """Per split (name, meetings, folder): ``coverage_bounds`` and ``people_heard``, and verdict rows for the
+    held-out splits: is coverage >= the target reachable with pure voices and at most two people at once (the overlap
+    model's limit), and does the overlap model hear every meeting's people within +-1 (the count target)."""
+    pipe = pipeline("campplus")
+    out: dict[str, Any] = {"verdict": []}
+    for name, meetings, folder in splits:
+        bounds, heard = coverage_bounds(rttm(folder), meetings), people_heard(pipe, folder, meetings)
+        out[name] = {"coverage_bounds": bounds, "people_heard": heard}
+        if name == "tune":
+            continue
+        within = sum(abs(v["ref_speakers"] - v["overlap_model_people"]) <= 1 for v in heard.values())
+        out["verdict"] += [
+            {"metric": f"coverage reachable, <= 2 at once ({name.upper()})", "target": f">= {TARGETS['coverage']}",
+             "measured": bounds["k=2"], "met": bounds["k=2"] >= TARGETS["coverage"]},
+            {"metric": f"people heard by overlap model +-1 ({name.upper()})", "target": "every meeting",
+             "measured": f"{within}/{len(meetings)}", "met": within == len(meetings)}]
+    return out
+
+
+def plot_coverage(out: dict[str, Any], path: Path, backend: str = "campplus") -> Path:
+    """Coverage per judged split, side by side: what ``backend`` measured, its three ceilings (perfect clustering
+    through its VAD and frames; + the overlap model's second speaker; + perfect overlap detection), and what the
+    reference allows with pure voices and at most two people at once (``coverage_bounds``); the target as a line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    res, reach = out["backends"][backend], out["reachable"]
+    splits = [k for k in ("report", "fresh", "other", "holdout", "wild") if k in res]
+    bars = [(f"{backend} (measured)", lambda k: res[k]["coverage"]),
+            *[(f"perfect clustering{what}", lambda k, key=key: res.get(key, {}).get(k, {}).get("coverage", np.nan))
+              for key, _, what in CEILINGS],
+            ("reference, pure voices, <= 2 at once", lambda k: reach[k]["coverage_bounds"]["k=2"])]
+    fig, ax = plt.subplots(figsize=(11, 3.6))
+    width = 0.8 / len(bars)
+    for i, (label, value) in enumerate(bars):
+        xs = np.arange(len(splits)) + (i - (len(bars) - 1) / 2) * width
+        ax.bar(xs, [value(k) for k in splits], width, label=label)
+    ax.axhline(TARGETS["coverage"], color="k", ls="--", lw=1, label=f"target {TARGETS['coverage']}")
+    ax.set_xticks(np.arange(len(splits)), [k.upper() for k in splits])
+    ax.set_ylim(0.4, 1.02)
+    ax.set_ylabel("coverage")
+    ax.set_title("Speaker coverage: measured, ceilings of this design, and what the reference allows", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared/data/ami_debug"))
@@ -393,7 +488,13 @@ def main() -> None:
     ap.add_argument("--reid-thresholds", nargs="+", type=float, default=[0.55],
                     help="matching thresholds scored besides the backend's own (0.55: the one before 2026-11-25)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "voices_ami.json"))
+    ap.add_argument("--plot", default=str(Path(__file__).parent / "results" / "voices_ami_coverage.png"),
+                    help="coverage chart (default backend's measured and ceiling figures, the reference bound)")
+    ap.add_argument("--plot-only", action="store_true", help="redraw --plot from --out without measuring")
     a = ap.parse_args()
+    if a.plot_only:
+        print(plot_coverage(json.loads(Path(a.out).read_text()), Path(a.plot)))
+        return
     if a.wild and not a.wild_data:
         ap.error("--wild needs --wild-data (the recordings are not shipped, see the module doc)")
     lists = [a.tune, a.report, a.fresh, a.other, a.holdout, a.wild]
@@ -411,15 +512,17 @@ def main() -> None:
                                                  "speaker_count_within_1_speakers_2s counts only reference "
                                                  f"speakers with >= {IDENTIFIABLE_S} s and is supplementary",
                            "backends": {}}
+    splits = [("tune", a.tune, data), ("report", a.report, data), ("fresh", a.fresh, Path(a.fresh_data)),
+              ("other", a.other, Path(a.other_data)), ("holdout", a.holdout, Path(a.holdout_data)),
+              ("wild", a.wild, Path(a.wild_data))]
+    out["reachable"] = reach = reachable([(n, m, d) for n, m, d in splits if m])
+    print(verdict_table(reach["verdict"]))
     for backend in a.backend:
         pipe = pipeline(backend)
         res: dict[str, Any] = {"config": {k: (vars(v) if hasattr(v, "__dict__") else v)
                                           for k, v in vars(pipe.cfg).items()}}
         print(f"== {backend}")
-        for name, meetings, folder in (("tune", a.tune, data), ("report", a.report, data),
-                                       ("fresh", a.fresh, Path(a.fresh_data)), ("other", a.other, Path(a.other_data)),
-                                       ("holdout", a.holdout, Path(a.holdout_data)),
-                                       ("wild", a.wild, Path(a.wild_data))):
+        for name, meetings, folder in splits:
             if not meetings:
                 continue
             res[name] = evaluate(pipeline_turns(pipe), folder, meetings)
@@ -465,6 +568,8 @@ def main() -> None:
     p = Path(a.out)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(out, indent=1, default=float))
+    if "campplus" in out["backends"]:
+        print(plot_coverage(out, Path(a.plot)))
 
 
 if __name__ == "__main__":

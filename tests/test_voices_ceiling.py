@@ -38,3 +38,32 @@ def test_ceilings_are_pure_and_ordered(bench):
     assert one <= model <= ref and ref > one + 0.02, (one, model, ref)
     with pytest.raises(ValueError, match="second="):
         bench.oracle_turns(pipe, "both")
+
+
+def test_coverage_bounds_count_at_most_k_people_at_once(bench):
+    # 0-4 s A, 2-4 s B, 3-4 s C, 6-7 s D: 4 + 2 + 1 + 1 = 8 s of speaker time; at most one person at once covers
+    # 0-4 and 6-7 (5 s), two at once add 2-4 (7 s), three everything
+    refs = {"m": [(0.0, 4.0, "A"), (2.0, 4.0, "B"), (3.0, 4.0, "C"), (6.0, 7.0, "D")], "other": [(0.0, 9.0, "E")]}
+    got = bench.coverage_bounds(refs, ["m"])
+    assert got == pytest.approx({"k=1": 5 / 8, "k=2": 7 / 8, "k=3": 1.0}, abs=1e-3)
+    pooled = bench.coverage_bounds(refs, ["m", "other"], most=(1,))   # pooled over meetings, not averaged
+    assert pooled["k=1"] == pytest.approx((5 + 9) / (8 + 9), abs=1e-3)
+
+
+def test_people_heard_on_two_person_sample(bench):
+    folder = need(DATA / "pyannote_sample")
+    got = bench.people_heard(bench.pipeline("campplus"), folder, ["sample"])
+    assert got["sample"] == {"ref_speakers": 2, "overlap_model_people": 2}
+    with pytest.raises(ValueError, match="no overlap model"):
+        bench.people_heard(bench.pipeline("campplus-ahc"), folder, ["sample"])
+
+
+def test_coverage_chart_is_drawn_from_the_results(bench, tmp_path):
+    split = {"coverage": 0.8}
+    out = {"backends": {"campplus": {"report": split, "fresh": split,
+                                     "ceiling": {"report": {"coverage": 0.85}}}},
+           "reachable": {"report": {"coverage_bounds": {"k=2": 0.97}}, "fresh": {"coverage_bounds": {"k=2": 0.88}}}}
+    png = bench.plot_coverage(out, tmp_path / "c.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    with pytest.raises(KeyError):   # a split without its reference bound is an error, not a silent gap
+        bench.plot_coverage({**out, "reachable": {}}, tmp_path / "d.png")
