@@ -498,8 +498,7 @@ class MemorizationNode(M3LifecycleNode):
                     self.count.last_lag_s = max(0.0, self._latest_stream_t - clip.end_time)
                     if res.errors:
                         self.count.clip_errors += 1
-                    for cause, spans in (("short_speech", res.short_speech),
-                                         ("unattributed_speech", res.unattributed_speech)):
+                    for cause, spans in res.unattributed_by_cause:
                         for a, b in spans:   # heard, but no voice or transcript: counted
                             self.ledger.record(self.params.audio_topic or "audio", cause, a, b)
                     self._publish_event(res)

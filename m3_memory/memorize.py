@@ -65,6 +65,12 @@ class ClipResult:
     unattributed_speech: list[tuple[float, float]] = field(default_factory=list)
 
     @property
+    def unattributed_by_cause(self) -> list[tuple[str, list[tuple[float, float]]]]:
+        """Heard speech that got no voice or transcript, per loss cause (stream_ledger.py): the one list the clip
+        row's ``extra`` and the node's gaps ledger both report."""
+        return [("short_speech", self.short_speech), ("unattributed_speech", self.unattributed_speech)]
+
+    @property
     def processing_s(self) -> float:
         return sum(self.timings.values())
 
@@ -110,7 +116,7 @@ class Memorizer:
         extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
         if res.errors:
             extra["errors"] = res.errors
-        for key, spans in (("short_speech", res.short_speech), ("unattributed_speech", res.unattributed_speech)):
+        for key, spans in res.unattributed_by_cause:
             if spans:
                 extra[key] = {"turns": len(spans), "seconds": round(sum(b - a for a, b in spans), 3)}
         with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
