@@ -244,13 +244,15 @@ def coverage_bounds(refs: dict[str, list[Turn]], meetings: list[str], most: tupl
     return {f"k={k}": float(np.minimum(talk, k).sum()) / total for k in most}
 
 
-def people_heard(pipe: VoicePipeline, data: Path, meetings: list[str]) -> dict[str, dict[str, int]]:
+def people_heard(pipe: VoicePipeline, data: Path, meetings: list[str], refs: dict[str, list[Turn]]
+                 ) -> dict[str, dict[str, int]]:
     """Per meeting: reference speakers, and the most people the overlap model (segmentation-3.0) tells apart in any
     one 10 s chunk, each with at least the diarizer's ``min_local_speech_s`` (its ``min_speakers``): whether the
-    strongest local evidence available here even hears the short talkers the count target includes."""
+    strongest local evidence available here even hears the short talkers the count target includes. ``refs``: the
+    folder's reference turns (``rttm``)."""
     if pipe.segmentation is None or pipe.cfg.diarization is None:
         raise ValueError(f"{pipe.embedder.name}: no overlap model")
-    refs, out = rttm(data), {}
+    out = {}
     for m in meetings:
         wav = load_wav(audio_file(data, m))
         _, hard = pipe.segmentation.local_activity(wav)
@@ -304,6 +306,14 @@ def reid_stream(pipe: VoicePipeline, items: list[tuple[Path, str, float, float |
                            "der": DiarizationErrorRate(collar=0.0)(r, h, uem=uem),
                            "people": len(r.labels()), "voice_nodes": len(h.labels()), "audio_s": t0}
     return out
+
+
+def reid_line(stream: str, clips: int, thr: float, x: dict[str, Any], default: float) -> str:
+    """One ``reid_stream`` figure as printed: stream purity, coverage, DER, voice nodes for people (no target)."""
+    return (f"re-identification, {stream} ({clips} clips), match threshold {thr:g}"
+            f"{' (the default)' if thr == default else ''}: stream purity {x['purity']:.3f} coverage "
+            f"{x['coverage']:.3f} DER {x['der']:.3f}, {x['voice_nodes']} voice nodes for {x['people']} people "
+            "(reported: the issue sets no target across clips)")
 
 
 def clean_speech(pipe: VoicePipeline, data_root: Path) -> dict[str, Any]:
@@ -420,7 +430,8 @@ def reachable(splits: list[tuple[str, list[str], Path]]) -> dict[str, Any]:
     pipe = pipeline("campplus")
     out: dict[str, Any] = {"verdict": []}
     for name, meetings, folder in splits:
-        bounds, heard = coverage_bounds(rttm(folder), meetings), people_heard(pipe, folder, meetings)
+        refs = rttm(folder)
+        bounds, heard = coverage_bounds(refs, meetings), people_heard(pipe, folder, meetings, refs)
         out[name] = {"coverage_bounds": bounds, "people_heard": heard}
         if name == "tune":
             continue
@@ -561,10 +572,7 @@ def main() -> None:
         for name, items in streams.items():
             out["reid"][name] = res = reid_stream(pipe, items, thresholds)
             for thr in thresholds:
-                x = res[f"{thr:g}"]
-                print(f"re-identification, {name} ({len(items)} clips), match threshold {thr:g}: stream purity "
-                      f"{x['purity']:.3f} coverage {x['coverage']:.3f} DER {x['der']:.3f}, {x['voice_nodes']} voice "
-                      f"nodes for {x['people']} people (reported: the issue sets no target across clips)")
+                print(reid_line(name, len(items), thr, res[f"{thr:g}"], pipe.embedder.match_threshold))
     p = Path(a.out)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(out, indent=1, default=float))

@@ -47,6 +47,7 @@ from benchmarks.voices_ami import (
     evaluate,
     pipeline,
     pipeline_turns,
+    reid_line,
     reid_stream,
     rttm,
     table,
@@ -155,11 +156,7 @@ def main() -> None:
             res["reid"] = reid = reid_stream(pipe, [(folder, n, 0.0, None) for n in names], thresholds)
             reid["match_threshold"] = pipe.embedder.match_threshold
             for thr in thresholds:
-                x = reid[f"{thr:g}"]
-                print(f"re-identification across sessions ({len(names)} clips), match threshold {thr:g}"
-                      f"{' (the default)' if thr == pipe.embedder.match_threshold else ''}: stream purity "
-                      f"{x['purity']:.3f} coverage {x['coverage']:.3f} DER {x['der']:.3f}, {x['voice_nodes']} voice "
-                      f"nodes for {x['people']} people (reported, no target)")
+                print(reid_line("across sessions", len(names), thr, reid[f"{thr:g}"], pipe.embedder.match_threshold))
             result["backends"][backend] = res
     p = Path(a.out)
     p.parent.mkdir(parents=True, exist_ok=True)

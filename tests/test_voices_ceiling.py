@@ -52,10 +52,11 @@ def test_coverage_bounds_count_at_most_k_people_at_once(bench):
 
 def test_people_heard_on_two_person_sample(bench):
     folder = need(DATA / "pyannote_sample")
-    got = bench.people_heard(bench.pipeline("campplus"), folder, ["sample"])
+    refs = bench.rttm(folder)
+    got = bench.people_heard(bench.pipeline("campplus"), folder, ["sample"], refs)
     assert got["sample"] == {"ref_speakers": 2, "overlap_model_people": 2}
     with pytest.raises(ValueError, match="no overlap model"):
-        bench.people_heard(bench.pipeline("campplus-ahc"), folder, ["sample"])
+        bench.people_heard(bench.pipeline("campplus-ahc"), folder, ["sample"], refs)
 
 
 def test_coverage_chart_is_drawn_from_the_results(bench, tmp_path):
