@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from m3_memory.people import PeopleFacts
+
 from .answerer import Answer
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .protocol import add_round_instruction, initial_messages, parse_reply, search_result_message
@@ -69,9 +71,11 @@ class ReasoningLoop:
         # None: upstream behaviour (keep going until the round limit). A number: stop after that many unparseable
         # replies in a row (a weak model that never follows the format wastes no more time).
         self.max_consecutive_invalid = max_consecutive_invalid
+        from .query import QueryExecutor
         from .tools import EntityTools
 
         self.tools = EntityTools(store)
+        self.queries = QueryExecutor(store)
 
     # -- search -----------------------------------------------------------------------------------
     def _search(self, query: str, before_time: float | None, shown: set[int], seen_mem: dict[int, dict]
@@ -111,8 +115,18 @@ class ReasoningLoop:
               ) -> dict[str, list[str]]:
         """A tool action in the plain protocol ([Tool] call, [Characters], [Timeline] <character_k>, [Who] t1-t2):
         its facts and computed answer come back as searched knowledge."""
+        from .query import QueryError, answer_query
         from .tools import ToolError, alias_call
 
+        if action.lower() == "query":
+            try:
+                answer, qres = answer_query(self.queries, content, before_time)
+            except QueryError as e:
+                return {"TOOL_ERROR": [str(e)]}
+            for t in PeopleFacts(self.store, before_time).with_memories(qres.events[:100]):
+                for mid in t.memory_ids:
+                    seen_mem.setdefault(mid, {"text": t.text, "score": 1.0, "clip": t.clip_id, "turn": t.id})
+            return {f"QUERY {qres.query.compact()}": [f"Result: {answer}"]}
         try:
             call = content if action.lower() == "tool" else alias_call(action, content)
             res = self.tools.run(call, before_time)

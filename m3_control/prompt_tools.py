@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from .query.frame import gbnf_rules
+
 TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "spoke_after", "same_person",
               "different_people", "spoke_more", "spoke_less", "most_talkative", "least_talkative", "first_speaker",
               "last_speaker", "last_seen", "last_place", "first_place", "places_discussed", "place_at")
@@ -21,79 +23,70 @@ PAIR_TOOLS = ("spoke_before", "spoke_after", "same_person", "different_people", 
 
 SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
 memory. Every reply is exactly two lines:
-Action: [Search] or [Tool] or [Answer]
+Action: [Search] or [Query] or [Answer]
 Content: ...
 
-[Tool] runs one exact operation over the people the robot met (counting, order and identity are computed for \
-you, so use a tool for any question about how many, how often, who first/last/most, before/after, or whether \
-two people are the same). A person is given as quoted text: a name, or what they said. Times are written as \
-in the question, quoted: "1:30", "0:45".
-  count_people(t1, t2)        how many different people were there (t1, t2 optional, both or neither)
-  people(t1, t2)              who was there, in order
-  times_spoke("person")       how many times a person spoke
-  said_by("person")           everything one known person said (not for finding what was said about a topic)
-  spoke_before("a", "b")      did a speak before b
-  spoke_after("a", "b")       did a speak after b
-  same_person("a", "b")       are a and b the same person
-  different_people("a", "b")  are a and b different people
-  spoke_more("a", "b")        did a speak more often than b (also: who spoke more often, a or b)
-  spoke_less("a", "b")        did a speak less often than b (also: who spoke less often, a or b)
-  most_talkative(t1, t2)      who spoke most often
-  least_talkative(t1, t2)     who spoke least often
-  first_speaker(t1, t2)       who spoke first
-  last_speaker(t1, t2)        who spoke last
-  last_seen("person")         at what time a given person was last seen or heard
-  last_place("person")        where (which place) a person was last seen or heard
-  first_place("person")       where a person was first seen or heard (where I met them)
-  places_discussed("topic")   where something was talked about
-  place_at(t)                 where I was at a time
-[Search] looks up memories by meaning; write a short query. Use it for what was said or done, objects and places.
+[Query] asks the robot's records of people: who spoke or was seen, when, where, in which order, how often. Code \
+runs it exactly, so use it for every question about people, counts, order, times or places. Write only the \
+fields the question needs, in this order:
+  find=   who | what | when | where | count_people | count_times | count_places | yes | same | more | less
+  who="..."    the person asked about: the words they said (copied from the question) or their name
+  other="..."  a second person (for same, more, less), or the person rel= is relative to
+  rel=         right_before | right_after | before | after   (relative to other's first turn)
+  pick=        first | last | most | least | 2 | 3 ...   (the n-th person; with who=, their n-th time)
+  times        =2 | >3 | <2 ...   keeps the people who spoke that many times
+  from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
+  at=          a moment, m:ss
+  place="..."  the room or place the robot was in
+  act=         spoke | seen | any   (spoke: people talking; seen: people in view)
+[Search] looks up memories by meaning; write a short query. Use it for what was said about a topic, objects, \
+actions.
 [Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
 is "b two"). Pick the memory that matches the question best. Only if no memory is about the question at all, \
 answer "I have no memory of that." Never invent facts."""
 
+_Q = "Action: [Query]\nContent: "
 FEW_SHOT: list[tuple[str, str]] = [
-    ("Question: How many different people came into the kitchen?",
-     "Action: [Tool]\nContent: count_people()"),
+    ("Question: How many different people came into the kitchen?", _Q + 'find=count_people place="kitchen"'),
     ("Question: How many times did the person who said 'the oven is still hot' speak?",
-     "Action: [Tool]\nContent: times_spoke(\"the oven is still hot\")"),
+     _Q + 'find=count_times who="the oven is still hot"'),
     ("Question: Did the woman who said 'grab two plates' talk before the man who said 'dinner is ready'?",
-     "Action: [Tool]\nContent: spoke_before(\"grab two plates\", \"dinner is ready\")"),
+     _Q + 'find=yes who="grab two plates" other="dinner is ready" rel=before'),
     ("Question: Is the person who said 'I left my keys here' the same one who later said 'found them'?",
-     "Action: [Tool]\nContent: same_person(\"I left my keys here\", \"found them\")"),
-    ("Question: Did the man who said 'the bus is late' arrive after the woman who said 'good morning all'?",
-     "Action: [Tool]\nContent: spoke_after(\"the bus is late\", \"good morning all\")"),
-    ("Question: Are the one who said 'pass the salt' and the one who said 'it is raining' different people?",
-     "Action: [Tool]\nContent: different_people(\"pass the salt\", \"it is raining\")"),
+     _Q + 'find=same who="I left my keys here" other="found them"'),
     ("Question: Did the person who said 'where is my phone' talk more than the person who said 'lunch is ready'?",
-     "Action: [Tool]\nContent: spoke_more(\"where is my phone\", \"lunch is ready\")"),
+     _Q + 'find=more who="where is my phone" other="lunch is ready"'),
     ("Question: Who spoke less often, the person who said 'hello there' or the person who said 'shut the door'?",
-     "Action: [Tool]\nContent: spoke_less(\"hello there\", \"shut the door\")"),
+     _Q + 'find=less who="hello there" other="shut the door"'),
     ("Question: When did I last see the man who said 'see you at six'?",
-     "Action: [Tool]\nContent: last_seen(\"see you at six\")"),
+     _Q + 'find=when who="see you at six" pick=last'),
     ("Question: Where did I last see the woman who said 'the milk is gone'?",
-     "Action: [Tool]\nContent: last_place(\"the milk is gone\")"),
+     _Q + 'find=where who="the milk is gone" pick=last'),
     ("Question: In which room did I first meet the person who said 'call me later'?",
-     "Action: [Tool]\nContent: first_place(\"call me later\")"),
-    ("Question: Where were we when someone talked about the broken window?",
-     "Action: [Tool]\nContent: places_discussed(\"broken window\")"),
-    ("Question: Where was I at 4:10?",
-     "Action: [Tool]\nContent: place_at(\"4:10\")"),
+     _Q + 'find=where who="call me later" pick=first'),
+    ("Question: Where was I at 4:10?", _Q + "find=where at=4:10"),
     ("Question: How many people had spoken by the three-minute mark?",
-     "Action: [Tool]\nContent: count_people(\"0:00\", \"3:00\")"),
+     _Q + "find=count_people to=3:00 act=spoke"),
     ("Question: How many different people talked between 2:00 and 2:30?",
-     "Action: [Tool]\nContent: count_people(\"2:00\", \"2:30\")"),
-    ("Question: Who spoke least often during the first minute?",
-     "Action: [Tool]\nContent: least_talkative(\"0:00\", \"1:00\")"),
-    ("Question: Who talked the most during the first two minutes?",
-     "Action: [Tool]\nContent: most_talkative(\"0:00\", \"2:00\")"),
-    ("Question: Who was the first to speak?",
-     "Action: [Tool]\nContent: first_speaker()"),
-    ("Question: Which people did I meet between 1:00 and 1:30, in order?",
-     "Action: [Tool]\nContent: people(\"1:00\", \"1:30\")"),
-    ("Question: What did Maria say?",
-     "Action: [Tool]\nContent: said_by(\"Maria\")"),
+     _Q + "find=count_people from=2:00 to=2:30 act=spoke"),
+    ("Question: Who spoke least often during the first minute?", _Q + "find=who pick=least from=0:00 to=1:00"),
+    ("Question: Who talked the most?", _Q + "find=who pick=most"),
+    ("Question: Who was the first to speak?", _Q + "find=who pick=first act=spoke"),
+    ("Question: Who talked first after the two-minute mark?", _Q + "find=who pick=first from=2:00 act=spoke"),
+    ("Question: Which people did I meet between 1:00 and 1:30?", _Q + "find=who from=1:00 to=1:30"),
+    ("Question: What did Maria say?", _Q + 'find=what who="Maria"'),
+    ("Question: What did the third person I heard say?", _Q + "find=what pick=3 act=spoke"),
+    ("Question: Who talked right after the man who said 'the taxi is here'?",
+     _Q + 'find=who other="the taxi is here" rel=right_after'),
+    ("Question: How many people spoke exactly three times?", _Q + "find=count_people times=3"),
+    ("Question: Did anyone say 'close the gate'?", _Q + 'find=yes who="close the gate"'),
+    ("Question: How many times did someone talk while I was in the garden?",
+     _Q + 'find=count_times place="garden"'),
+    ("Question: Who did I see but never hear?", _Q + "find=who act=seen times=0"),
+    ("Question: Who was talking at 3:25?", _Q + "find=who at=3:25 act=spoke"),
+    ("Question: Did the woman who said 'I need a pen' speak in the hall?",
+     _Q + 'find=yes who="I need a pen" place="hall"'),
     ("Question: Where did the guest put the blue cup?",
      "Action: [Search]\nContent: blue cup"),
     ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
@@ -159,6 +152,8 @@ def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
         alts.append('"Search]\\nContent: " text')
     if "Tool" in allow:
         alts.append('"Tool]\\nContent: " call')
+    if "Query" in allow:
+        alts.append('"Query]\\nContent: " query')
     if "Answer" in allow:
         picks = " | ".join(f'"[{i}]"' for i in dict.fromkeys(shown or []))
         alts.append(f'"Answer]\\nContent: " ({picks + " | " if picks else ""}{json.dumps(NO_MEMORY)})')
@@ -166,4 +161,4 @@ def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
         raise ValueError("grammar: no action allowed")
     return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
             f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}\n"
-            f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON)
+            f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON + gbnf_rules())

@@ -3,8 +3,8 @@
 Parsing follows upstream's regex on the text after the last ``</think>`` (greedy, DOTALL: the action lies between
 the first ``Action: [`` and the last ``]`` followed by ``Content: ``), with defined outcomes where upstream had
 none: no match or empty content -> ``invalid`` (upstream searched with ``None``); a tool action (``[Tool]``,
-``[Characters]``, ``[Timeline]``, ``[Who]``; any case) -> ``tool``; any other action than ``Answer`` -> ``search``
-(as upstream).
+``[Query]``, ``[Characters]``, ``[Timeline]``, ``[Who]``; any case) -> ``tool``; any other action than ``Answer`` ->
+``search`` (as upstream).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .protocol_text import (
 )
 
 _ACTION = re.compile(ACTION_PATTERN, re.DOTALL)
-TOOL_ACTIONS = ("tool", "characters", "timeline", "who")
+TOOL_ACTIONS = ("tool", "query", "characters", "timeline", "who")
 
 
 @dataclass

@@ -1,11 +1,12 @@
-"""Reasoning with entity tools (the embedded default): the model alternates ``[Search]`` / ``[Tool]`` and
-``[Answer]`` in M3-Agent-Control's Action/Content format; its output is constrained by a GBNF grammar where the
-backend supports one (llama.cpp), and parsed tolerantly everywhere else.
+"""Reasoning with compositional queries (the embedded default): the model alternates ``[Search]`` / ``[Query]``
+and ``[Answer]`` in M3-Agent-Control's Action/Content format; its output is constrained by a GBNF grammar where
+the backend supports one (llama.cpp), and parsed tolerantly everywhere else.
 
-* ``[Tool] times_spoke("...")``: the call is executed by :class:`~m3_control.tools.EntityTools` over the turn
-  records visible at the question's time, and its template answer is the answer (the model chose the
-  operation and its arguments; code counted, ordered and compared). A call that cannot run (unknown tool, bad
-  arguments) is reported back to the model for another round.
+* ``[Query] find=who rel=right_before other="..."``: a typed frame (:mod:`m3_control.query`) executed by code over
+  the turn records visible at the question's time; the answer is phrased from the executed result and checked
+  against it (the model chose what to ask; code selected, counted, ordered and compared). A frame that does not
+  parse is reported back to the model for another round. ``[Tool] times_spoke("...")`` calls of the entity
+  tools (:class:`~m3_control.tools.EntityTools`) are still executed for models that write them.
 * ``[Search] query``: the best memories (node level, question time respected) are shown with their ids; the
   model then answers and cites them (``... [31]``). Only cited ids that were actually shown count as provenance.
 * The first round may not answer (the model has seen no memory yet); the last round must.
@@ -20,12 +21,18 @@ import re
 import time
 from typing import Any
 
+from m3_memory.people import PeopleFacts
+
 from .answerer import Answer
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
 from .protocol import parse_reply
-from .tools import EntityTools, ToolError, alias_call
+from .query import QueryError, QueryExecutor, answer_query
+from .query import polarity as query_polarity
+from .query.frame import parse as parse_query
+from .tool_result import ToolResult
+from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
 
 _CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
 TAG = re.compile(r"<(face|voice|character)_(\d+)>")
@@ -83,6 +90,7 @@ class ToolReasoningLoop:
                  max_answer_chars: int = 600, min_match: float = 0.6, min_score: float = 0.2) -> None:
         self.store, self.backend = store, backend
         self.tools = EntityTools(store, min_match=min_match)
+        self.queries = QueryExecutor(store, min_match=min_match)
         self.search_topk = search_topk
         # memories less similar than this to the query are not shown (all-MiniLM-L6-v2 cosine: unrelated speech
         # scores 0.1-0.2 against a query, a transcript about the asked words 0.25-0.7); with nothing shown the
@@ -169,7 +177,7 @@ class ToolReasoningLoop:
         for r in range(rounds):
             if should_stop is not None and should_stop():
                 return cancelled(r)
-            allow = ("Search", "Tool") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Tool", "Answer")
+            allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
             t = time.perf_counter()
             try:
                 reply = self._complete(messages, allow, list(shown), should_stop)
@@ -200,6 +208,36 @@ class ToolReasoningLoop:
                     return done(Answer(rounds_used=r + 1, searches=searches, error="empty answer"), "error")
                 return done(Answer(answer=text, rounds_used=r + 1, searches=searches, cited_memory_ids=valid),
                             "model")
+            if action == "tool" and name.lower() == "query":
+                t = time.perf_counter()
+                try:
+                    q = parse_query(parsed.content)
+                    aligned = query_polarity.align(question, q)
+                    if aligned != q:
+                        info.flags.append("polarity_from_question")
+                    text, qres = answer_query(self.queries, aligned.compact(), before_time)
+                except QueryError as e:
+                    info.flags.append("query_error")
+                    trace["counts"]["tool_errors"] += 1
+                    row["result"] = {"error": str(e)}
+                    trace["rounds"].append(row)
+                    messages.append(tool_error_turn(str(e)))
+                    if on_round is not None and on_round(info) is False:
+                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
+                    continue
+                info.search_s = time.perf_counter() - t
+                info.results = len(qres.events)
+                turns = qres.events[:MAX_PROVENANCE_TURNS]
+                turns = PeopleFacts(self.store, before_time).with_memories(turns)
+                prov = ToolResult(aligned.compact(), text, [], turns)
+                row.update(query=aligned.compact(), result=qres.trace())
+                trace["rounds"].append(row)
+                trace["provenance"] = prov.provenance()
+                if on_round is not None:
+                    on_round(info)
+                text = fit_polarity(question, query_polarity.fit(question, aligned, text))
+                return done(Answer(answer=text, rounds_used=r + 1, searches=searches,
+                                   cited_memory_ids=prov.memory_ids), "model")
             if action == "tool":
                 t = time.perf_counter()
                 try:

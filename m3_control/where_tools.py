@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from m3_memory.people import Turn, mmss
-from m3_memory.poses import Pose, place_of, pose_at
-from m3_memory.where import frame_of, load_places, turn_poses, where_text
+from m3_memory.poses import place_of
+from m3_memory.where import frame_of, load_places, pose_near, turn_poses, where_text
 
 from .tool_result import ToolError, ToolResult
 
@@ -101,9 +101,7 @@ class WhereOps:
         bt = self._facts.before_time
         if bt is not None and t > bt:
             return ToolResult("", "I have no memory of that time yet.", [], [], None)
-        rows = self.store.conn.execute(
-            "SELECT t, x, y, yaw, frame FROM poses WHERE t BETWEEN ? AND ? ORDER BY t", (t - 5.0, t + 5.0)).fetchall()
-        p = pose_at([Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows], t, max_gap_s=5.0)
+        p = pose_near(self.store, t, max_gap_s=5.0)
         if p is None:
             return ToolResult("", NO_POSE, [f"no pose near {mmss(t)}"], [], None)
         where = where_text(load_places(self.store), p.x, p.y)

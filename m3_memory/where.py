@@ -143,3 +143,19 @@ def search_near(store: MemoryStore, query: str, x: float, y: float, radius: floa
         if len(out) >= topk or len(hits) < k:
             return out[:topk]
         k *= 4
+
+
+def pose_near(store: MemoryStore, t: float, max_gap_s: float = 5.0) -> Pose | None:
+    """The robot's pose at time ``t`` from the stored track (interpolated; None without samples within
+    ``max_gap_s``)."""
+    rows = store.conn.execute("SELECT t, x, y, yaw, frame FROM poses WHERE t BETWEEN ? AND ? ORDER BY t",
+                              (t - max_gap_s, t + max_gap_s)).fetchall()
+    return pose_at([Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows], t, max_gap_s=max_gap_s)
+
+
+def track_between(store: MemoryStore, t0: float | None = None, t1: float | None = None) -> list[Pose]:
+    """The stored pose track in [t0, t1] (open ends: all of it), in time order."""
+    rows = store.conn.execute(
+        "SELECT t, x, y, yaw, frame FROM poses WHERE t >= ? AND t <= ? ORDER BY t",
+        (-math.inf if t0 is None else t0, math.inf if t1 is None else t1)).fetchall()
+    return [Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows]

@@ -38,17 +38,20 @@ SCRIPT = [  # clip, person, start, end, words
 SILENT = [(1, "dee", 50.0, 52.0)]
 
 
-def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None
-                  ) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
-    """``poses(clip)``: the robot's pose samples during that clip (stored with its turns), or no poses at all."""
+def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, script: list | None = None,
+                  silent: list | None = None) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
+    """``poses(clip)``: the robot's pose samples during that clip (stored with its turns), or no poses at all.
+    ``script`` / ``silent``: another meeting in the same form as :data:`SCRIPT` / :data:`SILENT`."""
+    script = SCRIPT if script is None else script
+    silent = SILENT if silent is None else silent
     rng = np.random.default_rng(3)
     store = MemoryStore(path)
     ids: dict[str, dict[str, int]] = {}
     for clip in range(3):
         with store.begin_clip(clip, 30.0 * clip, 30.0 * (clip + 1)) as w:
             ev = ClipEvidence(clip, 30.0 * clip, 30.0 * (clip + 1))
-            turns = [s for s in SCRIPT if s[0] == clip]
-            seen = [(c, who, a, b) for c, who, a, b, _ in turns] + [s for s in SILENT if s[0] == clip]
+            turns = [s for s in script if s[0] == clip]
+            seen = [(c, who, a, b) for c, who, a, b, _ in turns] + [s for s in silent if s[0] == clip]
             for _, who, start, end in seen:
                 if who not in ids:
                     ids[who] = {"face": w.add_entity("face", unit(rng, 1, 128))}
@@ -71,6 +74,6 @@ def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None
                 record_poses(w, poses(clip))
             for who in sorted({s[1] for s in turns}):
                 w.add_memory(f"Equivalence: <face_{ids[who]['face']}>, <voice_{ids[who]['voice']}>", "semantic")
-            if clip == 0:
+            if clip == 0 and "ann" in ids and "voice" in ids["ann"]:
                 w.add_memory(f"<voice_{ids['ann']['voice']}>'s name is Ann.", "semantic")
     return store, ids

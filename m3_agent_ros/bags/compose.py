@@ -16,6 +16,7 @@ SR_OUT = 16000
 class Segment:
     source: Path | None       # a video file, or None for a gap
     seconds: float = 0.0      # gap length (sources play in full)
+    muted: bool = False       # show the clip's frames with silence instead of its sound (seen, not heard)
 
 
 def _decode(path: Path, size: tuple[int, int], fps: int) -> tuple[list[np.ndarray], np.ndarray]:
@@ -59,6 +60,8 @@ def compose(segments: list[Segment], out: Path, size: tuple[int, int] = (360, 28
                 pcm = np.zeros(int(round(len(frames) / fps * SR_OUT)), np.int16)
             else:
                 frames, pcm = _decode(seg.source, size, fps)
+                if seg.muted:
+                    pcm = np.zeros_like(pcm)
             for f in frames:
                 vf = av.VideoFrame.from_ndarray(f, format="rgb24")
                 vf.pts, vf.time_base = n_frames, Fraction(1, fps)

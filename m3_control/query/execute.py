@@ -1,0 +1,340 @@
+"""Run a :class:`~m3_control.query.frame.Query` over the records visible at the question's time.
+
+The steps, each recorded in ``QueryResult.steps`` (the trace):
+
+1. **scope**: every visible turn (voice turns and face appearances), narrowed by time (``from``/``to``: events
+   overlapping the window; ``at``: events around that moment), by place (the robot's place at the event) and by
+   ``rel`` to the first turn of ``other`` (before / after it, or the one turn of someone else right before /
+   right after it);
+2. **select**: events of the asked kind (``act``) and person (``who``);
+3. **people**: who the selected events belong to, each with how many times they spoke in the scope; ``times``
+   keeps the people whose count fits;
+4. **pick**: first / n-th / last person (or event, when ``who`` names the person), most / least talkative;
+5. **project**: ``find`` computes the value (a count, people, what they said, times, places, yes/no, same
+   person, more/less often).
+
+Nothing is guessed: a reference that matches nobody, or more than one person, a place the memory does not know,
+a time after the question, stop the query with that status; the answer says so (:mod:`m3_control.query.phrase`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from m3_memory.people import PeopleFacts, Turn, mmss
+from m3_memory.poses import place_of
+from m3_memory.where import find_place, load_places, pose_near, track_between, turn_poses
+
+from .frame import Query, pick_ordinal
+from .people import Who, resolve
+from .repair import repair
+
+AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
+REL_SLACK_S = 0.5        # turns may touch: "right before" allows this much overlap with the anchor
+
+
+@dataclass
+class PersonRow:
+    character_id: int
+    description: str
+    events: list[Turn]             # selected events of this person, in time order
+    spoke: int                     # voice turns in the scope
+
+    @property
+    def first(self) -> float:
+        return self.events[0].start
+
+    @property
+    def last(self) -> float:
+        return max(e.end for e in self.events)
+
+
+@dataclass
+class QueryResult:
+    query: Query
+    status: str = "ok"            # ok | unknown_person | ambiguous_person | unknown_place | future_time
+    people: list[PersonRow] = field(default_factory=list)
+    events: list[Turn] = field(default_factory=list)      # what the answer was derived from (provenance)
+    value: Any = None
+    places: dict[int, str] = field(default_factory=dict)   # event id -> place name (where known)
+    robot_places: list[tuple[float, str]] = field(default_factory=list)   # (time, place) for "where was I"
+    who: dict[str, Who] = field(default_factory=dict)      # "who" / "other" -> resolution
+    problem: str = ""             # the reference, place or time that stopped the query
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    anchor: Turn | None = None
+    spoke: dict[int, int] = field(default_factory=dict)    # character -> voice turns in the scope
+    candidates: list[str] = field(default_factory=list)    # the people an ambiguous reference may mean
+    describe: dict[int, str] = field(default_factory=dict)
+
+    def trace(self) -> dict[str, Any]:
+        return {"query": self.query.compact(), "status": self.status, "problem": self.problem,
+                "steps": self.steps, "value": _plain(self.value),
+                "resolved": {k: w.trace() for k, w in self.who.items()},
+                "people": [{"character_id": p.character_id, "description": p.description, "spoke": p.spoke,
+                            "events": len(p.events)} for p in self.people]}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    return v if isinstance(v, str | int | float | bool | type(None)) else str(v)
+
+
+def seconds(t: str | None) -> float | None:
+    if t is None:
+        return None
+    parts = [float(p) for p in t.split(":")]
+    return float(sum(v * 60 ** i for i, v in enumerate(reversed(parts))))
+
+
+class QueryExecutor:
+    def __init__(self, store: Any, min_match: float = 0.6) -> None:
+        self.store, self.min_match = store, min_match
+
+    def run(self, q: Query, before_time: float | None) -> QueryResult:
+        facts = PeopleFacts(self.store, before_time)
+        q, moved = repair(q, [p.name for p in load_places(self.store)],
+                          lambda ref: resolve(facts, ref, self.min_match).status != "unknown")
+        res = QueryResult(q)
+        res.steps += [{"step": "repair", "moved": m} for m in moved]
+        res.describe = _Describer(facts)  # type: ignore[assignment]
+        for t in (q.at, q.from_):
+            if t is not None and before_time is not None and seconds(t) > before_time + 1e-6:
+                return self._stop(res, "future_time", t)
+        # 1. scope
+        scope = list(facts.turns)
+        self._step(res, "visible", scope)
+        t1, t2, at = seconds(q.from_), seconds(q.to), seconds(q.at)
+        if t1 is not None and t2 is not None and t2 < t1:
+            t1, t2 = t2, t1
+        if t1 is not None or t2 is not None:
+            scope = [e for e in scope if (t1 is None or e.end >= t1) and (t2 is None or e.start <= t2)]
+            self._step(res, f"window {mmss(t1 or 0)}-{mmss(t2) if t2 is not None else 'now'}", scope)
+        if at is not None:
+            scope = [e for e in scope if e.start - AT_TOLERANCE_S <= at <= e.end + AT_TOLERANCE_S]
+            self._step(res, f"at {mmss(at)}", scope)
+        if q.place is not None:
+            place = find_place(load_places(self.store), q.place)
+            if place is None:
+                return self._stop(res, "unknown_place", q.place)
+            self._places(res, scope)
+            scope = [e for e in scope if res.places.get(e.id) == place.name]
+            self._step(res, f"place {place.name}", scope)
+        who = other = None
+        for key, ref in (("who", q.who), ("other", q.other)):
+            if ref is None:
+                continue
+            w = resolve(facts, ref, self.min_match)
+            res.who[key] = w
+            if w.status == "ambiguous":
+                res.candidates = [_telling_apart(facts, c, ref, t) for c, _, t in w.candidates]
+            if w.status != "found":
+                return self._stop(res, f"{w.status}_person", ref)
+            if key == "who":
+                who = w.character_id
+            else:
+                other = w.character_id
+        if q.rel:
+            assert other is not None
+            mine = [e for e in facts.turns if e.character_id == other]
+            anchor = next((e for e in mine if e.kind == "voice"), mine[0] if mine else None)
+            res.anchor = anchor
+            if anchor is not None:
+                if q.rel == "before":
+                    scope = [e for e in scope if e.end <= anchor.start + REL_SLACK_S]
+                elif q.rel == "after":
+                    scope = [e for e in scope if e.start >= anchor.end - REL_SLACK_S]
+                else:
+                    kind = "face" if q.act == "seen" else "voice"
+                    cand = [e for e in scope if e.kind == kind and e.character_id != other]
+                    if q.rel == "right_before":
+                        cand = [e for e in cand if e.end <= anchor.start + REL_SLACK_S]
+                        scope = cand[-1:] if cand else []
+                        if cand:
+                            scope = [max(cand, key=lambda e: (e.end, e.start))]
+                    else:
+                        cand = [e for e in cand if e.start >= anchor.end - REL_SLACK_S]
+                        scope = cand[:1]
+                self._step(res, f"{q.rel} {mmss(anchor.start)}", scope)
+        # 2. select
+        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or q.pick in ("most", "least")
+                        else "any")
+        kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
+        sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who)]
+        self._step(res, f"act {act}" + (" of who" if who is not None else ""), sel)
+        # 3. people
+        spoke: dict[int, int] = {}
+        for e in scope:
+            if e.kind == "voice":
+                spoke[e.character_id] = spoke.get(e.character_id, 0) + 1
+        res.spoke = spoke
+        rows: dict[int, PersonRow] = {}
+        for e in sel:
+            r = rows.get(e.character_id)
+            if r is None:
+                r = rows[e.character_id] = PersonRow(e.character_id, "", [], spoke.get(e.character_id, 0))
+            r.events.append(e)
+        if q.find in ("same", "more", "less") and who is not None and other is not None:
+            for cid in (who, other):
+                if cid not in rows:
+                    rows[cid] = PersonRow(cid, "", [e for e in scope if e.character_id == cid], spoke.get(cid, 0))
+        people = list(rows.values())
+        if q.times:
+            op, k = _times(q.times)
+            people = [p for p in people if op(p.spoke, k)]
+            self._step(res, f"times{q.times}", [e for p in people for e in p.events], people)
+        # 4. pick
+        n = pick_ordinal(q)
+        if q.pick and who is not None and q.find not in ("same", "more", "less"):
+            evs = [e for p in people for e in p.events]
+            evs.sort(key=lambda e: (e.start, e.end))
+            if q.pick == "last":
+                evs = [max(evs, key=lambda e: (e.end, e.start))] if evs else []
+            elif n is not None:
+                evs = evs[n - 1:n]
+            for p in people:
+                p.events = [e for e in p.events if e in evs]
+            people = [p for p in people if p.events]
+            self._step(res, f"pick {q.pick} event", evs, people)
+        elif q.pick:
+            if q.pick in ("most", "least"):
+                counts = [p.spoke for p in people if p.spoke > 0]
+                if counts:
+                    best = max(counts) if q.pick == "most" else min(counts)
+                    people = [p for p in people if p.spoke == best]
+                else:
+                    people = []
+            elif q.pick == "last":
+                people = [max(people, key=lambda p: (p.last, p.first))] if people else []
+            elif n is not None:
+                people = sorted(people, key=lambda p: p.first)[n - 1:n]
+            self._step(res, f"pick {q.pick}", [e for p in people for e in p.events], people)
+        people.sort(key=lambda p: p.first if p.events else float("inf"))
+        for p in people:
+            p.description = res.describe[p.character_id]  # type: ignore[index]
+        res.people = people
+        res.events = sorted({e for p in people for e in p.events}, key=lambda e: (e.start, e.end, e.id))
+        if res.anchor is not None and q.rel:
+            res.events = sorted({*res.events, res.anchor}, key=lambda e: (e.start, e.end, e.id))
+        # 5. project
+        self._project(res, facts, q, who, other, at, t1, t2)
+        return res
+
+    # -- steps ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _step(res: QueryResult, what: str, events: list[Turn], people: list[PersonRow] | None = None) -> None:
+        ids = {e.character_id for e in events} if people is None else {p.character_id for p in people}
+        res.steps.append({"step": what, "events": len(events), "people": len(ids)})
+
+    def _stop(self, res: QueryResult, status: str, problem: str) -> QueryResult:
+        res.status, res.problem = status, problem
+        res.steps.append({"step": "stop", "status": status, "problem": problem})
+        return res
+
+    def _places(self, res: QueryResult, events: list[Turn]) -> None:
+        need = [e.id for e in events if e.id not in res.places]
+        if not need:
+            return
+        places = load_places(self.store)
+        for tid, (x, y, _) in turn_poses(self.store, need).items():
+            p = place_of(places, x, y)
+            if p is not None:
+                res.places[tid] = p.name
+
+    def _project(self, res: QueryResult, facts: PeopleFacts, q: Query, who: int | None, other: int | None,
+                 at: float | None, t1: float | None, t2: float | None) -> None:
+        people, events = res.people, res.events
+        f = q.find
+        if f == "count_people":
+            res.value = len(people)
+        elif f == "count_times":
+            kind = "face" if q.act == "seen" else "voice"
+            res.value = sum(1 for p in people for e in p.events if e.kind == kind)
+        elif f == "yes":
+            res.value = bool(people)
+        elif f == "same":
+            res.value = who == other
+        elif f in ("more", "less"):
+            a = next(p for p in people if p.character_id == who)
+            b = next(p for p in people if p.character_id == other)
+            res.value = (a.spoke, b.spoke)
+        elif f in ("where", "count_places"):
+            if who is None and not q.rel and q.times is None and q.place is None and q.act is None:
+                self._robot_places(res, facts, at, t1, t2)
+                names = [p for _, p in res.robot_places]
+                if q.pick in ("first", "last") and names:
+                    names = [names[0] if q.pick == "first" else names[-1]]
+                    res.robot_places = [next(x for x in res.robot_places if x[1] == names[0])]
+            else:
+                self._places(res, events)
+                names = [res.places[e.id] for e in events if e.id in res.places]
+            res.value = len(set(names)) if f == "count_places" else list(dict.fromkeys(names))
+        elif f == "when":
+            res.value = [e.start for e in events if e is not res.anchor or who == other]
+        elif f == "what":
+            res.value = list(dict.fromkeys(" ".join(e.text.split()).rstrip(".!?") for e in events
+                                           if e.kind == "voice" and e.text.strip()
+                                           and (e is not res.anchor or e.character_id == who)))
+        else:  # who
+            res.value = [p.character_id for p in people]
+
+    def _robot_places(self, res: QueryResult, facts: PeopleFacts, at: float | None, t1: float | None,
+                      t2: float | None) -> None:
+        """Where the robot was: at a moment, or along its track in a window (all of it when open), as
+        (time, place) runs; positions outside every named place are said in metres."""
+        places = load_places(self.store)
+        if at is not None:
+            pose = pose_near(self.store, at)
+            track = [pose] if pose is not None else []
+        else:
+            end = t2 if t2 is not None else facts.before_time
+            track = track_between(self.store, t1, end)
+        for pose in track:
+            p = place_of(places, pose.x, pose.y)
+            if p is None and at is None:
+                continue          # driving between rooms
+            name = p.name if p is not None else f"x {pose.x:.1f}, y {pose.y:.1f}"
+            if not res.robot_places or res.robot_places[-1][1] != name:
+                res.robot_places.append((pose.t, name))
+        # provenance: what the robot saw or heard around then (the memories written there), nearest first
+        mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
+        res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
+                            key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def _telling_apart(facts: PeopleFacts, cid: int, ref: str, matched: Turn) -> str:
+    """One of several people a reference may mean, described by something else they said (or when they said it),
+    since "the person who said <the ambiguous words>" tells nobody apart."""
+    from m3_memory.people import similarity
+
+    base = facts.describe(cid)
+    if similarity(facts._said_part(ref), base) < 0.6:
+        return base
+    p = facts.person(cid)
+    other = next((t for t in (p.turns if p else []) if t.text.strip() and similarity(ref, t.text) < 0.5), None)
+    if other is not None:
+        return f"the person who also said \"{' '.join(other.text.split()).rstrip('.!?')}\""
+    return f"the person who said it at {mmss(matched.start)}"
+
+
+class _Describer(dict):
+    """character id -> how answers name them (read lazily: each name read scans that person's memories)."""
+
+    def __init__(self, facts: PeopleFacts) -> None:
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, cid: int) -> str:
+        self[cid] = self.facts.describe(cid)
+        return self[cid]
+
+
+def _times(spec: str) -> tuple[Any, int]:
+    import operator
+    import re
+
+    m = re.match(r"(>=|<=|=|>|<)(\d+)", spec)
+    assert m, spec
+    ops = {">=": operator.ge, "<=": operator.le, "=": operator.eq, ">": operator.gt, "<": operator.lt}
+    return ops[m.group(1)], int(m.group(2))

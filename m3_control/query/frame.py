@@ -1,0 +1,224 @@
+"""The query frame: one flat, typed question over the records the memory keeps (voice turns, face appearances, the
+robot's places and times), written by the model in a compact ``key=value`` form and executed by code.
+
+    find=who rel=right_before other="lay blue at x four now"
+    find=count_people times=2
+    find=count_times place="porch"
+    find=yes who="lay red with p nine again"
+
+One table (:data:`FIELDS`) defines every field; the grammar the model decodes under (GBNF), the JSON schema
+(for backends with ``response_format``) and the parser are all made from it, so they cannot disagree.
+
+Semantics (see :mod:`m3_control.query.execute`): events are selected (``act``: spoke / seen / any), filtered by
+time (``from``, ``to``, ``at``), place (``place``), relation to another person's first turn (``rel`` + ``other``)
+and person (``who``); people are filtered by how many times they spoke there (``times``) and picked
+(``pick``: first, last, n-th, most, least); ``find`` says what the answer is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
+        "less")
+REL = ("right_before", "right_after", "before", "after")
+PICK = ("first", "last", "most", "least")     # or an ordinal 2..20
+ACT = ("spoke", "seen", "any")
+TIMES_OPS = (">=", "<=", "=", ">", "<")
+MAX_TEXT = 200
+
+
+class QueryError(ValueError):
+    """A frame that cannot be parsed or does not fit the schema (reported back to the model)."""
+
+
+@dataclass
+class Query:
+    find: str
+    who: str | None = None         # a person: what they said (quoted words) or a name
+    other: str | None = None       # the second person (same / more / less) or the one ``rel`` is relative to
+    rel: str | None = None         # right_before | right_after | before | after (other's first turn)
+    pick: str | None = None        # first | last | most | least | "2".."20"
+    times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1"
+    from_: str | None = None       # m:ss
+    to: str | None = None          # m:ss
+    at: str | None = None          # m:ss (a moment)
+    place: str | None = None       # a named place
+    act: str | None = None         # spoke | seen | any (default: any; spoke for counts of times)
+
+    def compact(self) -> str:
+        parts = [f"find={self.find}"]
+        for f in FIELDS[1:]:
+            v = getattr(self, f.attr)
+            if v is None:
+                continue
+            if f.key == "times":
+                parts.append(f"times{v}")
+            else:
+                parts.append(f"{f.key}={json.dumps(v) if f.quoted else v}")
+        return " ".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {("from" if k == "from_" else k): v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    attr: str
+    values: tuple[str, ...] = ()   # an enum; empty: free text or a time
+    quoted: bool = False
+    time: bool = False
+    doc: str = ""
+
+
+FIELDS: tuple[Field, ...] = (
+    Field("find", "find", FIND, doc="what the answer is"),
+    Field("who", "who", quoted=True, doc="a person, by what they said or by name"),
+    Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
+    Field("rel", "rel", REL, doc="events relative to other's first turn"),
+    Field("pick", "pick", PICK, doc="first, last, most, least, or an ordinal 2..20"),
+    Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2"),
+    Field("from", "from_", time=True, doc="start of the time window, m:ss"),
+    Field("to", "to", time=True, doc="end of the time window, m:ss"),
+    Field("at", "at", time=True, doc="a moment, m:ss"),
+    Field("place", "place", quoted=True, doc="a named place where the robot was"),
+    Field("act", "act", ACT, doc="spoke (voice turns), seen (face appearances) or any"),
+)
+_BY_KEY = {f.key: f for f in FIELDS}
+_TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^\d+(?:\.\d+)?$")
+_TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
+_PAIR = re.compile(r'\s*(?P<key>[a-z_]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<val>"(?:[^"\\]|\\.)*"|\S+)')
+
+
+def parse(text: str) -> Query:
+    """The compact form (``find=who pick=2``; fields in any order) or a JSON object -> a validated Query."""
+    text = " ".join(str(text).split())
+    if len(text) > 4 * MAX_TEXT:
+        raise QueryError(f"query too long ({len(text)} characters)")
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise QueryError(f"not a JSON query: {e.msg}") from None
+        if not isinstance(data, dict):
+            raise QueryError("a JSON query must be an object")
+        return from_dict(data)
+    data: dict[str, Any] = {}
+    pos = 0
+    while pos < len(text):
+        m = _PAIR.match(text, pos)
+        if not m:
+            raise QueryError(f"cannot read the query at {text[pos:pos + 30]!r} (expected key=value)")
+        key, op, val = m.group("key"), m.group("op"), m.group("val")
+        if val.startswith('"'):
+            try:
+                val = json.loads(val)
+            except json.JSONDecodeError:
+                raise QueryError(f"bad quoted text for {key}: {val}") from None
+        if key == "times":
+            val = f"{op}{val}"
+        elif op != "=":
+            raise QueryError(f"{key} takes '=', not {op!r}")
+        if key in data:
+            raise QueryError(f"{key} given twice")
+        data[key] = val
+        pos = m.end()
+    return from_dict(data)
+
+
+def from_dict(data: dict[str, Any]) -> Query:
+    unknown = [k for k in data if k not in _BY_KEY]
+    if unknown:
+        raise QueryError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(_BY_KEY)}")
+    if "find" not in data:
+        raise QueryError("a query needs find=...")
+    kw: dict[str, Any] = {}
+    for key, val in data.items():
+        f = _BY_KEY[key]
+        if val is None:
+            continue
+        if isinstance(val, bool) or not isinstance(val, str | int | float):
+            raise QueryError(f"{key}: expected text, got {type(val).__name__}")
+        val = " ".join(str(val).split())
+        if not val:
+            continue
+        if len(val) > MAX_TEXT:
+            raise QueryError(f"{key} is limited to {MAX_TEXT} characters")
+        if f.values and val not in f.values and not (key == "pick" and _ordinal(val)):
+            raise QueryError(f"unknown {key} {val!r}: {', '.join(f.values)}" + (" or 2..20" if key == "pick" else ""))
+        if f.time and not _TIME.match(val):
+            raise QueryError(f"{key} must be a time as m:ss, got {val!r}")
+        if key == "times":
+            if val.isdigit():
+                val = f"={val}"
+            if not _TIMES.match(val):
+                raise QueryError(f"times must be =k, >k, <k, >=k or <=k, got {val!r}")
+        kw[f.attr] = val
+    q = Query(**kw)
+    _check_shape(q)
+    return q
+
+
+def _ordinal(val: str) -> int | None:
+    return int(val) if val.isdigit() and 1 <= int(val) <= 20 else None
+
+
+def _check_shape(q: Query) -> None:
+    if q.find in ("same", "more", "less") and not (q.who and q.other):
+        raise QueryError(f"find={q.find} compares two people: give who=\"...\" and other=\"...\"")
+    if q.rel and not q.other:
+        raise QueryError("rel needs other=\"...\" (the person it is relative to)")
+    if q.at and (q.from_ or q.to):
+        raise QueryError("give either at=... or from=/to=..., not both")
+
+
+def pick_ordinal(q: Query) -> int | None:
+    if q.pick == "first":
+        return 1
+    return _ordinal(q.pick) if q.pick else None
+
+
+def json_schema() -> dict[str, Any]:
+    """The frame as a JSON schema (every field optional but ``find``; no other fields)."""
+    props: dict[str, Any] = {}
+    for f in FIELDS:
+        if f.key == "pick":
+            props[f.key] = {"anyOf": [{"enum": list(f.values)}, {"type": "string", "pattern": "^([2-9]|1[0-9]|20)$"}]}
+        elif f.values:
+            props[f.key] = {"enum": list(f.values)}
+        elif f.key == "times":
+            props[f.key] = {"type": "string", "pattern": _TIMES.pattern}
+        elif f.time:
+            props[f.key] = {"type": "string", "pattern": r"^\d{1,3}:[0-5]\d$"}
+        else:
+            props[f.key] = {"type": "string", "maxLength": MAX_TEXT}
+        props[f.key]["description"] = f.doc
+    return {"type": "object", "properties": props, "required": ["find"], "additionalProperties": False}
+
+
+def gbnf_rules(root: str = "query") -> str:
+    """GBNF rules for the compact form (fields in :data:`FIELDS` order, each optional but ``find``)."""
+    parts = [f'"find=" ({" | ".join(json.dumps(v) for v in FIND)})']
+    for f in FIELDS[1:]:
+        if f.key == "other":   # rel only with other (relative to whom), right after it
+            rel = " | ".join(json.dumps(v) for v in REL)
+            parts.append(f'(" other=" q-text (" rel=" ({rel}))?)?')
+        elif f.key == "rel":
+            continue
+        elif f.key == "times":
+            parts.append('(" times" ("=" | ">" | "<" | ">=" | "<=") [0-9] [0-9]?)?')
+        elif f.key == "pick":
+            parts.append(f'(" pick=" ({" | ".join(json.dumps(v) for v in f.values)} | [2-9]))?')
+        elif f.values:
+            parts.append(f'(" {f.key}=" ({" | ".join(json.dumps(v) for v in f.values)}))?')
+        elif f.time:
+            parts.append(f'(" {f.key}=" q-time)?')
+        else:
+            parts.append(f'(" {f.key}=" q-text)?')
+    return (f"{root} ::= " + " ".join(parts) + "\n"
+            'q-text ::= "\\"" [^"\\n]+ "\\""\n'
+            'q-time ::= [0-9] [0-9]? ":" [0-5] [0-9]\n')

@@ -1,0 +1,274 @@
+"""The answer sentence of an executed query, built only from its result, and the check that refuses any answer that
+names a person, quote, time, place or count the result does not contain.
+
+When the query could not be answered (a quote nobody said, two people who said it, a place the memory does not
+know, a time after the question, nobody matching), the sentence says so; it never falls back to somebody else.
+"""
+
+from __future__ import annotations
+
+import re
+
+from m3_memory.people import mmss
+
+from .execute import PersonRow, QueryResult, seconds
+from .frame import pick_ordinal
+
+_QUOTE = re.compile(r'"([^"]*)"')
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
+_NUMBER = re.compile(r"\b\d+\b")
+_ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+        9: "ninth", 10: "tenth"}
+REFUSAL = "I can't answer that reliably from my memory."
+
+
+def times_word(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _said(ref: str) -> str:
+    return ref.strip().strip("\"'“”‘’").rstrip(".!?")
+
+
+def _join(items: list[str]) -> str:
+    items = list(dict.fromkeys(items))
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def conditions(res: QueryResult) -> str:
+    """The query's filters in words (" in the kitchen between 00:40 and 00:55")."""
+    q = res.query
+    out = []
+    if q.place:
+        out.append(f" in the {q.place.lower().removeprefix('the ')}")
+    t1, t2, at = seconds(q.from_), seconds(q.to), seconds(q.at)
+    if t1 is not None and t2 is not None:
+        out.append(f" between {mmss(min(t1, t2))} and {mmss(max(t1, t2))}")
+    elif t1 is not None:
+        out.append(f" after {mmss(t1)}")
+    elif t2 is not None:
+        out.append(f" before {mmss(t2)}")
+    if at is not None:
+        out.append(f" at {mmss(at)}")
+    if q.rel and res.anchor is not None:
+        who = res.describe[res.anchor.character_id]  # type: ignore[index]
+        out.append(f" {q.rel.replace('_', ' ')} {who} ({mmss(res.anchor.start)})")
+    return "".join(out)
+
+
+def phrase(res: QueryResult) -> str:
+    q = res.query
+    if res.status != "ok":
+        return _stopped(res)
+    cond = conditions(res)
+    people = res.people
+    f = q.find
+    if f == "count_people":
+        n = int(res.value)
+        verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
+        how = f" speak {_times_phrase(q.times)}" if q.times else ""
+        if n == 0:
+            return f"I {verb} nobody{how}{cond}."
+        return f"I {verb} {n} different {'person' if n == 1 else 'people'}{how}{cond}."
+    if f == "count_places":
+        n = int(res.value)
+        return f"I was in {n} different {'place' if n == 1 else 'places'}{cond}." if n else \
+            f"I have no record of where I was{cond}."
+    if f == "count_times":
+        n = int(res.value)
+        verb = "saw" if q.act == "seen" else "heard"
+        if q.who and people:
+            return (f"I saw {people[0].description} {times_word(n)}{cond}." if q.act == "seen" else
+                    f"{_cap(people[0].description)} spoke {times_word(n)}{cond}.")
+        if q.who:
+            return f"{_cap(res.describe[res.who['who'].character_id])} never spoke{cond}."  # type: ignore[index]
+        return f"I {verb} people speak {times_word(n)}{cond}." if q.act != "seen" else \
+            f"I saw people {times_word(n)}{cond}."
+    if f == "yes":
+        return _yes(res, cond)
+    if f == "same":
+        return "Yes, that is the same person." if res.value else "No, they are two different people."
+    if f in ("more", "less"):
+        na, nb = res.value
+        a = res.describe[res.who["who"].character_id]  # type: ignore[index]
+        b = res.describe[res.who["other"].character_id]  # type: ignore[index]
+        if na == nb:
+            return f"No, they spoke equally often ({times_word(na)} each{cond})."
+        yes = (na > nb) if f == "more" else (na < nb)
+        (x, nx), (y, ny) = ((a, na), (b, nb)) if yes else ((b, nb), (a, na))
+        word = "more" if f == "more" else "less"
+        return f"{'Yes' if yes else 'No'}, {x} spoke {word} often ({times_word(nx)}) than {y} ({times_word(ny)}){cond}."
+    if not people and f == "who" and q.times:
+        return f"Nobody spoke {_times_phrase(q.times)}{cond}."
+    if not people and f != "where":
+        return _nobody(res, cond)
+    if f == "who":
+        return _who(res, people, cond)
+    if f == "what":
+        said = list(res.value)
+        if not said:
+            return f"{_cap(_join([p.description for p in people]))} did not say anything I heard{cond}."
+        named = [p for p in people if not p.description.startswith("the person who said")]
+        lead = f"{_cap(_join([p.description for p in named]))} said" if named and len(people) == 1 else "I heard"
+        if len(said) == 1:
+            return f'{lead} "{said[0]}"{cond}.'
+        return f"{lead}, in order{cond}: " + "; ".join(f'"{s}"' for s in said[:8]) + \
+            (f" (and {len(said) - 8} more)" if len(said) > 8 else "") + "."
+    if f == "when":
+        times = sorted(res.value)
+        if not times:
+            return _nobody(res, cond)
+        d = _join([p.description for p in people])
+        lead = "first " if q.pick == "first" else "last " if q.pick == "last" else ""
+        verb = "spoke" if q.act == "spoke" or all(e.kind == "voice" for e in res.events) else "was there"
+        if len(times) == 1:
+            if verb != "spoke":
+                seen = {"seen": "saw"}.get(q.act or "", "saw or heard")
+                return f"I {lead}{seen} {d} at {mmss(times[0])}."
+            return f"{_cap(d)} {lead}{verb} at {mmss(times[0])}."
+        shown = [mmss(t) for t in times[:6]]
+        return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
+    # where
+    if res.robot_places:
+        names = [p for _, p in res.robot_places]
+        lead = f"{_cap(cond.strip())} I was" if cond else "I was"
+        if q.pick in ("first", "last"):
+            lead = f"{lead} {'first' if q.pick == 'first' else 'last'}"
+        if len(names) == 1:
+            return f"{lead} in {_the(names[0])}."
+        return f"{lead} in " + ", then ".join(_the(n) for n in names) + "."
+    places = list(res.value or [])
+    if not places:
+        return "I have no record of where that was."
+    d = _join([p.description for p in people]) if people else "that"
+    verb = "heard" if all(e.kind == "voice" for e in res.events if e.id in res.places) else "saw"
+    if q.pick in ("first", "last"):
+        return f"I {q.pick} {verb} {d} in {_the(places[0] if q.pick == 'first' else places[-1])}."
+    return f"I {verb} {d} in {_join([_the(p) for p in places])}{cond}."
+
+
+def _times_phrase(spec: str) -> str:
+    k = int(spec.lstrip("<>="))
+    how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
+        spec.rstrip("0123456789")]
+    return f"{how}{times_word(k)}"
+
+
+def _the(place: str) -> str:
+    return place if place.startswith("x ") else f"the {place}"
+
+
+def _stopped(res: QueryResult) -> str:
+    s, ref = res.status, res.problem
+    if s == "future_time":
+        return f"I have no memory of {ref} yet."
+    if s == "unknown_place":
+        return f"I don't know a place called \"{_said(ref)}\"."
+    who = next((w for w in res.who.values() if w.ref == ref), None)
+    if s == "ambiguous_person" and who is not None:
+        return f"I can't tell who you mean: {_join(res.candidates)} both said something like \"{_said(ref)}\"."
+    if who is not None and who.name_like:
+        return f"I don't know anyone called {_said(ref)}."
+    if res.query.find == "yes":
+        return f"No, I never heard anyone say \"{_said(ref)}\"."
+    return f"I don't remember anyone saying \"{_said(ref)}\"."
+
+
+def _nobody(res: QueryResult, cond: str) -> str:
+    verb = {"spoke": " speak", "seen": ""}.get(res.query.act or "", "")
+    if res.query.rel and res.anchor is None:
+        return "I don't remember anyone like that."
+    return f"I don't remember {'seeing' if res.query.act == 'seen' else 'anyone'}{verb}{cond}." \
+        if res.query.act != "seen" else f"I don't remember seeing anyone{cond}."
+
+
+def _yes(res: QueryResult, cond: str) -> str:
+    q = res.query
+    if q.who:
+        cid = res.who["who"].character_id
+        d = res.describe[cid]  # type: ignore[index]
+        n = res.spoke.get(cid, 0)  # type: ignore[arg-type]
+        if q.times:
+            return f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)}{cond}."
+        if res.value:
+            first = res.events[0] if res.events else None
+            when = f" at {mmss(first.start)}" if first is not None else ""
+            return f"Yes, {d} {'spoke' if q.act != 'seen' else 'was there'}{when}{cond}."
+        return f"No, I did not {'see' if q.act == 'seen' else 'hear'} {d}{cond}."
+    if res.value:
+        return f"Yes, {_join([p.description for p in res.people])}{cond}."
+    return f"No, nobody{cond}."
+
+
+def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
+    q = res.query
+    d = _cap(_join([p.description for p in people]))
+    verb = {"seen": "was seen", "any": "was there"}.get(q.act or "", "spoke")
+    if q.act is None and all(e.kind == "voice" for p in people for e in p.events):
+        verb = "spoke"
+    if q.pick in ("most", "least"):
+        tie = " equally" if len(people) > 1 else ""
+        return f"{d} spoke {q.pick} often{tie} ({times_word(people[0].spoke)}{cond})."
+    n = pick_ordinal(q)
+    if q.pick == "last":
+        return f"{d} {verb} last{cond} ({mmss(people[0].last)})."
+    if n == 1 and len(people) == 1:
+        return f"{d} {verb} first{cond} ({mmss(people[0].first)})."
+    if n is not None and len(people) == 1:
+        what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
+        return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{cond} ({mmss(people[0].first)})."
+    if q.times:
+        return f"{d} never spoke{cond}." if q.times in ("=0", "<1", "<=0") else \
+            f"{d} spoke {_times_phrase(q.times)}{cond}."
+    if q.at:
+        return f"{d} {'was speaking' if verb == 'spoke' else verb}{cond}."
+    return f"{d} {verb}{cond}."
+
+
+def check(answer: str, res: QueryResult) -> list[str]:
+    """What the answer states that the result does not contain: quotes, clock times, counts and places. Empty
+    when every stated fact comes from the executed result."""
+    problems: list[str] = []
+    allowed_quotes = {_norm(e.text) for e in res.events} | {_norm(w.ref) for w in res.who.values()}
+    allowed_quotes |= {_norm(m) for c in res.candidates for m in _QUOTE.findall(c)}
+    allowed_quotes |= {_norm(_said(res.problem))} if res.problem else set()
+    for text in list(res.describe.values()) + [str(v) for v in (res.value if isinstance(res.value, list) else [])]:
+        allowed_quotes |= {_norm(m) for m in _QUOTE.findall(text)} | {_norm(text)}
+    for w in res.who.values():
+        for _, _, t in w.candidates:
+            allowed_quotes.add(_norm(t.text))
+    for qt in _QUOTE.findall(answer):
+        if _norm(qt) not in allowed_quotes:
+            problems.append(f"quote not in the result: {qt!r}")
+    plain = _QUOTE.sub(" ", answer)
+    times = {mmss(e.start) for e in res.events} | {mmss(e.end) for e in res.events} | {
+        mmss(t) for t, _ in res.robot_places}
+    times |= {mmss(e.start) for p in res.people for e in p.events}
+    if res.anchor is not None:
+        times.add(mmss(res.anchor.start))
+    for t in (res.query.at, res.query.from_, res.query.to):
+        if t is not None:
+            times.add(mmss(seconds(t) or 0.0))
+    times |= {mmss(v) for v in (res.value if res.query.find == "when" else [])}
+    for c in _CLOCK.findall(plain):
+        if c not in times and c.zfill(5) not in times:
+            problems.append(f"time not in the result: {c}")
+    nums = {len(res.people), *res.spoke.values()}
+    if isinstance(res.value, int) and not isinstance(res.value, bool):
+        nums.add(res.value)
+    if isinstance(res.value, tuple):
+        nums |= set(res.value)
+    if res.query.times:
+        nums.add(int(res.query.times.lstrip("<>=")))
+    for n in _NUMBER.findall(_CLOCK.sub(" ", plain)):
+        if int(n) not in nums:
+            problems.append(f"count not in the result: {n}")
+    return problems
+
+
+def _norm(s: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split())

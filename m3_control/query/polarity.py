@@ -1,0 +1,54 @@
+"""The question's own words decide the polarity of a frame: a small model sometimes writes ``rel=before`` for
+"did A speak after B?", ``find=more`` for "who spoke less often?", or ``find=same`` for "are they different
+people?". The fact is computed either way; only which side the yes/no is on depends on the wording."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query
+
+_QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
+_BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
+_MORE, _LESS = re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")
+_SAME, _DIFFERENT = re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")
+_LEAD = re.compile(r"^(Yes|No), ")
+
+
+def _words(question: str) -> str:
+    return _QUOTED_SPEECH.sub(" ", question.lower())  # words inside quoted speech ask nothing
+
+
+def _only(q: str, a: re.Pattern, b: re.Pattern) -> str | None:
+    sa, sb = bool(a.search(q)), bool(b.search(q))
+    return "a" if sa and not sb else "b" if sb and not sa else None
+
+
+def align(question: str, q: Query) -> Query:
+    """``q`` with before/after and more/less taken from the question where it says only one of them."""
+    words = _words(question)
+    if q.rel in ("before", "after", "right_before", "right_after"):
+        side = _only(words, _BEFORE, _AFTER)
+        if side is not None:
+            want = ("right_" if q.rel.startswith("right_") else "") + ("before" if side == "a" else "after")
+            if want != q.rel:
+                q = replace(q, rel=want)
+    if q.find in ("more", "less"):
+        side = _only(words, _MORE, _LESS)
+        if side is not None:
+            q = replace(q, find="more" if side == "a" else "less")
+    return q
+
+
+def asks_different(question: str) -> bool:
+    return _only(_words(question), _SAME, _DIFFERENT) == "b"
+
+
+def fit(question: str, q: Query, answer: str) -> str:
+    """A same-person answer turned to a "different people?" question (the lead-in flips, the fact stays)."""
+    if q.find == "same" and asks_different(question):
+        m = _LEAD.match(answer)
+        if m:
+            answer = ("No, " if m.group(1) == "Yes" else "Yes, ") + answer[m.end():]
+    return answer

@@ -1,0 +1,76 @@
+"""Each field of a frame checked against what the memory holds, and a value written into the wrong field moved to
+the right one: a small model sometimes writes a time as a person (``other="the one-minute mark"``) or a place as
+a person (``who="kitchen"``). Only unambiguous moves are made (the value is a time expression, or a known place
+and nobody said it); each is recorded in the trace.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query
+
+_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+          "seventeen eighteen nineteen twenty")
+_NUM: dict[str, float] = {w: i for i, w in enumerate(_WORDS.split())}
+_NUM |= {"a": 1, "an": 1, "half": 0.5}
+_UNIT = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}
+_CLOCK = re.compile(r"^(?:at |the )?(\d{1,3}):([0-5]\d)(?: mark)?$")
+_AMOUNT = re.compile(r"^(?:the |a |an )?(?:first )?([a-z]+|\d+(?:\.\d+)?)[ -](second|seconds|minute|minutes|hour|hours)"
+                     r"(?:[ -]mark| point| in)?$")
+
+
+def time_of(text: str) -> float | None:
+    """Seconds for a time expression ("1:30", "the one-minute mark", "two minutes", "90 seconds"), else None."""
+    t = " ".join(text.lower().strip(" .?!\"'").split())
+    m = _CLOCK.match(t)
+    if m:
+        return int(m.group(1)) * 60 + int(m.group(2))
+    m = _AMOUNT.match(t)
+    if m:
+        n = m.group(1)
+        value = float(n) if n[0].isdigit() else _NUM.get(n)
+        if value is not None:
+            return float(value) * _UNIT[m.group(2)]
+    return None
+
+
+def mss(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Query, list[str]]:
+    """``q`` with misplaced values moved; ``said_by_someone(text) -> bool`` tells whether a reference matches a
+    person (then it stays a person). Returns the query and what was moved."""
+    moved: list[str] = []
+    names = {p.lower(): p for p in place_names}
+    for field in ("other", "who"):
+        ref = getattr(q, field)
+        if ref is None:
+            continue
+        t = time_of(ref)
+        if t is not None:
+            if field == "other" and q.rel in ("after", "right_after"):
+                q = replace(q, other=None, rel=None, from_=mss(t))
+            elif field == "other" and q.rel in ("before", "right_before"):
+                q = replace(q, other=None, rel=None, to=mss(t))
+            elif q.at is None and q.from_ is None and q.to is None:
+                q = replace(q, **{field: None}, at=mss(t))
+            else:
+                continue
+            moved.append(f"{field}={ref!r} is a time: {q.compact()}")
+            continue
+        key = " ".join(ref.lower().split()).removeprefix("the ")
+        if key in names and q.place is None and not said_by_someone(ref):
+            q = replace(q, **{field: None}, place=names[key])
+            if field == "other":
+                q = replace(q, rel=None)
+            moved.append(f"{field}={ref!r} is a place: {q.compact()}")
+    if q.place is not None:
+        t = time_of(q.place)
+        if t is not None and q.at is None:
+            q = replace(q, place=None, at=mss(t))
+            moved.append(f"place={q.place!r} is a time: {q.compact()}")
+    return q, moved

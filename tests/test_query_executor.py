@@ -1,0 +1,169 @@
+"""The compositional query language on hand-built records (tests/people_helpers.py's meeting, written through the
+production turn-recording path, with the robot's poses): every operator, the honest outcomes (nobody, two
+people, an unknown place, a time after the question), the answer built from the result, and the check that
+refuses an answer stating what the result does not hold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from m3_control.query import QueryError, QueryExecutor, answer_query, check, parse, phrase
+from m3_control.query.frame import gbnf_rules, json_schema
+from m3_control.query.polarity import align, fit
+from m3_memory.poses import Place, Pose
+from m3_memory.where import save_places
+
+from .people_helpers import meeting_store
+
+ROOMS = {0: (0.0, 0.0), 1: (8.0, 0.0), 2: (8.0, 6.0)}   # clip 0 kitchen, clip 1 office, clip 2 lab
+
+
+def _poses(clip: int) -> list[Pose]:
+    x, y = ROOMS[clip]
+    return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i in range(61)]
+
+
+@pytest.fixture
+def ex(tmp_path):
+    store, _ = meeting_store(tmp_path / "m.db", _poses)
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    yield QueryExecutor(store)
+    store.close()
+
+
+def ask(ex: QueryExecutor, text: str, before: float | None = 91.0) -> tuple[str, object]:
+    return answer_query(ex, text, before)
+
+
+COFFEE, TECH = "the coffee machine is broken", "I will call the technician"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("find=count_people", 4),                                    # Ann, Bo, Cy, Dee (seen only)
+    ("find=count_people act=spoke", 3),
+    ("find=count_people act=seen times=0", 1),                   # Dee
+    ("find=count_people times=2", 1),                            # Bo
+    ("find=count_people times>2", 2),                            # Ann 4, Cy 3
+    ("find=count_people from=0:30 to=0:45", 2),                  # Cy 35 s, Bo 40 s
+    ('find=count_people place="lab"', 2),                        # Ann, Cy in clip 2
+    ("find=count_times", 9),
+    (f'find=count_times who="{TECH}"', 3),
+    ('find=count_times place="kitchen"', 3),
+    ('find=count_times who="Ann" place="lab"', 2),
+    ("find=count_times from=1:00", 4),
+])
+def test_counts(ex, text, value):
+    answer, res = ask(ex, text)
+    assert res.status == "ok" and res.value == value, (answer, res.trace())
+    assert str(value) in answer or {1: "once", 2: "twice"}.get(value, "-") in answer or "1 different" in answer
+
+
+def test_relations_pick_the_other_persons_turn_next_to_the_first_turn_of_the_anchor(ex):
+    a, res = ask(ex, f'find=who rel=right_before other="{TECH}"')      # Cy first speaks at 35 s; before: Ann 20 s
+    assert [p.description for p in res.people] == ["Ann"] and a.startswith("Ann spoke right before")
+    a, res = ask(ex, f'find=what rel=right_after other="{COFFEE}"')     # Bo first at 10 s; next other: Ann 20 s
+    assert res.value == ["Put the red folder on the desk"] and '"Put the red folder on the desk"' in a
+    a, res = ask(ex, 'find=who rel=right_before other="Ann"')          # Ann spoke first: nobody before her
+    assert res.people == [] and "don't remember" in a
+    _, res = ask(ex, f'find=yes who="Ann" rel=before other="{COFFEE}"')
+    assert res.value is True
+    _, res = ask(ex, f'find=yes who="{TECH}" rel=before other="{COFFEE}"')
+    assert res.value is False
+
+
+def test_picks_order_people_by_their_first_turn_and_count_ties_honestly(ex):
+    _, res = ask(ex, "find=who pick=2 act=spoke")
+    assert res.people[0].description.endswith('"The coffee machine is broken"')
+    a, res = ask(ex, "find=what pick=3 act=spoke")
+    assert res.value == ["I will call the technician", "See you tomorrow"]       # Cy said both
+    _, res = ask(ex, "find=who pick=last act=spoke")
+    assert [p.description for p in res.people] == ["Ann"]
+    _, res = ask(ex, "find=who pick=most")
+    assert [p.description for p in res.people] == ["Ann"]
+    a, res = ask(ex, "find=who pick=most from=0:30 to=0:45")                 # Cy 1, Bo 1: a tie, both named
+    assert len(res.people) == 2 and "equally" in a
+    a, res = ask(ex, 'find=when who="Ann" pick=first')
+    assert res.value == [2.0] and "00:02" in a
+    a, res = ask(ex, "find=who times=1")                                       # nobody spoke exactly once
+    assert res.people == [] and a.startswith("Nobody spoke exactly once")
+
+
+def test_places_and_times(ex):
+    a, res = ask(ex, "find=where at=1:10")
+    assert res.value == ["lab"] and "lab" in a
+    a, res = ask(ex, f'find=where who="{TECH}"')
+    assert res.value == ["office", "lab"]
+    _, res = ask(ex, 'find=where who="Ann" pick=first')
+    assert res.value == ["kitchen"]
+    a, res = ask(ex, "find=who at=0:41")
+    assert len(res.people) == 1 and "coffee" in a.lower()
+    _, res = ask(ex, f'find=yes who="{COFFEE}" place="lab"')
+    assert res.value is False
+
+
+def test_honest_outcomes_never_answer_about_someone_else(ex):
+    a, res = ask(ex, 'find=count_times who="lay red with p nine again"')
+    assert res.status == "unknown_person" and "don't remember anyone saying" in a
+    a, res = ask(ex, 'find=yes who="lay red with p nine again"')
+    assert a.startswith("No, I never heard anyone say")
+    a, res = ask(ex, 'find=what who="Maria"')
+    assert res.status == "unknown_person" and a == "I don't know anyone called Maria."
+    a, res = ask(ex, 'find=who place="garage"')
+    assert res.status == "unknown_place" and "garage" in a
+    a, res = ask(ex, "find=where at=5:00")
+    assert res.status == "future_time" and "no memory" in a
+    a, res = ask(ex, "find=count_people from=0:10", before=5.0)               # the question is asked at 0:05
+    assert res.status == "future_time"
+
+
+def test_two_people_who_said_the_same_words_are_ambiguous(tmp_path):
+    script = [(0, "ann", 2.0, 4.0, "See you tomorrow."), (0, "bo", 10.0, 12.0, "See you tomorrow."),
+              (1, "bo", 40.0, 42.0, "The coffee machine is broken.")]
+    store, _ = meeting_store(tmp_path / "a.db", script=script, silent=[])
+    try:
+        ex = QueryExecutor(store)
+        a, res = answer_query(ex, 'find=count_times who="see you tomorrow"', 91.0)
+        assert res.status == "ambiguous_person" and len(res.who["who"].candidates) == 2
+        assert a.startswith("I can't tell who you mean") and "coffee" in a.lower()   # both people named
+        _, res = answer_query(ex, 'find=count_times who="the coffee machine is broken"', 91.0)
+        assert res.status == "ok" and res.value == 2
+    finally:
+        store.close()
+
+
+def test_the_check_refuses_facts_the_result_does_not_hold(ex):
+    a, res = ask(ex, f'find=count_times who="{TECH}"')
+    assert check(a, res) == []
+    assert check(a.replace("3 times", "5 times"), res)                  # a count the result lacks
+    assert check(a + ' They said "open the window".', res)               # a quote nobody said
+    assert check(a + " (at 01:59)", res)                                 # a time of no event in the result
+    res.value = 7                                                       # a phrasing bug shows up as a refusal
+    assert check(phrase(res), res) == [] and "7" in phrase(res)
+
+
+def test_frame_parsing_validation_and_schema():
+    q = parse('find=who rel=right_before other="x y z" times>=2 from=0:10 to=1:00 act=spoke')
+    assert q.rel == "right_before" and q.times == ">=2" and q.from_ == "0:10"
+    assert parse(q.compact()) == q
+    assert parse(json.dumps(q.as_dict())) == q
+    for bad in ("find=why", "find=who pick=zeroth", 'find=same who="a"', "find=who rel=before",
+                "find=who from=noon", "find=who at=1:00 from=0:10", "who=x", "find=who bogus=1", "find=who times=two"):
+        with pytest.raises(QueryError):
+            parse(bad)
+    schema = json_schema()
+    assert schema["required"] == ["find"] and set(schema["properties"]) >= {"find", "who", "rel", "times", "place"}
+    rules = gbnf_rules()
+    assert rules.startswith("query ::=") and '"find="' in rules
+
+
+def test_polarity_follows_the_question_words():
+    q = align("Did the man who said 'x' speak after the woman who said 'y'?",
+              parse('find=yes who="x" rel=before other="y"'))
+    assert q.rel == "after"
+    q = align("Who spoke less often, A or B?", parse('find=more who="a" other="b"'))
+    assert q.find == "less"
+    same = parse('find=same who="a" other="b"')
+    assert fit("Are they different people?", same, "No, they are two different people.").startswith("Yes")
+    assert fit("Are they the same person?", same, "No, they are two different people.").startswith("No")
