@@ -98,7 +98,7 @@ def _answerer(store, shared):  # noqa: ANN001, ANN202
 
 
 def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None, grid: Path,
-        voice_backend: str = "campplus") -> dict:
+        voice_backend: str = "campplus", reuse_memory: bool = False) -> dict:
     from m3_control.evaluation.judge import make_judge
     from m3_memory import MemoryStore
 
@@ -119,7 +119,11 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
             bag, built = ensure_bag(scene, out_dir, grid)
             build_s = time.perf_counter() - t
             t = time.perf_counter()
-            stats = memorize(bag, out_dir / "memory.db", voice_backend)
+            db = out_dir / "memory.db"
+            if built or not reuse_memory or not db.is_file():
+                stats = memorize(bag, db, voice_backend)
+            else:
+                stats = {"reused": str(db)}
             mem_s = time.perf_counter() - t
             store = MemoryStore(out_dir / "memory.db", readonly=True)
             ans = _answerer(store, shared)
@@ -141,7 +145,8 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
                              "question": q.question, "answer": text, "reference": q.answer, "correct": v.correct,
                              "why": v.detail, "latency_s": lat, "source": a.trace.get("answer_source", "error"),
                              "answerable": q.answerable, "declined": no,
-                             "about_other_person": (not q.answerable) and not no})
+                             "about_other_person": (not q.answerable) and not no,
+                             "replies": [r.get("reply", "") for r in a.trace.get("rounds", [])]})
             store.close()
     return summarize(rows) | {"split": split, "seeds": seeds, "judge": judge.name, "load_s": load_s,
                               "load_error": load_error, "scenes": per_seed}
@@ -203,9 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", default="", help="keep bags and stores here (bags are reused when unchanged)")
     ap.add_argument("--grid", default=str(GRID), help="the GRID talking-face clips")
     ap.add_argument("--voice-backend", default="campplus", help="speaker embedder: resemblyzer or campplus")
+    ap.add_argument("--reuse-memory", action="store_true",
+                    help="with --keep: answer from the stores a previous run memorized (when the bag is unchanged)")
     a = ap.parse_args(argv)
     res = run(a.split, split_seeds(a.split, a.seeds), a.kinds, Path(a.keep) if a.keep else None, Path(a.grid),
-              a.voice_backend)
+              a.voice_backend, a.reuse_memory)
     print(report(res))
     out = Path(a.json) if a.json else ROOT / "benchmarks" / "results" / f"scene_bench_{a.split}.json"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -90,7 +90,7 @@ class ToolReasoningLoop:
                  max_answer_chars: int = 600, min_match: float = 0.6, min_score: float = 0.2) -> None:
         self.store, self.backend = store, backend
         self.tools = EntityTools(store, min_match=min_match)
-        self.queries = QueryExecutor(store, min_match=min_match)
+        self.queries = QueryExecutor(store)   # its own, stricter quote match (query/quotes.py)
         self.search_topk = search_topk
         # memories less similar than this to the query are not shown (all-MiniLM-L6-v2 cosine: unrelated speech
         # scores 0.1-0.2 against a query, a transcript about the asked words 0.25-0.7); with nothing shown the
@@ -216,12 +216,15 @@ class ToolReasoningLoop:
                     if aligned != q:
                         info.flags.append("polarity_from_question")
                     text, qres = answer_query(self.queries, aligned.compact(), before_time)
-                except QueryError as e:
-                    info.flags.append("query_error")
+                except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:
+                    # a frame that does not fit (QueryError), or a fault of the executor on this memory: reported
+                    # to the model for another round and recorded, never raised out of the loop
+                    info.flags.append("query_error" if isinstance(e, QueryError) else "query_failed")
                     trace["counts"]["tool_errors"] += 1
-                    row["result"] = {"error": str(e)}
+                    err = str(e) if isinstance(e, QueryError) else f"the query failed ({type(e).__name__}: {e})"
+                    row["result"] = {"error": err}
                     trace["rounds"].append(row)
-                    messages.append(tool_error_turn(str(e)))
+                    messages.append(tool_error_turn(err))
                     if on_round is not None and on_round(info) is False:
                         return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
                     continue

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from m3_control.query import QueryError, QueryExecutor, answer_query, check, parse, phrase
-from m3_control.query.frame import gbnf_rules, json_schema
+from m3_control.query.frame import check_shape, gbnf_rules, json_schema
 from m3_control.query.polarity import align, fit
 from m3_memory.poses import Place, Pose
 from m3_memory.where import save_places
@@ -148,10 +148,13 @@ def test_frame_parsing_validation_and_schema():
     assert q.rel == "right_before" and q.times == ">=2" and q.from_ == "0:10"
     assert parse(q.compact()) == q
     assert parse(json.dumps(q.as_dict())) == q
-    for bad in ("find=why", "find=who pick=zeroth", 'find=same who="a"', "find=who rel=before",
-                "find=who from=noon", "find=who at=1:00 from=0:10", "who=x", "find=who bogus=1", "find=who times=two"):
+    for bad in ("find=why", "find=who pick=zeroth", "find=who from=noon", "who=x", "find=who bogus=1",
+                "find=who times=two"):
         with pytest.raises(QueryError):
             parse(bad)
+    for bad in ('find=same who="a"', "find=who rel=before", "find=who at=1:00 from=0:10"):
+        with pytest.raises(QueryError):
+            check_shape(parse(bad))
     schema = json_schema()
     assert schema["required"] == ["find"] and set(schema["properties"]) >= {"find", "who", "rel", "times", "place"}
     rules = gbnf_rules()
@@ -167,3 +170,65 @@ def test_polarity_follows_the_question_words():
     same = parse('find=same who="a" other="b"')
     assert fit("Are they different people?", same, "No, they are two different people.").startswith("Yes")
     assert fit("Are they the same person?", same, "No, they are two different people.").startswith("No")
+
+
+def test_people_by_role_and_the_robots_own_track(ex):
+    _, res = ask(ex, 'find=same who="Ann" other="spoke first"')
+    assert res.value is True
+    _, res = ask(ex, f'find=same who="{TECH}" other="the one who talked the most"')
+    assert res.value is False
+    _, res = ask(ex, 'find=what who="the second speaker"')
+    assert res.value == ["The coffee machine is broken"]
+    _, res = ask(ex, 'find=count_times who="the person who first said put the red folder"')   # words, not a role
+    assert res.status == "ok" and res.value == 4
+    a, res = ask(ex, "find=count_places")
+    assert res.value == 3 and "3 different places" in a
+    a, res = ask(ex, "find=where pick=first")
+    assert res.value == ["kitchen"] and "kitchen" in a and "lab" not in a
+    a, res = ask(ex, "find=where pick=last")
+    assert res.value == ["lab"]
+    _, res = ask(ex, "find=count_places from=0:00 to=0:50")
+    assert res.value == 2
+
+
+def test_values_written_into_the_wrong_field_are_moved(ex):
+    a, res = ask(ex, 'find=who other="the one-minute mark" rel=right_after act=spoke')
+    assert res.query.from_ == "1:00" and res.query.other is None and [p.description for p in res.people] == ["Ann"]
+    assert any(s["step"] == "repair" for s in res.steps)
+    _, res = ask(ex, 'find=count_people who="the lab"')
+    assert res.query.place == "lab" and res.value == 2
+
+
+@pytest.mark.parametrize("quote, heard, same", [
+    ("bin blue at f two now", "Bimblue F2 now.", True),          # tiny.en's mis-hearing of a GRID sentence
+    ("bin red by k seven now", "Been read by K7 now.", True),     # homophones and digits
+    ("lay blue by c two again", "Lay blue by C to again.", True),
+    ("put the red folder", "Put the red folder on the desk.", True),   # part of what was said
+    ("lay blue by m five again", "Lay blue by C to again.", False),    # same frame, other words
+    ("lay white by s zero again", "Lay blue by C to again.", False),
+    ("lay red with p nine again", "lay white by s zero again", False),
+    ("set white in z three now", "Set blue with E5 now.", False),
+])
+def test_quotes_match_what_was_said_not_sentences_built_alike(quote, heard, same):
+    from m3_control.query.people import MIN_MATCH
+    from m3_control.query.quotes import quote_score
+
+    assert (quote_score(quote, heard) >= MIN_MATCH) == same, quote_score(quote, heard)
+
+
+def test_misplaced_values_more_cases(ex):
+    _, res = ask(ex, 'find=count_people place="any"')                  # no place at all
+    assert res.query.place is None and res.value == 4
+    _, res = ask(ex, 'find=count_times place="kit"')                   # the one known place it starts
+    assert res.query.place == "kitchen" and res.value == 3
+    _, res = ask(ex, f'find=more who="{TECH}" times=2')                # "more than twice": a count, not a pair
+    assert res.query.find == "yes" and res.query.times == ">2" and res.value is True
+    _, res = ask(ex, 'find=yes other="Ann" place="lab"')                 # other without rel: the person asked about
+    assert res.query.who == "Ann" and res.value is True
+
+
+def test_just_before_is_the_one_turn_next_to_it():
+    q = align("Who was speaking just before the man who said 'x'?", parse('find=who other="x" rel=before'))
+    assert q.rel == "right_before"
+    q = align("Who spoke before the man who said 'x'?", parse('find=who other="x" rel=before'))
+    assert q.rel == "before"

@@ -229,9 +229,10 @@ def scene_odometry(scene: SceneDef) -> list[tuple[float, float, float, float]]:
     return odometry({"places": scene.places, "path": [list(p) for p in scene.path], "odom_hz": ODOM_HZ})
 
 
-def build_bag(scene: SceneDef, out_dir: str | Path, grid_dir: str | Path) -> Path:
+def build_bag(scene: SceneDef, out_dir: str | Path, grid_dir: str | Path, phrasings: set[int] | None = None) -> Path:
     """Compose the scene's video, convert it to ``out_dir/scene_<seed>`` (2 fps JPEG 75, odometry at 10 Hz in frame
-    map, every question of the scene) and write ``places.yaml`` and ``scene.json`` beside it. Returns the bag."""
+    map, the scene's questions of ``phrasings``, all when None) and write ``places.yaml`` and ``scene.json`` beside
+    it. Returns the bag."""
     import yaml
 
     from .compose import Segment, compose
@@ -253,8 +254,8 @@ def build_bag(scene: SceneDef, out_dir: str | Path, grid_dir: str | Path) -> Pat
         if abs(dur - scene.duration) > 1e-6:
             raise RuntimeError(f"composed {dur:.3f} s but the scene definition says {scene.duration:.3f} s")
         opts = ConvertOptions(fps=2.0, jpeg_quality=75, start_time=START_TIME)
-        convert_video(video, bag, opts, bag_questions(scene), video_id=bag.name, overwrite=True, progress=False,
-                      odometry=scene_odometry(scene), odom_frame="map")
+        convert_video(video, bag, opts, bag_questions(scene, phrasings), video_id=bag.name, overwrite=True,
+                      progress=False, odometry=scene_odometry(scene), odom_frame="map")
     (out_dir / "places.yaml").write_text(
         f"# Named places of procedural scene {scene.seed} (frame map), written by procedural.build_bag\n"
         + yaml.safe_dump(scene.places, sort_keys=False))

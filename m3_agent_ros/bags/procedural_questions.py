@@ -382,7 +382,8 @@ def split_questions(scene: SceneDef, split: str, kinds: list[str] | None = None)
     return [q for q in scene_questions(scene, kinds) if split_of(scene.seed, q.phrasing) == split]
 
 
-def bag_questions(scene: SceneDef) -> list[Question]:
-    """All of the scene's questions as bag annotations (types: the kind, and "unanswerable" where it is)."""
+def bag_questions(scene: SceneDef, phrasings: set[int] | None = None) -> list[Question]:
+    """The scene's questions (of these phrasings; all when None) as bag annotations (types: the kind, and
+    "unanswerable" where it is)."""
     return [Question(q.id, q.question, q.answer, q.at, [q.kind] + ([] if q.answerable else ["unanswerable"]),
-                     mmss(q.at)) for q in scene_questions(scene)]
+                     mmss(q.at)) for q in scene_questions(scene) if phrasings is None or q.phrasing in phrasings]

@@ -26,8 +26,8 @@ from m3_memory.people import PeopleFacts, Turn, mmss
 from m3_memory.poses import place_of
 from m3_memory.where import find_place, load_places, pose_near, track_between, turn_poses
 
-from .frame import Query, pick_ordinal
-from .people import Who, resolve
+from .frame import Query, check_shape, pick_ordinal
+from .people import MIN_MATCH, Who, resolve
 from .repair import repair
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
@@ -89,13 +89,14 @@ def seconds(t: str | None) -> float | None:
 
 
 class QueryExecutor:
-    def __init__(self, store: Any, min_match: float = 0.6) -> None:
+    def __init__(self, store: Any, min_match: float = MIN_MATCH) -> None:
         self.store, self.min_match = store, min_match
 
     def run(self, q: Query, before_time: float | None) -> QueryResult:
         facts = PeopleFacts(self.store, before_time)
         q, moved = repair(q, [p.name for p in load_places(self.store)],
                           lambda ref: resolve(facts, ref, self.min_match).status != "unknown")
+        check_shape(q)
         res = QueryResult(q)
         res.steps += [{"step": "repair", "moved": m} for m in moved]
         res.describe = _Describer(facts)  # type: ignore[assignment]
@@ -131,6 +132,10 @@ class QueryExecutor:
                 res.candidates = [_telling_apart(facts, c, ref, t) for c, _, t in w.candidates]
             if w.status != "found":
                 return self._stop(res, f"{w.status}_person", ref)
+            if w.how == "speech" and w.character_id is not None:
+                # the person the question named is named back in the question's own words, not in the
+                # transcript's (which may hold speech recognition errors the asker never said)
+                res.describe[w.character_id] = f'the person who said "{_words_of(facts, ref)}"'  # type: ignore[index]
             if key == "who":
                 who = w.character_id
             else:
@@ -260,7 +265,7 @@ class QueryExecutor:
             b = next(p for p in people if p.character_id == other)
             res.value = (a.spoke, b.spoke)
         elif f in ("where", "count_places"):
-            if who is None and not q.rel and q.times is None and q.place is None and q.act is None:
+            if who is None and not q.rel and q.times is None and q.place is None:
                 self._robot_places(res, facts, at, t1, t2)
                 names = [p for _, p in res.robot_places]
                 if q.pick in ("first", "last") and names:
@@ -301,6 +306,10 @@ class QueryExecutor:
         mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
         res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
                             key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def _words_of(facts: PeopleFacts, ref: str) -> str:
+    return " ".join(facts._said_part(ref).split()).strip(" .?!\"'").rstrip(".!?")
 
 
 def _telling_apart(facts: PeopleFacts, cid: int, ref: str, matched: Turn) -> str:

@@ -95,7 +95,8 @@ _PAIR = re.compile(r'\s*(?P<key>[a-z_]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<val>"(?:[^"
 
 
 def parse(text: str) -> Query:
-    """The compact form (``find=who pick=2``; fields in any order) or a JSON object -> a validated Query."""
+    """The compact form (``find=who pick=2``; fields in any order) or a JSON object -> a Query whose every field
+    has a valid value (:func:`check_shape` checks the fields against each other)."""
     text = " ".join(str(text).split())
     if len(text) > 4 * MAX_TEXT:
         raise QueryError(f"query too long ({len(text)} characters)")
@@ -158,16 +159,15 @@ def from_dict(data: dict[str, Any]) -> Query:
             if not _TIMES.match(val):
                 raise QueryError(f"times must be =k, >k, <k, >=k or <=k, got {val!r}")
         kw[f.attr] = val
-    q = Query(**kw)
-    _check_shape(q)
-    return q
+    return Query(**kw)
 
 
 def _ordinal(val: str) -> int | None:
     return int(val) if val.isdigit() and 1 <= int(val) <= 20 else None
 
 
-def _check_shape(q: Query) -> None:
+def check_shape(q: Query) -> None:
+    """Fields that only make sense together (checked after misplaced values were moved, see repair.py)."""
     if q.find in ("same", "more", "less") and not (q.who and q.other):
         raise QueryError(f"find={q.find} compares two people: give who=\"...\" and other=\"...\"")
     if q.rel and not q.other:

@@ -1,8 +1,9 @@
 """Who a query means: a reference (what someone said, a name, a tag) -> one character, or an honest "nobody" /
 "more than one person" with the candidates.
 
-A quote is matched against every visible voice turn (fuzzy: speech recognition errors still match); a person's
-score is their best turn's. The best person is the answer only when they score at least ``min_match`` and no
+A quote is matched against every visible voice turn, word by word in order (:mod:`.quotes`: speech recognition
+errors still match, a different word does not); a person's score is their best turn's. The best person is the
+answer only when they score at least ``min_match`` and no
 other person comes within ``margin`` of them; two people who both said something like the quote are reported
 as ambiguous, never resolved to one of them.
 """
@@ -15,8 +16,11 @@ from dataclasses import dataclass, field
 from m3_memory.people import PeopleFacts, Turn, similarity
 from m3_memory.tags import find_tags
 
-MIN_MATCH = 0.6
+from .quotes import quote_score
+
+MIN_MATCH = 0.75     # share of the quote's words heard, in order (quotes.quote_score)
 MARGIN = 0.1
+PREFILTER = 0.4      # m3_memory.people.similarity below this: not worth aligning
 _NAME_LIKE = re.compile(r"^(?:[A-Z][a-z'\-]+)(?: [A-Z][a-z'\-]+)?$")
 
 
@@ -42,8 +46,54 @@ class Who:
                                self.candidates[:4]]}
 
 
+_ROLE_WORD = re.compile(r"\b(first|second|third|fourth|fifth|last|most|least|fewest)\b")
+_ROLE_VERB = re.compile(r"\b(?:spoke|speak|speaks|talked|talk|talks|heard|said|talkative|speaker|voice)\b")
+_FILLER_WORDS = ("the a one person man woman guy lady who that which was is to of all people speaker voice i me did do "
+                 "spoke speak speaks talked talk talks heard said talkative often times first second third fourth "
+                 "fifth last most least fewest time")
+_ROLE_FILLER = frozenset(_FILLER_WORDS.split())
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+
+def by_role(facts: PeopleFacts, ref: str) -> Who | None:
+    """A person given by a role instead of words or a name ("spoke first", "the one who talked the most",
+    "the second speaker"): computed from the visible voice turns; a tie is ambiguous. None: not a role."""
+    low = ref.lower()
+    m = _ROLE_WORD.search(low)
+    if m is None or not _ROLE_VERB.search(low) or re.search(r"[\"“”]", ref):
+        return None
+    if set(re.findall(r"[a-z]+", low)) - _ROLE_FILLER:   # other words: something said ("who first said hi")
+        return None
+    voice = [t for t in facts.turns if t.kind == "voice"]
+    if not voice:
+        return Who(ref, "unknown", how="role")
+    word = m.group(1)
+    counts: dict[int, int] = {}
+    for t in voice:
+        counts[t.character_id] = counts.get(t.character_id, 0) + 1
+    if word in ("most", "least", "fewest"):
+        best = max(counts.values()) if word == "most" else min(counts.values())
+        hits = [c for c, n in counts.items() if n == best]
+        ev = {c: next(t for t in voice if t.character_id == c) for c in hits}
+        if len(hits) > 1:
+            return Who(ref, "ambiguous", how="role", candidates=[(c, 1.0, ev[c]) for c in hits])
+        return Who(ref, "found", hits[0], "role", 1.0, [ev[hits[0]]])
+    if word == "last":
+        t = max(voice, key=lambda v: (v.end, v.start))
+        return Who(ref, "found", t.character_id, "role", 1.0, [t])
+    order = list(dict.fromkeys(t.character_id for t in voice))
+    n = _ORDINALS[word]
+    if n > len(order):
+        return Who(ref, "unknown", how="role")
+    cid = order[n - 1]
+    return Who(ref, "found", cid, "role", 1.0, [next(t for t in voice if t.character_id == cid)])
+
+
 def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: float = MARGIN) -> Who:
     ref = " ".join(str(ref).split())
+    role = by_role(facts, ref)
+    if role is not None:
+        return role
     if find_tags(ref) or facts._by_name(ref) is not None:      # a tag or a known name: exact
         r = facts.resolve(ref, min_match)
         if r.character_id is not None and r.how in ("tag", "name"):
@@ -52,7 +102,9 @@ def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: 
     best: dict[int, tuple[float, Turn]] = {}
     if said:
         for t in facts._speech_candidates(said):
-            s = similarity(said, t.text)
+            if similarity(said, t.text) < PREFILTER:   # cheap first: most turns are about something else
+                continue
+            s = quote_score(said, t.text)
             if s > best.get(t.character_id, (0.0, None))[0]:   # type: ignore[operator]
                 best[t.character_id] = (s, t)
     ranked = sorted(((c, s, t) for c, (s, t) in best.items()), key=lambda x: -x[1])

@@ -253,7 +253,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     for t in (res.query.at, res.query.from_, res.query.to):
         if t is not None:
             times.add(mmss(seconds(t) or 0.0))
-    times |= {mmss(v) for v in (res.value if res.query.find == "when" else [])}
+    times |= {mmss(v) for v in ((res.value or []) if res.query.find == "when" else [])}
     for c in _CLOCK.findall(plain):
         if c not in times and c.zfill(5) not in times:
             problems.append(f"time not in the result: {c}")

@@ -14,6 +14,7 @@ _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
 _MORE, _LESS = re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")
 _SAME, _DIFFERENT = re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")
 _LEAD = re.compile(r"^(Yes|No), ")
+_ADJACENT = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:before|after)\b")
 
 
 def _words(question: str) -> str:
@@ -26,12 +27,14 @@ def _only(q: str, a: re.Pattern, b: re.Pattern) -> str | None:
 
 
 def align(question: str, q: Query) -> Query:
-    """``q`` with before/after and more/less taken from the question where it says only one of them."""
+    """``q`` with before/after (and "just / right before": the one turn next to it) and more/less taken from the
+    question where it says only one of them."""
     words = _words(question)
     if q.rel in ("before", "after", "right_before", "right_after"):
         side = _only(words, _BEFORE, _AFTER)
         if side is not None:
-            want = ("right_" if q.rel.startswith("right_") else "") + ("before" if side == "a" else "after")
+            adjacent = q.rel.startswith("right_") or bool(_ADJACENT.search(words))   # "just before": the one turn
+            want = ("right_" if adjacent else "") + ("before" if side == "a" else "after")
             if want != q.rel:
                 q = replace(q, rel=want)
     if q.find in ("more", "less"):

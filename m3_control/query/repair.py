@@ -6,6 +6,7 @@ and nobody said it); each is recorded in the trace.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import replace
 
@@ -52,10 +53,13 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
             continue
         t = time_of(ref)
         if t is not None:
+            # right after a moment: the first one after it; right before: the last one before it
             if field == "other" and q.rel in ("after", "right_after"):
-                q = replace(q, other=None, rel=None, from_=mss(t))
+                q = replace(q, other=None, rel=None, from_=mss(t),
+                            pick=q.pick or ("first" if q.rel == "right_after" else None))
             elif field == "other" and q.rel in ("before", "right_before"):
-                q = replace(q, other=None, rel=None, to=mss(t))
+                q = replace(q, other=None, rel=None, to=mss(t),
+                            pick=q.pick or ("last" if q.rel == "right_before" else None))
             elif q.at is None and q.from_ is None and q.to is None:
                 q = replace(q, **{field: None}, at=mss(t))
             else:
@@ -70,7 +74,27 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
             moved.append(f"{field}={ref!r} is a place: {q.compact()}")
     if q.place is not None:
         t = time_of(q.place)
+        key = " ".join(q.place.lower().split()).removeprefix("the ")
         if t is not None and q.at is None:
+            moved.append(f"place={q.place!r} is a time")
             q = replace(q, place=None, at=mss(t))
-            moved.append(f"place={q.place!r} is a time: {q.compact()}")
+        elif key in _ANYWHERE:
+            moved.append(f"place={q.place!r} is no place")
+            q = replace(q, place=None)
+        elif key not in names:
+            near = [n for k, n in names.items() if k.startswith(key) or key in k.split()] or \
+                difflib.get_close_matches(key, list(names), n=2, cutoff=0.8)
+            if len(near) == 1:        # "hall" -> "hallway": one known place only
+                moved.append(f"place={q.place!r} is {near[0]!r}")
+                q = replace(q, place=names.get(near[0], near[0]))
+    if q.other is not None and q.rel is None and q.who is None and q.find not in ("same", "more", "less"):
+        moved.append("other without rel is the person asked about")
+        q = replace(q, who=q.other, other=None)
+    if q.find in ("more", "less") and q.other is None and q.who is not None:
+        k = int(q.times.lstrip("<>=")) if q.times else 1      # "more than k times": a count, not a comparison
+        moved.append(f"find={q.find} without other: spoke {'more' if q.find == 'more' else 'fewer'} than {k}")
+        q = replace(q, find="yes", times=(">" if q.find == "more" else "<") + str(k))
     return q, moved
+
+
+_ANYWHERE = frozenset({"any", "anywhere", "everywhere", "all", "any place", "all places", "somewhere"})

@@ -1,0 +1,64 @@
+"""Did someone say this? A quote against a transcript, word by word in order.
+
+Character ratios over whole sentences are too lenient for this: two different sentences built from the same
+words ("lay blue by m five again" / "lay blue by c two again") score as high as a sentence and its mis-heard
+transcript ("bin blue at f two now" / "Bimblue F2 now"). Here the quote's words are aligned in order with the
+transcript's (dynamic programming), one or two words on either side at a time, so that words speech recognition
+merged or split still pair up ("bin blue" / "bimblue"); a pair counts when it sounds alike (character ratio >= 0.75,
+homophones as one word) and the score is the share of the quote's words paired. A whole word that differs is
+unpaired, however similar the rest of the sentence.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+
+from m3_memory.perception.wer import normalize
+
+PAIR_RATIO = 0.75
+MAX_WORDS = 40
+
+# words a transcript has to spell one way although they sound the same (as the strict judge maps them)
+_HOMOPHONES = {"to": "two", "too": "two", "for": "four", "fore": "four", "won": "one", "ate": "eight", "read": "red",
+               "been": "bin", "see": "c", "sea": "c", "tea": "t", "tee": "t", "why": "y", "you": "u", "are": "r",
+               "ex": "x", "pea": "p", "pee": "p", "queue": "q", "jay": "j", "kay": "k", "bee": "b", "eye": "i"}
+
+
+def spoken(text: str) -> tuple[str, ...]:
+    return tuple(_HOMOPHONES.get(w, w) for w in normalize(text))[:MAX_WORDS]
+
+
+@lru_cache(maxsize=65536)
+def _pair(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    if min(len(a), len(b)) < 3:
+        return 0.0
+    r = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    return r if r >= PAIR_RATIO else 0.0
+
+
+@lru_cache(maxsize=65536)
+def _align(q: tuple[str, ...], t: tuple[str, ...]) -> float:
+    n, m = len(q), len(t)
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            v = max(best[i + 1][j], best[i][j + 1])
+            for di in (1, 2):
+                for dj in (1, 2):
+                    if i + di <= n and j + dj <= m and (di, dj) != (2, 2):
+                        s = _pair("".join(q[i:i + di]), "".join(t[j:j + dj]))
+                        if s:
+                            v = max(v, s * di + best[i + di][j + dj])
+            best[i][j] = v
+    return best[0][0] / n
+
+
+def quote_score(quote: str, transcript: str) -> float:
+    """Share of the quote's words heard in the transcript, in order (0..1)."""
+    q, t = spoken(quote), spoken(transcript)
+    if not q or not t:
+        return 0.0
+    return _align(q, t)
