@@ -134,6 +134,7 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
             per_seed.append({"seed": seed, "duration_s": scene.duration, "people": len(scene.people),
                              "turns": sum(e.kind == "voice" for e in scene.events), "questions": len(qs),
                              "bag_built": built, "build_s": build_s, "memorize_s": mem_s, "stats": stats})
+            heard = heard_sentences(scene, store)
             for q in _progress(qs, desc=f"seed {seed}", unit="q", leave=False):
                 t = time.perf_counter()
                 a = ans.answer(q.question, q.at, 5)
@@ -141,15 +142,42 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
                 text = a.answer or a.error
                 v = judge.judge(q.question, q.answer, text)
                 no = declined(text)
+                # a miss that the same answer would not be, had speech recognition heard the sentences right
+                asr = not v.correct and judge.judge(q.question, as_heard(q.answer, heard), text).correct
                 rows.append({"seed": seed, "id": q.id, "kind": q.kind, "phrasing": q.phrasing,
                              "question": q.question, "answer": text, "reference": q.answer, "correct": v.correct,
                              "why": v.detail, "latency_s": lat, "source": a.trace.get("answer_source", "error"),
                              "answerable": q.answerable, "declined": no,
-                             "about_other_person": (not q.answerable) and not no,
+                             "about_other_person": (not q.answerable) and not no, "asr_miss": asr,
                              "replies": [r.get("reply", "") for r in a.trace.get("rounds", [])]})
             store.close()
     return summarize(rows) | {"split": split, "seeds": seeds, "judge": judge.name, "load_s": load_s,
                               "load_error": load_error, "scenes": per_seed}
+
+
+def heard_sentences(scene: SceneDef, store) -> dict[str, str]:  # noqa: ANN001
+    """Each scene sentence -> what speech recognition made of it in this memory (the transcript heard most often in
+    the memory's voice turns that overlap the scene's turns of that person); for telling speech-recognition misses
+    apart from reasoning misses in the report, never for scoring."""
+    from collections import Counter
+
+    from m3_memory.people import PeopleFacts
+
+    turns = [t for t in PeopleFacts(store, None).turns if t.kind == "voice" and t.text.strip()]
+    out: dict[str, str] = {}
+    for person, sentence in scene.sentences.items():
+        spans = [(e.start, e.end) for e in scene.events if e.person == person and e.kind == "voice"]
+        said = Counter(" ".join(t.text.split()).rstrip(".!?") for t in turns
+                       if any(t.start < b and t.end > a for a, b in spans))
+        if said:
+            out[sentence] = said.most_common(1)[0][0]
+    return out
+
+
+def as_heard(reference: str, heard: dict[str, str]) -> str:
+    for sentence, text in heard.items():
+        reference = reference.replace(sentence, text)
+    return reference
 
 
 def summarize(rows: list[dict]) -> dict:
@@ -165,6 +193,7 @@ def summarize(rows: list[dict]) -> dict:
             "declined": sum(r["declined"] for r in unans) / max(1, len(unans)), "unanswerable": len(unans),
             "about_other_person": sum(r["about_other_person"] for r in unans),
             "model_share": sum(r["source"] == "model" for r in rows) / max(1, len(rows)),
+            "asr_misses": sum(bool(r.get("asr_miss")) for r in rows),
             "p50_s": float(np.percentile(lat, 50)), "p95_s": float(np.percentile(lat, 95))}
 
 
@@ -190,8 +219,11 @@ def report(res: dict) -> str:
                     headers=["kind", "n", "right", "%"])]
     if wrong:
         out.append("\nwrong answers:\n" + tabulate(
-            [[r["id"], r["question"], r["answer"], r["reference"], r["why"]] for r in wrong],
+            [[r["id"], r["question"], r["answer"], r["reference"], ("ASR: " if r.get("asr_miss") else "") + r["why"]]
+             for r in wrong],
             headers=["id", "question", "answer", "reference", "why"], maxcolwidths=[None, 50, 50, 40, 40]))
+    out.append(f"\nmisses speech recognition explains (the answer would be right against the sentence as heard): "
+               f"{res['asr_misses']} of {len(wrong)}")
     out.append(f"\nsplit {res['split']}, seeds {res['seeds']}; judge: {res['judge']}; answers by the model "
                f"{100 * res['model_share']:.0f} %; model load + warm-up {res['load_s']:.1f} s {res['load_error']}")
     out.append(tabulate([[n, t, m, "met" if ok else "NOT MET"] for n, t, m, ok in checks(res)],

@@ -47,7 +47,22 @@ is "b two"). Pick the memory that matches the question best. Only if no memory i
 answer "I have no memory of that." Never invent facts."""
 
 _Q = "Action: [Query]\nContent: "
-FEW_SHOT: list[tuple[str, str]] = [
+FEW_SHOT: list[tuple[str, str]] = [   # content questions (search, pick) first; the queries after them
+    ("Question: Where did the guest put the blue cup?",
+     "Action: [Search]\nContent: blue cup"),
+    ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
+     "[15] 00:26 <character_2> says: \"see you tomorrow\"",
+     "Action: [Answer]\nContent: I have no memory of that."),
+    ("Question: What did someone say about the green umbrella?",
+     "Action: [Search]\nContent: green umbrella"),
+    ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
+     "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
+     "Action: [Answer]\nContent: [31]"),
+    ("Question: What did the visitor say about the letter b and the number four?",
+     "Action: [Search]\nContent: b four"),
+    ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
+     "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
+     "Action: [Answer]\nContent: [58]"),
     ("Question: How many different people came into the kitchen?", _Q + 'find=count_people place="kitchen"'),
     ("Question: How many times did the person who said 'the oven is still hot' speak?",
      _Q + 'find=count_times who="the oven is still hot"'),
@@ -111,21 +126,7 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: Which room was I in at the start?", _Q + "find=where pick=first"),
     ("Question: In which room did I finish?", _Q + "find=where pick=last"),
     ("Question: How many rooms did I go to?", _Q + "find=count_places"),
-    ("Question: Where did the guest put the blue cup?",
-     "Action: [Search]\nContent: blue cup"),
-    ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
-     "[15] 00:26 <character_2> says: \"see you tomorrow\"",
-     "Action: [Answer]\nContent: I have no memory of that."),
-    ("Question: What did someone say about the green umbrella?",
-     "Action: [Search]\nContent: green umbrella"),
-    ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
-     "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
-     "Action: [Answer]\nContent: [31]"),
-    ("Question: What did the visitor say about the letter b and the number four?",
-     "Action: [Search]\nContent: b four"),
-    ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
-     "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
-     "Action: [Answer]\nContent: [58]"),
+    ("Question: How many different people talked in the attic?", _Q + 'find=count_people place="attic" act=spoke'),
 ]
 
 

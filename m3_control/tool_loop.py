@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from m3_memory.people import PeopleFacts
+from m3_memory.where import load_places
 
 from .answerer import Answer
 from .backends.base import ChatBackend, ChatError, StopCheck
@@ -29,6 +30,7 @@ from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
 from .protocol import parse_reply
 from .query import QueryError, QueryExecutor, answer_query
+from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query.frame import parse as parse_query
 from .tool_result import ToolResult
@@ -174,10 +176,16 @@ class ToolReasoningLoop:
             trace["cancelled"] = True
             return done(Answer(rounds_used=used, searches=searches, error="cancelled"), "error")
 
+        yes_no = bool(_YES_NO_QUESTION.match(question))
+        requery = False      # the last frame was refused: the next round writes it again
+        places = [p.name for p in load_places(self.store)]
         for r in range(rounds):
             if should_stop is not None and should_stop():
                 return cancelled(r)
             allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
+            if (r == 0 and yes_no or requery) and r < rounds - 1:
+                allow = ("Query",)   # a picked memory is phrased as a statement: it cannot say yes or no
+            requery = False
             t = time.perf_counter()
             try:
                 reply = self._complete(messages, allow, list(shown), should_stop)
@@ -215,11 +223,17 @@ class ToolReasoningLoop:
                     aligned = query_polarity.align(question, q)
                     if aligned != q:
                         info.flags.append("polarity_from_question")
+                    aligned, added, missing = query_fidelity.check(question, aligned, places)
+                    if added:
+                        info.flags.append("place_from_question")
+                    if missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
+                        raise QueryError("the query leaves out " + "; ".join(missing))
                     text, qres = answer_query(self.queries, aligned.compact(), before_time)
                 except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:
                     # a frame that does not fit (QueryError), or a fault of the executor on this memory: reported
                     # to the model for another round and recorded, never raised out of the loop
                     info.flags.append("query_error" if isinstance(e, QueryError) else "query_failed")
+                    requery = isinstance(e, QueryError)
                     trace["counts"]["tool_errors"] += 1
                     err = str(e) if isinstance(e, QueryError) else f"the query failed ({type(e).__name__}: {e})"
                     row["result"] = {"error": err}

@@ -199,7 +199,8 @@ def _round_view(i: int, item: Any) -> dict:
     flags = item.get("flags")
     return {"round": i + 1 if item.get("round") is None else item["round"],
             "action": item.get("action") or ("error" if item.get("error") else ""),
-            "tool": str(item.get("tool") or ""), "content": str(item.get("content") or item.get("reply") or "")[:2000],
+            "tool": str(item.get("tool") or item.get("query") or ""),
+            "content": str(item.get("content") or item.get("reply") or "")[:2000],
             "flags": ", ".join(map(str, flags)) if isinstance(flags, (list, tuple)) else str(flags or ""),
             "model_s": _num(item.get("model_s")), "search_s": _num(item.get("search_s")),
             "summary": summary, "groups": groups}

@@ -1,0 +1,74 @@
+"""Does the frame ask what the question asked? A small model sometimes drops a field: the quoted words that name
+a person, a clock time, the place. Executed as written, such a frame answers another question (about everyone
+instead of the person in the porch), so before it runs, the frame is checked against the question:
+
+* every quote of the question must be a ``who`` or ``other`` of the frame, and every clock time one of its
+  ``from`` / ``to`` / ``at``: otherwise the frame goes back to the model with what it left out;
+* a place the question names ("in the porch", "while I was in the living room") and the frame lacks is added,
+  whether or not the memory knows it (the executor then says it knows no such place, rather than answering about
+  everywhere).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query
+from .quotes import quote_score
+
+_QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
+_CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)\b")
+_PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
+# what follows "in the" / "at the" without being a place
+_NOT_PLACE_WORDS = ("beginning start end middle meantime morning afternoon evening night day first last second third "
+                    "minute minutes hour same time moment past future scene video clip memory recording whole other "
+                    "one person people man woman most least")
+_NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
+
+
+def quotes_of(question: str) -> list[str]:
+    return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)]
+
+
+def place_of_question(question: str, known: list[str]) -> str | None:
+    """The place a question names: a known place anywhere in it, else the words after "in the" / "at the" ...
+    (one or two words, not a time, not inside quoted speech)."""
+    plain = _QUOTE.sub(" ", question)
+    low = " ".join(plain.lower().split())
+    for name in sorted(known, key=len, reverse=True):
+        if re.search(rf"\b{re.escape(name.lower())}\b", low):
+            return name
+    for m in _PLACE.finditer(plain):
+        words = m.group(1).lower().rstrip("?.!,").split()
+        if not words or words[0] in _NOT_PLACE:
+            continue
+        if len(words) == 2 and (words[1] in _NOT_PLACE or words[1] in ("did", "was", "were", "who", "when")):
+            words = words[:1]
+        return " ".join(words)
+    return None
+
+
+def check(question: str, q: Query, known_places: list[str]) -> tuple[Query, list[str], list[str]]:
+    """(frame, what was added, what the frame leaves out of the question)."""
+    added: list[str] = []
+    missing: list[str] = []
+    refs = [r for r in (q.who, q.other) if r]
+    for quote in quotes_of(question):
+        if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
+            missing.append(f"the words '{quote}' (who= or other=)")
+    times = {_sec(t) for t in (q.from_, q.to, q.at) if t}
+    for m in _CLOCK.finditer(_QUOTE.sub(" ", question)):
+        if int(m.group(1)) * 60 + int(m.group(2)) not in times:
+            missing.append(f"the time {m.group(0)} (from=, to= or at=)")
+    if q.place is None and q.find not in ("same", "more", "less"):
+        place = place_of_question(question, known_places)
+        if place is not None:
+            q = replace(q, place=place)
+            added.append(f"place={place!r} from the question")
+    return q, added, missing
+
+
+def _sec(t: str) -> int:
+    parts = [int(float(p)) for p in t.split(":")]
+    return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
