@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from .query.frame import gbnf_rules
+from .query.frame import parse as parse_query
 
 TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "spoke_after", "same_person",
               "different_people", "spoke_more", "spoke_less", "most_talkative", "least_talkative", "first_speaker",
@@ -34,17 +35,22 @@ fields the question needs, in this order:
   other="..."  a second person (for same, more, less), or the person rel= is relative to
   rel=         right_before | right_after | before | after   (relative to other's first turn)
   pick=        first | last | most | least | 2 | 3 ...   (the n-th person; with who=, their n-th time)
-  times        =2 | >3 | <2 ...   keeps the people who spoke that many times
   from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
   at=          a moment, m:ss
   place="..."  the room or place the robot was in
   act=         spoke | seen | any   (spoke: people talking; seen: people in view)
+  times        =0 | =2 | >3 | <2 ...   keeps the people who spoke that many times (=0: never spoke)
 [Search] looks up memories by meaning; write a short query. Use it for what was said about a topic, objects, \
 actions.
 [Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
 is "b two"). Pick the memory that matches the question best. Only if no memory is about the question at all, \
 answer "I have no memory of that." Never invent facts."""
+
+def _q(frame: str) -> str:
+    """A few-shot query reply, in the grammar's field order (written through the parser, so they cannot differ)."""
+    return "Action: [Query]\nContent: " + parse_query(frame).compact()
+
 
 _Q = "Action: [Query]\nContent: "
 FEW_SHOT: list[tuple[str, str]] = [   # content questions (search, pick) first; the queries after them
@@ -63,70 +69,70 @@ FEW_SHOT: list[tuple[str, str]] = [   # content questions (search, pick) first; 
     ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
      "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
      "Action: [Answer]\nContent: [58]"),
-    ("Question: How many different people came into the kitchen?", _Q + 'find=count_people place="kitchen"'),
+    ("Question: How many different people came into the kitchen?", _q('find=count_people place="kitchen"')),
     ("Question: How many times did the person who said 'the oven is still hot' speak?",
-     _Q + 'find=count_times who="the oven is still hot"'),
+     _q('find=count_times who="the oven is still hot"')),
     ("Question: Did the woman who said 'grab two plates' talk before the man who said 'dinner is ready'?",
-     _Q + 'find=yes who="grab two plates" other="dinner is ready" rel=before'),
+     _q('find=yes who="grab two plates" other="dinner is ready" rel=before')),
     ("Question: Is the person who said 'I left my keys here' the same one who later said 'found them'?",
-     _Q + 'find=same who="I left my keys here" other="found them"'),
+     _q('find=same who="I left my keys here" other="found them"')),
     ("Question: Did the person who said 'where is my phone' talk more than the person who said 'lunch is ready'?",
-     _Q + 'find=more who="where is my phone" other="lunch is ready"'),
+     _q('find=more who="where is my phone" other="lunch is ready"')),
     ("Question: Who spoke less often, the person who said 'hello there' or the person who said 'shut the door'?",
-     _Q + 'find=less who="hello there" other="shut the door"'),
+     _q('find=less who="hello there" other="shut the door"')),
     ("Question: When did I last see the man who said 'see you at six'?",
-     _Q + 'find=when who="see you at six" pick=last'),
+     _q('find=when who="see you at six" pick=last')),
     ("Question: Where did I last see the woman who said 'the milk is gone'?",
-     _Q + 'find=where who="the milk is gone" pick=last'),
+     _q('find=where who="the milk is gone" pick=last')),
     ("Question: In which room did I first meet the person who said 'call me later'?",
-     _Q + 'find=where who="call me later" pick=first'),
-    ("Question: Where was I at 4:10?", _Q + "find=where at=4:10"),
+     _q('find=where who="call me later" pick=first')),
+    ("Question: Where was I at 4:10?", _q("find=where at=4:10")),
     ("Question: How many people had spoken by the three-minute mark?",
-     _Q + "find=count_people to=3:00 act=spoke"),
+     _q("find=count_people to=3:00 act=spoke")),
     ("Question: How many different people talked between 2:00 and 2:30?",
-     _Q + "find=count_people from=2:00 to=2:30 act=spoke"),
-    ("Question: Who spoke least often during the first minute?", _Q + "find=who pick=least from=0:00 to=1:00"),
-    ("Question: Who talked the most?", _Q + "find=who pick=most"),
-    ("Question: Who was the first to speak?", _Q + "find=who pick=first act=spoke"),
-    ("Question: Who talked first after the two-minute mark?", _Q + "find=who pick=first from=2:00 act=spoke"),
-    ("Question: Which people did I meet between 1:00 and 1:30?", _Q + "find=who from=1:00 to=1:30"),
-    ("Question: What did Maria say?", _Q + 'find=what who="Maria"'),
-    ("Question: What did the third person I heard say?", _Q + "find=what pick=3 act=spoke"),
+     _q("find=count_people from=2:00 to=2:30 act=spoke")),
+    ("Question: Who spoke least often during the first minute?", _q("find=who pick=least from=0:00 to=1:00")),
+    ("Question: Who talked the most?", _q("find=who pick=most")),
+    ("Question: Who was the first to speak?", _q("find=who pick=first act=spoke")),
+    ("Question: Who talked first after the two-minute mark?", _q("find=who pick=first from=2:00 act=spoke")),
+    ("Question: Which people did I meet between 1:00 and 1:30?", _q("find=who from=1:00 to=1:30")),
+    ("Question: What did Maria say?", _q('find=what who="Maria"')),
+    ("Question: What did the third person I heard say?", _q("find=what pick=3 act=spoke")),
     ("Question: Who talked right after the man who said 'the taxi is here'?",
-     _Q + 'find=who other="the taxi is here" rel=right_after'),
-    ("Question: How many people spoke exactly three times?", _Q + "find=count_people times=3"),
-    ("Question: Did anyone say 'close the gate'?", _Q + 'find=yes who="close the gate"'),
+     _q('find=who other="the taxi is here" rel=right_after')),
+    ("Question: How many people spoke exactly three times?", _q("find=count_people times=3")),
+    ("Question: Did anyone say 'close the gate'?", _q('find=yes who="close the gate"')),
     ("Question: How many times did someone talk while I was in the garden?",
-     _Q + 'find=count_times place="garden"'),
-    ("Question: Who did I see but never hear?", _Q + "find=who act=seen times=0"),
-    ("Question: Who was talking at 3:25?", _Q + "find=who at=3:25 act=spoke"),
+     _q('find=count_times place="garden"')),
+    ("Question: Who did I see but never hear?", _q("find=who act=seen times=0")),
+    ("Question: Who was talking at 3:25?", _q("find=who at=3:25 act=spoke")),
     ("Question: Did the woman who said 'I need a pen' speak in the hall?",
-     _Q + 'find=yes who="I need a pen" place="hall"'),
-    ("Question: Did someone say 'the stove is still on'?", _Q + 'find=yes who="the stove is still on"'),
-    ("Question: Did somebody tell me 'lock the back door'?", _Q + 'find=yes who="lock the back door"'),
+     _q('find=yes who="I need a pen" place="hall"')),
+    ("Question: Did someone say 'the stove is still on'?", _q('find=yes who="the stove is still on"')),
+    ("Question: Did somebody tell me 'lock the back door'?", _q('find=yes who="lock the back door"')),
     ("Question: Did the man who said 'the bus is late' speak more than four times?",
-     _Q + 'find=yes who="the bus is late" times>4'),
+     _q('find=yes who="the bus is late" times>4')),
     ("Question: Did the woman who said 'I need a pen' talk fewer than three times?",
-     _Q + 'find=yes who="I need a pen" times<3'),
-    ("Question: Who talked the most in the garage?", _Q + 'find=who pick=most place="garage"'),
-    ("Question: Who spoke the fewest times?", _Q + "find=who pick=least"),
+     _q('find=yes who="I need a pen" times<3')),
+    ("Question: Who talked the most in the garage?", _q('find=who pick=most place="garage"')),
+    ("Question: Who spoke the fewest times?", _q("find=who pick=least")),
     ("Question: Is the man who said 'open the box' the one who spoke first?",
-     _Q + 'find=same who="open the box" other="spoke first"'),
-    ("Question: How many people did I see who never said a word?", _Q + "find=count_people act=seen times=0"),
-    ("Question: How many times did people talk between 1:00 and 1:40?", _Q + "find=count_times from=1:00 to=1:40"),
+     _q('find=same who="open the box" other="spoke first"')),
+    ("Question: How many people did I see who never said a word?", _q("find=count_people act=seen times=0")),
+    ("Question: How many times did people talk between 1:00 and 1:40?", _q("find=count_times from=1:00 to=1:40")),
     ("Question: At what time did I last hear the woman who said 'good night'?",
-     _Q + 'find=when who="good night" pick=last act=spoke'),
-    ("Question: When did Tom first talk?", _Q + 'find=when who="Tom" pick=first act=spoke'),
+     _q('find=when who="good night" pick=last act=spoke')),
+    ("Question: When did Tom first talk?", _q('find=when who="Tom" pick=first act=spoke')),
     ("Question: Who was talking just before the man who said 'here is the key'?",
-     _Q + 'find=who other="here is the key" rel=right_before act=spoke'),
+     _q('find=who other="here is the key" rel=right_before act=spoke')),
     ("Question: What was said just after the woman who said 'the tea is ready' first spoke?",
-     _Q + 'find=what other="the tea is ready" rel=right_after act=spoke'),
-    ("Question: What were the words of the second person who talked?", _Q + "find=what pick=2 act=spoke"),
-    ("Question: What did I hear at 2:15?", _Q + "find=what at=2:15 act=spoke"),
-    ("Question: Which room was I in at the start?", _Q + "find=where pick=first"),
-    ("Question: In which room did I finish?", _Q + "find=where pick=last"),
-    ("Question: How many rooms did I go to?", _Q + "find=count_places"),
-    ("Question: How many different people talked in the attic?", _Q + 'find=count_people place="attic" act=spoke'),
+     _q('find=what other="the tea is ready" rel=right_after act=spoke')),
+    ("Question: What were the words of the second person who talked?", _q("find=what pick=2 act=spoke")),
+    ("Question: What did I hear at 2:15?", _q("find=what at=2:15 act=spoke")),
+    ("Question: Which room was I in at the start?", _q("find=where pick=first")),
+    ("Question: In which room did I finish?", _q("find=where pick=last")),
+    ("Question: How many rooms did I go to?", _q("find=count_places")),
+    ("Question: How many different people talked in the attic?", _q('find=count_people place="attic" act=spoke')),
 ]
 
 

@@ -232,3 +232,56 @@ def test_just_before_is_the_one_turn_next_to_it():
     assert q.rel == "right_before"
     q = align("Who spoke before the man who said 'x'?", parse('find=who other="x" rel=before'))
     assert q.rel == "before"
+
+
+def test_the_frame_is_checked_against_the_question():
+    from m3_control.query.fidelity import check as against
+
+    known = ["kitchen", "living room"]
+    q, added, missing = against("Who spoke in the porch?", parse("find=who act=spoke"), known)
+    assert q.place == "porch" and added and not missing              # the executor then says it knows no porch
+    q, _, _ = against("How many times did anyone talk while I was in the living room?",
+                      parse("find=count_times act=spoke"), known)
+    assert q.place == "living room"
+    q, added, _ = against("Where was I at the beginning?", parse("find=where pick=first"), known)
+    assert q.place is None and not added
+    _, _, missing = against("Who spoke right before the person who said 'lay blue at x four now'?",
+                            parse("find=who pick=first act=spoke"), known)
+    assert missing and "lay blue at x four now" in missing[0]
+    _, _, missing = against("Who spoke right before the person who said 'lay blue at x four now'?",
+                            parse('find=who other="lay blue at x four now" rel=right_before'), known)
+    assert not missing
+    _, _, missing = against("How many people were there between 0:40 and 0:55?", parse("find=count_people from=0:40"),
+                            known)
+    assert missing == ["the time 0:55 (from=, to= or at=)"]
+
+
+def test_loop_sends_a_frame_that_left_out_the_question_back_and_starts_yes_no_questions_with_a_query(ex):
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted
+
+    q = f"Who spoke right before the person who said '{TECH}'?"
+    be = Scripted(["Action: [Query]\nContent: find=who act=spoke",
+                   f'Action: [Query]\nContent: find=who other="{TECH}" rel=right_before'], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=4)
+    assert a.answer.startswith("Ann spoke right before"), a.trace["rounds"]
+    assert "query_error" in a.trace["rounds"][0]["flags"] and "leaves out" in a.trace["rounds"][0]["result"]["error"]
+    assert '"Search]' not in be.grammars[1]            # the retry writes the frame again
+    assert a.trace["provenance"] and all("turn_id" in p for p in a.trace["provenance"])
+    be = Scripted(['Action: [Query]\nContent: find=yes who="lay red with p nine again"'], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("Did anyone say 'lay red with p nine again'?", before_time=91.0)
+    assert '"Search]' not in be.grammars[0] and '"Query]' in be.grammars[0]
+    assert a.answer.startswith("No, I never heard anyone say")
+
+
+def test_first_and_last_of_the_question_are_kept():
+    from m3_control.query.fidelity import check as against
+
+    q, added, _ = against("When did the person who said 'x y' last speak?", parse('find=when who="x y"'), [])
+    assert q.pick == "last" and added
+    q, _, _ = against("Who spoke in the first minute?", parse("find=who from=0:00 to=1:00"), [])
+    assert q.pick is None
+    q, _, _ = against("Who spoke right before the person who said 'x y' first spoke?",
+                      parse('find=who other="x y" rel=right_before'), [])
+    assert q.pick is None

@@ -6,7 +6,8 @@ instead of the person in the porch), so before it runs, the frame is checked aga
   ``from`` / ``to`` / ``at``: otherwise the frame goes back to the model with what it left out;
 * a place the question names ("in the porch", "while I was in the living room") and the frame lacks is added,
   whether or not the memory knows it (the executor then says it knows no such place, rather than answering about
-  everywhere).
+  everywhere); so is the "first" / "last" of a who / what / when / where question without a pick ("when did she
+  last speak?" is one time, not every time; "the first minute" is a window, not a pick).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)\b")
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
+_ORDINAL = re.compile(r"\b(first|last)\b(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))",
+                      re.IGNORECASE)
 _NOT_PLACE_WORDS = ("beginning start end middle meantime morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least")
@@ -61,6 +64,11 @@ def check(question: str, q: Query, known_places: list[str]) -> tuple[Query, list
     for m in _CLOCK.finditer(_QUOTE.sub(" ", question)):
         if int(m.group(1)) * 60 + int(m.group(2)) not in times:
             missing.append(f"the time {m.group(0)} (from=, to= or at=)")
+    if q.pick is None and q.rel is None and q.find in ("who", "what", "when", "where"):
+        said = {m.group(1).lower() for m in _ORDINAL.finditer(_QUOTE.sub(" ", question))}
+        if len(said) == 1:      # "when did she last speak?": the last time, not every time
+            q = replace(q, pick=said.pop())
+            added.append(f"pick={q.pick} from the question")
     if q.place is None and q.find not in ("same", "more", "less"):
         place = place_of_question(question, known_places)
         if place is not None:

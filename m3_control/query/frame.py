@@ -81,12 +81,12 @@ FIELDS: tuple[Field, ...] = (
     Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
     Field("rel", "rel", REL, doc="events relative to other's first turn"),
     Field("pick", "pick", PICK, doc="first, last, most, least, or an ordinal 2..20"),
-    Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2"),
     Field("from", "from_", time=True, doc="start of the time window, m:ss"),
     Field("to", "to", time=True, doc="end of the time window, m:ss"),
     Field("at", "at", time=True, doc="a moment, m:ss"),
     Field("place", "place", quoted=True, doc="a named place where the robot was"),
     Field("act", "act", ACT, doc="spoke (voice turns), seen (face appearances) or any"),
+    Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2"),   # last: after act=seen
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^\d+(?:\.\d+)?$")
