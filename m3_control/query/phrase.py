@@ -70,10 +70,14 @@ def phrase(res: QueryResult) -> str:
     if f == "count_people":
         n = int(res.value)
         verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
-        how = f" speak {_times_phrase(q.times)}" if q.times else ""
+        people_word = "person" if n == 1 else "people"
+        if q.times in ("=0", "<1", "<=0"):
+            return f"I {verb} {n if n else 'nobody'}{' ' + people_word if n else ''} who never spoke{cond}."
+        if q.times:   # the asked count is not said again: the answer states one number, the one counted
+            return f"{n} {people_word} did{cond}." if n else f"Nobody did{cond}."
         if n == 0:
-            return f"I {verb} nobody{how}{cond}."
-        return f"I {verb} {n} different {'person' if n == 1 else 'people'}{how}{cond}."
+            return f"I {verb} nobody{cond}."
+        return f"I {verb} {n} different {people_word}{cond}."
     if f == "count_places":
         n = int(res.value)
         return f"I was in {n} different {'place' if n == 1 else 'places'}{cond}." if n else \
@@ -153,6 +157,8 @@ def phrase(res: QueryResult) -> str:
 
 def _times_phrase(spec: str) -> str:
     k = int(spec.lstrip("<>="))
+    if k == 0 and spec[0] in "=<":
+        return "never"
     how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
         spec.rstrip("0123456789")]
     return f"{how}{times_word(k)}"

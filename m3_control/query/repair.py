@@ -90,6 +90,9 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
     if q.other is not None and q.rel is None and q.who is None and q.find not in ("same", "more", "less"):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
+    if q.act == "spoke" and q.times in ("=0", "<1", "<=0"):
+        moved.append("times=0 with act=spoke asks for nobody: dropped")   # people who spoke and never spoke
+        q = replace(q, times=None)
     if q.find in ("more", "less") and q.other is None and q.who is not None:
         k = int(q.times.lstrip("<>=")) if q.times else 1      # "more than k times": a count, not a comparison
         moved.append(f"find={q.find} without other: spoke {'more' if q.find == 'more' else 'fewer'} than {k}")
