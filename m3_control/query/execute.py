@@ -19,6 +19,7 @@ a time after the question, stop the query with that status; the answer says so (
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,26 +143,7 @@ class QueryExecutor:
                 other = w.character_id
         if q.rel:
             assert other is not None
-            mine = [e for e in facts.turns if e.character_id == other]
-            anchor = next((e for e in mine if e.kind == "voice"), mine[0] if mine else None)
-            res.anchor = anchor
-            if anchor is not None:
-                if q.rel == "before":
-                    scope = [e for e in scope if e.end <= anchor.start + REL_SLACK_S]
-                elif q.rel == "after":
-                    scope = [e for e in scope if e.start >= anchor.end - REL_SLACK_S]
-                else:
-                    kind = "face" if q.act == "seen" else "voice"
-                    cand = [e for e in scope if e.kind == kind and e.character_id != other]
-                    if q.rel == "right_before":
-                        cand = [e for e in cand if e.end <= anchor.start + REL_SLACK_S]
-                        scope = cand[-1:] if cand else []
-                        if cand:
-                            scope = [max(cand, key=lambda e: (e.end, e.start))]
-                    else:
-                        cand = [e for e in cand if e.start >= anchor.end - REL_SLACK_S]
-                        scope = cand[:1]
-                self._step(res, f"{q.rel} {mmss(anchor.start)}", scope)
+            scope = self._relate(res, facts, q, other, scope)
         # 2. select
         act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or q.pick in ("most", "least")
                         else "any")
@@ -227,6 +209,29 @@ class QueryExecutor:
         return res
 
     # -- steps ---------------------------------------------------------------------------------------
+    def _relate(self, res: QueryResult, facts: PeopleFacts, q: Query, other: int, scope: list[Turn]) -> list[Turn]:
+        """Events before / after the first turn of ``other`` (the anchor), or the one turn of someone else right
+        before / right after it."""
+        mine = [e for e in facts.turns if e.character_id == other]
+        anchor = next((e for e in mine if e.kind == "voice"), mine[0] if mine else None)
+        res.anchor = anchor
+        if anchor is None:
+            return []
+        if q.rel == "before":
+            out = [e for e in scope if e.end <= anchor.start + REL_SLACK_S]
+        elif q.rel == "after":
+            out = [e for e in scope if e.start >= anchor.end - REL_SLACK_S]
+        else:
+            kind = "face" if q.act == "seen" else "voice"
+            cand = [e for e in scope if e.kind == kind and e.character_id != other]
+            if q.rel == "right_before":
+                cand = [e for e in cand if e.end <= anchor.start + REL_SLACK_S]
+                out = [max(cand, key=lambda e: (e.end, e.start))] if cand else []
+            else:
+                out = [e for e in cand if e.start >= anchor.end - REL_SLACK_S][:1]
+        self._step(res, f"{q.rel} {mmss(anchor.start)}", out)
+        return out
+
     @staticmethod
     def _step(res: QueryResult, what: str, events: list[Turn], people: list[PersonRow] | None = None) -> None:
         ids = {e.character_id for e in events} if people is None else {p.character_id for p in people}
@@ -339,11 +344,10 @@ class _Describer(dict):
         return self[cid]
 
 
-def _times(spec: str) -> tuple[Any, int]:
-    import operator
-    import re
+_OPS = {">=": operator.ge, "<=": operator.le, "=": operator.eq, ">": operator.gt, "<": operator.lt}
 
-    m = re.match(r"(>=|<=|=|>|<)(\d+)", spec)
-    assert m, spec
-    ops = {">=": operator.ge, "<=": operator.le, "=": operator.eq, ">": operator.gt, "<": operator.lt}
-    return ops[m.group(1)], int(m.group(2))
+
+def _times(spec: str) -> tuple[Any, int]:
+    """"=2" / ">3" / "<=1" -> (comparison, k); the frame parser checked the form."""
+    k = spec.lstrip("<>=")
+    return _OPS[spec[: len(spec) - len(k)]], int(k)
