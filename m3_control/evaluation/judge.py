@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from m3_memory.perception.wer import HOMOPHONES  # one table, shared with the query quote matcher
+
 from .judge_prompt import JUDGE_PROMPT, JUDGE_SYSTEM
 
 
@@ -48,10 +50,6 @@ def normalize_words(text: str) -> list[str]:
 # Open answers about speech are judged on the *spoken* words: words that sound the same are one word, since a
 # transcript has to pick a spelling for them ("lay blue by c to again" is what "lay blue by c two again" sounds
 # like). Mis-heard words ("bimblue" for "bin blue") still fail. Counts and yes/no are not affected.
-HOMOPHONES = {"to": "two", "too": "two", "for": "four", "fore": "four", "won": "one", "ate": "eight", "read": "red",
-              "been": "bin", "see": "c", "sea": "c", "tea": "t", "tee": "t", "why": "y", "you": "u", "are": "r",
-              "ex": "x", "pea": "p", "pee": "p", "queue": "q", "jay": "j", "kay": "k", "bee": "b", "eye": "i"}
-
 
 def spoken_words(text: str) -> list[str]:
     """:func:`normalize_words` with homophones mapped to one spelling (before stop words are dropped)."""

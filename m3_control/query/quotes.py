@@ -14,15 +14,12 @@ from __future__ import annotations
 import difflib
 from functools import lru_cache
 
+from m3_memory.perception.wer import HOMOPHONES as _HOMOPHONES
 from m3_memory.perception.wer import normalize
 
 PAIR_RATIO = 0.75
 MAX_WORDS = 40
 
-# words a transcript has to spell one way although they sound the same (as the strict judge maps them)
-_HOMOPHONES = {"to": "two", "too": "two", "for": "four", "fore": "four", "won": "one", "ate": "eight", "read": "red",
-               "been": "bin", "see": "c", "sea": "c", "tea": "t", "tee": "t", "why": "y", "you": "u", "are": "r",
-               "ex": "x", "pea": "p", "pee": "p", "queue": "q", "jay": "j", "kay": "k", "bee": "b", "eye": "i"}
 
 
 def spoken(text: str) -> tuple[str, ...]:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import re
 
+# Words a transcript has to spell one way although they sound the same ("lay blue by c to again" is how "... c two
+# again" sounds): one spelling each, for judging spoken words (evaluation.judge) and matching quotes (control.query).
+HOMOPHONES = {"to": "two", "too": "two", "for": "four", "fore": "four", "won": "one", "ate": "eight", "read": "red",
+              "been": "bin", "see": "c", "sea": "c", "tea": "t", "tee": "t", "why": "y", "you": "u", "are": "r",
+              "ex": "x", "pea": "p", "pee": "p", "queue": "q", "jay": "j", "kay": "k", "bee": "b", "eye": "i"}
+
 _DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
 
