@@ -63,6 +63,25 @@ TOOL_CALLS = ["count_people()", "most_talkative()", 'times_spoke("clip 7 event 3
               'spoke_before("clip 3 event 1", "clip 9 event 2")', 'count_people("10:00", "20:00")']
 
 
+QUERY_FRAMES = ["find=count_people", "find=who pick=most", 'find=count_times who="clip 7 event 3"',
+                "find=who pick=first from=1:00 act=spoke",
+                'find=yes who="clip 3 event 1" other="clip 9 event 2" rel=before',
+                "find=count_people from=10:00 to=20:00", "find=count_people times=2",
+                'find=who other="clip 9 event 2" rel=right_before act=spoke']
+
+
+class QueryStandIn:
+    """Zero-latency stand-in writing compositional query frames (the tools prompt's [Query])."""
+
+    name = "zero-latency stand-in (queries)"
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def complete(self, messages: list[dict]) -> str:
+        return f"Action: [Query]\nContent: {QUERY_FRAMES[self.i % len(QUERY_FRAMES)]}"
+
+
 class ToolStandIn:
     """Zero-latency stand-in for the tools prompt: a tool call, or a search followed by picking a shown memory."""
 
@@ -129,7 +148,14 @@ def main() -> None:
                 t = time.perf_counter()
                 ans = tl.run("Who spoke most?", before_time=None, max_rounds=3)
                 (tool_rounds if i % 2 == 0 else search_rounds).append((time.perf_counter() - t) / ans.rounds_used)
+            query_rounds = []
+            for i in range(a.questions):
+                tl = ToolReasoningLoop(store, QueryStandIn(i), min_score=-1.0)
+                t = time.perf_counter()
+                ans = tl.run("Who spoke most?", before_time=None, max_rounds=3)
+                query_rounds.append((time.perf_counter() - t) / ans.rounds_used)
             r = {"text_nodes": b["text_nodes"], "turns": turns,
+                 **{f"query_{k}": v for k, v in pct(query_rounds).items()},
                  **{f"round_{k}": v for k, v in pct(per_round).items()},
                  **{f"tools_search_round_{k}": v for k, v in pct(search_rounds).items()},
                  **{f"tool_call_{k}": v for k, v in pct(tool_rounds).items()}}
@@ -140,14 +166,15 @@ def main() -> None:
             shutil.rmtree(tmp, ignore_errors=True)
     Path(a.out).write_text(json.dumps(results, indent=1))
     print("| memories | turns | m3 prompt round p50 / p99 ms | tools prompt search round p50 / p99 ms | "
-          "tool call p50 / p99 ms | search rounds p50 <= 20 ms | tool calls p50 <= 20 ms |\n"
-          "| ---: | ---: | ---: | ---: | ---: | --- | --- |")
+          "tool call p50 / p99 ms | query p50 / p99 ms | search rounds p50 <= 20 ms | tool calls and queries "
+          "p50 <= 20 ms |\n| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for r in results:
         met = "met" if max(r["round_p50_ms"], r["tools_search_round_p50_ms"]) <= 20 else "NOT MET"
-        met_tool = "met" if r["tool_call_p50_ms"] <= 20 else "NOT MET"
+        met_tool = "met" if max(r["tool_call_p50_ms"], r["query_p50_ms"]) <= 20 else "NOT MET"
         print(f"| {r['text_nodes']:,} | {r['turns']:,} | {r['round_p50_ms']:.1f} / {r['round_p99_ms']:.1f} | "
               f"{r['tools_search_round_p50_ms']:.1f} / {r['tools_search_round_p99_ms']:.1f} | "
-              f"{r['tool_call_p50_ms']:.1f} / {r['tool_call_p99_ms']:.1f} | {met} | {met_tool} |")
+              f"{r['tool_call_p50_ms']:.1f} / {r['tool_call_p99_ms']:.1f} | "
+              f"{r['query_p50_ms']:.1f} / {r['query_p99_ms']:.1f} | {met} | {met_tool} |")
 
 
 if __name__ == "__main__":
