@@ -1,7 +1,8 @@
 """The embedded default reasons for real: Qwen2.5-Coder-1.5B under the query grammar, on a real store.
 
 Every reply must parse, person questions must be answered by an executed query (not by the fallback), and the
-answer must be the computed fact. A handful of questions only: each costs about a second on a 2-core CPU after the warm-up.
+answer must be the computed fact. A handful of questions only: each costs about a second on a 2-core CPU after the
+warm-up.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ tune = TUNE_SEEDS x phrasings 0-1, report = REPORT_SEEDS x phrasings 2+.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +23,8 @@ from .questions import Question
 TUNE_SEEDS = range(100, 104)
 REPORT_SEEDS = range(200, 208)
 TUNE_PHRASINGS = range(0, 2)          # phrasings 2 and up are the report split's
-ASK_AFTER_S = 2.0                     # questions come after the last 30 s clip is committed
+CLIP_S = 30.0                         # the memorization clip length (ClipAssembler / the node's clip_seconds)
+ASK_AFTER_S = 1.0                     # questions come this long after the end of the last clip
 WINDOW_SPEECH_MARGIN_S = 1.5          # a window edge is at least this far from any audible speech
 WINDOW_EDGE_MARGIN_S = 0.3            # ... and inside a pause, this far from the clips around it
 AT_TURN_MARGIN_S = 0.8                # "who was speaking at t": t this far inside the turn (and inside its speech)
@@ -350,7 +352,9 @@ def _fields(f: Facts, params: dict) -> dict[str, str]:
 def scene_questions(scene: SceneDef, kinds: list[str] | None = None) -> list[SceneQuestion]:
     """Every kind x phrasing that is well defined in this scene (each with its own draw of what it asks about)."""
     f = Facts(scene)
-    at = round(scene.duration + ASK_AFTER_S, 2)
+    # the last clip ends on the clip grid (a clip's end time is its slot's end, not the stream's), and only
+    # committed clips are visible at the question time: ask after the last slot, so the whole scene is memory
+    at = round(math.ceil(scene.duration / CLIP_S) * CLIP_S + ASK_AFTER_S, 2)
     out = []
     for kind, (answerable, make) in KINDS.items():
         phrasings = PHRASINGS[kind]
