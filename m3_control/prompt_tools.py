@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from .query.frame import gbnf_rules
+from .query.frame import FIND, gbnf_rules
 from .query.frame import parse as parse_query
 
 TOOL_NAMES = ("count_people", "people", "times_spoke", "said_by", "spoke_before", "spoke_after", "same_person",
@@ -53,22 +53,7 @@ def _q(frame: str) -> str:
 
 
 _Q = "Action: [Query]\nContent: "
-FEW_SHOT: list[tuple[str, str]] = [   # content questions (search, pick) first; the queries after them
-    ("Question: Where did the guest put the blue cup?",
-     "Action: [Search]\nContent: blue cup"),
-    ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
-     "[15] 00:26 <character_2> says: \"see you tomorrow\"",
-     "Action: [Answer]\nContent: I have no memory of that."),
-    ("Question: What did someone say about the green umbrella?",
-     "Action: [Search]\nContent: green umbrella"),
-    ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
-     "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
-     "Action: [Answer]\nContent: [31]"),
-    ("Question: What did the visitor say about the letter b and the number four?",
-     "Action: [Search]\nContent: b four"),
-    ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
-     "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
-     "Action: [Answer]\nContent: [58]"),
+FEW_SHOT: list[tuple[str, str]] = [
     ("Question: How many different people came into the kitchen?", _q('find=count_people place="kitchen"')),
     ("Question: How many times did the person who said 'the oven is still hot' speak?",
      _q('find=count_times who="the oven is still hot"')),
@@ -133,6 +118,21 @@ FEW_SHOT: list[tuple[str, str]] = [   # content questions (search, pick) first; 
     ("Question: In which room did I finish?", _q("find=where pick=last")),
     ("Question: How many rooms did I go to?", _q("find=count_places")),
     ("Question: How many different people talked in the attic?", _q('find=count_people place="attic" act=spoke')),
+    ("Question: Where did the guest put the blue cup?",
+     "Action: [Search]\nContent: blue cup"),
+    ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
+     "[15] 00:26 <character_2> says: \"see you tomorrow\"",
+     "Action: [Answer]\nContent: I have no memory of that."),
+    ("Question: What did someone say about the green umbrella?",
+     "Action: [Search]\nContent: green umbrella"),
+    ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
+     "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
+     "Action: [Answer]\nContent: [31]"),
+    ("Question: What did the visitor say about the letter b and the number four?",
+     "Action: [Search]\nContent: b four"),
+    ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
+     "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
+     "Action: [Answer]\nContent: [58]"),
 ]
 
 
@@ -174,7 +174,7 @@ person ::= "\"" [^"\n0-9] [^"\n]* "\""
 NO_MEMORY = "I have no memory of that."
 
 
-def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
+def grammar(allow: tuple[str, ...], shown: list[int] | None = None, finds: tuple[str, ...] = FIND) -> str:
     """GBNF for one reply. ``allow``: the actions allowed this round (Search, Tool, Answer). ``shown``: the ids of
     the memories shown so far; an answer must pick one of them (or say there is no memory), so it can cite
     nothing else. Without shown memories the only answer is the no-memory one."""
@@ -192,4 +192,4 @@ def grammar(allow: tuple[str, ...], shown: list[int] | None = None) -> str:
         raise ValueError("grammar: no action allowed")
     return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
             f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}\n"
-            f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON + gbnf_rules())
+            f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON + gbnf_rules(finds=finds))

@@ -32,6 +32,7 @@ from .protocol import parse_reply
 from .query import QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
+from .query.frame import FIND
 from .query.frame import parse as parse_query
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
@@ -107,12 +108,12 @@ class ToolReasoningLoop:
         return initial_messages("")[:-1]
 
     def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int],
-                  should_stop: StopCheck | None = None) -> str:
+                  should_stop: StopCheck | None = None, finds: tuple[str, ...] = FIND) -> str:
         kw: dict[str, Any] = {}
         if should_stop is not None and getattr(self.backend, "supports_stop", False):
             kw["should_stop"] = should_stop
         if self._grammar_ok:
-            kw["grammar"] = grammar(allow, shown)
+            kw["grammar"] = grammar(allow, shown, finds)
         return self.backend.complete(messages, **kw)
 
     def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
@@ -177,6 +178,7 @@ class ToolReasoningLoop:
             return done(Answer(rounds_used=used, searches=searches, error="cancelled"), "error")
 
         yes_no = bool(_YES_NO_QUESTION.match(question))
+        finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         requery = False      # the last frame was refused: the next round writes it again
         places = [p.name for p in load_places(self.store)]
         for r in range(rounds):
@@ -188,7 +190,7 @@ class ToolReasoningLoop:
             requery = False
             t = time.perf_counter()
             try:
-                reply = self._complete(messages, allow, list(shown), should_stop)
+                reply = self._complete(messages, allow, list(shown), should_stop, finds)
             except ChatError as e:
                 trace["rounds"].append({"round": r + 1, "error": str(e)})
                 if should_stop is not None and should_stop():

@@ -272,6 +272,7 @@ def test_loop_sends_a_frame_that_left_out_the_question_back_and_starts_yes_no_qu
     be = Scripted(['Action: [Query]\nContent: find=yes who="lay red with p nine again"'], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("Did anyone say 'lay red with p nine again'?", before_time=91.0)
     assert '"Search]' not in be.grammars[0] and '"Query]' in be.grammars[0]
+    assert '"find=" ("yes" | "same" | "more" | "less")' in be.grammars[0]   # a yes/no question gets a yes or no
     assert a.answer.startswith("No, I never heard anyone say")
 
 
@@ -285,3 +286,14 @@ def test_first_and_last_of_the_question_are_kept():
     q, _, _ = against("Who spoke right before the person who said 'x y' first spoke?",
                       parse('find=who other="x y" rel=right_before'), [])
     assert q.pick is None
+
+
+def test_the_form_of_the_question_narrows_what_a_frame_may_ask_for():
+    from m3_control.query.frame import FIND
+    from m3_control.query.polarity import finds_for
+
+    assert finds_for("Did anyone say 'x'?") == ("yes", "same", "more", "less")
+    assert finds_for("How many people spoke exactly twice?") == ("count_people", "count_times", "count_places")
+    assert finds_for("Who spoke exactly three times?") == ("who", "what")
+    assert finds_for("Where was I at 1:10?") == ("where",) and finds_for("At what time did she leave?") == ("when",)
+    assert finds_for("Which person did I hear just once?") == FIND

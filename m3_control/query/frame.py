@@ -200,9 +200,13 @@ def json_schema() -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": ["find"], "additionalProperties": False}
 
 
-def gbnf_rules(root: str = "query") -> str:
-    """GBNF rules for the compact form (fields in :data:`FIELDS` order, each optional but ``find``)."""
-    parts = [f'"find=" ({" | ".join(json.dumps(v) for v in FIND)})']
+YES_NO_FIND = ("yes", "same", "more", "less")   # what a yes/no question can ask for
+
+
+def gbnf_rules(root: str = "query", finds: tuple[str, ...] = FIND) -> str:
+    """GBNF rules for the compact form (fields in :data:`FIELDS` order, each optional but ``find``, whose values
+    may be narrowed: a yes/no question is answered by a frame that says yes or no)."""
+    parts = [f'"find=" ({" | ".join(json.dumps(v) for v in finds)})']
     for f in FIELDS[1:]:
         if f.key == "other":   # rel only with other (relative to whom), right after it
             rel = " | ".join(json.dumps(v) for v in REL)

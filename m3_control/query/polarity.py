@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query
+from .frame import FIND, YES_NO_FIND, Query
 
 _QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
@@ -55,3 +55,20 @@ def fit(question: str, q: Query, answer: str) -> str:
         if m:
             answer = ("No, " if m.group(1) == "Yes" else "Yes, ") + answer[m.end():]
     return answer
+
+
+_YES_NO = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.IGNORECASE)
+_FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
+    (re.compile(r"^\W*how (?:many|often)\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
+    (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what")),
+    (re.compile(r"^\W*(?:when|at what time)\b", re.IGNORECASE), ("when",)),
+    (re.compile(r"^\W*where\b", re.IGNORECASE), ("where",)),
+)
+
+
+def finds_for(question: str) -> tuple[str, ...]:
+    """What a frame may ask for, by the form of the question: a yes/no question is answered yes or no, "how many"
+    by a count, "who" by people, "when" by times, "where" by places; any other form leaves every ``find``."""
+    if _YES_NO.match(question):
+        return YES_NO_FIND
+    return next((finds for form, finds in _FORMS if form.match(question)), FIND)
