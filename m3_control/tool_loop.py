@@ -180,7 +180,6 @@ class ToolReasoningLoop:
         yes_no = bool(_YES_NO_QUESTION.match(question))
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         requery = False      # the last frame was refused: the next round writes it again
-        places = [p.name for p in load_places(self.store)]
         for r in range(rounds):
             if should_stop is not None and should_stop():
                 return cancelled(r)
@@ -225,6 +224,7 @@ class ToolReasoningLoop:
                     aligned = query_polarity.align(question, q)
                     if aligned != q:
                         info.flags.append("polarity_from_question")
+                    places = [p.name for p in load_places(self.store)]   # read only when a query runs
                     aligned, added, missing = query_fidelity.check(question, aligned, places)
                     if added:
                         info.flags.append("place_from_question")
