@@ -32,7 +32,7 @@ from .protocol import parse_reply
 from .query import QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
-from .query.frame import FIND
+from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
@@ -42,8 +42,7 @@ TAG = re.compile(r"<(face|voice|character)_(\d+)>")
 _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # A yes/no question starts with an auxiliary verb ("Did ...", "Is ...", "Are ...", "Has ..."); "Who spoke more
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
-_YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",
-                              re.IGNORECASE)
+_YES_NO_QUESTION = query_polarity.YES_NO_QUESTION   # one definition: the query grammar narrows by it too
 _POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
 
 
@@ -177,8 +176,8 @@ class ToolReasoningLoop:
             trace["cancelled"] = True
             return done(Answer(rounds_used=used, searches=searches, error="cancelled"), "error")
 
-        yes_no = bool(_YES_NO_QUESTION.match(question))
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
+        yes_no = finds == YES_NO_FIND
         requery = False      # the last frame was refused: the next round writes it again
         for r in range(rounds):
             if should_stop is not None and should_stop():

@@ -57,7 +57,8 @@ def fit(question: str, q: Query, answer: str) -> str:
     return answer
 
 
-_YES_NO = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b", re.IGNORECASE)
+YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",
+                             re.IGNORECASE)
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how (?:many|often)\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
@@ -69,6 +70,6 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
 def finds_for(question: str) -> tuple[str, ...]:
     """What a frame may ask for, by the form of the question: a yes/no question is answered yes or no, "how many"
     by a count, "who" by people, "when" by times, "where" by places; any other form leaves every ``find``."""
-    if _YES_NO.match(question):
+    if YES_NO_QUESTION.match(question):
         return YES_NO_FIND
     return next((finds for form, finds in _FORMS if form.match(question)), FIND)
