@@ -293,7 +293,10 @@ def test_the_form_of_the_question_narrows_what_a_frame_may_ask_for():
     from m3_control.query.polarity import finds_for
 
     assert finds_for("Did anyone say 'x'?") == ("yes", "same", "more", "less")
-    assert finds_for("How many people spoke exactly twice?") == ("count_people", "count_times", "count_places")
+    assert finds_for("How many people spoke exactly twice?") == ("count_people",)
+    assert finds_for("How many times did Ada Lovelace speak?") == ("count_times",) == finds_for("How often did she?")
+    assert finds_for("How many different rooms did I visit?") == ("count_places",)
+    assert finds_for("How many did I see?") == ("count_people", "count_times", "count_places")
     assert finds_for("Who spoke exactly three times?") == ("who", "what", "more", "less", "same")
     assert finds_for("Where was I at 1:10?") == ("where",) and finds_for("At what time did she leave?") == ("when",)
     assert finds_for("Which person did I hear just once?") == FIND

@@ -60,7 +60,12 @@ def fit(question: str, q: Query, answer: str) -> str:
 YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",
                              re.IGNORECASE)
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
-    (re.compile(r"^\W*how (?:many|often)\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
+    (re.compile(r"^\W*how (?:often|many (?:times|turns)|many different times)\b", re.IGNORECASE), ("count_times",)),
+    (re.compile(r"^\W*how many (?:different |distinct |other )?(?:people|persons|speakers|voices|faces|of them)\b",
+                re.IGNORECASE), ("count_people",)),
+    (re.compile(r"^\W*how many (?:different |distinct |other )?(?:places|rooms|locations)\b", re.IGNORECASE),
+     ("count_places",)),
+    (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|at what time)\b", re.IGNORECASE), ("when",)),
     (re.compile(r"^\W*where\b", re.IGNORECASE), ("where",)),
