@@ -150,6 +150,15 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
         if rp is not None:
             rp.close()
         codes = {"memorization_node": mem.stop(), "control_node": ctl.stop() if ctl else None}
+    if stats is not None and stats.messages and stats.clips_committed == 0:
+        raise RuntimeError(nothing_memorized(db, stats))
+    from m3_control.evaluation.judge import StrictMatchJudge
+    from m3_memory import MemoryStore
+
+    with MemoryStore(db, readonly=True) as store:
+        timeline = store.timeline()
+    if timeline.is_wall and isinstance(judge, StrictMatchJudge):   # the answers say wall times of the recording
+        judge = StrictMatchJudge(timeline)
     rows = []
     for r in records:
         v = judge.judge(r.question, r.reference, r.answer)  # type: ignore[attr-defined]
@@ -157,6 +166,19 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
     extra = {**memorization_rtf(db), "replay": asdict(stats) if stats else {}, "node_exit_codes": codes,
              "wall_s": round(time.monotonic() - t0, 1), "bag": str(bag)}
     return rows, extra
+
+
+def nothing_memorized(db: Path, stats: object) -> str:
+    """Why a replay that published messages left no memory: what the node counted as lost, per topic and cause."""
+    from m3_memory import MemoryStore
+    from m3_memory.stream_records import gap_summary
+
+    with MemoryStore(db, readonly=True) as store:
+        losses = gap_summary(store)
+    lost = "; ".join(f"{topic}: " + ", ".join(f"{c['count']} {cause}" for cause, c in causes.items())
+                     for topic, causes in losses.items()) or "nothing recorded as lost"
+    return (f"the replay published {stats.messages} messages but the memorization node memorized no clip "  # type: ignore[attr-defined]
+            f"(received {stats.received or 'nothing'}; losses: {lost}); no score is given for an empty memory")
 
 
 def _second_opinion(rows: list[dict], base_url: str, model: str) -> dict:

@@ -49,6 +49,7 @@ from m3_memory.memorize import ClipResult, Memorizer
 from m3_memory.poses import Pose, PoseRefused, PoseTrack, SharedPoseTrack, parse_places, yaw_from_quaternion
 from m3_memory.stream_clock import Jump, StreamClocks
 from m3_memory.stream_ledger import RETIMED, StreamLedger
+from m3_memory.timeline import StampAnchor, local_zone
 from m3_memory.where import save_places
 
 NODE_NAME = "m3_agent_memorization"
@@ -103,6 +104,7 @@ class MemorizationNode(M3LifecycleNode):
         self._srv_group = MutuallyExclusiveCallbackGroup()
         self.ledger = StreamLedger()
         self.clocks: StreamClocks | None = None
+        self.stamps: StampAnchor | None = None
         self.received: dict[str, int] = {}            # messages received per topic (good or bad)
         self._transport_lost: dict[str, int] = {}     # per topic, as established by ~/sync
         self._run_id: int | None = None
@@ -130,6 +132,8 @@ class MemorizationNode(M3LifecycleNode):
             self.ledger = StreamLedger()
             self._bad_topics = set()
             self.clocks = StreamClocks(p.max_clock_jump_s)
+            store, zone = self.store, p.time_zone or local_zone()
+            self.stamps = StampAnchor(store.timeline(), lambda stamp: store.anchor_wall_clock(stamp, zone))
             self.assembler = ClipAssembler(p.clip_seconds, p.sample_fps, p.sample_rate, origin=p.stream_origin,
                                            audio_grace_s=p.audio_grace_s, expect_audio=bool(p.audio_topic),
                                            expect_video=bool(p.image_topic or p.compressed_topic),
@@ -295,8 +299,16 @@ class MemorizationNode(M3LifecycleNode):
 
     def _stream_time(self, topic: str, msg: object) -> float | None:
         """The message's stream time (clock jumps re-anchored, counted and logged); None for a duplicate."""
-        assert self.clocks is not None
-        mapped = self.clocks.map(topic, stamp_seconds(msg), time.monotonic())
+        assert self.clocks is not None and self.stamps is not None
+        try:   # ROS-time stamps (a live robot) less the memory's wall origin; stream-time stamps as they are
+            stamp = self.stamps.to_stream(stamp_seconds(msg))
+        except ValueError as e:
+            self.ledger.record(topic, "clock_mismatch", self._latest_stream_t,
+                               detail=str(e) if topic not in self._bad_topics else "")
+            self._bad_topics.add(topic)
+            self._report_bad(f"{topic} clock", e)
+            return None
+        mapped = self.clocks.map(topic, stamp, time.monotonic())
         if mapped is None:
             self.ledger.record(topic, "duplicate", self._latest_stream_t)
             return None
@@ -414,8 +426,11 @@ class MemorizationNode(M3LifecycleNode):
 
     def _on_sync(self, request: SyncStream.Request, response: SyncStream.Response) -> SyncStream.Response:
         """Replay watermark: wait for what was published to arrive (what never does is lost in transport),
-        finish the clips ending by ``stream_time`` and wait until they are committed."""
+        finish the clips ending by ``stream_time`` and wait until they are committed. ``stream_time`` is a header
+        stamp: ROS time on a wall-clock memory, mapped to stream seconds here (``watermark`` in the response)."""
         want = dict(zip(request.topics, request.published, strict=False))
+        with self._lock:
+            mark = self.stamps.watermark(request.stream_time) if self.stamps is not None else request.stream_time
         deadline = time.monotonic() + max(0.0, request.receive_timeout_s or 5.0)
         while any(self.received.get(t, 0) < n for t, n in want.items()) and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -423,16 +438,18 @@ class MemorizationNode(M3LifecycleNode):
             missing = n - self.received.get(topic, 0) - self._transport_lost.get(topic, 0)
             if missing > 0:
                 self._transport_lost[topic] = self._transport_lost.get(topic, 0) + missing
-                self.ledger.record(topic, "transport", self._latest_stream_t, request.stream_time, count=missing)
+                self.ledger.record(topic, "transport", self._latest_stream_t, max(mark, self._latest_stream_t),
+                                   count=missing)
                 self.get_logger().warning(f"{missing} messages published on {topic} never arrived (best-effort "
                                           "transport): recorded as lost")
         with self._lock:
-            clips = self.assembler.advance_to(request.stream_time) if self.assembler is not None else []
+            clips = self.assembler.advance_to(mark) if self.assembler is not None else []
         for c in clips:
             self._idle.clear()
             self._queue.put(c)  # a watermark never drops clips
         ok = self._idle.wait(timeout=request.timeout_s if request.timeout_s > 0 else 600.0)
         response.success = ok
+        response.watermark = float(mark)
         response.memorized_upto = float(max(self._memorized_upto, -1.0))
         response.clips_committed = self.count.clips_done
         response.topics = sorted(set(self.received) | set(want))

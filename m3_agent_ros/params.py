@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from m3_memory.timeline import check_zone
+
 
 def _p(default: Any, doc: str) -> Any:
     return field(default=default, metadata={"doc": doc})
@@ -164,6 +166,8 @@ class MemorizationParams(_Documented):
     sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
     audio_grace_s: float = _p(2.0, "how long to wait for late audio after video passed a clip's end")
     stream_origin: float = _p(0.0, "stream time of clip 0's start (clip ids derive from header stamps)")
+    time_zone: str = _p("", "IANA time zone of a wall-clock memory ('' = the machine's): kept in the store when "
+                            "the first ROS-time stamp sets its wall origin; answers say times in it")
     image_queue_depth: int = _p(30, "subscription depth for camera topics (sensor-data QoS, best effort)")
     audio_queue_depth: int = _p(500, "subscription depth for the audio topic (sensor-data QoS, best effort)")
     max_queued_clips: int = _p(4, "finished clips waiting for processing; more are dropped with an error")
@@ -229,6 +233,8 @@ class MemorizationParams(_Documented):
         if self.max_clock_jump_s <= 0 or self.video_gap_s <= 0:
             raise ValueError("max_clock_jump_s and video_gap_s must be positive")
         self.check_choices()
+        if self.time_zone:
+            check_zone(self.time_zone)
         if self.voice_overlap_aware and self.voice_backend not in ("campplus", "none"):
             raise ValueError(f"voice_overlap_aware needs voice_backend campplus (not {self.voice_backend!r}): set "
                              "voice_overlap_aware: false for that backend")

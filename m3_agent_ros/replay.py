@@ -67,6 +67,8 @@ class ReplayStats:
     received: dict[str, int] = field(default_factory=dict)            # per topic, as the node counted them
     lost_in_transport: dict[str, int] = field(default_factory=dict)   # per topic, as the node accounted them
     memorized_upto: float = -1.0
+    watermark: float = -1.0         # the last watermark in the memory's stream seconds (the node's reply)
+    stamp_offset: float = 0.0       # header stamps less recording time (ROS time of a robot's recording; 0 converted)
 
 
 class Replayer(OwnNode):
@@ -158,13 +160,15 @@ class Replayer(OwnNode):
             pub = self._pubs[topic]
             self.wait(lambda p=pub: p.get_subscription_count() > 0, timeout, f"a subscriber on {topic}")
 
-    def sync_to(self, t: float, stats: ReplayStats, timeout: float) -> None:
-        """Watermark: every message before stream time ``t`` is published; returns once the node has committed the
-        clips that end by ``t`` (messages that never arrived are accounted by the node as lost in transport)."""
+    def sync_to(self, t: float, stats: ReplayStats, timeout: float) -> float:
+        """Watermark: every message before recording time ``t`` is published; returns once the node has committed
+        the clips that end by ``t`` (messages that never arrived are accounted by the node as lost in transport).
+        Returns ``t`` in the memory's stream seconds (the node maps header stamps: ROS time on a wall-clock memory)."""
         from m3_agent.srv import SyncStream
 
         topics = sorted(self.published)
-        req = SyncStream.Request(stream_time=float(t), topics=topics, published=[self.published[k] for k in topics],
+        req = SyncStream.Request(stream_time=float(t + stats.stamp_offset), topics=topics,
+                                 published=[self.published[k] for k in topics],
                                  receive_timeout_s=5.0, timeout_s=float(timeout))
         fut = self.sync.call_async(req)
         self.wait(fut.done, timeout + 30.0, f"memorization of the clips before {t:.0f} s", watch_memorization=True)
@@ -172,17 +176,21 @@ class Replayer(OwnNode):
         if not res.success:
             raise TimeoutError(f"memorization node: {res.message}")
         stats.memorized_upto = max(stats.memorized_upto, res.memorized_upto)
+        stats.watermark = float(res.watermark)
         for topic, got, lost in zip(res.topics, res.received, res.lost_in_transport, strict=False):
             stats.lost_in_transport[topic], stats.received[topic] = int(lost), int(got)
             if "audio" in topic:
                 stats.audio_received, stats.audio_lost_in_transport = int(got), int(lost)
+        return stats.watermark
 
-    def ask(self, q: Question, timeout: float = 600.0) -> AnswerRecord:
+    def ask(self, q: Question, timeout: float = 600.0, before_time: float | None = None) -> AnswerRecord:
+        """Ask ``q``; ``before_time`` is its time in the memory's stream seconds (default: ``q.time``)."""
         from m3_agent.srv import Query
 
         rec = AnswerRecord(q.question_id, q.question, q.answer, list(q.types), q.time,
                            clips_committed=len(self.committed))
-        req = Query.Request(question=q.question, has_time_bound=True, before_time=float(q.time))
+        bound = q.time if before_time is None else before_time
+        req = Query.Request(question=q.question, has_time_bound=True, before_time=float(bound))
         t = time.perf_counter()
         fut = self.query.call_async(req)
         self.wait(fut.done, timeout, f"the answer to {q.question_id}")
@@ -211,7 +219,7 @@ class Replayer(OwnNode):
             msgs = fault(msgs)
         topics = sorted({(m.topic, m.msgtype) for m in msgs})
         self.wait_ready(topics)
-        stats = ReplayStats(messages=len(msgs))
+        stats = ReplayStats(messages=len(msgs), stamp_offset=stamp_offset(msgs))
         records: list[AnswerRecord] = []
         qi = 0
         t_start = time.monotonic()
@@ -224,10 +232,11 @@ class Replayer(OwnNode):
             while qi < len(questions) and questions[qi].time <= now_t:
                 q = questions[qi]
                 w0 = time.monotonic()
+                bound = q.time
                 if math.isfinite(q.time):
-                    self.sync_to(q.time, stats, memorization_timeout)
+                    bound = self.sync_to(q.time, stats, memorization_timeout)
                 stats.waited_for_memorization_s += time.monotonic() - w0
-                records.append(self.ask(q))
+                records.append(self.ask(q, before_time=bound))
                 paused += time.monotonic() - w0
                 qi += 1
 
@@ -264,6 +273,15 @@ class Replayer(OwnNode):
         return records, stats
 
 
+def stamp_offset(msgs: list[Any]) -> float:
+    """Header stamps less recording time (the median over the first stamped messages): 0 for a converted bag,
+    the recording's start in ROS time for a bag a robot recorded."""
+    import statistics
+
+    diffs = [m.stamp - m.t for m in msgs[:200] if m.stamped]
+    return float(statistics.median(diffs)) if diffs else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-replay", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("bag", help="rosbag2 folder made by m3-bag convert")
@@ -280,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     for r in records:
         print(f"[{r.time:7.1f} s] {r.question}\n    -> {r.answer or r.error}  ({r.latency_s * 1000:.0f} ms)")
     print(json.dumps(asdict(stats)))
+    if stats.messages and stats.clips_committed == 0:
+        print(f"m3-replay: error: {stats.messages} messages published, no clip memorized (see the memorization "
+              f"node's losses: m3-memory gaps DB)", file=sys.stderr)
+        return 2
     if a.out:
         Path(a.out).write_text("".join(json.dumps(asdict(r), ensure_ascii=False) + "\n" for r in records))
     return 0 if all(r.success or not r.error for r in records) else 1

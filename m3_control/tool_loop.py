@@ -118,6 +118,8 @@ class ToolReasoningLoop:
     def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
         lines: list[str] = []
         texts: set[str] = set()
+        timeline = self.store.timeline()
+        now = timeline.now(before_time)
         for m in self.store.search_nodes(query, topk=3 * self.search_topk, before_time=before_time):
             text = self.store.translate(m.text, before_time=before_time)
             if not text or text in texts:  # the same words said again: shown once (the best-scored memory)
@@ -125,7 +127,7 @@ class ToolReasoningLoop:
             if len(lines) >= self.search_topk or (m.score is not None and m.score < self.min_score):
                 break  # ranked best first: nothing below the floor is evidence of anything
             texts.add(text)
-            when = f"{int(m.start_time or 0) // 60:02d}:{int(m.start_time or 0) % 60:02d}"
+            when = timeline.say(float(m.start_time or 0), now)
             shown[int(m.id)] = {"id": int(m.id), "kind": m.kind, "clip_id": m.clip_id, "text": text, "raw": m.text,
                                 "score": round(float(m.score or 0.0), 3), "time": m.start_time}
             lines.append(f"[{m.id}] {when} {text}")
@@ -224,9 +226,11 @@ class ToolReasoningLoop:
                     if aligned != q:
                         info.flags.append("polarity_from_question")
                     places = [p.name for p in load_places(self.store)]   # read only when a query runs
-                    aligned, added, missing = query_fidelity.check(question, aligned, places)
-                    if added:
-                        info.flags.append("place_from_question")
+                    timeline = self.store.timeline()
+                    aligned, added, missing = query_fidelity.check(question, aligned, places, timeline,
+                                                                   timeline.now(before_time))
+                    for what in added:
+                        info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
                     if missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
                         raise QueryError("the query leaves out " + "; ".join(missing))
                     text, qres = answer_query(self.queries, aligned.compact(), before_time)

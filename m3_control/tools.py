@@ -32,7 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from m3_memory.people import PeopleFacts, Person, mmss
+from m3_memory.people import PeopleFacts, Person
+from m3_memory.timeline import Timeline
 
 from .tool_result import ToolError, ToolResult
 from .where_tools import WhereOps
@@ -112,6 +113,8 @@ class EntityTools(WhereOps):
         if op is None:
             raise ToolError(f"unknown tool {call.name!r}; tools: {', '.join(self._ops)}")
         self._facts = PeopleFacts(self.store, before_time)
+        self._timeline = self.store.timeline()
+        self._now = self._timeline.now(before_time)
         try:
             result = op(*call.args)
         except TypeError as e:
@@ -124,22 +127,38 @@ class EntityTools(WhereOps):
         return result
 
     # -- helpers --------------------------------------------------------------------------------------
+    _timeline: Timeline = Timeline()
+    _now: float | None = None
+
+    def _at(self, t: float) -> str:
+        """A time as answers say it: wall clock on a live robot's memory, minutes:seconds into a recording."""
+        return self._timeline.say(t, self._now)
+
+    def _time(self, t: float | str | None) -> float | None:
+        """A time argument as the question wrote it (a clock time may be a wall time: m3_memory.timeline)."""
+        if isinstance(t, str) and self._timeline.is_wall:
+            try:
+                return self._timeline.read(t, self._now)
+            except ValueError as e:
+                raise ToolError(str(e)) from None
+        return parse_time(t)
+
     def _d(self, p: Person) -> str:
         """How answers name a person (from everything known of them, not only the window's turns)."""
         return self._facts.describe(p.character_id)
 
-    @staticmethod
-    def _window(t1: float | str | None, t2: float | str | None) -> tuple[float | None, float | None]:
-        t1, t2 = parse_time(t1), parse_time(t2)
+    def _window(self, t1: float | str | None, t2: float | str | None) -> tuple[float | None, float | None]:
+        t1, t2 = self._time(t1), self._time(t2)
         if t1 is not None and t2 is not None and t2 < t1:
             t1, t2 = t2, t1
         return t1, t2
 
-    @staticmethod
-    def _span(t1: float | None, t2: float | None) -> str:
+    def _span(self, t1: float | None, t2: float | None) -> str:
         if t1 is None and t2 is None:
             return ""
-        return f" between {mmss(t1 or 0)} and {mmss(t2)}" if t2 is not None else f" after {mmss(t1 or 0)}"
+        if t2 is None:
+            return f" after {self._at(t1 or 0)}"
+        return f" between {self._at(t1 or 0)} and {self._at(t2)}"
 
     def _who(self, ref: Any) -> tuple[Person | None, dict[str, Any]]:
         if not isinstance(ref, str) or not ref.strip():
@@ -169,7 +188,7 @@ class EntityTools(WhereOps):
         ps = self._facts.people(t1, t2)
         if not ps:
             return ToolResult("", f"I have no memory of anyone{self._span(t1, t2)}.", [], [], [])
-        facts = [f"{self._d(p)}: first {mmss(p.first)}, last {mmss(p.last)}, spoke {len(p.turns)} times, "
+        facts = [f"{self._d(p)}: first {self._at(p.first)}, last {self._at(p.last)}, spoke {len(p.turns)} times, "
                  f"seen {len(p.appearances)} times" for p in ps]
         answer = f"In order{self._span(t1, t2)}: " + ", then ".join(self._d(p) for p in ps) + "."
         return ToolResult("", answer, facts, [(p.turns + p.appearances)[0] for p in ps],
@@ -181,7 +200,7 @@ class EntityTools(WhereOps):
             return self._no_one("", who, info)
         n = len(p.turns)
         answer = f"{_cap(self._d(p))} spoke {_times(n)}." if n else f"{_cap(self._d(p))} never spoke."
-        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\"" for t in p.turns], p.turns, n, {who: info})
+        return ToolResult("", answer, [f"{self._at(t.start)} \"{t.text}\"" for t in p.turns], p.turns, n, {who: info})
 
     def said_by(self, who: str) -> ToolResult:
         p, info = self._who(who)
@@ -193,7 +212,8 @@ class EntityTools(WhereOps):
                               [], {who: info})
         answer = (f"They said \"{said[0]}\"." if len(said) == 1 else
                   "They said, in order: " + "; ".join(f"\"{s}\"" for s in said) + ".")
-        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\"" for t in p.turns], p.turns, said, {who: info})
+        return ToolResult("", answer, [f"{self._at(t.start)} \"{t.text}\"" for t in p.turns], p.turns, said,
+                          {who: info})
 
     def _pair(self, a: str, b: str) -> tuple[Person, Person, dict[str, Any]] | ToolResult:
         pa, ia = self._who(a)
@@ -219,7 +239,8 @@ class EntityTools(WhereOps):
         yes = (fa.start < fb.start) == before
         first, second = (fa, fb) if fa.start < fb.start else (fb, fa)
         answer = (f"{'Yes' if yes else 'No'}, {self._facts.describe(first.character_id)} spoke first "
-                  f"({mmss(first.start)}), then {self._facts.describe(second.character_id)} ({mmss(second.start)}).")
+                  f"({self._at(first.start)}), then {self._facts.describe(second.character_id)} "
+                  f"({self._at(second.start)}).")
         return ToolResult("", answer, [], [fa, fb], yes, resolved)
 
     def spoke_before(self, a: str, b: str) -> ToolResult:
@@ -298,7 +319,7 @@ class EntityTools(WhereOps):
             return ToolResult("", f"I heard nobody speak{self._span(t1, t2)}.", [], [], None)
         t = voice[0] if first else max(voice, key=lambda v: (v.end, v.start))
         answer = f"{_cap(self._facts.describe(t.character_id))} spoke {'first' if first else 'last'}."
-        return ToolResult("", answer, [f"{mmss(t.start)} \"{t.text}\""], [t], t.character_id)
+        return ToolResult("", answer, [f"{self._at(t.start)} \"{t.text}\""], [t], t.character_id)
 
     def first_speaker(self, t1: float | str | None = None, t2: float | str | None = None) -> ToolResult:
         return self._edge_speaker(t1, t2, True)
@@ -312,8 +333,8 @@ class EntityTools(WhereOps):
             return self._no_one("", who, info)
         last = max(p.turns + p.appearances, key=lambda t: t.end)
         what = "heard" if last.kind == "voice" else "saw"
-        when = (f"at {mmss(last.start)}" if mmss(last.start) == mmss(last.end) else
-                f"from {mmss(last.start)} to {mmss(last.end)}")
+        when = (f"at {self._at(last.start)}" if self._at(last.start) == self._at(last.end) else
+                f"from {self._at(last.start)} to {self._at(last.end)}")
         return ToolResult("", f"I last {what} {self._d(p)} {when}.", [], [last], last.end, {who: info})
 
 

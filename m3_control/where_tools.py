@@ -14,9 +14,10 @@ navigation goal can be built from exactly what the answer said.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from m3_memory.people import Turn, mmss
+from m3_memory.people import Turn
 from m3_memory.poses import place_of
 from m3_memory.where import frame_of, load_places, pose_near, turn_poses, where_text
 
@@ -29,7 +30,11 @@ NEAR_TIME_S = 15.0        # place_at cites the turns (and their memories) this c
 
 
 class WhereOps:
-    """Mixed into :class:`m3_control.tools.EntityTools` (uses its ``store``, ``_facts``, ``_who``, ``_d``)."""
+    """Mixed into :class:`m3_control.tools.EntityTools` (uses its ``store``, ``_facts``, ``_who``, ``_d``, ``_at``
+    and ``_time``)."""
+
+    _at: Callable[[float], str]                          # how answers say a time
+    _time: Callable[[float | str | None], float | None]  # and read one
 
     store: Any
     _facts: Any
@@ -54,8 +59,8 @@ class WhereOps:
         what = "heard" if turn.kind == "voice" else "saw"
         where = where_text(load_places(self.store), x, y)
         answer = (f"I {'last' if last else 'first'} {what} {self._d(p)} in {where} "  # type: ignore[attr-defined]
-                  f"({mmss(turn.start)}).")
-        return ToolResult("", answer, [f"{mmss(turn.start)} at x {x:.2f}, y {y:.2f}"], [turn],
+                  f"({self._at(turn.start)}).")
+        return ToolResult("", answer, [f"{self._at(turn.start)} at x {x:.2f}, y {y:.2f}"], [turn],
                           self._pose_value(x, y, yaw, turn.start), {who: info})
 
     def last_place(self, who: str) -> ToolResult:
@@ -86,16 +91,14 @@ class WhereOps:
         for t, (x, y, yaw) in posed:
             order.setdefault(where_text(places, x, y), []).append(t.start)
             values.append(self._pose_value(x, y, yaw, t.start))
-        parts = [f"{w} ({', '.join(mmss(s) for s in ts[:3])}{', ...' if len(ts) > 3 else ''})"
+        parts = [f"{w} ({', '.join(self._at(s) for s in ts[:3])}{', ...' if len(ts) > 3 else ''})"
                  for w, ts in order.items()]
         listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         return ToolResult("", f"I heard about that in {listed}.", [f"{len(hits)} memories about {topic!r}"],
                           [t for t, _ in posed], values)
 
     def place_at(self, when: float | str) -> ToolResult:
-        from .tools import parse_time
-
-        t = parse_time(when)
+        t = self._time(when)
         if t is None:
             raise ToolError("place_at needs a time")
         bt = self._facts.before_time
@@ -103,10 +106,10 @@ class WhereOps:
             return ToolResult("", "I have no memory of that time yet.", [], [], None)
         p = pose_near(self.store, t, max_gap_s=5.0)
         if p is None:
-            return ToolResult("", NO_POSE, [f"no pose near {mmss(t)}"], [], None)
+            return ToolResult("", NO_POSE, [f"no pose near {self._at(t)}"], [], None)
         where = where_text(load_places(self.store), p.x, p.y)
         # provenance: what the robot saw or heard around then (the memories written there), nearest first
         near = sorted((tr for tr in self._facts.turns if abs((tr.start + tr.end) / 2 - t) <= NEAR_TIME_S),
                       key=lambda tr: abs((tr.start + tr.end) / 2 - t))[:3]
-        return ToolResult("", f"At {mmss(t)} I was in {where}.", [f"x {p.x:.2f}, y {p.y:.2f}"], near,
+        return ToolResult("", f"At {self._at(t)} I was in {where}.", [f"x {p.x:.2f}, y {p.y:.2f}"], near,
                           self._pose_value(p.x, p.y, p.yaw, t))

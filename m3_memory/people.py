@@ -14,11 +14,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .retrieval import character_name
 from .tags import find_tags
+from .timeline import mmss
 
 if TYPE_CHECKING:
     from .store import MemoryStore
@@ -74,13 +76,13 @@ class Person:
         self._usual = next(s.rstrip(".!?") for s in said if counts[s.lower().rstrip(".!?")] == best)
         return self._usual
 
-    def describe(self) -> str:
+    def describe(self, say: Callable[[float], str] = mmss) -> str:
         """How an answer names this person: a known name, else by what they said, else when they were seen."""
         if self.name:
             return self.name
         if self.usual_words:
             return f"the person who said \"{self.usual_words}\""
-        return f"the person seen at {mmss(self.first)} (who did not speak)"
+        return f"the person seen at {say(self.first)} (who did not speak)"
 
 
 @dataclass
@@ -132,11 +134,6 @@ class _TurnLog:
         return self._turns[1], self._turns[2]
 
 
-def mmss(seconds: float) -> str:
-    s = max(0, int(round(seconds)))
-    return f"{s // 60:02d}:{s % 60:02d}"
-
-
 def _words(text: str) -> str:
     from .perception.wer import normalize
 
@@ -167,6 +164,11 @@ class PeopleFacts:
                 p = self._people[t.character_id] = Person(t.character_id, None)
             (p.turns if t.kind == "voice" else p.appearances).append(t)
         self._named: set[int] = set()
+        self.timeline = store.timeline()
+
+    def say(self, t: float) -> str:
+        """A time as answers say it (m3_memory.timeline): wall clock on a live robot's memory, else mm:ss."""
+        return self.timeline.say(t, self.timeline.now(self.before_time))
 
     def _name(self, p: Person) -> str | None:
         """Names are read only for the people an answer mentions (each read scans that person's memories)."""
@@ -217,7 +219,7 @@ class PeopleFacts:
         if p is None:
             return "someone"
         self._name(p)
-        return p.describe()
+        return p.describe(self.say)
 
     # -- references -> characters -------------------------------------------------------------------
     def resolve(self, ref: str, min_score: float = 0.6) -> Resolution:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import sqlite3
 import threading
 import time
@@ -45,6 +46,7 @@ from .records import (
 )
 from .schema import migrate
 from .tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
+from .timeline import META_ORIGIN, META_ZONE, WALL_STAMP_MIN, Timeline, check_zone
 from .vector_index import IndexParams, VectorIndex
 from .writer_cache import WriterCache
 
@@ -143,6 +145,28 @@ class MemoryStore:
 
     def _set_meta(self, key: str, value: object) -> None:
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
+
+    # ------------------------------------------------------------------ time
+    def timeline(self) -> Timeline:
+        """How this memory's stream seconds map to the wall clock (:mod:`m3_memory.timeline`)."""
+        origin = self.meta(META_ORIGIN)
+        return Timeline(float(origin) if origin is not None else None, self.meta(META_ZONE) or "UTC")
+
+    def anchor_wall_clock(self, stamp: float, zone: str) -> Timeline:
+        """Make ``stamp`` (epoch seconds) this memory's stream time 0 unless it already has a wall origin (the first
+        wall-clock stream wins, so stream time continues across restarts); returns the timeline in force."""
+        self._require_writable()
+        if not math.isfinite(stamp) or stamp < WALL_STAMP_MIN:
+            raise StoreError(f"{stamp!r} is not a wall-clock stamp (epoch seconds)")
+        check_zone(zone)
+        with self.transaction():
+            if self.meta(META_ORIGIN) is None:
+                if self.conn.execute("SELECT 1 FROM clips LIMIT 1").fetchone() is not None:
+                    raise StoreError("this memory already holds clips in stream time: a wall-clock stream cannot "
+                                     "join it (use a new database for the robot)")
+                self._set_meta(META_ORIGIN, f"{round(stamp, 3):.3f}")
+                self._set_meta(META_ZONE, zone)
+        return self.timeline()
 
     # ------------------------------------------------------------------ embedder
     @property

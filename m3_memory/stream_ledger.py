@@ -11,6 +11,8 @@ Causes
   past          stamp jumped back beyond ``max_clock_jump_s``: re-anchored, not lost
   duplicate     same stamp as the previous message on the topic: dropped
   bad           undecodable (encoding, size, NaN, corrupt JPEG): dropped
+  clock_mismatch  stamped in stream time for a memory that keeps wall-clock (ROS) time, or the other way round:
+                dropped (m3_memory.timeline.StampAnchor)
   overflow      a finished clip dropped because memorization fell too far behind
   no_audio / no_video   stream time with no input on an expected topic (a gap), recorded as silence / no frames
   transport     published (by the replay) but never received: best-effort transport dropped it

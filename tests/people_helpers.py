@@ -39,13 +39,17 @@ SILENT = [(1, "dee", 50.0, 52.0)]
 
 
 def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, script: list | None = None,
-                  silent: list | None = None) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
+                  silent: list | None = None, wall_origin: float | None = None, zone: str = "UTC"
+                  ) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
     """``poses(clip)``: the robot's pose samples during that clip (stored with its turns), or no poses at all.
-    ``script`` / ``silent``: another meeting in the same form as :data:`SCRIPT` / :data:`SILENT`."""
+    ``script`` / ``silent``: another meeting in the same form as :data:`SCRIPT` / :data:`SILENT`.
+    ``wall_origin``: a live robot's meeting, stream time 0 at that epoch second in ``zone``."""
     script = SCRIPT if script is None else script
     silent = SILENT if silent is None else silent
     rng = np.random.default_rng(3)
     store = MemoryStore(path)
+    if wall_origin is not None:
+        store.anchor_wall_clock(wall_origin, zone)
     ids: dict[str, dict[str, int]] = {}
     for clip in range(3):
         with store.begin_clip(clip, 30.0 * clip, 30.0 * (clip + 1)) as w:

@@ -161,3 +161,29 @@ def test_the_bundled_demo_bag_still_reads_in_stream_time():
     assert ts[0] < 0.2 and ts == sorted(ts) and ts[-1] <= meta["duration"]["nanoseconds"] / 1e9 + 1e-6
     qs = bag_questions(bag)
     assert qs and all(0 < q.time <= meta["duration"]["nanoseconds"] / 1e9 + 1e-6 for q in qs)
+
+
+@pytest.mark.parametrize("stamps", ["ros", "stream"])
+def test_a_robots_recording_reads_in_recording_time(tmp_path, stamps):
+    """A bag as a robot's ``ros2 bag record`` stores it (ROS-time bag times, no m3 metadata; header stamps in ROS
+    time or in a driver's own clock) reads in time into the recording, and the replay's stamp offset maps a
+    question's time to the header clock the memorization node sees."""
+    from m3_agent_ros.bags.as_robot import as_robot
+    from m3_agent_ros.bags.read import stream_origin_ns
+    from m3_agent_ros.replay import stamp_offset
+
+    src = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
+    start = parse_start_time("2026-11-26T08:00:00Z")
+    bag = as_robot(src, tmp_path / "robot", start, stamps=stamps)
+    meta = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    assert STREAM_ORIGIN_KEY not in (meta.get("custom_data") or {})
+    assert stream_origin_ns(bag) == int(start * 1e9)
+    converted = list(iter_messages(src))
+    robot = list(iter_messages(bag))
+    assert len(robot) == len([m for m in converted if "questions" not in m.topic])
+    assert [round(m.t, 6) for m in robot[:50]] == [round(m.t, 6) for m in converted[:50] if "questions" not in m.topic]
+    offset = stamp_offset(robot)
+    assert offset == pytest.approx(start if stamps == "ros" else 0.0, abs=1e-3)
+    assert all(abs(m.stamp - (m.t + offset)) < 0.05 for m in robot if m.stamped)
+    assert [q.time for q in bag_questions(bag)] == [q.time for q in bag_questions(src)]
+    assert bag_cli(["as-robot", str(src), str(bag)]) == 2   # exists: a clear error, nothing overwritten

@@ -55,6 +55,18 @@ def cmd_batch(a: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_as_robot(a: argparse.Namespace) -> int:
+    import time
+
+    from .as_robot import as_robot
+    from .convert import parse_start_time
+
+    start = parse_start_time(a.start_time) if a.start_time else time.time()
+    out = as_robot(a.bag, a.out, start, a.stamps, a.storage)
+    print(f"{out}: recorded as from {datetime.fromtimestamp(start, timezone.utc).isoformat(timespec='seconds')}")
+    return 0
+
+
 def cmd_info(a: argparse.Namespace) -> int:
     from rosbags.rosbag2 import Reader
 
@@ -111,6 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-annotated", action="store_true", help="only videos with questions in --annotations")
     common(p)
     p.set_defaults(fn=cmd_batch)
+    p = sub.add_parser("as-robot", help="rewrite a converted bag as a robot records it (ROS-time stamps and bag "
+                                        "times, no m3 metadata)")
+    p.add_argument("bag", help="bag folder made by convert")
+    p.add_argument("out", help="bag folder to create")
+    p.add_argument("--start-time", metavar="TIME", default=None,
+                   help="wall time of the recording's start: epoch seconds or ISO 8601 (default: now)")
+    p.add_argument("--stamps", choices=("ros", "stream"), default="ros",
+                   help="header stamps in ROS time (a live robot) or left in stream time (a simulator's clock)")
+    p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap")
+    p.set_defaults(fn=cmd_as_robot)
     p = sub.add_parser("info", help="topics, counts, duration and questions of a bag")
     p.add_argument("bag", help="bag folder")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

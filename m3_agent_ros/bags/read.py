@@ -20,6 +20,7 @@ class BagMessage:
     stamp: float          # header stamp, seconds (= t for converted bags)
     msg: object
     raw: bytes            # the CDR bytes, for republishing unchanged
+    stamped: bool = True  # the message has a header (else ``stamp`` is ``t``)
 
 
 def bag_metadata(bag: str | Path) -> dict:
@@ -30,10 +31,19 @@ def bag_metadata(bag: str | Path) -> dict:
 
 
 def stream_origin_ns(bag: str | Path) -> int:
-    """Bag timestamp of stream time 0 (custom_data of bags converted by m3-bag; 0 for other and older bags)."""
+    """Bag timestamp of stream time 0: the custom_data of bags converted by m3-bag; for a bag recorded in ROS time
+    (a robot's ``ros2 bag record``: no such key, timestamps since 1970) its first message, so a question's time is
+    its time into the recording; 0 for older converted bags (timestamped in stream time)."""
+    from m3_memory.timeline import WALL_STAMP_MIN
+
     from .convert import STREAM_ORIGIN_KEY
 
-    return int((bag_metadata(bag).get("custom_data") or {}).get(STREAM_ORIGIN_KEY, 0))
+    meta = bag_metadata(bag)
+    custom = meta.get("custom_data") or {}
+    if STREAM_ORIGIN_KEY in custom:
+        return int(custom[STREAM_ORIGIN_KEY])
+    start = int((meta.get("starting_time") or {}).get("nanoseconds_since_epoch", 0))
+    return start if start >= WALL_STAMP_MIN * 1e9 else 0
 
 
 def iter_messages(bag: str | Path, topics: list[str] | None = None) -> Iterator[BagMessage]:
@@ -50,7 +60,7 @@ def iter_messages(bag: str | Path, topics: list[str] | None = None) -> Iterator[
             hdr = getattr(msg, "header", None)
             t = (t_ns - origin) / 1e9
             stamp = hdr.stamp.sec + hdr.stamp.nanosec * 1e-9 if hdr is not None else t
-            yield BagMessage(conn.topic, conn.msgtype, t, stamp, msg, bytes(data))
+            yield BagMessage(conn.topic, conn.msgtype, t, stamp, msg, bytes(data), hdr is not None)
 
 
 def decode_frame(m: BagMessage) -> np.ndarray:

@@ -25,6 +25,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from m3_memory import MemoryStore, StoreConfig
+from m3_memory.timeline import Timeline
 
 from ..evaluation.report import TEMPLATES as REPORT_TEMPLATES
 from .ask import DEFAULT_ANSWERER, DEFAULT_ROUNDS, AskService
@@ -58,12 +59,22 @@ def mmss(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
 
 
+@jinja2.pass_context
+def _when(context: Any, seconds: float | None) -> str:
+    """A stream time as pages show it: the wall clock on a live robot's memory (the page's ``timeline``), else
+    [h:]mm:ss into the recording."""
+    timeline: Timeline | None = context.get("timeline")
+    if timeline is None or not timeline.is_wall or seconds is None or not math.isfinite(seconds):
+        return mmss(seconds)
+    return timeline.say(seconds, timeline.now())
+
+
 def _environment() -> jinja2.Environment:
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(HERE / "templates"),
                                   jinja2.FileSystemLoader(REPORT_TEMPLATES)])   # trace.html.j2: the report's tables
     env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    env.filters["mmss"] = mmss
+    env.filters["mmss"] = _when
     return env
 
 
@@ -84,8 +95,18 @@ class Browser:
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         session = self.access.session(request)
         base = {"writable": self.access.enabled, "logged_in": session is not None,
-                "csrf": self.access.csrf(session), "db": self.settings.db.name}
+                "csrf": self.access.csrf(session), "db": self.settings.db.name, "timeline": self.timeline()}
         return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+
+    def timeline(self) -> Timeline:
+        """The memory's clock (read per page: the memorization node sets it on a robot's first ROS-time stamp);
+        stream time when the database cannot be read (the error page still renders)."""
+        try:
+            with self.lock:
+                return self.store.timeline()
+        except Exception as e:   # sqlite3.Error on a locked or closed database
+            log.debug("timeline unreadable: %s", e)
+            return Timeline()
 
     def error_page(self, request: Request, err: BrowserError) -> Response:
         return self.render(request, "error.html.j2", status=err.status, error=err)
@@ -145,13 +166,19 @@ def create_app(settings: BrowserSettings) -> Starlette:
     return app
 
 
-def parse_time(value: str | None, name: str) -> float | None:
-    """Stream time from a form/query field: seconds ("90", "90.5") or [h:]mm:ss ("1:30"); "" -> None."""
+def parse_time(value: str | None, name: str, timeline: Timeline | None = None) -> float | None:
+    """Stream time from a form/query field: seconds ("90", "90.5") or [h:]mm:ss ("1:30"); on a live robot's memory
+    also a wall time ("9:01", "3pm": m3_memory.timeline); "" -> None."""
     text = (value or "").strip()
     if not text:
         return None
     if len(text) > 20:
         raise BrowserError(400, "Bad time", f"{name}: {text[:20]}... is not a time")
+    if timeline is not None and timeline.is_wall:
+        try:
+            return timeline.read(text, timeline.now())
+        except ValueError as e:
+            raise BrowserError(400, "Bad time", f"{name}: {e}") from None
     try:
         parts = [float(p) for p in text.split(":")]
     except ValueError:

@@ -80,7 +80,8 @@ async def forget_confirm(request: Request) -> Response:
 @handled
 async def timeline_page(request: Request) -> Response:
     qp = request.query_params
-    t1, t2 = parse_time(qp.get("from"), "from"), parse_time(qp.get("to"), "to")
+    timeline = browser(request).timeline()
+    t1, t2 = parse_time(qp.get("from"), "from", timeline), parse_time(qp.get("to"), "to", timeline)
     character = parse_int(qp.get("character"), "character")
     page = parse_int(qp.get("page"), "page", default=1, lo=1, hi=100_000) or 1
 
@@ -109,7 +110,7 @@ async def clip_page(request: Request) -> Response:
 async def search_page(request: Request) -> Response:
     qp = request.query_params
     q = limited(qp.get("q"), "search text", MAX_QUERY_CHARS)
-    before = parse_time(qp.get("before"), "before")
+    before = parse_time(qp.get("before"), "before", browser(request).timeline())
     mode = qp.get("mode", "memories")
     if mode not in ("memories", "clips"):
         raise BrowserError(400, "Bad mode", "mode must be memories or clips")
@@ -131,7 +132,7 @@ async def search_page(request: Request) -> Response:
 async def ask_page(request: Request) -> Response:
     qp = request.query_params
     q = limited(qp.get("q"), "question", MAX_QUESTION_CHARS)
-    before = parse_time(qp.get("before"), "before")
+    before = parse_time(qp.get("before"), "before", browser(request).timeline())
     b = browser(request)
     asked = await run_in_threadpool(b.ask.ask, q, before) if q else None
 

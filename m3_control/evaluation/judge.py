@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Protocol
 
 from m3_memory.perception.wer import HOMOPHONES  # one table, shared with the query quote matcher
+from m3_memory.timeline import Timeline
 
 from .judge_prompt import JUDGE_PROMPT, JUDGE_SYSTEM
 
@@ -184,6 +186,25 @@ class StrictMatchJudge:
 
     name = "strict-match (offline, no LLM judge configured)"
 
+    def __init__(self, timeline: Timeline | None = None) -> None:
+        # a memory on the wall clock (a robot's recording) answers "at 09:00:40" where the reference says "0:40"
+        # into the recording: with its timeline, a stated wall time counts as the same instant of the recording
+        self.timeline = timeline if timeline is not None and timeline.is_wall else None
+
+    def _instants(self, clock: str) -> tuple[float, ...]:
+        """The recording times a clock time in an answer may state: itself, and on a wall-clock memory the wall
+        time of that day (or the next) since the recording began."""
+        t = _seconds(clock)
+        if self.timeline is None or t >= 24 * 3600:
+            return (t,)
+        start = self.timeline.wall(0.0)
+        parts = [int(x) for x in clock.split(":")] + [0]
+        day = start.replace(hour=parts[0], minute=parts[1], second=parts[2] if clock.count(":") == 2 else 0,
+                            microsecond=0)
+        if day < start - timedelta(seconds=TIME_TOLERANCE_S):
+            day += timedelta(days=1)
+        return (t, self.timeline.stream(day))
+
     def judge(self, question: str, reference: str, answer: str) -> Verdict:
         if not (answer or "").strip():
             return Verdict(False, self.name, "empty answer")
@@ -215,20 +236,24 @@ class StrictMatchJudge:
                                          f"reference {_fmt_numbers(want)}")
 
     def _times(self, want: list[float], answer: str) -> Verdict:
-        said = _clock_times(_QUOTES.sub(" ", answer))
+        plain = _QUOTES.sub(" ", answer)
+        stated = [self._instants(m.group(0)) for m in _CLOCK.finditer(plain)]
+        said = [ts[-1] for ts in stated]
         if not said:
             return Verdict(False, self.name, f"no time in answer, reference {_fmt_clock(want)}")
-        spans = [(a, b) for a, b in _clock_spans(_QUOTES.sub(" ", answer)) if 0 <= b - a <= MAX_SPAN_S]
-        used: set[float] = set()
+        spans = [(a, b) for m in _SPAN.finditer(plain) for a, b in zip(self._instants(m.group(1)),
+                                                                        self._instants(m.group(2)), strict=False)
+                 if 0 <= b - a <= MAX_SPAN_S]
+        used: set[int] = set()
         for w in want:
-            near = [t for t in said if abs(t - w) <= TIME_TOLERANCE_S]
+            near = [i for i, ts in enumerate(stated) if any(abs(t - w) <= TIME_TOLERANCE_S for t in ts)]
             inside = [(a, b) for a, b in spans if a - TIME_TOLERANCE_S <= w <= b + TIME_TOLERANCE_S]
             if not near and not inside:
                 return Verdict(False, self.name, f"answer says {_fmt_clock(said)}, reference {_fmt_clock(want)}")
             used.update(near)
             for a, b in inside:
-                used.update((a, b))
-        other = [t for t in said if t not in used]
+                used.update(i for i, ts in enumerate(stated) if a in ts or b in ts)
+        other = [said[i] for i in range(len(stated)) if i not in used]
         if other:
             return Verdict(False, self.name, f"answer also says {_fmt_clock(other)}, reference {_fmt_clock(want)}")
         return Verdict(True, self.name, f"time {_fmt_clock(want)} matches")
@@ -297,10 +322,6 @@ def _clock_times(text: str) -> list[float]:
     return [_seconds(m.group(0)) for m in _CLOCK.finditer(text or "")]
 
 
-def _clock_spans(text: str) -> list[tuple[float, float]]:
-    return [(_seconds(m.group(1)), _seconds(m.group(2))) for m in _SPAN.finditer(text or "")]
-
-
 def _fmt_clock(times: Iterable[float]) -> str:
     return ", ".join(f"{int(t) // 60:02d}:{int(t) % 60:02d}" for t in sorted(set(times)))
 
@@ -354,7 +375,7 @@ class LLMJudge:
         return Verdict("yes" in text.lower(), self.name, text.strip()[:200])
 
 
-def make_judge(config: dict | None) -> Judge:
+def make_judge(config: dict | None, timeline: Timeline | None = None) -> Judge:
     if not config or not config.get("base_url"):
-        return StrictMatchJudge()
+        return StrictMatchJudge(timeline)
     return LLMJudge(**config)

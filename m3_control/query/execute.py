@@ -23,8 +23,9 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from m3_memory.people import PeopleFacts, Turn, mmss
+from m3_memory.people import PeopleFacts, Turn
 from m3_memory.poses import place_of
+from m3_memory.timeline import Timeline
 from m3_memory.where import find_place, load_places, pose_near, track_between, turn_poses
 
 from .frame import Query, check_shape, pick_ordinal
@@ -67,6 +68,20 @@ class QueryResult:
     spoke: dict[int, int] = field(default_factory=dict)    # character -> voice turns in the scope
     candidates: list[str] = field(default_factory=list)    # the people an ambiguous reference may mean
     describe: dict[int, str] = field(default_factory=dict)
+    timeline: Timeline = field(default_factory=Timeline)  # how the memory's stream seconds meet the wall clock
+    now: float | None = None      # the question's moment (stream seconds)
+    into_recording: bool = False  # the question gave times into the recording: answers say them that way too
+
+    def read(self, t: str | None) -> float | None:
+        """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""
+        if t is None:
+            return None
+        value, how = self.timeline.reading(t, self.now)
+        self.into_recording |= how == "recording"
+        return value
+
+    def say(self, t: float) -> str:
+        return self.timeline.say(t, self.now, self.into_recording)
 
     def trace(self) -> dict[str, Any]:
         return {"query": self.query.compact(), "status": self.status, "problem": self.problem,
@@ -82,11 +97,8 @@ def _plain(v: Any) -> Any:
     return v if isinstance(v, str | int | float | bool | type(None)) else str(v)
 
 
-def seconds(t: str | None) -> float | None:
-    if t is None:
-        return None
-    parts = [float(p) for p in t.split(":")]
-    return float(sum(v * 60 ** i for i, v in enumerate(reversed(parts))))
+def _plain_seconds(t: str) -> bool:
+    return t.strip().lstrip("-").replace(".", "", 1).isdigit()
 
 
 class QueryExecutor:
@@ -98,24 +110,28 @@ class QueryExecutor:
         q, moved = repair(q, [p.name for p in load_places(self.store)],
                           lambda ref: resolve(facts, ref, self.min_match).status != "unknown")
         check_shape(q)
-        res = QueryResult(q)
+        timeline = self.store.timeline()
+        res = QueryResult(q, timeline=timeline, now=timeline.now(before_time))
         res.steps += [{"step": "repair", "moved": m} for m in moved]
         res.describe = _Describer(facts)  # type: ignore[assignment]
-        for t in (q.at, q.from_):
-            if t is not None and before_time is not None and seconds(t) > before_time + 1e-6:
-                return self._stop(res, "future_time", t)
+        t1, t2, at = res.read(q.from_), res.read(q.to), res.read(q.at)
+        for t, text in ((at, q.at), (t1, q.from_)):
+            if t is not None and res.now is not None and t > res.now + 1e-6:
+                return self._stop(res, "future_time", text or "")
         # 1. scope
         scope = list(facts.turns)
         self._step(res, "visible", scope)
-        t1, t2, at = seconds(q.from_), seconds(q.to), seconds(q.at)
         if t1 is not None and t2 is not None and t2 < t1:
             t1, t2 = t2, t1
         if t1 is not None or t2 is not None:
             scope = [e for e in scope if (t1 is None or e.end >= t1) and (t2 is None or e.start <= t2)]
-            self._step(res, f"window {mmss(t1 or 0)}-{mmss(t2) if t2 is not None else 'now'}", scope)
+            self._step(res, f"window {res.say(t1 or 0)}-{res.say(t2) if t2 is not None else 'now'}", scope)
         if at is not None:
-            scope = [e for e in scope if e.start - AT_TOLERANCE_S <= at <= e.end + AT_TOLERANCE_S]
-            self._step(res, f"at {mmss(at)}", scope)
+            # a wall time written to the minute ("at 9:01", "at 3 pm") is that whole minute
+            minute = 60.0 if res.timeline.is_wall and q.at and q.at.count(":") < 2 and not _plain_seconds(q.at) \
+                and not res.into_recording else 0.0
+            scope = [e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
+            self._step(res, f"at {res.say(at)}", scope)
         if q.place is not None:
             place = find_place(load_places(self.store), q.place)
             if place is None:
@@ -229,7 +245,7 @@ class QueryExecutor:
                 out = [max(cand, key=lambda e: (e.end, e.start))] if cand else []
             else:
                 out = [e for e in cand if e.start >= anchor.end - REL_SLACK_S][:1]
-        self._step(res, f"{q.rel} {mmss(anchor.start)}", out)
+        self._step(res, f"{q.rel} {res.say(anchor.start)}", out)
         return out
 
     @staticmethod
@@ -329,7 +345,7 @@ def _telling_apart(facts: PeopleFacts, cid: int, ref: str, matched: Turn) -> str
     other = next((t for t in (p.turns if p else []) if t.text.strip() and similarity(ref, t.text) < 0.5), None)
     if other is not None:
         return f"the person who also said \"{' '.join(other.text.split()).rstrip('.!?')}\""
-    return f"the person who said it at {mmss(matched.start)}"
+    return f"the person who said it at {facts.say(matched.start)}"
 
 
 class _Describer(dict):

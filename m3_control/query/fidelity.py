@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from m3_memory.timeline import Timeline
+
 from .frame import Query
 from .quotes import quote_score
 
@@ -52,17 +54,32 @@ def place_of_question(question: str, known: list[str]) -> str | None:
     return None
 
 
-def check(question: str, q: Query, known_places: list[str]) -> tuple[Query, list[str], list[str]]:
-    """(frame, what was added, what the frame leaves out of the question)."""
+def check(question: str, q: Query, known_places: list[str], timeline: Timeline | None = None,
+          now: float | None = None) -> tuple[Query, list[str], list[str]]:
+    """(frame, what was added, what the frame leaves out of the question). ``timeline`` and ``now`` (the question's
+    moment, stream seconds) resolve the times a question names in words ("ten minutes ago", "this morning", "at
+    3 pm": :meth:`m3_memory.timeline.Timeline.spans`): code sets the frame's window from them, whatever the model
+    wrote, since calendar arithmetic is not a small model's job."""
+    timeline = timeline or Timeline()
     added: list[str] = []
     missing: list[str] = []
     refs = [r for r in (q.who, q.other) if r]
     for quote in quotes_of(question):
         if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
             missing.append(f"the words '{quote}' (who= or other=)")
-    times = {_sec(t) for t in (q.from_, q.to, q.at) if t}
-    for m in _CLOCK.finditer(_QUOTE.sub(" ", question)):
-        if int(m.group(1)) * 60 + int(m.group(2)) not in times:
+    plain = _QUOTE.sub(" ", question)
+    spans = timeline.spans(plain, now)
+    if spans:
+        starts = [s.start for s in spans if s.start is not None]
+        ends = [s.end for s in spans if s.end is not None]
+        q = replace(q, at=None, from_=_secs(max(starts)) if starts else None, to=_secs(min(ends)) if ends else None)
+        added.append("time from the question: " + ", ".join(s.text for s in spans))
+    covered = [(m.start(), m.end()) for s in spans for m in re.finditer(re.escape(s.text), plain)]
+    times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at) if t}
+    for m in _CLOCK.finditer(plain):
+        if any(a <= m.start() < b for a, b in covered):
+            continue
+        if _read(timeline, m.group(0), now) not in times:
             missing.append(f"the time {m.group(0)} (from=, to= or at=)")
     if q.pick is None and q.rel is None and q.find in ("who", "what", "when", "where"):
         said = {m.group(1).lower() for m in _ORDINAL.finditer(_QUOTE.sub(" ", question))}
@@ -77,6 +94,12 @@ def check(question: str, q: Query, known_places: list[str]) -> tuple[Query, list
     return q, added, missing
 
 
-def _sec(t: str) -> int:
-    parts = [int(float(p)) for p in t.split(":")]
-    return sum(v * 60 ** i for i, v in enumerate(reversed(parts)))
+def _read(timeline: Timeline, t: str, now: float | None) -> int | None:
+    try:
+        return int(timeline.read(t, now))
+    except ValueError:
+        return None
+
+
+def _secs(t: float) -> str:
+    return f"{t:.1f}"

@@ -89,7 +89,7 @@ FIELDS: tuple[Field, ...] = (
     Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2"),   # last: after act=seen
 )
 _BY_KEY = {f.key: f for f in FIELDS}
-_TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^\d+(?:\.\d+)?$")
+_TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
 _PAIR = re.compile(r'\s*(?P<key>[a-z_]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<val>"(?:[^"\\]|\\.)*"|\S+)')
 

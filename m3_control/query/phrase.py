@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 
-from m3_memory.people import mmss
-
-from .execute import PersonRow, QueryResult, seconds
+from .execute import PersonRow, QueryResult
 from .frame import pick_ordinal
 
 _QUOTE = re.compile(r'"([^"]*)"')
-_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 _NUMBER = re.compile(r"\b\d+\b")
 _ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
         9: "ninth", 10: "tenth"}
@@ -45,18 +43,18 @@ def conditions(res: QueryResult) -> str:
     out = []
     if q.place:
         out.append(f" in the {q.place.lower().removeprefix('the ')}")
-    t1, t2, at = seconds(q.from_), seconds(q.to), seconds(q.at)
+    t1, t2, at = res.read(q.from_), res.read(q.to), res.read(q.at)
     if t1 is not None and t2 is not None:
-        out.append(f" between {mmss(min(t1, t2))} and {mmss(max(t1, t2))}")
+        out.append(f" between {res.say(min(t1, t2))} and {res.say(max(t1, t2))}")
     elif t1 is not None:
-        out.append(f" after {mmss(t1)}")
+        out.append(f" after {res.say(t1)}")
     elif t2 is not None:
-        out.append(f" before {mmss(t2)}")
+        out.append(f" before {res.say(t2)}")
     if at is not None:
-        out.append(f" at {mmss(at)}")
+        out.append(f" at {res.say(at)}")
     if q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
-        out.append(f" {q.rel.replace('_', ' ')} {who} ({mmss(res.anchor.start)})")
+        out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
     return "".join(out)
 
 
@@ -132,9 +130,9 @@ def phrase(res: QueryResult) -> str:
         if len(times) == 1:
             if verb != "spoke":
                 seen = {"seen": "saw"}.get(q.act or "", "saw or heard")
-                return f"I {lead}{seen} {d} at {mmss(times[0])}."
-            return f"{_cap(d)} {lead}{verb} at {mmss(times[0])}."
-        shown = [mmss(t) for t in times[:6]]
+                return f"I {lead}{seen} {d} at {res.say(times[0])}."
+            return f"{_cap(d)} {lead}{verb} at {res.say(times[0])}."
+        shown = [res.say(t) for t in times[:6]]
         return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
     # where
     if res.robot_places:
@@ -202,7 +200,7 @@ def _yes(res: QueryResult, cond: str) -> str:
             return f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)}{cond}."
         if res.value:
             first = res.events[0] if res.events else None
-            when = f" at {mmss(first.start)}" if first is not None else ""
+            when = f" at {res.say(first.start)}" if first is not None else ""
             return f"Yes, {d} {'spoke' if q.act != 'seen' else 'was there'}{when}{cond}."
         return f"No, I did not {'see' if q.act == 'seen' else 'hear'} {d}{cond}."
     if res.value:
@@ -221,12 +219,12 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
         return f"{d} spoke {q.pick} often{tie} ({times_word(people[0].spoke)}{cond})."
     n = pick_ordinal(q)
     if q.pick == "last":
-        return f"{d} {verb} last{cond} ({mmss(people[0].last)})."
+        return f"{d} {verb} last{cond} ({res.say(people[0].last)})."
     if n == 1 and len(people) == 1:
-        return f"{d} {verb} first{cond} ({mmss(people[0].first)})."
+        return f"{d} {verb} first{cond} ({res.say(people[0].first)})."
     if n is not None and len(people) == 1:
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
-        return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{cond} ({mmss(people[0].first)})."
+        return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{cond} ({res.say(people[0].first)})."
     if q.times:
         return f"{d} never spoke{cond}." if q.times in ("=0", "<1", "<=0") else \
             f"{d} spoke {_times_phrase(q.times)}{cond}."
@@ -251,15 +249,13 @@ def check(answer: str, res: QueryResult) -> list[str]:
         if _norm(qt) not in allowed_quotes:
             problems.append(f"quote not in the result: {qt!r}")
     plain = _QUOTE.sub(" ", answer)
-    times = {mmss(e.start) for e in res.events} | {mmss(e.end) for e in res.events} | {
-        mmss(t) for t, _ in res.robot_places}
-    times |= {mmss(e.start) for p in res.people for e in p.events}
+    said = [e.start for e in res.events] + [e.end for e in res.events] + [t for t, _ in res.robot_places]
+    said += [e.start for p in res.people for e in p.events]
     if res.anchor is not None:
-        times.add(mmss(res.anchor.start))
-    for t in (res.query.at, res.query.from_, res.query.to):
-        if t is not None:
-            times.add(mmss(seconds(t) or 0.0))
-    times |= {mmss(v) for v in ((res.value or []) if res.query.find == "when" else [])}
+        said.append(res.anchor.start)
+    said += [t for t in (res.read(x) for x in (res.query.at, res.query.from_, res.query.to)) if t is not None]
+    said += list((res.value or []) if res.query.find == "when" else [])
+    times = {res.say(t).split()[0] for t in said}
     for c in _CLOCK.findall(plain):
         if c not in times and c.zfill(5) not in times:
             problems.append(f"time not in the result: {c}")
