@@ -15,7 +15,11 @@ class FrameError(ValueError):
 
 
 _CHANNELS = {"rgb8": 3, "bgr8": 3, "rgba8": 4, "bgra8": 4, "mono8": 1, "8uc1": 1, "8uc3": 3, "mono16": 1,
-             "16uc1": 1, "yuv422": 2, "uyvy": 2, "yuyv": 2, "yuv422_yuy2": 2}
+             "16uc1": 1, "yuv422": 2, "uyvy": 2, "yuyv": 2, "yuv422_yuy2": 2,
+             "bayer_rggb8": 1, "bayer_bggr8": 1, "bayer_gbrg8": 1, "bayer_grbg8": 1}
+# OpenCV names a Bayer pattern by its second row's first two pixels: ROS "rggb" is OpenCV's BG pattern
+_BAYER = {"bayer_rggb8": "COLOR_BayerBG2RGB", "bayer_bggr8": "COLOR_BayerRG2RGB", "bayer_gbrg8": "COLOR_BayerGR2RGB",
+          "bayer_grbg8": "COLOR_BayerGB2RGB"}
 MAX_PIXELS = 8192 * 8192
 
 
@@ -58,6 +62,9 @@ def decode_raw(encoding: str, height: int, width: int, step: int, data: bytes | 
     if enc in ("mono8", "8uc1"):
         return np.repeat(img, 3, axis=2)
     import cv2
+
+    if enc in _BAYER:
+        return cv2.cvtColor(np.ascontiguousarray(img[..., 0]), getattr(cv2, _BAYER[enc]))
 
     code = cv2.COLOR_YUV2RGB_UYVY if enc in ("yuv422", "uyvy") else cv2.COLOR_YUV2RGB_YUY2
     return cv2.cvtColor(np.ascontiguousarray(img), code)

@@ -213,3 +213,19 @@ def test_one_lost_audio_chunk_is_a_recorded_gap_and_later_audio_stays_in_place()
     c = asm.flush()[0]
     assert abs(float(c.audio[int(4.5 * SR)]) - 0.2) < 0.02     # audio after the loss is not shifted earlier
     assert abs(float(c.audio[int(2.05 * SR)])) < 1e-6
+
+
+def test_a_replay_that_memorized_nothing_says_why_from_the_losses(tmp_path):
+    """The demo refuses to score an empty memory; the reason names what the node counted as lost."""
+    from m3_agent_ros.demo import nothing_memorized
+    from m3_agent_ros.replay import ReplayStats
+    from m3_memory.stream_ledger import Loss
+    from m3_memory.stream_records import record_gaps
+
+    db = tmp_path / "memory.db"
+    with MemoryStore(db) as store:
+        record_gaps(store, [Loss("/audio", "clock_mismatch", 0.0, 0.0, 1189, "stamp 12.000 is stream time"),
+                            Loss("/camera", "clock_mismatch", 0.0, 0.0, 238, "")], source="test")
+    why = nothing_memorized(db, ReplayStats(messages=1427, received={"/audio": 1189, "/camera": 238}))
+    assert "1427 messages" in why and "no clip" in why
+    assert "/audio: 1189 clock_mismatch" in why and "/camera: 238 clock_mismatch" in why
