@@ -10,7 +10,9 @@ Causes
   future        stamp jumped ahead of the stream clock beyond ``max_clock_jump_s``: re-anchored, not lost
   past          stamp jumped back beyond ``max_clock_jump_s``: re-anchored, not lost
   duplicate     same stamp as the previous message on the topic: dropped
-  bad           undecodable (encoding, size, NaN, corrupt JPEG): dropped
+  bad           undecodable (encoding, size, NaN, corrupt JPEG, an audio format or coding the node cannot convert):
+                dropped
+  no_info       audio_common_msgs AudioData before any AudioInfo (its sample format unknown): dropped
   overflow      a finished clip dropped because memorization fell too far behind
   no_audio / no_video   stream time with no input on an expected topic (a gap), recorded as silence / no frames
   transport     published (by the replay) but never received: best-effort transport dropped it
