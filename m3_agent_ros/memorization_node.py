@@ -2,7 +2,13 @@
 
     python -m m3_agent_ros.memorization_node --ros-args --params-file config/default.yaml [-p db_path:=...]
 
-Subscriptions (sensor-data QoS): sensor_msgs/Image, sensor_msgs/CompressedImage and m3_agent/msg/AudioChunk.
+Subscriptions (sensor-data QoS): sensor_msgs/Image, sensor_msgs/CompressedImage and audio of ``audio_msg_type``:
+m3_agent/msg/AudioChunk, or the robot's own microphone messages when the optional ROS package audio_common_msgs is
+installed (m3_agent_ros/audio_inputs.py): audio_common 4.x AudioStamped, or ros-drivers audio_common AudioData /
+AudioDataStamped with their format from AudioInfo on ``audio_info_topic``. Every sample format, rate and channel
+count is converted and resampled (m3_memory.audio_common); what cannot be (an unknown format, data before any
+AudioInfo) is counted as lost with its reason. AudioData has no header: it is stamped with the node's clock at
+arrival (kept sample-continuous within 0.5 s of jitter, m3_memory.audio_common.ArrivalStamper).
 Callbacks only decode and hand data to the clip assembler (m3_memory.clips); finished clips go through a
 bounded queue to one worker thread that runs m3_memory.memorize.Memorizer (perception, memory writing, one
 store transaction per clip) and publishes an m3_agent/msg/MemoryEvent per committed clip. Bad input (corrupt
@@ -28,6 +34,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from builtin_interfaces.msg import Time as TimeMsg
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from m3_agent.msg import AudioChunk, MemoryEvent
@@ -37,11 +44,14 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, QoSProfile, qos_profile_sensor_data
 from sensor_msgs.msg import CompressedImage, Image
+from std_msgs.msg import Header
 from std_srvs.srv import Trigger
 
+from m3_agent_ros.audio_inputs import AudioTypes, load_audio_types
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore, stream_records
+from m3_memory.audio_common import TYPED_FIELDS, ArrivalStamper, AudioDataDecoder, AudioRefused, decode_typed
 from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
 from m3_memory.clips import Clip, ClipAssembler
 from m3_memory.frames import FrameError, check_compressed, check_raw, decode_compressed, decode_raw
@@ -56,7 +66,7 @@ NODE_NAME = "m3_agent_memorization"
 POSE_QUEUE = 500        # pose subscription depth (10 s of 50 Hz odometry)
 SHUTDOWN_WAIT_S = 2.0   # SIGINT/SIGTERM: time for the clip being memorized to commit (+ 2 s grace: < 5 s)
 # topic parameters: relative names by default (a namespace or remap moves them), resolved once at configure
-TOPIC_PARAMS = ("image_topic", "compressed_topic", "audio_topic", "event_topic", "pose_topic")
+TOPIC_PARAMS = ("image_topic", "compressed_topic", "audio_topic", "event_topic", "pose_topic", "audio_info_topic")
 
 
 def stamp_seconds(msg: object) -> float:
@@ -72,6 +82,14 @@ class Counters:
         self.last_lag_s = 0.0
 
 
+class _ArrivalStamp:
+    """A header for audio that has none: its stamp is the node's clock at arrival (ArrivalStamper)."""
+
+    def __init__(self, t: float) -> None:
+        ns = int(round(t * 1e9))
+        self.header = Header(stamp=TimeMsg(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000))
+
+
 class MemorizationNode(M3LifecycleNode):
     PARAMS = MemorizationParams
 
@@ -85,6 +103,10 @@ class MemorizationNode(M3LifecycleNode):
         self._queue: queue.Queue[Clip | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._resamplers: dict[int, StreamResampler] = {}
+        self._audio_types: AudioTypes | None = None    # audio_msg_type's classes (configure)
+        self._audio_decoder = AudioDataDecoder()       # ros-drivers AudioData: the latest AudioInfo's format
+        self._arrival = ArrivalStamper()               # stamps of audio without a header
+        self._audio_refusals: set[tuple[str, str]] = set()   # (cause, kind) refusals whose reason was recorded
         self._subs: list = []
         self._event_pub = None
         self._diag_pub = None
@@ -123,6 +145,8 @@ class MemorizationNode(M3LifecycleNode):
             p = replace(p, **{k: self.resolve_topic_name(getattr(p, k)) for k in TOPIC_PARAMS if getattr(p, k, "")})
             from m3_memory.perception.stages import make_face_stage, make_voice_stage
 
+            # the audio message type first: a missing audio_common_msgs fails configure before models load
+            self._audio_types = load_audio_types(p.audio_msg_type) if p.audio_topic else None
             self.store = MemoryStore(str(Path(p.db_path).expanduser()))
             self.memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
                                        make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model,
@@ -178,8 +202,7 @@ class MemorizationNode(M3LifecycleNode):
             self._subs.append(self.create_subscription(CompressedImage, p.compressed_topic, self._on_compressed,
                                                        image_qos, callback_group=self._cb_group))
         if p.audio_topic:
-            self._subs.append(self.create_subscription(AudioChunk, p.audio_topic, self._on_audio, audio_qos,
-                                                       callback_group=self._cb_group))
+            self._subscribe_audio(p, audio_qos)
         if p.pose_topic:
             msg_type = Odometry if p.pose_type == "odometry" else PoseStamped
             self._subs.append(self.create_subscription(msg_type, p.pose_topic, self._on_pose, sensor_qos(POSE_QUEUE),
@@ -388,7 +411,80 @@ class MemorizationNode(M3LifecycleNode):
             self._bad_topics.add(topic)
             self._report_bad("pose", e)
 
+    def _subscribe_audio(self, p: MemorizationParams, audio_qos: QoSProfile) -> None:
+        types = self._audio_types
+        assert types is not None
+        self._audio_decoder, self._arrival, self._audio_refusals = AudioDataDecoder(), ArrivalStamper(), set()
+        callback = (self._on_audio if types.data is AudioChunk else
+                    self._on_audio_stamped if types.typed else self._on_audio_data)
+        self._subs.append(self.create_subscription(types.data, p.audio_topic, callback, audio_qos,
+                                                   callback_group=self._cb_group))
+        if types.info is None:
+            return
+        # AudioInfo: drivers publish it reliable + volatile, repeated (ros-drivers audio_capture: every 5 s) or once,
+        # latched (transient local). A best-effort volatile reader matches every publisher (and counts what it gets,
+        # for ~/sync); a reliable transient-local one also gets a latched message published before the node started
+        # (it does not match volatile publishers: that QoS mismatch is expected, so not logged).
+        try:
+            from rclpy.event_handler import SubscriptionEventCallbacks
+        except ImportError:  # Humble
+            from rclpy.qos_event import SubscriptionEventCallbacks
+
+        self._subs.append(self.create_subscription(
+            types.info, p.audio_info_topic, lambda m: self._on_audio_info(m, counted=True),
+            QoSProfile(depth=10, reliability=qos_profile_sensor_data.reliability), callback_group=self._cb_group))
+        self._subs.append(self.create_subscription(
+            types.info, p.audio_info_topic, lambda m: self._on_audio_info(m, counted=False),
+            QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL), callback_group=self._cb_group,
+            event_callbacks=SubscriptionEventCallbacks(incompatible_qos=lambda _event: None)))
+
     def _on_audio(self, msg: AudioChunk) -> None:
+        self._take_audio(msg, lambda: (msg.sample_rate,
+                                       decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))))
+
+    def _on_audio_stamped(self, msg: object) -> None:
+        """audio_common 4.x AudioStamped: info.format (PortAudio constant) says which typed array holds the samples."""
+        a = msg.audio  # type: ignore[attr-defined]
+        self._take_audio(msg, lambda: (int(a.info.rate), decode_typed(
+            a.info.format, a.info.channels, a.info.rate, {f: getattr(a.audio_data, f) for f in TYPED_FIELDS})))
+
+    def _on_audio_data(self, msg: object) -> None:
+        """ros-drivers AudioData (no header: stamped with the node's clock at arrival) or AudioDataStamped, in the
+        format of the latest AudioInfo. Decoded MP3 lags its messages by a frame or so: its header stamps are made
+        sample-continuous like arrival times (ArrivalStamper) instead of restarting the resampler at each one."""
+        assert self._audio_types is not None
+        stamped = self._audio_types.stamped
+        data = msg.audio.data if stamped else msg.data  # type: ignore[attr-defined]
+
+        def decode() -> tuple[int, object]:
+            return self._audio_decoder.decode(bytes(data))
+
+        if not stamped:
+            self._take_audio(None, decode, self.get_clock().now().nanoseconds * 1e-9)
+        elif self._audio_decoder.compressed:
+            self._take_audio(None, decode, stamp_seconds(msg), arrival_is_start=True)
+        else:
+            self._take_audio(msg, decode)
+
+    def _on_audio_info(self, msg: object, counted: bool) -> None:
+        assert self.params is not None
+        if counted:
+            topic = self.params.audio_info_topic
+            self.received[topic] = self.received.get(topic, 0) + 1
+        with self._lock:
+            changed = self._audio_decoder.set_info(msg.channels, msg.sample_rate,  # type: ignore[attr-defined]
+                                                   msg.sample_format, msg.coding_format)  # type: ignore[attr-defined]
+            fmt, refusal = self._audio_decoder.format, self._audio_decoder.refusal
+        if changed and refusal is not None:
+            self.get_logger().error(f"audio format from {self.params.audio_info_topic} is unusable: {refusal} "
+                                    f"(the audio on {self.params.audio_topic} is counted as lost until it changes)")
+        elif changed and fmt is not None:
+            self.get_logger().info(f"audio format from {self.params.audio_info_topic}: {fmt.describe()}")
+
+    def _take_audio(self, msg: object | None, decode: object, arrival: float | None = None,
+                    arrival_is_start: bool = False) -> None:
+        """One audio message: ``decode()`` gives (sample rate, float32 mono); its stamp is ``msg``'s header, or
+        with ``msg`` None the ``arrival`` time made sample-continuous (ArrivalStamper)."""
         self.count.audio_chunks += 1
         assert self.params is not None
         topic = self.params.audio_topic
@@ -398,24 +494,41 @@ class MemorizationNode(M3LifecycleNode):
             with self._lock:
                 if self.assembler is None:
                     return
-                x = decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))
+                rate, x = decode()  # type: ignore[operator]
+                if msg is None:
+                    if not len(x):
+                        return   # nothing decoded yet (an mp3 frame split over messages): no time to stamp
+                    assert arrival is not None
+                    msg = _ArrivalStamp(self._arrival.stamp(arrival, len(x), rate, start=arrival_is_start))
                 mapped = self._stream_time(topic, msg)
                 if mapped is None:
                     return
                 t = mapped
-                rs = self._resamplers.get(msg.sample_rate)
+                rs = self._resamplers.get(rate)
                 if rs is None:
                     if self._resamplers:
-                        self.get_logger().warning(f"audio sample rate changed to {msg.sample_rate} Hz")
-                    rs = self._resamplers[msg.sample_rate] = StreamResampler(msg.sample_rate, self.params.sample_rate)
+                        self.get_logger().warning(f"audio sample rate changed to {rate} Hz")
+                    rs = self._resamplers[rate] = StreamResampler(rate, self.params.sample_rate)
                 t_out, y = rs.push(t, x)
                 clips = self.assembler.add_audio(t_out, y) if len(y) else []
             self._note_stream_time(t)
+        except AudioRefused as e:
+            self.count.audio_bad += 1
+            self._refuse_audio(topic, t, e)
+            return
         except (AudioError, ValueError) as e:
             self.count.audio_bad += 1
             self._drop_bad(topic, "audio chunk", t, e)
             return
         self._enqueue(clips)
+
+    def _refuse_audio(self, topic: str, t: float, err: AudioRefused) -> None:
+        """Audio that cannot be converted: counted under its cause; the first refusal of each kind keeps its reason
+        as the gap's detail (later ones merge into its span)."""
+        first = (err.cause, err.key) not in self._audio_refusals
+        self._audio_refusals.add((err.cause, err.key))
+        self.ledger.record(topic, err.cause, t, detail=str(err) if first else "")
+        self._report_bad(f"audio ({err.cause})", err)
 
     def _finish_stream(self) -> None:
         with self._lock:

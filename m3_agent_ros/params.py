@@ -11,6 +11,10 @@ from typing import Any, ClassVar
 
 from m3_memory.timeline import check_zone
 
+# memorization node: message types it can take audio in (m3_agent_ros/audio_inputs.py imports them lazily)
+AUDIO_MSG_TYPES = ("m3_agent/AudioChunk", "audio_common_msgs/AudioStamped", "audio_common_msgs/AudioData",
+                   "audio_common_msgs/AudioDataStamped")
+
 
 def _p(default: Any, doc: str) -> Any:
     return field(default=default, metadata={"doc": doc})
@@ -159,7 +163,14 @@ class MemorizationParams(_Documented):
     db_path: str = _p("", "SQLite memory store to write (created if missing)")
     image_topic: str = _p("camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
     compressed_topic: str = _p("camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
-    audio_topic: str = _p("audio", "m3_agent/msg/AudioChunk topic ('' to disable)")
+    audio_topic: str = _p("audio", "audio topic, of audio_msg_type ('' to disable)")
+    audio_msg_type: str = _p("m3_agent/AudioChunk", "message type on audio_topic: m3_agent/AudioChunk, "
+                                                    "audio_common_msgs/AudioStamped (audio_common 4.x), "
+                                                    "audio_common_msgs/AudioData or AudioDataStamped (ros-drivers "
+                                                    "audio_common, format from audio_info_topic; AudioData has no "
+                                                    "header: stamped with the node's clock at arrival)")
+    audio_info_topic: str = _p("audio_info", "audio_common_msgs/AudioInfo topic giving the format of "
+                                             "audio_common_msgs/AudioData(Stamped) (unused for the other types)")
     event_topic: str = _p("m3_agent/memory_events", "m3_agent/msg/MemoryEvent topic, one message per committed clip")
     clip_seconds: float = _p(30.0, "clip length in seconds (the unit of memorization)")
     sample_fps: float = _p(1.0, "camera frames per second kept for perception")
@@ -216,6 +227,7 @@ class MemorizationParams(_Documented):
         "face_backend": Rule(choices=("dlib", "insightface", "none")),
         "voice_backend": Rule(choices=("resemblyzer", "campplus", "eres2netv2", "none")),
         "voice_diarizer": Rule(choices=("windows", "local")),
+        "audio_msg_type": Rule(choices=AUDIO_MSG_TYPES),
         "memory_writer": Rule(choices=("embedded", "openai", "m3")),
         "writer_engine": Rule(choices=("transformers", "vllm")),
         "pose_type": Rule(choices=("odometry", "pose_stamped")),
@@ -240,6 +252,10 @@ class MemorizationParams(_Documented):
                              "voice_overlap_aware: false for that backend")
         if self.voice_diarizer == "local" and self.voice_backend not in ("campplus", "none"):
             raise ValueError(f"voice_diarizer local needs voice_backend campplus (not {self.voice_backend!r})")
+        if self.audio_topic and self.audio_msg_type.endswith(("/AudioData", "/AudioDataStamped")) \
+                and not self.audio_info_topic:
+            raise ValueError(f"audio_msg_type {self.audio_msg_type} needs audio_info_topic (its sample format comes "
+                             "from audio_common_msgs/AudioInfo messages)")
 
     def video_label(self) -> str:
         """How the camera input is named in loss accounting: its topic, or 'camera' when both are subscribed."""

@@ -10,7 +10,9 @@ Causes
   future        stamp jumped ahead of the stream clock beyond ``max_clock_jump_s``: re-anchored, not lost
   past          stamp jumped back beyond ``max_clock_jump_s``: re-anchored, not lost
   duplicate     same stamp as the previous message on the topic: dropped
-  bad           undecodable (encoding, size, NaN, corrupt JPEG): dropped
+  bad           undecodable (encoding, size, NaN, corrupt JPEG, an audio format or coding the node cannot convert):
+                dropped
+  no_info       audio_common_msgs AudioData before any AudioInfo (its sample format unknown): dropped
   clock_mismatch  stamped in stream time for a memory that keeps wall-clock (ROS) time, or the other way round:
                 dropped (m3_memory.timeline.StampAnchor)
   overflow      a finished clip dropped because memorization fell too far behind

@@ -82,3 +82,18 @@ def grid_stream(codes: list[str], fps: float = 2.0):  # noqa: ANN201 - list[Clip
         t0 = 3.0 * k
         out.append(Clip(k, t0, t0 + 3.0, list(frames), [t0 + t for t in times], audio, 16000, 1.0))
     return out
+
+
+def grid_audio(code: str, rate: int, channels: int) -> np.ndarray:
+    """The audio track of one GRID clip (44.1 kHz stereo MP2 in the .mpg) converted by libswresample to float32 at
+    ``rate`` with ``channels`` channels (1 or 2): shape (samples, channels), as a microphone driver would deliver it."""
+    import av
+
+    layout = {1: "mono", 2: "stereo"}[channels]
+    rs = av.AudioResampler(format="flt", layout=layout, rate=rate)
+    parts = []
+    with av.open(str(need(GRID / f"{code}.mpg"))) as c:
+        for frame in c.decode(audio=0):
+            parts += [f.to_ndarray().reshape(-1, channels) for f in rs.resample(frame)]
+    parts += [f.to_ndarray().reshape(-1, channels) for f in rs.resample(None)]
+    return np.concatenate(parts).astype(np.float32)
