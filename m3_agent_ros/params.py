@@ -75,16 +75,19 @@ class ControlParams(_Documented):
     backend_model: str = _p("", "openai backend: model name; embedded: optional path of a local GGUF")
     backend_model_dir: str = _p("", "vllm / transformers backend: local folder of M3-Agent-Control")
     backend_api_key_env: str = _p("OPENAI_API_KEY", "openai backend: environment variable holding the API key")
-    backend_max_tokens: int = _p(1024, "tokens per reasoning round, thinking included (upstream 1024)")
+    backend_max_tokens: int = _p(96, "tokens per reasoning round, thinking included (the embedded model's replies "
+                                     "are short; upstream M3-Agent-Control needs 1024: config/gpu_workstation.yaml)")
     backend_grammar_field: str = _p("", "openai backend: request field carrying the reasoning loop's GBNF grammar: "
                                         "grammar (llama.cpp, m3-serve-llm), guided_grammar (vLLM), '' none")
     backend_temperature: float = _p(-1.0, "openai backend: sampling temperature; negative: upstream M3 sampling "
                                           "(0.6, top_p 0.95, top_k 20); 0: greedy with seed 0, as embedded")
     fallback: str = _p("extractive", "m3 answerer: answer extractively when the model gives no answer (or none)")
-    max_consecutive_invalid: int = _p(0, "m3 answerer: stop after this many unparseable replies in a row (0: never)")
+    max_consecutive_invalid: int = _p(2, "m3 answerer: stop after this many unparseable replies in a row (0: never, "
+                                         "as upstream)")
     max_rounds: int = _p(5, "reasoning rounds when a request sets max_rounds=0")
     topk: int = _p(2, "clips retrieved per search")
-    threshold: float = _p(0.5, "minimum clip score for a search result")
+    threshold: float = _p(0.35, "minimum clip score for a search result (all-MiniLM-L6-v2 scores relevant memories "
+                                "0.35-0.7; upstream used 0.5 with text-embedding-3-large)")
     max_answer_memories: int = _p(3, "extractive: memories quoted in the answer")
     max_question_chars: int = _p(4000, "longer questions are refused with success=false")
     max_pending_queries: int = _p(8, "Query requests and Instruct goals accepted at once (the one answering plus "

@@ -68,3 +68,20 @@ def test_every_declared_choice_is_accepted_and_nothing_else(cls):
             cls(**{**base, name: value}).check()
         with pytest.raises(ValueError, match=f"unknown {name} 'bogus'"):
             cls(**{**base, name: "bogus"}).check()
+
+
+def test_the_shipped_defaults_are_the_parameter_defaults():
+    """One source of defaults: every value config/default.yaml sets is the parameter's default in
+    m3_agent_ros/params.py (so a node started without a params file behaves as the documented configuration), and
+    every parameter is in the file."""
+    import dataclasses
+
+    cfg = yaml.safe_load((CONFIG / "default.yaml").read_text())
+    shared = cfg.get("/**", {}).get("ros__parameters", {})
+    for cls, section in ((MemorizationParams, "m3_agent_memorization"), (ControlParams, "m3_agent_control")):
+        values = {**shared, **cfg[section]["ros__parameters"]}
+        defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+        assert not set(values) - set(defaults), f"{section}: unknown keys {set(values) - set(defaults)}"
+        assert not set(defaults) - set(values), f"{section}: undocumented parameters {set(defaults) - set(values)}"
+        differ = {k: (defaults[k], v) for k, v in values.items() if k != "db_path" and defaults[k] != v}
+        assert not differ, f"{section}: params.py default vs default.yaml: {differ}"

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from m3_memory import MemoryStore
 from m3_memory.perception.wer import wer
 
 from .audio_common_env import build_variant, variant_env
@@ -168,9 +169,13 @@ def test_audio_data_with_latched_audio_info_44k_mono_float32_is_stamped_at_arriv
     said = " ".join(t[3] or "" for t in turns)
     ref = grid_transcripts()[code]
     assert wer(ref, said) <= 0.34, (ref, said)      # tiny.en: "Set blue with E5 now."
-    # stamped with the node's clock at arrival: the speech lies where the driver sent it, in one clip
+    # stamped with the node's clock at arrival (ROS time: the first stamp is the memory's wall origin), the speech
+    # lies where the driver sent it, in one clip
     assert len({t[0] for t in turns}) == 1, turns
-    assert sent["wall_start"] - 0.5 <= turns[0][1] and turns[-1][2] <= sent["wall_end"] + 1.0, (turns, sent)
+    origin = MemoryStore(db, readonly=True).timeline().origin
+    assert origin is not None and sent["wall_start"] - 0.5 <= origin <= sent["wall_end"], (origin, sent)
+    start, end = sent["wall_start"] - origin, sent["wall_end"] - origin
+    assert start - 0.5 <= turns[0][1] and turns[-1][2] <= end + 1.0, (turns, sent, origin)
     assert not [g for g in _gaps(db) if g[1] in ("bad", "no_info")], _gaps(db)
     assert "audio format from /audio_info: F32LE, 1 ch, 44100 Hz (wave)" in node.output()
 
