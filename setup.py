@@ -36,5 +36,7 @@ setup(
             "m3-browser=m3_control.browser.cli:main",
             "m3-serve-llm=m3_control.backends.llama_server:main",
         ],
+        # commands of m3-memory that live in packages above m3_memory (it imports none of them)
+        "m3_memory.commands": ["serve=m3_control.browser.cli:main"],
     },
 )

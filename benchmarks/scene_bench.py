@@ -31,7 +31,8 @@ from tabulate import tabulate
 sys.path.insert(0, str(Path(__file__).parent))
 from reasoning_bench import memorize  # noqa: E402
 
-from m3_agent_ros.bags.procedural import SceneDef, build_bag, make_scene  # noqa: E402
+from m3_agent_ros.bags.procedural import SceneDef, make_scene  # noqa: E402
+from m3_agent_ros.bags.procedural_bag import build_bag  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import (  # noqa: E402
     KINDS,
     REPORT_SEEDS,

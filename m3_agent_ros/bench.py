@@ -96,7 +96,8 @@ def cmd_run(a: argparse.Namespace) -> int:
 
 def cmd_graphs(a: argparse.Namespace) -> int:
     from m3_agent_ros.bags.questions import load_annotations, questions_for_video
-    from m3_control.answerer import make_answerer, run_query
+    from m3_control.answerer import run_query
+    from m3_control.answerers import make_answerer
     from m3_control.evaluation.judge import make_judge
     from m3_control.evaluation.report import markdown_table, summarize, write_report
     from m3_memory import MemoryStore

@@ -48,7 +48,8 @@ from m3_agent_ros.answer_queue import AnswerQueue
 from m3_agent_ros.instruct_server import InstructServer
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import ControlParams
-from m3_control.answerer import Answer, Answerer, make_answerer, run_query, validate_query
+from m3_control.answerer import Answer, Answerer, run_query, validate_query
+from m3_control.answerers import make_answerer
 from m3_memory import MemoryStore
 
 NODE_NAME = "m3_agent_control"

@@ -124,16 +124,3 @@ def run_query(
         return answerer.answer(question, before_time, max_rounds)
     except Exception as e:  # the caller is a long-running service: report, don't crash
         return Answer.failure(f"{type(e).__name__}: {e}")
-
-
-def make_answerer(name: str, store: SearchableStore, **options: Any) -> Answerer:
-    """Build the answerer called ``name`` over ``store``; options go to its constructor."""
-    if name == "extractive":
-        from m3_control.extractive import ExtractiveAnswerer
-
-        return ExtractiveAnswerer(store, **options)
-    if name == "m3":
-        from m3_control.m3_answerer import M3Answerer
-
-        return M3Answerer(store, **options)
-    raise ValueError(f"unknown answerer {name!r}; available: {', '.join(ANSWERERS)}")

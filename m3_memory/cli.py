@@ -362,12 +362,19 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(argv: Sequence[str]) -> int:
-    """The memory browser, with every argument after ``serve`` its own. It lives in m3_control (its ask page runs the
-    control loop) and is found by name at run time, so m3_memory itself never imports m3_control."""
-    import importlib
+    """The memory browser, with every argument after ``serve`` its own. Another package provides it (m3_control:
+    its ask page runs the control loop) through the ``m3_memory.commands`` entry point group, so m3_memory knows no
+    package above it."""
+    from importlib.metadata import distributions
 
-    browser = importlib.import_module("m3_control.browser.cli")
-    return int(browser.main(list(argv), prog=f"{PROG} serve"))
+    # every installed distribution, not entry_points()'s first per name: a colcon install puts egg-infos of the same
+    # name (without entry points) ahead of the pip install on sys.path
+    found = [e for d in distributions() for e in d.entry_points
+             if e.group == "m3_memory.commands" and e.name == "serve"]
+    if not found:
+        print(f"{PROG}: error: no package provides 'serve' (install m3_control: pip install -e .)", file=sys.stderr)
+        return 2
+    return int(found[0].load()(list(argv), prog=f"{PROG} serve"))
 
 
 # ---------------------------------------------------------------------------------------------- parser

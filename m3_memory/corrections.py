@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .errors import StoreError
 from .tags import entity_tag, find_tags
 
 if TYPE_CHECKING:
@@ -116,7 +117,6 @@ def _source(extra: str | None) -> str:
 def merge_characters(store: MemoryStore, a: int, b: int, origin: str = "") -> int:
     """Join characters ``a`` and ``b`` (ids or aliases); returns the merged character's id (the older one)."""
     from .forget import NEEDS_REEMBED
-    from .store import StoreError
 
     store._require_writable()
     chars = store.characters()
@@ -160,7 +160,6 @@ def merge_characters(store: MemoryStore, a: int, b: int, origin: str = "") -> in
 
 def name_character(store: MemoryStore, character_id: int, name: str, origin: str = "") -> int:
     """Set a character's name (:meth:`MemoryStore.set_character_name`) and log the edit (without the name)."""
-    from .store import StoreError
 
     cid = store.characters().resolve_alias(character_id)
     if cid is None:
@@ -174,7 +173,6 @@ def name_character(store: MemoryStore, character_id: int, name: str, origin: str
 def split_link(store: MemoryStore, memory_id: int, origin: str = "") -> list[int]:
     """Delete the equivalence memory ``memory_id`` and refuse its pairs from now on; returns the characters its
     entities belong to afterwards."""
-    from .store import StoreError
 
     store._require_writable()
     with store.transaction() as conn:

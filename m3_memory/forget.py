@@ -42,6 +42,7 @@ import numpy as np
 
 from .characters import Characters, resolve
 from .embedders import TextEmbedder, normalize_rows
+from .errors import StoreError
 from .records import TEXT_KINDS, CheckpointResult, ForgetReport
 from .tags import find_tags, is_equivalence, replace_tags
 
@@ -65,7 +66,6 @@ _NAME_STATEMENTS = (
 
 def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeout_s: float = 10.0,
                      vacuum: bool = False) -> ForgetReport:
-    from .store import StoreError
 
     store._require_writable()
     conn = store.conn

@@ -32,6 +32,7 @@ from .checkpointer import Checkpointer
 from .config import StoreConfig
 from .corrections import split_between
 from .embedders import EmbeddingError, TextEmbedder, make_embedder, normalize_rows
+from .errors import StoreError
 from .index_files import Header, IndexFileError, index_dir
 from .poses import Pose
 from .records import (
@@ -53,10 +54,6 @@ from .writer_cache import WriterCache
 log = logging.getLogger(__name__)
 
 _MEMORY_COLS = "id, type, text, clip_id, start_time, end_time, weight"
-
-
-class StoreError(RuntimeError):
-    """A request the store refuses (bad input, read-only store, model mismatch)."""
 
 
 def _blob(vec: np.ndarray) -> bytes:

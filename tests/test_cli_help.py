@@ -16,7 +16,9 @@ from m3_agent_ros.params import ControlParams, MemorizationParams
 
 from .ros_helpers import REPO_ROOT, ros_env
 
-CONSOLE_SCRIPTS = dict(re.findall(r'"([\w-]+)=([\w.]+:\w+)"', (REPO_ROOT / "setup.py").read_text()))
+_SETUP = (REPO_ROOT / "setup.py").read_text()
+CONSOLE_SCRIPTS = dict(re.findall(r'"([\w-]+)=([\w.]+:\w+)"', _SETUP[_SETUP.index('"console_scripts"'):
+                                                                    _SETUP.index('"m3_memory.commands"')]))
 NODE_PARAMS = {"memorization_node": MemorizationParams, "control_node": ControlParams}
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from m3_control.answerer import Answer, make_answerer, run_query, validate_query
+from m3_control.answerer import Answer, run_query, validate_query
+from m3_control.answerers import make_answerer
 from m3_control.extractive import NO_MATCH, ExtractiveAnswerer
 from m3_memory import MemoryStore
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from m3_agent_ros.bags.procedural import build_bag, make_scene
+from m3_agent_ros.bags.procedural import make_scene
+from m3_agent_ros.bags.procedural_bag import build_bag
 from m3_agent_ros.bags.procedural_questions import REPORT_SEEDS, TUNE_SEEDS
 from m3_agent_ros.demo import main as demo_main
 

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="wall time of the recording's start: epoch seconds or ISO 8601 (default: now)")
     p.add_argument("--stamps", choices=("ros", "stream"), default="ros",
                    help="header stamps in ROS time (a live robot) or left in stream time (a simulator's clock)")
-    p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap")
+    p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap", help="rosbag2 storage (default mcap)")
     p.set_defaults(fn=cmd_as_robot)
     p = sub.add_parser("info", help="topics, counts, duration and questions of a bag")
     p.add_argument("bag", help="bag folder")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 # Upstream control sampling (m3_agent/control.py; also the RL rollouts): temperature 0.6, top_p 0.95, top_k 20,
 # max 1024 new tokens per round, thinking included.
@@ -30,29 +30,3 @@ class ChatBackend(Protocol):
     def complete(self, messages: list[dict[str, str]]) -> str:
         """The assistant's reply (raw text, including any <think> block) to the conversation so far."""
         ...
-
-
-def make_backend(config: dict[str, Any] | str | None) -> ChatBackend:
-    """``{"backend": "embedded" | "openai" | "vllm" | "transformers", ...}``; heavy imports happen only for the
-    chosen one."""
-    if config is None or isinstance(config, str):
-        config = {"backend": config or "embedded"}
-    cfg = dict(config)
-    kind = cfg.pop("backend", "embedded")
-    if kind == "embedded":
-        from .llama_embedded import EmbeddedLlamaBackend
-
-        return EmbeddedLlamaBackend(**cfg)
-    if kind == "openai":
-        from .openai_chat import OpenAIChatBackend
-
-        return OpenAIChatBackend(**cfg)
-    if kind == "vllm":
-        from .vllm_local import VLLMBackend
-
-        return VLLMBackend(**cfg)
-    if kind == "transformers":
-        from .transformers_local import TransformersBackend
-
-        return TransformersBackend(**cfg)
-    raise ValueError(f"unknown chat backend {kind!r} (embedded, openai, vllm, transformers)")

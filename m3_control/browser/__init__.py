@@ -10,6 +10,7 @@ unless started with a write token. Starlette + Jinja2 templates served by uvicor
 It lives in m3_control because the ask page runs the control loop; m3_memory's CLI starts it by name only.
 """
 
-from .app import BrowserSettings, create_app
+from .app import BrowserSettings
+from .server import create_app
 
 __all__ = ["BrowserSettings", "create_app"]

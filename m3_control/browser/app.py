@@ -8,18 +8,16 @@ service (:mod:`.ask`, its own connection and model). Routes live in :mod:`.pages
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import math
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
@@ -140,30 +138,8 @@ def handled(fn: Handler) -> Handler:
     return wrapper
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
+async def http_error(request: Request, exc: Exception) -> Response:
     return browser(request).error_page(request, classify(exc))
-
-
-def create_app(settings: BrowserSettings) -> Starlette:
-    """The web app over ``settings.db``; the model of the ask page starts loading in the background."""
-    from starlette.exceptions import HTTPException
-
-    from .actions import ACTION_ROUTES
-    from .pages import PAGE_ROUTES
-
-    b = Browser(settings)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        b.close()
-
-    app = Starlette(routes=[*PAGE_ROUTES, *ACTION_ROUTES], max_body_size=MAX_BODY_BYTES, lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error, Exception: _http_error})
-    app.state.browser = b
-    if settings.preload_model:
-        b.ask.start_loading()
-    return app
 
 
 def parse_time(value: str | None, name: str, timeline: Timeline | None = None) -> float | None:

@@ -13,7 +13,8 @@ from typing import Any
 
 from m3_memory import MemoryStore, StoreConfig
 
-from ..answerer import Answer, Answerer, make_answerer, run_query
+from ..answerer import Answer, Answerer, run_query
+from ..answerers import make_answerer
 
 log = logging.getLogger(__name__)
 

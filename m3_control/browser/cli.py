@@ -60,8 +60,9 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     try:
         import uvicorn
 
-        from .app import BrowserSettings, create_app
+        from .app import BrowserSettings
         from .auth import load_token
+        from .server import create_app
 
         if not db:
             raise ValueError("no database given: m3-memory serve DB (or set M3_MEMORY_DB)")

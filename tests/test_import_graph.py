@@ -1,0 +1,134 @@
+"""The import graph of the three packages: no loops, and the layers point one way (m3_memory <- m3_control <-
+m3_agent_ros).
+
+Every import counts, at module level or inside a function (a lazy import is still a dependency); only imports
+under ``if TYPE_CHECKING:`` are left out. Factories that import the implementations live beside the interfaces
+(``backends/factory.py``, ``answerers.py``, ``writing/factory.py``, ``browser/server.py``), not inside them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("m3_memory", "m3_control", "m3_agent_ros")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for f in (ROOT / pkg).rglob("*.py"):
+            name = ".".join(f.relative_to(ROOT).with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = f
+    return out
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip |= {id(n) for b in node.body for n in ast.walk(b)}
+    return skip
+
+
+def import_graph() -> dict[str, set[str]]:
+    mods = _modules()
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        tree = ast.parse(path.read_text(), str(path))
+        skip = _type_checking_only(tree)
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                deps |= {m for a in node.names if (m := known(a.name))}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                    base = base[: len(base) - (node.level - 1)]
+                    src = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    src = node.module or ""
+                for a in node.names:   # "from . import x" imports the module x, not only the package
+                    m = known(f"{src}.{a.name}") if f"{src}.{a.name}" in mods else known(src)
+                    if m:
+                        deps.add(m)
+        deps.discard(name)
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_loops():
+    graph = import_graph()
+    assert len(graph) > 100
+    loops = cycles(graph)
+    detail = ["; ".join(f"{v} -> {sorted(graph[v] & set(c))}" for v in c) for c in loops]
+    assert not loops, "import loops:\n" + "\n".join(detail)
+
+
+def test_the_layers_point_one_way():
+    """m3_memory imports nothing above it (not even by name: its CLI finds ``serve`` through an entry point) and
+    m3_control nothing of the ROS layer."""
+    graph = import_graph()
+    up = {v: sorted(d for d in deps if d.split(".")[0] != "m3_memory")
+          for v, deps in graph.items() if v.startswith("m3_memory")}
+    assert not {v: d for v, d in up.items() if d}, up
+    ros = {v: sorted(d for d in deps if d.startswith("m3_agent_ros"))
+           for v, deps in graph.items() if v.startswith("m3_control")}
+    assert not {v: d for v, d in ros.items() if d}, ros
+    for path in (ROOT / "m3_memory").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, ast.Module | ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef)
+                      and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        named = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and id(n) not in docstrings and n.value.startswith(("m3_control", "m3_agent_ros"))]
+        assert not named, f"{path.relative_to(ROOT)} names {named}"
+
+
+def test_the_checker_finds_a_loop():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
