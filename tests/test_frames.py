@@ -67,3 +67,18 @@ def test_compressed_check_catches_truncated_and_unknown_data_without_decoding():
         check_compressed("jpeg", b"GIF89a" + b"\x00" * 20)
     with pytest.raises(FrameError, match="empty"):
         check_compressed("jpeg", b"")
+
+
+@pytest.mark.parametrize("enc", ["rgb8", "bgr8", "rgba8", "bgra8", "yuv422_yuy2", "yuyv", "uyvy", "yuv422",
+                                 "bayer_rggb8", "bayer_bggr8", "bayer_gbrg8", "bayer_grbg8"])
+def test_each_camera_encoding_decodes_to_the_same_colours(enc):
+    """A smooth colour image encoded as a camera driver would: decoded back within the encoding's loss (4:2:2
+    chroma, Bayer interpolation); a swapped channel or byte order fails by far."""
+    from .test_ros_image_encodings import encode
+
+    y, x = np.mgrid[0:48, 0:64]
+    rgb = np.stack([40 + 3 * x, 60 + 2 * y, 200 - 2 * x], axis=2).astype(np.uint8)
+    step, data = encode(rgb, enc)
+    out = decode_raw(enc, 48, 64, step, data)
+    err = np.abs(out[4:-4, 4:-4].astype(int) - rgb[4:-4, 4:-4]).mean(axis=(0, 1))
+    assert (err < 6).all(), (enc, err)

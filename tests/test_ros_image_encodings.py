@@ -25,10 +25,11 @@ UNKNOWN = "32FC1"
 
 
 def _yuv422(rgb: np.ndarray, order: str) -> bytes:
-    import cv2
-
-    yuv = cv2.cvtColor(rgb, cv2.COLOR_RGB2YUV).astype(np.float32)
-    y, u, v = yuv[..., 0], yuv[..., 1], yuv[..., 2]
+    """BT.601 limited range (Y 16-235), what V4L2 cameras deliver as YUYV / UYVY."""
+    r, g, b = (rgb[..., i].astype(np.float32) for i in range(3))
+    y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
+    u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
+    v = 128 + 0.439 * r - 0.368 * g - 0.071 * b
     u2, v2 = (u[:, 0::2] + u[:, 1::2]) / 2, (v[:, 0::2] + v[:, 1::2]) / 2
     out = np.empty((rgb.shape[0], rgb.shape[1] * 2), np.float32)
     if order == "yuyv":
@@ -79,7 +80,8 @@ def test_every_common_camera_encoding_is_decoded_and_an_unknown_one_is_counted(t
     db = tmp_path / "memory.db"
     proc = start_module("m3_agent_ros.memorization_node", [
         "--ros-args", "-p", f"db_path:={db}", "-p", "clip_seconds:=1.0", "-p", "sample_fps:=2.0",
-        "-p", "audio_topic:=", "-p", "voice_backend:=none", "-p", "face_backend:=dlib"], tmp_path / "node.log")
+        "-p", "audio_topic:=''", "-p", "max_queued_clips:=100", "-p", "voice_backend:=none",
+        "-p", "face_backend:=dlib"], tmp_path / "node.log")
     ros = RosTestNode("encodings_test_publisher")
     encodings = RAW + COMPRESSED
     try:
