@@ -109,14 +109,6 @@ class Replayer(OwnNode):
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
 
-    def spin_for(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            self.executor.spin_once(timeout_sec=min(left, 0.05))
-
     def wait(self, pred: Any, timeout: float, what: str, watch_memorization: bool = False) -> None:
         """Spin until ``pred()``; with ``watch_memorization``, print the node's progress every 5 s and fail when
         its /diagnostics stop for ``stall_s`` (a dead or hung node is reported within seconds, not at timeout)."""

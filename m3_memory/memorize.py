@@ -7,7 +7,6 @@ on the same database and stream resumes after the last committed clip without du
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from dataclasses import dataclass, field
@@ -81,7 +80,6 @@ class Memorizer:
         self.store = store
         self.faces = faces
         self.voices = voices
-        self._voices_take_faces = voices is not None and _takes_faces(voices)
         self.writer = writer if hasattr(writer, "write") else make_writer(writer)  # type: ignore[arg-type]
         self.source = source
 
@@ -126,8 +124,7 @@ class Memorizer:
             if face_an is not None and self.faces is not None:
                 ev.faces = self.faces.attach(w, face_an)
             if voice_an is not None and self.voices is not None:
-                ev.voices = (self.voices.attach(w, voice_an, faces=ev.faces, frame_times=ev.frame_times)
-                             if ev.faces and self._voices_take_faces else self.voices.attach(w, voice_an))
+                ev.voices = self.voices.attach(w, voice_an, faces=ev.faces, frame_times=ev.frame_times)
             tw = time.perf_counter()
             written = self.writer.write(ev, graph=w)
             res.timings["writer"] = time.perf_counter() - tw
@@ -151,13 +148,6 @@ class Memorizer:
             res.texts.append(text)
         return res
 
-
-def _takes_faces(stage: VoiceStage) -> bool:
-    """A voice stage written for the older protocol (``attach(graph, analysis)``) is called without the faces."""
-    try:
-        return "faces" in inspect.signature(stage.attach).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _norm(text: str) -> str:

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .records import ClipHit, Entity, Memory
-from .tags import find_tags
+from .records import ClipHit, Memory
 
 if TYPE_CHECKING:
     from .store import MemoryStore
@@ -98,22 +97,6 @@ def search_nodes(store: MemoryStore, query: str, topk: int, before_time: float |
     return out[:topk]
 
 
-def search_entities(store: MemoryStore, kind: str, embeddings: np.ndarray, topk: int = 5,
-                    before_time: float | None = None) -> list[Entity]:
-    """Face/voice nodes nearest to the given face/voice embeddings (mean pairwise cosine, as matching)."""
-    from .embedders import normalize_rows
-
-    q = normalize_rows(embeddings)
-    out = []
-    for ent in store.entities(kind, before_time):
-        mat = store.entity_embeddings(ent.id)
-        if mat.size and mat.shape[1] == q.shape[1]:
-            ent.score = float((mat @ q.T).mean())
-            out.append(ent)
-    out.sort(key=lambda e: -(e.score or 0))
-    return out[:topk]
-
-
 _NAME_PATTERNS = [
     re.compile(r"{tag}(?:'s)? (?:name is|is named|is called|introduces (?:himself|herself|themselves) as)"
                r" ([A-Z][\w-]+(?: [A-Z][\w-]+)?)"),
@@ -165,7 +148,3 @@ def characters_named(store: MemoryStore, name: str, before_time: float | None = 
         if got and got.lower() == want:
             out.append(cid)
     return out
-
-
-def tags_in(text: str) -> list[str]:
-    return [f"<{k}_{i}>" for k, i in find_tags(text)]

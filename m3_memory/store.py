@@ -392,15 +392,6 @@ class MemoryStore:
             self.refresh()
             return self._index is not None and self._save_index(self._index)
 
-    def index_stats(self) -> dict:
-        """The vector index: rows, segments, pending rows, bytes in memory and on disk, how it was opened."""
-        from . import index_files
-
-        idx = self.index
-        return {"rows": len(idx), "segments": len(idx.segments), "pending": idx.pending, "seq": idx.seq,
-                "memory_bytes": idx.nbytes(), "disk_bytes": index_files.disk_bytes(self._index_dir)
-                if self._index_dir is not None else 0, "opened": self.index_note}
-
     @property
     def index(self) -> VectorIndex:
         self.refresh()

@@ -508,9 +508,6 @@ class VectorIndex:
     def pending(self) -> int:
         return self.n - self.pstart
 
-    def rows_of(self, node_ids: Iterable[int] | np.ndarray) -> np.ndarray:
-        return self.idmap.get(node_ids)
-
     def clips_of(self, node_ids: np.ndarray) -> np.ndarray:
         """Clip id of each node (-1 when unknown), from the index itself: no database round trip."""
         rows = self.idmap.get(node_ids)

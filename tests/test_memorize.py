@@ -35,7 +35,7 @@ class Voices:
     def analyze(self, clip):
         return [(clip.start_time + 1.0, clip.start_time + 6.0, "Hello, my name is Anna.")]
 
-    def attach(self, graph, turns):
+    def attach(self, graph, turns, faces=None, frame_times=None):
         nid = graph.match_entity("voice", VOICE)[0] or graph.add_entity("voice", VOICE)
         return [VoiceTurnEvidence(nid, s, e, text) for s, e, text in turns]
 
