@@ -94,3 +94,89 @@ def load_audio_types(name: str) -> AudioTypes:
     _type_support(cls, name)
     _type_support(mod.AudioInfo, name)
     return AudioTypes(name, cls, info=mod.AudioInfo, stamped=type_name == "AudioDataStamped")
+
+
+def stamp_seconds(msg: Any) -> float:
+    """A message's header stamp in seconds."""
+    st = msg.header.stamp
+    return st.sec + st.nanosec * 1e-9
+
+
+class AudioInput:
+    """The memorization node's audio subscriptions: messages of ``types`` -> (stamp, decode) for the stream pipeline
+    (m3_memory.ingest.StreamPipeline.audio), with the AudioInfo of ros-drivers AudioData on ``audio_info_topic``."""
+
+    def __init__(self, node: Any, pipeline: Any, params: Any, types: AudioTypes) -> None:
+        from m3_memory.audio_common import AudioDataDecoder
+
+        self.node, self.pipeline, self.params, self.types = node, pipeline, params, types
+        self.decoder = AudioDataDecoder()       # ros-drivers AudioData: the latest AudioInfo's format
+
+    def subscribe(self, qos: Any, group: Any) -> list[Any]:
+        from m3_agent.msg import AudioChunk
+        from rclpy.qos import DurabilityPolicy, QoSProfile, qos_profile_sensor_data
+
+        p, types, node = self.params, self.types, self.node
+        callback = (self._on_chunk if types.data is AudioChunk else
+                    self._on_stamped if types.typed else self._on_data)
+        subs = [node.create_subscription(types.data, p.audio_topic, callback, qos, callback_group=group)]
+        if types.info is None:
+            return subs
+        # AudioInfo: drivers publish it reliable + volatile, repeated (ros-drivers audio_capture: every 5 s) or once,
+        # latched (transient local). A best-effort volatile reader matches every publisher (and counts what it gets,
+        # for ~/sync); a reliable transient-local one also gets a latched message published before the node started
+        # (it does not match volatile publishers: that QoS mismatch is expected, so not logged).
+        try:
+            from rclpy.event_handler import SubscriptionEventCallbacks
+        except ImportError:  # Humble
+            from rclpy.qos_event import SubscriptionEventCallbacks
+
+        subs.append(node.create_subscription(
+            types.info, p.audio_info_topic, lambda m: self._on_info(m, counted=True),
+            QoSProfile(depth=10, reliability=qos_profile_sensor_data.reliability), callback_group=group))
+        subs.append(node.create_subscription(
+            types.info, p.audio_info_topic, lambda m: self._on_info(m, counted=False),
+            QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL), callback_group=group,
+            event_callbacks=SubscriptionEventCallbacks(incompatible_qos=lambda _event: None)))
+        return subs
+
+    def _on_chunk(self, msg: Any) -> None:
+        from m3_memory.audio_msg import decode_chunk
+
+        self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (
+            msg.sample_rate, decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))))
+
+    def _on_stamped(self, msg: Any) -> None:
+        """audio_common 4.x AudioStamped: info.format (PortAudio constant) says which typed array holds the samples."""
+        from m3_memory.audio_common import TYPED_FIELDS, decode_typed
+
+        a = msg.audio
+        self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (int(a.info.rate), decode_typed(
+            a.info.format, a.info.channels, a.info.rate, {f: getattr(a.audio_data, f) for f in TYPED_FIELDS})))
+
+    def _on_data(self, msg: Any) -> None:
+        """ros-drivers AudioData (no header: stamped with the node's clock at arrival) or AudioDataStamped, in the
+        format of the latest AudioInfo. Decoded MP3 lags its messages by a frame or so: its header stamps are made
+        sample-continuous like arrival times (ArrivalStamper) instead of restarting the resampler at each one."""
+        stamped = self.types.stamped
+        data = bytes(msg.audio.data if stamped else msg.data)
+        topic, decode = self.params.audio_topic, lambda: self.decoder.decode(data)
+        if not stamped:
+            self.pipeline.audio(topic, None, decode, self.node.get_clock().now().nanoseconds * 1e-9)
+        elif self.decoder.compressed:
+            self.pipeline.audio(topic, None, decode, stamp_seconds(msg), arrival_is_start=True)
+        else:
+            self.pipeline.audio(topic, stamp_seconds(msg), decode)
+
+    def _on_info(self, msg: Any, counted: bool) -> None:
+        p = self.params
+        if counted:
+            self.pipeline.count_received(p.audio_info_topic)
+        changed = self.decoder.set_info(msg.channels, msg.sample_rate, msg.sample_format, msg.coding_format)
+        fmt, refusal = self.decoder.format, self.decoder.refusal
+        log = self.node.get_logger()
+        if changed and refusal is not None:
+            log.error(f"audio format from {p.audio_info_topic} is unusable: {refusal} (the audio on {p.audio_topic} "
+                      "is counted as lost until it changes)")
+        elif changed and fmt is not None:
+            log.info(f"audio format from {p.audio_info_topic}: {fmt.describe()}")

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .poses import Place, Pose, place_of, pose_at
+from .poses import Place, Pose, parse_places, place_of, pose_at
 
 if TYPE_CHECKING:
     from .store import ClipWriter, MemoryStore
@@ -60,6 +61,15 @@ def record_poses(w: ClipWriter, samples: Sequence[Pose]) -> int:
             w.conn.execute("UPDATE turns SET x = ?, y = ?, yaw = ? WHERE id = ?", (p.x, p.y, p.yaw, tid))
             posed += 1
     return posed
+
+
+def save_places_file(store: MemoryStore, path: Path) -> int:
+    """The named places of a YAML file (list of {name, x, y, radius}) written to the store; returns how many."""
+    import yaml
+
+    places = parse_places(yaml.safe_load(Path(path).read_text()))
+    save_places(store, places)
+    return len(places)
 
 
 def save_places(store: MemoryStore, places: Iterable[Place], source: str = "config") -> int:

@@ -1,0 +1,102 @@
+"""The stream pipeline without ROS (m3_memory.ingest): stamped frames and audio in, committed clips out, and every
+input that does not become memory counted with its cause; the memorization node only converts messages for it."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore
+from m3_memory.frames import FrameError
+from m3_memory.ingest import IngestSettings, StreamPipeline
+from m3_memory.memorize import Memorizer
+from m3_memory.poses import Pose
+from m3_memory.stream_records import gaps, runs
+
+NINE = datetime(2026, 11, 26, 9, 0, tzinfo=timezone.utc).timestamp()
+SETTINGS = IngestSettings(clip_seconds=2.0, sample_fps=2.0, max_queued_clips=100, video_topic="/cam",
+                          audio_topic="/mic", time_zone="UTC")
+
+
+def _pipeline(store: MemoryStore, **kw) -> tuple[StreamPipeline, list]:
+    done: list = []
+    pipe = StreamPipeline(store, Memorizer(store, None, None, "embedded"), SETTINGS if not kw else
+                          IngestSettings(**{**SETTINGS.__dict__, **kw}), logging.getLogger("test.ingest"),
+                          "test", done.append)
+    return pipe, done
+
+
+def _feed(pipe: StreamPipeline, t0: float, seconds: float, offset: float = 0.0) -> int:
+    """Frames at 10 fps and 0.1 s audio chunks (48 kHz stereo -> resampled) from t0; returns messages sent."""
+    n = 0
+    for i in range(int(seconds * 10)):
+        t = t0 + i * 0.1
+        pipe.frame("/cam", offset + t, lambda: np.zeros((8, 8, 3), np.uint8), "frame")
+        pipe.audio("/mic", offset + t, lambda: (48000, np.zeros(4800, np.float32)))
+        n += 1
+    return n
+
+
+def test_clips_commit_and_every_lost_input_is_counted(tmp_path):
+    with MemoryStore(tmp_path / "m.db") as store:
+        pipe, done = _pipeline(store)
+        pipe.start()
+        sent = _feed(pipe, 0.0, 3.0)
+        pipe.frame("/cam", 29 * 0.1, lambda: np.zeros((8, 8, 3), np.uint8), "frame")      # same stamp again
+        pipe.frame("/cam", 3.0, lambda: np.zeros(1), "frame", check=lambda: (_ for _ in ()).throw(
+            FrameError("unsupported image encoding '32FC1'")))
+        pipe.pose("/odom", 1.0, lambda t: Pose(t, float("nan"), 0.0, 0.0, 0.0, "map"))  # refused: NaN
+        r = pipe.sync(4.0, {"/cam": sent + 2, "/mic": sent + 5}, receive_timeout_s=0.1)
+        assert r.ok and r.watermark == 4.0 and r.clips_committed == 2 and [c.clip_id for c in done] == [0, 1]
+        assert r.lost_in_transport == {"/cam": 0, "/mic": 5, "/odom": 0}
+        pipe.audio("/mic", 0.5, lambda: (48000, np.zeros(4800, np.float32)))   # for a committed clip: late
+        assert pipe.flush(timeout_s=60)
+        pipe.stop(drain=True)
+        assert [c[0] for c in store.conn.execute("SELECT id FROM clips ORDER BY id")] == [0, 1]
+        causes = {(g.topic, g.cause): g for g in gaps(store)}
+        assert causes[("/cam", "duplicate")].count == 1
+        assert "32FC1" in causes[("/cam", "bad")].detail
+        assert causes[("/mic", "transport")].count == 5
+        assert ("/mic", "late") in causes and [k for k in causes if k[0] == "/odom"], causes
+        (run,) = runs(store)
+        assert run["status"] == "clean" and run["last_stream_time"] >= 2.9, run
+        level, _, values = pipe.status()
+        assert level == "warn" and values["clips_committed"] == 2 and values["lost./mic.transport"] == 5
+
+
+def test_a_robots_ros_time_stamps_anchor_the_memory_and_the_watermark_follows(tmp_path):
+    with MemoryStore(tmp_path / "robot.db") as store:
+        pipe, done = _pipeline(store)
+        pipe.start()
+        sent = _feed(pipe, 0.0, 3.0, offset=NINE)
+        r = pipe.sync(NINE + 4.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1)
+        assert r.ok and r.watermark == pytest.approx(4.0) and [c.clip_id for c in done] == [0, 1]
+        assert store.timeline().origin == NINE and store.timeline().zone == "UTC"
+        pipe.frame("/cam", 3.5, lambda: np.zeros((8, 8, 3), np.uint8), "frame")   # a stream-time stamp: refused
+        pipe.stop(drain=True)
+        assert [g.count for g in gaps(store, cause="clock_mismatch")] == [1]
+        assert store.conn.execute("SELECT min(start_time) FROM clips").fetchone()[0] == 0.0
+
+
+def test_stopping_without_draining_records_the_open_clips_as_shutdown_gaps(tmp_path):
+    with MemoryStore(tmp_path / "m.db") as store:
+        pipe, done = _pipeline(store)
+        pipe.start()
+        _feed(pipe, 0.0, 3.0)
+        pipe.stop(drain=False)
+        shut = gaps(store, cause="shutdown")
+        assert shut and all(g.topic == "*" for g in shut) and max(g.end_time for g in shut) <= 3.0
+        committed = {c[0] for c in store.conn.execute("SELECT id FROM clips")}
+        assert not committed & {int(g.start_time // 2) for g in shut}   # a clip is either memorized or a gap
+
+
+def test_a_full_queue_drops_clips_with_an_overflow_record(tmp_path):
+    with MemoryStore(tmp_path / "m.db") as store:
+        pipe, done = _pipeline(store, max_queued_clips=1)   # no worker started: nothing leaves the queue
+        _feed(pipe, 0.0, 7.0)
+        assert pipe.count.clips_dropped >= 1
+        pipe.save_losses()
+        assert gaps(store, cause="overflow")
