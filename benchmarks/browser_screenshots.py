@@ -1,4 +1,4 @@
-"""Screenshots of the memory browser's pages on the bundled demo scene (for the README).
+"""Screenshots of the memory browser's pages on the bundled demo scene (for docs/browser.md).
 
     python benchmarks/browser_screenshots.py [--bag rosbags/demo/grid_scene] [--out docs/browser]
 

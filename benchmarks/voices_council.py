@@ -27,7 +27,7 @@ Two measurements, both held out from every threshold (none was chosen looking at
   the label; the nine members recur over sessions recorded on different days, so a person must keep one voice node
   across days. For the backend's matching threshold and ``--reid-thresholds``.
 
-Results: benchmarks/results/voices_council.json and the README.
+Results: benchmarks/results/voices_council.json and docs/benchmarks.md.
 """
 
 from __future__ import annotations

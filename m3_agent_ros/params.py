@@ -203,11 +203,12 @@ class MemorizationParams(_Documented):
                                         "(embedded, weaker on meetings), eres2netv2, none")
     voice_model_dir: str = _p("", "eres2netv2: local checkpoint folder")
     voice_overlap_aware: bool = _p(True, "campplus: overlap-aware diarization with segmentation-3.0 (a talker under "
-                                         "someone else gets a voice of their own; README 'Who is who'); set false "
-                                         "for resemblyzer and eres2netv2, which have no such diarizer")
+                                         "someone else gets a voice of their own; docs/perception.md 'Who is who'); "
+                                         "set false for resemblyzer and eres2netv2, which have no such diarizer")
     voice_diarizer: str = _p("windows", "campplus: windows (CAM++ windows over the VAD speech, the default) or local "
                                         "(segmentation-3.0's local speakers, pyannote's design: better on broadcast "
-                                        "and in-the-wild audio, worse on some AMI meetings; README 'Who is who')")
+                                        "and in-the-wild audio, worse on some AMI meetings; docs/perception.md "
+                                        "'Who is who')")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
     writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")

@@ -1,6 +1,6 @@
 """Face/voice equivalences resolved into characters with ids that stay stable.
 
-The rule (documented in the README):
+The rule (documented in docs/store.md, 'Characters with stable ids'):
 
 * Every face or voice node gets a *seed* when it is created: the next value of a persistent counter
   (``meta.next_character_seed``), never reused. A node alone is character ``<character_{seed}>``.

@@ -74,7 +74,8 @@ class CampPlusEmbedder:
     # LibriSpeech/GRID purity 0.983 either way, single LibriSpeech files one voice 15/15 (13/15 without the print
     # merge). The average-linkage cut joined the two people of pyannote's sample (window centroids 0.81 alike) and
     # the four of AMI tst00. Tried then and not kept: centring the embeddings on a LibriSpeech mean, a second
-    # speaker taken from segmentation-3.0's local speaker identities, pyannote's full chunk pipeline (README).
+    # speaker taken from segmentation-3.0's local speaker identities, pyannote's full chunk pipeline
+    # (docs/perception.md 'Who is who').
     # Glued clusters are joined only when they hold < 2 s of speech (2026-11-25, after broadcast news, WILD in
     # benchmarks/voices_ami.py, showed 9 people found as 3: interviewer and guests take turns without a pause, so
     # whole people were "glued" to each other; the demo's GRID fragments hold 1.0-1.4 s). Every split's DER equal or
