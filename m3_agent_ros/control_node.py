@@ -128,7 +128,7 @@ class ControlNode(M3LifecycleNode):
         load = getattr(self._answerer, "load", None)
         if load is not None:  # the model is loaded (and its prompt prefix cached) here, not on the first query
             t = time.monotonic()
-            error = load(should_stop=self._stopping.is_set) if getattr(self._answerer, "supports_stop", False) \
+            error = load(should_stop=self._stopping.is_set) if self._answerer.supports_stop \
                 else load()
             if error:
                 self.get_logger().error(f"{error}; answers come from the labelled fallback")

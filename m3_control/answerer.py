@@ -88,6 +88,10 @@ class Answer:
 
 
 class Answerer(Protocol):
+    """``supports_stop``: ``answer(..., should_stop=f)`` stops the reasoning when ``f()`` turns true."""
+
+    supports_stop: bool
+
     def answer(self, question: str, before_time: float | None, max_rounds: int) -> Answer: ...
 
 
@@ -119,7 +123,7 @@ def run_query(
     if error:
         return Answer.failure(error)
     try:
-        if should_stop is not None and getattr(answerer, "supports_stop", False):
+        if should_stop is not None and answerer.supports_stop:
             return answerer.answer(question, before_time, max_rounds, should_stop=should_stop)  # type: ignore[call-arg]
         return answerer.answer(question, before_time, max_rounds)
     except Exception as e:  # the caller is a long-running service: report, don't crash

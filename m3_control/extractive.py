@@ -30,6 +30,7 @@ class ExtractiveAnswerer:
     """LLM-free answerer over a :class:`~m3_control.answerer.SearchableStore`."""
 
     name = "extractive"
+    supports_stop = False   # one search, no reasoning rounds to stop
 
     def __init__(
         self,

@@ -139,7 +139,7 @@ class ReasoningLoop:
 
     # -- the loop ---------------------------------------------------------------------------------
     def _complete(self, messages: list[dict[str, str]], should_stop: StopCheck | None) -> str:
-        if should_stop is not None and getattr(self.backend, "supports_stop", False):
+        if should_stop is not None and self.backend.supports_stop:
             return self.backend.complete(messages, should_stop=should_stop)  # type: ignore[call-arg]
         return self.backend.complete(messages)
 

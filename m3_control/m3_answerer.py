@@ -66,7 +66,7 @@ class M3Answerer:
             warmup = getattr(self.backend, "warmup", None)
             if warmup is not None and isinstance(self.loop, ToolReasoningLoop):
                 try:
-                    if should_stop is not None and getattr(self.backend, "supports_stop", False):
+                    if should_stop is not None and self.backend.supports_stop:
                         warmup(self.loop.prompt_prefix(), should_stop=should_stop)
                     else:
                         warmup(self.loop.prompt_prefix())

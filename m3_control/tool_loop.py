@@ -100,7 +100,7 @@ class ToolReasoningLoop:
         self.min_score = min_score
         self.default_rounds = default_rounds
         self.max_answer_chars = max_answer_chars
-        self._grammar_ok = bool(getattr(backend, "supports_grammar", False))
+        self._grammar_ok = backend.supports_grammar
 
     def prompt_prefix(self) -> list[dict[str, str]]:
         """The static part of the prompt (for the backend's warm-up), i.e. everything but the question."""
@@ -109,7 +109,7 @@ class ToolReasoningLoop:
     def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int],
                   should_stop: StopCheck | None = None, finds: tuple[str, ...] = FIND) -> str:
         kw: dict[str, Any] = {}
-        if should_stop is not None and getattr(self.backend, "supports_stop", False):
+        if should_stop is not None and self.backend.supports_stop:
             kw["should_stop"] = should_stop
         if self._grammar_ok:
             kw["grammar"] = grammar(allow, shown, finds)

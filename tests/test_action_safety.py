@@ -30,7 +30,7 @@ class Scripted:
     """A chat backend replaying fixed replies (reasoning rounds or a planning reply); records the prompts."""
 
     name = "scripted"
-    supports_grammar = False
+    supports_stop = supports_grammar = False
 
     def __init__(self, *replies: str) -> None:
         self.replies = list(replies)

@@ -15,6 +15,7 @@ from .store_helpers import kitchen_store
 
 class Scripted:
     name = "scripted"
+    supports_stop = supports_grammar = False
 
     def __init__(self, replies):
         self.replies = list(replies)

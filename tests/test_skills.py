@@ -25,6 +25,7 @@ class Known:
 
 class Model:
     name = "scripted"
+    supports_stop = supports_grammar = False
 
     def __init__(self, reply):
         self.reply = reply

@@ -17,6 +17,7 @@ from .people_helpers import meeting_store
 
 class Scripted:
     name = "scripted"
+    supports_stop = False
 
     def __init__(self, replies, grammar_ok: bool = False):
         self.replies = list(replies)

@@ -23,9 +23,12 @@ StopCheck = Callable[[], bool]   # polled during a generation; True stops it (ra
 
 
 class ChatBackend(Protocol):
-    """Backends with ``supports_stop = True`` also take ``complete(..., should_stop=StopCheck)``."""
+    """What a backend can do is part of its interface: ``supports_stop`` (``complete(..., should_stop=StopCheck)``
+    aborts or abandons the generation) and ``supports_grammar`` (``complete(..., grammar=GBNF)`` is honoured)."""
 
     name: str
+    supports_stop: bool
+    supports_grammar: bool
 
     def complete(self, messages: list[dict[str, str]]) -> str:
         """The assistant's reply (raw text, including any <think> block) to the conversation so far."""

@@ -16,6 +16,7 @@ from .hf_request import chat_prompt_ids, load_tokenizer
 
 class TransformersBackend:
     supports_stop = True    # complete(..., should_stop=f): checked at every generated token
+    supports_grammar = False
 
     def __init__(self, model_dir: str, device: str = "cpu", dtype: str = "auto", seed: int | None = 0,
                  enable_thinking: bool = True, **sampling: Any) -> None:

@@ -14,6 +14,8 @@ from .hf_request import chat_prompt_ids, load_tokenizer
 
 
 class VLLMBackend:
+    supports_stop = False
+    supports_grammar = False
     def __init__(self, model_dir: str, tensor_parallel_size: int = 1, gpu_memory_utilization: float = 0.9,
                  max_model_len: int | None = None, **sampling: Any) -> None:
         if not Path(model_dir).expanduser().is_dir():
