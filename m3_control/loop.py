@@ -15,13 +15,13 @@ raw or character ids in an answer (names substituted where known, otherwise "som
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from m3_memory.people import PeopleFacts
+from m3_memory.tags import TAG_RE
 
 from .answerer import Answer
 from .backends.base import ChatBackend, ChatError, StopCheck
@@ -29,7 +29,6 @@ from .protocol import add_round_instruction, initial_messages, parse_reply, sear
 from .protocol_text import CHARACTER_ID_MARKER
 
 log = logging.getLogger(__name__)
-TAG = re.compile(r"<(face|voice|character)_(\d+)>")
 
 
 def clean_answer(store: Any, text: str, before_time: float | None, flags: list[str], max_chars: int) -> str:
@@ -38,10 +37,10 @@ def clean_answer(store: Any, text: str, before_time: float | None, flags: list[s
     if len(text) > max_chars:
         text = text[:max_chars].rstrip() + " ..."
         flags.append("truncated_answer")
-    if TAG.search(text):
+    if TAG_RE.search(text):
         flags.append("id_in_answer")
         text = store.translate(text, names=True, before_time=before_time, hide_equivalences=False)
-        text = TAG.sub("someone", text)
+        text = TAG_RE.sub("someone", text)
     return text.strip()
 
 

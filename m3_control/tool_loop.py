@@ -38,7 +38,6 @@ from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
 
 _CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
-TAG = re.compile(r"<(face|voice|character)_(\d+)>")
 _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # A yes/no question starts with an auxiliary verb ("Did ...", "Is ...", "Are ...", "Has ..."); "Who spoke more
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
@@ -137,7 +136,7 @@ class ToolReasoningLoop:
         """One picked memory as an answer sentence: speech as 'X said "..."', anything else as it stands; names
         where known, otherwise "someone"."""
         from m3_memory.retrieval import character_name
-        from m3_memory.tags import replace_tags
+        from m3_memory.tags import TAG_RE, replace_tags
 
         chars = self.store.characters(before_time)
 
@@ -146,7 +145,7 @@ class ToolReasoningLoop:
             return character_name(self.store, cid, before_time) if cid is not None else None
 
         text = replace_tags(memory.get("raw") or memory["text"], name)
-        text = TAG.sub("someone", text).strip()
+        text = TAG_RE.sub("someone", text).strip()
         m = _SAYS.match(text)
         if m:
             who, said = m.group(1).strip(), m.group(2).strip().rstrip(".!?")
