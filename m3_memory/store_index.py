@@ -1,0 +1,223 @@
+"""Keeping the store's derived data in step with the database: the vector index (opened from its saved files and
+brought up to date by replaying the ``changes`` log, or rebuilt), saved after background builds, and the character
+cache. A part of :class:`m3_memory.store.MemoryStore` (mixed in), in a module of its own."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .config import StoreConfig
+from .index_files import Header, IndexFileError
+from .records import ENTITY_KINDS, TEXT_KINDS
+from .vector_index import IndexParams, VectorIndex
+
+log = logging.getLogger("m3_memory.store")
+
+
+class IndexKeeping:
+    """Mixed into MemoryStore (which sets every attribute below in its ``__init__``)."""
+
+    conn: sqlite3.Connection
+    config: StoreConfig
+    _lock: threading.RLock
+    _index: VectorIndex | None
+    _index_dir: Path | None
+    _index_header: Header | None
+    _data_version: int
+    _last_seq: int
+    index_note: str
+
+    def meta(self, key: str, default: str | None = None) -> str | None: ...   # MemoryStore
+
+    def refresh(self, force: bool = False, own_write: bool = False) -> None:
+        """Apply committed changes from any process to the vector index and character cache.
+
+        ``PRAGMA data_version`` tells cheaply whether another connection committed; our own commits don't
+        change it, so the writer passes ``own_write=True`` after each transaction. The first call opens the
+        index: the persisted one (then the changes after it are replayed here), else a rebuild; ``force``
+        rebuilds from the database."""
+        with self._lock:
+            dv = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            if not (force or own_write) and self._index is not None and dv == self._data_version:
+                return
+            self._data_version = dv
+            if force or (self._index is None and not self._load_index()):
+                self._full_load()
+                return
+            lo = self.conn.execute("SELECT min(seq) FROM changes").fetchone()[0]
+            if lo is not None and lo > self._last_seq + 1:  # log was pruned past us: reload everything
+                self._full_load()
+                return
+            rows = self.conn.execute("SELECT seq, node_id, op FROM changes WHERE seq > ? ORDER BY seq",
+                                     (self._last_seq,)).fetchall()
+            if rows:
+                self._apply_changes(rows)
+
+    def _new_index(self, dim: int) -> VectorIndex:
+        if self._index is not None:
+            self._index.close()
+        idx = VectorIndex(dim, self._index_params())
+        idx.on_built = self._save_index
+        return idx
+
+    def _header(self) -> Header:
+        return Header(self.meta("store_id"), self.meta("embedder_name"), int(self.meta("embedder_dim") or 0),
+                      self.config.index_dtype, self.config.hnsw_m)
+
+    def _load_index(self) -> bool:
+        """Open the persisted index (True; the caller replays the changes after it) or say why not (False)."""
+        from . import index_files
+
+        self._index_header = header = self._header()
+        if self._index_dir is None or not header.dim:
+            self.index_note = "rebuilt from the database: " + ("no text vectors yet" if not header.dim
+                                                               else "index persistence is off")
+            return False
+        t0 = time.perf_counter()
+        try:
+            idx = index_files.load(self._index_dir, header, self._index_params())
+            # two queries: each is one b-tree descent, min and max in one statement scan the whole log
+            hi = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+            lo = self.conn.execute("SELECT min(seq) FROM changes").fetchone()[0]
+            if idx.seq > hi:
+                idx.close()
+                raise IndexFileError(f"the index is at change {idx.seq}, the database at {hi} (an older copy?)")
+            if lo is not None and lo > idx.seq + 1:
+                idx.close()
+                raise IndexFileError(f"the change log starts at {lo}, after the index's {idx.seq}")
+        except IndexFileError as e:
+            missing = not (self._index_dir / index_files.MANIFEST).exists()
+            self.index_note = f"rebuilt from the database: {e}"
+            (log.debug if missing else log.warning)("vector index of %s %s", self.path, self.index_note)
+            return False
+        idx.on_built = self._save_index
+        self._index, self._last_seq, self._characters = idx, idx.seq, {}
+        self._index_saved = (idx.seq, idx.built_at)
+        self.index_note = (f"loaded {len(idx.segments)} segments, {idx.n} rows at change {idx.seq} in "
+                           f"{time.perf_counter() - t0:.2f} s")
+        log.info("vector index of %s: %s", self.path, self.index_note)
+        return True
+
+    def _full_load(self) -> None:
+        """Rebuild from SQLite: every text vector, in time order, into the exact part; the background builder
+        turns them into HNSW segments while exact search serves."""
+        self._index_header = self._header()
+        self.conn.execute("BEGIN")
+        try:
+            self._last_seq = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+            dim = int(self.meta("embedder_dim") or 0)
+            cur = self.conn.execute(
+                "SELECT n.id, n.clip_id, n.end_time, e.vector FROM nodes n JOIN embeddings e ON e.node_id = n.id "
+                "WHERE n.type IN ('episodic', 'semantic') ORDER BY n.end_time, n.id")
+            index = None
+            while rows := cur.fetchmany(65536):
+                if index is None:
+                    index = self._new_index(dim or len(rows[0][3]) // 4)
+                index.add(
+                    np.array([r[0] for r in rows], dtype=np.int64),
+                    np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), index.dim),
+                    np.array([-1 if r[1] is None else r[1] for r in rows], dtype=np.int64),
+                    np.array([np.inf if r[2] is None else r[2] for r in rows], dtype=np.float64),
+                )
+        finally:
+            self.conn.execute("COMMIT")
+        self._index = index or self._new_index(dim)
+        self._index.seq = self._last_seq
+        self._characters = {}
+        if self._index.unsaved_build:
+            self._index.unsaved_build = False
+            self._save_index(self._index)
+
+    def _index_params(self) -> IndexParams:
+        c = self.config
+        return IndexParams(hnsw_min_size=c.hnsw_min_size, hnsw_m=c.hnsw_m, hnsw_ef_search=c.hnsw_ef_search,
+                           hnsw_ef_construction=c.hnsw_ef_construction, exact_subset_max=c.exact_subset_max,
+                           exact_max_floats=c.exact_max_floats, segment_rows=c.index_segment_rows,
+                           max_segment_rows=c.index_max_segment_rows, dtype=c.index_dtype,
+                           background=c.index_background)
+
+    def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
+        assert self._index is not None
+        touched = list(dict.fromkeys(nid for _, nid, op in rows if op in ("add", "upd", "del")))
+        if any(op in ("eq", "del") for _, _, op in rows):
+            self._characters = {}
+        self._last_seq = rows[-1][0]
+        found = []
+        for i in range(0, len(touched), 30000):  # SQLite allows 32766 variables per statement
+            part = touched[i : i + 30000]
+            found += self.conn.execute(  # one row per node; only text nodes' vectors (an entity has many)
+                f"SELECT n.id, n.type, n.clip_id, n.end_time, (SELECT e.vector FROM embeddings e WHERE e.node_id = "
+                f"n.id AND n.type IN ('episodic', 'semantic') LIMIT 1) FROM nodes n "
+                f"WHERE n.id IN ({','.join('?' * len(part))})", part).fetchall()
+        with_vector = {r[0] for r in found if r[4] is not None}  # deleted, or text whose vector was dropped
+        text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
+        # characters change with entities added (deleted: "del" above); an entity's "upd" is new embeddings or a
+        # later end time, which no character depends on
+        added = {nid for _, nid, op in rows if op == "add"}
+        if any(r[1] in ENTITY_KINDS and r[0] in added for r in found):
+            self._characters = {}
+        if text_rows and self._index.dim == 0:
+            self._index = self._new_index(len(text_rows[0][4]) // 4)
+        index = self._index
+        with index.lock:  # the state and its change-log position move together (a save snapshots both)
+            index.remove([nid for nid in touched if nid not in with_vector])
+            if text_rows:
+                index.add(
+                    np.array([r[0] for r in text_rows], dtype=np.int64),
+                    np.frombuffer(b"".join(r[4] for r in text_rows), dtype=np.float32).reshape(len(text_rows), -1),
+                    np.array([-1 if r[2] is None else r[2] for r in text_rows], dtype=np.int64),
+                    np.array([np.inf if r[3] is None else r[3] for r in text_rows], dtype=np.float64),
+                )
+            index.seq = self._last_seq
+        if index.unsaved_build:  # built inline (no background thread): save now that the state has its seq
+            index.unsaved_build = False
+            self._save_index(index)
+
+    def _save_index(self, idx: VectorIndex) -> bool:
+        """Persist ``idx`` beside the database (after builds, and at close); True when the files hold its state."""
+        from . import index_files
+
+        if self._index_dir is None or self._index_header is None or not idx.segments:
+            return False
+        state = (idx.seq, idx.built_at)
+        if state == self._index_saved:
+            return True   # what is on disk is this state
+        if idx.pending > max(65536, 4 * idx.p.segment_rows):
+            return False  # still catching up: the pending rows would make a big file (saved after the builds)
+        try:
+            ok = index_files.save(idx, self._index_dir, self._index_header, self._unapplied_deletes)
+        except OSError as e:
+            log.warning("vector index of %s not saved: %s", self.path, e)
+            return False
+        if ok:
+            self._index_saved = state
+        return ok
+
+    def _unapplied_deletes(self, seq: int) -> str | None:
+        """Why a state at change ``seq`` must not be saved: a deletion after it (its vectors would be written)."""
+        conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+        try:
+            row = conn.execute("SELECT seq, op FROM changes WHERE seq > ? AND op IN ('del', 'upd') LIMIT 1",
+                               (seq,)).fetchone()
+        finally:
+            conn.close()
+        return f"change {row[0]} ({row[1]}) is not applied yet" if row else None
+
+    def flush_index(self) -> bool:
+        """Save the vector index now (it is saved after background builds and at close anyway)."""
+        with self._lock:
+            self.refresh()
+            return self._index is not None and self._save_index(self._index)
+
+    @property
+    def index(self) -> VectorIndex:
+        self.refresh()
+        assert self._index is not None
+        return self._index
+
