@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from m3_control.answerer import Answer
+from m3_control.answerer import Answer, ErrorKind
 
 StopCheck = Callable[[], bool]
 Work = Callable[[StopCheck], Answer]      # the answering, given its should_stop
@@ -36,6 +36,17 @@ _ids = itertools.count(1)
 
 def busy_message(pending: int, max_pending: int) -> str:
     return f"busy: {pending} queries pending (max_pending_queries={max_pending}); try again later"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A job not accepted: why (said to the caller) and its kind (``BUSY``, or ``REFUSED`` when closed)."""
+
+    message: str
+    kind: ErrorKind
+
+    def answer(self) -> Answer:
+        return Answer.failure(self.message, self.kind)
 
 
 @dataclass(eq=False)
@@ -91,10 +102,10 @@ class Job:
 
 def stopped_answer(reason: str, partial: Answer | None = None) -> Answer:
     """The answer of a job stopped for ``reason``, keeping what the stopped reasoning did (rounds, searches)."""
-    ans = Answer.failure(reason, stopped=True)
+    ans = Answer.failure(reason, ErrorKind.STOPPED, stopped=True)
     if partial is not None:
         ans.rounds_used, ans.searches = partial.rounds_used, list(partial.searches)
-        ans.trace = {**partial.trace, "error": reason, "stopped": True}
+        ans.trace = {**partial.trace, "error": reason, "error_kind": ErrorKind.STOPPED.value, "stopped": True}
     return ans
 
 
@@ -117,14 +128,14 @@ class AnswerQueue:
         with self._cv:
             return len(self._waiting) + (self._running is not None)
 
-    def submit(self, kind: str, work: Work, extra_stop: ReasonCheck | None = None) -> Job | str:
+    def submit(self, kind: str, work: Work, extra_stop: ReasonCheck | None = None) -> Job | Refusal:
         """Accept a job, or return the refusal (busy, closed) to answer at once."""
         with self._cv:
             if self._closed:
-                return self._closed
+                return Refusal(self._closed, ErrorKind.REFUSED)
             pending = len(self._waiting) + (self._running is not None)
             if pending >= self.max_pending:
-                return busy_message(pending, self.max_pending)
+                return Refusal(busy_message(pending, self.max_pending), ErrorKind.BUSY)
             job = Job(kind, work, self.timeout_s, extra_stop)
             self._waiting.append(job)
             self._cv.notify_all()

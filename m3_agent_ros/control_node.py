@@ -44,11 +44,11 @@ from rclpy.lifecycle import LifecycleState, TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.service import Service
 
-from m3_agent_ros.answer_queue import AnswerQueue
+from m3_agent_ros.answer_queue import AnswerQueue, Refusal
 from m3_agent_ros.instruct_server import InstructServer
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import ControlParams
-from m3_control.answerer import Answer, Answerer, run_query, validate_query
+from m3_control.answerer import Answer, Answerer, ErrorKind, run_query, validate_query
 from m3_control.answerers import make_answerer
 from m3_memory import MemoryStore
 
@@ -241,7 +241,7 @@ class ControlNode(M3LifecycleNode):
                 answer = self._answer(request)
             except Exception as e:  # never let a request take the node down
                 answer = Answer.failure(f"internal error: {type(e).__name__}: {e}")
-            if answer.error and not answer.error.startswith("busy:"):
+            if answer.error and answer.error_kind is not ErrorKind.BUSY:
                 self.get_logger().warning(f"query failed: {answer.error}")
             try:
                 return fill_response(response, answer)
@@ -252,22 +252,22 @@ class ControlNode(M3LifecycleNode):
     def _answer(self, request: Query.Request) -> Answer:
         queue, answerer, params, service = self._queue, self._answerer, self.params, self._service
         if queue is None or answerer is None or params is None or service is None:
-            return Answer.failure("node is not active")
+            return Answer.failure("node is not active", ErrorKind.REFUSED)
         before_time = None
         if request.has_time_bound:
             before_time = float(request.before_time)
             if not math.isfinite(before_time):
-                return Answer.failure(f"before_time must be finite, got {before_time}")
+                return Answer.failure(f"before_time must be finite, got {before_time}", ErrorKind.REFUSED)
         question, rounds = request.question, int(request.max_rounds) or params.max_rounds
         error = validate_query(question, rounds, params.max_question_chars)
         if error:  # refused before it takes a place in the queue
-            return Answer.failure(error)
+            return Answer.failure(error, ErrorKind.REFUSED)
         job = queue.submit("query", lambda should_stop: run_query(
             answerer, question, before_time, rounds, params.max_question_chars, should_stop=should_stop),
             self._client_gone_check(service.service_name))
-        if isinstance(job, str):
-            self.get_logger().warning(f"query refused: {job}", throttle_duration_sec=1.0)
-            return Answer.failure(job)
+        if isinstance(job, Refusal):
+            self.get_logger().warning(f"query refused: {job.message}", throttle_duration_sec=1.0)
+            return job.answer()
         return queue.wait(job)
 
 

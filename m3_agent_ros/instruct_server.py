@@ -24,7 +24,7 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
 
-from m3_agent_ros.answer_queue import AnswerQueue, busy_message
+from m3_agent_ros.answer_queue import AnswerQueue, Refusal, busy_message
 from m3_control.answerer import Answer, validate_query
 from m3_control.skills import Goal, GoalPlanner, load_skills
 from m3_memory.poses import quaternion_from_yaw
@@ -118,10 +118,10 @@ class InstructServer:
 
         result = Instruct.Result()
         job = self.queue.submit("instruct", work, stop_reason)
-        if isinstance(job, str):  # busy or shutting down: a clear refusal in the result
-            self.node.get_logger().warning(f"instruction refused: {job}")
+        if isinstance(job, Refusal):  # busy or shutting down: a clear refusal in the result
+            self.node.get_logger().warning(f"instruction refused: {job.message}")
             goal_handle.abort()
-            result.error = job
+            result.error = job.message
             return result
         ans: Answer = self.queue.wait(job)
         if goal_handle.is_cancel_requested:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from m3_memory.timeline import Timeline
 
 DEFAULT_MAX_QUESTION_CHARS = 4000
 ANSWERERS = ("extractive", "m3")
@@ -66,10 +70,27 @@ class SearchableStore(Protocol):
         """Raw ids -> <character_k> as known at ``before_time``; "" for Equivalence lines."""
         ...
 
+    def timeline(self) -> Timeline:
+        """How stream seconds meet the wall clock (answers say times through it)."""
+        ...
+
+
+class ErrorKind(str, Enum):
+    """Why a question has no answer; code decides on this, never on the wording of ``Answer.error``."""
+
+    NONE = ""
+    CANCELLED = "cancelled"          # the caller's stop check turned true during the reasoning
+    MODEL_FAILED = "model_failed"    # the backend failed or the model is not loaded (a fallback may answer)
+    NO_ANSWER = "no_answer"          # the rounds ran out, or the answer was empty (a fallback may answer)
+    BUSY = "busy"                    # refused at once: too many queries pending
+    REFUSED = "refused"              # refused at once: an invalid request, the node inactive or shutting down
+    STOPPED = "stopped"              # stopped midway: deadline, departed client, shutdown
+    INTERNAL = "internal"            # an unexpected exception
+
 
 @dataclass
 class Answer:
-    """Outcome of one question; ``error`` is empty on success."""
+    """Outcome of one question; ``error`` is empty on success, ``error_kind`` says what kind of failure it is."""
 
     answer: str = ""
     rounds_used: int = 0
@@ -77,14 +98,15 @@ class Answer:
     cited_memory_ids: list[int] = field(default_factory=list)
     trace: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    error_kind: ErrorKind = ErrorKind.NONE
 
     @property
     def success(self) -> bool:
         return not self.error
 
     @classmethod
-    def failure(cls, error: str, **trace: Any) -> Answer:
-        return cls(error=error, trace={"error": error, **trace})
+    def failure(cls, error: str, kind: ErrorKind = ErrorKind.INTERNAL, **trace: Any) -> Answer:
+        return cls(error=error, error_kind=kind, trace={"error": error, "error_kind": kind.value, **trace})
 
 
 class Answerer(Protocol):
@@ -121,7 +143,7 @@ def run_query(
     to answerers with ``supports_stop`` (multi-round reasoning): true stops them (``error="cancelled"``)."""
     error = validate_query(question, max_rounds, max_question_chars)
     if error:
-        return Answer.failure(error)
+        return Answer.failure(error, ErrorKind.REFUSED)
     try:
         if should_stop is not None and answerer.supports_stop:
             return answerer.answer(question, before_time, max_rounds, should_stop=should_stop)  # type: ignore[call-arg]

@@ -23,7 +23,7 @@ from typing import Any
 from m3_memory.people import PeopleFacts
 from m3_memory.tags import TAG_RE
 
-from .answerer import Answer
+from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .protocol import add_round_instruction, initial_messages, parse_reply, search_result_message
 from .protocol_text import CHARACTER_ID_MARKER
@@ -157,7 +157,8 @@ class ReasoningLoop:
         for r in range(rounds):
             if should_stop is not None and should_stop():
                 trace["cancelled"] = True
-                return Answer(rounds_used=r, searches=searches, trace=trace, error="cancelled")
+                return Answer(rounds_used=r, searches=searches, trace=trace, error="cancelled",
+                              error_kind=ErrorKind.CANCELLED)
             final = r == rounds - 1
             add_round_instruction(messages, final)
             t = time.perf_counter()
@@ -167,9 +168,10 @@ class ReasoningLoop:
                 trace["rounds"].append({"round": r + 1, "error": str(e)})
                 if should_stop is not None and should_stop():
                     trace["cancelled"] = True
-                    return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled")
+                    return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled",
+                                  error_kind=ErrorKind.CANCELLED)
                 return Answer(rounds_used=r + 1, searches=searches, trace=trace,
-                              error=f"model backend failed: {e}")
+                              error=f"model backend failed: {e}", error_kind=ErrorKind.MODEL_FAILED)
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
@@ -204,11 +206,12 @@ class ReasoningLoop:
             trace["rounds"].append({**vars(info), "result": result})
             if on_round is not None and on_round(info) is False:
                 trace["cancelled"] = True
-                return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled")
+                return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled",
+                              error_kind=ErrorKind.CANCELLED)
             if self.max_consecutive_invalid and invalid_run >= self.max_consecutive_invalid:
                 return Answer(rounds_used=r + 1, searches=searches, cited_memory_ids=self._cite("", seen_mem),
                               trace=trace, error=f"no answer after {r + 1} rounds ({invalid_run} unparseable replies "
-                              "in a row)")
+                              "in a row)", error_kind=ErrorKind.NO_ANSWER)
             messages.append(search_result_message(result))
         return Answer(rounds_used=rounds, searches=searches, cited_memory_ids=self._cite("", seen_mem), trace=trace,
-                      error=f"no answer after {rounds} rounds")
+                      error=f"no answer after {rounds} rounds", error_kind=ErrorKind.NO_ANSWER)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .answerer import Answer, SearchableStore
+from .answerer import Answer, ErrorKind, SearchableStore
 from .backends import make_backend
 from .backends.base import StopCheck
 from .loop import ReasoningLoop, RoundCallback
@@ -82,10 +82,11 @@ class M3Answerer:
                on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
         """A stopped answer (``should_stop``) is ``error="cancelled"``, never the fallback's."""
         if self.load_error:
-            ans = Answer(error=self.load_error, trace={"backend": self.backend.name, "rounds": []})
+            ans = Answer(error=self.load_error, error_kind=ErrorKind.MODEL_FAILED,
+                         trace={"backend": self.backend.name, "rounds": []})
         else:
             ans = self.loop.run(question, before_time, max_rounds, on_round, should_stop)
-        failed = ans.error.startswith(("no answer after", "model backend failed", "empty answer", "model not loaded"))
+        failed = ans.error_kind in (ErrorKind.MODEL_FAILED, ErrorKind.NO_ANSWER)
         if failed and self.fallback is not None:
             log.warning("model gave no answer (%s): extractive fallback", ans.error)
             fb = self.fallback.answer(question, before_time, max_rounds)

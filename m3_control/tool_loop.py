@@ -24,7 +24,7 @@ from typing import Any
 from m3_memory.people import PeopleFacts
 from m3_memory.where import load_places
 
-from .answerer import Answer
+from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
@@ -175,7 +175,8 @@ class ToolReasoningLoop:
 
         def cancelled(used: int) -> Answer:
             trace["cancelled"] = True
-            return done(Answer(rounds_used=used, searches=searches, error="cancelled"), "error")
+            return done(Answer(rounds_used=used, searches=searches, error="cancelled",
+                               error_kind=ErrorKind.CANCELLED), "error")
 
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
@@ -194,7 +195,8 @@ class ToolReasoningLoop:
                 trace["rounds"].append({"round": r + 1, "error": str(e)})
                 if should_stop is not None and should_stop():
                     return cancelled(r + 1)
-                return done(Answer(rounds_used=r + 1, searches=searches, error=f"model backend failed: {e}"), "error")
+                return done(Answer(rounds_used=r + 1, searches=searches, error=f"model backend failed: {e}",
+                                   error_kind=ErrorKind.MODEL_FAILED), "error")
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
@@ -214,7 +216,8 @@ class ToolReasoningLoop:
                 if on_round is not None:
                     on_round(info)
                 if not text:
-                    return done(Answer(rounds_used=r + 1, searches=searches, error="empty answer"), "error")
+                    return done(Answer(rounds_used=r + 1, searches=searches, error="empty answer",
+                                       error_kind=ErrorKind.NO_ANSWER), "error")
                 return done(Answer(answer=text, rounds_used=r + 1, searches=searches, cited_memory_ids=valid),
                             "model")
             if action == "tool" and name.lower() == "query":
@@ -244,7 +247,8 @@ class ToolReasoningLoop:
                     trace["rounds"].append(row)
                     messages.append(tool_error_turn(err))
                     if on_round is not None and on_round(info) is False:
-                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
+                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
+                                           error_kind=ErrorKind.CANCELLED), "error")
                     continue
                 info.search_s = time.perf_counter() - t
                 info.results = len(qres.events)
@@ -275,7 +279,8 @@ class ToolReasoningLoop:
                     trace["rounds"].append(row)
                     messages.append(tool_error_turn(str(e)))
                     if on_round is not None and on_round(info) is False:
-                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
+                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
+                                           error_kind=ErrorKind.CANCELLED), "error")
                     continue
                 info.search_s = time.perf_counter() - t
                 info.results = len(res.turns)
@@ -307,5 +312,7 @@ class ToolReasoningLoop:
             trace["rounds"].append(row)
             if on_round is not None and on_round(info) is False:
                 trace["cancelled"] = True
-                return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled"), "error")
-        return done(Answer(rounds_used=rounds, searches=searches, error=f"no answer after {rounds} rounds"), "error")
+                return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
+                                   error_kind=ErrorKind.CANCELLED), "error")
+        return done(Answer(rounds_used=rounds, searches=searches, error=f"no answer after {rounds} rounds",
+                           error_kind=ErrorKind.NO_ANSWER), "error")

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import StoreError
+from .errors import StoreError, UnknownCharacterError
 from .tags import entity_tag, find_tags
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def merge_characters(store: MemoryStore, a: int, b: int, origin: str = "") -> in
     ca, cb = chars.resolve_alias(a), chars.resolve_alias(b)
     for asked, got in ((a, ca), (b, cb)):
         if got is None:
-            raise StoreError(f"unknown character {asked}")
+            raise UnknownCharacterError(f"unknown character {asked}")
     assert ca is not None and cb is not None
     if ca == cb:
         raise StoreError(f"characters {a} and {b} are already one character ({ca})")
@@ -163,7 +163,7 @@ def name_character(store: MemoryStore, character_id: int, name: str, origin: str
 
     cid = store.characters().resolve_alias(character_id)
     if cid is None:
-        raise StoreError(f"unknown character {character_id}")
+        raise UnknownCharacterError(f"unknown character {character_id}")
     store.set_character_name(cid, name)
     record_edit(store, "name", cid, {"characters": [cid]}, origin)
     log.info("name: character %d named (%s)", cid, origin)

@@ -4,3 +4,11 @@ can raise it without importing the store."""
 
 class StoreError(RuntimeError):
     """A request the store refuses (bad input, read-only store, model mismatch)."""
+
+
+class ReadOnlyStoreError(StoreError):
+    """A write to a store opened read-only."""
+
+
+class UnknownCharacterError(StoreError):
+    """A character id the store does not know (never was, or forgotten)."""

@@ -42,7 +42,7 @@ import numpy as np
 
 from .characters import Characters, resolve
 from .embedders import TextEmbedder, normalize_rows
-from .errors import StoreError
+from .errors import UnknownCharacterError
 from .records import TEXT_KINDS, CheckpointResult, ForgetReport
 from .tags import find_tags, is_equivalence, replace_tags
 
@@ -74,7 +74,7 @@ def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeou
             chars = _characters(conn)
             cid = chars.resolve_alias(character_id)
             if cid is None:
-                raise StoreError(f"unknown character {character_id}")
+                raise UnknownCharacterError(f"unknown character {character_id}")
             report = _forget(store, chars, cid)
         if vacuum:
             try:

@@ -32,7 +32,7 @@ from .checkpointer import Checkpointer
 from .clip_writer import ClipWriter
 from .config import StoreConfig
 from .embedders import EmbeddingError, TextEmbedder, make_embedder
-from .errors import StoreError
+from .errors import ReadOnlyStoreError, StoreError, UnknownCharacterError
 from .index_files import Header, index_dir
 from .records import (
     TEXT_KINDS,
@@ -306,7 +306,7 @@ class MemoryStore(IndexKeeping):
         chars = self.characters()
         cid = chars.resolve_alias(character_id)
         if cid is None:
-            raise StoreError(f"unknown character {character_id}")
+            raise UnknownCharacterError(f"unknown character {character_id}")
         with self.transaction():
             self.conn.execute("INSERT OR REPLACE INTO character_names (seed, name, source, updated_at) "
                               "VALUES (?, ?, ?, ?)", (cid, name, source, time.time()))
@@ -314,7 +314,7 @@ class MemoryStore(IndexKeeping):
     # ------------------------------------------------------------------ writing
     def _require_writable(self) -> None:
         if self.readonly:
-            raise StoreError(f"{self.path} is open read-only")
+            raise ReadOnlyStoreError(f"{self.path} is open read-only")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
-from m3_agent_ros.answer_queue import AnswerQueue
-from m3_control.answerer import Answer
+from m3_agent_ros.answer_queue import AnswerQueue, Refusal
+from m3_control.answerer import Answer, ErrorKind
 
 from .openai_server import FakeOpenAI
 from .ros_helpers import (
@@ -126,19 +126,20 @@ def test_queue_refuses_beyond_the_bound_times_out_and_closes() -> None:
         return Answer(answer="done", rounds_used=1)
 
     first, second = q.submit("query", blocking), q.submit("query", blocking)
-    assert not isinstance(first, str) and not isinstance(second, str)
+    assert not isinstance(first, Refusal) and not isinstance(second, Refusal)
     refused = q.submit("query", blocking)
-    assert refused == "busy: 2 queries pending (max_pending_queries=2); try again later"
+    assert refused == Refusal("busy: 2 queries pending (max_pending_queries=2); try again later", ErrorKind.BUSY)
+    assert refused.answer().error_kind is ErrorKind.BUSY
     t = time.monotonic()
     ans = q.wait(first)               # the blocking work never finishes by itself: the deadline stops it
     assert ans.error.startswith("timed out after 0.5 s (query_timeout_s=0.5)") and 0.4 < time.monotonic() - t < 3
     assert q.wait(second).error.startswith("timed out")       # waited its 0.5 s in the queue: dropped
     assert q.wait_idle(2.0) and q.pending() == 0
     third = q.submit("query", blocking)
-    assert not isinstance(third, str)
+    assert not isinstance(third, Refusal)
     q.close("shutting down: test")
     assert q.wait(third).error == "shutting down: test" and q.wait_idle(2.0)
-    assert q.submit("query", blocking) == "shutting down: test"
+    assert q.submit("query", blocking) == Refusal("shutting down: test", ErrorKind.REFUSED)
 
 
 def test_queue_extra_stop_answers_a_waiting_job_at_once() -> None:
@@ -147,7 +148,7 @@ def test_queue_extra_stop_answers_a_waiting_job_at_once() -> None:
     running = q.submit("query", lambda stop: (gate.wait(5), Answer(answer="first"))[1])
     gone = {"yes": False}
     waiting = q.submit("instruct", lambda stop: Answer(answer="never"), lambda: "cancelled" if gone["yes"] else "")
-    assert not isinstance(running, str) and not isinstance(waiting, str)
+    assert not isinstance(running, Refusal) and not isinstance(waiting, Refusal)
     gone["yes"] = True
     t = time.monotonic()
     assert q.wait(waiting).error == "cancelled" and time.monotonic() - t < 1.0
@@ -169,6 +170,11 @@ def test_reasoning_loops_stop_between_rounds_and_hand_the_stop_to_the_backend() 
 
         def translate(self, text: str, **k: Any) -> str:
             return text
+
+        def timeline(self) -> Any:
+            from m3_memory.timeline import Timeline
+
+            return Timeline()
 
     class Backend:
         name, supports_stop, supports_grammar = "stoppable", True, False

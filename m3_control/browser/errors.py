@@ -8,6 +8,7 @@ import sqlite3
 from starlette.exceptions import HTTPException
 
 from m3_memory import EmbeddingError, StoreError
+from m3_memory.errors import ReadOnlyStoreError, UnknownCharacterError
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +35,13 @@ def classify(exc: BaseException) -> BrowserError:
     if isinstance(exc, HTTPException):
         detail = exc.detail if exc.status_code != 404 else "There is no page at this address."
         return BrowserError(exc.status_code, _HTTP_TITLES.get(exc.status_code, "Error"), str(detail))
-    if isinstance(exc, StoreError):
+    if isinstance(exc, ReadOnlyStoreError):
+        return BrowserError(403, "Read-only", "The memory is open read-only; corrections are disabled.")
+    if isinstance(exc, UnknownCharacterError):
         text = str(exc)
-        if "read-only" in text:
-            return BrowserError(403, "Read-only", "The memory is open read-only; corrections are disabled.")
-        if text.startswith("unknown character"):
-            return BrowserError(404, "Not found", f"{text[:1].upper()}{text[1:]} (it may have been forgotten).")
-        return BrowserError(400, "Refused", text)
+        return BrowserError(404, "Not found", f"{text[:1].upper()}{text[1:]} (it may have been forgotten).")
+    if isinstance(exc, StoreError):
+        return BrowserError(400, "Refused", str(exc))
     if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
         return BrowserError(503, "Memory busy", "The memory database is locked by another writer (memorization or "
                                                 "another correction). Nothing was changed; try again in a moment.")
