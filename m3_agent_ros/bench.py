@@ -101,7 +101,7 @@ def cmd_graphs(a: argparse.Namespace) -> int:
     from m3_control.evaluation.judge import make_judge
     from m3_control.evaluation.report import markdown_table, summarize, write_report
     from m3_memory import MemoryStore
-    from m3_memory.pickle_import import import_pickle_file
+    from m3_memory.upstream import import_pickle_file
 
     ann = load_annotations(a.annotations)
     out = Path(a.out)

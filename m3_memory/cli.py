@@ -195,7 +195,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_import_pickle(args: argparse.Namespace) -> int:
-    from .pickle_import import ImportLimits, import_pickle_file
+    from .upstream import ImportLimits, import_pickle_file
 
     if not Path(args.pickle).is_file():
         raise CliError(f"pickle not found: {args.pickle}")

@@ -10,7 +10,7 @@ import numpy as np
 
 from m3_memory import MemoryStore
 from m3_memory.export import build_export, export_json
-from m3_memory.pickle_import import import_videograph
+from m3_memory.upstream import import_videograph
 
 from .fixtures_upstream import build_upstream_pickle
 from .store_helpers import kitchen_store, unit

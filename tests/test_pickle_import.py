@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from m3_memory import MemoryStore, StoreConfig, StoreError, pickle_import
+from m3_memory import MemoryStore, StoreConfig, StoreError, upstream
 from m3_memory.cli import main
-from m3_memory.pickle_import import (
+from m3_memory.upstream import (
     ForbiddenGlobalError,
     PickleImportError,
     RestrictedUnpickler,
@@ -235,9 +235,9 @@ def test_pickle_cannot_modify_the_stand_in_classes(tmp_path):
     path.write_bytes(b"cvideograph\nVideoGraph\n(N(dVnodes\nI1\nstb.")
     with pytest.raises(PickleImportError):
         load_videograph(path)
-    assert "nodes" not in pickle_import.UpstreamVideoGraph.__dict__
+    assert "nodes" not in upstream.UpstreamVideoGraph.__dict__
     with pytest.raises(ForbiddenGlobalError, match="refusing to set attribute 'x'"):
-        pickle_import.UpstreamNode.x = 1  # the stand-ins are sealed, whatever path a pickle finds to them
+        upstream.UpstreamNode.x = 1  # the stand-ins are sealed, whatever path a pickle finds to them
     # protocols 0/1 build instances through copyreg._reconstructor: only for the stand-ins
     path.write_bytes(b"ccopy_reg\n_reconstructor\n(c__builtin__\nset\nc__builtin__\nobject\nNtR.")
     with pytest.raises(ForbiddenGlobalError, match="_reconstructor"):
@@ -287,7 +287,8 @@ def test_bad_nodes_are_skipped_with_reasons(tmp_path, monkeypatch):
     graph.nodes[9].embeddings = [np.full(TEXT_DIM, np.nan)]
     graph.nodes[15].embeddings = [np.zeros(512)]
     graph.edges[(3, 4)] = graph.edges[(4, 3)] = 1.0
-    monkeypatch.setattr(pickle_import, "load_videograph", lambda _path: graph)
+    # the planner looks the loader up in its own module
+    monkeypatch.setattr(upstream.plan, "load_videograph", lambda _path: graph)
     store = MemoryStore(tmp_path / "m.db")
     report = import_videograph(tmp_path / "g.pkl", store)
     reasons = dict(report.skipped)
@@ -372,7 +373,7 @@ def test_kill_9_mid_import_into_a_new_database_leaves_no_database(tmp_path):
 _DRIVER = """
 import sys, time
 from m3_memory import MemoryStore
-from m3_memory.pickle_import import import_videograph
+from m3_memory.upstream import import_videograph
 
 def progress(i, n):
     print(i, n, flush=True)
@@ -505,10 +506,10 @@ def test_over_cap_pickle_is_refused_before_writing_anything(tmp_path, capsys):
 ])
 def test_each_cap_is_named_and_checked_before_writing(tmp_path, cap, limit, value):
     build_upstream_pickle(tmp_path / "g.pkl")
-    limits = pickle_import.ImportLimits.with_caps(**{cap: limit})
+    limits = upstream.ImportLimits.with_caps(**{cap: limit})
     store = MemoryStore(tmp_path / "m.db")
     before = _snapshot(store)
-    with pytest.raises(pickle_import.ImportCapError) as e:
+    with pytest.raises(upstream.ImportCapError) as e:
         import_videograph(tmp_path / "g.pkl", store, limits=limits)
     assert e.value.cap == cap and e.value.limit == limit and e.value.value > limit
     assert value is None or e.value.value == value

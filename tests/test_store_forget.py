@@ -12,8 +12,8 @@ import numpy as np
 
 from m3_memory import MemoryStore
 from m3_memory.cli import main
-from m3_memory.pickle_import import import_videograph
 from m3_memory.retrieval import characters_named
+from m3_memory.upstream import import_videograph
 
 from .fixtures_upstream import build_upstream_pickle
 from .store_helpers import ALICE_CROP, ALICE_WAV, kitchen_store, named_store
