@@ -23,10 +23,11 @@ from typing import Any
 from m3_memory.people import PeopleFacts
 from m3_memory.tags import TAG_RE
 
-from .answerer import Answer, ErrorKind
+from .answerer import Answer
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .protocol import add_round_instruction, initial_messages, parse_reply, search_result_message
 from .protocol_text import CHARACTER_ID_MARKER
+from .rounds import Rounds
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +138,6 @@ class ReasoningLoop:
         return {f"TOOL {res.call}": [*res.facts, f"Result: {res.answer}"]}
 
     # -- the loop ---------------------------------------------------------------------------------
-    def _complete(self, messages: list[dict[str, str]], should_stop: StopCheck | None) -> str:
-        if should_stop is not None and self.backend.supports_stop:
-            return self.backend.complete(messages, should_stop=should_stop)  # type: ignore[call-arg]
-        return self.backend.complete(messages)
-
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
             on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
         """``should_stop`` (cancel, deadline, shutdown) is checked before every round and handed to the backend,
@@ -150,29 +146,21 @@ class ReasoningLoop:
         messages = initial_messages(question)
         shown: set[int] = set()
         seen_mem: dict[int, dict] = {}
-        searches: list[str] = []
         trace: dict[str, Any] = {"backend": self.backend.name, "question": question, "before_time": before_time,
                                  "rounds": [], "counts": {"invalid": 0, "repeated_query": 0, "empty_result": 0}}
+        run = Rounds(self.backend, trace, should_stop, on_round)
+        searches = run.searches
         invalid_run = 0
         for r in range(rounds):
-            if should_stop is not None and should_stop():
-                trace["cancelled"] = True
-                return Answer(rounds_used=r, searches=searches, trace=trace, error="cancelled",
-                              error_kind=ErrorKind.CANCELLED)
+            if run.stopped():
+                return run.cancelled(r)
             final = r == rounds - 1
             add_round_instruction(messages, final)
-            t = time.perf_counter()
             try:
-                reply = self._complete(messages, should_stop)
+                reply, model_s = run.complete(messages)
             except ChatError as e:
-                trace["rounds"].append({"round": r + 1, "error": str(e)})
-                if should_stop is not None and should_stop():
-                    trace["cancelled"] = True
-                    return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled",
-                                  error_kind=ErrorKind.CANCELLED)
-                return Answer(rounds_used=r + 1, searches=searches, trace=trace,
-                              error=f"model backend failed: {e}", error_kind=ErrorKind.MODEL_FAILED)
-            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
+                return run.failed(r, e)
+            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=model_s)
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
             info.action, info.content = parsed.action, parsed.content
@@ -180,12 +168,10 @@ class ReasoningLoop:
             if parsed.action == "answer":
                 answer = self._clean_answer(parsed.content, before_time, info.flags)
                 trace["rounds"].append(vars(info))
-                if on_round is not None:
-                    on_round(info)
-                trace["answer_source"] = "model"
+                run.report(info)
                 trace["provenance"] = [{"id": k, **v, "basis": "shown to the model"} for k, v in seen_mem.items()]
-                return Answer(answer=answer, rounds_used=r + 1, searches=searches,
-                              cited_memory_ids=self._cite(answer, seen_mem), trace=trace)
+                return run.answer(Answer(answer=answer, rounds_used=r + 1,
+                                         cited_memory_ids=self._cite(answer, seen_mem)), "model")
             result: dict[str, list[str]] = {}
             invalid_run = invalid_run + 1 if parsed.action == "invalid" else 0
             if parsed.action == "invalid":
@@ -204,14 +190,14 @@ class ReasoningLoop:
                 if not result:
                     trace["counts"]["empty_result"] += 1
             trace["rounds"].append({**vars(info), "result": result})
-            if on_round is not None and on_round(info) is False:
-                trace["cancelled"] = True
-                return Answer(rounds_used=r + 1, searches=searches, trace=trace, error="cancelled",
-                              error_kind=ErrorKind.CANCELLED)
+            if not run.report(info):
+                return run.cancelled(r + 1)
             if self.max_consecutive_invalid and invalid_run >= self.max_consecutive_invalid:
-                return Answer(rounds_used=r + 1, searches=searches, cited_memory_ids=self._cite("", seen_mem),
-                              trace=trace, error=f"no answer after {r + 1} rounds ({invalid_run} unparseable replies "
-                              "in a row)", error_kind=ErrorKind.NO_ANSWER)
+                return self._cited(run.no_answer(r + 1, f" ({invalid_run} unparseable replies in a row)"), seen_mem)
             messages.append(search_result_message(result))
-        return Answer(rounds_used=rounds, searches=searches, cited_memory_ids=self._cite("", seen_mem), trace=trace,
-                      error=f"no answer after {rounds} rounds", error_kind=ErrorKind.NO_ANSWER)
+        return self._cited(run.no_answer(rounds), seen_mem)
+
+    def _cited(self, answer: Answer, seen_mem: dict[int, dict]) -> Answer:
+        """A failed answer still names what the model was shown (the fallback's caller may use it)."""
+        answer.cited_memory_ids = self._cite("", seen_mem)
+        return answer

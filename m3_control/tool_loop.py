@@ -34,6 +34,7 @@ from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
+from .rounds import Rounds
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
 
@@ -105,14 +106,9 @@ class ToolReasoningLoop:
         """The static part of the prompt (for the backend's warm-up), i.e. everything but the question."""
         return initial_messages("")[:-1]
 
-    def _complete(self, messages: list[dict[str, str]], allow: tuple[str, ...], shown: list[int],
-                  should_stop: StopCheck | None = None, finds: tuple[str, ...] = FIND) -> str:
-        kw: dict[str, Any] = {}
-        if should_stop is not None and self.backend.supports_stop:
-            kw["should_stop"] = should_stop
-        if self._grammar_ok:
-            kw["grammar"] = grammar(allow, shown, finds)
-        return self.backend.complete(messages, **kw)
+    def _grammar(self, allow: tuple[str, ...], shown: list[int], finds: tuple[str, ...] = FIND) -> dict[str, Any]:
+        """The reply grammar for this round, for backends that honour one."""
+        return {"grammar": grammar(allow, shown, finds)} if self._grammar_ok else {}
 
     def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
         lines: list[str] = []
@@ -163,41 +159,27 @@ class ToolReasoningLoop:
         rounds = max(2, max_rounds or self.default_rounds)
         messages = initial_messages(question)
         shown: dict[int, dict] = {}
-        searches: list[str] = []
         trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": question,
                                  "before_time": before_time, "rounds": [], "provenance": [],
                                  "counts": {"invalid": 0, "tool_errors": 0, "repeated_query": 0}}
-
-        def done(answer: Answer, source: str) -> Answer:
-            answer.trace = trace
-            trace["answer_source"] = source
-            return answer
-
-        def cancelled(used: int) -> Answer:
-            trace["cancelled"] = True
-            return done(Answer(rounds_used=used, searches=searches, error="cancelled",
-                               error_kind=ErrorKind.CANCELLED), "error")
+        run = Rounds(self.backend, trace, should_stop, on_round)
+        searches, done = run.searches, run.answer
 
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
         requery = False      # the last frame was refused: the next round writes it again
         for r in range(rounds):
-            if should_stop is not None and should_stop():
-                return cancelled(r)
+            if run.stopped():
+                return run.cancelled(r)
             allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
             if (r == 0 and yes_no or requery) and r < rounds - 1:
                 allow = ("Query",)   # a picked memory is phrased as a statement: it cannot say yes or no
             requery = False
-            t = time.perf_counter()
             try:
-                reply = self._complete(messages, allow, list(shown), should_stop, finds)
+                reply, model_s = run.complete(messages, **self._grammar(allow, list(shown), finds))
             except ChatError as e:
-                trace["rounds"].append({"round": r + 1, "error": str(e)})
-                if should_stop is not None and should_stop():
-                    return cancelled(r + 1)
-                return done(Answer(rounds_used=r + 1, searches=searches, error=f"model backend failed: {e}",
-                                   error_kind=ErrorKind.MODEL_FAILED), "error")
-            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=time.perf_counter() - t)
+                return run.failed(r, e)
+            info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=model_s)
             messages.append({"role": "assistant", "content": reply})
             parsed = parse_reply(reply)
             action, name = parsed.action, parsed.name
@@ -213,12 +195,11 @@ class ToolReasoningLoop:
                 text = self._clean(text, before_time, info.flags)
                 trace["rounds"].append(row)
                 trace["provenance"] = [shown[c] for c in valid]
-                if on_round is not None:
-                    on_round(info)
+                run.report(info)
                 if not text:
-                    return done(Answer(rounds_used=r + 1, searches=searches, error="empty answer",
+                    return done(Answer(rounds_used=r + 1, error="empty answer",
                                        error_kind=ErrorKind.NO_ANSWER), "error")
-                return done(Answer(answer=text, rounds_used=r + 1, searches=searches, cited_memory_ids=valid),
+                return done(Answer(answer=text, rounds_used=r + 1, cited_memory_ids=valid),
                             "model")
             if action == "tool" and name.lower() == "query":
                 t = time.perf_counter()
@@ -246,9 +227,8 @@ class ToolReasoningLoop:
                     row["result"] = {"error": err}
                     trace["rounds"].append(row)
                     messages.append(tool_error_turn(err))
-                    if on_round is not None and on_round(info) is False:
-                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
-                                           error_kind=ErrorKind.CANCELLED), "error")
+                    if not run.report(info):
+                        return run.cancelled(r + 1)
                     continue
                 info.search_s = time.perf_counter() - t
                 info.results = len(qres.events)
@@ -258,10 +238,9 @@ class ToolReasoningLoop:
                 row.update(query=aligned.compact(), result=qres.trace())
                 trace["rounds"].append(row)
                 trace["provenance"] = prov.provenance()
-                if on_round is not None:
-                    on_round(info)
+                run.report(info)
                 text = fit_polarity(question, query_polarity.fit(question, aligned, text))
-                return done(Answer(answer=text, rounds_used=r + 1, searches=searches,
+                return done(Answer(answer=text, rounds_used=r + 1,
                                    cited_memory_ids=prov.memory_ids), "model")
             if action == "tool":
                 t = time.perf_counter()
@@ -278,9 +257,8 @@ class ToolReasoningLoop:
                     row["result"] = {"error": str(e)}
                     trace["rounds"].append(row)
                     messages.append(tool_error_turn(str(e)))
-                    if on_round is not None and on_round(info) is False:
-                        return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
-                                           error_kind=ErrorKind.CANCELLED), "error")
+                    if not run.report(info):
+                        return run.cancelled(r + 1)
                     continue
                 info.search_s = time.perf_counter() - t
                 info.results = len(res.turns)
@@ -288,10 +266,9 @@ class ToolReasoningLoop:
                                                   "resolved": res.resolved})
                 trace["rounds"].append(row)
                 trace["provenance"] = res.provenance()
-                if on_round is not None:
-                    on_round(info)
+                run.report(info)
                 mids = res.memory_ids
-                return done(Answer(answer=fit_polarity(question, res.answer), rounds_used=r + 1, searches=searches,
+                return done(Answer(answer=fit_polarity(question, res.answer), rounds_used=r + 1,
                                    cited_memory_ids=mids), "model")
             if action == "invalid":
                 info.flags.append("invalid")
@@ -310,9 +287,6 @@ class ToolReasoningLoop:
                 messages.append(memories_turn(lines))
             row["result"] = lines
             trace["rounds"].append(row)
-            if on_round is not None and on_round(info) is False:
-                trace["cancelled"] = True
-                return done(Answer(rounds_used=r + 1, searches=searches, error="cancelled",
-                                   error_kind=ErrorKind.CANCELLED), "error")
-        return done(Answer(rounds_used=rounds, searches=searches, error=f"no answer after {rounds} rounds",
-                           error_kind=ErrorKind.NO_ANSWER), "error")
+            if not run.report(info):
+                return run.cancelled(r + 1)
+        return run.no_answer(rounds)
