@@ -135,3 +135,16 @@ def test_the_judge_takes_a_wall_time_as_the_same_instant_of_the_recording():
     assert robot.judge("When?", "0:40", "At 00:40.").correct
     assert not robot.judge("When?", "0:40", "At 09:01:40.").correct
     assert robot.judge("When?", "1:35", "between 09:01:33 and 09:01:37").correct
+
+
+def test_a_clock_time_with_seconds_is_copied_whole(robot):
+    """"at 9:01:10" is a second, not the minute 9:01: a frame that copied only "9:01" goes back to the model."""
+    tl = robot.timeline()
+    now = tl.now(91.0)
+    _, _, missing = fidelity.check("Where was I at 9:01:10?", parse("find=where at=9:01"), [], tl, now)
+    assert missing == ["the time 9:01:10 (from=, to= or at=)"]
+    _, _, missing = fidelity.check("Where was I at 9:01:10?", parse("find=where at=9:01:10"), [], tl, now)
+    assert not missing
+    text, res = _ask(robot, "Who spoke between 9:00:34 and 9:00:41?",
+                     "find=who act=spoke from=9:00:34 to=9:00:41", 91.0)
+    assert "technician" in text and "coffee" in text and "red folder" not in text, text

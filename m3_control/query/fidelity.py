@@ -21,7 +21,7 @@ from .frame import Query
 from .quotes import quote_score
 
 _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
-_CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)\b")
+_CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|last)\b(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))",

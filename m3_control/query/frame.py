@@ -225,4 +225,4 @@ def gbnf_rules(root: str = "query", finds: tuple[str, ...] = FIND) -> str:
             parts.append(f'(" {f.key}=" q-text)?')
     return (f"{root} ::= " + " ".join(parts) + "\n"
             'q-text ::= "\\"" [^"\\n]+ "\\""\n'
-            'q-time ::= [0-9] [0-9]? ":" [0-5] [0-9]\n')
+            'q-time ::= [0-9] [0-9]? ":" [0-5] [0-9] (":" [0-5] [0-9])?\n')
