@@ -10,7 +10,6 @@ GRID clip (tests/test_m3_writer_transformers.py); the real 7B model needs a GPU.
 
 from __future__ import annotations
 
-import inspect
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,12 +76,15 @@ class M3MemoryWriter:
 
     def inputs(self, text: str, mm: dict) -> Any:
         """The transformers engine's processor output for :meth:`prepare`'s request (the video's audio track in)."""
+        from transformers import processing_utils
+
         videos = mm["video"]
-        # transformers 5.23 (the pin on 3.11/3.12): the video's audio track is passed as audio slot i of video i
-        # (load_audio_from_video); older ones (5.20.2, the newest for Python 3.10; 4.x) take use_audio_in_video=True
+        # transformers with omni-modal processing (5.23, the pin on 3.11/3.12): the video's audio track is passed as
+        # audio slot i of video i (load_audio_from_video); older ones (5.20.2, the newest for Python 3.10; 4.x) take
+        # use_audio_in_video=True
         if not videos:
             track: dict = {}
-        elif "audio_from_video_indices" in inspect.signature(self._processor.__call__).parameters:
+        elif hasattr(processing_utils, "OmniModalProcessingKwargs"):
             track = {"load_audio_from_video": True, "audio_from_video_indices": list(range(len(videos)))}
         else:
             track = {"use_audio_in_video": True}
