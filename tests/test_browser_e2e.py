@@ -176,7 +176,8 @@ def test_people_voice_rename_search_ask_and_forget_in_a_real_browser(server, pag
     answer = page.inner_text("#answer-text")
     assert "Ada Lovelace" in answer and re.search(r"\b(twice|2 times)\b", answer), answer
     rounds = _rows(page, "#trace table.trace tr")[1:]
-    assert any(len(r) > 1 and r[1].startswith("tool") and "times_spoke" in r[1] for r in rounds), rounds
+    assert any(len(r) > 1 and r[1].startswith("tool") and ("times_spoke" in r[1] or "find=count_times" in r[1])
+               for r in rounds), rounds
     assert "answer_source: model" in page.inner_text("#trace p.muted")
     assert page.locator("#trace table.provenance tr").count() >= 3, "derived from her two speech turns"
 
