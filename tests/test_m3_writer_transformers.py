@@ -78,8 +78,7 @@ def test_m3_writer_runs_the_thinker_on_a_real_clip(model_dir: Path) -> None:
     assert '"<voice_9>": [{"start_time": "00:00", "end_time": "00:03", "asr": "bin blue at f two now"}]' in text
     assert text.endswith("<|im_start|>assistant\n")
     assert len(mm["video"]) == 1 and len(mm["audio"]) == 1 and len(mm["image"]) == 1
-    inputs = w._processor(text=text, audio=mm["audio"], images=mm["image"], videos=mm["video"], return_tensors="pt",
-                          padding=True, load_audio_from_video=True, audio_from_video_indices=[0])
+    inputs = w.inputs(text, mm)
     ids = inputs["input_ids"][0].tolist()
     tok = w._processor.tokenizer
     n_video = ids.count(tok.convert_tokens_to_ids("<|VIDEO|>"))

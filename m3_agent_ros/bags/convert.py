@@ -63,7 +63,7 @@ def parse_start_time(text: str) -> float:
     except ValueError:
         pass
     try:
-        dt = datetime.fromisoformat(text.strip())
+        dt = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", text.strip()))  # Python 3.10 reads no "Z"
     except ValueError:
         raise ValueError(f"start time {text!r}: expected epoch seconds or ISO 8601 (2024-06-10T08:00:00Z)") from None
     return (dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)).timestamp()

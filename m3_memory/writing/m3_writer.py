@@ -74,6 +74,23 @@ class M3MemoryWriter:
         audios, images, videos = process_mm_info(messages, use_audio_in_video=True)
         return text, {"audio": audios, "image": images, "video": videos}
 
+    def inputs(self, text: str, mm: dict) -> Any:
+        """The transformers engine's processor output for :meth:`prepare`'s request (the video's audio track in)."""
+        from transformers import processing_utils
+
+        videos = mm["video"]
+        # transformers with omni-modal processing (5.23, the pin on 3.11/3.12): the video's audio track is passed as
+        # audio slot i of video i (load_audio_from_video); older ones (5.20.2, the newest for Python 3.10; 4.x) take
+        # use_audio_in_video=True
+        if not videos:
+            track: dict = {}
+        elif hasattr(processing_utils, "OmniModalProcessingKwargs"):
+            track = {"load_audio_from_video": True, "audio_from_video_indices": list(range(len(videos)))}
+        else:
+            track = {"use_audio_in_video": True}
+        return self._processor(text=text, audio=mm["audio"], images=mm["image"], videos=videos, return_tensors="pt",
+                               padding=True, **track)
+
     def _generate(self, messages: list[dict]) -> str:
         text, mm = self.prepare(messages)
         if self.engine == "vllm":
@@ -87,12 +104,7 @@ class M3MemoryWriter:
         import torch
 
         videos = mm["video"]
-        # transformers >= 5: the video's audio track is passed as audio slot i of video i (load_audio_from_video);
-        # 4.x took use_audio_in_video=True and audios=
-        inputs = self._processor(text=text, audio=mm["audio"], images=mm["image"], videos=videos,
-                                 return_tensors="pt", padding=True, load_audio_from_video=bool(videos),
-                                 audio_from_video_indices=list(range(len(videos))) if videos else None
-                                 ).to(self._model.device)
+        inputs = self.inputs(text, mm).to(self._model.device)
         with torch.inference_mode():
             gen = self._model.generate(**inputs, use_audio_in_video=bool(videos), max_new_tokens=self.max_new_tokens,
                                        do_sample=True, temperature=self.temperature)
