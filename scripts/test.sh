@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's, through .ci/run): set-up if needed, lint, then the whole test suite
 # against the real colcon build. Extra arguments go to pytest (e.g. `bash scripts/test.sh -k store`).
+# M3_ROS_DISTRO picks the distro (scripts/distro.sh): kilted (default), jazzy, or none (Python 3.10 without ROS:
+# the tests marked `ros` are deselected).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,4 +12,6 @@ bash scripts/setup.sh
 # domain (tests/conftest.py also enforces both).
 export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 101) + 1 ))}"
 ruff check .
-python -m pytest -q -p no:cacheprovider "$@" tests
+select=()
+[ "${M3_ROS_DISTRO:-kilted}" = none ] && select=(-m "not ros")
+python -m pytest -q -p no:cacheprovider "${select[@]}" "$@" tests

@@ -18,6 +18,9 @@ from typing import Any, TypeVar
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# the sourced distro's colcon build and install bases (scripts/ros_env.sh: build-jazzy/ install-jazzy/ for Jazzy)
+BUILD_BASE = Path(os.environ.get("M3_COLCON_BUILD_BASE") or REPO_ROOT / "build")
+INSTALL_BASE = Path(os.environ.get("M3_COLCON_INSTALL_BASE") or REPO_ROOT / "install")
 T = TypeVar("T")
 # set by tests/conftest.py: the shipped Fast DDS profile, which keeps every DDS socket on 127.0.0.1
 LOOPBACK_DDS_KEYS = ("RMW_IMPLEMENTATION", "FASTDDS_DEFAULT_PROFILES_FILE", "ROS_AUTOMATIC_DISCOVERY_RANGE")

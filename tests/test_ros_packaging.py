@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .ros_helpers import REPO_ROOT, NodeProcess, RosTestNode, ros_env, wait_for_service
+from .ros_helpers import BUILD_BASE, INSTALL_BASE, REPO_ROOT, NodeProcess, RosTestNode, ros_env, wait_for_service
 
 NODES = ("memorization_node", "control_node", "bringup")
 # python modules that are not ROS packages, or that come with rclpy itself
@@ -21,7 +21,7 @@ NOT_ROS = {"rclpy", "m3_agent", "rosbags"}
 
 
 def _installed(name: str) -> Path:
-    return REPO_ROOT / "install" / "m3_agent" / "lib" / "m3_agent" / name
+    return INSTALL_BASE / "m3_agent" / "lib" / "m3_agent" / name
 
 
 @pytest.mark.ros
@@ -76,19 +76,20 @@ COLCON_TEST_SELECTION = "test_node_executables_are_installed_for_ros2_run or tes
 def test_colcon_test_runs_the_pytest_suite(tmp_path: Path) -> None:
     """`colcon test --packages-select m3_agent` runs tests/ through ament_cmake_pytest (CMakeLists.txt, BUILD_TESTING
     on in scripts/setup.sh), with the package's own install on the paths even when the shell did not source it."""
-    ctest = REPO_ROOT / "build" / "m3_agent" / "CTestTestfile.cmake"
+    ctest = BUILD_BASE / "m3_agent" / "CTestTestfile.cmake"
     assert ctest.is_file() and "m3_agent_pytest" in ctest.read_text(), \
         f"{ctest}: no m3_agent_pytest test registered (build with -DBUILD_TESTING=ON: bash scripts/setup.sh)"
     colcon = shutil.which("colcon")
     assert colcon, "colcon not on PATH"
-    result = REPO_ROOT / "build" / "m3_agent" / "test_results" / "m3_agent" / "m3_agent_pytest.xunit.xml"
+    result = BUILD_BASE / "m3_agent" / "test_results" / "m3_agent" / "m3_agent_pytest.xunit.xml"
     result.unlink(missing_ok=True)
     env = ros_env({"PYTEST_ADDOPTS": f"-k '{COLCON_TEST_SELECTION}'", "M3_IN_COLCON_TEST": "1"})
-    ours = str(REPO_ROOT / "install" / "m3_agent")
+    ours = str(INSTALL_BASE / "m3_agent")
     for key in ("PYTHONPATH", "LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "CMAKE_PREFIX_PATH"):  # not sourced
         env[key] = os.pathsep.join(p for p in env.get(key, "").split(os.pathsep) if p and ours not in p)
     env.pop("ROS_DOMAIN_ID")  # the suite's conftest picks its own
     run = subprocess.run([colcon, "--log-base", str(tmp_path / "log"), "test", "--packages-select", "m3_agent",
+                          "--build-base", str(BUILD_BASE), "--install-base", str(INSTALL_BASE),
                           "--event-handlers", "console_direct+"], cwd=REPO_ROOT, env=env, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
@@ -99,6 +100,6 @@ def test_colcon_test_runs_the_pytest_suite(tmp_path: Path) -> None:
     counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped")}
     assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, f"{counts}\n{run.stdout[-4000:]}"
     verdict = subprocess.run([colcon, "--log-base", str(tmp_path / "log"), "test-result", "--test-result-base",
-                              str(REPO_ROOT / "build" / "m3_agent")], cwd=REPO_ROOT, env=env, capture_output=True,
+                              str(BUILD_BASE / "m3_agent")], cwd=REPO_ROOT, env=env, capture_output=True,
                              text=True, timeout=60)
     assert verdict.returncode == 0 and "0 failures" in verdict.stdout, verdict.stdout + verdict.stderr
