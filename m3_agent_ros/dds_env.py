@@ -1,11 +1,12 @@
 """Loopback-only DDS for every process this project starts (nodes, replay, demo, benchmarks, tests).
 
-The shipped Fast DDS profile (config/fastdds_localhost.xml) discovers over 127.0.0.1 only and binds every socket
-there. It must rule discovery alone: with ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (or ROS_LOCALHOST_ONLY=1)
-rmw_fastrtps adds a UDP transport of its own after reading the profile, bound on 0.0.0.0 and on every interface
-(tests/test_ros_dds_loopback.py shows it with the process's sockets). So with the shipped profile the range is
-SYSTEM_DEFAULT, which leaves transports and peers to the profile — still localhost only. With another profile
-(a robot's own network setup) LOCALHOST remains the default, as the user's profile may use real interfaces.
+The shipped Fast DDS profile (config/fastdds_localhost.xml; FASTDDS_DEFAULT_PROFILES_FILE, mirrored into
+FASTRTPS_DEFAULT_PROFILES_FILE, the only name Fast DDS 2.x of ROS 2 Jazzy reads) discovers over 127.0.0.1 only and
+binds every socket there. It must rule discovery alone: with ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (or
+ROS_LOCALHOST_ONLY=1) rmw_fastrtps adds a UDP transport of its own after reading the profile, bound on 0.0.0.0 and
+on every interface (tests/test_ros_dds_loopback.py shows it with the process's sockets). So with the shipped profile
+the range is SYSTEM_DEFAULT, which leaves transports and peers to the profile — still localhost only. With another
+profile (a robot's own network setup) LOCALHOST remains the default, as the user's profile may use real interfaces.
 
 Call :func:`apply` before rclpy is initialised (a running participant keeps its transports).
 """
@@ -52,8 +53,13 @@ def apply(env: MutableMapping[str, str] | None = None, random_domain: bool = Fal
     env = os.environ if env is None else env
     note = None
     shipped = shipped_profile()
-    if not env.get("FASTDDS_DEFAULT_PROFILES_FILE") and shipped is not None:
-        env["FASTDDS_DEFAULT_PROFILES_FILE"] = str(shipped)
+    if not env.get("FASTDDS_DEFAULT_PROFILES_FILE"):
+        # a Jazzy user's own profile may be set under Fast DDS 2.x's name only
+        picked = env.get("FASTRTPS_DEFAULT_PROFILES_FILE") or (str(shipped) if shipped is not None else "")
+        if picked:
+            env["FASTDDS_DEFAULT_PROFILES_FILE"] = picked
+    if env.get("FASTDDS_DEFAULT_PROFILES_FILE"):  # Fast DDS 2.x (ROS 2 Jazzy) reads only the old name
+        env["FASTRTPS_DEFAULT_PROFILES_FILE"] = env["FASTDDS_DEFAULT_PROFILES_FILE"]
     if uses_shipped_profile(env):
         asked = env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
         if asked not in (None, "", "SYSTEM_DEFAULT") or env.get("ROS_LOCALHOST_ONLY"):

@@ -13,6 +13,7 @@ process exits. A second signal exits at once.
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import sys
@@ -169,6 +170,18 @@ def _wait_for_callbacks(executor: MultiThreadedExecutor, timeout_s: float) -> No
         tracker.wait(timeout_s)
 
 
+def _shutdown_without_joining(executor: MultiThreadedExecutor) -> None:
+    """Shut the executor down without waiting for its threads (a callback may be abandoned work). Kilted's rclpy
+    (9.x) takes wait_for_threads; Jazzy's (7.x) has no such argument and leaves its thread pool running."""
+    if "wait_for_threads" in inspect.signature(executor.shutdown).parameters:
+        executor.shutdown(timeout_sec=0, wait_for_threads=False)
+        return
+    executor.shutdown(timeout_sec=0)
+    pool = getattr(executor, "_executor", None)  # rclpy 7: the ThreadPoolExecutor of the callbacks
+    if pool is not None:
+        pool.shutdown(wait=False)
+
+
 def run_node(factory: Any, args: list[str] | None = None, threads: int | Callable[[Any], int] = 2) -> int:
     """Process main: init, autostart if asked, spin a multi-threaded executor until SIGINT/SIGTERM, then
     begin_shutdown(), let the callbacks finish (bounded), release() and exit. ``threads``: the executor's threads,
@@ -225,7 +238,7 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
             if stop.is_set():
                 node.get_logger().info(f"stopped in {time.monotonic() - t:.2f} s"
                                        f"{' (work left behind)' if abandoned else ''}")
-            executor.shutdown(timeout_sec=0, wait_for_threads=False)
+            _shutdown_without_joining(executor)
             node.destroy_node()
     finally:
         rclpy.try_shutdown()

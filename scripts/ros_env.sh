@@ -19,7 +19,9 @@ export ROS_LOG_DIR="${ROS_LOG_DIR:-${TMPDIR:-/tmp}/m3_agent_ros_log}"
 # Keep DDS on this host and use big SHM segments for raw images. The shipped profile discovers over 127.0.0.1 only
 # and binds every socket there, so with it the discovery range is SYSTEM_DEFAULT (the profile rules): LOCALHOST
 # (or ROS_LOCALHOST_ONLY=1) would make rmw_fastrtps add its own UDP transport, bound on 0.0.0.0 and every interface.
-export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$_m3_root/config/fastdds_localhost.xml}"
+# Fast DDS 2.x (Jazzy) reads the same profile under its old name only.
+export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-${FASTRTPS_DEFAULT_PROFILES_FILE:-$_m3_root/config/fastdds_localhost.xml}}"
+export FASTRTPS_DEFAULT_PROFILES_FILE="$FASTDDS_DEFAULT_PROFILES_FILE"
 if [ "$FASTDDS_DEFAULT_PROFILES_FILE" -ef "$_m3_root/config/fastdds_localhost.xml" ]; then
   export ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT
   unset ROS_LOCALHOST_ONLY

@@ -3,7 +3,8 @@
 DDS isolation happens at import time of this conftest, i.e. before any test module can import rclpy or
 call rclpy.init, and in os.environ, so every node subprocess a test starts inherits it:
 
-- FASTDDS_DEFAULT_PROFILES_FILE=config/fastdds_localhost.xml (the shipped profile, whatever the shell had) with
+- FASTDDS_DEFAULT_PROFILES_FILE=config/fastdds_localhost.xml (the shipped profile, whatever the shell had; also as
+  FASTRTPS_DEFAULT_PROFILES_FILE, the only name Fast DDS 2.x of ROS 2 Jazzy reads) with
   ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT: the profile itself discovers over 127.0.0.1 only and binds every
   socket there (LOCALHOST would make rmw_fastrtps add a UDP transport bound on 0.0.0.0 and on every interface;
   tests/test_ros_dds_loopback.py checks); RMW_IMPLEMENTATION is pinned to Fast DDS, whose profile this is, and
@@ -37,6 +38,7 @@ DDS_PROFILE = REPO_ROOT / "config" / "fastdds_localhost.xml"
 DDS_ENV = {  # loopback-only DDS: see the module docstring
     "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
     "FASTDDS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),
+    "FASTRTPS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),  # the name Fast DDS 2.x (ROS 2 Jazzy) reads
     "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",
 }
 DDS_ENV_REMOVED = ("ROS_LOCALHOST_ONLY", "ROS_DISCOVERY_SERVER", "ROS_STATIC_PEERS")

@@ -23,7 +23,8 @@ BUILD_BASE = Path(os.environ.get("M3_COLCON_BUILD_BASE") or REPO_ROOT / "build")
 INSTALL_BASE = Path(os.environ.get("M3_COLCON_INSTALL_BASE") or REPO_ROOT / "install")
 T = TypeVar("T")
 # set by tests/conftest.py: the shipped Fast DDS profile, which keeps every DDS socket on 127.0.0.1
-LOOPBACK_DDS_KEYS = ("RMW_IMPLEMENTATION", "FASTDDS_DEFAULT_PROFILES_FILE", "ROS_AUTOMATIC_DISCOVERY_RANGE")
+LOOPBACK_DDS_KEYS = ("RMW_IMPLEMENTATION", "FASTDDS_DEFAULT_PROFILES_FILE", "FASTRTPS_DEFAULT_PROFILES_FILE",
+                     "ROS_AUTOMATIC_DISCOVERY_RANGE")
 
 
 def ros_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
