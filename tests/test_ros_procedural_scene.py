@@ -20,6 +20,7 @@ GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_f
 SEED = 300
 
 
+@pytest.mark.timeout(600)   # bag build + memorization + the model's load and warm-up + every question: ~4 min alone
 def test_generated_scene_through_the_nodes(tmp_path: Path) -> None:
     pytest.importorskip("dlib")
     if not GRID.is_dir():
