@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.ros, pytest.mark.slow]
 BAG = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
 
 
-@pytest.mark.timeout(600)   # model load + warm-up of the query prompt's 51 few-shot turns is ~50 s of the run
+@pytest.mark.timeout(900)   # model load + warm-up of the query prompt's 51 few-shot turns is ~50 s of the run
 def test_demo_bag_through_the_nodes(tmp_path: Path) -> None:
     pytest.importorskip("dlib")
     out = tmp_path / "demo"
