@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from ..timeline import mmss  # "MM:SS", the timestamp format of the memorization protocol
+
 if TYPE_CHECKING:
     from ..store import ClipWriter
-
-
-def mmss(seconds: float) -> str:
-    """Seconds -> "MM:SS" (minutes may exceed 59), the timestamp format of the memorization protocol."""
-    s = max(0, int(round(seconds)))
-    return f"{s // 60:02d}:{s % 60:02d}"
 
 
 @dataclass
