@@ -99,6 +99,24 @@ def _speech(code: str, rate: int, channels: int, lead_s: float, total_s: float) 
     return out
 
 
+def _heard(drv: NodeProcess, node: NodeProcess, db: Path, code: str) -> list[tuple]:
+    """Finish the driver's script, stop the node, and check that the memory holds the GRID sentence ``code`` as voice
+    turns (word error rate <= 0.34, what tiny.en makes of these clips); returns the turns."""
+    try:
+        results = _finish(drv, node, timeout=180)
+    finally:
+        drv.stop()
+        rc = node.stop(timeout=20)
+    assert rc == 0, node.describe()
+    assert all(r["success"] for r in results), results
+    turns = _voice_turns(db)
+    assert turns, f"no voice turns: {node.output()[-3000:]}"
+    said = " ".join(t[3] or "" for t in turns)
+    ref = grid_transcripts()[code]
+    assert wer(ref, said) <= 0.34, (ref, said)
+    return turns
+
+
 def test_audio_stamped_48k_stereo_int16_becomes_the_speakers_voice_turns(tmp_path: Path, env_4x) -> None:
     code = "lbax4n"                               # "lay blue at x four now" (GRID)
     audio = _speech(code, 48000, 2, 0.5, 4.0)      # 0.5 s before the speech, 4 s in all: clip 0 = [0, 4)
@@ -116,18 +134,7 @@ def test_audio_stamped_48k_stereo_int16_becomes_the_speakers_voice_turns(tmp_pat
         {"op": "typed", "format": 999, "stamp": 4.2, "field": "int16_data"},
         {"op": "sync", "stream_time": 4.0},
         {"op": "flush"}]}, tmp_path, env_4x)
-    try:
-        results = _finish(drv, node, timeout=180)
-    finally:
-        drv.stop()
-        rc = node.stop(timeout=20)
-    assert rc == 0, node.describe()
-    assert all(r["success"] for r in results), results
-    turns = _voice_turns(db)
-    assert turns, f"no voice turns: {node.output()[-3000:]}"
-    said = " ".join(t[3] or "" for t in turns)
-    ref = grid_transcripts()[code]
-    assert wer(ref, said) <= 0.34, (ref, said)      # tiny.en on this clip (16 kHz original): "Lay blue at X4 now."
+    turns = _heard(drv, node, db, code)  # tiny.en on this clip (16 kHz original): "Lay blue at X4 now."
     assert {t[0] for t in turns} == {0} and 0.4 <= turns[0][1] <= 2.0, turns   # at its stamps (0.5 s lead-in)
     gaps = _gaps(db)
     bad = [g for g in gaps if g[1] == "bad"]
@@ -198,18 +205,7 @@ def test_audio_data_stamped_mp3_is_decoded_across_messages(tmp_path: Path, env_p
          "stamp0": 0.0, "speed": 2.0, "info_every_s": 1.0},
         {"op": "sync", "stream_time": 4.0},
         {"op": "flush"}]}, tmp_path, env_port)
-    try:
-        results = _finish(drv, node, timeout=180)
-    finally:
-        drv.stop()
-        rc = node.stop(timeout=20)
-    assert rc == 0, node.describe()
-    assert all(r["success"] for r in results), results
-    turns = _voice_turns(db)
-    assert turns, f"no voice turns: {node.output()[-3000:]}"
-    said = " ".join(t[3] or "" for t in turns)
-    ref = grid_transcripts()[code]
-    assert wer(ref, said) <= 0.34, (ref, said)      # tiny.en: "Lay blue by C to again."
+    turns = _heard(drv, node, db, code)  # tiny.en: "Lay blue by C to again."
     # at its stamps: the VAD starts this clip's turn at ~0.4 s (0.39 s on the PCM original)
     assert {t[0] for t in turns} == {0} and 0.2 <= turns[0][1] <= 2.0, turns
     assert not [g for g in _gaps(db) if g[1] in ("bad", "no_info")], _gaps(db)
