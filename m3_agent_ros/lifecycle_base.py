@@ -216,6 +216,7 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
             node.get_logger().warning(dds_note)
         from m3_agent_ros.node_guard import EXIT_NAME_TAKEN, name_taken  # refuse a name already on the graph
         if name_taken(node, stopping=stop.is_set):  # (FATAL logged)
+            node.destroy_node()  # leave the graph now (a participant that just vanishes stays until its lease ends)
             return EXIT_NAME_TAKEN
         executor = MultiThreadedExecutor(num_threads=threads(node) if callable(threads) else threads)
         executor.add_node(node)

@@ -183,7 +183,8 @@ def test_second_node_with_the_same_name_refuses_to_start(tmp_path: Path) -> None
     try:
         flush = ros.node.create_client(Trigger, f"{fqn}/flush")
         wait_for_service(flush, timeout_sec=30, proc=first)  # active: past its own guard window
-        assert _on_graph(ros, fqn) == 1
+        # node names travel apart from the service endpoints (ros_discovery_info): they may come a little later
+        wait_until(lambda: _on_graph(ros, fqn) == 1, timeout=15, what="the first node on the graph")
 
         t0 = time.monotonic()
         second = _memorization(tmp_path, "second", node_name=name, log="second.log", guard_window=node_guard.WINDOW_S)
