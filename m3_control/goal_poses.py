@@ -90,7 +90,7 @@ class PoseResolver:
                 f"SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()
             wanted = {r[0] for r in rows}
-            turns = sorted((t for t in facts.turns if t.id in wanted), key=lambda t: (t.start, t.end))
+            turns = sorted((t for t in facts.turns if not wanted.isdisjoint(t.row_ids)), key=lambda t: (t.start, t.end))
             return self._last_posed(facts, turns, "topic", frame)
         return None
 

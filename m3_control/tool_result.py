@@ -26,6 +26,7 @@ class ToolResult:
         return list(dict.fromkeys(m for t in self.turns for m in t.memory_ids))
 
     def provenance(self) -> list[dict[str, Any]]:
-        return [{"turn_id": t.id, "kind": t.kind, "clip_id": t.clip_id, "character_id": t.character_id,
+        return [{"turn_id": t.id, "turn_ids": list(t.row_ids), "kind": t.kind, "clip_id": t.clip_id,
+                 "character_id": t.character_id,
                  "start": round(t.start, 2), "end": round(t.end, 2), "text": t.text, "memory_ids": list(t.memory_ids)}
                 for t in self.turns]

@@ -81,7 +81,8 @@ class WhereOps:
         marks = ",".join("?" * len(mids))
         turn_ids = [r[0] for r in self.store.conn.execute(
             f"SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({marks})", mids).fetchall()]
-        turns = [t for t in self._facts.turns if t.id in set(turn_ids)]
+        quoted = set(turn_ids)
+        turns = [t for t in self._facts.turns if not quoted.isdisjoint(t.row_ids)]
         posed = self._posed(sorted(turns, key=lambda t: t.start))
         if not posed:
             return ToolResult("", NO_POSE, [f"{len(hits)} memories, none with a pose"], turns[:1], [])

@@ -30,6 +30,10 @@ _LEAD = re.compile(
     r"(?:first\s+|last\s+)?(?:said|says|say|told|asked|spoke|mentioned)\s*(?:about|that|to)?\s*[:,]?\s*",
     re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“'‘]([^\"”’]{2,})[\"”'’]")
+# a turn runs on into the next clip when it ends this close to its clip's end and the next starts this close to
+# the next clip's start (voice turns stop 0.1 s inside their speech; faces are sampled about once a second)
+EDGE_S = {"voice": 0.35, "face": 1.05}
+JOIN_GAP_S = 1.2
 SCAN_LIMIT = 5000          # above this many visible voice turns, candidates come from vector search first
 
 
@@ -44,6 +48,12 @@ class Turn:
     end: float
     text: str = ""
     memory_ids: tuple[int, ...] = ()
+    part_ids: tuple[int, ...] = ()   # a turn joined across a clip boundary: the ids of its rows (first = id)
+
+    @property
+    def row_ids(self) -> tuple[int, ...]:
+        """The ids of the turn rows this turn was read from (two or more when a clip boundary cut it)."""
+        return self.part_ids or (self.id,)
 
 
 @dataclass
@@ -99,12 +109,14 @@ class _TurnLog:
 
     def __init__(self) -> None:
         self.key: tuple | None = None
-        self.rows: list[tuple] = []     # (start, id, clip, kind, entity, end, text, clip end)
+        self.rows: list[tuple] = []     # (start, id, clip, kind, entity, end, text, clip end, clip start)
         self.seq: tuple = ()            # the store's change-log position (and names table) the name cache is for
         self.names: dict[tuple[float | None, int], str | None] = {}
-        self._turns: tuple[tuple, list[Turn], list[float]] | None = None
+        self._turns: tuple[tuple, list[Turn], list[tuple[float, float]]] | None = None
+        self.joined: tuple[tuple, list[Turn]] | None = None   # the last PeopleFacts' visible, joined turns
 
-    def turns(self, store: MemoryStore, of_entity: dict[int, int]) -> tuple[list[Turn], list[float]]:
+    def turns(self, store: MemoryStore, of_entity: dict[int, int]) -> tuple[list[Turn], list[tuple[float, float]]]:
+        """Every turn of a known entity in time order, with its clip's (start, end)."""
         seq = (store.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0],
                *store.conn.execute("SELECT count(*), max(updated_at) FROM character_names").fetchone())
         if seq != self.seq:  # any memory written or deleted: names may have changed
@@ -112,7 +124,7 @@ class _TurnLog:
         key = tuple(store.conn.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone())
         if key != self.key:
             q = ("SELECT t.start_time, t.id, t.clip_id, t.kind, t.entity_id, t.end_time, coalesce(t.text, ''), "
-                 "c.end_time FROM turns t JOIN clips c ON c.id = t.clip_id")
+                 "c.end_time, c.start_time FROM turns t JOIN clips c ON c.id = t.clip_id")
             old = self.key
             if old is not None and key[1] > old[1] and key[0] - old[0] == len(
                     new := store.conn.execute(q + " WHERE t.id > ?", (old[1],)).fetchall()):
@@ -124,14 +136,46 @@ class _TurnLog:
         mapping = tuple(sorted(of_entity.items()))
         if self._turns is None or self._turns[0] != (key, mapping):
             ts: list[Turn] = []
-            ends: list[float] = []
-            for start, tid, clip, kind, ent, end, text, clip_end in self.rows:
+            ends: list[tuple[float, float]] = []
+            for start, tid, clip, kind, ent, end, text, clip_end, clip_start in self.rows:
                 cid = of_entity.get(ent)
                 if cid is not None:
                     ts.append(Turn(tid, clip, kind, ent, cid, start, end, text))
-                    ends.append(clip_end)
+                    ends.append((clip_start, clip_end))
             self._turns = ((key, mapping), ts, ends)
         return self._turns[1], self._turns[2]
+
+    @property
+    def turns_key(self) -> tuple | None:
+        """What the last turns() answer was read for (the rows' count and last id, the entity mapping)."""
+        return self._turns[0] if self._turns is not None else None
+
+
+def join_across_clips(turns: list[tuple[Turn, tuple[float, float]]]) -> list[Turn]:
+    """Turns (in time order, each with its clip's start and end) with each utterance or appearance that a clip
+    boundary cut in two made one turn again: a character's turn that runs to the end of its clip and their next
+    turn of the same kind that starts the next clip (within ``EDGE_S`` of the edges, at most ``JOIN_GAP_S`` apart).
+    Without this, somebody talking across the 30 s mark "spoke twice" and their sentence is two halves."""
+    out: list[Turn] = []
+    running: dict[tuple[int, str], tuple[int, float]] = {}   # (character, kind) -> (index in out, its clip's end)
+    for t, (clip_start, clip_end) in turns:
+        key = (t.character_id, t.kind)
+        edge = EDGE_S.get(t.kind, EDGE_S["voice"])
+        prev = running.pop(key, None)
+        if prev is not None:
+            i, prev_clip_end = prev
+            p = out[i]
+            if (p.clip_id != t.clip_id and abs(clip_start - prev_clip_end) <= edge and t.start <= clip_start + edge
+                    and t.start - p.end <= JOIN_GAP_S):
+                out[i] = replace(p, end=max(p.end, t.end), text=" ".join(x for x in (p.text, t.text) if x),
+                                 part_ids=p.row_ids + (t.id,))
+                if t.end >= clip_end - edge:
+                    running[key] = (i, clip_end)
+                continue
+        out.append(t)
+        if t.end >= clip_end - edge:
+            running[key] = (len(out) - 1, clip_end)
+    return out
 
 
 def _words(text: str) -> str:
@@ -149,13 +193,19 @@ class PeopleFacts:
         log = getattr(store, "_turn_log", None)
         if log is None:
             log = store._turn_log = _TurnLog()  # type: ignore[attr-defined]
-        all_turns, clip_ends = log.turns(store, chars.of_entity)
+        all_turns, clip_spans = log.turns(store, chars.of_entity)
         self._log = log
-        if before_time is None:
-            self.turns = all_turns
+        cache_key = (log.turns_key, before_time)
+        if log.joined is not None and log.joined[0] == cache_key:
+            self.turns = log.joined[1]
         else:
-            bound = before_time + 1e-9
-            self.turns = [t for t, end in zip(all_turns, clip_ends, strict=True) if end <= bound]
+            if before_time is None:
+                visible = list(zip(all_turns, clip_spans, strict=True))
+            else:
+                bound = before_time + 1e-9
+                visible = [(t, span) for t, span in zip(all_turns, clip_spans, strict=True) if span[1] <= bound]
+            self.turns = join_across_clips(visible)
+            log.joined = (cache_key, self.turns)
         self._chars = chars
         self._people: dict[int, Person] = {}
         for t in self.turns:
@@ -197,7 +247,7 @@ class PeopleFacts:
         used, not for every visible turn)."""
         if not turns:
             return []
-        ids = list(dict.fromkeys(t.id for t in turns))
+        ids = list(dict.fromkeys(i for t in turns for i in t.row_ids))
         mids: dict[int, list[int]] = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
@@ -205,7 +255,8 @@ class PeopleFacts:
                     f"SELECT turn_id, memory_id FROM turn_memories WHERE turn_id IN ({','.join('?' * len(chunk))}) "
                     "ORDER BY turn_id, memory_id", chunk):
                 mids.setdefault(tid, []).append(mid)
-        return [replace(t, memory_ids=tuple(mids.get(t.id, ()))) for t in turns]
+        return [replace(t, memory_ids=tuple(dict.fromkeys(m for i in t.row_ids for m in mids.get(i, ()))))
+                for t in turns]
 
     def person(self, character_id: int) -> Person | None:
         return self._people.get(character_id)
@@ -281,7 +332,7 @@ class PeopleFacts:
         marks = ",".join("?" * len(hits))
         tids = {r[0] for r in self.store.conn.execute(
             f"SELECT turn_id FROM turn_memories WHERE memory_id IN ({marks})", list(hits))}
-        return [t for t in voice if t.id in tids]
+        return [t for t in voice if not tids.isdisjoint(t.row_ids)]
 
 
 def similarity(a: str, b: str) -> float:

@@ -191,3 +191,29 @@ def test_the_question_words_pick_when_or_where():
     assert align_polarity("Where did I last see Ann?", 'last_seen("Ann")') == 'last_place("Ann")'
     assert align_polarity("In which room did I last hear Bo?", 'last_seen("Bo")') == 'last_place("Bo")'
     assert align_polarity("When did I last see Ann?", 'last_place("Ann")') == 'last_seen("Ann")'
+
+
+def test_a_sentence_cut_by_a_clip_boundary_is_one_turn(tmp_path):
+    """Ann talks across the 30 s mark: clip 0 ends on her first half, clip 1 starts with the rest. She spoke once,
+    said the whole sentence, and both turn rows and both memories are named. Bo stops 2 s before the mark and
+    starts again after it: two turns."""
+    script = [(0, "bo", 26.0, 28.0, "The coffee machine"), (0, "ann", 28.6, 30.0, "Put the red folder"),
+              (1, "ann", 30.0, 31.4, "on the desk."), (1, "bo", 32.0, 34.0, "is broken again.")]
+    store, ids = meeting_store(tmp_path / "m.db", script=script, silent=[])
+    try:
+        tools = EntityTools(store)
+        r = tools.run('times_spoke("Ann")', 61.0)
+        assert r.value == 1, r.answer
+        (turn,) = r.turns
+        assert turn.text == "Put the red folder on the desk." and len(turn.row_ids) == 2
+        assert len(r.memory_ids) == 2 and {p["turn_id"] for p in r.provenance()} == {turn.id}
+        assert set(r.provenance()[0]["turn_ids"]) == set(turn.row_ids)
+        assert tools.run('times_spoke("Ann")', 31.0).value == 1          # only clip 0 visible: the first half
+        assert PeopleFacts(store, 31.0).person(turn.character_id).turns[0].text == "Put the red folder"
+        assert tools.run("times_spoke(\"the person who said 'is broken again'\")", 61.0).value == 2
+        facts = PeopleFacts(store, 61.0)
+        who = facts.resolve("the person who said 'put the red folder on the desk'")
+        assert who.character_id == turn.character_id and who.score >= 0.9
+        assert len(facts.person(turn.character_id).appearances) == 1     # seen once, across the mark
+    finally:
+        store.close()
