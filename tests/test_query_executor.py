@@ -201,6 +201,10 @@ def test_values_written_into_the_wrong_field_are_moved(ex):
 
 @pytest.mark.parametrize("quote, heard, same", [
     ("bin blue at f two now", "Bimblue F2 now.", True),          # tiny.en's mis-hearing of a GRID sentence
+    ("bin blue at f two now", "Bimbloo F2 now.", True),          # ... another machine's: alike only in sound
+    ("put the red folder on the desk", "Put the bread folder on the desk.", True),
+    ("bin blue at f two now", "Lay blue at X4 now.", False),     # sounds alike in part, other words
+    ("bin red by k seven now", "Bimbloo F2 now.", False),
     ("bin red by k seven now", "Been read by K7 now.", True),     # homophones and digits
     ("lay blue by c two again", "Lay blue by C to again.", True),
     ("put the red folder", "Put the red folder on the desk.", True),   # part of what was said

@@ -4,8 +4,10 @@ Character ratios over whole sentences are too lenient for this: two different se
 words ("lay blue by m five again" / "lay blue by c two again") score as high as a sentence and its mis-heard
 transcript ("bin blue at f two now" / "Bimblue F2 now"). Here the quote's words are aligned in order with the
 transcript's (dynamic programming), one or two words on either side at a time, so that words speech recognition
-merged or split still pair up ("bin blue" / "bimblue"); a pair counts when it sounds alike (character ratio >= 0.75,
-homophones as one word) and the score is the share of the quote's words paired. A whole word that differs is
+merged or split still pair up ("bin blue" / "bimblue"); a pair counts when it is spelled alike (character ratio
+>= 0.75, homophones as one word) or sounds alike: speech recognition errs by sound, so "bin blue" heard as "bimbloo"
+pairs through the words' phonetic keys (jellyfish: Metaphone, NYSIIS; a key match counts ``SOUND_WEIGHT``, a little
+less than a spelling match). The score is the share of the quote's words paired. A whole word that differs is
 unpaired, however similar the rest of the sentence.
 """
 
@@ -14,12 +16,14 @@ from __future__ import annotations
 import difflib
 from functools import lru_cache
 
+import jellyfish
+
 from m3_memory.perception.wer import HOMOPHONES as _HOMOPHONES
 from m3_memory.perception.wer import normalize
 
 PAIR_RATIO = 0.75
+SOUND_WEIGHT = 0.9   # a pair that only sounds alike
 MAX_WORDS = 40
-
 
 
 def spoken(text: str) -> tuple[str, ...]:
@@ -33,7 +37,20 @@ def _pair(a: str, b: str) -> float:
     if min(len(a), len(b)) < 3:
         return 0.0
     r = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
-    return r if r >= PAIR_RATIO else 0.0
+    if r >= PAIR_RATIO:
+        return r
+    return SOUND_WEIGHT * _sounds(a, b)
+
+
+def _sounds(a: str, b: str) -> float:
+    """How alike two spellings sound: the best ratio of their Metaphone or NYSIIS keys, 0 below ``PAIR_RATIO`` or
+    for keys under three letters (too short to tell words apart)."""
+    best = 0.0
+    for key in (jellyfish.metaphone, jellyfish.nysiis):
+        ka, kb = key(a), key(b)
+        if min(len(ka), len(kb)) >= 3:
+            best = max(best, difflib.SequenceMatcher(None, ka, kb, autojunk=False).ratio())
+    return best if best >= PAIR_RATIO else 0.0
 
 
 @lru_cache(maxsize=65536)
