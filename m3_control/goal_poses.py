@@ -86,10 +86,7 @@ class PoseResolver:
                 if m.score is not None and m.score >= MIN_TOPIC_SCORE]
         if hits:
             ids = [int(m.id) for m in hits]
-            rows = self.store.conn.execute(
-                f"SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({','.join('?' * len(ids))})",
-                ids).fetchall()
-            wanted = {r[0] for r in rows}
+            wanted = self.store.turns_of_memories(ids)
             turns = sorted((t for t in facts.turns if not wanted.isdisjoint(t.row_ids)), key=lambda t: (t.start, t.end))
             return self._last_posed(facts, turns, "topic", frame)
         return None

@@ -78,10 +78,7 @@ class WhereOps:
         if not hits:
             return ToolResult("", "I have no memory of that.", [f"no memory about {topic!r}"], [], [])
         mids = [int(m.id) for m in hits]
-        marks = ",".join("?" * len(mids))
-        turn_ids = [r[0] for r in self.store.conn.execute(
-            f"SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({marks})", mids).fetchall()]
-        quoted = set(turn_ids)
+        quoted = self.store.turns_of_memories(mids)
         turns = [t for t in self._facts.turns if not quoted.isdisjoint(t.row_ids)]
         posed = self._posed(sorted(turns, key=lambda t: t.start))
         if not posed:

@@ -117,20 +117,16 @@ class _TurnLog:
 
     def turns(self, store: MemoryStore, of_entity: dict[int, int]) -> tuple[list[Turn], list[tuple[float, float]]]:
         """Every turn of a known entity in time order, with its clip's (start, end)."""
-        seq = (store.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0],
-               *store.conn.execute("SELECT count(*), max(updated_at) FROM character_names").fetchone())
+        seq = store.memory_version()
         if seq != self.seq:  # any memory written or deleted: names may have changed
             self.seq, self.names = seq, {}
-        key = tuple(store.conn.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone())
+        key = store.turns_version()
         if key != self.key:
-            q = ("SELECT t.start_time, t.id, t.clip_id, t.kind, t.entity_id, t.end_time, coalesce(t.text, ''), "
-                 "c.end_time, c.start_time FROM turns t JOIN clips c ON c.id = t.clip_id")
             old = self.key
-            if old is not None and key[1] > old[1] and key[0] - old[0] == len(
-                    new := store.conn.execute(q + " WHERE t.id > ?", (old[1],)).fetchall()):
+            if old is not None and key[1] > old[1] and key[0] - old[0] == len(new := store.turn_rows(old[1])):
                 self.rows = sorted(self.rows + new)          # only added: append (timsort, nearly sorted)
             else:
-                self.rows = sorted(store.conn.execute(q).fetchall())
+                self.rows = sorted(store.turn_rows())
             self.key = key
             self._turns = None
         mapping = tuple(sorted(of_entity.items()))
@@ -247,14 +243,7 @@ class PeopleFacts:
         used, not for every visible turn)."""
         if not turns:
             return []
-        ids = list(dict.fromkeys(i for t in turns for i in t.row_ids))
-        mids: dict[int, list[int]] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i:i + 500]
-            for tid, mid in self.store.conn.execute(
-                    f"SELECT turn_id, memory_id FROM turn_memories WHERE turn_id IN ({','.join('?' * len(chunk))}) "
-                    "ORDER BY turn_id, memory_id", chunk):
-                mids.setdefault(tid, []).append(mid)
+        mids = self.store.memories_of_turns(i for t in turns for i in t.row_ids)
         return [replace(t, memory_ids=tuple(dict.fromkeys(m for i in t.row_ids for m in mids.get(i, ()))))
                 for t in turns]
 
@@ -329,9 +318,7 @@ class PeopleFacts:
                                                       kinds=("episodic",))}
         if not hits:
             return []
-        marks = ",".join("?" * len(hits))
-        tids = {r[0] for r in self.store.conn.execute(
-            f"SELECT turn_id FROM turn_memories WHERE memory_id IN ({marks})", list(hits))}
+        tids = self.store.turns_of_memories(hits)
         return [t for t in voice if not tids.isdisjoint(t.row_ids)]
 
 

@@ -44,6 +44,7 @@ from .records import (
 )
 from .schema import migrate
 from .store_index import IndexKeeping
+from .store_turns import TurnReads
 from .tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
 from .timeline import META_ORIGIN, META_ZONE, WALL_STAMP_MIN, Timeline, check_zone
 from .vector_index import VectorIndex
@@ -59,7 +60,7 @@ def _memory(row: Sequence) -> Memory:
                   end_time=row[5], weight=row[6])
 
 
-class MemoryStore(IndexKeeping):
+class MemoryStore(IndexKeeping, TurnReads):
     """Open (and create/migrate if needed) a memory database.
 
     ``embedder``: a :class:`~m3_memory.embedders.TextEmbedder`, a config dict/name for ``make_embedder``, or
