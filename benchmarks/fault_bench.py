@@ -44,7 +44,7 @@ def _env() -> None:
 
 def store_facts(db: Path, stream_end: float) -> dict:
     from m3_memory import MemoryStore
-    from m3_memory.stream_records import gap_summary, unaccounted_spans
+    from m3_memory.store.stream_records import gap_summary, unaccounted_spans
 
     store = MemoryStore(db, readonly=True)
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from m3_agent_ros.bags.read import decode_audio, decode_frame, iter_messages
 from m3_memory import MemoryStore
-from m3_memory.clips import ClipAssembler
+from m3_memory.ingest.clips import ClipAssembler
 from m3_memory.memorize import Memorizer
 from m3_memory.perception.stages import make_face_stage, make_voice_stage
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def memorize(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
     from m3_memory import MemoryStore
-    from m3_memory.clips import ClipAssembler
+    from m3_memory.ingest.clips import ClipAssembler
     from m3_memory.memorize import Memorizer
     from m3_memory.perception.stages import make_face_stage, make_voice_stage
 
@@ -43,7 +43,7 @@ def memorize(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
         import yaml
 
         from m3_memory.poses import parse_places
-        from m3_memory.where import save_places
+        from m3_memory.store.where import save_places
 
         save_places(store, parse_places(yaml.safe_load(places.read_text())))
     mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage(voice_backend), "embedded")

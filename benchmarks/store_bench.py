@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from synth import World  # noqa: E402
 
 from m3_memory import MemoryStore  # noqa: E402
-from m3_memory.index_files import disk_bytes, index_dir  # noqa: E402
+from m3_memory.store.index_files import disk_bytes, index_dir  # noqa: E402
 
 TARGETS = {
     "ingest_per_s": (10_000, ">="),          # memories/s marginal (issue: at 1M nodes)

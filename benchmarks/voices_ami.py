@@ -272,7 +272,7 @@ def reid_stream(pipe: VoicePipeline, items: list[tuple[Path, str, float, float |
     import tempfile
 
     from m3_memory import MemoryStore
-    from m3_memory.clips import Clip
+    from m3_memory.ingest.clips import Clip
     from m3_memory.perception.voice_stage import VoiceStage
 
     refs = {(d, m): rttm(d)[m] for d, m, _, _ in items}

@@ -107,7 +107,7 @@ class AudioInput:
     (m3_memory.ingest.StreamPipeline.audio), with the AudioInfo of ros-drivers AudioData on ``audio_info_topic``."""
 
     def __init__(self, node: Any, pipeline: Any, params: Any, types: AudioTypes) -> None:
-        from m3_memory.audio_common import AudioDataDecoder
+        from m3_memory.ingest.audio_common import AudioDataDecoder
 
         self.node, self.pipeline, self.params, self.types = node, pipeline, params, types
         self.decoder = AudioDataDecoder()       # ros-drivers AudioData: the latest AudioInfo's format
@@ -141,14 +141,14 @@ class AudioInput:
         return subs
 
     def _on_chunk(self, msg: Any) -> None:
-        from m3_memory.audio_msg import decode_chunk
+        from m3_memory.ingest.audio_msg import decode_chunk
 
         self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (
             msg.sample_rate, decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))))
 
     def _on_stamped(self, msg: Any) -> None:
         """audio_common 4.x AudioStamped: info.format (PortAudio constant) says which typed array holds the samples."""
-        from m3_memory.audio_common import TYPED_FIELDS, decode_typed
+        from m3_memory.ingest.audio_common import TYPED_FIELDS, decode_typed
 
         a = msg.audio
         self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (int(a.info.rate), decode_typed(

@@ -18,7 +18,6 @@ strict judge's, with their agreement.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -80,16 +79,16 @@ def memorization_rtf(db: Path) -> dict:
     store = MemoryStore(db, readonly=True)
     busy = dur = 0.0
     stages: dict[str, float] = {}
-    for start, end, extra in store.conn.execute("SELECT start_time, end_time, extra FROM clips"):
-        timings = (json.loads(extra) if extra else {}).get("timings_s", {})
+    for _, start, end, _, extra in store.clip_rows():
+        timings = extra.get("timings_s", {})
         busy += sum(timings.values())
         dur += end - start
         for k, v in timings.items():
             stages[k] = stages.get(k, 0.0) + v
     stats = store.stats()
-    from m3_memory.stream_records import gap_summary, unaccounted_spans
+    from m3_memory.store.stream_records import gap_summary, unaccounted_spans
 
-    end = store.conn.execute("SELECT MAX(end_time) FROM clips").fetchone()[0] or 0.0
+    end = store.id_extents()[2] or 0.0
     lost = {f"{topic} {cause}": f"{v['count']}" + (f" ({v['seconds']:.1f} s)" if v["seconds"] else "")
             for topic, causes in gap_summary(store).items() for cause, v in causes.items()}
     holes = unaccounted_spans(store, 0.0, end)
@@ -171,7 +170,7 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
 def nothing_memorized(db: Path, stats: object) -> str:
     """Why a replay that published messages left no memory: what the node counted as lost, per topic and cause."""
     from m3_memory import MemoryStore
-    from m3_memory.stream_records import gap_summary
+    from m3_memory.store.stream_records import gap_summary
 
     with MemoryStore(db, readonly=True) as store:
         losses = gap_summary(store)

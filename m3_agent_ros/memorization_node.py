@@ -35,12 +35,12 @@ from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, 
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore
-from m3_memory.frames import check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.ingest import IngestSettings, StreamPipeline
+from m3_memory.ingest.frames import check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.memorize import ClipResult, Memorizer
 from m3_memory.poses import Pose, yaw_from_quaternion
+from m3_memory.store.where import save_places_file
 from m3_memory.timeline import local_zone
-from m3_memory.where import save_places_file
 
 NODE_NAME = "m3_agent_memorization"
 POSE_QUEUE = 500        # pose subscription depth (10 s of 50 Hz odometry)

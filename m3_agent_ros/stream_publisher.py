@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from m3_agent_ros.own_node import OwnNode
-from m3_memory.frames import encode_jpeg
+from m3_memory.ingest.frames import encode_jpeg
 
 SR = 16000
 

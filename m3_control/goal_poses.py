@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.where import find_place, frame_of, load_places, memories_near, turn_poses
+from m3_memory.store.where import find_place, frame_of, load_places, memories_near, turn_poses
 
 MIN_TOPIC_SCORE = 0.3
 # "where we talked about the folder", "the place where someone mentioned lunch": a topic, not a person

@@ -150,7 +150,7 @@ class MemoryResolver:
         self.store, self.topk, self.related_topk = store, topk, related_topk
 
     def __call__(self, phrase: str, before_time: float | None = None) -> list[int]:
-        from m3_memory.retrieval import character_name
+        from m3_memory.store.retrieval import character_name
         from m3_memory.tags import replace_tags
 
         pattern = mention_pattern(phrase)

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.where import load_places
+from m3_memory.store.where import load_places
 
 from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
@@ -131,7 +131,7 @@ class ToolReasoningLoop:
     def _phrase(self, memory: dict, before_time: float | None) -> str:
         """One picked memory as an answer sentence: speech as 'X said "..."', anything else as it stands; names
         where known, otherwise "someone"."""
-        from m3_memory.retrieval import character_name
+        from m3_memory.store.retrieval import character_name
         from m3_memory.tags import TAG_RE, replace_tags
 
         chars = self.store.characters(before_time)

@@ -1,4 +1,4 @@
-"""The "where" entity tools: places computed from the poses stored with each turn (m3_memory.where).
+"""The "where" entity tools: places computed from the poses stored with each turn (m3_memory.store.where).
 
 ===============================  =================================================================
 ``last_place("who")``             where the robot last saw or heard a person (place, time)
@@ -19,7 +19,7 @@ from typing import Any
 
 from m3_memory.people import Turn
 from m3_memory.poses import place_of
-from m3_memory.where import frame_of, load_places, pose_near, turn_poses, where_text
+from m3_memory.store.where import frame_of, load_places, pose_near, turn_poses, where_text
 
 from .tool_result import ToolError, ToolResult
 

@@ -2,8 +2,8 @@
 
 from .config import StoreConfig
 from .embedders import EmbeddingError, make_embedder
-from .records import ClipHit, Entity, ForgetReport, InsertResult, Memory
 from .store import ClipWriter, MemoryStore, StoreError
+from .store.records import ClipHit, Entity, ForgetReport, InsertResult, Memory
 
 __all__ = [
     "ClipHit", "ClipWriter", "EmbeddingError", "Entity", "ForgetReport", "InsertResult", "Memory", "MemoryStore",

@@ -87,8 +87,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _character_rows(store: MemoryStore) -> list[dict]:
-    from .export import character_rows, characters_from, snapshot
-    from .retrieval import character_name
+    from .store.export import character_rows, characters_from, snapshot
+    from .store.retrieval import character_name
 
     with snapshot(store) as conn:
         chars, names = characters_from(conn)
@@ -117,8 +117,7 @@ def cmd_characters(args: argparse.Namespace) -> int:
 
 def cmd_clip(args: argparse.Namespace) -> int:
     with _open(args) as store:
-        row = store.conn.execute("SELECT id, start_time, end_time, source FROM clips WHERE id = ?",
-                                 (args.clip_id,)).fetchone()
+        row = store.clip_row(args.clip_id)
         if row is None:
             raise CliError(f"no clip {args.clip_id} in {store.path}")
         mems = store.clip_memories(args.clip_id)
@@ -140,7 +139,7 @@ def cmd_clip(args: argparse.Namespace) -> int:
 def _near(store: Any, near: str | None, place: str | None) -> tuple[float, float, float] | None:
     """--near X,Y,R or --place NAME (a named place of the store) -> (x, y, radius)."""
     if place:
-        from .where import find_place, load_places
+        from .store.where import find_place, load_places
 
         found = find_place(load_places(store), place)
         if found is None:
@@ -161,7 +160,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         before = args.before
         near = _near(store, args.near, args.place)
         if near is not None:
-            from .where import search_near
+            from .store.where import search_near
 
             args.nodes = True
             mems = search_near(store, args.query, *near, topk=args.topk or 20, before_time=before)
@@ -214,7 +213,7 @@ def cmd_import_pickle(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_json
+    from .store.export import export_json
 
     with _open(args) as store:
         if args.out == "-":
@@ -242,7 +241,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
             if sys.stdin.readline().strip().lower() not in ("y", "yes"):
                 raise CliError("not confirmed; nothing was changed")
         report = store.forget_character(cid, checkpoint_timeout_s=args.wait, vacuum=args.vacuum)
-        from .corrections import record_edit
+        from .store.corrections import record_edit
 
         record_edit(store, "forget", report.character_id, {   # ids and counts only, as the browser logs it
             "entities": report.entities, "deleted_memories": len(report.deleted_memories),
@@ -290,7 +289,7 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
 
 def cmd_gaps(args: argparse.Namespace) -> int:
     """Input that did not become memory: per topic and cause, then every recorded span."""
-    from .stream_records import as_dicts, gap_summary, gaps, runs
+    from .store.stream_records import as_dicts, gap_summary, gaps, runs
 
     with _open(args) as store:
         rows, summary, run_rows = gaps(store, cause=args.cause, topic=args.topic), gap_summary(store), runs(store)
@@ -317,7 +316,7 @@ def cmd_name(args: argparse.Namespace) -> int:
         cid = store.characters().resolve_alias(args.character_id)
         if cid is None:
             raise CliError(f"unknown character {args.character_id}")
-        from .corrections import name_character
+        from .store.corrections import name_character
 
         name_character(store, cid, args.name, origin="cli")   # logged in `edits` (without the name)
         name = store.character_names().get(cid)
@@ -327,7 +326,7 @@ def cmd_name(args: argparse.Namespace) -> int:
 
 def cmd_links(args: argparse.Namespace) -> int:
     """The equivalence memories that join a character's faces and voices (what ``split`` takes)."""
-    from .corrections import links
+    from .store.corrections import links
 
     with _open(args) as store:
         rows = links(store, args.character_id)

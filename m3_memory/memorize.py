@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .clips import Clip
+from .ingest.clips import Clip
 from .store import ClipWriter, MemoryStore
-from .where import record_poses
+from .store.where import record_poses
 from .writing import ClipEvidence, FaceEvidence, MemoryWriter, VoiceTurnEvidence, make_writer
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class Memorizer:
         self.source = source
 
     def is_committed(self, clip_id: int) -> bool:
-        return bool(self.store.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone())
+        return self.store.has_clip(clip_id)
 
     def process(self, clip: Clip) -> ClipResult:
         res = ClipResult(clip.clip_id, clip.start_time, clip.end_time)
@@ -138,9 +138,7 @@ class Memorizer:
                 res.posed_turns = record_poses(w, clip.poses)
             w.extra["timings_s"] = {k: round(v, 4) for k, v in res.timings.items()}
             w.extra["memories"] = {"episodic": len(written.episodic), "semantic": len(written.semantic)}
-            rows = self.store.conn.execute(
-                f"SELECT id, type, coalesce(text, '') FROM nodes WHERE id IN ({','.join('?' * len(w.node_ids))})",
-                w.node_ids).fetchall() if w.node_ids else []
+            rows = self.store.node_kinds_and_texts(w.node_ids)
         res.timings["store"] = time.perf_counter() - t - res.timings["writer"]
         for nid, typ, text in rows:
             res.node_ids.append(nid)

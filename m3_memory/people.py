@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import difflib
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .retrieval import character_name
+from .store.retrieval import character_name
 from .tags import find_tags
 from .timeline import mmss
 
@@ -147,6 +148,9 @@ class _TurnLog:
         return self._turns[0] if self._turns is not None else None
 
 
+_TURN_LOGS: weakref.WeakKeyDictionary[MemoryStore, _TurnLog] = weakref.WeakKeyDictionary()  # one per open store
+
+
 def join_across_clips(turns: list[tuple[Turn, tuple[float, float]]]) -> list[Turn]:
     """Turns (in time order, each with its clip's start and end) with each utterance or appearance that a clip
     boundary cut in two made one turn again: a character's turn that runs to the end of its clip and their next
@@ -186,9 +190,9 @@ class PeopleFacts:
     def __init__(self, store: MemoryStore, before_time: float | None = None) -> None:
         self.store, self.before_time = store, before_time
         chars = store.characters(before_time)
-        log = getattr(store, "_turn_log", None)
+        log = _TURN_LOGS.get(store)
         if log is None:
-            log = store._turn_log = _TurnLog()  # type: ignore[attr-defined]
+            log = _TURN_LOGS[store] = _TurnLog()
         all_turns, clip_spans = log.turns(store, chars.of_entity)
         self._log = log
         cache_key = (log.turns_key, before_time)

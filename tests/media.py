@@ -63,7 +63,7 @@ def grid_transcripts() -> dict[str, str]:
 @lru_cache(maxsize=16)
 def grid_clip(code: str, fps: float = 2.0) -> tuple[tuple[np.ndarray, ...], tuple[float, ...], np.ndarray]:
     """(frames, frame times from 0, 16 kHz mono audio) of one 3 s GRID clip."""
-    from m3_memory.clips import clips_from_video
+    from m3_memory.ingest.clips import clips_from_video
 
     clips = list(clips_from_video(need(GRID / f"{code}.mpg"), clip_seconds=30.0, sample_fps=fps))
     c = clips[0]
@@ -74,7 +74,7 @@ def grid_clip(code: str, fps: float = 2.0) -> tuple[tuple[np.ndarray, ...], tupl
 
 def grid_stream(codes: list[str], fps: float = 2.0):  # noqa: ANN201 - list[Clip]
     """One 3 s clip per code, back to back in stream time: clip k covers [3k, 3k + 3)."""
-    from m3_memory.clips import Clip
+    from m3_memory.ingest.clips import Clip
 
     out = []
     for k, code in enumerate(codes):

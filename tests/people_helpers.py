@@ -19,7 +19,7 @@ import numpy as np
 from m3_memory import MemoryStore
 from m3_memory.memorize import record_turns
 from m3_memory.poses import Pose
-from m3_memory.where import record_poses
+from m3_memory.store.where import record_poses
 from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 
 from .store_helpers import unit

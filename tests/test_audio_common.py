@@ -1,4 +1,4 @@
-"""audio_common_msgs payloads -> float32 mono (m3_memory.audio_common, ROS-free): every sample format the two
+"""audio_common_msgs payloads -> float32 mono (m3_memory.ingest.audio_common, ROS-free): every sample format the two
 audio_common message sets carry, interleaved channels, any rate through the StreamResampler, and the refusals."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import array
 import numpy as np
 import pytest
 
-from m3_memory.audio_common import (
+from m3_memory.ingest.audio_common import (
     PA_FLOAT32,
     PA_INT8,
     PA_INT16,
@@ -22,7 +22,7 @@ from m3_memory.audio_common import (
     parse_info,
     parse_sample_format,
 )
-from m3_memory.audio_msg import StreamResampler
+from m3_memory.ingest.audio_msg import StreamResampler
 
 # a few exact values in [-1, 1): each format represents them exactly (8-bit: multiples of 1/128)
 VALUES = np.array([0.0, 0.5, -0.5, -1.0, 0.25, -0.75], np.float64)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from m3_memory.audio_msg import AudioError, StreamResampler, decode_chunk
+from m3_memory.ingest.audio_msg import AudioError, StreamResampler, decode_chunk
 
 
 def test_decode_encodings_and_channels():

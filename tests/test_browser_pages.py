@@ -304,7 +304,7 @@ def test_timeline_shows_where_the_robot_was_when_the_clip_has_a_pose(meeting):
     import math
 
     from m3_memory.poses import Place, Pose
-    from m3_memory.where import save_places
+    from m3_memory.store.where import save_places
 
     db, _ = meeting
     writer = MemoryStore(db)

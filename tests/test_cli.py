@@ -64,7 +64,7 @@ def test_characters_and_name(db, capsys):
     rc, out, _ = run(capsys, "characters", "--db", path)
     row = next(line for line in out.splitlines() if f"<face_{a}>" in line)
     assert row.split() == [str(alice["id"]), f"<face_{a}>", f"<voice_{v}>", "Alice", "4"]
-    from m3_memory.corrections import edits
+    from m3_memory.store.corrections import edits
 
     with MemoryStore(path, readonly=True) as store:   # the audit log has the edit, never the name
         assert [(e["action"], e["character_id"], e["origin"]) for e in edits(store)] == [("name", alice["id"], "cli")]
@@ -172,7 +172,7 @@ def test_forget_with_yes_prints_what_was_deleted(db, capsys):
     assert rc == 0 and out.splitlines()[0] == f"forgot character {ca}"
     assert f"deleted entities:  {ids['alice_face']} {ids['alice_voice']}" in out
     assert "deleted memories:  4" in out and "redacted memories: 1" in out
-    from m3_memory.corrections import edits
+    from m3_memory.store.corrections import edits
 
     with MemoryStore(path, readonly=True) as store:
         log = edits(store)

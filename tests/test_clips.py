@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from m3_memory.clips import ClipAssembler, clips_from_video
+from m3_memory.ingest.clips import ClipAssembler, clips_from_video
 
 SR = 16000
 

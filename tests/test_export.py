@@ -9,7 +9,7 @@ import json
 import numpy as np
 
 from m3_memory import MemoryStore
-from m3_memory.export import build_export, export_json
+from m3_memory.store.export import build_export, export_json
 from m3_memory.upstream import import_videograph
 
 from .fixtures_upstream import build_upstream_pickle

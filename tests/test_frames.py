@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from m3_memory.frames import FrameError, decode_compressed, decode_raw, encode_jpeg, encode_raw_rgb
+from m3_memory.ingest.frames import FrameError, decode_compressed, decode_raw, encode_jpeg, encode_raw_rgb
 
 
 def _img():
@@ -52,7 +52,7 @@ def test_compressed_check_catches_truncated_and_unknown_data_without_decoding():
 
     import cv2
 
-    from m3_memory.frames import check_compressed
+    from m3_memory.ingest.frames import check_compressed
 
     rgb = np.full((24, 24, 3), 90, np.uint8)
     jpg = encode_jpeg(rgb)

@@ -4,11 +4,14 @@ m3_agent_ros).
 Every import counts, at module level or inside a function (a lazy import is still a dependency); only imports
 under ``if TYPE_CHECKING:`` are left out. Factories that import the implementations live beside the interfaces
 (``backends/factory.py``, ``answerers.py``, ``writing/factory.py``, ``browser/server.py``), not inside them.
+No SQL runs outside the store package (``m3_memory/store/``): everything else goes through its API.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,3 +135,37 @@ def test_the_layers_point_one_way():
 def test_the_checker_finds_a_loop():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# SQL against the store's connection: a statement, or reaching for the connection itself
+_SQL_USE = re.compile(r"\.(?:execute|executemany|executescript)\(|\.conn\b|\bsqlite3\.connect\(")
+
+
+def sql_outside_the_store() -> list[str]:
+    """``file:line: code`` for every SQL use in the three packages outside ``m3_memory/store/`` (the one place a
+    second storage engine has to reimplement)."""
+    store = ROOT / "m3_memory" / "store"
+    out = []
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            if store in path.parents:
+                continue
+            for i, line in enumerate(path.read_text().splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if _SQL_USE.search(code):
+                    out.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
+    return out
+
+
+def test_no_sql_outside_the_store_package():
+    found = sql_outside_the_store()
+    assert not found, "SQL outside m3_memory/store/:\n" + "\n".join(found)
+
+
+def test_the_sql_check_finds_sql(tmp_path, monkeypatch):
+    fake = tmp_path / "m3_control"
+    fake.mkdir()
+    (fake / "x.py").write_text('rows = store.conn.execute("SELECT 1")\n# store.conn in a comment is fine\n')
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGES", ("m3_control",))
+    assert sql_outside_the_store() == ['m3_control/x.py:1: rows = store.conn.execute("SELECT 1")']

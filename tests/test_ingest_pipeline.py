@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.frames import FrameError
 from m3_memory.ingest import IngestSettings, StreamPipeline
+from m3_memory.ingest.frames import FrameError
 from m3_memory.memorize import Memorizer
 from m3_memory.poses import Pose
-from m3_memory.stream_records import gaps, runs
+from m3_memory.store.stream_records import gaps, runs
 
 NINE = datetime(2026, 11, 26, 9, 0, tzinfo=timezone.utc).timestamp()
 SETTINGS = IngestSettings(clip_seconds=2.0, sample_fps=2.0, max_queued_clips=100, video_topic="/cam",

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from m3_memory.frames import encode_jpeg
+from m3_memory.ingest.frames import encode_jpeg
 from m3_memory.writing.base import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 
 from .media import GRID, need

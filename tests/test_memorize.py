@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from m3_memory import MemoryStore
-from m3_memory.clips import Clip
+from m3_memory.ingest.clips import Clip
 from m3_memory.memorize import Memorizer
 from m3_memory.writing import FaceEvidence, VoiceTurnEvidence
 

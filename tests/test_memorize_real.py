@@ -55,7 +55,7 @@ def test_grid_stream_gives_stable_ids_transcripts_and_the_right_equivalences(tmp
 def _pieces(codes: list[str], cut_s: float) -> list:
     """Each person's 3 s GRID clip cut at ``cut_s`` into two clips (a second or so of speech each), everyone's
     first piece, then everyone's second piece: nobody says enough in one clip to be linked."""
-    from m3_memory.clips import Clip
+    from m3_memory.ingest.clips import Clip
 
     from .media import grid_clip
 
@@ -74,8 +74,8 @@ def _pieces(codes: list[str], cut_s: float) -> list:
 def test_people_who_say_a_second_or_two_per_clip_are_linked_face_to_voice_from_evidence_over_clips(tmp_path):
     """Issue 11: a face=voice link for every person who speaks >= 2 s in total across clips (here ~1.8-2.2 s,
     1-1.5 s per clip), none between different people, each with a confidence."""
-    from m3_memory.corrections import links
     from m3_memory.perception.voices import make_voice_embedder
+    from m3_memory.store.corrections import links
 
     pytest.importorskip("kaldi_native_fbank")
     try:

@@ -125,7 +125,7 @@ def _talk(store, writer, clip, face_vec, voice_vec, speech_s, new_voice=False):
 
 
 def test_a_short_speaker_filed_under_two_voice_nodes_is_linked_once_the_pooled_evidence_is_enough(tmp_path):
-    from m3_memory.corrections import links
+    from m3_memory.store.corrections import links
 
     rng = np.random.default_rng(5)
     store = MemoryStore(tmp_path / "m.db")
@@ -158,7 +158,7 @@ def test_voices_that_do_not_sound_alike_are_not_pooled(tmp_path):
 
 
 def test_confidence_grows_with_evidence_and_an_off_camera_voice_is_not_linked(tmp_path):
-    from m3_memory.corrections import links
+    from m3_memory.store.corrections import links
 
     rng = np.random.default_rng(7)
     store = MemoryStore(tmp_path / "m.db")

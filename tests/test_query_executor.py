@@ -13,7 +13,7 @@ from m3_control.query import QueryError, QueryExecutor, answer_query, check, par
 from m3_control.query.frame import check_shape, gbnf_rules, json_schema
 from m3_control.query.polarity import align, fit
 from m3_memory.poses import Place, Pose
-from m3_memory.where import save_places
+from m3_memory.store.where import save_places
 
 from .people_helpers import meeting_store
 

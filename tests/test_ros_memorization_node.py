@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.frames import encode_jpeg
+from m3_memory.ingest.frames import encode_jpeg
 
 from .ros_helpers import RosTestNode, start_module, wait_until
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from m3_agent_ros.stream_publisher import SyntheticStream
-from m3_memory.where import save_places
+from m3_memory.store.where import save_places
 
 from .people_helpers import meeting_store
 from .ros_helpers import NodeProcess, RosTestNode, start_module, wait_until

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore, StoreError
-from m3_memory.retrieval import character_name, characters_named
+from m3_memory.store.retrieval import character_name, characters_named
 
 from .store_helpers import kitchen_store, unit
 

@@ -12,7 +12,7 @@ import faiss
 import numpy as np
 
 from m3_memory import MemoryStore
-from m3_memory.index_files import _prefetch, index_dir
+from m3_memory.store.index_files import _prefetch, index_dir
 
 from .store_writer_proc import DIM
 from .test_store_index_persist import CFG, _assert_same_search, _write

@@ -9,8 +9,8 @@ import pytest
 
 from m3_memory import MemoryStore
 from m3_memory.config import StoreConfig
-from m3_memory.corrections import edits, links, name_character
 from m3_memory.store import StoreError
+from m3_memory.store.corrections import edits, links, name_character
 
 from .store_helpers import kitchen_store, named_store, unit
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from m3_memory import MemoryStore
 from m3_memory.cli import main
-from m3_memory.retrieval import characters_named
+from m3_memory.store.retrieval import characters_named
 from m3_memory.upstream import import_videograph
 
 from .fixtures_upstream import build_upstream_pickle

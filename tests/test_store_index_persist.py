@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore, StoreConfig
-from m3_memory.index_files import index_dir
+from m3_memory.store.index_files import index_dir
 
 from .store_writer_proc import DIM, INDEX_CONFIG, vecs
 

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.audio_msg import StreamResampler
-from m3_memory.clips import ClipAssembler
-from m3_memory.stream_clock import StreamClocks
-from m3_memory.stream_ledger import StreamLedger
-from m3_memory.stream_records import (
+from m3_memory.ingest.audio_msg import StreamResampler
+from m3_memory.ingest.clips import ClipAssembler
+from m3_memory.ingest.stream_clock import StreamClocks
+from m3_memory.ingest.stream_ledger import StreamLedger
+from m3_memory.store.stream_records import (
     close_run,
     extend_crash_gaps,
     gaps,
@@ -135,7 +135,7 @@ def test_crashed_run_is_found_and_its_lost_span_recorded(tmp_path) -> None:
     code = f"""
 import os, signal
 from m3_memory import MemoryStore
-from m3_memory.stream_records import open_run, heartbeat
+from m3_memory.store.stream_records import open_run, heartbeat
 s = MemoryStore({str(db)!r})
 run, _ = open_run(s, "/m3_agent_memorization")
 with s.begin_clip(0, 0.0, 30.0):
@@ -177,7 +177,7 @@ def test_a_live_run_of_another_process_is_not_taken_for_a_crash(tmp_path) -> Non
 
 def test_unaccounted_spans_and_the_gaps_cli(tmp_path, capsys) -> None:
     from m3_memory.cli import main
-    from m3_memory.stream_ledger import Loss
+    from m3_memory.ingest.stream_ledger import Loss
 
     db = tmp_path / "m.db"
     store = MemoryStore(db)
@@ -219,8 +219,8 @@ def test_a_replay_that_memorized_nothing_says_why_from_the_losses(tmp_path):
     """The demo refuses to score an empty memory; the reason names what the node counted as lost."""
     from m3_agent_ros.demo import nothing_memorized
     from m3_agent_ros.replay import ReplayStats
-    from m3_memory.stream_ledger import Loss
-    from m3_memory.stream_records import record_gaps
+    from m3_memory.ingest.stream_ledger import Loss
+    from m3_memory.store.stream_records import record_gaps
 
     db = tmp_path / "memory.db"
     with MemoryStore(db) as store:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from m3_memory.vector_index import IndexParams, VectorIndex
+from m3_memory.store.vector_index import IndexParams, VectorIndex
 
 D, N = 24, 2400
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.clips import Clip
+from m3_memory.ingest.clips import Clip
 from m3_memory.perception.voice_stage import VoiceStage
 from m3_memory.perception.voices import ResemblyzerEmbedder, Transcriber, VoicePipeline, check_audio, load_wav
 from m3_memory.perception.wer import normalize, wer

@@ -81,7 +81,7 @@ def test_the_clip_row_reports_unattributed_speech(pipe, tmp_path):
     import json
 
     from m3_memory import MemoryStore
-    from m3_memory.clips import Clip
+    from m3_memory.ingest.clips import Clip
     from m3_memory.memorize import Memorizer
     from m3_memory.perception.voice_stage import VoiceStage
     from m3_memory.perception.voices import load_wav

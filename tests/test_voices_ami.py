@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.clips import Clip
+from m3_memory.ingest.clips import Clip
 from m3_memory.perception.voice_stage import VoiceStage
 from m3_memory.perception.voices import VoicePipeline, check_audio, load_wav
 

@@ -9,7 +9,7 @@ import pytest
 
 from m3_control.tools import EntityTools
 from m3_memory.poses import Place, Pose, PoseRefused, PoseTrack, parse_places, place_of, pose_at
-from m3_memory.where import load_places, memories_near, save_places, search_near
+from m3_memory.store.where import load_places, memories_near, save_places, search_near
 
 from .people_helpers import meeting_store
 

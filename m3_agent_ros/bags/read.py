@@ -64,7 +64,7 @@ def iter_messages(bag: str | Path, topics: list[str] | None = None) -> Iterator[
 
 
 def decode_frame(m: BagMessage) -> np.ndarray:
-    from m3_memory.frames import decode_compressed, decode_raw
+    from m3_memory.ingest.frames import decode_compressed, decode_raw
 
     if m.msgtype == COMPRESSED_TYPE:
         return decode_compressed(m.msg.format, np.asarray(m.msg.data))  # type: ignore[attr-defined]

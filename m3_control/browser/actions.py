@@ -1,6 +1,6 @@
 """The browser's write actions (POST): name, merge, split, forget, and login/logout.
 
-Each needs the write token (:mod:`.auth`), runs one store method (:mod:`m3_memory.corrections`,
+Each needs the write token (:mod:`.auth`), runs one store method (:mod:`m3_memory.store.corrections`,
 :meth:`m3_memory.MemoryStore.forget_character`), is logged (python logging, and a row in the store's ``edits``
 table: ids and counts, never a name) and answers with a redirect to the page that shows the result.
 """
@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from m3_memory import MemoryStore
-from m3_memory.corrections import name_character, record_edit
+from m3_memory.store.corrections import name_character, record_edit
 
 from .app import MAX_NAME_CHARS, browser, handled, limited, parse_int
 from .auth import COOKIE, SESSION_S

@@ -23,13 +23,13 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from m3_memory import MemoryStore, StoreConfig
+from m3_memory.store.browse import StatedNames
 from m3_memory.timeline import Timeline
 
 from ..evaluation.report import TEMPLATES as REPORT_TEMPLATES
 from .ask import DEFAULT_ANSWERER, DEFAULT_ROUNDS, AskService
 from .auth import WriteAccess
 from .errors import BrowserError, classify
-from .queries import StatedNames
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -47,7 +47,7 @@ class BrowserSettings:
     max_rounds: int = DEFAULT_ROUNDS
     preload_model: bool = True              # load the ask page's model in the background at start-up
     busy_timeout_ms: int = 3000             # a write waits this long for the memorization's write lock
-    forget_wait_s: float = 5.0              # WAL checkpoint retries of a forget (see m3_memory.forget)
+    forget_wait_s: float = 5.0              # WAL checkpoint retries of a forget (see m3_memory.store.forget)
 
 
 def mmss(seconds: float | None) -> str:

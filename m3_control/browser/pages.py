@@ -12,13 +12,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from m3_memory import MemoryStore
+from m3_memory.store import browse as queries
+from m3_memory.store.browse import Naming
 
 from ..evaluation.report import trace_view
-from . import queries
 from .app import HERE, MAX_QUERY_CHARS, browser, handled, limited, parse_int, parse_time
 from .ask import MAX_QUESTION_CHARS
 from .errors import BrowserError, not_found
-from .queries import Naming
 
 T = TypeVar("T")
 PAGE_PEOPLE = 100   # people per page (each row shows face crops and a voice sample)

@@ -25,8 +25,8 @@ from typing import Any
 
 from m3_memory.people import PeopleFacts, Turn
 from m3_memory.poses import place_of
+from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
 from m3_memory.timeline import Timeline
-from m3_memory.where import find_place, load_places, pose_near, track_between, turn_poses
 
 from .frame import Query, check_shape, pick_ordinal
 from .people import MIN_MATCH, Who, resolve

@@ -2,8 +2,8 @@
 
 A message goes in with its header stamp and a ``decode`` callable (decoding is skipped for frames the sampling would
 drop). Stamps go through :class:`~m3_memory.timeline.StampAnchor` (a robot's ROS-time stamps less the memory's wall
-origin) and :class:`~m3_memory.stream_clock.StreamClocks` (clock jumps re-anchored, duplicates dropped); samples go
-through per-rate resamplers into the :class:`~m3_memory.clips.ClipAssembler`; finished clips wait in a bounded queue
+origin) and :class:`~.stream_clock.StreamClocks` (clock jumps re-anchored, duplicates dropped); samples go
+through per-rate resamplers into the :class:`~.clips.ClipAssembler`; finished clips wait in a bounded queue
 for one worker thread that runs :class:`~m3_memory.memorize.Memorizer` (perception, memory writing, one store
 transaction per clip) and hands each result to ``on_clip``.
 
@@ -26,17 +26,16 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .. import stream_records
-from ..audio_common import ArrivalStamper, AudioRefused
-from ..audio_msg import AudioError, StreamResampler
-from ..clips import Clip, ClipAssembler
-from ..frames import FrameError
 from ..memorize import ClipResult, Memorizer
 from ..poses import Pose, PoseRefused, PoseTrack, SharedPoseTrack
-from ..store import MemoryStore
-from ..stream_clock import Jump, StreamClocks
-from ..stream_ledger import RETIMED, StreamLedger
+from ..store import MemoryStore, stream_records
 from ..timeline import StampAnchor
+from .audio_common import ArrivalStamper, AudioRefused
+from .audio_msg import AudioError, StreamResampler
+from .clips import Clip, ClipAssembler
+from .frames import FrameError
+from .stream_clock import Jump, StreamClocks
+from .stream_ledger import RETIMED, StreamLedger
 
 SHUTDOWN_WAIT_S = 2.0   # stop without draining: time for the clip being memorized to commit
 

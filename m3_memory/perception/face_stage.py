@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..clips import Clip
+from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence
 from .faces import FaceBackend, FaceCluster, FaceConfig, cluster_faces, detect_faces, make_face_backend

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..embedders import normalize_rows
-from ..frames import FrameError, encode_jpeg
+from ..ingest.frames import FrameError, encode_jpeg
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..writing.av_links import AVParams, alone_credit
+from ..store.av_links import AVParams, alone_credit
 from ..writing.base import ClipEvidence, FaceEvidence
 
 log = logging.getLogger(__name__)
@@ -41,15 +41,6 @@ def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipW
     """Every voice node's score for ``embs`` by the store's matching rule (ClipWriter.entity_scores)."""
     nodes, per = graph.entity_scores("voice", embs)
     return {int(n): float(s) for n, s in zip(nodes.tolist(), per.tolist(), strict=True)}
-
-
-def linked(conn, node_id: int, kind: str) -> set[int]:  # noqa: ANN001 - sqlite3.Connection
-    """Entities of ``kind`` joined to ``node_id`` by an equivalence memory (a direct link)."""
-    return {int(r[0]) for r in conn.execute(
-        "SELECT DISTINCT e2.entity_id FROM edges e1 JOIN nodes n ON n.id = e1.text_id AND n.is_equivalence = 1 "
-        "JOIN edges e2 ON e2.text_id = n.id JOIN nodes x ON x.id = e2.entity_id AND x.type = ? "
-        "WHERE e1.entity_id = ? AND e1.weight > 0 AND e2.weight > 0 AND e2.entity_id != ?",
-        (kind, node_id, node_id))}
 
 
 def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
@@ -84,15 +75,14 @@ def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces:
     face = on_camera_alone(faces, frame_times, turns, p or AVParams()) if faces else None
     if face is None:
         return plain
-    conn = graph.conn
-    own = {v: sc[v] for v in linked(conn, face, "voice") if v in sc}
+    own = {v: sc[v] for v in graph.linked_entities(face, "voice") if v in sc}
     if own:
         v, s = max(own.items(), key=lambda x: x[1])
         if v != best and s >= same and best_s - s < margin:
             return Decision(v, s, "own voice")
         return plain
     if plain.node is not None and best_s < sure:
-        others = linked(conn, best, "face")
+        others = graph.linked_entities(best, "face")
         if others and face not in others and not (others & seen(faces, turns)):
             return Decision(None, best_s, "not the visible face's")
     return plain

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..clips import Clip
+from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
@@ -99,14 +99,13 @@ class VoiceStage:
         mine = self.pipeline.embedder.name
         have = store.meta("voice_embedder")
         if have is None:
-            old = graph.conn.execute("SELECT 1 FROM nodes WHERE type = 'voice' LIMIT 1").fetchone()
-            have = "resemblyzer" if old else None
+            have = "resemblyzer" if store.has_nodes("voice") else None
         if have is not None and have != mine:
             raise ValueError(f"this store's voice nodes were made with the {have!r} speaker embedder; the voice "
                              f"stage uses {mine!r} (voice_backend): their embeddings cannot be matched. Use "
                              f"voice_backend: {have} for this store, or a new store (db_path)")
         if have is None:
-            store._set_meta("voice_embedder", mine)
+            store.set_meta("voice_embedder", mine)
 
     def attach(self, graph: ClipWriter, analysis: VoiceAnalysis, faces: list[FaceEvidence] | None = None,
                frame_times: list[float] | None = None) -> list[VoiceTurnEvidence]:

@@ -123,7 +123,7 @@ def import_pickle_file(pickle_path: str | Path, db_path: str | Path, *, clip_sec
         store = MemoryStore(tmp, config=cfg, embedder=emb)
         try:
             report = _commit(store, prep, opts, t0)
-            store.conn.execute("PRAGMA journal_mode = DELETE")  # fold the WAL in: one self-contained file
+            store.fold_wal()  # one self-contained file
         finally:
             store.close()
         _publish(tmp, db)

@@ -7,14 +7,24 @@ import contextlib
 import json
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..store import ClipWriter, MemoryStore, StoreError
 from ..tags import entity_tag, find_tags, is_equivalence, replace_tags
-from .plan import _KINDS, ImportReport, _Entity, _int, _Planner, _prepare, _Prepared, _read_pickle, _size, _Text
+from .plan import (
+    _KINDS,
+    ImportReport,
+    _Entity,
+    _int,
+    _Planner,
+    _prepare,
+    _Prepared,
+    _read_pickle,
+    _size,
+    _Text,
+)
 from .unpickle import ImportLimits, PickleImportError, UpstreamVideoGraph
 
 DEFAULT_TEXT_EMBEDDER = "openai:text-embedding-3-large"
@@ -30,8 +40,7 @@ def _record_key(sha256: str) -> str:
 
 def _records(store: MemoryStore) -> Iterable[dict]:
     """The ``import:<sha256>`` records in ``meta`` (a range scan of its primary key)."""
-    for (value,) in store.conn.execute("SELECT value FROM meta WHERE key >= ? AND key < ?",
-                                       (_RECORD_PREFIX, _RECORD_PREFIX[:-1] + ";")):
+    for value in store.meta_values(_RECORD_PREFIX):
         with contextlib.suppress(ValueError, TypeError):
             rec = json.loads(value)
             if isinstance(rec, dict):
@@ -61,15 +70,6 @@ def _known_nodes(store: MemoryStore, graph_key: str) -> dict[int, int]:
     return known
 
 
-def _existing(store: MemoryStore, ids: Iterable[int]) -> set[int]:
-    ids = list(ids)
-    found: set[int] = set()
-    for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-        marks = ",".join("?" * len(chunk))
-        found.update(r[0] for r in store.conn.execute(f"SELECT id FROM nodes WHERE id IN ({marks})", chunk))
-    return found
-
-
 def _already_imported(store: MemoryStore, source: str, sha256: str) -> ImportReport | None:
     raw = store.meta(_record_key(sha256))
     if raw is None:
@@ -83,13 +83,8 @@ def _already_imported(store: MemoryStore, source: str, sha256: str) -> ImportRep
 
 
 # ---------------------------------------------------------------------------------------------- import
-def _store_is_empty(store: MemoryStore) -> bool:
-    return not (store.conn.execute("SELECT 1 FROM nodes LIMIT 1").fetchone()
-                or store.conn.execute("SELECT 1 FROM clips LIMIT 1").fetchone())
-
-
 def _require_empty_unless(store: MemoryStore, into_existing: bool) -> None:
-    if not into_existing and not _store_is_empty(store):
+    if not into_existing and not store.is_empty():
         raise PickleImportError(f"{store.path} already holds memories; import into an empty database, or pass "
                                 "into_existing=True (--into-existing) to append the graph after them")
 
@@ -149,18 +144,17 @@ class _Writer:
     def _offsets(self) -> None:
         """Shift ids and times past what the store holds (when appending to existing memory)."""
         s = self.store
-        if not _store_is_empty(s):
-            max_node = s.conn.execute("SELECT coalesce(max(id), -1) FROM nodes").fetchone()[0]
+        if not s.is_empty():
+            max_node, max_clip, max_end = s.id_extents()
             self.node_off = max(max_node + 1, int(s.meta("next_character_seed", "0") or 0))
-            row = s.conn.execute("SELECT max(id), max(end_time) FROM clips").fetchone()
-            self.clip_off = 0 if row[0] is None else int(row[0]) + 1
-            self.time_off = 0.0 if row[1] is None else float(row[1])
+            self.clip_off = 0 if max_clip is None else int(max_clip) + 1
+            self.time_off = 0.0 if max_end is None else float(max_end)
         r = self.report
         r.node_id_offset, r.clip_id_offset, r.time_offset = self.node_off, self.clip_off, self.time_off
 
     def _map_ids(self) -> None:
         known = _known_nodes(self.store, self.prep.graph_key)
-        present = _existing(self.store, known.values())
+        present = self.store.existing_node_ids(known.values())
         for uid in [*self.plan.entities, *self.plan.texts]:
             if uid in known:
                 self.ids[uid] = known[uid]
@@ -227,9 +221,10 @@ class _Writer:
                 w.update_entity(self.ids[uid])  # extends the entity's time span to this clip
             edge_rows = [row for t in by_clip_texts.get(clip, []) for row in self._write_text(w, t)]
             # our own weighted edges (the node was created without any); same transaction as the nodes
-            self.store.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, ?)",
-                                        edge_rows)
-            _insert_clip_row(self.store, w, f"videograph:{Path(self.report.source).name}")
+            self.store.put_edges(edge_rows)
+            # the clips row begin_clip() writes at its commit, here inside the import's single transaction
+            self.store.insert_clip_row(w.clip_id, w.start_time, w.end_time,
+                                       f"videograph:{Path(self.report.source).name}", w.extra)
             self.report.clip_ids.append(w.clip_id)
             if self.opts.progress is not None:
                 self.opts.progress(i + 1, len(clips))
@@ -237,7 +232,7 @@ class _Writer:
 
     def _open_clip(self, clip: int) -> ClipWriter:
         cid = clip + self.clip_off
-        if self.store.conn.execute("SELECT 1 FROM clips WHERE id = ?", (cid,)).fetchone():
+        if self.store.has_clip(cid):
             raise StoreError(f"clip {cid} is already committed")
         start = self.time_off + clip * self.opts.clip_seconds
         w = ClipWriter(self.store, cid, start, start + self.opts.clip_seconds)
@@ -246,7 +241,7 @@ class _Writer:
 
     def _write_entity(self, w: ClipWriter, e: _Entity) -> int:
         nid = self.ids[e.uid]
-        self.store._set_meta("next_character_seed", nid)  # seed = (shifted) upstream id
+        self.store.set_meta("next_character_seed", nid)  # seed = (shifted) upstream id
         w.add_entity(e.kind, e.embeddings, e.contents,
                      content_kind="face_jpeg_b64" if e.kind == "face" else "voice_asr", node_id=nid)
         self.added.append(e.uid)
@@ -255,21 +250,21 @@ class _Writer:
     def _write_text(self, w: ClipWriter, t: _Text) -> list[tuple[int, int, float]]:
         nid = self.ids[t.uid]
         assert t.vector is not None
-        w._new_text_node(t.text, t.kind, t.vector, [], is_equivalence(t.text), nid)
+        w.insert_text_node(t.text, t.kind, t.vector, [], is_equivalence(t.text), nid)
         if t.edges:
-            self.store.conn.execute("UPDATE nodes SET weight = ? WHERE id = ?", (max(t.edges.values()), nid))
+            self.store.set_node_weight(nid, max(t.edges.values()))
         self.added.append(t.uid)
         return [(nid, self.ids[e], wt) for e, wt in sorted(t.edges.items())]
 
     def _counters(self, max_seed: int) -> None:
         s, nxt = self.store, self.report.upstream_next_node_id
         cur = int(s.meta("next_character_seed", "0") or 0)
-        s._set_meta("next_character_seed", max(cur, max_seed + 1, (nxt + self.node_off) if nxt is not None else 0))
+        s.set_meta("next_character_seed", max(cur, max_seed + 1, (nxt + self.node_off) if nxt is not None else 0))
 
     def _record(self) -> None:
         """The import's record (``import:<sha256>``, what makes it idempotent) and the import history."""
         r, s, now = self.report, self.store, time.time()
-        s._set_meta(_record_key(self.prep.sha256), json.dumps({
+        s.set_meta(_record_key(self.prep.sha256), json.dumps({
             "source": r.source, "imported_at": now, "graph": self.prep.graph_key,
             "added": {**r.nodes, "edges": r.edges, "clips": r.clips}, "already_present": r.already_present,
             "node_id_offset": self.node_off, "clip_id_offset": self.clip_off, "time_offset": self.time_off,
@@ -280,15 +275,7 @@ class _Writer:
                         "time_offset": self.time_off, "clip_seconds": self.opts.clip_seconds,
                         "upstream_next_node_id": r.upstream_next_node_id, "text_embedder": r.text_embedder,
                         "reembedded": self.opts.reembed, "added": r.added})
-        s._set_meta("upstream_imports", json.dumps(history))
-
-
-def _insert_clip_row(store: MemoryStore, w: ClipWriter, source: str) -> None:
-    """The ``clips`` row :meth:`MemoryStore.begin_clip` writes at its commit; here inside the import's single
-    transaction (``begin_clip`` would commit each clip on its own)."""
-    store.conn.execute(
-        "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra) VALUES (?,?,?,?,?,?)",
-        (w.clip_id, w.start_time, w.end_time, source, time.time(), json.dumps(w.extra, default=str)))
+        s.set_meta("upstream_imports", json.dumps(history))
 
 
 def _declare_text_embedder(store: MemoryStore, name: str, dim: int) -> None:
@@ -297,8 +284,8 @@ def _declare_text_embedder(store: MemoryStore, name: str, dim: int) -> None:
     if have is not None and (have != name or have_dim != dim):
         raise StoreError(f"{store.path} already holds {have_dim}-d text vectors from {have!r}; cannot mix with "
                          f"{dim}-d ones from {name!r}")
-    store._set_meta("embedder_name", name)
-    store._set_meta("embedder_dim", dim)
+    store.set_meta("embedder_name", name)
+    store.set_meta("embedder_dim", dim)
 
 
 def _commit(store: MemoryStore, prep: _Prepared, opts: _Options, t0: float) -> ImportReport:
@@ -329,7 +316,7 @@ def import_videograph(pickle_path: str | Path, store: MemoryStore, *, clip_secon
     t0 = time.perf_counter()
     opts = _Options(clip_seconds, reembed, embedder_name, into_existing, progress)
     opts.check()
-    store._require_writable()
+    store.require_writable()
     _require_empty_unless(store, into_existing)
     data, sha256 = _read_pickle(pickle_path)
     done = _already_imported(store, str(pickle_path), sha256)
@@ -343,24 +330,10 @@ def import_videograph(pickle_path: str | Path, store: MemoryStore, *, clip_secon
 
 
 def _fill_counts(store: MemoryStore, report: ImportReport, ids: list[int]) -> None:
-    counts: Counter[str] = Counter()
-    emb: Counter[str] = Counter()
-    cont: Counter[str] = Counter()
-    eq = edges = 0
-    for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
-        marks = ",".join("?" * len(chunk))
-        for kind, n, ne, nc, n_eq in store.conn.execute(
-                f"SELECT type, count(*), sum((SELECT count(*) FROM embeddings e WHERE e.node_id = n.id)), "
-                f"sum((SELECT count(*) FROM contents c WHERE c.node_id = n.id)), sum(is_equivalence) "
-                f"FROM nodes n WHERE id IN ({marks}) GROUP BY type", chunk):
-            counts[kind] += n
-            emb[kind] += ne or 0
-            cont[kind] += nc or 0
-            eq += n_eq or 0
-        edges += store.conn.execute(f"SELECT count(*) FROM edges WHERE text_id IN ({marks})", chunk).fetchone()[0]
-    report.nodes = {k: counts.get(k, 0) for k in _KINDS}
-    report.embeddings_kept = {k: emb.get(k, 0) for k in ("face", "voice")}
-    report.contents_kept = {k: cont.get(k, 0) for k in ("face", "voice")}
+    stats, eq, edges = store.node_stats(ids)
+    report.nodes = {k: stats.get(k, (0, 0, 0))[0] for k in _KINDS}
+    report.embeddings_kept = {k: stats.get(k, (0, 0, 0))[1] for k in ("face", "voice")}
+    report.contents_kept = {k: stats.get(k, (0, 0, 0))[2] for k in ("face", "voice")}
     report.edges = edges
     report.equivalences = eq
     report.clips = len(report.clip_ids)

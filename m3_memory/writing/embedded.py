@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from . import av_links
+from ..store import av_links
 from .base import ClipEvidence, WrittenMemories
 
 if TYPE_CHECKING:
@@ -74,11 +74,10 @@ class EmbeddedWriter:
         return [m.group(1) for m in _NAME.finditer(text) if m.group(1).split()[0] not in _NOT_NAMES]
 
     def _equivalences(self, evidence: ClipEvidence, graph: ClipWriter) -> list[str]:
-        heard = av_links.record_clip(graph.conn, evidence, self.av)
+        heard = graph.record_av_evidence(evidence, self.av)
         store = getattr(graph, "store", None)
         embedder = store.meta("voice_embedder") if store is not None and hasattr(store, "meta") else None
-        return [link.statement for link in av_links.decide(graph.conn, evidence.clip_id, sorted(heard), self.av,
-                                                           _same_speaker(embedder))]
+        return [link.statement for link in graph.av_links_now(sorted(heard), self.av, _same_speaker(embedder))]
 
 
 def _same_speaker(embedder: str | None) -> float:

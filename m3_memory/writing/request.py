@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-from ..frames import encode_jpeg
+from ..ingest.frames import encode_jpeg
 from .base import ClipEvidence
 from .protocol_text import FACE_FEATURES_LABEL, MEMORY_PROMPT_SFT, VOICE_FEATURES_LABEL
 

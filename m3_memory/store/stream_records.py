@@ -15,8 +15,8 @@ import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from .store import MemoryStore
-from .stream_ledger import Loss
+from ..ingest.stream_ledger import Loss
+from .memory_store import MemoryStore
 
 STALE_HEARTBEAT_S = 30.0   # a run of another host (or a reused pid) silent this long is dead
 

@@ -32,11 +32,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from .characters import Characters, resolve
-from .tags import character_tag, entity_tag, find_tags, is_equivalence, replace_tags
+from ..characters import Characters, resolve
+from ..tags import character_tag, entity_tag, find_tags, is_equivalence, replace_tags
 
 if TYPE_CHECKING:
-    from .store import MemoryStore
+    from .memory_store import MemoryStore
 
 EXPORT_FORMAT = "m3-memory-export"
 EXPORT_VERSION = 1

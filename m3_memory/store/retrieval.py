@@ -20,7 +20,7 @@ import numpy as np
 from .records import ClipHit, Memory
 
 if TYPE_CHECKING:
-    from .store import MemoryStore
+    from .memory_store import MemoryStore
 
 
 def _candidates(store: MemoryStore, query: str, before_time: float | None) -> np.ndarray | None:

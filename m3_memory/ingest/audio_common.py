@@ -12,7 +12,7 @@ Robot microphone drivers publish one of two unrelated message sets, both in a pa
   (interleaved channels), or an MP3 stream (PyAV, decoder state kept across messages).
 
 Every sample rate and channel count is accepted (rate in ``MIN_RATE..MAX_RATE``); the result is float32 mono at the
-input's rate (channels averaged), for :class:`m3_memory.audio_msg.StreamResampler`. What cannot be converted raises
+input's rate (channels averaged), for :class:`.audio_msg.StreamResampler`. What cannot be converted raises
 :class:`AudioRefused` with a ``cause`` for the loss ledger (``bad``; ``no_info`` for data before any AudioInfo) and
 a ``key`` naming the kind of refusal (one gap row keeps each kind's reason).
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from m3_memory.audio_msg import MAX_RATE, MIN_RATE, AudioError
+from m3_memory.ingest.audio_msg import MAX_RATE, MIN_RATE, AudioError
 
 MAX_CHANNELS = 32
 

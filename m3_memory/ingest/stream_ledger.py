@@ -3,7 +3,7 @@
 Every message or span of stream time that is dropped, re-timed or never arrived is recorded here as a
 :class:`Loss` (topic, stream-time span, cause, count). Adjacent losses of the same topic and cause merge into one
 span, so a dead microphone is one row, not thousands. The node publishes :meth:`StreamLedger.counts` in
-/diagnostics and writes :meth:`StreamLedger.take` into the store's ``gaps`` table (m3_memory.stream_records).
+/diagnostics and writes :meth:`StreamLedger.take` into the store's ``gaps`` table (m3_memory.store.stream_records).
 
 Causes
   late          arrived for a clip that was already finished (memorized without it)

@@ -7,9 +7,9 @@ One process writes (memorization), any number read (control, CLI, evaluation) at
 * readers never block in WAL mode; before each search a reader applies the rows of the ``changes`` log it
   has not seen to its vector index (cheap when nothing changed: one ``PRAGMA data_version``);
 * the vector index and the character table are derived data: the index is saved beside the database
-  (:mod:`m3_memory.index_files`) and loaded at open with the changes since replayed, or rebuilt from SQLite;
-* the writer keeps what its inserts compare against in memory (:mod:`m3_memory.writer_cache`) and checkpoints
-  the WAL from a background thread (:mod:`m3_memory.checkpointer`).
+  (:mod:`m3_memory.store.index_files`) and loaded at open with the changes since replayed, or rebuilt from SQLite;
+* the writer keeps what its inserts compare against in memory (:mod:`m3_memory.store.writer_cache`) and checkpoints
+  the WAL from a background thread (:mod:`m3_memory.store.checkpointer`).
 """
 
 from __future__ import annotations
@@ -27,26 +27,20 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
-from .characters import Characters, resolve
+from ..characters import Characters, resolve
+from ..config import StoreConfig
+from ..embedders import EmbeddingError, TextEmbedder, make_embedder
+from ..errors import ReadOnlyStoreError, StoreError, UnknownCharacterError
+from ..tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
+from ..timeline import META_ORIGIN, META_ZONE, WALL_STAMP_MIN, Timeline, check_zone
+from .bulk_rows import BulkRows
 from .checkpointer import Checkpointer
 from .clip_writer import ClipWriter
-from .config import StoreConfig
-from .embedders import EmbeddingError, TextEmbedder, make_embedder
-from .errors import ReadOnlyStoreError, StoreError, UnknownCharacterError
 from .index_files import Header, index_dir
-from .records import (
-    TEXT_KINDS,
-    CheckpointResult,
-    ClipHit,
-    Entity,
-    ForgetReport,
-    Memory,
-)
+from .index_keeping import IndexKeeping
+from .records import TEXT_KINDS, CheckpointResult, ClipHit, Entity, ForgetReport, Memory
 from .schema import migrate
-from .store_index import IndexKeeping
-from .store_turns import TurnReads
-from .tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
-from .timeline import META_ORIGIN, META_ZONE, WALL_STAMP_MIN, Timeline, check_zone
+from .turn_reads import TurnReads
 from .vector_index import VectorIndex
 from .writer_cache import WriterCache
 
@@ -60,7 +54,7 @@ def _memory(row: Sequence) -> Memory:
                   end_time=row[5], weight=row[6])
 
 
-class MemoryStore(IndexKeeping, TurnReads):
+class MemoryStore(IndexKeeping, TurnReads, BulkRows):
     """Open (and create/migrate if needed) a memory database.
 
     ``embedder``: a :class:`~m3_memory.embedders.TextEmbedder`, a config dict/name for ``make_embedder``, or
@@ -113,7 +107,7 @@ class MemoryStore(IndexKeeping, TurnReads):
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        """Close the database; the vector index is saved beside it first (see :mod:`m3_memory.index_files`)."""
+        """Close the database; the vector index is saved beside it first (see :mod:`m3_memory.store.index_files`)."""
         with self._lock:
             if self._checkpointer is not None:
                 self._checkpointer.close()
@@ -135,7 +129,8 @@ class MemoryStore(IndexKeeping, TurnReads):
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else default
 
-    def _set_meta(self, key: str, value: object) -> None:
+    def set_meta(self, key: str, value: object) -> None:
+        """Set a ``meta`` value inside the caller's transaction (``with store.transaction():``)."""
         self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
 
     # ------------------------------------------------------------------ time
@@ -147,7 +142,7 @@ class MemoryStore(IndexKeeping, TurnReads):
     def anchor_wall_clock(self, stamp: float, zone: str) -> Timeline:
         """Make ``stamp`` (epoch seconds) this memory's stream time 0 unless it already has a wall origin (the first
         wall-clock stream wins, so stream time continues across restarts); returns the timeline in force."""
-        self._require_writable()
+        self.require_writable()
         if not math.isfinite(stamp) or stamp < WALL_STAMP_MIN:
             raise StoreError(f"{stamp!r} is not a wall-clock stamp (epoch seconds)")
         check_zone(zone)
@@ -156,8 +151,8 @@ class MemoryStore(IndexKeeping, TurnReads):
                 if self.conn.execute("SELECT 1 FROM clips LIMIT 1").fetchone() is not None:
                     raise StoreError("this memory already holds clips in stream time: a wall-clock stream cannot "
                                      "join it (use a new database for the robot)")
-                self._set_meta(META_ORIGIN, f"{round(stamp, 3):.3f}")
-                self._set_meta(META_ZONE, zone)
+                self.set_meta(META_ORIGIN, f"{round(stamp, 3):.3f}")
+                self.set_meta(META_ZONE, zone)
         return self.timeline()
 
     # ------------------------------------------------------------------ embedder
@@ -173,8 +168,8 @@ class MemoryStore(IndexKeeping, TurnReads):
         name, dim = self.meta("embedder_name"), self.meta("embedder_dim")
         if name is None:
             if writing:
-                self._set_meta("embedder_name", emb.name)
-                self._set_meta("embedder_dim", emb.dim)
+                self.set_meta("embedder_name", emb.name)
+                self.set_meta("embedder_dim", emb.dim)
             return emb
         if name != emb.name or int(dim or 0) != emb.dim:
             raise StoreError(
@@ -186,13 +181,13 @@ class MemoryStore(IndexKeeping, TurnReads):
 
     def declare_embedder(self, name: str, dim: int) -> None:
         """Record which model made the text vectors written with explicit ``vector=`` (e.g. an import)."""
-        self._require_writable()
+        self.require_writable()
         have = self.meta("embedder_name")
         if have is not None and (have != name or int(self.meta("embedder_dim") or 0) != dim):
             raise StoreError(f"{self.path} already holds vectors from {have!r}; cannot mix with {name!r}")
         with self.transaction():
-            self._set_meta("embedder_name", name)
-            self._set_meta("embedder_dim", dim)
+            self.set_meta("embedder_name", name)
+            self.set_meta("embedder_dim", dim)
 
     def _check_vector_dim(self, dim: int) -> None:
         stored = self._dim or self.meta("embedder_dim")
@@ -300,7 +295,7 @@ class MemoryStore(IndexKeeping, TurnReads):
         return names
 
     def set_character_name(self, character_id: int, name: str, source: str = "user") -> None:
-        self._require_writable()
+        self.require_writable()
         name = " ".join(str(name).split())
         if not name or len(name) > 200:
             raise StoreError("a character name must be 1-200 characters")
@@ -313,14 +308,14 @@ class MemoryStore(IndexKeeping, TurnReads):
                               "VALUES (?, ?, ?, ?)", (cid, name, source, time.time()))
 
     # ------------------------------------------------------------------ writing
-    def _require_writable(self) -> None:
+    def require_writable(self) -> None:
         if self.readonly:
             raise ReadOnlyStoreError(f"{self.path} is open read-only")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any error)."""
-        self._require_writable()
+        self.require_writable()
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             self._tx += 1
@@ -355,7 +350,7 @@ class MemoryStore(IndexKeeping, TurnReads):
             yield writer
             writer._flush_changes()
             self._wcache.mark(self.conn, self._tx)
-            pose = writer.clip_pose  # where the robot was at the clip's middle (m3_memory.where), if known
+            pose = writer.clip_pose  # where the robot was at the clip's middle (m3_memory.store.where), if known
             self.conn.execute(
                 "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra, x, y, yaw, frame) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -374,7 +369,7 @@ class MemoryStore(IndexKeeping, TurnReads):
 
     def _next_seed(self) -> int:
         seed = int(self.meta("next_character_seed", "0") or 0)
-        self._set_meta("next_character_seed", seed + 1)
+        self.set_meta("next_character_seed", seed + 1)
         return seed
 
     def _edge_delta(self, text_id: int, delta: float) -> None:
@@ -394,7 +389,7 @@ class MemoryStore(IndexKeeping, TurnReads):
     # ------------------------------------------------------------------ forget
     def forget_character(self, character_id: int, *, checkpoint_timeout_s: float = 10.0,
                          vacuum: bool = False) -> ForgetReport:
-        """Delete a person everywhere (privacy delete, see :mod:`m3_memory.forget`): their face/voice nodes with
+        """Delete a person everywhere (privacy delete, see :mod:`m3_memory.store.forget`): their face/voice nodes with
         embeddings, contents, turns and names, the memories about only them and every equivalence involving them;
         memories that also mention others keep their text with the person's tags and names replaced by
         ``<redacted>``. Works on any store (a store made by another embedder gets the rewritten memories' vectors
@@ -413,7 +408,7 @@ class MemoryStore(IndexKeeping, TurnReads):
         """``PRAGMA wal_checkpoint(TRUNCATE)``, retried until done or ``timeout_s``; ``.ok`` says if it was done."""
         from .forget import checkpoint_truncate
 
-        self._require_writable()
+        self.require_writable()
         with self._lock:
             return checkpoint_truncate(self.conn, timeout_s)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import ClipEvidence
+from ..writing.base import ClipEvidence
 
 
 @dataclass

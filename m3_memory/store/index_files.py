@@ -44,7 +44,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from .thread_priority import lower_this_thread
+from ..thread_priority import lower_this_thread
 from .vector_index import IndexParams, Segment, VectorIndex
 
 log = logging.getLogger(__name__)

@@ -11,16 +11,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .characters import resolve
+from ..characters import resolve
+from ..embedders import normalize_rows
+from ..errors import StoreError
+from ..poses import Pose
+from ..tags import find_tags, is_equivalence
+from . import av_links
 from .corrections import split_between
-from .embedders import normalize_rows
-from .errors import StoreError
-from .poses import Pose
 from .records import ENTITY_KINDS, TEXT_KINDS, InsertResult
-from .tags import find_tags, is_equivalence
 
 if TYPE_CHECKING:
-    from .store import MemoryStore
+    from ..writing.base import ClipEvidence
+    from .memory_store import MemoryStore
 
 log = logging.getLogger("m3_memory.store")
 
@@ -47,7 +49,7 @@ class ClipWriter:
         self.cache = store._wcache
         self.cache.validate(self.conn, store._tx)  # (a writer lives inside one transaction)
         self._changes: list[tuple[int, str]] | None = None  # begin_clip buffers the change log until its commit
-        self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.where)
+        self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.store.where)
 
     def _log(self, node_id: int, op: str) -> None:
         if self._changes is None:
@@ -68,6 +70,23 @@ class ClipWriter:
     def _check_entity_kind(self, kind: str) -> None:
         if kind not in ENTITY_KINDS:
             raise StoreError(f"entity kind must be one of {ENTITY_KINDS}, got {kind!r}")
+
+    # -- face-voice evidence (av_links.py) --------------------------------------------------------------
+    def record_av_evidence(self, ev: ClipEvidence, p: av_links.AVParams) -> set[int]:
+        """This clip's speech and face credit, added to the store's evidence; returns the voices heard."""
+        return av_links.record_clip(self.conn, ev, p)
+
+    def av_links_now(self, heard: Sequence[int], p: av_links.AVParams, same_speaker: float) -> list[av_links.AVLink]:
+        """The face-voice links the store's evidence supports now, for the voices heard in this clip."""
+        return av_links.decide(self.conn, self.clip_id, heard, p, same_speaker)
+
+    def linked_entities(self, node_id: int, kind: str) -> set[int]:
+        """Entities of ``kind`` joined to ``node_id`` by an equivalence memory (a direct link)."""
+        return {int(r[0]) for r in self.conn.execute(
+            "SELECT DISTINCT e2.entity_id FROM edges e1 JOIN nodes n ON n.id = e1.text_id AND n.is_equivalence = 1 "
+            "JOIN edges e2 ON e2.text_id = n.id JOIN nodes x ON x.id = e2.entity_id AND x.type = ? "
+            "WHERE e1.entity_id = ? AND e1.weight > 0 AND e2.weight > 0 AND e2.entity_id != ?",
+            (kind, node_id, node_id))}
 
     def add_entity(self, kind: str, embeddings: np.ndarray, contents: Sequence[str | bytes] = (),
                    content_kind: str | None = None, scores: Sequence[float] | None = None,
@@ -290,13 +309,15 @@ class ClipWriter:
                 return InsertResult(None, "reinforced", reinforced, weakened, ents)
             # upstream drops the new memory after weakening an old one (its own comment says it should be
             # added); we add it.
-            nid = self._new_text_node(text, kind, vec, ents, eq, node_id)
+            nid = self.insert_text_node(text, kind, vec, ents, eq, node_id)
             return InsertResult(nid, "inserted", [], weakened, ents)
-        nid = self._new_text_node(text, kind, vec, ents, eq, node_id)
+        nid = self.insert_text_node(text, kind, vec, ents, eq, node_id)
         return InsertResult(nid, "inserted", [], [], ents)
 
-    def _new_text_node(self, text: str, kind: str, vec: np.ndarray, ents: list[int], eq: bool,
-                       node_id: int | None) -> int:
+    def insert_text_node(self, text: str, kind: str, vec: np.ndarray, ents: list[int], eq: bool,
+                         node_id: int | None) -> int:
+        """One text node as given (no near-duplicate check; add_memories() is the normal way), edges of weight 1
+        to ``ents``; for bulk loaders that decided everything already."""
         cur = self.conn.execute(
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -9,7 +9,7 @@ open clip, and at most ``max_open_clips`` clips are open. A clip is finished whe
 and audio has too, or ``audio_grace_s`` after video passed it (late audio). Audio that never came is silence,
 reported as ``audio_coverage`` < 1. Data for a clip that was already finished is dropped and counted.
 
-With a :class:`~m3_memory.stream_ledger.StreamLedger`, nothing goes unaccounted: late data (``late``), stream
+With a :class:`~m3_memory.ingest.stream_ledger.StreamLedger`, nothing goes unaccounted: late data (``late``), stream
 time without frames for more than ``video_gap_s`` (``no_video``) or without audio (``no_audio``, the audio is
 silence there) are recorded per topic with their stream-time spans. ``advance_to(t)`` is a watermark from a
 producer that knows no more input before ``t`` will come (a bag replay): clips ending by ``t`` finish at once.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .poses import Pose
+from ..poses import Pose
 from .stream_ledger import StreamLedger
 
 AUDIO_GAP_S = 0.05   # audio missing for longer than this is recorded as a gap (one lost 0.1 s chunk is)

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .poses import Place, Pose, parse_places, place_of, pose_at
+from ..poses import Place, Pose, parse_places, place_of, pose_at
 
 if TYPE_CHECKING:
-    from .store import ClipWriter, MemoryStore
+    from .memory_store import ClipWriter, MemoryStore
 
 KEEP_MOVE_M = 0.05       # a track sample is stored when the robot moved this far ...
 KEEP_TURN_RAD = 0.05     # ... or turned this much ...

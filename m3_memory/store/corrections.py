@@ -29,11 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import StoreError, UnknownCharacterError
-from .tags import entity_tag, find_tags
+from ..errors import StoreError, UnknownCharacterError
+from ..tags import entity_tag, find_tags
 
 if TYPE_CHECKING:
-    from .store import MemoryStore
+    from .memory_store import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class Link:
     time: float | None                 # when it became known (the memory's end time)
     weight: float
     source: str                        # "user" (a merge) or "memorization"
-    # face=voice links from audio-visual evidence (writing/av_links.py): confidence in [0, 1], seconds of credit
+    # face=voice links from audio-visual evidence (store/av_links.py): confidence in [0, 1], seconds of credit
     # (speech while the face was alone on camera) and clips it came from; None for a user's merge or a model's
     confidence: float | None = None
     evidence_s: float | None = None
@@ -118,7 +118,7 @@ def merge_characters(store: MemoryStore, a: int, b: int, origin: str = "") -> in
     """Join characters ``a`` and ``b`` (ids or aliases); returns the merged character's id (the older one)."""
     from .forget import NEEDS_REEMBED
 
-    store._require_writable()
+    store.require_writable()
     chars = store.characters()
     ca, cb = chars.resolve_alias(a), chars.resolve_alias(b)
     for asked, got in ((a, ca), (b, cb)):
@@ -174,7 +174,7 @@ def split_link(store: MemoryStore, memory_id: int, origin: str = "") -> list[int
     """Delete the equivalence memory ``memory_id`` and refuse its pairs from now on; returns the characters its
     entities belong to afterwards."""
 
-    store._require_writable()
+    store.require_writable()
     with store.transaction() as conn:
         row = conn.execute("SELECT is_equivalence, coalesce(text, '') FROM nodes WHERE id = ? AND type = 'semantic'",
                            (memory_id,)).fetchone()

@@ -17,7 +17,7 @@ import threading
 import weakref
 from pathlib import Path
 
-from .thread_priority import lower_this_thread
+from ..thread_priority import lower_this_thread
 
 log = logging.getLogger(__name__)
 

@@ -40,14 +40,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .characters import Characters, resolve
-from .embedders import TextEmbedder, normalize_rows
-from .errors import UnknownCharacterError
+from ..characters import Characters, resolve
+from ..embedders import TextEmbedder, normalize_rows
+from ..errors import UnknownCharacterError
+from ..tags import find_tags, is_equivalence, replace_tags
 from .records import TEXT_KINDS, CheckpointResult, ForgetReport
-from .tags import find_tags, is_equivalence, replace_tags
 
 if TYPE_CHECKING:
-    from .store import MemoryStore
+    from .memory_store import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ _NAME_STATEMENTS = (
 def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeout_s: float = 10.0,
                      vacuum: bool = False) -> ForgetReport:
 
-    store._require_writable()
+    store.require_writable()
     conn = store.conn
     with store._lock:
         with _secure_delete(conn), store.transaction():

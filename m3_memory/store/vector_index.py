@@ -19,7 +19,7 @@ Time bound as a row range
   selector inside the graph walk with ``efSearch`` raised by the fraction filtered out. Correctness never depends
   on the order (an out-of-order row just widens its segment's span).
 
-The index is derived data: :mod:`m3_memory.index_files` persists it beside the database and the store replays the
+The index is derived data: :mod:`m3_memory.store.index_files` persists it beside the database and the store replays the
 ``changes`` log on top at open.
 """
 
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 import faiss
 import numpy as np
 
-from .thread_priority import lower_this_thread
+from ..thread_priority import lower_this_thread
 from .vector_segments import (
     DTYPES,
     EPS,

@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from m3_memory import MemoryStore
-from m3_memory.corrections import Link, edits, links
-from m3_memory.retrieval import character_name
+from m3_memory.store.corrections import Link, edits, links
+from m3_memory.store.retrieval import character_name
+from m3_memory.store.where import load_places, where_text
 from m3_memory.tags import TAG_RE, is_equivalence
-from m3_memory.where import load_places, where_text
 
 FACE_KINDS = ("face_jpeg", "face_jpeg_b64")
 MEDIA_KINDS = (*FACE_KINDS, "voice_wav")
 CARD_FACES = 4          # thumbnails on a person's card
-CLIP_COLS = "c.id, c.start_time, c.end_time, c.source, c.x, c.y, c.yaw, c.frame"   # the pose: m3_memory.where
+CLIP_COLS = "c.id, c.start_time, c.end_time, c.source, c.x, c.y, c.yaw, c.frame"   # the pose: m3_memory.store.where
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Part:
 
 class StatedNames:
     """Names stated in memories ("<voice_3>'s name is Anna"), per character, kept until the store changes: reading
-    them scans each person's memories (:func:`m3_memory.retrieval.character_name`), too slow to redo for every
+    them scans each person's memories (:func:`m3_memory.store.retrieval.character_name`), too slow to redo for every
     page at 10k memories. Any write (a clip, a correction) moves the key and empties the cache."""
 
     def __init__(self) -> None:

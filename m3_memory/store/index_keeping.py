@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import StoreConfig
+from ..config import StoreConfig
 from .index_files import Header, IndexFileError
 from .records import ENTITY_KINDS, TEXT_KINDS
 from .vector_index import IndexParams, VectorIndex

@@ -1,4 +1,4 @@
-"""The vector index's parts (:mod:`m3_memory.vector_index`): its parameters, the immutable HNSW segments, the
+"""The vector index's parts (:mod:`m3_memory.store.vector_index`): its parameters, the immutable HNSW segments, the
 node id -> row map, exact top-k over rows, and keeping BLAS to one thread around searches."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import faiss
 import numpy as np
 
-log = logging.getLogger("m3_memory.vector_index")
+log = logging.getLogger("m3_memory.store.vector_index")
 
 EPS = 1e-9              # time bounds include rows ending exactly at the bound (as SQL's end_time <= bound + 1e-9)
 
