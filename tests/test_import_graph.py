@@ -169,3 +169,13 @@ def test_the_sql_check_finds_sql(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     monkeypatch.setattr(sys.modules[__name__], "PACKAGES", ("m3_control",))
     assert sql_outside_the_store() == ['m3_control/x.py:1: rows = store.conn.execute("SELECT 1")']
+
+
+def test_modules_stay_small():
+    """No module of the three packages over 600 lines; the memorization node (messages in, parameters, timers,
+    publishers; the pipeline is m3_memory/ingest/) at most 250."""
+    sizes = {str(p.relative_to(ROOT)): len(p.read_text().splitlines())
+             for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    assert len(sizes) > 100
+    assert not {p: n for p, n in sizes.items() if n > 600}
+    assert sizes["m3_agent_ros/memorization_node.py"] <= 250
