@@ -1,10 +1,11 @@
 """Loopback-only DDS for every process this project starts (nodes, replay, demo, benchmarks, tests).
 
 The shipped Fast DDS profile (config/fastdds_localhost.xml; FASTDDS_DEFAULT_PROFILES_FILE, mirrored into
-FASTRTPS_DEFAULT_PROFILES_FILE, the only name Fast DDS 2.x of ROS 2 Jazzy reads) discovers over 127.0.0.1 only and
-binds every socket there. It must rule discovery alone: with ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (or
-ROS_LOCALHOST_ONLY=1) rmw_fastrtps adds a UDP transport of its own after reading the profile, bound on 0.0.0.0 and
-on every interface (tests/test_ros_dds_loopback.py shows it with the process's sockets). So with the shipped profile
+FASTRTPS_DEFAULT_PROFILES_FILE on Fast DDS 2.x, the only name that of ROS 2 Jazzy reads; 3.x warns about it)
+discovers over 127.0.0.1 only and binds every socket there. It must rule discovery alone: with
+``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST`` (or ROS_LOCALHOST_ONLY=1) rmw_fastrtps adds a UDP transport of its own
+after reading the profile, bound on 0.0.0.0 and on every interface (tests/test_ros_dds_loopback.py shows it with
+the process's sockets). So with the shipped profile
 the range is SYSTEM_DEFAULT, which leaves transports and peers to the profile — still localhost only. With another
 profile (a robot's own network setup) LOCALHOST remains the default, as the user's profile may use real interfaces.
 
@@ -35,6 +36,27 @@ def shipped_profile() -> Path | None:
         return None
 
 
+FAST_DDS_2_DISTROS = frozenset({"humble", "iron", "jazzy"})
+
+
+def fast_dds_2(env: MutableMapping[str, str]) -> bool:
+    """Whether this ROS 2 runs Fast DDS 2.x (reads FASTRTPS_DEFAULT_PROFILES_FILE only): by $ROS_DISTRO (set by
+    /opt/ros/<distro>/setup.bash), else by the installed ROS wheels (ros-fastrtps is 2.x, ros-fastdds 3.x); True
+    when neither tells (both names then, the newer one merely warns)."""
+    distro = env.get("ROS_DISTRO", "").strip().lower()
+    if distro:
+        return distro in FAST_DDS_2_DISTROS
+    from importlib.metadata import PackageNotFoundError, version
+
+    for dist, old in (("ros-fastrtps", True), ("ros-fastdds", False)):
+        try:
+            version(dist)
+            return old
+        except PackageNotFoundError:
+            continue
+    return True
+
+
 def uses_shipped_profile(env: MutableMapping[str, str]) -> bool:
     prof, shipped = env.get("FASTDDS_DEFAULT_PROFILES_FILE"), shipped_profile()
     if not prof or shipped is None:
@@ -58,8 +80,11 @@ def apply(env: MutableMapping[str, str] | None = None, random_domain: bool = Fal
         picked = env.get("FASTRTPS_DEFAULT_PROFILES_FILE") or (str(shipped) if shipped is not None else "")
         if picked:
             env["FASTDDS_DEFAULT_PROFILES_FILE"] = picked
-    if env.get("FASTDDS_DEFAULT_PROFILES_FILE"):  # Fast DDS 2.x (ROS 2 Jazzy) reads only the old name
-        env["FASTRTPS_DEFAULT_PROFILES_FILE"] = env["FASTDDS_DEFAULT_PROFILES_FILE"]
+    if env.get("FASTDDS_DEFAULT_PROFILES_FILE"):
+        if fast_dds_2(env):   # Fast DDS 2.x (ROS 2 Jazzy) reads only the old name
+            env["FASTRTPS_DEFAULT_PROFILES_FILE"] = env["FASTDDS_DEFAULT_PROFILES_FILE"]
+        elif env.get("FASTRTPS_DEFAULT_PROFILES_FILE") == env["FASTDDS_DEFAULT_PROFILES_FILE"]:
+            del env["FASTRTPS_DEFAULT_PROFILES_FILE"]   # 3.x reads the new name and warns about the old one
     if uses_shipped_profile(env):
         asked = env.get("ROS_AUTOMATIC_DISCOVERY_RANGE")
         if asked not in (None, "", "SYSTEM_DEFAULT") or env.get("ROS_LOCALHOST_ONLY"):

@@ -19,9 +19,13 @@ export ROS_LOG_DIR="${ROS_LOG_DIR:-${TMPDIR:-/tmp}/m3_agent_ros_log}"
 # Keep DDS on this host and use big SHM segments for raw images. The shipped profile discovers over 127.0.0.1 only
 # and binds every socket there, so with it the discovery range is SYSTEM_DEFAULT (the profile rules): LOCALHOST
 # (or ROS_LOCALHOST_ONLY=1) would make rmw_fastrtps add its own UDP transport, bound on 0.0.0.0 and every interface.
-# Fast DDS 2.x (Jazzy) reads the same profile under its old name only.
+# Fast DDS 2.x (Jazzy) reads the same profile under its old name only; 3.x (Kilted) warns when that is set.
 export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-${FASTRTPS_DEFAULT_PROFILES_FILE:-$_m3_root/config/fastdds_localhost.xml}}"
-export FASTRTPS_DEFAULT_PROFILES_FILE="$FASTDDS_DEFAULT_PROFILES_FILE"
+if [ "$m3_distro" = jazzy ]; then
+  export FASTRTPS_DEFAULT_PROFILES_FILE="$FASTDDS_DEFAULT_PROFILES_FILE"
+else
+  unset FASTRTPS_DEFAULT_PROFILES_FILE
+fi
 if [ "$FASTDDS_DEFAULT_PROFILES_FILE" -ef "$_m3_root/config/fastdds_localhost.xml" ]; then
   export ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT
   unset ROS_LOCALHOST_ONLY
