@@ -35,8 +35,8 @@ from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, 
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
 from m3_memory import MemoryStore
-from m3_memory.ingest import IngestSettings, StreamPipeline
 from m3_memory.ingest.frames import check_compressed, check_raw, decode_compressed, decode_raw
+from m3_memory.ingest.pipeline import IngestSettings, StreamPipeline
 from m3_memory.memorize import ClipResult, Memorizer
 from m3_memory.poses import Pose, yaw_from_quaternion
 from m3_memory.store.where import save_places_file

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from m3_memory import MemoryStore
-from m3_memory.ingest import IngestSettings, StreamPipeline
 from m3_memory.ingest.frames import FrameError
+from m3_memory.ingest.pipeline import IngestSettings, StreamPipeline
 from m3_memory.memorize import Memorizer
 from m3_memory.poses import Pose
 from m3_memory.store.stream_records import gaps, runs
