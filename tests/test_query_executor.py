@@ -280,6 +280,30 @@ def test_loop_sends_a_frame_that_left_out_the_question_back_and_starts_yes_no_qu
     assert a.answer.startswith("No, I never heard anyone say")
 
 
+def test_a_count_the_question_does_not_give_is_dropped_and_most_or_least_is_kept():
+    from m3_control.query.fidelity import check as against
+
+    q, added, _ = against("Who did I hear most often while I was in the porch?", parse("find=who act=spoke times=2"),
+                          ["porch"])
+    assert (q.times, q.pick, q.place) == (None, "most", "porch") and any("dropped" in a for a in added)
+    q, _, _ = against("Who spoke more times than anyone else?", parse("find=who pick=most times>1"), [])
+    assert (q.times, q.pick) == (None, "most")
+    q, _, _ = against("Who spoke the fewest times?", parse("find=who act=spoke"), [])
+    assert q.pick == "least"
+    q, _, _ = against("Who was speaking at 0:02?", parse("find=who at=0:02 times=2"), [])   # a clock is no count
+    assert q.times is None and q.pick is None
+    for question, frame, times in [("Who spoke exactly twice?", "find=who act=spoke times=2", "=2"),
+                                   ("Who has spoken only once?", "find=who times=1", "=1"),
+                                   ("How many people spoke at most 3 times?", "find=count_people times<=3", "<=3")]:
+        q, _, _ = against(question, parse(frame), [])
+        assert q.times == times and q.pick is None, question      # "at most 3 times" is a count, not a pick
+    q = align("Who was the next person to speak after the person who said 'x' spoke for the first time?",
+              parse('find=who other="x" rel=after'))
+    assert q.rel == "right_after"
+    q = align("Who was the previous speaker before the person who said 'x'?", parse('find=who other="x" rel=before'))
+    assert q.rel == "right_before"
+
+
 def test_first_and_last_of_the_question_are_kept():
     from m3_control.query.fidelity import check as against
 

@@ -7,7 +7,9 @@ instead of the person in the porch), so before it runs, the frame is checked aga
 * a place the question names ("in the porch", "while I was in the living room") and the frame lacks is added,
   whether or not the memory knows it (the executor then says it knows no such place, rather than answering about
   everywhere); so is the "first" / "last" of a who / what / when / where question without a pick ("when did she
-  last speak?" is one time, not every time; "the first minute" is a window, not a pick).
+  last speak?" is one time, not every time; "the first minute" is a window, not a pick);
+* a count condition (``times``) the question gives no number for is dropped ("who did I hear most often?" does not
+  ask who spoke exactly twice), and "most" / "least" ("most often", "fewest times") without a pick becomes one.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ _NOT_PLACE_WORDS = ("beginning start end middle meantime morning afternoon eveni
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
+# a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
+_COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+                          r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|once|twice|thrice)\b",
+                          re.IGNORECASE)
+_ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
+_MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
+_LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}", re.IGNORECASE)
 
 
 def quotes_of(question: str) -> list[str]:
@@ -85,6 +94,15 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         said = {m.group(1).lower() for m in _ORDINAL.finditer(_QUOTE.sub(" ", question))}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
+            added.append(f"pick={q.pick} from the question")
+    asked = _CLOCK.sub(" ", plain)
+    if q.times is not None and not _COUNT_WORDS.search(asked):
+        added.append(f"times{q.times} dropped: the question names no number of times")
+        q = replace(q, times=None)
+    if q.pick is None and q.find == "who" and q.rel is None:
+        most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
+        if most != least:
+            q = replace(q, pick="most" if most else "least")
             added.append(f"pick={q.pick} from the question")
     if q.place is None and q.find not in ("same", "more", "less"):
         place = place_of_question(question, known_places)

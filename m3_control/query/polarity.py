@@ -14,7 +14,8 @@ _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
 _MORE, _LESS = re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")
 _SAME, _DIFFERENT = re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")
 _LEAD = re.compile(r"^(Yes|No), ")
-_ADJACENT = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:before|after)\b")
+# the one turn next to it: "just / right before", "the next person to speak after", "the previous speaker before"
+_ADJACENT = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:before|after)\b|\b(?:next|previous|preceding)\b")
 
 
 def _words(question: str) -> str:
@@ -27,8 +28,8 @@ def _only(q: str, a: re.Pattern, b: re.Pattern) -> str | None:
 
 
 def align(question: str, q: Query) -> Query:
-    """``q`` with before/after (and "just / right before": the one turn next to it) and more/less taken from the
-    question where it says only one of them."""
+    """``q`` with before/after (and "just / right before", "next", "previous": the one turn next to it) and
+    more/less taken from the question where it says only one of them."""
     words = _words(question)
     if q.rel in ("before", "after", "right_before", "right_after"):
         side = _only(words, _BEFORE, _AFTER)
