@@ -38,7 +38,7 @@ DDS_PROFILE = REPO_ROOT / "config" / "fastdds_localhost.xml"
 DDS_ENV = {  # loopback-only DDS: see the module docstring
     "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
     "FASTDDS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),
-    "FASTRTPS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),  # the name Fast DDS 2.x (ROS 2 Jazzy) reads
+    "FASTRTPS_DEFAULT_PROFILES_FILE": str(DDS_PROFILE),  # the name Fast DDS 2.x (ROS 2 Jazzy) reads (only there)
     "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",
 }
 DDS_ENV_REMOVED = ("ROS_LOCALHOST_ONLY", "ROS_DISCOVERY_SERVER", "ROS_STATIC_PEERS")
@@ -54,6 +54,10 @@ def _setup_ros_env() -> None:
     os.environ.update(DDS_ENV)
     for key in DDS_ENV_REMOVED:
         os.environ.pop(key, None)
+    from m3_agent_ros import dds_env
+
+    if not dds_env.fast_dds_2(os.environ):   # Fast DDS 3 reads the new name only and warns about the old one
+        os.environ.pop("FASTRTPS_DEFAULT_PROFILES_FILE", None)
     os.environ["ROS_DOMAIN_ID"] = domain
     os.environ["ROS_LOG_DIR"] = tempfile.mkdtemp(prefix="m3_test_ros_log_")
     os.environ.setdefault("M3_NODE_GUARD_WINDOW_S", TEST_NODE_GUARD_WINDOW_S)

@@ -31,11 +31,14 @@ def ros_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """os.environ (loopback-only DDS profile, ROS_DOMAIN_ID etc. set by conftest) with the source tree first on
     PYTHONPATH. ``extra`` may not change the DDS settings: every node the tests start stays on 127.0.0.1."""
     env = dict(os.environ)
-    for key in (*LOOPBACK_DDS_KEYS, "ROS_DOMAIN_ID", "ROS_LOG_DIR"):
+    from m3_agent_ros import dds_env
+
+    required = [k for k in LOOPBACK_DDS_KEYS if k != "FASTRTPS_DEFAULT_PROFILES_FILE" or dds_env.fast_dds_2(env)]
+    for key in (*required, "ROS_DOMAIN_ID", "ROS_LOG_DIR"):
         if key not in env:
             raise RuntimeError(f"{key} is not set: tests/conftest.py must run first")
     extra = dict(extra or {})
-    changed = [k for k in LOOPBACK_DDS_KEYS if k in extra and extra[k] != env[k]]
+    changed = [k for k in LOOPBACK_DDS_KEYS if k in extra and extra[k] != env.get(k)]
     if changed:
         raise ValueError(f"ros_env: {changed} would take the node off the loopback-only DDS profile")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
