@@ -93,5 +93,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def ros_test_env() -> Iterator[dict[str, str]]:
     """The DDS isolation settings of this session (already applied to os.environ at import)."""
     keys = (*DDS_ENV, "ROS_DOMAIN_ID", "ROS_LOG_DIR")
-    yield {k: os.environ[k] for k in keys}
+    yield {k: os.environ[k] for k in keys if k in os.environ}   # the old profile name: Fast DDS 2.x only
     shutil.rmtree(os.environ["ROS_LOG_DIR"], ignore_errors=True)
