@@ -11,12 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-CHUNK = 500
-
-
-def _chunks(ids: list[int]) -> Iterator[list[int]]:
-    for i in range(0, len(ids), CHUNK):
-        yield ids[i:i + CHUNK]
+from .select_in import select_in
 
 
 class BulkRows:
@@ -30,11 +25,7 @@ class BulkRows:
             yield value
 
     def existing_node_ids(self, ids: Iterable[int]) -> set[int]:
-        found: set[int] = set()
-        for chunk in _chunks(list(ids)):
-            found.update(r[0] for r in self.conn.execute(
-                f"SELECT id FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-        return found
+        return {r[0] for r in select_in(self.conn, "SELECT id FROM nodes WHERE id IN ({})", ids)}
 
     def is_empty(self) -> bool:
         """No memory node and no clip yet."""
@@ -62,11 +53,7 @@ class BulkRows:
 
     def node_kinds_and_texts(self, ids: Iterable[int]) -> list[tuple[int, str, str]]:
         """(id, kind, text or '') of these nodes."""
-        out: list[tuple[int, str, str]] = []
-        for chunk in _chunks(list(ids)):
-            out += self.conn.execute(f"SELECT id, type, coalesce(text, '') FROM nodes WHERE id IN "
-                                     f"({','.join('?' * len(chunk))})", chunk).fetchall()
-        return out
+        return select_in(self.conn, "SELECT id, type, coalesce(text, '') FROM nodes WHERE id IN ({})", ids)
 
     def has_nodes(self, kind: str) -> bool:
         return self.conn.execute("SELECT 1 FROM nodes WHERE type = ? LIMIT 1", (kind,)).fetchone() is not None
@@ -79,21 +66,20 @@ class BulkRows:
 
     def node_stats(self, ids: Iterable[int]) -> tuple[dict[str, tuple[int, int, int]], int, int]:
         """For these nodes: kind -> (nodes, embeddings, contents), how many are equivalences, and their edges."""
+        ids = list(ids)
         counts: Counter[str] = Counter()
         emb: Counter[str] = Counter()
         cont: Counter[str] = Counter()
-        eq = edges = 0
-        for chunk in _chunks(list(ids)):
-            marks = ",".join("?" * len(chunk))
-            for kind, n, ne, nc, n_eq in self.conn.execute(
-                    f"SELECT type, count(*), sum((SELECT count(*) FROM embeddings e WHERE e.node_id = n.id)), "
-                    f"sum((SELECT count(*) FROM contents c WHERE c.node_id = n.id)), sum(is_equivalence) "
-                    f"FROM nodes n WHERE id IN ({marks}) GROUP BY type", chunk):
-                counts[kind] += n
-                emb[kind] += ne or 0
-                cont[kind] += nc or 0
-                eq += n_eq or 0
-            edges += self.conn.execute(f"SELECT count(*) FROM edges WHERE text_id IN ({marks})", chunk).fetchone()[0]
+        eq = 0
+        for kind, n, ne, nc, n_eq in select_in(
+                self.conn, "SELECT type, count(*), sum((SELECT count(*) FROM embeddings e WHERE e.node_id = n.id)), "
+                "sum((SELECT count(*) FROM contents c WHERE c.node_id = n.id)), sum(is_equivalence) "
+                "FROM nodes n WHERE id IN ({}) GROUP BY type", ids):
+            counts[kind] += n
+            emb[kind] += ne or 0
+            cont[kind] += nc or 0
+            eq += n_eq or 0
+        edges = sum(r[0] for r in select_in(self.conn, "SELECT count(*) FROM edges WHERE text_id IN ({})", ids))
         return {k: (counts[k], emb[k], cont[k]) for k in counts}, eq, edges
 
     # -- writes (inside the caller's transaction) -----------------------------------------------------

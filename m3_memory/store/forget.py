@@ -45,6 +45,7 @@ from ..embedders import TextEmbedder, normalize_rows
 from ..errors import UnknownCharacterError
 from ..tags import find_tags, is_equivalence, replace_tags
 from .records import TEXT_KINDS, CheckpointResult, ForgetReport
+from .select_in import select_in
 
 if TYPE_CHECKING:
     from .memory_store import MemoryStore
@@ -101,7 +102,7 @@ def _forget(store: MemoryStore, chars: Characters, cid: int) -> ForgetReport:
     mine = set(members) | {("character", s) for s in seeds}
     report = ForgetReport(character_id=cid, entities=ents)
     # memories about the person: linked by an edge, or naming one of their tags
-    linked = {r[0] for r in _in(conn, "SELECT DISTINCT text_id FROM edges WHERE entity_id IN ({})", ents)}
+    linked = {r[0] for r in select_in(conn, "SELECT DISTINCT text_id FROM edges WHERE entity_id IN ({})", ents)}
     rows = conn.execute("SELECT id, coalesce(text, ''), is_equivalence FROM nodes WHERE type IN ('episodic', "
                         "'semantic') ORDER BY id").fetchall()
     about = [(nid, text, bool(is_eq) or is_equivalence(text), find_tags(text)) for nid, text, is_eq in rows]
@@ -118,7 +119,7 @@ def _forget(store: MemoryStore, chars: Characters, cid: int) -> ForgetReport:
     report.deleted_memories = [nid for nid, _, is_eq, tags in about if is_eq or all(t in mine for t in tags)]
     dead = report.deleted_memories + ents
 
-    turn_ids = [r[0] for r in _in(conn, "SELECT id FROM turns WHERE entity_id IN ({})", ents)]
+    turn_ids = [r[0] for r in select_in(conn, "SELECT id FROM turns WHERE entity_id IN ({})", ents)]
     report.deleted_turns = len(turn_ids)
     conn.executemany("DELETE FROM turn_memories WHERE turn_id = ?", [(t,) for t in turn_ids])
     conn.executemany("DELETE FROM turn_memories WHERE memory_id = ?", [(n,) for n in dead])
@@ -213,7 +214,7 @@ def _known_names(conn: sqlite3.Connection, seeds: Sequence[int], mine: set[tuple
                  texts: Sequence[str]) -> list[str]:
     """Names set for any of the person's entities, and names stated in memories about them ("<voice_3>'s name is
     X", "<face_1> says her name is X")."""
-    names = [r[0] for r in _in(conn, "SELECT name FROM character_names WHERE seed IN ({})", seeds)]
+    names = [r[0] for r in select_in(conn, "SELECT name FROM character_names WHERE seed IN ({})", seeds)]
     tags = [f"<{k}_{n}>" for k, n in sorted(mine)]
     pats = [re.compile(p.format(tag=re.escape(tag))) for tag in tags for p in _NAME_STATEMENTS]
     for text in texts:
@@ -250,15 +251,6 @@ def _characters(conn: sqlite3.Connection) -> Characters:
             "WHERE n.is_equivalence = 1 AND e.weight > 0 ORDER BY e.text_id, e.entity_id").fetchall():
         groups.setdefault(tid, []).append(eid)
     return resolve(ents, groups.values())
-
-
-def _in(conn: sqlite3.Connection, sql: str, ids: Sequence[int], chunk: int = 500) -> list[tuple]:
-    """``sql`` with one ``IN ({})`` filled with ``ids``, in chunks (SQLite limits bound parameters)."""
-    out: list[tuple] = []
-    for i in range(0, len(ids), chunk):
-        part = list(ids[i:i + chunk])
-        out += conn.execute(sql.format(",".join("?" * len(part))), part).fetchall()
-    return out
 
 
 @contextlib.contextmanager

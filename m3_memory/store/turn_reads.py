@@ -4,17 +4,12 @@ MemoryStore so that the modules answering questions (people.py, m3_control's too
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 
-CHUNK = 500   # ids per IN (...) list: well under SQLite's variable limit
+from .select_in import select_in
 
 TurnRow = tuple[float, int, int, str, int, float, str, float, float]
 """(start, id, clip id, kind, entity id, end, text, clip end, clip start) of one turn record."""
-
-
-def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
-    for i in range(0, len(ids), CHUNK):
-        yield list(ids[i:i + CHUNK])
 
 
 class TurnReads:
@@ -41,18 +36,12 @@ class TurnReads:
     def memories_of_turns(self, turn_ids: Iterable[int]) -> dict[int, list[int]]:
         """turn id -> the ids of the memories written from it, in id order (turns without any are left out)."""
         out: dict[int, list[int]] = {}
-        for chunk in _chunks(list(dict.fromkeys(turn_ids))):
-            for tid, mid in self.conn.execute(
-                    f"SELECT turn_id, memory_id FROM turn_memories WHERE turn_id IN ({','.join('?' * len(chunk))}) "
-                    "ORDER BY turn_id, memory_id", chunk):
-                out.setdefault(tid, []).append(mid)
+        for tid, mid in select_in(self.conn, "SELECT turn_id, memory_id FROM turn_memories WHERE turn_id IN ({}) "
+                                             "ORDER BY turn_id, memory_id", dict.fromkeys(turn_ids)):
+            out.setdefault(tid, []).append(mid)
         return out
 
     def turns_of_memories(self, memory_ids: Iterable[int]) -> set[int]:
         """The ids of the turns these memories were written from."""
-        out: set[int] = set()
-        for chunk in _chunks(list(dict.fromkeys(memory_ids))):
-            out.update(r[0] for r in self.conn.execute(
-                f"SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({','.join('?' * len(chunk))})",
-                chunk))
-        return out
+        return {r[0] for r in select_in(self.conn, "SELECT DISTINCT turn_id FROM turn_memories WHERE memory_id IN ({})",
+                                        dict.fromkeys(memory_ids))}

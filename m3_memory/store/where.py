@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..poses import Place, Pose, parse_places, place_of, pose_at
+from .select_in import select_in
 
 if TYPE_CHECKING:
     from .memory_store import ClipWriter, MemoryStore
@@ -102,14 +103,9 @@ def frame_of(store: MemoryStore) -> str:
 
 
 def turn_poses(store: MemoryStore, turn_ids: Sequence[int]) -> dict[int, tuple[float, float, float]]:
-    ids = list(dict.fromkeys(int(i) for i in turn_ids))
-    out: dict[int, tuple[float, float, float]] = {}
-    for i in range(0, len(ids), 900):
-        chunk = ids[i:i + 900]
-        out.update({r[0]: (r[1], r[2], r[3] or 0.0) for r in store.conn.execute(
-            f"SELECT id, x, y, yaw FROM turns WHERE x IS NOT NULL AND id IN ({','.join('?' * len(chunk))})",
-            chunk).fetchall()})
-    return out
+    rows = select_in(store.conn, "SELECT id, x, y, yaw FROM turns WHERE x IS NOT NULL AND id IN ({})",
+                     dict.fromkeys(int(i) for i in turn_ids), chunk=900)
+    return {r[0]: (r[1], r[2], r[3] or 0.0) for r in rows}
 
 
 def where_text(places: Sequence[Place], x: float, y: float) -> str:
