@@ -99,16 +99,23 @@ def _speech(code: str, rate: int, channels: int, lead_s: float, total_s: float) 
     return out
 
 
-def _heard(drv: NodeProcess, node: NodeProcess, db: Path, code: str) -> list[tuple]:
-    """Finish the driver's script, stop the node, and check that the memory holds the GRID sentence ``code`` as voice
-    turns (word error rate <= 0.34, what tiny.en makes of these clips); returns the turns."""
+def _finish_and_stop(drv: NodeProcess, node: NodeProcess, timeout: float) -> list[dict]:
+    """Finish the driver's script, stop both processes, and check that the node exited cleanly and every step of
+    the script succeeded; returns the script's results."""
     try:
-        results = _finish(drv, node, timeout=180)
+        results = _finish(drv, node, timeout=timeout)
     finally:
         drv.stop()
         rc = node.stop(timeout=20)
     assert rc == 0, node.describe()
     assert all(r["success"] for r in results), results
+    return results
+
+
+def _heard(drv: NodeProcess, node: NodeProcess, db: Path, code: str) -> list[tuple]:
+    """Finish the driver's script, stop the node, and check that the memory holds the GRID sentence ``code`` as voice
+    turns (word error rate <= 0.34, what tiny.en makes of these clips); returns the turns."""
+    _finish_and_stop(drv, node, timeout=180)
     turns = _voice_turns(db)
     assert turns, f"no voice turns: {node.output()[-3000:]}"
     said = " ".join(t[3] or "" for t in turns)
@@ -232,13 +239,7 @@ def test_refused_audio_is_counted_with_its_reason(tmp_path: Path, env_port) -> N
         {"op": "sync"},
         {**half, "file": str(tmp_path / "one.npy")}, {"op": "sync"},   # 1 s of usable audio
         {"op": "flush"}]}, tmp_path, env_port)
-    try:
-        results = _finish(drv, node, timeout=120)
-    finally:
-        drv.stop()
-        rc = node.stop(timeout=20)
-    assert rc == 0, node.describe()
-    assert all(r["success"] for r in results), results
+    results = _finish_and_stop(drv, node, timeout=120)
     # the messages of each phase that reached the node (the first may be lost in transport while DDS matching
     # completes: then ~/sync records it as such), from the syncs after phases 1 and 3
     syncs = [r for r in results if r["op"] == "sync"]
