@@ -151,7 +151,7 @@ class Driver(OwnNode):
         timeout = float(step.get("timeout", 60.0))
         self.wait(self.sync_client.service_is_ready, timeout, "the node's ~/sync")
         self.wait(lambda: self.pub.get_subscription_count() > 0, timeout, "the node's audio subscription")
-        if self.info_pub is not None and not self.latched:
+        if self.info_pub is not None:   # latched too: a latched AudioInfo reaches the node only once they match
             self.wait(lambda: self.info_pub.get_subscription_count() > 0, timeout, "the node's AudioInfo subscription")
 
     def align(self, step: dict) -> None:
