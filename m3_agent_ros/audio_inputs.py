@@ -107,10 +107,12 @@ class AudioInput:
     (m3_memory.ingest.StreamPipeline.audio), with the AudioInfo of ros-drivers AudioData on ``audio_info_topic``."""
 
     def __init__(self, node: Any, pipeline: Any, params: Any, types: AudioTypes) -> None:
-        from m3_memory.ingest.audio_common import AudioDataDecoder
+        from m3_memory.ingest.audio_common import AudioDataDecoder, InfoWait
 
         self.node, self.pipeline, self.params, self.types = node, pipeline, params, types
         self.decoder = AudioDataDecoder()       # ros-drivers AudioData: the latest AudioInfo's format
+        self.early = InfoWait()                 # ... and the data that came before the first one
+        self._timer: Any = None                 # hands held data on when no AudioInfo came in time
 
     def subscribe(self, qos: Any, group: Any) -> list[Any]:
         from m3_agent.msg import AudioChunk
@@ -122,6 +124,7 @@ class AudioInput:
         subs = [node.create_subscription(types.data, p.audio_topic, callback, qos, callback_group=group)]
         if types.info is None:
             return subs
+        self._timer = node.create_timer(0.5, self._release_expired, callback_group=group)
         # AudioInfo: drivers publish it reliable + volatile, repeated (ros-drivers audio_capture: every 5 s) or once,
         # latched (transient local). A best-effort volatile reader matches every publisher (and counts what it gets,
         # for ~/sync); a reliable transient-local one also gets a latched message published before the node started
@@ -159,14 +162,31 @@ class AudioInput:
         format of the latest AudioInfo. Decoded MP3 lags its messages by a frame or so: its header stamps are made
         sample-continuous like arrival times (ArrivalStamper) instead of restarting the resampler at each one."""
         stamped = self.types.stamped
-        data = bytes(msg.audio.data if stamped else msg.data)
+        item = (bytes(msg.audio.data if stamped else msg.data), stamp_seconds(msg) if stamped else None,
+                None if stamped else self.node.get_clock().now().nanoseconds * 1e-9)
+        for held in self.early.offer(item, self.decoder.info_seen):
+            self._deliver(*held)
+
+    def _deliver(self, data: bytes, stamp: float | None, arrival: float | None) -> None:
         topic, decode = self.params.audio_topic, lambda: self.decoder.decode(data)
-        if not stamped:
-            self.pipeline.audio(topic, None, decode, self.node.get_clock().now().nanoseconds * 1e-9)
+        if stamp is None:
+            self.pipeline.audio(topic, None, decode, arrival)
         elif self.decoder.compressed:
-            self.pipeline.audio(topic, None, decode, stamp_seconds(msg), arrival_is_start=True)
+            self.pipeline.audio(topic, None, decode, stamp, arrival_is_start=True)
         else:
-            self.pipeline.audio(topic, stamp_seconds(msg), decode)
+            self.pipeline.audio(topic, stamp, decode)
+
+    def _release_expired(self) -> None:
+        for held in self.early.expired():
+            self._deliver(*held)
+
+    def close(self) -> None:
+        """Shutdown: data still held for an AudioInfo that never came goes to the pipeline (counted as no_info)."""
+        if self._timer is not None:
+            self.node.destroy_timer(self._timer)
+            self._timer = None
+        for held in self.early.drain():
+            self._deliver(*held)
 
     def _on_info(self, msg: Any, counted: bool) -> None:
         p = self.params
@@ -180,3 +200,5 @@ class AudioInput:
                       "is counted as lost until it changes)")
         elif changed and fmt is not None:
             log.info(f"audio format from {p.audio_info_topic}: {fmt.describe()}")
+        for held in self.early.drain():   # data that came before this AudioInfo, in order
+            self._deliver(*held)

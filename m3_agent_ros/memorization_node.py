@@ -62,9 +62,13 @@ class MemorizationNode(M3LifecycleNode):
         self.store: MemoryStore | None = None
         self.pipeline: StreamPipeline | None = None
         self._audio_types: AudioTypes | None = None    # audio_msg_type's classes (configure)
+        self._audio_in: AudioInput | None = None
         self._subs: list = []
         self._event_pub = self._diag_pub = self._diag_timer = self._flush_srv = self._sync_srv = None
-        self._cb_group = MutuallyExclusiveCallbackGroup()
+        # One group per sensor stream: each stream in order, none behind another's (sharing one, the camera was
+        # offered first on every executor pass and under load the audio callbacks starved: docs/perception.md).
+        self._camera_group = MutuallyExclusiveCallbackGroup()
+        self._audio_group = MutuallyExclusiveCallbackGroup()
         # poses arrive at 10-50 Hz and cost microseconds: their own group, so they are never queued behind a JPEG
         # decode or an audio resample (a full best-effort queue drops them)
         self._pose_group = MutuallyExclusiveCallbackGroup()
@@ -91,7 +95,7 @@ class MemorizationNode(M3LifecycleNode):
                 p.clip_seconds, p.sample_fps, p.sample_rate, p.audio_grace_s, p.stream_origin, p.max_queued_clips,
                 p.max_clock_jump_s, p.video_gap_s, p.pose_frame, p.pose_wait_s if p.pose_topic else 0.0,
                 p.video_label() if p.image_topic or p.compressed_topic else "", p.audio_topic,
-                p.time_zone or local_zone())
+                p.time_zone or local_zone(), p.stream_stall_s)
             self.pipeline = StreamPipeline(self.store, memorizer, settings, self.get_logger(),
                                            self.get_fully_qualified_name(), self._publish_event)
             if p.places_file:
@@ -118,14 +122,14 @@ class MemorizationNode(M3LifecycleNode):
         image_qos = sensor_qos(p.image_queue_depth)
         if p.image_topic:
             self._subs.append(self.create_subscription(Image, p.image_topic, self._on_image,
-                                                       image_qos, callback_group=self._cb_group))
+                                                       image_qos, callback_group=self._camera_group))
         if p.compressed_topic:
             self._subs.append(self.create_subscription(CompressedImage, p.compressed_topic, self._on_compressed,
-                                                       image_qos, callback_group=self._cb_group))
+                                                       image_qos, callback_group=self._camera_group))
         if p.audio_topic:
             assert self._audio_types is not None
-            self._subs += AudioInput(self, pipe, p, self._audio_types).subscribe(sensor_qos(p.audio_queue_depth),
-                                                                                 self._cb_group)
+            self._audio_in = AudioInput(self, pipe, p, self._audio_types)
+            self._subs += self._audio_in.subscribe(sensor_qos(p.audio_queue_depth), self._audio_group)
         if p.pose_topic:
             msg_type = Odometry if p.pose_type == "odometry" else PoseStamped
             self._subs.append(self.create_subscription(msg_type, p.pose_topic, self._on_pose, sensor_qos(POSE_QUEUE),
@@ -145,6 +149,8 @@ class MemorizationNode(M3LifecycleNode):
         for s in self._subs:
             self.destroy_subscription(s)
         self._subs = []
+        if self._audio_in is not None:   # audio held for an AudioInfo that never came: counted, not forgotten
+            self._audio_in.close()
         for attr, destroy in (("_flush_srv", self.destroy_service), ("_sync_srv", self.destroy_service),
                               ("_diag_timer", self.destroy_timer)):
             obj = getattr(self, attr)
@@ -208,8 +214,8 @@ class MemorizationNode(M3LifecycleNode):
         assert self.pipeline is not None
         response.success = self.pipeline.flush(timeout_s=600)
         c = self.pipeline.count
-        response.message = (f"{c.clips_done} clips committed, {c.clips_skipped} skipped, {c.clips_dropped} dropped"
-                            if response.success else "timed out waiting for the queue")
+        response.message = (f"{c.clips_done} clips committed, {c.clips_skipped} skipped, {c.clips_dropped} "
+                            "dropped" if response.success else "timed out waiting for the queue")
         return response
 
     # -- output --------------------------------------------------------------------------------------
@@ -233,13 +239,11 @@ class MemorizationNode(M3LifecycleNode):
         st = DiagnosticStatus(name=f"{self.get_name()}: memorization", hardware_id="m3_agent", message=message,
                               level=DiagnosticStatus.WARN if level == "warn" else DiagnosticStatus.OK)
         st.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
-        arr = DiagnosticArray(status=[st])
-        arr.header.stamp = self.get_clock().now().to_msg()
-        self._diag_pub.publish(arr)
+        self._diag_pub.publish(DiagnosticArray(header=Header(stamp=self.get_clock().now().to_msg()), status=[st]))
 
 
 def main(args: list[str] | None = None) -> int:
-    return run_node(MemorizationNode, args, threads=4)
+    return run_node(MemorizationNode, args, threads=5)   # camera, audio, pose, services, lifecycle + timers
 
 
 if __name__ == "__main__":

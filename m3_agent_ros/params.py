@@ -178,7 +178,10 @@ class MemorizationParams(_Documented):
     clip_seconds: float = _p(30.0, "clip length in seconds (the unit of memorization)")
     sample_fps: float = _p(1.0, "camera frames per second kept for perception")
     sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
-    audio_grace_s: float = _p(2.0, "how long to wait for late audio after video passed a clip's end")
+    audio_grace_s: float = _p(2.0, "stream seconds one stream (camera / microphone) must be past a clip's end before "
+                                   "the clip stops waiting for the other")
+    stream_stall_s: float = _p(5.0, "... and the other must have delivered nothing for this many wall seconds: a "
+                                    "stream that lags but still delivers is waited for (up to 3 open clips)")
     stream_origin: float = _p(0.0, "stream time of clip 0's start (clip ids derive from header stamps)")
     time_zone: str = _p("", "IANA time zone of a wall-clock memory ('' = the machine's): kept in the store when "
                             "the first ROS-time stamp sets its wall origin; answers say times in it")
@@ -222,6 +225,7 @@ class MemorizationParams(_Documented):
         "sample_fps": Rule(range=(0.01, 60.0)),
         "sample_rate": Rule(range=(8000, 48000)),
         "audio_grace_s": Rule(range=(0.0, 600.0)),
+        "stream_stall_s": Rule(range=(0.0, 600.0)),
         "stream_origin": Rule(range=(-1e10, 1e10)),
         "image_queue_depth": Rule(range=(1, 10_000)),
         "audio_queue_depth": Rule(range=(1, 100_000)),

@@ -242,3 +242,29 @@ def test_arrival_stamps_are_sample_continuous_and_reanchor_after_a_gap() -> None
     t = st.stamp(1000.0 + 8.1, 4800, 48000)
     assert t == pytest.approx(1008.0) and st.reanchors == 1
     assert st.stamp(1000.0 + 8.2, 4800, 48000) == pytest.approx(1008.1)
+
+
+def test_data_before_the_first_audio_info_is_held_then_delivered_in_order() -> None:
+    """A latched AudioInfo reaches a new subscriber after discovery matches it, often after the first data: that
+    data waits (up to hold_s) and goes on in order once the AudioInfo is there; without one it is handed on when the
+    wait is over (to be refused as no_info and counted), and drain() empties it at shutdown."""
+    from m3_memory.ingest.audio_common import InfoWait
+
+    now = [0.0]
+    wait = InfoWait(hold_s=2.0, max_held=3, clock=lambda: now[0])
+    assert wait.offer("a", info_seen=False) == [] and wait.offer("b", info_seen=False) == []
+    assert wait.drain() == ["a", "b"] and wait.drain() == []          # the AudioInfo came: delivered in order
+    assert wait.offer("c", info_seen=True) == ["c"]
+    wait = InfoWait(hold_s=2.0, max_held=3, clock=lambda: now[0])
+    assert [wait.offer(x, info_seen=False) for x in "abc"] == [[], [], []]
+    assert wait.offer("d", info_seen=False) == ["a", "b", "c", "d"]   # full: nothing waits past max_held
+    wait = InfoWait(hold_s=2.0, clock=lambda: now[0])
+    assert wait.offer("e", info_seen=False) == []
+    now[0] += 2.0
+    assert wait.offer("f", info_seen=False) == ["e", "f"]              # the wait is over: on to be refused
+    assert wait.offer("g", info_seen=False) == ["g"]                   # ... and no new wait starts
+    now[0] = 0.0
+    wait = InfoWait(hold_s=2.0, clock=lambda: now[0])
+    assert wait.expired() == [] and wait.offer("h", info_seen=False) == [] and wait.expired() == []
+    now[0] += 2.0
+    assert wait.expired() == ["h"] and wait.expired() == []           # polled: no further data needed

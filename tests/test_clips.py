@@ -38,19 +38,58 @@ def test_clips_are_emitted_in_order_with_sampled_frames_and_exact_audio():
     assert clips[2].audio_coverage == pytest.approx(5 / 30)
 
 
+class WallClock:
+    """A settable wall clock for the assembler's stall rule."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_late_audio_waits_for_the_grace_period_then_missing_audio_is_silence():
-    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=3.0)
+    wall = WallClock()
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=3.0, stall_s=5.0, clock=wall)
     out = []
     for i in range(125):  # 12.5 s of video, no audio at all yet
         out += asm.add_frame(i / 10, np.zeros((2, 2, 3), np.uint8))
     assert out == []  # video passed 10 s but audio might still come
     out += asm.add_audio(0.0, np.ones(5 * SR, np.float32))  # late audio for the first half of clip 0
     out += asm.add_frame(13.1, np.zeros((2, 2, 3), np.uint8))
+    assert out == []   # video is grace past the end, but the microphone is delivering: its audio is on the way
+    wall.now += 5.0    # ... then it stalls
+    out += asm.add_frame(13.2, np.zeros((2, 2, 3), np.uint8))
     assert [c.clip_id for c in out] == [0]
     assert out[0].audio_coverage == pytest.approx(0.5)
     assert out[0].audio[: 5 * SR].min() == 1.0 and out[0].audio[5 * SR :].max() == 0.0
     asm.add_audio(1.0, np.ones(SR, np.float32))  # arrives after clip 0 was finished: dropped, counted
     assert asm.stats.late_audio_s == pytest.approx(1.0)
+
+
+def test_a_lagging_stream_that_still_delivers_loses_nothing_a_dead_one_is_given_up():
+    """Under load the audio callbacks fell 8 s (wall) behind the camera's in a replay at 4x: the clip was cut when
+    video was grace past its end and 26 s of audio arrived late. A stream that keeps delivering is waited for (up to
+    max_open_clips); one silent for stall_s wall seconds is not."""
+    wall = WallClock()
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=2.0, stall_s=5.0, clock=wall)
+    out = []
+    for i in range(25):           # video runs to 24 s while audio crawls: 1 s of audio per wall second
+        out += asm.add_frame(float(i), np.zeros((2, 2, 3), np.uint8))
+        out += asm.add_audio(i * 0.5, np.ones(SR // 2, np.float32))
+        wall.now += 1.0
+    # video is 14 s past clip 1's end, audio at 12.5 s: clip 0 is complete, clip 1 waits for the audio on its way
+    assert [c.clip_id for c in out] == [0]
+    for i in range(25, 40):
+        out += asm.add_audio(i * 0.5, np.ones(SR // 2, np.float32))
+        wall.now += 0.2
+    assert [c.clip_id for c in out] == [0, 1]
+    assert all(c.audio_coverage == 1.0 for c in out) and asm.stats.late_audio_s == 0.0
+    wall.now += 5.0               # the microphone stops: the camera's clips go on without it
+    out += asm.add_frame(25.0, np.zeros((2, 2, 3), np.uint8))
+    assert out[-1].clip_id == 1
+    out += asm.add_frame(32.5, np.zeros((2, 2, 3), np.uint8))
+    assert [c.clip_id for c in out] == [0, 1, 2] and out[-1].audio_coverage == 0.0
 
 
 def test_late_frames_are_dropped_and_open_clips_are_bounded():

@@ -30,6 +30,10 @@ def test_generated_scene_through_the_nodes(tmp_path: Path) -> None:
     out = tmp_path / "out"
     rc = demo_main(["--bag", str(bag), "--out", str(out), "--rate", "4"])
     assert rc == 0, (out / "memorization_node.log").read_text()[-3000:] + (out / "control_node.log").read_text()[-3000:]
+    lost = json.loads((out / "summary.json").read_text())["input_not_memorized"]
+    # the node waits for a stream that lags but delivers (clips.py): no microphone audio may miss its clip (under
+    # load the audio callbacks once starved behind the camera's and clip 0 kept 3.4 s of its 30 s of audio)
+    assert not [k for k in lost if k.endswith(" late")], lost
     rows = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
     questions = json.loads((bag / "questions.json").read_text())["questions"]
     assert len(rows) == len(questions) >= 30
@@ -43,4 +47,4 @@ def test_generated_scene_through_the_nodes(tmp_path: Path) -> None:
     # one scene through the nodes, perception included (speech recognition mis-hears one GRID sentence; voices may
     # split): the ROS-free report split measures 80 % over eight scenes; below 60 % here something is broken (a
     # question asked before the last clip was visible scored 38 %)
-    assert right >= 0.6 * len(rows), wrong
+    assert right >= 0.6 * len(rows), (wrong, lost)

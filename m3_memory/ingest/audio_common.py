@@ -307,3 +307,46 @@ class ArrivalStamper:
             t = nominal
         self._next = t + dur
         return t
+
+
+class InfoWait:
+    """ros-drivers AudioData that arrives before the first AudioInfo is held, not refused at once: a latched AudioInfo
+    reaches a new subscriber only once discovery has matched it, often after the first data messages. Held up to
+    ``hold_s`` wall seconds from the first one (at most ``max_held`` messages), then handed back in arrival order:
+    :meth:`offer` returns what to deliver now (everything held once the AudioInfo has come or the wait is over),
+    :meth:`drain` empties it (the AudioInfo came; shutdown), :meth:`expired` once the wait is over (polled: no more
+    data may come). What is delivered without an AudioInfo is then refused (``no_info``) and counted, never dropped
+    here. Thread-safe (callbacks, a timer and shutdown run on different threads)."""
+
+    def __init__(self, hold_s: float = 2.0, max_held: int = 256, clock: Any = None) -> None:
+        import threading
+        import time
+
+        self.hold_s, self.max_held, self.clock = hold_s, max_held, clock or time.monotonic
+        self._held: list[Any] = []
+        self._first: float | None = None
+        self._lock = threading.Lock()
+
+    def offer(self, item: Any, info_seen: bool) -> list[Any]:
+        with self._lock:
+            if not info_seen:
+                if self._first is None:
+                    self._first = self.clock()
+                if self.clock() - self._first < self.hold_s and len(self._held) < self.max_held:
+                    self._held.append(item)
+                    return []
+            out, self._held = self._held + [item], []
+            return out
+
+    def drain(self) -> list[Any]:
+        with self._lock:
+            out, self._held = self._held, []
+            return out
+
+    def expired(self) -> list[Any]:
+        """Everything held, if the wait is over; else nothing."""
+        with self._lock:
+            if not self._held or self._first is None or self.clock() - self._first < self.hold_s:
+                return []
+            out, self._held = self._held, []
+            return out

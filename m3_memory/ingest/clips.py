@@ -6,8 +6,11 @@ so clip ids depend only on timestamps: a restarted memorization sees the same id
 
 Buffers are bounded: frames are sampled at ``sample_fps`` on arrival, audio lives in one fixed-size array per
 open clip, and at most ``max_open_clips`` clips are open. A clip is finished when video has moved past its end
-and audio has too, or ``audio_grace_s`` after video passed it (late audio). Audio that never came is silence,
-reported as ``audio_coverage`` < 1. Data for a clip that was already finished is dropped and counted.
+and audio has too, or when one stream is ``audio_grace_s`` (stream seconds) past the end and the other has stalled:
+delivered nothing for ``stall_s`` wall seconds. A lagging stream that still delivers is waited for (up to
+``max_open_clips``): under load one stream's callbacks can fall seconds behind the other's, and a clip cut then would
+lose audio that is on its way. Audio that never came is silence, reported as ``audio_coverage`` < 1. Data for a clip
+that was already finished is dropped and counted.
 
 With a :class:`~m3_memory.ingest.stream_ledger.StreamLedger`, nothing goes unaccounted: late data (``late``), stream
 time without frames for more than ``video_gap_s`` (``no_video``) or without audio (``no_audio``, the audio is
@@ -18,7 +21,8 @@ producer that knows no more input before ``t`` will come (a bag replay): clips e
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,11 +65,15 @@ class ClipAssembler:
     def __init__(self, clip_seconds: float = 30.0, sample_fps: float = 1.0, sample_rate: int = 16000,
                  origin: float = 0.0, audio_grace_s: float = 2.0, max_open_clips: int = 3,
                  expect_audio: bool = True, expect_video: bool = True, ledger: StreamLedger | None = None,
-                 video_topic: str = "video", audio_topic: str = "audio", video_gap_s: float = 2.0) -> None:
+                 video_topic: str = "video", audio_topic: str = "audio", video_gap_s: float = 2.0,
+                 stall_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
         if clip_seconds <= 0 or sample_fps <= 0 or sample_rate <= 0:
             raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
         self.L, self.fps, self.sr, self.origin = float(clip_seconds), float(sample_fps), int(sample_rate), origin
         self.grace, self.max_open = audio_grace_s, max_open_clips
+        self.stall_s, self.clock = float(stall_s), clock
+        now = clock()
+        self._video_seen = self._audio_seen = now   # wall time of each stream's last input (or the start)
         self.expect_audio, self.expect_video = expect_audio, expect_video
         self._open: dict[int, Clip] = {}
         self._covered: dict[int, np.ndarray] = {}
@@ -104,6 +112,7 @@ class ClipAssembler:
         return self._ready()
 
     def _note_video(self, t: float) -> None:
+        self._video_seen = self.clock()
         since = max(self._video_t, self._video_mark)
         if math.isfinite(since) and t - since > self.video_gap_s:
             self.ledger.record(self.video_topic, "no_video", since, t)
@@ -154,6 +163,7 @@ class ClipAssembler:
                 self._covered[k][off : off + take] = True
             pos += take
         self._audio_t = max(self._audio_t, t0 + len(x) / self.sr)
+        self._audio_seen = self.clock()
         return self._ready()
 
     def _finish(self, k: int) -> Clip:
@@ -168,13 +178,20 @@ class ClipAssembler:
         self.stats.clips_out += 1
         return c
 
+    def stalled(self, stream: str) -> bool:
+        """Has ``stream`` ("video" / "audio") delivered nothing for ``stall_s`` wall seconds?"""
+        seen = self._video_seen if stream == "video" else self._audio_seen
+        return self.clock() - seen >= self.stall_s
+
     def _ready(self) -> list[Clip]:
         out = []
         for k in sorted(self._open):
             end = self.origin + (k + 1) * self.L
             video_ok = not self.expect_video or self._video_t >= end
             audio_ok = not self.expect_audio or self._audio_t >= end
-            grace_over = max(self._video_t, self._audio_t) >= end + self.grace  # the other stream is late/absent
+            # one stream is grace past the end; the one that lags has stopped delivering (late / absent)
+            lagging_gone = (video_ok or self.stalled("video")) and (audio_ok or self.stalled("audio"))
+            grace_over = max(self._video_t, self._audio_t) >= end + self.grace and lagging_gone
             if (video_ok and audio_ok) or grace_over or len(self._open) > self.max_open:
                 out.append(self._finish(k))
             else:
