@@ -24,6 +24,7 @@ from .store_writer_proc import DIM, INDEX_CONFIG, vecs
 
 ROOT = Path(__file__).resolve().parents[1]
 CFG = StoreConfig.from_dict(INDEX_CONFIG)
+NO_WRITER_INDEX = StoreConfig.from_dict({**INDEX_CONFIG, "index_on_write": False})
 
 
 def _write(store: MemoryStore, clips: range, seed: int = 0) -> None:
@@ -130,7 +131,7 @@ def test_an_unusable_index_is_rebuilt_and_the_log_says_why(tmp_path, caplog, dam
 
 def test_saved_files_never_hold_a_deleted_vector(tmp_path):
     db = tmp_path / "m.db"
-    store = MemoryStore(db, config=CFG)
+    store = MemoryStore(db, config=NO_WRITER_INDEX)   # the reader's saves alone
     store.declare_embedder("test-random", DIM)
     _write(store, range(30))
     reader = MemoryStore(db, config=CFG, readonly=True)
@@ -237,3 +238,27 @@ def test_quantized_segments_persist_and_find_stored_memories(tmp_path, dtype):
     # a store opened with another dtype does not use these files
     other = MemoryStore(db, config=CFG)
     assert len(other.index) == len(rows) and "dtype" in other.index_note
+
+
+def test_a_writer_that_never_searched_leaves_its_index_ready_for_the_next_reader(tmp_path):
+    """The memorization node and an upstream import only write. Their store's index used to be rebuilt from the
+    database by the first reader (15 s at 100k memories, minutes at 1M): now the writer keeps it as it writes and
+    saves it at close (benchmarks/open_ready_bench.py)."""
+    db = tmp_path / "m.db"
+    store = MemoryStore(db, config=CFG)
+    store.declare_embedder("test-random", DIM)
+    _write(store, range(30))
+    store.close()
+    reader = MemoryStore(db, config=CFG, readonly=True)
+    assert reader.index_note == "" and len(reader.index) == 150
+    assert reader.index_note.startswith("loaded"), reader.index_note
+    rebuilt = MemoryStore(db, config=CFG, readonly=True)
+    rebuilt.refresh(force=True)                    # from the database: the loaded index holds exactly that
+    assert reader.index.segments and _rows(reader) == _rows(rebuilt)
+    # without the writer's index the same store is rebuilt by its reader
+    other = tmp_path / "o.db"
+    store = MemoryStore(other, config=NO_WRITER_INDEX)
+    store.declare_embedder("test-random", DIM)
+    _write(store, range(30))
+    store.close()
+    assert not (index_dir(other) / "manifest.json").exists()

@@ -199,6 +199,25 @@ class IndexKeeping:
             self._index_saved = state
         return ok
 
+    def _keeps_index(self) -> bool:
+        """Does this store keep the vector index as it writes (``StoreConfig.index_on_write``, a persisted index)?"""
+        return self.config.index_on_write and self._index_dir is not None and not getattr(self, "readonly", True)
+
+    def _finish_index_for_readers(self) -> None:
+        """At a writer's close: build what the index still lacks for a save (its pending rows past the save limit,
+        or no segment yet at HNSW size), so the next reader loads it instead of rebuilding it from the database."""
+        idx = self._index
+        if idx is None or not self._keeps_index():
+            return
+        unsaveable = idx.pending > max(65536, 4 * idx.p.segment_rows)
+        unsealed = not idx.segments and idx._want_segments()
+        if unsaveable or unsealed:
+            t0 = time.perf_counter()
+            log.info("vector index of %s: building %d rows before close, so readers open it ready", self.path,
+                     idx.pending)
+            idx.wait_idle()
+            log.info("vector index of %s: built in %.1f s", self.path, time.perf_counter() - t0)
+
     def _unapplied_deletes(self, seq: int) -> str | None:
         """Why a state at change ``seq`` must not be saved: a deletion after it (its vectors would be written)."""
         conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)

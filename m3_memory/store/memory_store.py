@@ -113,6 +113,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
                 self._checkpointer.close()
                 self._checkpointer = None
             if self._index is not None:
+                self._finish_index_for_readers()
                 self._index.close()
                 self._save_index(self._index)
                 self._index = None
@@ -326,7 +327,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
                 self._wcache.invalidate()  # it may hold this transaction's writes
                 raise
             self.conn.execute("COMMIT")
-            if self._index is not None:
+            if self._index is not None or self._keeps_index():
                 self.refresh(own_write=True)
             self._characters = {}
 
