@@ -397,6 +397,7 @@ def verdict_table(rows: list[dict[str, Any]]) -> str:
 # other split is held out from it)
 VARIANTS: dict[str, dict[str, Any]] = {
     "campplus": {},
+    "campplus-no-unlike": {"unlike_segment_max_s": None},   # without step 4b (2026-11-26)
     "campplus-no-overlap": {"overlap": False},
     "campplus-ahc": {"clustering": "ahc", "centroid_merge_sim": 0.65, "print_merge_sim": None, "merge_glued": False,
                      "overlap": False},

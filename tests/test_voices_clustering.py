@@ -16,6 +16,7 @@ from m3_memory.perception.diarization import (
     frame_turns,
     merge_by_prints,
     merge_glued_clusters,
+    separate_unlike_segments,
     sliding_windows,
     spectral_clusters,
 )
@@ -182,3 +183,75 @@ def test_five_readers_taking_quick_turns_are_five_voices(pipe):
     purity, coverage = purity_coverage(ref, turns, t)
     assert 4 <= len(speakers) <= 6, len(speakers)
     assert purity >= 0.9 and coverage >= 0.8, (purity, coverage)
+
+
+def test_a_brief_speaker_split_between_two_others_becomes_a_speaker_of_their_own():
+    """Step 4b on its own, with prints that say who talks (each person's audio is one constant level here, and a
+    print is the normalised mix of the people in it). A 1.5 s segment the windows split between clusters 0 and 1
+    is somebody else when its whole print is unlike both of theirs taken without it; one that sounds like one of
+    them stays as it was."""
+    sr = 100
+    who = np.eye(4)
+
+    def embed(parts: list[np.ndarray]) -> np.ndarray:
+        out = []
+        for x in parts:
+            levels = np.round(np.asarray(x)).astype(int)
+            v = np.bincount(levels[levels > 0], minlength=4)[:4].astype(float) @ who
+            out.append(v / max(np.linalg.norm(v), 1e-9))
+        return np.array(out)
+
+    segments = [(0.0, 3.0), (4.0, 5.5), (6.5, 9.5), (10.5, 12.0)]
+    wav = np.zeros(13 * sr)
+    for (a, b), person in zip(segments, (1, 3, 2, 1), strict=True):   # person 3 speaks once, briefly
+        wav[int(a * sr) : int(b * sr)] = person
+    windows = sliding_windows(segments, 13.0, 1.0, 0.25)
+    mid = np.array([(a + b) / 2 for a, b in windows])
+    # the windows gave person 3's sentence to 0 (first half) and 1 (second half), the last segment also split 0 | 1
+    labels = np.where((mid > 6.0) & (mid < 10.0) | (mid > 4.75) & (mid < 6.0) | (mid > 11.25), 1, 0)
+    cfg = DiarizationConfig(window_s=1.0, hop_s=0.25, min_run_s=0.3, print_merge_sim=0.6, print_merge_min_s=0.5,
+                            unlike_segment_max_s=3.0)
+    out = separate_unlike_segments(wav, sr, segments, windows, labels, embed, cfg)
+    runs = frame_turns(segments, windows, out, cfg.min_run_s, 0.0, 13.0)
+    brief = {k for a, b, k in runs if a < 5.5 and b > 4.0}
+    assert len(brief) == 1 and brief.isdisjoint({k for a, b, k in runs if not (a < 5.5 and b > 4.0)})
+    # the last segment (person 1 again, split 0 | 1) sounds like cluster 0 without it: left alone
+    assert len({k for a, b, k in runs if a >= 10.5}) == 2
+    # off (None) or a segment longer than the limit: nothing changes
+    assert (separate_unlike_segments(wav, sr, segments, windows, labels, embed,
+                                     replace(cfg, unlike_segment_max_s=1.0)) == _relabelled(labels)).all()
+
+
+def _relabelled(lab: np.ndarray) -> np.ndarray:
+    order: dict[int, int] = {}
+    return np.array([order.setdefault(int(x), len(order)) for x in lab])
+
+
+def test_a_person_who_speaks_once_between_others_is_heard_as_one_more_voice(pipe):
+    """The first 30 s of procedural scene 300 (four GRID speakers; the second says one 1.4 s sentence, between the
+    first and third): without step 4b its sentence was cut in two and filed under the speakers before and after
+    it (3 voices), so every question about that person was answered "I never heard anyone say that"."""
+    from m3_agent_ros.bags.procedural import make_scene
+    from m3_agent_ros.bags.procedural_bag import build_bag
+    from m3_agent_ros.bags.read import decode_audio, iter_messages
+
+    grid = need(DATA / "grid_talking_faces")
+    scene = make_scene(300, grid)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bag = build_bag(scene, Path(tmp) / "scene", grid, phrasings={0})
+        wav = np.zeros(30 * 16000, np.float32)
+        for m in iter_messages(bag, ["/audio"]):
+            a = int(round(m.t * 16000))
+            if a < len(wav):
+                x = decode_audio(m).astype(np.float32) / 32768.0
+                wav[a : a + len(x)] = x[: len(wav) - a]
+    said = [(e.speech, e.person) for e in scene.events if e.kind == "voice" and e.speech and e.speech[0] < 30.0]
+    turns, speakers = pipe.turns(wav)
+    assert len(speakers) == len({p for _, p in said}) == 4
+    owner = {}
+    for t in turns:   # every person's speech under one voice, every voice one person's
+        p = max(said, key=lambda s: min(t.end, s[0][1]) - max(t.start, s[0][0]))[1]
+        owner.setdefault(t.speaker, set()).add(p)
+    assert all(len(ps) == 1 for ps in owner.values()) and len(owner) == 4, owner

@@ -36,6 +36,9 @@
    windows covering it (votes weighted by closeness to the window centre), and runs shorter than ``min_run_s``
    take the label of a neighbour; so a speaker change inside a VAD segment is where the frame labels change.
    Runs stop ``turn_trim_s`` inside the padded segment edges (the pad is context for the windows, not speech).
+4b. (``unlike_segment_max_s``) A short speech segment that the windows split between clusters, whose whole print is
+   unlike each of those clusters' prints without it (< ``print_merge_sim``), becomes a speaker of its own: someone
+   who speaks once, briefly, between others has too few windows to form a cluster.
 5. Overlap (``overlap``, off by default): segmentation-3.0 (segmentation.py) says how many people talk in each frame
    and how many the clip has at least. The cut in 2-3 never goes below that many clusters, and a frame where two
    talk also gets the cluster that its covering windows score next best (pyannote's count-guided assignment), so a
@@ -75,6 +78,9 @@ class DiarizationConfig:
     print_merge_max_s: float = 10.0
     print_merge_min_s: float = 0.5   # a cluster with less speech has no print (too short to be steady)
     merge_glued: bool = False        # join a cluster none of whose runs stands alone in its segment (needs overlap)
+    # a speech segment at most this long that the windows split between clusters, whose print is unlike each of
+    # theirs without it (< print_merge_sim), is one more speaker (step 4b; None: off)
+    unlike_segment_max_s: float | None = None
     glued_max_s: float | None = None # ... only when it has less speech than this (None: any)
     # overlap-aware (segmentation-3.0; module doc step 5): a lower bound on the speaker count from the model's local
     # speakers with >= min_local_speech_s each, and a second speaker on overlapped frames (runs >= min_overlap_run_s)
@@ -226,6 +232,39 @@ def merge_glued_clusters(segments: list[tuple[float, float]], windows: list[tupl
         into = max(sorted(o for g, o in touching if g == k), key=lambda o: touching[(k, o)])
         labels = _relabel(np.where(labels == k, into, labels))
     return labels
+
+
+def separate_unlike_segments(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
+                             windows: list[tuple[float, float]], labels: np.ndarray,
+                             embed: Callable[[list[np.ndarray]], np.ndarray], cfg: DiarizationConfig) -> np.ndarray:
+    """Step 4b: a speech segment of at most ``unlike_segment_max_s`` that the windows split between two or more
+    clusters becomes a speaker of its own when its whole print is unlike the print of each of those clusters taken
+    without it (< ``print_merge_sim``). Someone who speaks once, briefly, between others has too few windows for a
+    cluster: they went to the neighbours (a 1.4 s GRID sentence cut in two, each half filed under the speaker
+    before or after it; whole-segment print 0.47 / 0.55 against theirs, a speaker's own segments 0.77-0.93). A
+    cluster with no print outside the segment leaves it as it is."""
+    duration = len(wav) / sr
+    runs = frame_turns(segments, windows, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
+    centres = np.array([(a + b) / 2 for a, b in windows])
+    out, new = labels.copy(), int(labels.max()) + 1
+    max_n, min_n = int(cfg.print_merge_max_s * sr), int(cfg.print_merge_min_s * sr)
+    for a, b in segments:
+        if not cfg.print_merge_min_s <= b - a <= (cfg.unlike_segment_max_s or 0.0):
+            continue
+        ks = sorted({k for ra, rb, k in runs if ra < b and rb > a})
+        others = []
+        for k in ks:
+            parts = [wav[int(ra * sr) : int(rb * sr)] for ra, rb, kk in runs if kk == k and not (ra < b and rb > a)]
+            x = np.concatenate(parts)[:max_n] if parts else np.zeros(0, np.float32)
+            if len(x) >= min_n:
+                others.append(x)
+        if len(ks) < 2 or len(others) < len(ks):
+            continue
+        prints = embed([wav[int(a * sr) : int(b * sr)][:max_n], *others])
+        if float(np.max(prints[1:] @ prints[0])) < cfg.print_merge_sim:
+            out[(centres >= a) & (centres <= b)] = new
+            new += 1
+    return _relabel(out)
 
 
 def _relabel(lab: np.ndarray) -> np.ndarray:
@@ -437,6 +476,8 @@ def diarize(wav: np.ndarray, sr: int, segments: list[tuple[float, float]],
     labels = merge_close_centroids(emb, labels, cfg.centroid_merge_sim, min_k)
     if labels.max() > 0:
         labels = merge_close_centroids(emb, nearest_centroid(emb, labels), cfg.centroid_merge_sim, min_k)
+    if cfg.unlike_segment_max_s and cfg.print_merge_sim is not None and labels.max() > 0:
+        labels = separate_unlike_segments(wav, sr, segments, wins, labels, embed, cfg)
     runs = frame_turns(segments, wins, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
     extra = overlap_runs(runs, wins, emb, labels, count, cfg.min_overlap_run_s) if cfg.overlap else []
     return Diarization(runs, extra, wins, emb, labels, speech=list(segments))

@@ -85,7 +85,7 @@ class CampPlusEmbedder:
                                     max_speakers=8, centroid_merge_sim=0.8, min_run_s=0.3, min_silhouette=0.1,
                                     turn_trim_s=0.1, print_window_s=1.5, clustering="spectral",
                                     spectral_neighbours=8, min_cluster_windows=2, print_merge_sim=0.6, merge_glued=True,
-                                    glued_max_s=2.0, overlap=True)
+                                    glued_max_s=2.0, overlap=True, unlike_segment_max_s=3.0)
 
     def __init__(self, threads: int = 2) -> None:
         import kaldi_native_fbank as knf
