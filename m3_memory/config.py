@@ -32,6 +32,7 @@ class StoreConfig:
     # a writer keeps the vector index as it writes (from its first commit) and saves it at close, so the next reader
     # opens it ready instead of rebuilding it from the database (issue 29: 15 s at 100k, minutes at 1M)
     index_on_write: bool = True
+    index_close_wait_s: float = 600.0      # ... at close a writer finishes its index builds for up to this long
     cache_mb: int = 64                     # SQLite page cache per connection
     checkpoint_interval_s: float = 1.0     # WAL checkpoints by a background thread of the writer (0: in commits)
     synchronous: str = "NORMAL"            # SQLite synchronous pragma in WAL mode (FULL survives power loss too)
