@@ -327,12 +327,16 @@ class InfoWait:
         self._first: float | None = None
         self._lock = threading.Lock()
 
+    def _waiting(self) -> bool:
+        """Is the wait that began with the first held message still on? (Under the lock.)"""
+        return self._first is not None and self.clock() - self._first < self.hold_s
+
     def offer(self, item: Any, info_seen: bool) -> list[Any]:
         with self._lock:
             if not info_seen:
                 if self._first is None:
                     self._first = self.clock()
-                if self.clock() - self._first < self.hold_s and len(self._held) < self.max_held:
+                if self._waiting() and len(self._held) < self.max_held:
                     self._held.append(item)
                     return []
             out, self._held = self._held + [item], []
@@ -346,7 +350,7 @@ class InfoWait:
     def expired(self) -> list[Any]:
         """Everything held, if the wait is over; else nothing."""
         with self._lock:
-            if not self._held or self._first is None or self.clock() - self._first < self.hold_s:
+            if not self._held or self._waiting():
                 return []
             out, self._held = self._held, []
             return out

@@ -178,6 +178,15 @@ def spectral_clusters(emb: np.ndarray, cfg: DiarizationConfig, min_k: int = 1) -
     return _relabel(lab)
 
 
+def print_audio(wav: np.ndarray, sr: int, spans: list[tuple[float, float]], cfg: DiarizationConfig
+                ) -> np.ndarray | None:
+    """The audio a cluster's print is made of: its ``spans`` joined, up to ``print_merge_max_s``; None when that is
+    shorter than ``print_merge_min_s`` (too short for a steady print)."""
+    parts = [wav[int(a * sr) : int(b * sr)] for a, b in spans]
+    x = np.concatenate(parts)[: int(cfg.print_merge_max_s * sr)] if parts else np.zeros(0, np.float32)
+    return x if len(x) >= cfg.print_merge_min_s * sr else None
+
+
 def merge_by_prints(wav: np.ndarray, sr: int, segments: list[tuple[float, float]], windows: list[tuple[float, float]],
                     labels: np.ndarray, embed: Callable[[list[np.ndarray]], np.ndarray], cfg: DiarizationConfig,
                     min_k: int = 1) -> np.ndarray:
@@ -190,9 +199,8 @@ def merge_by_prints(wav: np.ndarray, sr: int, segments: list[tuple[float, float]
         runs = frame_turns(segments, windows, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
         audio: dict[int, np.ndarray] = {}
         for k in range(int(labels.max()) + 1):
-            parts = [wav[int(a * sr) : int(b * sr)] for a, b, lab in runs if lab == k]
-            x = np.concatenate(parts)[: int(cfg.print_merge_max_s * sr)] if parts else np.zeros(0, np.float32)
-            if len(x) >= cfg.print_merge_min_s * sr:
+            x = print_audio(wav, sr, [(a, b) for a, b, lab in runs if lab == k], cfg)
+            if x is not None:
                 audio[k] = x
         if len(audio) < 2:
             break
@@ -247,20 +255,17 @@ def separate_unlike_segments(wav: np.ndarray, sr: int, segments: list[tuple[floa
     runs = frame_turns(segments, windows, labels, cfg.min_run_s, cfg.turn_trim_s, duration)
     centres = np.array([(a + b) / 2 for a, b in windows])
     out, new = labels.copy(), int(labels.max()) + 1
-    max_n, min_n = int(cfg.print_merge_max_s * sr), int(cfg.print_merge_min_s * sr)
     for a, b in segments:
         if not cfg.print_merge_min_s <= b - a <= (cfg.unlike_segment_max_s or 0.0):
             continue
         ks = sorted({k for ra, rb, k in runs if ra < b and rb > a})
-        others = []
-        for k in ks:
-            parts = [wav[int(ra * sr) : int(rb * sr)] for ra, rb, kk in runs if kk == k and not (ra < b and rb > a)]
-            x = np.concatenate(parts)[:max_n] if parts else np.zeros(0, np.float32)
-            if len(x) >= min_n:
-                others.append(x)
-        if len(ks) < 2 or len(others) < len(ks):
+        if len(ks) < 2:
             continue
-        prints = embed([wav[int(a * sr) : int(b * sr)][:max_n], *others])
+        others = [print_audio(wav, sr, [(ra, rb) for ra, rb, kk in runs if kk == k and not (ra < b and rb > a)], cfg)
+                  for k in ks]
+        if any(x is None for x in others):
+            continue
+        prints = embed([wav[int(a * sr) : int(b * sr)][: int(cfg.print_merge_max_s * sr)], *others])
         if float(np.max(prints[1:] @ prints[0])) < cfg.print_merge_sim:
             out[(centres >= a) & (centres <= b)] = new
             new += 1

@@ -15,6 +15,7 @@ import numpy as np
 from ..config import StoreConfig
 from .index_files import Header, IndexFileError
 from .records import ENTITY_KINDS, TEXT_KINDS
+from .select_in import select_in
 from .vector_index import IndexParams, VectorIndex
 
 log = logging.getLogger("m3_memory.store")
@@ -25,6 +26,7 @@ class IndexKeeping:
 
     conn: sqlite3.Connection
     config: StoreConfig
+    readonly: bool
     _lock: threading.RLock
     _index: VectorIndex | None
     _index_dir: Path | None
@@ -148,13 +150,10 @@ class IndexKeeping:
         if any(op in ("eq", "del") for _, _, op in rows):
             self._characters = {}
         self._last_seq = rows[-1][0]
-        found = []
-        for i in range(0, len(touched), 30000):  # SQLite allows 32766 variables per statement
-            part = touched[i : i + 30000]
-            found += self.conn.execute(  # one row per node; only text nodes' vectors (an entity has many)
-                f"SELECT n.id, n.type, n.clip_id, n.end_time, (SELECT e.vector FROM embeddings e WHERE e.node_id = "
-                f"n.id AND n.type IN ('episodic', 'semantic') LIMIT 1) FROM nodes n "
-                f"WHERE n.id IN ({','.join('?' * len(part))})", part).fetchall()
+        found = select_in(  # one row per node; only text nodes' vectors (an entity has many)
+            self.conn, "SELECT n.id, n.type, n.clip_id, n.end_time, (SELECT e.vector FROM embeddings e WHERE "
+            "e.node_id = n.id AND n.type IN ('episodic', 'semantic') LIMIT 1) FROM nodes n WHERE n.id IN ({})",
+            touched, chunk=30000)   # SQLite allows 32766 variables per statement
         with_vector = {r[0] for r in found if r[4] is not None}  # deleted, or text whose vector was dropped
         text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
         # characters change with entities added (deleted: "del" above); an entity's "upd" is new embeddings or a
@@ -201,7 +200,7 @@ class IndexKeeping:
 
     def _keeps_index(self) -> bool:
         """Does this store keep the vector index as it writes (``StoreConfig.index_on_write``, a persisted index)?"""
-        return self.config.index_on_write and self._index_dir is not None and not getattr(self, "readonly", True)
+        return self.config.index_on_write and self._index_dir is not None and not self.readonly
 
     def _finish_index_for_readers(self) -> None:
         """At a writer's close: finish the index builds still planned (sealing pending rows, merging segments; at
@@ -211,9 +210,7 @@ class IndexKeeping:
         idx = self._index
         if idx is None or not self._keeps_index():
             return
-        with idx.lock:
-            planned = idx._plan() is not None
-        if planned:
+        if not idx.wait_idle(timeout=0):   # builds planned or running
             t0 = time.perf_counter()
             log.info("vector index of %s: finishing its builds before close (%d rows pending, %d segments), so "
                      "readers open it ready", self.path, idx.pending, len(idx.segments))
