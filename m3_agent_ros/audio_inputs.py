@@ -185,7 +185,7 @@ class AudioInput:
         if self._timer is not None:
             self.node.destroy_timer(self._timer)
             self._timer = None
-        for held in self.early.drain():
+        for held in self.early.drain(closing=True):
             self._deliver(*held)
 
     def _on_info(self, msg: Any, counted: bool) -> None:

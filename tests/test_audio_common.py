@@ -268,3 +268,6 @@ def test_data_before_the_first_audio_info_is_held_then_delivered_in_order() -> N
     assert wait.expired() == [] and wait.offer("h", info_seen=False) == [] and wait.expired() == []
     now[0] += 2.0
     assert wait.expired() == ["h"] and wait.expired() == []           # polled: no further data needed
+    wait = InfoWait(hold_s=2.0, clock=lambda: now[0])
+    assert wait.offer("i", info_seen=False) == [] and wait.drain(closing=True) == ["i"]
+    assert wait.offer("j", info_seen=False) == ["j"]                   # shut down: nothing is held any more

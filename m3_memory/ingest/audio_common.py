@@ -325,6 +325,7 @@ class InfoWait:
         self.hold_s, self.max_held, self.clock = hold_s, max_held, clock or time.monotonic
         self._held: list[Any] = []
         self._first: float | None = None
+        self._closed = False               # after drain(closing=True) nothing is held any more
         self._lock = threading.Lock()
 
     def _waiting(self) -> bool:
@@ -333,7 +334,7 @@ class InfoWait:
 
     def offer(self, item: Any, info_seen: bool) -> list[Any]:
         with self._lock:
-            if not info_seen:
+            if not info_seen and not self._closed:
                 if self._first is None:
                     self._first = self.clock()
                 if self._waiting() and len(self._held) < self.max_held:
@@ -342,8 +343,11 @@ class InfoWait:
             out, self._held = self._held + [item], []
             return out
 
-    def drain(self) -> list[Any]:
+    def drain(self, closing: bool = False) -> list[Any]:
+        """Everything held. ``closing``: and hold nothing from now on (a callback still running at shutdown hands
+        its message straight on instead of leaving it here, uncounted)."""
         with self._lock:
+            self._closed = self._closed or closing
             out, self._held = self._held, []
             return out
 
