@@ -18,7 +18,7 @@ setup(
                   "m3_control.browser": ["templates/*.j2", "static/*"]},
     install_requires=[
         "numpy>=1.26",
-        "sqlite-utils>=3.36",
+        "psycopg[binary]>=3.2",
         "faiss-cpu>=1.8",
         "PyYAML>=6",
         "onnxruntime>=1.17",

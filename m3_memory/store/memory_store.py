@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
-import sqlite_utils
 
 from ..characters import Characters, resolve
 from ..config import StoreConfig
@@ -38,6 +37,8 @@ from .checkpointer import Checkpointer
 from .clip_writer import ClipWriter
 from .index_files import Header, index_dir
 from .index_keeping import IndexKeeping
+from .pg import PgConnection, is_postgres_url, redact_url
+from .pg.schema import PREPARE as PG_PREPARE
 from .records import TEXT_KINDS, CheckpointResult, ClipHit, Entity, ForgetReport, Memory
 from .schema import migrate
 from .turn_reads import TurnReads
@@ -63,23 +64,32 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
 
     def __init__(self, path: str | Path, config: StoreConfig | dict | None = None,
                  embedder: TextEmbedder | dict | str | None = None, readonly: bool = False) -> None:
-        self.path = Path(path)
         self.config = config if isinstance(config, StoreConfig) else StoreConfig.from_dict(config)
         self.readonly = readonly
-        if readonly and not self.path.exists():
-            raise FileNotFoundError(f"memory database not found: {self.path}")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                    timeout=self.config.busy_timeout_ms / 1000)
-        self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
-        if not readonly:
-            self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
-        self.conn.execute(f"PRAGMA cache_size = {-1024 * int(self.config.cache_mb)}")
-        self.conn.execute("PRAGMA foreign_keys = ON")
+        if is_postgres_url(path):   # one memory shared by several robots (m3_memory/store/pg)
+            self.engine, self.location = "postgresql", redact_url(str(path))
+            self.path = Path(self.location)   # a name only: no file of this store is on this machine
+            self.conn = PgConnection(str(path), readonly=readonly,   # type: ignore[assignment]
+                                     connect_timeout_s=self.config.busy_timeout_ms / 1000)
+            if not readonly:
+                for stmt in PG_PREPARE:
+                    self.conn.execute(stmt)
+        else:
+            self.engine, self.path = "sqlite", Path(path)
+            self.location = str(self.path)
+            if readonly and not self.path.exists():
+                raise FileNotFoundError(f"memory database not found: {self.path}")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                                        timeout=self.config.busy_timeout_ms / 1000)
+            self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+            if not readonly:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
+            self.conn.execute(f"PRAGMA cache_size = {-1024 * int(self.config.cache_mb)}")
+            self.conn.execute("PRAGMA foreign_keys = ON")
         migrate(self.conn) if not readonly else self._check_schema()
-        self.db = sqlite_utils.Database(self.conn)
         self._embedder_spec = embedder
         self._embedder: TextEmbedder | None = embedder if hasattr(embedder, "embed") else None  # type: ignore
         self._index: VectorIndex | None = None
@@ -89,7 +99,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self._char_rows: tuple | None = None   # entities and equivalences by time, for that dict (characters())
         self._tx = 0                          # write transactions begun (the writer cache is checked per one)
         self._wcache = WriterCache()          # semantic memories per entity, face/voice embeddings
-        persist = self.config.index_persist and str(path) != ":memory:"
+        persist = self.config.index_persist and str(path) != ":memory:" and self.engine == "sqlite"
         self._index_dir: Path | None = index_dir(self.path) if persist else None
         self._index_header: Header | None = None
         self._index_saved: tuple[int, int] | None = None   # (seq, builds) of the last save
@@ -101,8 +111,10 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         from .schema import SCHEMA_VERSION, current_version
 
         v = current_version(self.conn)
+        if v == 0 and self.engine == "postgresql":   # the database exists (it connected) but holds no memory
+            raise FileNotFoundError(f"no memory store in {self.location} (open it read-write once to create it)")
         if v != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {v}, expected {SCHEMA_VERSION} (open it read-write "
+            raise StoreError(f"{self.location}: schema version {v}, expected {SCHEMA_VERSION} (open it read-write "
                              "once to migrate)")
 
     # ------------------------------------------------------------------ lifecycle
@@ -174,7 +186,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             return emb
         if name != emb.name or int(dim or 0) != emb.dim:
             raise StoreError(
-                f"{self.path} holds text embeddings from {name!r} ({dim}-d) but the configured embedder is "
+                f"{self.location} holds text embeddings from {name!r} ({dim}-d) but the configured embedder is "
                 f"{emb.name!r} ({emb.dim}-d); configure the same embedder (e.g. an OpenAI-compatible endpoint for "
                 "text-embedding-3-large) or import upstream pickles with --reembed"
             )
@@ -185,7 +197,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self.require_writable()
         have = self.meta("embedder_name")
         if have is not None and (have != name or int(self.meta("embedder_dim") or 0) != dim):
-            raise StoreError(f"{self.path} already holds vectors from {have!r}; cannot mix with {name!r}")
+            raise StoreError(f"{self.location} already holds vectors from {have!r}; cannot mix with {name!r}")
         with self.transaction():
             self.set_meta("embedder_name", name)
             self.set_meta("embedder_dim", dim)
@@ -311,7 +323,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
     # ------------------------------------------------------------------ writing
     def require_writable(self) -> None:
         if self.readonly:
-            raise ReadOnlyStoreError(f"{self.path} is open read-only")
+            raise ReadOnlyStoreError(f"{self.location} is open read-only")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -338,7 +350,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         if not (np.isfinite(start_time) and np.isfinite(end_time)) or end_time < start_time:
             raise StoreError(f"clip {clip_id}: invalid time range [{start_time}, {end_time}]")
         if self._checkpointer is None and self.config.checkpoint_interval_s > 0 and not self.readonly \
-                and str(self.path) != ":memory:":
+                and str(self.path) != ":memory:" and self.engine == "sqlite":
             self.conn.execute("PRAGMA wal_autocheckpoint = 16384")  # a safety net: the thread checkpoints first
             self._checkpointer = Checkpointer(self, self.path, self.config.checkpoint_interval_s,
                                               self.config.synchronous)
@@ -467,11 +479,17 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         return [dict(zip(("kind", "clip_id", "score", "text", "data"), r, strict=True)) for r in self.conn.execute(
             "SELECT kind, clip_id, score, text, data FROM contents WHERE node_id = ? ORDER BY id", (node_id,))]
 
+    def _db_bytes(self) -> int:
+        if self.engine == "postgresql":
+            return int(self.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+        return self.path.stat().st_size if self.path.exists() else 0
+
     def stats(self) -> dict:
         counts = dict(self.conn.execute("SELECT type, count(*) FROM nodes GROUP BY type").fetchall())
         chars = self.characters()
         return {
-            "path": str(self.path),
+            "path": self.location,
+            "engine": self.engine,
             "schema_version": int(self.meta("schema_version") or 0),
             "embedder": self.meta("embedder_name"),
             "embedder_dim": int(self.meta("embedder_dim") or 0) or None,
@@ -483,7 +501,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             "last_clip": self.last_clip(),
             "gaps": self.conn.execute("SELECT count(*) FROM gaps").fetchone()[0],
             "crashed_runs": self.conn.execute("SELECT count(*) FROM runs WHERE status = 'crashed'").fetchone()[0],
-            "db_bytes": self.path.stat().st_size if self.path.exists() else 0,
+            "db_bytes": self._db_bytes(),
         }
 
     # ------------------------------------------------------------------ retrieval (see retrieval.py)

@@ -1,0 +1,289 @@
+"""A psycopg connection with the face of the ``sqlite3.Connection`` the store uses (``execute``, ``executemany``,
+cursors with ``fetchone`` / ``fetchall`` / ``fetchmany`` / ``lastrowid`` / ``rowcount``, ``close``).
+
+Transactions are the store's, as on SQLite (autocommit, explicit statements):
+
+* ``BEGIN IMMEDIATE`` (a write transaction) becomes ``BEGIN`` plus a transaction-level advisory lock: one writer
+  at a time per database, as SQLite's write lock, so the ``changes`` log's numbers commit in order and a
+  reader that applied change N has seen every change before it; a write statement outside a transaction takes
+  the same lock;
+* ``BEGIN`` (a consistent read, e.g. a full index load) becomes a ``REPEATABLE READ`` snapshot.
+
+``PRAGMA``: ``data_version`` (has anyone committed since?) is PostgreSQL's next transaction id, which any write
+advances; the WAL and file pragmas have no meaning here and answer what "done" looks like on SQLite
+(``wal_checkpoint`` -> ``(0, 0, 0)``); ``query_only = 1`` makes the session read-only.
+
+Errors come out as the ``sqlite3`` classes the store and its callers already handle (``IntegrityError``,
+``OperationalError`` for a server that is down or a lost connection, ``DatabaseError``), each chained to the
+psycopg error and saying it came from PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from .dialect import translate
+from .schema import translate_ddl
+
+WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions ("m3ag")
+IDENTITY_TABLES = frozenset({"clips", "nodes", "embeddings", "contents", "turns", "gaps", "runs", "edits"})
+_INSERT = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(\w+)\s*\(([^)]*)\)", re.I | re.S)
+_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.I)
+_DDL = re.compile(r"^\s*(CREATE|ALTER|DROP)\b", re.I)
+_PRAGMA = re.compile(r"^\s*PRAGMA\s+(\w+)\s*(?:\(\s*(\w*)\s*\))?\s*(?:=\s*(\S+))?\s*;?\s*$", re.I)
+_SQLITE_MASTER = re.compile(r"SELECT 1 FROM sqlite_master WHERE type\s*=\s*'table' AND name\s*=\s*'(\w+)'", re.I)
+
+
+def is_postgres_url(location: object) -> bool:
+    return isinstance(location, str) and location.split(":", 1)[0] in ("postgresql", "postgres")
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password (for messages and logs)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _sqlite_error(e: Exception, sql: str) -> sqlite3.Error:
+    import psycopg
+
+    msg = f"PostgreSQL: {str(e).strip()} (in: {' '.join(sql.split())[:200]})"
+    if isinstance(e, psycopg.IntegrityError):
+        return sqlite3.IntegrityError(msg)
+    if isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)):
+        return sqlite3.OperationalError(msg)
+    if isinstance(e, psycopg.ProgrammingError):
+        return sqlite3.ProgrammingError(msg)
+    return sqlite3.DatabaseError(msg)
+
+
+def _split_top(text: str) -> list[str]:
+    """``a, f(b, c), ?`` -> ``["a", "f(b, c)", "?"]`` (commas at paren depth 0)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur]
+
+
+def _default_id(sql: str, table: str, pos: int) -> str | None:
+    """``INSERT INTO t (id, ...) VALUES (?, ...)`` with the id's value ``COALESCE(?, next id)``: SQLite gives a
+    row whose id is NULL the next id, PostgreSQL refuses it."""
+    m = re.search(r"\)\s*VALUES\s*\(", sql, re.I)
+    if not m:
+        return None
+    start = m.end()
+    depth, end = 1, start
+    while end < len(sql) and depth:
+        depth += (sql[end] == "(") - (sql[end] == ")")
+        end += 1
+    values = _split_top(sql[start: end - 1])
+    if pos >= len(values) or values[pos].strip() != "?":
+        return None
+    values[pos] = f" COALESCE(?, nextval(pg_get_serial_sequence('{table}', 'id')))"
+    return sql[:start] + ",".join(values) + sql[end - 1:]
+
+
+@lru_cache(maxsize=2048)
+def _plan(sql: str) -> tuple[str, str | None, bool, int | None]:
+    """(PostgreSQL statement, identity table whose new id it returns, writes?, position of an explicit id
+    parameter (its table's identity is moved on after a row written with its own id))"""
+    m = _SQLITE_MASTER.search(sql)
+    if m:
+        return (f"SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = '{m.group(1)}'",
+                None, False, None)
+    if _DDL.match(sql):
+        return translate_ddl(sql), None, True, None
+    ins = _INSERT.match(sql)
+    returning_id, explicit = None, None
+    if ins and ins.group(1).lower() in IDENTITY_TABLES:
+        table = ins.group(1).lower()
+        cols = [c.strip().lower() for c in ins.group(2).split(",")]
+        if "id" in cols:
+            explicit = cols.index("id")
+            sql = _default_id(sql, table, explicit) or sql
+        if not re.search(r"\sRETURNING\s", sql, re.I):
+            returning_id = table
+            sql = sql.rstrip().rstrip(";") + " RETURNING id"
+    return translate(sql), returning_id, bool(_WRITE.match(sql)), explicit
+
+
+class PgCursor:
+    """The rows of one statement (fetched eagerly: a statement's cursor never outlives the next statement)."""
+
+    def __init__(self, rows: list[tuple] | None, rowcount: int = -1, lastrowid: int | None = None) -> None:
+        self._rows = rows or []
+        self._at = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    def fetchone(self) -> tuple | None:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchmany(self, size: int = 1) -> list[tuple]:
+        out = self._rows[self._at: self._at + size]
+        self._at += len(out)
+        return out
+
+    def fetchall(self) -> list[tuple]:
+        out = self._rows[self._at:]
+        self._at = len(self._rows)
+        return out
+
+    def __iter__(self):
+        while (row := self.fetchone()) is not None:
+            yield row
+
+
+class PgConnection:
+    """See the module docstring. ``url``: a libpq URL (``postgresql://user@host/db``, ``?host=/socket/dir``)."""
+
+    engine = "postgresql"
+
+    def __init__(self, url: str, readonly: bool = False, connect_timeout_s: float = 10.0) -> None:
+        import psycopg
+
+        self.url = url
+        self.readonly = readonly
+        self._mutex = threading.RLock()
+        self._in_tx = False
+        try:
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(connect_timeout_s)))
+        except psycopg.Error as e:
+            raise sqlite3.OperationalError(f"cannot connect to PostgreSQL at {redact_url(url)}: "
+                                           f"{str(e).strip()}") from e
+        if readonly:
+            self._conn.execute("SET default_transaction_read_only = on")
+
+    # -- sqlite3.Connection's face ----------------------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        return self._in_tx
+
+    def execute(self, sql: str, params: Sequence[Any] | dict = ()) -> PgCursor:
+        with self._mutex:
+            head = sql.lstrip()[:16].upper()
+            if head.startswith("PRAGMA"):
+                return self._pragma(sql)
+            if head.startswith(("BEGIN", "COMMIT", "END", "ROLLBACK")):
+                return self._tx_statement(head)
+            pg, returning, writes, explicit = _plan(sql)
+            wrap = writes and not self._in_tx
+            try:
+                if wrap:
+                    with self._conn.transaction():
+                        self._lock()
+                        cur = self._run(pg, params, explicit, sql)
+                else:
+                    cur = self._run(pg, params, explicit, sql)
+            except sqlite3.Error:
+                raise
+            except Exception as e:
+                raise _sqlite_error(e, sql) from e
+            if returning is not None:
+                row = cur.fetchone()
+                return PgCursor(None, cur.rowcount, int(row[0]) if row else None)
+            rows = cur.fetchall() if cur.description is not None else None
+            return PgCursor(rows, cur.rowcount)
+
+    def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> PgCursor:
+        rows = [tuple(p) for p in seq_of_params]
+        if not rows:
+            return PgCursor(None, 0)
+        with self._mutex:
+            pg, _, writes, explicit = _plan(sql)
+            if pg.upper().endswith(" RETURNING ID"):
+                pg = pg[: -len(" RETURNING id")]
+            try:
+                if writes and not self._in_tx:
+                    with self._conn.transaction():
+                        self._lock()
+                        n = self._many(pg, rows, explicit, sql)
+                else:
+                    n = self._many(pg, rows, explicit, sql)
+            except Exception as e:
+                raise _sqlite_error(e, sql) from e
+            return PgCursor(None, n)
+
+    def close(self) -> None:
+        with self._mutex:
+            self._conn.close()
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _run(self, pg: str, params: Sequence[Any] | dict, explicit: int | None, sql: str):
+        cur = self._conn.execute(pg, tuple(params) if not isinstance(params, dict) else params)
+        if explicit is not None and params[explicit] is not None:  # type: ignore[index]
+            self._advance_identity(sql)
+        return cur
+
+    def _many(self, pg: str, rows: list[tuple], explicit: int | None, sql: str) -> int:
+        with self._conn.cursor() as cur:
+            cur.executemany(pg, rows)
+            n = cur.rowcount
+        if explicit is not None and any(r[explicit] is not None for r in rows):
+            self._advance_identity(sql)
+        return n
+
+    def _advance_identity(self, sql: str) -> None:
+        """Rows written with their own ids (an import): the identity goes on after the largest id."""
+        table = _INSERT.match(sql).group(1).lower()  # type: ignore[union-attr]
+        self._conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                           f"(SELECT GREATEST(coalesce(max(id), 0), 1) FROM {table}))")
+
+    def _lock(self) -> None:
+        self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+
+    def _tx_statement(self, head: str) -> PgCursor:
+        import psycopg
+
+        try:
+            if head.startswith("BEGIN"):
+                if "IMMEDIATE" in head or "EXCLUSIVE" in head:
+                    self._conn.execute("BEGIN")
+                    self._in_tx = True
+                    self._lock()
+                else:
+                    self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+                    self._in_tx = True
+            elif head.startswith("ROLLBACK"):
+                self._in_tx = False
+                self._conn.execute("ROLLBACK")
+            else:
+                self._in_tx = False
+                self._conn.execute("COMMIT")
+        except psycopg.Error as e:
+            raise _sqlite_error(e, head) from e
+        return PgCursor(None)
+
+    def _pragma(self, sql: str) -> PgCursor:
+        m = _PRAGMA.match(sql)
+        name = (m.group(1) if m else "").lower()
+        value = m.group(3) if m else None
+        if name == "data_version":
+            row = self._conn.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint").fetchone()
+            return PgCursor([(int(row[0]),)])
+        if name == "query_only" and value is not None:
+            on = value.strip().lower() in ("1", "on", "true", "yes")
+            self._conn.execute(f"SET default_transaction_read_only = {'on' if on else 'off'}")
+            return PgCursor(None)
+        if name == "wal_checkpoint":
+            return PgCursor([(0, 0, 0)])
+        if value is None:
+            return PgCursor([(0,)])
+        return PgCursor(None)
