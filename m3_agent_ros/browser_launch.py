@@ -16,6 +16,7 @@ import yaml
 
 from m3_agent_ros.node_table import NODES
 from m3_agent_ros.params import ControlParams
+from m3_memory.store import store_location
 
 
 def control_params(params_file: Path) -> ControlParams:
@@ -31,7 +32,7 @@ def browser_argv(params_file: Path, port: int, host: str = "127.0.0.1", token_fi
     p = control_params(params_file)
     if not p.db_path:
         raise ValueError(f"{params_file} sets no db_path: the browser needs the memory store")
-    argv = [sys.executable, "-m", "m3_control.browser", str(Path(p.db_path).expanduser()), "--host", host,
+    argv = [sys.executable, "-m", "m3_control.browser", str(store_location(p.db_path)), "--host", host,
             "--port", str(port), "--answerer", p.answerer, "--answerer-options", json.dumps(p.answerer_options()),
             "--max-rounds", str(p.max_rounds)]
     return argv + (["--write-token-file", str(token_file)] if token_file else [])

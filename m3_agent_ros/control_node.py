@@ -36,7 +36,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from m3_agent.srv import Query
 from rclpy.callback_groups import ReentrantCallbackGroup
@@ -51,6 +50,7 @@ from m3_agent_ros.params import ControlParams
 from m3_control.answerer import Answer, Answerer, ErrorKind, run_query, validate_query
 from m3_control.answerers import make_answerer
 from m3_memory import MemoryStore
+from m3_memory.store import store_exists, store_location
 
 NODE_NAME = "m3_agent_control"
 UINT8_MAX = 255
@@ -109,10 +109,10 @@ class ControlNode(M3LifecycleNode):
                 raise ValueError(f"max_pending_queries={params.max_pending_queries} is more than "
                                  f"{self.max_pending_limit}, the value this process started with (it sized the "
                                  "executor threads); restart the node to raise it")
-            db = Path(params.db_path).expanduser()
-            if not db.is_file():
+            db = store_location(params.db_path)
+            if not store_exists(db):
                 raise FileNotFoundError(f"memory store {db} does not exist (db_path)")
-            self._store = MemoryStore(str(db), readonly=True)
+            self._store = MemoryStore(db, readonly=True)
             self._answerer = make_answerer(params.answerer, self._store, **params.answerer_options())
             self.params = params
         except Exception as e:

@@ -34,11 +34,11 @@ from std_srvs.srv import Trigger
 from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, stamp_seconds
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
-from m3_memory import MemoryStore
 from m3_memory.ingest.frames import check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.ingest.pipeline import IngestSettings, StreamPipeline
 from m3_memory.memorize import ClipResult, Memorizer
 from m3_memory.poses import Pose, yaw_from_quaternion
+from m3_memory.store import MemoryStore, store_location
 from m3_memory.store.where import save_places_file
 from m3_memory.timeline import local_zone
 
@@ -85,7 +85,7 @@ class MemorizationNode(M3LifecycleNode):
 
             # the audio message type first: a missing audio_common_msgs fails configure before models load
             self._audio_types = load_audio_types(p.audio_msg_type) if p.audio_topic else None
-            self.store = MemoryStore(str(Path(p.db_path).expanduser()))
+            self.store = MemoryStore(store_location(p.db_path))
             memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
                                   make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model, p.sample_rate,
                                                    overlap_aware=p.voice_overlap_aware,

@@ -65,7 +65,7 @@ class _Documented:
 
 @dataclass(frozen=True)
 class ControlParams(_Documented):
-    db_path: str = _p("", "SQLite memory store to answer from (required; opened read-only)")
+    db_path: str = _p("", "memory store to answer from: a SQLite file or a postgresql:// URL (required; read-only)")
     service_name: str = _p("m3_agent/query", "name of the m3_agent/srv/Query service (relative: in the namespace)")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
     prompt: str = _p("tools", "m3 answerer's prompt: tools (few-shot + entity tools + grammar, for small models) "
@@ -163,7 +163,7 @@ class ControlParams(_Documented):
 
 @dataclass(frozen=True)
 class MemorizationParams(_Documented):
-    db_path: str = _p("", "SQLite memory store to write (created if missing)")
+    db_path: str = _p("", "memory store to write: a SQLite file (created if missing) or a postgresql:// URL")
     image_topic: str = _p("camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
     compressed_topic: str = _p("camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
     audio_topic: str = _p("audio", "audio topic, of audio_msg_type ('' to disable)")

@@ -32,6 +32,7 @@ from typing import Any
 
 from .embedders import EmbeddingError
 from .store import MemoryStore, StoreError
+from .store.pg import is_postgres_url
 
 PROG = "m3-memory"
 
@@ -57,7 +58,9 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _open(args: argparse.Namespace, write: bool = False, create: bool = False) -> MemoryStore:
     if not args.db:
-        raise CliError("no database given: pass --db PATH or set M3_MEMORY_DB")
+        raise CliError("no database given: pass --db PATH (or a postgresql:// URL) or set M3_MEMORY_DB")
+    if is_postgres_url(args.db):
+        return MemoryStore(args.db, readonly=not write)
     path = Path(args.db)
     if not create and not path.is_file():
         raise CliError(f"memory database not found: {path}")
@@ -261,9 +264,16 @@ def cmd_forget(args: argparse.Namespace) -> int:
         if report.needs_reembed:
             _out(f"  vectors dropped:   {len(report.needs_reembed)} rewritten memories need re-embedding (the store's "
                  "embedder is not the running one); they are not searchable until then")
-        _out("  files:             " + ("secure delete done, WAL checkpointed and truncated"
-                                        + (", database vacuumed" if report.vacuumed else "")
-                                        if report.checkpointed else "WAL NOT checkpointed (see warning)"))
+        if report.remains:   # PostgreSQL: what its files, WAL, backups and replicas may still hold
+            _out(f"  remains:           {report.remains}")
+        else:
+            _out("  files:             " + ("secure delete done, WAL checkpointed and truncated"
+                                            + (", database vacuumed" if report.vacuumed else "")
+                                            if report.checkpointed else "WAL NOT checkpointed (see warning)"))
+    if not report.checkpointed and report.remains:
+        sys.stderr.write(f"{PROG}: warning: the server refused CHECKPOINT (it needs superuser or pg_checkpoint); "
+                         "the deleted rows leave the WAL after the server's next checkpoints\n")
+        return 3
     if not report.checkpointed:
         _warn_checkpoint(args.db, args.wait)
         return 3

@@ -115,8 +115,8 @@ def pg_server(tmp_path_factory) -> Iterator[object]:
 
 
 @pytest.fixture(params=STORE_ENGINES)
-def db(request, tmp_path):
-    """Where a test's store lives, on each engine: ``db("m.db")`` is a file in ``tmp_path`` (SQLite) or a fresh
+def db_at(request, tmp_path):
+    """Where a test's store lives, on each engine: ``db_at("m.db")`` is a file in ``tmp_path`` (SQLite) or a fresh
     database of the session's PostgreSQL server (the same name gives the same database within a test)."""
     if request.param == "sqlite":
         return lambda name="m.db": tmp_path / name

@@ -16,8 +16,8 @@ from .fixtures_upstream import build_upstream_pickle
 from .store_helpers import kitchen_store, unit
 
 
-def test_export_matches_the_store(tmp_path):
-    store, ids = kitchen_store(tmp_path / "m.db")
+def test_export_matches_the_store(db_at, tmp_path):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v, b = ids["alice_face"], ids["alice_voice"], ids["bob_face"]
     with store.transaction():
         store._edge_delta(ids["m_likes"], +1.0)  # a reinforced semantic memory: weight 2
@@ -59,8 +59,8 @@ def test_export_matches_the_store(tmp_path):
     assert all("data_base64" not in c for c in contents)
 
 
-def test_vectors_and_blobs_on_request(tmp_path):
-    store, ids = kitchen_store(tmp_path / "m.db")
+def test_vectors_and_blobs_on_request(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     rng = np.random.default_rng(3)
     with store.begin_clip(3, 90.0, 120.0) as w:
         w.update_entity(ids["alice_voice"], unit(rng, 1, 192), [b"\x00\x01binary"], content_kind="voice_wav")
@@ -77,9 +77,9 @@ def test_vectors_and_blobs_on_request(tmp_path):
     assert base64.b64decode(blob["data_base64"]) == b"\x00\x01binary"
 
 
-def test_export_of_an_imported_upstream_graph(tmp_path):
+def test_export_of_an_imported_upstream_graph(db_at, tmp_path):
     build_upstream_pickle(tmp_path / "g.pkl")
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     import_videograph(tmp_path / "g.pkl", store)
     doc = build_export(store)
     assert len(doc["nodes"]) == 18 and len(doc["edges"]) == 14 and len(doc["clips"]) == 4

@@ -40,8 +40,8 @@ def _feed(pipe: StreamPipeline, t0: float, seconds: float, offset: float = 0.0) 
     return n
 
 
-def test_clips_commit_and_every_lost_input_is_counted(tmp_path):
-    with MemoryStore(tmp_path / "m.db") as store:
+def test_clips_commit_and_every_lost_input_is_counted(db_at):
+    with MemoryStore(db_at("m.db")) as store:
         pipe, done = _pipeline(store)
         pipe.start()
         sent = _feed(pipe, 0.0, 3.0)
@@ -67,8 +67,8 @@ def test_clips_commit_and_every_lost_input_is_counted(tmp_path):
         assert level == "warn" and values["clips_committed"] == 2 and values["lost./mic.transport"] == 5
 
 
-def test_a_robots_ros_time_stamps_anchor_the_memory_and_the_watermark_follows(tmp_path):
-    with MemoryStore(tmp_path / "robot.db") as store:
+def test_a_robots_ros_time_stamps_anchor_the_memory_and_the_watermark_follows(db_at):
+    with MemoryStore(db_at("robot.db")) as store:
         pipe, done = _pipeline(store)
         pipe.start()
         sent = _feed(pipe, 0.0, 3.0, offset=NINE)
@@ -81,8 +81,8 @@ def test_a_robots_ros_time_stamps_anchor_the_memory_and_the_watermark_follows(tm
         assert store.conn.execute("SELECT min(start_time) FROM clips").fetchone()[0] == 0.0
 
 
-def test_stopping_without_draining_records_the_open_clips_as_shutdown_gaps(tmp_path):
-    with MemoryStore(tmp_path / "m.db") as store:
+def test_stopping_without_draining_records_the_open_clips_as_shutdown_gaps(db_at):
+    with MemoryStore(db_at("m.db")) as store:
         pipe, done = _pipeline(store)
         pipe.start()
         _feed(pipe, 0.0, 3.0)
@@ -93,8 +93,8 @@ def test_stopping_without_draining_records_the_open_clips_as_shutdown_gaps(tmp_p
         assert not committed & {int(g.start_time // 2) for g in shut}   # a clip is either memorized or a gap
 
 
-def test_a_full_queue_drops_clips_with_an_overflow_record(tmp_path):
-    with MemoryStore(tmp_path / "m.db") as store:
+def test_a_full_queue_drops_clips_with_an_overflow_record(db_at):
+    with MemoryStore(db_at("m.db")) as store:
         pipe, done = _pipeline(store, max_queued_clips=1)   # no worker started: nothing leaves the queue
         _feed(pipe, 0.0, 7.0)
         assert pipe.count.clips_dropped >= 1

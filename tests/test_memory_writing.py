@@ -77,9 +77,9 @@ def test_embedded_writer_says_only_what_was_observed():
     assert out.semantic == ["<voice_5>'s name is Anna."]
 
 
-def test_embedded_equivalence_accumulates_across_clips_in_the_store(tmp_path):
+def test_embedded_equivalence_accumulates_across_clips_in_the_store(db_at):
     rng = np.random.default_rng(3)
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     writer = EmbeddedWriter(min_overlap_s=4.0)
     face_vec, voice_vec, other_face = unit(rng, 1, 128), unit(rng, 1, 192), unit(rng, 1, 128)
     said = []
@@ -124,11 +124,11 @@ def _talk(store, writer, clip, face_vec, voice_vec, speech_s, new_voice=False):
     return f, v, [t for t in out.semantic if t.startswith("Equivalence")]
 
 
-def test_a_short_speaker_filed_under_two_voice_nodes_is_linked_once_the_pooled_evidence_is_enough(tmp_path):
+def test_a_short_speaker_filed_under_two_voice_nodes_is_linked_once_the_pooled_evidence_is_enough(db_at):
     from m3_memory.store.corrections import links
 
     rng = np.random.default_rng(5)
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     writer = EmbeddedWriter()                       # min_overlap_s 1.5
     face, voice = unit(rng, 1, 128), unit(rng, 1, 192)
     f, v1, said0 = _talk(store, writer, 0, face, voice, 1.0)
@@ -145,9 +145,9 @@ def test_a_short_speaker_filed_under_two_voice_nodes_is_linked_once_the_pooled_e
     assert {lk.evidence_s for lk in found} == {1.0}
 
 
-def test_voices_that_do_not_sound_alike_are_not_pooled(tmp_path):
+def test_voices_that_do_not_sound_alike_are_not_pooled(db_at):
     rng = np.random.default_rng(6)
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     writer = EmbeddedWriter()
     face = unit(rng, 1, 128)
     f, v1, said0 = _talk(store, writer, 0, face, unit(rng, 1, 192), 1.0)
@@ -157,11 +157,11 @@ def test_voices_that_do_not_sound_alike_are_not_pooled(tmp_path):
     assert len({chars.character_of(f), chars.character_of(v1), chars.character_of(v2)}) == 3
 
 
-def test_confidence_grows_with_evidence_and_an_off_camera_voice_is_not_linked(tmp_path):
+def test_confidence_grows_with_evidence_and_an_off_camera_voice_is_not_linked(db_at):
     from m3_memory.store.corrections import links
 
     rng = np.random.default_rng(7)
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     writer = EmbeddedWriter()
     face, voice, other = unit(rng, 1, 128), unit(rng, 1, 192), unit(rng, 1, 192)
     f, v, said = _talk(store, writer, 0, face, voice, 1.6)
@@ -212,11 +212,11 @@ def test_openai_writer_retries_unparseable_output():
         server.shutdown()
 
 
-def test_speech_under_someone_else_is_no_face_voice_evidence(tmp_path):
+def test_speech_under_someone_else_is_no_face_voice_evidence(db_at):
     """An overlapped turn (overlap-aware diarization: a talker under someone else) is heard, but the face alone on
     camera is most likely the other talker's: it earns no face=voice credit, however long."""
     rng = np.random.default_rng(11)
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     writer = EmbeddedWriter(min_overlap_s=4.0)
     face_vec, voice_vec = unit(rng, 1, 128), unit(rng, 1, 192)
     for clip in range(3):

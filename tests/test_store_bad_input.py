@@ -12,8 +12,8 @@ def _counts(store):
     return store.stats()["nodes"], store.stats()["clips"]
 
 
-def test_nan_embedding_rolls_back_the_whole_clip(db):
-    store, _ = kitchen_store(db("m.db"))
+def test_nan_embedding_rolls_back_the_whole_clip(db_at):
+    store, _ = kitchen_store(db_at("m.db"))
     before = _counts(store)
     bad = unit(np.random.default_rng(0), 2, 128)
     bad[1, 5] = np.nan
@@ -28,14 +28,14 @@ def test_nan_embedding_rolls_back_the_whole_clip(db):
 
 
 @pytest.mark.parametrize("start,end", [(10.0, 5.0), (float("nan"), 5.0), (0.0, float("inf"))])
-def test_invalid_clip_times(db, start, end):
-    store = MemoryStore(db("m.db"))
+def test_invalid_clip_times(db_at, start, end):
+    store = MemoryStore(db_at("m.db"))
     with pytest.raises(StoreError, match="time range"), store.begin_clip(0, start, end):
         pass
 
 
-def test_duplicate_clip_wrong_kinds_dims_and_empty_text(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_duplicate_clip_wrong_kinds_dims_and_empty_text(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     with pytest.raises(StoreError, match="already committed"), store.begin_clip(0, 0.0, 30.0):
         pass
     rng = np.random.default_rng(0)
@@ -50,17 +50,17 @@ def test_duplicate_clip_wrong_kinds_dims_and_empty_text(db):
     assert store.stats()["clips"] == 3
 
 
-def test_readonly_store_refuses_writes_and_missing_file(db):
-    kitchen_store(db("m.db"))[0].close()
-    ro = MemoryStore(db("m.db"), readonly=True)
+def test_readonly_store_refuses_writes_and_missing_file(db_at):
+    kitchen_store(db_at("m.db"))[0].close()
+    ro = MemoryStore(db_at("m.db"), readonly=True)
     with pytest.raises(StoreError, match="read-only"), ro.begin_clip(9, 0.0, 1.0):
         pass
     with pytest.raises(FileNotFoundError):
-        MemoryStore(db("missing.db"), readonly=True)
+        MemoryStore(db_at("missing.db"), readonly=True)
 
 
-def test_embedder_mismatch_is_refused(db):
-    store, _ = kitchen_store(db("m.db"))
+def test_embedder_mismatch_is_refused(db_at):
+    store, _ = kitchen_store(db_at("m.db"))
     store.close()
 
     class Other:
@@ -69,14 +69,14 @@ def test_embedder_mismatch_is_refused(db):
         def embed(self, texts):
             return unit(np.random.default_rng(0), len(texts), 384)
 
-    other = MemoryStore(db("m.db"), embedder=Other())
+    other = MemoryStore(db_at("m.db"), embedder=Other())
     with pytest.raises(StoreError, match="all-MiniLM"):
         other.search_clips("anything")
 
 
-def test_newer_schema_is_refused(db):
-    store = MemoryStore(db("m.db"))
+def test_newer_schema_is_refused(db_at):
+    store = MemoryStore(db_at("m.db"))
     store.conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
     store.close()
     with pytest.raises(RuntimeError, match="newer"):
-        MemoryStore(db("m.db"))
+        MemoryStore(db_at("m.db"))

@@ -9,8 +9,8 @@ from m3_memory.store.retrieval import character_name, characters_named
 from .store_helpers import kitchen_store, unit
 
 
-def test_equivalence_joins_face_and_voice_and_translation_hides_it(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_equivalence_joins_face_and_voice_and_translation_hides_it(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v, b = ids["alice_face"], ids["alice_voice"], ids["bob_face"]
     chars = store.characters()
     assert chars.character_of(a) == chars.character_of(v) != chars.character_of(b)
@@ -19,8 +19,8 @@ def test_equivalence_joins_face_and_voice_and_translation_hides_it(db):
     assert store.translate(f"Equivalence: <face_{a}>, <voice_{v}>") == ""
 
 
-def test_character_ids_are_stable_across_restart_and_merges(db):
-    path = db("m.db")
+def test_character_ids_are_stable_across_restart_and_merges(db_at):
+    path = db_at("m.db")
     store, ids = kitchen_store(path)
     before = store.character_members()
     alice_char = store.characters().character_of(ids["alice_face"])
@@ -47,8 +47,8 @@ def test_character_ids_are_stable_across_restart_and_merges(db):
     assert chars.character_of(ids["alice_face"]) == alice_char
 
 
-def test_weakened_equivalence_splits_back_into_the_original_ids(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_weakened_equivalence_splits_back_into_the_original_ids(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v = ids["alice_face"], ids["alice_voice"]
     chars = store.characters()
     seed_a, seed_v = chars.seed_of[a], chars.seed_of[v]
@@ -59,8 +59,8 @@ def test_weakened_equivalence_splits_back_into_the_original_ids(db):
     assert chars.character_of(v) == seed_v
 
 
-def test_names_set_and_stated(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_names_set_and_stated(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     chars = store.characters()
     alice = chars.character_of(ids["alice_face"])
     bob = chars.character_of(ids["bob_face"])

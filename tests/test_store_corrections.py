@@ -15,14 +15,14 @@ from m3_memory.store.corrections import edits, links, name_character
 from .store_helpers import kitchen_store, named_store, unit
 
 
-def test_merge_joins_two_characters_under_the_older_id_for_every_reader(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_merge_joins_two_characters_under_the_older_id_for_every_reader(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     chars = store.characters()
     alice, bob = chars.character_of(ids["alice_face"]), chars.character_of(ids["bob_face"])
     assert alice != bob
     merged = store.merge_characters(bob, alice, origin="test")
     assert merged == min(alice, bob) == alice
-    reader = MemoryStore(db("m.db"), readonly=True)   # another connection sees it too
+    reader = MemoryStore(db_at("m.db"), readonly=True)   # another connection sees it too
     for s in (store, reader):
         c = s.characters()
         assert c.character_of(ids["bob_face"]) == c.character_of(ids["alice_face"]) == alice
@@ -43,8 +43,8 @@ def test_merge_joins_two_characters_under_the_older_id_for_every_reader(db):
         store.merge_characters(alice, 999)
 
 
-def test_split_removes_a_wrong_link_and_later_memorization_does_not_join_them_again(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_split_removes_a_wrong_link_and_later_memorization_does_not_join_them_again(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v = ids["alice_face"], ids["alice_voice"]
     alice = store.characters().character_of(a)
     assert store.characters().character_of(v) == alice
@@ -72,8 +72,8 @@ def test_split_removes_a_wrong_link_and_later_memorization_does_not_join_them_ag
         store.split_link(ids["m_coffee"])
 
 
-def test_split_removes_every_statement_of_the_pair_and_keeps_the_rest_of_the_character(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_split_removes_every_statement_of_the_pair_and_keeps_the_rest_of_the_character(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v, b = ids["alice_face"], ids["alice_voice"], ids["bob_face"]
     with store.begin_clip(3, 90.0, 120.0) as w:   # a second statement of a-v in other words, and a wrong b-v link
         again = w.add_memory(f"Equivalence: <voice_{v}>, <face_{a}>, <face_{b}>", "semantic").node_id
@@ -86,8 +86,8 @@ def test_split_removes_every_statement_of_the_pair_and_keeps_the_rest_of_the_cha
     assert len({chars.character_of(a), chars.character_of(v), chars.character_of(b)}) == 3
 
 
-def test_name_character_logs_the_edit_without_the_name_and_forget_clears_splits(db):
-    store, ids = named_store(db("m.db"))
+def test_name_character_logs_the_edit_without_the_name_and_forget_clears_splits(db_at):
+    store, ids = named_store(db_at("m.db"))
     bob = store.characters().character_of(ids["bob_face"])
     assert name_character(store, bob, "Robert Paulson", origin="browser 127.0.0.1") == bob
     assert store.character_names()[bob] == "Robert Paulson"
@@ -101,9 +101,9 @@ def test_name_character_logs_the_edit_without_the_name_and_forget_clears_splits(
     assert not any("robert" in json.dumps(r).lower() or "paulson" in json.dumps(r).lower() for r in rows)
 
 
-def test_face_crops_and_voice_samples_are_bounded_best_first(db):
+def test_face_crops_and_voice_samples_are_bounded_best_first(db_at):
     rng = np.random.default_rng(5)
-    store = MemoryStore(db("m.db"), config=StoreConfig(max_face_crops=2, max_voice_snippets=1))
+    store = MemoryStore(db_at("m.db"), config=StoreConfig(max_face_crops=2, max_voice_snippets=1))
     with store.begin_clip(0, 0.0, 30.0) as w:
         f = w.add_entity("face", unit(rng, 3, 128), [b"\xff\xd8crop-a", b"\xff\xd8crop-b", b"\xff\xd8crop-c"],
                          "face_jpeg", scores=[0.2, 0.9, 0.5])

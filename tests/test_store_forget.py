@@ -19,8 +19,8 @@ from .fixtures_upstream import build_upstream_pickle
 from .store_helpers import ALICE_CROP, ALICE_WAV, kitchen_store, named_store
 
 
-def test_forget_deletes_entities_and_their_memories_and_redacts_shared_ones(tmp_path):
-    store, ids = kitchen_store(tmp_path / "m.db")
+def test_forget_deletes_entities_and_their_memories_and_redacts_shared_ones(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a, v, b = ids["alice_face"], ids["alice_voice"], ids["bob_face"]
     alice = store.characters().character_of(a)
     store.set_character_name(alice, "Alice")
@@ -128,6 +128,33 @@ def test_forget_redacts_the_name_everywhere_and_leaves_no_bytes_on_disk(tmp_path
     # names: thanks/wave/budget/later memories + Bob's turn + Bob's transcript; the folder memory only had a tag
     assert (report.names_redacted, report.texts_rewritten) == (6, 7)
     assert report.checkpointed and not report.open_readers_blocking and report.checkpoint[0] == 0
+
+
+def test_forget_on_postgresql_vacuums_the_person_out_of_the_table_files_and_says_what_the_wal_keeps(pg_server):
+    url = pg_server.database("forget_bytes")
+    store, ids = named_store(url)
+    alice = store.characters().character_of(ids["alice_face"])
+    secrets = _secrets(store, ids)
+    oid = store.conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    tables = Path(pg_server.folder) / "base" / str(oid)
+
+    def leaks(folder: Path) -> list[str]:
+        data = b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
+        return [k for k, b in secrets.items()
+                if (b.lower() in data.lower() if k.startswith("name:") else b[:64] in data)]
+
+    store.conn.execute("CHECKPOINT")   # the rows are in the table files now (a check that can fail)
+    assert set(leaks(tables)) == set(secrets)
+
+    report = store.forget_character(alice, vacuum=True)
+
+    assert report.vacuumed and report.checkpointed
+    assert leaks(tables) == []
+    # what the report says remains is true: the WAL still holds the deleted rows' images
+    assert "write-ahead log" in report.remains and "backups" in report.remains
+    assert leaks(Path(pg_server.folder) / "pg_wal")
+    assert characters_named(store, "Alice") == [] and alice not in store.characters().members
+    store.close()
 
 
 def test_forget_works_on_a_store_imported_without_reembedding(tmp_path):

@@ -49,9 +49,9 @@ def _expected_match(conn: sqlite3.Connection, kind: str, embs: np.ndarray) -> tu
     return int(uniq[best]), float(per_node[best])
 
 
-def test_semantic_dedupe_and_entity_matching_decide_as_the_sql_they_replace(tmp_path):
+def test_semantic_dedupe_and_entity_matching_decide_as_the_sql_they_replace(db_at):
     rng = np.random.default_rng(5)
-    db = tmp_path / "m.db"
+    db = db_at("m.db")
     store = MemoryStore(db)
     store.declare_embedder("test-random", DIM)
     faces: list[int] = []
@@ -88,16 +88,16 @@ def test_semantic_dedupe_and_entity_matching_decide_as_the_sql_they_replace(tmp_
                 if res.action == "inserted":
                     facts.append((who, vec))
         if c == 20:  # another connection writes a fact about a face (logged): the cache must not miss it
-            other = sqlite3.connect(db)
-            with other:
+            other = MemoryStore(db)   # another writer (its own connection), on either engine
+            with other.transaction() as conn:
                 vec = facts[0][1]
-                cur = other.execute("INSERT INTO nodes (type, clip_id, start_time, end_time, text) VALUES "
+                cur = conn.execute("INSERT INTO nodes (type, clip_id, start_time, end_time, text) VALUES "
                                     "('semantic', 999, 0, 1, 'foreign')")
-                other.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, 999, ?)",
+                conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, 999, ?)",
                               (cur.lastrowid, vec.tobytes()))
-                other.execute("INSERT INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1)",
+                conn.execute("INSERT INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1)",
                               (cur.lastrowid, facts[0][0][0]))
-                other.execute("INSERT INTO changes (node_id, op) VALUES (?, 'add')", (cur.lastrowid,))
+                conn.execute("INSERT INTO changes (node_id, op) VALUES (?, 'add')", (cur.lastrowid,))
             other.close()
         if c == 30:  # a clip that fails after its semantic inserts rolls back: the cache must forget them too
             with pytest.raises(RuntimeError), store.begin_clip(1000, 0.0, 1.0) as w:
@@ -122,9 +122,9 @@ def test_semantic_dedupe_and_entity_matching_decide_as_the_sql_they_replace(tmp_
     store.close()
 
 
-def test_batched_episodic_inserts_match_one_by_one(tmp_path):
+def test_batched_episodic_inserts_match_one_by_one(db_at):
     rng = np.random.default_rng(2)
-    a, b = MemoryStore(tmp_path / "a.db"), MemoryStore(tmp_path / "b.db")
+    a, b = MemoryStore(db_at("a.db")), MemoryStore(db_at("b.db"))
     vecs = unit(rng, 9, DIM)
     for s in (a, b):
         s.declare_embedder("test-random", DIM)

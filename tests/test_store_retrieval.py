@@ -3,8 +3,8 @@
 from .store_helpers import kitchen_store
 
 
-def test_search_clips_finds_the_right_clip_and_returns_all_its_memories(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_search_clips_finds_the_right_clip_and_returns_all_its_memories(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     hits = store.search_clips("Where are the car keys?", topk=1, threshold=0.3)
     assert [h.clip_id for h in hits] == [2]
     assert {m.id for m in hits[0].memories} == {ids["m_plant"], ids["m_keys"]}
@@ -12,16 +12,16 @@ def test_search_clips_finds_the_right_clip_and_returns_all_its_memories(db):
     assert best.id == ids["m_keys"]
 
 
-def test_threshold_and_exclusion(db):
-    store, _ = kitchen_store(db("m.db"))
+def test_threshold_and_exclusion(db_at):
+    store, _ = kitchen_store(db_at("m.db"))
     assert store.search_clips("Where are the car keys?", topk=2, threshold=0.99) == []
     first = store.search_clips("Where are the car keys?", topk=1, threshold=0.0)
     again = store.search_clips("Where are the car keys?", topk=1, threshold=0.0, exclude_clips=[first[0].clip_id])
     assert again and again[0].clip_id != first[0].clip_id
 
 
-def test_time_bound_hides_later_memories(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_time_bound_hides_later_memories(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     assert store.search_clips("Where are the car keys?", topk=3, threshold=0.0, before_time=60.0)
     for hit in store.search_clips("Where are the car keys?", topk=3, threshold=0.0, before_time=60.0):
         assert hit.clip_id in (0, 1)
@@ -33,8 +33,8 @@ def test_time_bound_hides_later_memories(db):
     assert store.characters(before_time=-1.0).members == {}
 
 
-def test_character_query_is_scoped_to_that_characters_memories(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_character_query_is_scoped_to_that_characters_memories(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     bob = store.characters().character_of(ids["bob_face"])
     variants = store.query_variants(f"What did <character_{bob}> do?")
     assert variants == [f"What did <face_{ids['bob_face']}> do?"]
@@ -47,8 +47,8 @@ def test_character_query_is_scoped_to_that_characters_memories(db):
     assert ids["m_plant"] not in alice_nodes
 
 
-def test_semantic_near_duplicate_reinforces_instead_of_inserting(db):
-    store, ids = kitchen_store(db("m.db"))
+def test_semantic_near_duplicate_reinforces_instead_of_inserting(db_at):
+    store, ids = kitchen_store(db_at("m.db"))
     a = ids["alice_face"]
     n_before = store.stats()["nodes"]["semantic"]
     with store.begin_clip(3, 90.0, 120.0) as w:
@@ -62,21 +62,21 @@ def test_semantic_near_duplicate_reinforces_instead_of_inserting(db):
     assert res.action == "inserted" and res.node_id is not None
 
 
-def test_searching_an_empty_store_returns_nothing(db):
+def test_searching_an_empty_store_returns_nothing(db_at):
     from m3_memory import MemoryStore
 
-    store = MemoryStore(db("empty.db"))
+    store = MemoryStore(db_at("empty.db"))
     assert store.search_clips("anything at all", threshold=0.0) == []
     assert store.search_nodes("anything at all") == []
 
 
-def test_hnsw_index_path_with_time_bound_and_deletes(db):
+def test_hnsw_index_path_with_time_bound_and_deletes(db_at):
     import numpy as np
 
     from m3_memory import MemoryStore, StoreConfig
 
     cfg = StoreConfig(hnsw_min_size=50, exact_max_floats=0, exact_subset_max=0)
-    store = MemoryStore(db("h.db"), config=cfg)
+    store = MemoryStore(db_at("h.db"), config=cfg)
     store.declare_embedder("test-random", 32)
     rng = np.random.default_rng(3)
     vecs = rng.normal(size=(200, 32)).astype(np.float32)

@@ -129,8 +129,8 @@ def test_watermark_finishes_clips_without_waiting_for_later_data() -> None:
     assert asm.add_frame(1.99, np.zeros((4, 4, 3), np.uint8)) == [] and asm.stats.late_frames == 1
 
 
-def test_crashed_run_is_found_and_its_lost_span_recorded(tmp_path) -> None:
-    db = tmp_path / "m.db"
+def test_crashed_run_is_found_and_its_lost_span_recorded(db_at) -> None:
+    db = db_at("m.db")
     # a process that opens a run, commits a clip, beats, then dies without closing (kill -9)
     code = f"""
 import os, signal
@@ -161,8 +161,8 @@ os.kill(os.getpid(), signal.SIGKILL)
     assert recover_crashed_runs(store) == []
 
 
-def test_a_live_run_of_another_process_is_not_taken_for_a_crash(tmp_path) -> None:
-    store = MemoryStore(tmp_path / "m.db")
+def test_a_live_run_of_another_process_is_not_taken_for_a_crash(db_at) -> None:
+    store = MemoryStore(db_at("m.db"))
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         with store.transaction() as conn:
@@ -175,11 +175,11 @@ def test_a_live_run_of_another_process_is_not_taken_for_a_crash(tmp_path) -> Non
     assert [g.cause for g in recover_crashed_runs(store)] == ["crash"]
 
 
-def test_unaccounted_spans_and_the_gaps_cli(tmp_path, capsys) -> None:
+def test_unaccounted_spans_and_the_gaps_cli(db_at, capsys) -> None:
     from m3_memory.cli import main
     from m3_memory.ingest.stream_ledger import Loss
 
-    db = tmp_path / "m.db"
+    db = db_at("m.db")
     store = MemoryStore(db)
     for k in (0, 1, 3):
         with store.begin_clip(k, 30.0 * k, 30.0 * (k + 1)):
@@ -215,14 +215,14 @@ def test_one_lost_audio_chunk_is_a_recorded_gap_and_later_audio_stays_in_place()
     assert abs(float(c.audio[int(2.05 * SR)])) < 1e-6
 
 
-def test_a_replay_that_memorized_nothing_says_why_from_the_losses(tmp_path):
+def test_a_replay_that_memorized_nothing_says_why_from_the_losses(db_at):
     """The demo refuses to score an empty memory; the reason names what the node counted as lost."""
     from m3_agent_ros.demo import nothing_memorized
     from m3_agent_ros.replay import ReplayStats
     from m3_memory.ingest.stream_ledger import Loss
     from m3_memory.store.stream_records import record_gaps
 
-    db = tmp_path / "memory.db"
+    db = db_at("memory.db")
     with MemoryStore(db) as store:
         record_gaps(store, [Loss("/audio", "clock_mismatch", 0.0, 0.0, 1189, "stamp 12.000 is stream time"),
                             Loss("/camera", "clock_mismatch", 0.0, 0.0, 238, "")], source="test")

@@ -63,8 +63,8 @@ def test_relative_times_work_on_a_recording_too_but_times_of_day_do_not():
     assert rec.spans("Who was here this morning?", 200.0) == []
 
 
-def test_the_first_ros_stamp_anchors_the_memory_and_a_memory_never_mixes_clocks(tmp_path):
-    with MemoryStore(tmp_path / "robot.db") as store:
+def test_the_first_ros_stamp_anchors_the_memory_and_a_memory_never_mixes_clocks(db_at):
+    with MemoryStore(db_at("robot.db")) as store:
         anchor = StampAnchor(store.timeline(), lambda s: store.anchor_wall_clock(s, ZONE))
         assert anchor.to_stream(NINE + 0.25) == 0.0 and store.timeline() == Timeline(NINE + 0.25, ZONE)
         assert anchor.to_stream(NINE + 30.25) == 30.0
@@ -75,7 +75,7 @@ def test_the_first_ros_stamp_anchors_the_memory_and_a_memory_never_mixes_clocks(
         again = StampAnchor(store.timeline(), lambda s: store.anchor_wall_clock(s, ZONE))
         assert again.to_stream(NINE + 3600.25) == 3600.0
         assert store.anchor_wall_clock(NINE + 999, "UTC").origin == NINE + 0.25
-    with MemoryStore(tmp_path / "bag.db") as store:   # a converted recording: stream stamps, then a ROS stamp
+    with MemoryStore(db_at("bag.db")) as store:   # a converted recording: stream stamps, then a ROS stamp
         with store.begin_clip(0, 0.0, 30.0) as w:
             w.add_memory("something happened", "episodic")
         with pytest.raises(StoreError, match="stream time"):
@@ -86,14 +86,14 @@ def test_the_first_ros_stamp_anchors_the_memory_and_a_memory_never_mixes_clocks(
             with pytest.raises(ValueError, match="wall-clock"):
                 anchor.to_stream(NINE)
         assert store.timeline().origin is None
-    with pytest.raises(ValueError, match="unknown time zone"), MemoryStore(tmp_path / "z.db") as store:
+    with pytest.raises(ValueError, match="unknown time zone"), MemoryStore(db_at("z.db")) as store:
         store.anchor_wall_clock(NINE, "Mars/Olympus")
 
 
 @pytest.fixture
-def robot(tmp_path):
+def robot(db_at):
     """The people_helpers meeting, held by a live robot from 09:00:00 Berlin time."""
-    store, _ = meeting_store(tmp_path / "m.db", wall_origin=NINE, zone=ZONE)
+    store, _ = meeting_store(db_at("m.db"), wall_origin=NINE, zone=ZONE)
     yield store
     store.close()
 

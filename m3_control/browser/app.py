@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from m3_memory import MemoryStore, StoreConfig
+from m3_memory.store import store_exists
 from m3_memory.store.browse import StatedNames
 from m3_memory.timeline import Timeline
 
@@ -40,7 +41,7 @@ MAX_BODY_BYTES = 64 * 1024   # forms are small: a name, an id, a token
 
 @dataclass
 class BrowserSettings:
-    db: Path
+    db: Path | str        # a SQLite file or a postgresql:// URL
     write_token: str | None = None          # None: read-only
     answerer: str = DEFAULT_ANSWERER        # make_answerer name, as the control node's `answerer` parameter
     answerer_options: dict[str, Any] | None = None   # None: the embedded default (ask.DEFAULT_OPTIONS)
@@ -79,7 +80,7 @@ def _environment() -> jinja2.Environment:
 class Browser:
     def __init__(self, settings: BrowserSettings) -> None:
         self.settings = settings
-        if not Path(settings.db).is_file():
+        if not store_exists(settings.db):
             raise FileNotFoundError(f"memory database not found: {settings.db}")
         self.config = StoreConfig(busy_timeout_ms=settings.busy_timeout_ms)
         self.access = WriteAccess(settings.write_token)
@@ -93,7 +94,8 @@ class Browser:
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         session = self.access.session(request)
         base = {"writable": self.access.enabled, "logged_in": session is not None,
-                "csrf": self.access.csrf(session), "db": self.settings.db.name, "timeline": self.timeline()}
+                "csrf": self.access.csrf(session), "timeline": self.timeline(),
+                "db": Path(self.settings.db).name if self.store.engine == "sqlite" else self.store.location}
         return self.templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
 
     def timeline(self) -> Timeline:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from m3_memory import MemoryStore, StoreConfig
+from m3_memory.store import store_location
 
 from ..answerer import Answer, Answerer, run_query
 from ..answerers import make_answerer
@@ -37,7 +38,7 @@ class Asked:
 class AskService:
     def __init__(self, db: str | Path, config: StoreConfig, embedder: Any = None, answerer: str = DEFAULT_ANSWERER,
                  options: dict[str, Any] | None = None, max_rounds: int = DEFAULT_ROUNDS) -> None:
-        self.db, self.config, self.embedder = Path(db), config, embedder
+        self.db, self.config, self.embedder = store_location(db), config, embedder
         self.name = answerer
         self.options = DEFAULT_OPTIONS if options is None else options
         self.max_rounds = max_rounds

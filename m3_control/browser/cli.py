@@ -17,7 +17,8 @@ import os
 import socket
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+
+from m3_memory.store import store_exists, store_location
 
 from .ask import DEFAULT_ANSWERER, DEFAULT_ROUNDS
 
@@ -66,13 +67,13 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
 
         if not db:
             raise ValueError("no database given: m3-memory serve DB (or set M3_MEMORY_DB)")
-        if not Path(db).is_file():
+        if not store_exists(db):
             raise ValueError(f"memory database not found: {db}")
         token = load_token(args.write_token_file)
         options = json.loads(args.answerer_options) if args.answerer_options else None
         if options is not None and not isinstance(options, dict):
             raise ValueError("--answerer-options must be a JSON object")
-        app = create_app(BrowserSettings(Path(db), token, args.answerer, options, args.max_rounds,
+        app = create_app(BrowserSettings(store_location(db), token, args.answerer, options, args.max_rounds,
                                          preload_model=not args.no_preload))
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         # proto IPPROTO_TCP: asyncio sets TCP_NODELAY only on sockets that say they are TCP (with proto 0, Nagle's

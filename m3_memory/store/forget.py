@@ -77,6 +77,8 @@ def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeou
             if cid is None:
                 raise UnknownCharacterError(f"unknown character {character_id}")
             report = _forget(store, chars, cid)
+        if store.engine == "postgresql":
+            return _purge_postgres(conn, report, full=vacuum)
         if vacuum:
             try:
                 conn.execute("VACUUM")
@@ -90,6 +92,36 @@ def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeou
     if not ck.ok:
         log.warning("forget: other connections kept %s-wal busy for %.1f s; the deleted bytes may remain in the "
                     "WAL or database file until they close and a checkpoint runs", store.path, ck.waited_s)
+    return report
+
+
+# tables that held something of the person (PostgreSQL: vacuumed after the delete)
+PURGED_TABLES = ("nodes", "embeddings", "contents", "edges", "turns", "turn_memories", "av_evidence",
+                 "voice_speech", "character_names", "entity_splits")
+
+
+def _purge_postgres(conn, report: ForgetReport, full: bool) -> ForgetReport:
+    """PostgreSQL keeps a deleted row's bytes in its table until VACUUM, and in the write-ahead log until the WAL
+    segment is recycled. VACUUM (``full``: VACUUM FULL, which rewrites each table into a new file and holds an
+    exclusive lock on it meanwhile) then CHECKPOINT, so the dead rows leave the tables and WAL recycling can
+    begin; ``report.remains`` says honestly what is still out of reach."""
+    t0 = time.monotonic()
+    for table in PURGED_TABLES:
+        conn.execute(f"VACUUM {'(FULL) ' if full else ''}{table}")
+    report.vacuumed = full
+    try:
+        conn.execute("CHECKPOINT")
+        report.checkpointed = True
+    except sqlite3.Error as e:   # CHECKPOINT needs superuser or the pg_checkpoint role
+        log.warning("forget: CHECKPOINT refused (%s); the server's next checkpoint does it", e)
+    report.remains = (
+        "PostgreSQL: the rows are deleted and the tables vacuumed"
+        + (" (VACUUM FULL: rewritten into new files; the old files' blocks are freed, not overwritten)" if full
+           else " (dead rows removed; freed space is reused, not overwritten: use --vacuum for VACUUM FULL)")
+        + ". The write-ahead log keeps the deleted rows until its segments are recycled after later checkpoints; "
+        "archived WAL, base backups and replicas keep them until they are rotated or re-taken.")
+    report.checkpoint = (0 if report.checkpointed else 1, -1, -1)
+    log.info("forget: PostgreSQL purge of %d tables in %.1f s", len(PURGED_TABLES), time.monotonic() - t0)
     return report
 
 
@@ -255,6 +287,9 @@ def _characters(conn: sqlite3.Connection) -> Characters:
 
 @contextlib.contextmanager
 def _secure_delete(conn: sqlite3.Connection) -> Iterator[None]:
+    if getattr(conn, "engine", "sqlite") != "sqlite":
+        yield
+        return
     prev = int(conn.execute("PRAGMA secure_delete").fetchone()[0])
     conn.execute("PRAGMA secure_delete = ON")
     try:

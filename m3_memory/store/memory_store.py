@@ -71,7 +71,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self.engine, self.location = "postgresql", redact_url(str(path))
             self.path = Path(self.location)   # a name only: no file of this store is on this machine
             self.conn = PgConnection(str(path), readonly=readonly,   # type: ignore[assignment]
-                                     connect_timeout_s=self.config.busy_timeout_ms / 1000)
+                                     busy_timeout_ms=self.config.busy_timeout_ms)
             if not readonly:
                 for stmt in PG_PREPARE:
                     self.conn.execute(stmt)

@@ -70,6 +70,7 @@ class ForgetReport:
     checkpointed: bool = False     # WAL checkpointed and truncated: no deleted bytes left in the files
     open_readers_blocking: bool = False   # other connections kept the checkpoint from finishing
     checkpoint: tuple[int, int, int] = (1, -1, -1)   # PRAGMA wal_checkpoint row: busy, log, checkpointed
+    remains: str = ""              # what the engine may still hold of the person outside the store's reach
 
 
 @dataclass

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .dialect import translate
+from .dialect import _split_top, translate
 from .schema import translate_ddl
 
 WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions ("m3ag")
@@ -57,6 +57,8 @@ def _sqlite_error(e: Exception, sql: str) -> sqlite3.Error:
     import psycopg
 
     msg = f"PostgreSQL: {str(e).strip()} (in: {' '.join(sql.split())[:200]})"
+    if isinstance(e, psycopg.errors.LockNotAvailable):   # lock_timeout (the store's busy timeout) ran out
+        return sqlite3.OperationalError(f"database is locked: another writer holds the store's write lock ({msg})")
     if isinstance(e, psycopg.IntegrityError):
         return sqlite3.IntegrityError(msg)
     if isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)):
@@ -64,19 +66,6 @@ def _sqlite_error(e: Exception, sql: str) -> sqlite3.Error:
     if isinstance(e, psycopg.ProgrammingError):
         return sqlite3.ProgrammingError(msg)
     return sqlite3.DatabaseError(msg)
-
-
-def _split_top(text: str) -> list[str]:
-    """``a, f(b, c), ?`` -> ``["a", "f(b, c)", "?"]`` (commas at paren depth 0)."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [*out, cur]
 
 
 def _default_id(sql: str, table: str, pos: int) -> str | None:
@@ -156,7 +145,8 @@ class PgConnection:
 
     engine = "postgresql"
 
-    def __init__(self, url: str, readonly: bool = False, connect_timeout_s: float = 10.0) -> None:
+    def __init__(self, url: str, readonly: bool = False, connect_timeout_s: float = 10.0,
+                 busy_timeout_ms: int = 5000) -> None:
         import psycopg
 
         self.url = url
@@ -168,6 +158,8 @@ class PgConnection:
         except psycopg.Error as e:
             raise sqlite3.OperationalError(f"cannot connect to PostgreSQL at {redact_url(url)}: "
                                            f"{str(e).strip()}") from e
+        # how long a writer waits for another's write lock, as SQLite's busy timeout
+        self._conn.execute(f"SET lock_timeout = {max(1, int(busy_timeout_ms))}")
         if readonly:
             self._conn.execute("SET default_transaction_read_only = on")
 
@@ -176,11 +168,19 @@ class PgConnection:
     def in_transaction(self) -> bool:
         return self._in_tx
 
+    def _check_open(self) -> None:
+        if self._conn.closed:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database (the PostgreSQL connection is closed)")
+
     def execute(self, sql: str, params: Sequence[Any] | dict = ()) -> PgCursor:
         with self._mutex:
+            self._check_open()
             head = sql.lstrip()[:16].upper()
             if head.startswith("PRAGMA"):
-                return self._pragma(sql)
+                try:
+                    return self._pragma(sql)
+                except Exception as e:
+                    raise _sqlite_error(e, sql) from e
             if head.startswith(("BEGIN", "COMMIT", "END", "ROLLBACK")):
                 return self._tx_statement(head)
             pg, returning, writes, explicit = _plan(sql)
@@ -207,6 +207,7 @@ class PgConnection:
         if not rows:
             return PgCursor(None, 0)
         with self._mutex:
+            self._check_open()
             pg, _, writes, explicit = _plan(sql)
             if pg.upper().endswith(" RETURNING ID"):
                 pg = pg[: -len(" RETURNING id")]
@@ -256,8 +257,12 @@ class PgConnection:
             if head.startswith("BEGIN"):
                 if "IMMEDIATE" in head or "EXCLUSIVE" in head:
                     self._conn.execute("BEGIN")
+                    try:
+                        self._lock()
+                    except BaseException:   # as SQLite's failed BEGIN IMMEDIATE: no transaction is left open
+                        self._conn.execute("ROLLBACK")
+                        raise
                     self._in_tx = True
-                    self._lock()
                 else:
                     self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
                     self._in_tx = True

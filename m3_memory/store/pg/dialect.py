@@ -8,6 +8,7 @@ What the store's statements use and how it is rewritten:
 * ``lower(hex(randomblob(16)))`` (the store id) -> 32 hex digits from ``gen_random_uuid()``;
 * scalar ``max(a, b)`` / ``min(a, b)`` -> ``GREATEST`` / ``LEAST``;
 * ``CROSS JOIN t ON ...`` (SQLite's way to fix the join order) -> ``JOIN t ON ...``;
+* an upsert's ``DO UPDATE SET c = c + excluded.c`` -> ``c = t.c + excluded.c``;
 * ``LIKE`` -> ``ILIKE`` (SQLite's LIKE ignores ASCII case), ``group_concat(x)`` -> ``string_agg(x::text, ',')``;
 * ``BEGIN IMMEDIATE`` (the write lock) and ``BEGIN`` (a read snapshot) are the connection's business
   (:mod:`.connection`), ``PRAGMA`` statements too.
@@ -39,6 +40,8 @@ _OR = re.compile(r"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+(\w+)\s*\(([^)]*)
 _RETURNING = re.compile(r"\sRETURNING\s", re.I)
 _LIKE = re.compile(r"(?<![\w])(NOT\s+)?LIKE(?![\w])", re.I)
 _CROSS_JOIN_ON = re.compile(r"\bCROSS\s+JOIN(\s+\w+(?:\s+\w+)?\s+ON\b)", re.I)
+_UPSERT = re.compile(r"\bON\s+CONFLICT\s*\([^)]*\)\s*DO\s+UPDATE\s+SET\b", re.I)
+_INSERT_COLS = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)", re.I | re.S)
 _MIN_MAX = re.compile(r"(?<![\w.])(max|min)\(", re.I)
 _RANDOM_ID = re.compile(r"lower\(hex\(randomblob\(16\)\)\)", re.I)
 _GROUP_CONCAT = re.compile(r"group_concat\(\s*([\w.]+)\s*\)", re.I)
@@ -79,10 +82,39 @@ def _scalar_min_max(sql: str) -> str:
     return "".join(out) + sql[at:]
 
 
+def _qualify_upsert(sql: str) -> str:
+    """``INSERT INTO t (...) ... ON CONFLICT (...) DO UPDATE SET c = c + excluded.c``: PostgreSQL needs the old
+    row's columns on the right-hand side qualified (``t.c``), SQLite reads them bare."""
+    m = _UPSERT.search(sql)
+    ins = _INSERT_COLS.match(sql)
+    if not m or not ins:
+        return sql
+    table, cols = ins.group(1), {c.strip().lower() for c in ins.group(2).split(",")}
+    sets = []
+    for assignment in _split_top(sql[m.end():]):
+        lhs, _, rhs = assignment.partition("=")
+        rhs = re.sub(r"(?<![\w.])(\w+)(?![\w(])", lambda w: f"{table}.{w.group(1)}"
+                     if w.group(1).lower() in cols else w.group(1), rhs)
+        sets.append(f"{lhs}={rhs}")
+    return sql[: m.end()] + ",".join(sets)
+
+
+def _split_top(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur]
+
+
 @lru_cache(maxsize=2048)
 def translate(sql: str) -> str:
     """The PostgreSQL form of one SQLite statement of the store (see the module docstring)."""
-    s = _insert_or(sql)
+    s = _qualify_upsert(_insert_or(sql)) if _UPSERT.search(sql) else _insert_or(sql)
     s = _GROUP_CONCAT.sub(lambda m: f"string_agg(CAST({m.group(1)} AS TEXT), ',')", s)
     s = _scalar_min_max(s)
     s = _CROSS_JOIN_ON.sub(r"JOIN\1", s)
