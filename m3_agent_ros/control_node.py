@@ -112,7 +112,7 @@ class ControlNode(M3LifecycleNode):
             db = store_location(params.db_path)
             if not store_exists(db):
                 raise FileNotFoundError(f"memory store {db} does not exist (db_path)")
-            self._store = MemoryStore(db, readonly=True)
+            self._store = MemoryStore(db, readonly=True, robot=params.robot_name)
             self._answerer = make_answerer(params.answerer, self._store, **params.answerer_options())
             self.params = params
         except Exception as e:

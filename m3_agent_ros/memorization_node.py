@@ -85,7 +85,7 @@ class MemorizationNode(M3LifecycleNode):
 
             # the audio message type first: a missing audio_common_msgs fails configure before models load
             self._audio_types = load_audio_types(p.audio_msg_type) if p.audio_topic else None
-            self.store = MemoryStore(store_location(p.db_path))
+            self.store = MemoryStore(store_location(p.db_path), robot=p.robot_name)
             memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
                                   make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model, p.sample_rate,
                                                    overlap_aware=p.voice_overlap_aware,

@@ -66,6 +66,8 @@ class _Documented:
 @dataclass(frozen=True)
 class ControlParams(_Documented):
     db_path: str = _p("", "memory store to answer from: a SQLite file or a postgresql:// URL (required; read-only)")
+    robot_name: str = _p("", "this robot's name in a memory several robots share ('' = the store's only robot): "
+                             "where-was-I questions read its own pose track")
     service_name: str = _p("m3_agent/query", "name of the m3_agent/srv/Query service (relative: in the namespace)")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
     prompt: str = _p("tools", "m3 answerer's prompt: tools (few-shot + entity tools + grammar, for small models) "
@@ -164,6 +166,8 @@ class ControlParams(_Documented):
 @dataclass(frozen=True)
 class MemorizationParams(_Documented):
     db_path: str = _p("", "memory store to write: a SQLite file (created if missing) or a postgresql:// URL")
+    robot_name: str = _p("", "this robot's name in a memory several robots share ('' = the store's only robot): "
+                             "its clips, poses, gaps and runs carry it")
     image_topic: str = _p("camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
     compressed_topic: str = _p("camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
     audio_topic: str = _p("audio", "audio topic, of audio_msg_type ('' to disable)")

@@ -18,6 +18,7 @@ from .answerer import Answer, ErrorKind, SearchableStore
 from .backends import make_backend
 from .backends.base import StopCheck
 from .loop import ReasoningLoop, RoundCallback
+from .robot_provenance import add_robots
 from .tool_loop import ToolReasoningLoop
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ class M3Answerer:
         if prompt not in PROMPTS:
             raise ValueError(f"unknown prompt {prompt!r} ({', '.join(PROMPTS)})")
         self.backend = make_backend(backend)
+        self.store = store
         self.prompt = prompt
         self.load_error = ""
         self.loop: ReasoningLoop | ToolReasoningLoop
@@ -95,6 +97,8 @@ class M3Answerer:
             fb.trace = {**ans.trace, "fallback": "extractive", "fallback_reason": ans.error,
                         "answer_source": "fallback", "extractive": fb.trace,
                         "provenance": fb.trace.get("selected", [])}
+            add_robots(self.store, fb.trace)
             return fb
         ans.trace.setdefault("answer_source", "model" if ans.success else "error")
+        add_robots(self.store, ans.trace)
         return ans

@@ -34,6 +34,7 @@ from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
+from .robot_provenance import robots_of
 from .rounds import Rounds
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
@@ -115,7 +116,9 @@ class ToolReasoningLoop:
         texts: set[str] = set()
         timeline = self.store.timeline()
         now = timeline.now(before_time)
-        for m in self.store.search_nodes(query, topk=3 * self.search_topk, before_time=before_time):
+        found = self.store.search_nodes(query, topk=3 * self.search_topk, before_time=before_time)
+        robots = robots_of(self.store, (m.clip_id for m in found))   # several robots share the memory: whose
+        for m in found:
             text = self.store.translate(m.text, before_time=before_time)
             if not text or text in texts:  # the same words said again: shown once (the best-scored memory)
                 continue
@@ -125,7 +128,10 @@ class ToolReasoningLoop:
             when = timeline.say(float(m.start_time or 0), now)
             shown[int(m.id)] = {"id": int(m.id), "kind": m.kind, "clip_id": m.clip_id, "text": text, "raw": m.text,
                                 "score": round(float(m.score or 0.0), 3), "time": m.start_time}
-            lines.append(f"[{m.id}] {when} {text}")
+            robot = robots.get(m.clip_id) if m.clip_id is not None else None
+            if robot:
+                shown[int(m.id)]["robot"] = robot
+            lines.append(f"[{m.id}] {when} {f'({robot}) ' if robot else ''}{text}")
         return lines
 
     def _phrase(self, memory: dict, before_time: float | None) -> str:
@@ -143,11 +149,13 @@ class ToolReasoningLoop:
         text = replace_tags(memory.get("raw") or memory["text"], name)
         text = TAG_RE.sub("someone", text).strip()
         m = _SAYS.match(text)
+        robot = memory.get("robot")
         if m:
             who, said = m.group(1).strip(), m.group(2).strip().rstrip(".!?")
-            return f'{who[:1].upper() + who[1:]} said "{said}".'
+            return f'{who[:1].upper() + who[1:]} said "{said}"' + (f" ({robot} heard it)." if robot else ".")
         text = text[:1].upper() + text[1:]
-        return text if text.endswith((".", "!", "?")) else text + "."
+        text = text.rstrip(".!?") if robot else text
+        return f"{text} ({robot} saw it)." if robot else text if text.endswith((".", "!", "?")) else text + "."
 
     def _clean(self, text: str, before_time: float | None, flags: list[str]) -> str:
         return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)

@@ -119,7 +119,8 @@ class Memorizer:
                 extra[key] = {"turns": len(spans), "seconds": round(sum(b - a for a, b in spans), 3)}
         with self.store.begin_clip(clip.clip_id, clip.start_time, clip.end_time, source=self.source,
                                    extra=extra) as w:
-            ev = ClipEvidence(clip.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),
+            res.clip_id = w.clip_id   # the store's id (a named robot's clips are numbered by the shared store)
+            ev = ClipEvidence(w.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),
                               frames=list(clip.frames), video_path=clip.video_path)
             if face_an is not None and self.faces is not None:
                 ev.faces = self.faces.attach(w, face_an)

@@ -122,3 +122,34 @@ def test_a_model_that_cannot_load_leaves_the_labelled_fallback(meeting, tmp_path
     a = ans.answer("What did someone say about the coffee machine?", 91.0, 3)
     assert a.success and a.answer.startswith("[extractive]") and a.trace["answer_source"] == "fallback"
     assert "model not loaded" in a.trace["fallback_reason"]
+
+
+def test_an_answer_from_a_memory_two_robots_share_says_which_robot_heard_it(db_at):
+    """Two robots write one memory: the answer phrases the picked memory with the robot that heard it, and its
+    provenance (made when the answer is, from the store) names that robot, on either engine."""
+    import numpy as np
+
+    from m3_memory import MemoryStore
+
+    from .store_helpers import unit
+
+    rng = np.random.default_rng(3)
+    for robot, k, said in (("robot1", 0, "The coffee machine is broken."), ("robot2", 0, "The plants need water.")):
+        with MemoryStore(db_at("m.db"), robot=robot) as store, store.begin_clip(k, 0.0, 30.0) as w:
+            v = w.add_entity("voice", unit(rng, 1, 192), [said])
+            w.add_memory(f'<voice_{v}> says: "{said}"')
+    store = MemoryStore(db_at("m.db"), readonly=True, robot="robot2")
+    be = Scripted(["Action: [Search]\nContent: coffee machine"], grammar_ok=True)
+    first = ToolReasoningLoop(store, be).run("What was said about the coffee machine?", before_time=40.0,
+                                             max_rounds=1)
+    line = next(x for x in first.trace["rounds"][0]["result"] if "coffee" in x)
+    assert "(robot1)" in line, "the model is shown whose memory it is"
+    mid = int(re.match(r"\[(\d+)\]", line).group(1))
+    ans = M3Answerer(store, backend={"backend": "embedded"}, prompt="tools")
+    ans.backend = Scripted(["Action: [Search]\nContent: coffee machine", f"Action: [Answer]\nContent: [{mid}]"], True)
+    ans.loop = ToolReasoningLoop(store, ans.backend)
+    a = ans.answer("What was said about the coffee machine?", 40.0, 3)
+    assert a.answer == 'Someone said "The coffee machine is broken" (robot1 heard it).'
+    assert a.cited_memory_ids == [mid]
+    assert [p["robot"] for p in a.trace["provenance"]] == ["robot1"] and a.trace["robots"] == ["robot1"]
+    store.close()

@@ -16,12 +16,13 @@ from .select_in import select_in
 
 class BulkRows:
     conn: sqlite3.Connection
+    robot: str
 
     # -- reads ---------------------------------------------------------------------------------------
     def meta_values(self, prefix: str) -> Iterator[str]:
-        """The values of every ``meta`` key that starts with ``prefix`` (a range scan of its primary key)."""
-        hi = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\uffff"
-        for (value,) in self.conn.execute("SELECT value FROM meta WHERE key >= ? AND key < ?", (prefix, hi)):
+        """The values of every ``meta`` key that starts with ``prefix`` (compared as a prefix, not as a range: a
+        range follows the text collation, which on PostgreSQL is not the bytes' order)."""
+        for (value,) in self.conn.execute("SELECT value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)):
             yield value
 
     def existing_node_ids(self, ids: Iterable[int]) -> set[int]:
@@ -33,6 +34,10 @@ class BulkRows:
                     or self.conn.execute("SELECT 1 FROM clips LIMIT 1").fetchone())
 
     def has_clip(self, clip_id: int) -> bool:
+        """Is this robot's clip ``clip_id`` (its own clip number when it has a name) committed?"""
+        if self.robot:
+            return self.conn.execute("SELECT 1 FROM clips WHERE robot = ? AND stream_clip = ?",
+                                     (self.robot, clip_id)).fetchone() is not None
         return self.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone() is not None
 
     def clip_row(self, clip_id: int) -> tuple[int, float, float, str] | None:

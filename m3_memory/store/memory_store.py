@@ -40,7 +40,8 @@ from .index_keeping import IndexKeeping
 from .pg import PgConnection, is_postgres_url, redact_url
 from .pg.schema import PREPARE as PG_PREPARE
 from .records import TEXT_KINDS, CheckpointResult, ClipHit, Entity, ForgetReport, Memory
-from .schema import migrate
+from .schema import check_robot_name, migrate
+from .select_in import select_in
 from .turn_reads import TurnReads
 from .vector_index import VectorIndex
 from .writer_cache import WriterCache
@@ -56,16 +57,20 @@ def _memory(row: Sequence) -> Memory:
 
 
 class MemoryStore(IndexKeeping, TurnReads, BulkRows):
-    """Open (and create/migrate if needed) a memory database.
+    """Open (and create/migrate if needed) a memory database: a SQLite file, or a ``postgresql://`` URL (one memory
+    that several robots write and read; give each its ``robot`` name).
 
     ``embedder``: a :class:`~m3_memory.embedders.TextEmbedder`, a config dict/name for ``make_embedder``, or
     ``None`` for the embedded default, created on first use. ``readonly=True`` refuses every write.
     """
 
     def __init__(self, path: str | Path, config: StoreConfig | dict | None = None,
-                 embedder: TextEmbedder | dict | str | None = None, readonly: bool = False) -> None:
+                 embedder: TextEmbedder | dict | str | None = None, readonly: bool = False, robot: str = "") -> None:
         self.config = config if isinstance(config, StoreConfig) else StoreConfig.from_dict(config)
         self.readonly = readonly
+        # which robot this process is, when several share the memory ("" = the store's only robot): its clips are
+        # numbered by the store and keep the robot's own clip number; its pose track is its own
+        self.robot = check_robot_name(robot)
         self._lock = threading.RLock()
         if is_postgres_url(path):   # one memory shared by several robots (m3_memory/store/pg)
             self.engine, self.location = "postgresql", redact_url(str(path))
@@ -355,9 +360,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self._checkpointer = Checkpointer(self, self.path, self.config.checkpoint_interval_s,
                                               self.config.synchronous)
         with self.transaction():
-            if self.conn.execute("SELECT 1 FROM clips WHERE id = ?", (clip_id,)).fetchone():
-                raise StoreError(f"clip {clip_id} is already committed")
-            writer = ClipWriter(self, int(clip_id), float(start_time), float(end_time))
+            stream_clip, clip_id = self._clip_number(int(clip_id))
+            writer = ClipWriter(self, clip_id, float(start_time), float(end_time))
             writer._changes = []
             writer.extra.update(extra or {})
             yield writer
@@ -365,17 +369,45 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self._wcache.mark(self.conn, self._tx)
             pose = writer.clip_pose  # where the robot was at the clip's middle (m3_memory.store.where), if known
             self.conn.execute(
-                "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra, x, y, yaw, frame) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra, x, y, yaw, frame, robot, "
+                "stream_clip) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (clip_id, start_time, end_time, source, time.time(),
                  json.dumps(writer.extra, default=str) if writer.extra else None,
-                 *((pose.x, pose.y, pose.yaw, pose.frame) if pose is not None else (None,) * 4)))
+                 *((pose.x, pose.y, pose.yaw, pose.frame) if pose is not None else (None,) * 4),
+                 self.robot or None, stream_clip))
+
+    def _clip_number(self, stream_clip: int) -> tuple[int | None, int]:
+        """(the robot's own clip number, the store's clip id) of a clip about to be written (in its transaction).
+
+        One robot: the clip id is the stream's clip number. A named robot: the store numbers the clip (the next id,
+        under the write lock) and keeps the robot's number, so two robots' clip 7 are two clips."""
+        if not self.robot:
+            if self.conn.execute("SELECT 1 FROM clips WHERE id = ?", (stream_clip,)).fetchone():
+                raise StoreError(f"clip {stream_clip} is already committed")
+            if self.conn.execute("SELECT 1 FROM clips WHERE robot IS NOT NULL LIMIT 1").fetchone():
+                raise StoreError(f"{self.location} is shared by named robots: open it with a robot name (robot_name)")
+            return None, stream_clip
+        if self.conn.execute("SELECT 1 FROM clips WHERE robot = ? AND stream_clip = ?",
+                             (self.robot, stream_clip)).fetchone():
+            raise StoreError(f"clip {stream_clip} of {self.robot} is already committed")
+        return stream_clip, int(self.conn.execute("SELECT coalesce(max(id), -1) + 1 FROM clips").fetchone()[0])
 
     def last_clip(self) -> tuple[int, float, float] | None:
-        """The last committed clip (id, start, end): where a restarted memorization resumes."""
-        row = self.conn.execute("SELECT id, start_time, end_time FROM clips ORDER BY end_time DESC, id DESC "
-                                "LIMIT 1").fetchone()
+        """The last committed clip (id, start, end) of this robot (of any, for the store's only robot)."""
+        mine = " WHERE robot = ?" if self.robot else ""
+        row = self.conn.execute(f"SELECT id, start_time, end_time FROM clips{mine} ORDER BY end_time DESC, id DESC "
+                                "LIMIT 1", (self.robot,) if self.robot else ()).fetchone()
         return tuple(row) if row else None  # type: ignore[return-value]
+
+    def robots(self) -> list[str]:
+        """The named robots that wrote clips into this memory."""
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT robot FROM clips WHERE robot IS NOT NULL "
+                                                "ORDER BY robot")]
+
+    def clip_robots(self, clip_ids: Iterable[int]) -> dict[int, str]:
+        """Which robot wrote each clip (clips of the store's only robot are left out)."""
+        return {int(r[0]): r[1] for r in select_in(self.conn, "SELECT id, robot FROM clips WHERE robot IS NOT NULL "
+                                                   "AND id IN ({})", dict.fromkeys(int(c) for c in clip_ids))}
 
     def _log(self, node_id: int, op: str) -> None:
         self.conn.execute("INSERT INTO changes (node_id, op) VALUES (?, ?)", (node_id, op))

@@ -22,12 +22,15 @@ Tables
                               such a pair is refused from then on (corrections.py)
   poses, places               the robot's pose track (stream time -> x, y, yaw in a frame; clips and turns also carry
                               the pose at their middle) and named places (circles in that frame)
+  (robot columns)             clips, poses, gaps and runs name the robot that wrote them when several robots share
+                              one memory (a clip keeps that robot's own clip number in stream_clip)
   edits                       audit log of people corrections (name, merge, split, forget): action, character,
                               ids and counts as JSON, origin; never a name (a forget must leave none behind)
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 MIGRATIONS: list[str] = [
@@ -220,9 +223,29 @@ MIGRATIONS: list[str] = [
     ALTER TABLE av_evidence ADD COLUMN confidence REAL;
     ALTER TABLE av_evidence ADD COLUMN linked_clip INTEGER;
     """,
+    # 9: several robots, one memory: which robot wrote a clip (its own clip number beside the store's clip id),
+    #    a pose, a gap and a run; NULL = the store's only robot (a store written before robots had names)
+    """
+    ALTER TABLE clips ADD COLUMN robot TEXT;
+    ALTER TABLE clips ADD COLUMN stream_clip INTEGER;
+    CREATE UNIQUE INDEX clips_robot_clip ON clips (robot, stream_clip) WHERE robot IS NOT NULL;
+    ALTER TABLE poses ADD COLUMN robot TEXT;
+    CREATE INDEX poses_robot_time ON poses (robot, t);
+    ALTER TABLE gaps ADD COLUMN robot TEXT;
+    ALTER TABLE runs ADD COLUMN robot TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+_ROBOT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+
+
+def check_robot_name(name: str) -> str:
+    """A robot's name in a shared memory: a ROS-namespace-like word ("robot1", "kitchen_bot"), or "" for none."""
+    name = (name or "").strip().strip("/")
+    if name and not _ROBOT_NAME.fullmatch(name):
+        raise ValueError(f"robot name {name!r}: use a letter then letters, digits or _ (at most 64)")
+    return name
 
 
 def current_version(conn: sqlite3.Connection) -> int:

@@ -39,9 +39,10 @@ def record_gaps(store: MemoryStore, losses: list[Loss], source: str = "") -> Non
     now = time.time()
     with store.transaction() as conn:
         conn.executemany(
-            "INSERT INTO gaps (topic, start_time, end_time, cause, count, detail, source, recorded_at) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            [(x.topic, x.start_time, x.end_time, x.cause, x.count, x.detail or None, source, now) for x in losses])
+            "INSERT INTO gaps (topic, start_time, end_time, cause, count, detail, source, recorded_at, robot) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
+            [(x.topic, x.start_time, x.end_time, x.cause, x.count, x.detail or None, source, now, store.robot or None)
+             for x in losses])
 
 
 def gaps(store: MemoryStore, cause: str | None = None, topic: str | None = None) -> list[Gap]:
@@ -86,12 +87,12 @@ def recover_crashed_runs(store: MemoryStore) -> list[Gap]:
     """Close every run that died without closing; record the span it lost. Returns the new crash gaps."""
     found = []
     rows = store.conn.execute("SELECT id, source, host, pid, started_at, heartbeat_at, first_stream_time, "
-                              "last_stream_time FROM runs WHERE status = 'running'").fetchall()
-    for run_id, source, host, pid, started_at, heartbeat_at, first_t, last_t in rows:
+                              "last_stream_time, coalesce(robot, '') FROM runs WHERE status = 'running'").fetchall()
+    for run_id, source, host, pid, started_at, heartbeat_at, first_t, last_t, robot in rows:
         if _alive(pid, host, heartbeat_at):
             continue
-        committed = store.conn.execute("SELECT MAX(end_time) FROM clips WHERE committed_at >= ?",
-                                       (started_at,)).fetchone()[0]
+        committed = store.conn.execute("SELECT MAX(end_time) FROM clips WHERE committed_at >= ? AND "
+                                       "coalesce(robot, '') = ?", (started_at, robot)).fetchone()[0]
         start = committed if committed is not None else first_t
         if start is None:
             start = last_t if last_t is not None else 0.0
@@ -102,8 +103,8 @@ def recover_crashed_runs(store: MemoryStore) -> list[Gap]:
             if conn.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()[0] != "running":
                 continue   # another process recovered it meanwhile
             cur = conn.execute(
-                "INSERT INTO gaps (topic, start_time, end_time, cause, count, detail, source, recorded_at) "
-                "VALUES ('*', ?, ?, 'crash', 1, ?, ?, ?)", (start, end, detail, source, time.time()))
+                "INSERT INTO gaps (topic, start_time, end_time, cause, count, detail, source, recorded_at, robot) "
+                "VALUES ('*', ?, ?, 'crash', 1, ?, ?, ?, ?)", (start, end, detail, source, time.time(), robot or None))
             conn.execute("UPDATE runs SET status = 'crashed', ended_at = ? WHERE id = ?", (heartbeat_at, run_id))
         found.append(Gap(int(cur.lastrowid or 0), "*", start, end, "crash", 1, detail, source or ""))
     return found
@@ -125,8 +126,8 @@ def open_run(store: MemoryStore, source: str) -> tuple[int, list[Gap]]:
     crashed = recover_crashed_runs(store)
     now = time.time()
     with store.transaction() as conn:
-        cur = conn.execute("INSERT INTO runs (source, host, pid, started_at, heartbeat_at) VALUES (?,?,?,?,?)",
-                           (source, socket.gethostname(), os.getpid(), now, now))
+        cur = conn.execute("INSERT INTO runs (source, host, pid, started_at, heartbeat_at, robot) VALUES "
+                           "(?,?,?,?,?,?)", (source, socket.gethostname(), os.getpid(), now, now, store.robot or None))
     return int(cur.lastrowid or 0), crashed
 
 
@@ -157,9 +158,11 @@ def unaccounted_spans(store: MemoryStore, start: float, end: float, min_s: float
                       ) -> list[tuple[float, float]]:
     """Stream time in [start, end] that is neither in a committed clip nor in a recorded gap: input lost without a
     word. Empty when every second of the stream is accounted for."""
-    spans = [(a, b) for a, b in store.conn.execute("SELECT start_time, end_time FROM clips")]
+    mine = (store.robot,)   # this robot's stream (every robot writes its own clips and gaps)
+    spans = [(a, b) for a, b in store.conn.execute("SELECT start_time, end_time FROM clips WHERE "
+                                                   "coalesce(robot, '') = ?", mine)]
     spans += [(a, b) for a, b in store.conn.execute("SELECT start_time, end_time FROM gaps "
-                                                    "WHERE end_time > start_time")]
+                                                    "WHERE end_time > start_time AND coalesce(robot, '') = ?", mine)]
     spans.sort()
     out, cursor = [], start
     for a, b in spans:

@@ -29,12 +29,20 @@ KEEP_EVERY_S = 1.0       # ... or this long after the last stored one
 MAX_NEAR_IDS = 200_000   # a position filter matching more memories than this is not selective: refused
 
 
+def _mine(store: MemoryStore) -> tuple[str, tuple]:
+    """The SQL condition (and its argument) for this robot's own pose track: a named robot in a shared memory
+    reads and extends only its own (two robots' tracks would interleave); the store's only robot reads all."""
+    return (" AND robot = ?", (store.robot,)) if store.robot else ("", ())
+
+
 def record_poses(w: ClipWriter, samples: Sequence[Pose]) -> int:
     """Store the clip's poses (track, clip pose, turn poses). Returns the number of turns given a pose."""
     if not samples:
         return 0
     samples = sorted(samples, key=lambda p: p.t)
-    last = w.conn.execute("SELECT t, x, y, yaw FROM poses ORDER BY t DESC LIMIT 1").fetchone()
+    mine, robot = _mine(w.store)
+    last = w.conn.execute(f"SELECT t, x, y, yaw FROM poses WHERE 1 = 1{mine} ORDER BY t DESC LIMIT 1",
+                          robot).fetchone()
     rows = []
     for p in samples:
         if not (w.start_time - 1.0 <= p.t <= w.end_time + 1.0):
@@ -47,9 +55,9 @@ def record_poses(w: ClipWriter, samples: Sequence[Pose]) -> int:
                          ) >= KEEP_TURN_RAD
             if not (moved or turned or p.t - last[0] >= KEEP_EVERY_S):
                 continue
-        rows.append((p.t, p.x, p.y, p.z, p.yaw, p.frame, w.clip_id))
+        rows.append((p.t, p.x, p.y, p.z, p.yaw, p.frame, w.clip_id, w.store.robot or None))
         last = (p.t, p.x, p.y, p.yaw)
-    w.conn.executemany("INSERT INTO poses (t, x, y, z, yaw, frame, clip_id) VALUES (?,?,?,?,?,?,?)", rows)
+    w.conn.executemany("INSERT INTO poses (t, x, y, z, yaw, frame, clip_id, robot) VALUES (?,?,?,?,?,?,?,?)", rows)
     mid = pose_at(samples, (w.start_time + w.end_time) / 2)
     if mid is not None:
         w.extra["pose"] = {"x": round(mid.x, 3), "y": round(mid.y, 3), "yaw": round(mid.yaw, 3), "frame": mid.frame}
@@ -98,7 +106,8 @@ def find_place(places: Sequence[Place], name: str) -> Place | None:
 
 
 def frame_of(store: MemoryStore) -> str:
-    row = store.conn.execute("SELECT frame FROM poses ORDER BY t DESC LIMIT 1").fetchone()
+    mine, robot = _mine(store)
+    row = store.conn.execute(f"SELECT frame FROM poses WHERE 1 = 1{mine} ORDER BY t DESC LIMIT 1", robot).fetchone()
     return (row[0] or "") if row else ""
 
 
@@ -154,14 +163,16 @@ def search_near(store: MemoryStore, query: str, x: float, y: float, radius: floa
 def pose_near(store: MemoryStore, t: float, max_gap_s: float = 5.0) -> Pose | None:
     """The robot's pose at time ``t`` from the stored track (interpolated; None without samples within
     ``max_gap_s``)."""
-    rows = store.conn.execute("SELECT t, x, y, yaw, frame FROM poses WHERE t BETWEEN ? AND ? ORDER BY t",
-                              (t - max_gap_s, t + max_gap_s)).fetchall()
+    mine, robot = _mine(store)
+    rows = store.conn.execute(f"SELECT t, x, y, yaw, frame FROM poses WHERE t BETWEEN ? AND ?{mine} ORDER BY t",
+                              (t - max_gap_s, t + max_gap_s, *robot)).fetchall()
     return pose_at([Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows], t, max_gap_s=max_gap_s)
 
 
 def track_between(store: MemoryStore, t0: float | None = None, t1: float | None = None) -> list[Pose]:
     """The stored pose track in [t0, t1] (open ends: all of it), in time order."""
+    mine, robot = _mine(store)
     rows = store.conn.execute(
-        "SELECT t, x, y, yaw, frame FROM poses WHERE t >= ? AND t <= ? ORDER BY t",
-        (-math.inf if t0 is None else t0, math.inf if t1 is None else t1)).fetchall()
+        f"SELECT t, x, y, yaw, frame FROM poses WHERE t >= ? AND t <= ?{mine} ORDER BY t",
+        (-math.inf if t0 is None else t0, math.inf if t1 is None else t1, *robot)).fetchall()
     return [Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows]

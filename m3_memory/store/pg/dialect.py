@@ -2,7 +2,8 @@
 
 What the store's statements use and how it is rewritten:
 
-* ``?`` parameters -> ``%s`` (a literal ``%`` is doubled first); the store never writes ``?`` inside a literal;
+* ``?`` parameters -> ``%s``, ``:name`` -> ``%(name)s`` (a literal ``%`` is doubled first); the store never
+  writes ``?`` inside a literal;
 * ``INSERT OR IGNORE`` -> ``INSERT ... ON CONFLICT DO NOTHING``; ``INSERT OR REPLACE`` -> ``INSERT ... ON CONFLICT
   (<primary key>) DO UPDATE SET`` every other column (the tables' keys are in :data:`PRIMARY_KEYS`);
 * ``lower(hex(randomblob(16)))`` (the store id) -> 32 hex digits from ``gen_random_uuid()``;
@@ -42,6 +43,7 @@ _LIKE = re.compile(r"(?<![\w])(NOT\s+)?LIKE(?![\w])", re.I)
 _CROSS_JOIN_ON = re.compile(r"\bCROSS\s+JOIN(\s+\w+(?:\s+\w+)?\s+ON\b)", re.I)
 _UPSERT = re.compile(r"\bON\s+CONFLICT\s*\([^)]*\)\s*DO\s+UPDATE\s+SET\b", re.I)
 _INSERT_COLS = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)", re.I | re.S)
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _MIN_MAX = re.compile(r"(?<![\w.])(max|min)\(", re.I)
 _RANDOM_ID = re.compile(r"lower\(hex\(randomblob\(16\)\)\)", re.I)
 _GROUP_CONCAT = re.compile(r"group_concat\(\s*([\w.]+)\s*\)", re.I)
@@ -120,4 +122,5 @@ def translate(sql: str) -> str:
     s = _CROSS_JOIN_ON.sub(r"JOIN\1", s)
     s = _RANDOM_ID.sub("replace(gen_random_uuid()::text, '-', '')", s)
     s = _LIKE.sub(lambda m: (m.group(1) or "") + "ILIKE", s)
-    return s.replace("%", "%%").replace("?", "%s")
+    s = s.replace("%", "%%").replace("?", "%s")
+    return _NAMED.sub(r"%(\1)s", s)

@@ -1,0 +1,166 @@
+"""The store's two engines: the PostgreSQL schema equals SQLite's, the dialect rewrite, several robots writing one
+memory at the same time (on both engines), and a server that is not there."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore
+from m3_memory.poses import Pose
+from m3_memory.store.pg.dialect import translate
+from m3_memory.store.schema import SCHEMA_VERSION
+from m3_memory.store.where import pose_near, record_poses, track_between
+
+from .store_helpers import near, unit
+
+
+def _sqlite_shape(store: MemoryStore) -> dict[str, set[str]]:
+    tables = [r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
+                                               "LIKE 'sqlite_%'")]
+    return {t: {r[1] for r in store.conn.execute(f"PRAGMA table_info({t})")} for t in tables}
+
+
+def _pg_shape(store: MemoryStore) -> dict[str, set[str]]:
+    shape: dict[str, set[str]] = {}
+    for table, col in store.conn.execute("SELECT table_name, column_name FROM information_schema.columns "
+                                         "WHERE table_schema = current_schema()"):
+        shape.setdefault(table, set()).add(col)
+    return shape
+
+
+def _indexes(store: MemoryStore) -> set[str]:
+    if store.engine == "sqlite":
+        return {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT "
+                                                 "LIKE 'sqlite_%'")}
+    return {r[0] for r in store.conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+                                             "AND indexname NOT LIKE '%_pkey'")}
+
+
+def test_postgresql_schema_has_every_table_column_and_index_of_sqlite(tmp_path, pg_server):
+    lite = MemoryStore(tmp_path / "m.db")
+    pg = MemoryStore(pg_server.database("schema_shape"))
+    assert int(pg.meta("schema_version")) == int(lite.meta("schema_version")) == SCHEMA_VERSION
+    assert _pg_shape(pg) == _sqlite_shape(lite)
+    assert _indexes(pg) == _indexes(lite)
+    assert len(pg.meta("store_id")) == len(lite.meta("store_id")) == 32
+    # REAL is 8 bytes on SQLite: PostgreSQL must not round stream times to 4-byte floats
+    with pg.begin_clip(0, 0.0, 30.0) as w:
+        w.add_memory("a memory at a precise time")
+    pg.conn.execute("UPDATE clips SET start_time = ? WHERE id = 0", (1795718482.1954305,))
+    assert pg.conn.execute("SELECT start_time FROM clips").fetchone()[0] == 1795718482.1954305
+    lite.close()
+    pg.close()
+
+
+@pytest.mark.parametrize(("sqlite_sql", "postgres_sql"), [
+    ("SELECT x FROM t WHERE a = ? AND b LIKE '%k%'", "SELECT x FROM t WHERE a = %s AND b ILIKE '%%k%%'"),
+    ("INSERT OR IGNORE INTO turn_memories (turn_id, memory_id) VALUES (?, ?)",
+     "INSERT INTO turn_memories (turn_id, memory_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"),
+    ("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+     "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"),
+    ("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
+     "UPDATE nodes SET end_time = GREATEST(coalesce(end_time, 0), %s) WHERE id = %s"),
+    ("SELECT max(seq), min(a) FROM changes", "SELECT max(seq), min(a) FROM changes"),
+    ("SELECT group_concat(text_id) FROM edges", "SELECT string_agg(CAST(text_id AS TEXT), ',') FROM edges"),
+    ("SELECT a FROM nodes n CROSS JOIN edges e ON e.text_id = n.id",
+     "SELECT a FROM nodes n JOIN edges e ON e.text_id = n.id"),
+    ("SELECT 1 FROM t WHERE x BETWEEN :x0 AND :x1", "SELECT 1 FROM t WHERE x BETWEEN %(x0)s AND %(x1)s"),
+    ("INSERT INTO voice_speech (voice_id, speech_s) VALUES (?, ?) ON CONFLICT (voice_id) DO UPDATE SET "
+     "speech_s = speech_s + excluded.speech_s",
+     "INSERT INTO voice_speech (voice_id, speech_s) VALUES (%s, %s) ON CONFLICT (voice_id) DO UPDATE SET "
+     "speech_s = voice_speech.speech_s + excluded.speech_s"),
+])
+def test_dialect_rewrites_each_sqlite_form_the_store_uses(sqlite_sql, postgres_sql):
+    assert translate(sqlite_sql) == postgres_sql
+
+
+def test_insert_or_replace_into_a_table_without_a_known_key_is_refused_not_guessed():
+    with pytest.raises(ValueError, match="primary key"):
+        translate("INSERT OR REPLACE INTO somewhere (a, b) VALUES (?, ?)")
+
+
+# ---------------------------------------------------------------------------------------------- several robots
+def _robot_writes(location, robot: str, face: np.ndarray, clips: int, seed: int, errors: list) -> None:
+    rng = np.random.default_rng(seed)
+    try:
+        store = MemoryStore(location, robot=robot)
+        for k in range(clips):
+            with store.begin_clip(k, 30.0 * k, 30.0 * k + 30) as w:
+                probe = near(face, rng)
+                nid, _ = w.match_entity("face", probe)
+                nid = w.add_entity("face", probe) if nid is None else (w.update_entity(nid, probe) or nid)
+                w.add_memory(f"<face_{nid}> is seen by {robot} in clip {k}.")
+                record_poses(w, [Pose(30.0 * k + s, x=seed + 0.1 * s, y=0.0) for s in (1.0, 15.0, 29.0)])
+        store.close()
+    except Exception as e:  # reported by the test (a thread's exception is otherwise lost)
+        errors.append(f"{robot}: {type(e).__name__}: {e}")
+
+
+def test_two_robots_write_one_memory_at_once_and_each_keeps_its_clips_poses_and_the_shared_people(db_at):
+    location = db_at("shared.db")
+    person = unit(np.random.default_rng(5), 1, 128)
+    MemoryStore(location, robot="robot1").close()   # created before the robots race
+    errors: list[str] = []
+    threads = [threading.Thread(target=_robot_writes, args=(location, name, person, 6, seed, errors))
+               for seed, name in ((1, "robot1"), (2, "robot2"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == []
+    reader = MemoryStore(location, readonly=True)
+    assert reader.robots() == ["robot1", "robot2"]
+    rows = reader.conn.execute("SELECT id, robot, stream_clip FROM clips ORDER BY id").fetchall()
+    assert sorted(r[0] for r in rows) == list(range(12)), "the store numbers every robot's clips: 12 clips"
+    assert sorted((r[1], r[2]) for r in rows) == sorted((n, k) for n in ("robot1", "robot2") for k in range(6))
+    # each memory says which robot wrote it, through its clip
+    mems = [m for r in rows for m in reader.clip_memories(r[0])]
+    robots = reader.clip_robots(m.clip_id for m in mems)
+    assert len(mems) == 12 and all(f"seen by {robots[m.clip_id]} " in m.text for m in mems)
+    # the person both robots saw is one face node (each writer matched the other's), so one character
+    assert len(reader.entities("face")) == 1 and len(reader.characters().members) == 1
+    # each robot resumes from, and reads, its own track
+    for name, x0 in (("robot1", 1.0), ("robot2", 2.0)):
+        mine = MemoryStore(location, readonly=True, robot=name)
+        assert mine.has_clip(5) and not mine.has_clip(6)
+        assert mine.last_clip()[1:] == (150.0, 180.0)
+        track = track_between(mine)
+        assert len(track) == 18 and {round(p.x - 0.1 * (p.t % 30.0), 6) for p in track} == {x0}
+        assert pose_near(mine, 45.0).x == pytest.approx(x0 + 1.5)
+        mine.close()
+    # a robot without a name cannot write into a memory named robots share: its clip ids would collide
+    anonymous = MemoryStore(location)
+    with pytest.raises(Exception, match="shared by named robots"), anonymous.begin_clip(99, 0.0, 1.0):
+        pass
+    anonymous.close()
+    reader.close()
+
+
+def test_a_clip_a_robot_already_wrote_is_refused_for_it_but_not_for_another_robot(db_at):
+    a = MemoryStore(db_at("m.db"), robot="robot1")
+    b = MemoryStore(db_at("m.db"), robot="robot2")
+    with a.begin_clip(0, 0.0, 30.0) as w:
+        w.add_memory("robot1's first clip")
+    with pytest.raises(Exception, match="clip 0 of robot1 is already committed"), a.begin_clip(0, 0.0, 30.0):
+        pass
+    with b.begin_clip(0, 0.0, 30.0) as w:
+        w.add_memory("robot2's first clip")
+    assert a.clip_robots([0, 1]) == {0: "robot1", 1: "robot2"}
+    with pytest.raises(ValueError, match="robot name"):
+        MemoryStore(db_at("m.db"), robot="robot 3; DROP TABLE clips")
+    a.close()
+    b.close()
+
+
+# ---------------------------------------------------------------------------------------------- no server
+def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path):
+    pytest.importorskip("psycopg")
+    t0 = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="cannot connect to PostgreSQL at postgresql://robot:\\*\\*\\*@"):
+        MemoryStore(f"postgresql://robot:secret@/m3?host={tmp_path}&connect_timeout=2")
+    assert time.monotonic() - t0 < 10
