@@ -100,3 +100,40 @@ def test_a_full_queue_drops_clips_with_an_overflow_record(db_at):
         assert pipe.count.clips_dropped >= 1
         pipe.save_losses()
         assert gaps(store, cause="overflow")
+
+
+def test_a_database_server_that_goes_down_mid_stream_loses_no_input_uncounted(tmp_path):
+    """PostgreSQL goes away while the stream runs: the clips written meanwhile fail (clip_error, with the
+    server's words), their gap records wait in memory and reach the store once it is back, later clips commit and
+    the pipeline never stops; every second of the stream is a clip or a recorded gap."""
+    from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
+    from m3_memory.store.stream_records import unaccounted_spans
+
+    try:
+        server = LocalPostgres(tmp_path / "pg")
+    except ServerUnavailable as e:
+        pytest.skip(str(e))
+    url = server.database("outage")
+    store = MemoryStore(url, robot="robot1")
+    pipe, done = _pipeline(store)
+    pipe.start()
+    try:
+        sent = _feed(pipe, 0.0, 2.0)
+        assert pipe.sync(2.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1).clips_committed == 1
+        server.stop()
+        sent += _feed(pipe, 2.0, 2.0)
+        r = pipe.sync(4.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1)
+        assert r.clips_committed == 1 and pipe.status()[2]["clip_errors"] == 1   # failed, the pipeline goes on
+        server = LocalPostgres(tmp_path / "pg")
+        sent += _feed(pipe, 4.0, 2.0)
+        assert pipe.sync(6.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1).clips_committed == 2
+        assert pipe.flush(timeout_s=60)
+        pipe.stop(drain=True)
+        assert len(done) == 2 and [r[0] for r in store.conn.execute("SELECT stream_clip FROM clips ORDER BY id")
+                                   ] == [0, 2], "the robot's clips 0 and 2 (the store numbers them 0 and 1)"
+        (outage,) = [g for g in gaps(store) if g.cause == "clip_error"]
+        assert (outage.start_time, outage.end_time) == (2.0, 4.0) and "PostgreSQL" in outage.detail
+        assert unaccounted_spans(store, 0.0, 6.0) == []
+        store.close()
+    finally:
+        server.stop()

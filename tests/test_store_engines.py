@@ -164,3 +164,34 @@ def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path
     with pytest.raises(sqlite3.OperationalError, match="cannot connect to PostgreSQL at postgresql://robot:\\*\\*\\*@"):
         MemoryStore(f"postgresql://robot:secret@/m3?host={tmp_path}&connect_timeout=2")
     assert time.monotonic() - t0 < 10
+
+
+def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is_written(tmp_path):
+    """The server goes away (restart, failover): the clip being written fails with a clear error and nothing of
+    it is half-written; the store reconnects by itself and the next clip commits; a reader follows."""
+    from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
+
+    try:
+        server = LocalPostgres(tmp_path / "pg")
+    except ServerUnavailable as e:
+        pytest.skip(str(e))
+    url = server.database("restarts")
+    store = MemoryStore(url, robot="robot1")
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        w.add_memory("before the restart")
+    server.stop()
+    with pytest.raises(sqlite3.OperationalError, match="PostgreSQL"), store.begin_clip(1, 30.0, 60.0) as w:
+        w.add_memory("while the server is down")
+    server = LocalPostgres(tmp_path / "pg")   # the same data folder: the same memory
+    try:
+        with store.begin_clip(1, 30.0, 60.0) as w:
+            w.add_memory("after the restart")
+        assert store.conn.reconnects == 1
+        reader = MemoryStore(url, readonly=True)
+        assert [m.text for c in (0, 1) for m in reader.clip_memories(c)] == ["before the restart",
+                                                                             "after the restart"]
+        assert [h.clip_id for h in reader.search_clips("after the restart", topk=1, threshold=0.0)] == [1]
+        reader.close()
+        store.close()
+    finally:
+        server.stop()

@@ -382,9 +382,9 @@ class StreamPipeline:
             return
         try:
             stream_records.record_gaps(self.store, losses, source=self.source)
-        except Exception as e:
+        except Exception as e:   # e.g. the database server is down: kept, written by a later call
             self.ledger.put_back(losses)
-            self.report("gap records", e)
+            self.report("gap records", f"{len(losses)} not written yet (kept for the next try): {e}", "warning")
 
     def heartbeat(self) -> None:
         if self._run_id is None:

@@ -153,15 +153,25 @@ class PgConnection:
         self.readonly = readonly
         self._mutex = threading.RLock()
         self._in_tx = False
+        self._closed = False
+        self._timeouts = (max(1, int(connect_timeout_s)), max(1, int(busy_timeout_ms)))
+        self.reconnects = 0
+        self._conn = self._connect()
+
+    def _connect(self):
+        """A new session (the first, or after the server went away: a restart, a failover, a lost network)."""
+        import psycopg
+
         try:
-            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(connect_timeout_s)))
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self._timeouts[0])
+            # how long a writer waits for another's write lock, as SQLite's busy timeout
+            conn.execute(f"SET lock_timeout = {self._timeouts[1]}")
+            if self.readonly:
+                conn.execute("SET default_transaction_read_only = on")
         except psycopg.Error as e:
-            raise sqlite3.OperationalError(f"cannot connect to PostgreSQL at {redact_url(url)}: "
+            raise sqlite3.OperationalError(f"cannot connect to PostgreSQL at {redact_url(self.url)}: "
                                            f"{str(e).strip()}") from e
-        # how long a writer waits for another's write lock, as SQLite's busy timeout
-        self._conn.execute(f"SET lock_timeout = {max(1, int(busy_timeout_ms))}")
-        if readonly:
-            self._conn.execute("SET default_transaction_read_only = on")
+        return conn
 
     # -- sqlite3.Connection's face ----------------------------------------------------------------------------
     @property
@@ -169,8 +179,14 @@ class PgConnection:
         return self._in_tx
 
     def _check_open(self) -> None:
-        if self._conn.closed:
+        """Refuse a closed store; reconnect a session the server dropped, between transactions only (a transaction
+        that lost its session is gone: its statements fail, its ROLLBACK succeeds, the caller retries or records
+        the loss)."""
+        if self._closed:
             raise sqlite3.ProgrammingError("Cannot operate on a closed database (the PostgreSQL connection is closed)")
+        if (self._conn.closed or self._conn.broken) and not self._in_tx:
+            self._conn = self._connect()
+            self.reconnects += 1
 
     def execute(self, sql: str, params: Sequence[Any] | dict = ()) -> PgCursor:
         with self._mutex:
@@ -224,6 +240,7 @@ class PgConnection:
 
     def close(self) -> None:
         with self._mutex:
+            self._closed = True
             self._conn.close()
 
     # -- internals -------------------------------------------------------------------------------------------
@@ -268,7 +285,8 @@ class PgConnection:
                     self._in_tx = True
             elif head.startswith("ROLLBACK"):
                 self._in_tx = False
-                self._conn.execute("ROLLBACK")
+                if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
+                    self._conn.execute("ROLLBACK")
             else:
                 self._in_tx = False
                 self._conn.execute("COMMIT")
