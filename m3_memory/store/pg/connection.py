@@ -147,7 +147,6 @@ class PgConnection:
 
     def __init__(self, url: str, readonly: bool = False, connect_timeout_s: float = 10.0,
                  busy_timeout_ms: int = 5000) -> None:
-        import psycopg
 
         self.url = url
         self.readonly = readonly
