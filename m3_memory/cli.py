@@ -122,7 +122,7 @@ def cmd_clip(args: argparse.Namespace) -> int:
     with _open(args) as store:
         row = store.clip_row(args.clip_id)
         if row is None:
-            raise CliError(f"no clip {args.clip_id} in {store.path}")
+            raise CliError(f"no clip {args.clip_id} in {store.location}")
         mems = store.clip_memories(args.clip_id)
         items = [{"id": m.id, "kind": m.kind, "weight": m.weight, "text": m.text,
                   "translated": store.translate(m.text)} for m in mems]

@@ -47,9 +47,9 @@ def skills():
 
 
 @pytest.fixture
-def memory(tmp_path):
+def memory(db_at):
     """The kitchen scene, then Bob (named, his voice tied to his face) speaks an instruction to the robot."""
-    store, ids = kitchen_store(tmp_path / "memory.db")
+    store, ids = kitchen_store(db_at("memory.db"))
     rng = np.random.default_rng(11)
     with store.begin_clip(3, 90.0, 120.0) as w:
         voice = w.add_entity("voice", unit(rng, 1, 192), [INJECTED])

@@ -37,8 +37,8 @@ def A(a):  # noqa: N802
 
 
 @pytest.fixture
-def kitchen(tmp_path):
-    return kitchen_store(tmp_path / "m.db")
+def kitchen(db_at):
+    return kitchen_store(db_at("m.db"))
 
 
 def test_search_then_answer_shows_translated_memories_of_the_right_clip(kitchen):

@@ -47,8 +47,8 @@ def _clip(k: int) -> Clip:
                 audio=np.zeros(30 * 16000, np.float32), audio_coverage=1.0)
 
 
-def test_clips_become_memories_and_restart_resumes_without_duplicates(tmp_path):
-    store = MemoryStore(tmp_path / "m.db")
+def test_clips_become_memories_and_restart_resumes_without_duplicates(db_at):
+    store = MemoryStore(db_at("m.db"))
     m = Memorizer(store, Faces(), Voices(), "embedded")
     r0 = m.process(_clip(0))
     assert not r0.skipped and r0.errors == []
@@ -63,15 +63,15 @@ def test_clips_become_memories_and_restart_resumes_without_duplicates(tmp_path):
     n = store.stats()["nodes"]
     store.close()
     # restart on the same database and stream: committed clips are skipped
-    store = MemoryStore(tmp_path / "m.db")
+    store = MemoryStore(db_at("m.db"))
     m = Memorizer(store, Faces(), Voices(), "embedded")
     assert m.process(_clip(0)).skipped and m.process(_clip(1)).skipped
     assert store.stats()["nodes"] == n
     assert not m.process(_clip(2)).skipped
 
 
-def test_a_failing_perception_stage_loses_that_modality_not_the_clip(tmp_path):
-    store = MemoryStore(tmp_path / "m.db")
+def test_a_failing_perception_stage_loses_that_modality_not_the_clip(db_at):
+    store = MemoryStore(db_at("m.db"))
     faces = Faces()
     faces.fail = True
     r = Memorizer(store, faces, Voices(), "embedded").process(_clip(0))

@@ -12,8 +12,8 @@ from .people_helpers import meeting_store
 
 
 @pytest.fixture
-def meeting(tmp_path):
-    store, ids = meeting_store(tmp_path / "m.db")
+def meeting(db_at):
+    store, ids = meeting_store(db_at("m.db"))
     yield store, ids, EntityTools(store)
     store.close()
 
@@ -193,13 +193,13 @@ def test_the_question_words_pick_when_or_where():
     assert align_polarity("When did I last see Ann?", 'last_place("Ann")') == 'last_seen("Ann")'
 
 
-def test_a_sentence_cut_by_a_clip_boundary_is_one_turn(tmp_path):
+def test_a_sentence_cut_by_a_clip_boundary_is_one_turn(db_at):
     """Ann talks across the 30 s mark: clip 0 ends on her first half, clip 1 starts with the rest. She spoke once,
     said the whole sentence, and both turn rows and both memories are named. Bo stops 2 s before the mark and
     starts again after it: two turns."""
     script = [(0, "bo", 26.0, 28.0, "The coffee machine"), (0, "ann", 28.6, 30.0, "Put the red folder"),
               (1, "ann", 30.0, 31.4, "on the desk."), (1, "bo", 32.0, 34.0, "is broken again.")]
-    store, ids = meeting_store(tmp_path / "m.db", script=script, silent=[])
+    store, ids = meeting_store(db_at("m.db"), script=script, silent=[])
     try:
         tools = EntityTools(store)
         r = tools.run('times_spoke("Ann")', 61.0)

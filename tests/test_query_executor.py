@@ -26,8 +26,8 @@ def _poses(clip: int) -> list[Pose]:
 
 
 @pytest.fixture
-def ex(tmp_path):
-    store, _ = meeting_store(tmp_path / "m.db", _poses)
+def ex(db_at):
+    store, _ = meeting_store(db_at("m.db"), _poses)
     save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
     yield QueryExecutor(store)
     store.close()
@@ -118,10 +118,10 @@ def test_honest_outcomes_never_answer_about_someone_else(ex):
     assert res.status == "future_time"
 
 
-def test_two_people_who_said_the_same_words_are_ambiguous(tmp_path):
+def test_two_people_who_said_the_same_words_are_ambiguous(db_at):
     script = [(0, "ann", 2.0, 4.0, "See you tomorrow."), (0, "bo", 10.0, 12.0, "See you tomorrow."),
               (1, "bo", 40.0, 42.0, "The coffee machine is broken.")]
-    store, _ = meeting_store(tmp_path / "a.db", script=script, silent=[])
+    store, _ = meeting_store(db_at("a.db"), script=script, silent=[])
     try:
         ex = QueryExecutor(store)
         a, res = answer_query(ex, 'find=count_times who="see you tomorrow"', 91.0)

@@ -32,8 +32,8 @@ class Scripted:
 
 
 @pytest.fixture
-def meeting(tmp_path):
-    store, ids = meeting_store(tmp_path / "m.db")
+def meeting(db_at):
+    store, ids = meeting_store(db_at("m.db"))
     yield store, ids
     store.close()
 

@@ -34,8 +34,8 @@ def samples(clip: int, hz: float = 10.0) -> list[Pose]:
 
 
 @pytest.fixture
-def posed(tmp_path):
-    store, ids = meeting_store(tmp_path / "m.db", poses=samples)
+def posed(db_at):
+    store, ids = meeting_store(db_at("m.db"), poses=samples)
     save_places(store, PLACES)
     yield store, ids, EntityTools(store)
     store.close()
@@ -108,8 +108,8 @@ def test_where_tools_answer_from_stored_poses_and_honour_the_question_time(posed
         'place_at("1:10")', 61.0).answer                                                  # after the question time
 
 
-def test_without_poses_where_tools_say_so_and_nothing_else_changes(tmp_path):
-    store, _ = meeting_store(tmp_path / "plain.db")
+def test_without_poses_where_tools_say_so_and_nothing_else_changes(db_at):
+    store, _ = meeting_store(db_at("plain.db"))
     tools = EntityTools(store)
     assert tools.run('last_place("Ann")', 91.0).answer == "I have no record of where that was."
     assert tools.run('times_spoke("Ann")', 91.0).value == 4
@@ -167,7 +167,7 @@ def test_cli_search_takes_a_place_or_a_circle(posed, capsys):
     from m3_memory.cli import main
 
     store, _, _ = posed
-    path = str(store.path)
+    path = store.location
     assert main(["search", "coffee machine", "--db", path, "--place", "office", "--json"]) == 0
     import json
 

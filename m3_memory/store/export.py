@@ -161,7 +161,7 @@ def build_export(store: MemoryStore, include_vectors: bool = False, include_blob
             contents.append(item)
         characters = character_rows(conn, chars, names)
     return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported_at": time.time(),
-            "db": str(store.path), "include_vectors": include_vectors, "include_blobs": include_blobs,
+            "db": store.location, "include_vectors": include_vectors, "include_blobs": include_blobs,
             "meta": meta, "clips": clips, "nodes": nodes, "edges": edges, "characters": characters,
             "contents": contents}
 

@@ -91,7 +91,7 @@ def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeou
     report.checkpoint = (ck.busy, ck.log_frames, ck.checkpointed_frames)
     if not ck.ok:
         log.warning("forget: other connections kept %s-wal busy for %.1f s; the deleted bytes may remain in the "
-                    "WAL or database file until they close and a checkpoint runs", store.path, ck.waited_s)
+                    "WAL or database file until they close and a checkpoint runs", store.location, ck.waited_s)
     return report
 
 

@@ -27,6 +27,8 @@ class IndexKeeping:
     conn: sqlite3.Connection
     config: StoreConfig
     readonly: bool
+    path: Path
+    location: str
     _lock: threading.RLock
     _index: VectorIndex | None
     _index_dir: Path | None
@@ -96,14 +98,14 @@ class IndexKeeping:
         except IndexFileError as e:
             missing = not (self._index_dir / index_files.MANIFEST).exists()
             self.index_note = f"rebuilt from the database: {e}"
-            (log.debug if missing else log.warning)("vector index of %s %s", self.path, self.index_note)
+            (log.debug if missing else log.warning)("vector index of %s %s", self.location, self.index_note)
             return False
         idx.on_built = self._save_index
         self._index, self._last_seq, self._characters = idx, idx.seq, {}
         self._index_saved = (idx.seq, idx.built_at)
         self.index_note = (f"loaded {len(idx.segments)} segments, {idx.n} rows at change {idx.seq} in "
                            f"{time.perf_counter() - t0:.2f} s")
-        log.info("vector index of %s: %s", self.path, self.index_note)
+        log.info("vector index of %s: %s", self.location, self.index_note)
         return True
 
     def _full_load(self) -> None:
@@ -192,7 +194,7 @@ class IndexKeeping:
         try:
             ok = index_files.save(idx, self._index_dir, self._index_header, self._unapplied_deletes)
         except OSError as e:
-            log.warning("vector index of %s not saved: %s", self.path, e)
+            log.warning("vector index of %s not saved: %s", self.location, e)
             return False
         if ok:
             self._index_saved = state
@@ -213,9 +215,10 @@ class IndexKeeping:
         if not idx.wait_idle(timeout=0):   # builds planned or running
             t0 = time.perf_counter()
             log.info("vector index of %s: finishing its builds before close (%d rows pending, %d segments), so "
-                     "readers open it ready", self.path, idx.pending, len(idx.segments))
+                     "readers open it ready", self.location, idx.pending, len(idx.segments))
             done = idx.wait_idle(timeout=self.config.index_close_wait_s)
-            log.info("vector index of %s: %s in %.1f s", self.path, "built" if done else "still building, saved as is",
+            log.info("vector index of %s: %s in %.1f s", self.location,
+                     "built" if done else "still building, saved as is",
                      time.perf_counter() - t0)
 
     def _unapplied_deletes(self, seq: int) -> str | None:

@@ -85,7 +85,7 @@ def _already_imported(store: MemoryStore, source: str, sha256: str) -> ImportRep
 # ---------------------------------------------------------------------------------------------- import
 def _require_empty_unless(store: MemoryStore, into_existing: bool) -> None:
     if not into_existing and not store.is_empty():
-        raise PickleImportError(f"{store.path} already holds memories; import into an empty database, or pass "
+        raise PickleImportError(f"{store.location} already holds memories; import into an empty database, or pass "
                                 "into_existing=True (--into-existing) to append the graph after them")
 
 
@@ -282,7 +282,7 @@ def _declare_text_embedder(store: MemoryStore, name: str, dim: int) -> None:
     """:meth:`MemoryStore.declare_embedder` without its own transaction."""
     have, have_dim = store.meta("embedder_name"), int(store.meta("embedder_dim") or 0)
     if have is not None and (have != name or have_dim != dim):
-        raise StoreError(f"{store.path} already holds {have_dim}-d text vectors from {have!r}; cannot mix with "
+        raise StoreError(f"{store.location} already holds {have_dim}-d text vectors from {have!r}; cannot mix with "
                          f"{dim}-d ones from {name!r}")
     store.set_meta("embedder_name", name)
     store.set_meta("embedder_dim", dim)
