@@ -28,6 +28,9 @@ class StoreConfig:
     index_segment_rows: int = 4096         # newest rows searched exactly until this many are sealed into a segment
     index_max_segment_rows: int = 262144   # segments are merged (in the background) up to this size
     index_persist: bool = True             # keep the index in <db>.index/ (loaded at open, changes replayed)
+    # PostgreSQL: the server holds the rows, each machine its own copy of the index (per store id) in this folder
+    # ("" = ~/.cache/m3_agent/index), loaded at open and brought up to date from the change log like SQLite's
+    index_cache_dir: str = ""
     index_background: bool = True          # build segments in a background thread (False: inline)
     # a writer keeps the vector index as it writes (from its first commit) and saves it at close, so the next reader
     # opens it ready instead of rebuilding it from the database (issue 29: 15 s at 100k, minutes at 1M)

@@ -3,6 +3,7 @@ memory at the same time (on both engines), and a server that is not there."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -195,3 +196,41 @@ def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is
         store.close()
     finally:
         server.stop()
+
+
+def test_each_machine_keeps_its_copy_of_a_shared_memorys_index_and_a_forget_retires_every_copy(pg_server, tmp_path):
+    """PostgreSQL holds the rows; a machine's readers load the index its writer (or an earlier reader) saved in the
+    index cache instead of fetching every vector, and after a forget elsewhere a cached copy (which may hold the
+    forgotten person's vectors) is refused and deleted."""
+    from m3_memory import StoreConfig
+
+    from .store_helpers import kitchen_store
+    from .store_writer_proc import INDEX_CONFIG
+
+    url = pg_server.database("index_cache")
+    here, there = (StoreConfig.from_dict({**INDEX_CONFIG, "index_cache_dir": str(tmp_path / name)})
+                   for name in ("here", "there"))
+    store, ids = kitchen_store(url)
+    store.close()
+    writer = MemoryStore(url, config=here, robot="robot1")   # enough memories for HNSW segments (small here)
+    for k in range(3):
+        with writer.begin_clip(k, 100.0 + 30 * k, 130.0 + 30 * k) as w:
+            w.add_memories([f"Item {k}-{i} is put on shelf {i % 7} of the pantry." for i in range(40)])
+            w.add_memory("The robot charges its battery in the hallway.") if k == 2 else None
+    writer.close()   # saves its index in this machine's cache
+    cached = list((tmp_path / "here").glob("pg-*.index"))
+    assert len(cached) == 1 and (cached[0] / "manifest.json").exists()
+    reader = MemoryStore(url, config=here, readonly=True)
+    assert reader.search_nodes("battery charging", topk=1)[0].text.startswith("The robot charges")
+    assert reader.index_note.startswith("loaded"), reader.index_note
+    reader.close()
+    # another machine forgets Alice: this machine's cached copy is from the old epoch
+    elsewhere = MemoryStore(url, config=there)
+    elsewhere.forget_character(elsewhere.characters().character_of(ids["alice_face"]))
+    elsewhere.close()
+    reader = MemoryStore(url, config=here, readonly=True)
+    assert all("coffee" not in m.text for m in reader.search_nodes("coffee", topk=5))
+    assert reader.index_note.startswith("rebuilt") and "store_id" in reader.index_note, reader.index_note
+    reader.close()
+    manifest = cached[0] / "manifest.json"   # gone, or saved anew for the new epoch
+    assert not manifest.exists() or json.loads(manifest.read_text())["store_id"].endswith("#1")

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REDACTED = "<redacted>"
+FORGET_EPOCH = "forget_epoch"   # meta key: forgets so far; a saved vector index belongs to one epoch
 NEEDS_REEMBED = "needs_reembed"   # key in nodes.extra: the node's text changed but it has no vector yet
 # name parts that are not redacted on their own ("Anne de Vries": "Anne de Vries", "Anne", "Vries")
 _PARTICLES = frozenset({"al", "bin", "da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du",
@@ -77,6 +78,9 @@ def forget_character(store: MemoryStore, character_id: int, *, checkpoint_timeou
             if cid is None:
                 raise UnknownCharacterError(f"unknown character {character_id}")
             report = _forget(store, chars, cid)
+            # every copy of the vector index saved before this (other machines' caches of a shared memory, or a
+            # file beside SQLite) was built for an older epoch: it is refused and deleted where it is next opened
+            store.set_meta(FORGET_EPOCH, int(store.meta(FORGET_EPOCH) or 0) + 1)
         if store.engine == "postgresql":
             return _purge_postgres(conn, report, full=vacuum)
         if vacuum:

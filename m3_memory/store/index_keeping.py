@@ -39,6 +39,8 @@ class IndexKeeping:
 
     def meta(self, key: str, default: str | None = None) -> str | None: ...   # MemoryStore
 
+    def side_connection(self) -> sqlite3.Connection: ...   # MemoryStore
+
     def refresh(self, force: bool = False, own_write: bool = False) -> None:
         """Apply committed changes from any process to the vector index and character cache.
 
@@ -71,8 +73,11 @@ class IndexKeeping:
         return idx
 
     def _header(self) -> Header:
-        return Header(self.meta("store_id"), self.meta("embedder_name"), int(self.meta("embedder_dim") or 0),
-                      self.config.index_dtype, self.config.hnsw_m)
+        """What a saved index must match: this store (and its forget epoch: an index saved before a forget may
+        hold the forgotten person's vectors), its embedder and the index settings."""
+        store_id, epoch = self.meta("store_id"), self.meta("forget_epoch")
+        return Header(f"{store_id}#{epoch}" if store_id and epoch else store_id, self.meta("embedder_name"),
+                      int(self.meta("embedder_dim") or 0), self.config.index_dtype, self.config.hnsw_m)
 
     def _load_index(self) -> bool:
         """Open the persisted index (True; the caller replays the changes after it) or say why not (False)."""
@@ -97,6 +102,8 @@ class IndexKeeping:
                 raise IndexFileError(f"the change log starts at {lo}, after the index's {idx.seq}")
         except IndexFileError as e:
             missing = not (self._index_dir / index_files.MANIFEST).exists()
+            if "store_id" in str(e):   # another store's, or saved before a forget: may hold deleted vectors
+                index_files.purge(self._index_dir)
             self.index_note = f"rebuilt from the database: {e}"
             (log.debug if missing else log.warning)("vector index of %s %s", self.location, self.index_note)
             return False
@@ -223,7 +230,7 @@ class IndexKeeping:
 
     def _unapplied_deletes(self, seq: int) -> str | None:
         """Why a state at change ``seq`` must not be saved: a deletion after it (its vectors would be written)."""
-        conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+        conn = self.side_connection()
         try:
             row = conn.execute("SELECT seq, op FROM changes WHERE seq > ? AND op IN ('del', 'upd') LIMIT 1",
                                (seq,)).fetchone()

@@ -104,13 +104,27 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self._char_rows: tuple | None = None   # entities and equivalences by time, for that dict (characters())
         self._tx = 0                          # write transactions begun (the writer cache is checked per one)
         self._wcache = WriterCache()          # semantic memories per entity, face/voice embeddings
-        persist = self.config.index_persist and str(path) != ":memory:" and self.engine == "sqlite"
-        self._index_dir: Path | None = index_dir(self.path) if persist else None
+        self._index_dir: Path | None = self._index_location() if self.config.index_persist else None
         self._index_header: Header | None = None
         self._index_saved: tuple[int, int] | None = None   # (seq, builds) of the last save
         self.index_note = ""                  # how the vector index was opened (loaded, or rebuilt and why)
         self._checkpointer: Checkpointer | None = None   # started by the first clip written
         self._dim: str | None = None          # the declared text embedding dim (meta), once known
+
+    def _index_location(self) -> Path | None:
+        """Where the vector index is saved: beside a SQLite file; for PostgreSQL in this machine's index cache, one
+        folder per store (its id), so every robot and reader on the machine shares one copy."""
+        if self.engine == "sqlite":
+            return None if str(self.path) == ":memory:" else index_dir(self.path)
+        store_id = self.meta("store_id")
+        root = Path(self.config.index_cache_dir or Path.home() / ".cache" / "m3_agent" / "index").expanduser()
+        return root / f"pg-{store_id}.index" if store_id else None
+
+    def side_connection(self) -> sqlite3.Connection:
+        """A read-only connection of its own (for a background thread), to the same store."""
+        if self.engine == "postgresql":
+            return PgConnection(self.conn.url, readonly=True)  # type: ignore[attr-defined,return-value]
+        return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
 
     def _check_schema(self) -> None:
         from .schema import SCHEMA_VERSION, current_version
@@ -447,6 +461,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         if self._index_dir is not None:  # the persisted index may hold the deleted memories' vectors
             index_files.purge(self._index_dir)
             self._index_saved = None
+            if self._index_header is not None:
+                self._index_header = self._header()   # the new forget epoch
         return report
 
     def checkpoint(self, timeout_s: float = 10.0) -> CheckpointResult:
