@@ -234,3 +234,57 @@ def test_each_machine_keeps_its_copy_of_a_shared_memorys_index_and_a_forget_reti
     reader.close()
     manifest = cached[0] / "manifest.json"   # gone, or saved anew for the new epoch
     assert not manifest.exists() or json.loads(manifest.read_text())["store_id"].endswith("#1")
+
+
+# ---------------------------------------------------------------------------- seen by one robot, heard by another
+def _camera_clip(store: MemoryStore, face: np.ndarray, at: tuple[float, float]) -> int:
+    """robot with a camera only: one face alone in view for the whole clip 0 (0-30 s), standing at ``at``."""
+    from m3_memory.memorize import record_turns
+    from m3_memory.writing.base import ClipEvidence, FaceEvidence
+    from m3_memory.writing.factory import make_writer
+
+    times = [0.5 * i for i in range(60)]
+    poses = [Pose(t, at[0], at[1], 0.0, 0.0, "map") for t in np.arange(0.0, 30.5, 1.0)]
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        fid = w.add_entity("face", face)
+        ev = ClipEvidence(w.clip_id, 0.0, 30.0, faces=[FaceEvidence(fid, b"", times)], frame_times=times, poses=poses)
+        out = make_writer("embedded").write(ev, graph=w)
+        record_turns(w, ev, [(r.node_id, t) for r, t in zip(w.add_memories(out.episodic), out.episodic, strict=True)])
+        for s in out.semantic:
+            w.add_memory(s, "semantic")
+        record_poses(w, poses)
+    return fid
+
+
+def _microphone_clip(store: MemoryStore, voice: np.ndarray, at: tuple[float, float]) -> tuple[int, list[str]]:
+    """robot with a microphone only: one person says three sentences in clip 0, the robot standing at ``at``."""
+    from m3_memory.memorize import record_turns
+    from m3_memory.writing.base import ClipEvidence, VoiceTurnEvidence
+    from m3_memory.writing.factory import make_writer
+
+    poses = [Pose(t, at[0], at[1], 0.0, 0.0, "map") for t in np.arange(0.0, 30.5, 1.0)]
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        vid = w.add_entity("voice", voice)
+        turns = [VoiceTurnEvidence(vid, a, b, f"sentence {i}") for i, (a, b) in enumerate(((2, 6), (10, 14), (20, 25)))]
+        ev = ClipEvidence(w.clip_id, 0.0, 30.0, voices=turns, poses=poses)
+        out = make_writer("embedded").write(ev, graph=w)
+        record_turns(w, ev, [(r.node_id, t) for r, t in zip(w.add_memories(out.episodic), out.episodic, strict=True)])
+        for s in out.semantic:
+            w.add_memory(s, "semantic")
+        record_poses(w, poses)
+    return vid, out.semantic
+
+
+@pytest.mark.parametrize("microphone_at,joined", [((1.5, 0.0), True), ((40.0, 0.0), False)])
+def test_a_person_one_robot_sees_and_the_other_hears_is_one_character_when_the_robots_are_together(
+        db_at, microphone_at, joined):
+    rng = np.random.default_rng(9)
+    seer = MemoryStore(db_at("m.db"), robot="robot1")
+    hearer = MemoryStore(db_at("m.db"), robot="robot2")
+    face = _camera_clip(seer, unit(rng, 1, 128), (0.0, 0.0))
+    voice, stated = _microphone_clip(hearer, unit(rng, 1, 192), microphone_at)
+    chars = MemoryStore(db_at("m.db"), readonly=True).characters()
+    assert (chars.character_of(face) == chars.character_of(voice)) is joined
+    assert (f"Equivalence: <face_{face}>, <voice_{voice}>" in stated) is joined
+    seer.close()
+    hearer.close()

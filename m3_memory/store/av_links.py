@@ -39,6 +39,9 @@ class AVParams:
     min_overlap_s: float = 1.5    # pooled credit needed for a link
     min_share: float = 0.5        # of the voice's speech its credit must cover
     frame_tolerance_s: float = 1e-3
+    # several robots share the memory: one robot's camera and another's microphone count as one scene only while
+    # both robots' poses (same frame) are this close; without poses no evidence crosses robots
+    colocated_m: float = 6.0
 
 
 @dataclass
@@ -73,10 +76,13 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
     return {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
 
 
-def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams) -> set[int]:
-    """Add this clip's speech and credit to the store; returns the voices heard."""
+def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: str = "") -> set[int]:
+    """Add this clip's speech and credit to the store; returns the voices heard (and, for a named robot, the
+    voices other robots heard while this robot saw a face alone: see :func:`cross_robot_credit`)."""
     credit: dict[tuple[int, int], float] = {}
     heard: set[int] = set()
+    if robot:
+        credit, heard = cross_robot_credit(conn, robot, ev, p)
     for turn in ev.voices:
         conn.execute("INSERT INTO voice_speech (voice_id, speech_s) VALUES (?, ?) ON CONFLICT (voice_id) "
                      "DO UPDATE SET speech_s = speech_s + excluded.speech_s",
@@ -91,6 +97,80 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams) -> set[
                      "(face_id, voice_id) DO UPDATE SET overlap_s = overlap_s + excluded.overlap_s, clips = clips + 1",
                      (face_id, voice_id, s))
     return heard
+
+
+def cross_robot_credit(conn: sqlite3.Connection, robot: str, ev: ClipEvidence, p: AVParams
+                       ) -> tuple[dict[tuple[int, int], float], set[int]]:
+    """Face = voice credit across robots sharing one memory, for the clip ``robot`` is committing: its speech while
+    another robot had one face alone on camera, and another robot's speech while this robot had one face alone,
+    from the other robots' committed turns (the later of two overlapping clips counts the pair, so once). Only
+    while both robots were close (``colocated_m``, poses in one frame): a camera in the kitchen and a microphone in
+    the bedroom do not see and hear one person. Returns (credit, the other robots' voices credited)."""
+    from ..poses import pose_at
+
+    credit: dict[tuple[int, int], float] = {}
+    voices: set[int] = set()
+    if not ev.poses:
+        return credit, voices
+    rows = conn.execute(
+        "SELECT t.kind, t.entity_id, t.start_time, t.end_time, c.robot, t.text IS NOT NULL FROM turns t "
+        "JOIN clips c ON c.id = t.clip_id WHERE c.robot IS NOT NULL AND c.robot <> ? AND t.end_time >= ? "
+        "AND t.start_time <= ?", (robot, ev.start_time, ev.end_time)).fetchall()
+    if not rows:
+        return credit, voices
+    poses: dict[str, list] = {}
+
+    def together(other: str, a: float, b: float) -> bool:
+        if other not in poses:
+            poses[other] = _track(conn, other, ev.start_time - 5.0, ev.end_time + 5.0)
+        mid = (a + b) / 2
+        mine, theirs = pose_at(ev.poses, mid, max_gap_s=5.0), pose_at(poses[other], mid, max_gap_s=5.0)
+        return (mine is not None and theirs is not None and (mine.frame or "") == (theirs.frame or "")
+                and float(np.hypot(mine.x - theirs.x, mine.y - theirs.y)) <= p.colocated_m)
+
+    faces_of: dict[str, list[tuple[int, float, float]]] = {}
+    for kind, nid, a, b, other, _ in rows:
+        if kind == "face":
+            faces_of.setdefault(other, []).append((int(nid), float(a), float(b)))
+    for turn in ev.voices:   # this robot heard it; did another robot see one face alone meanwhile?
+        if turn.overlapped:
+            continue
+        for other, faces in faces_of.items():
+            if together(other, turn.start, turn.end):
+                for face_id, s in _alone_in_spans(faces, turn.start, turn.end, p).items():
+                    credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
+    mine = {t.node_id for t in ev.voices}   # a voice this robot heard too: its own turns count it already
+    for kind, voice_id, a, b, other, transcribed in rows:   # another robot heard it; did this one see one face?
+        if kind != "voice" or not transcribed or int(voice_id) in mine or not together(other, a, b):
+            continue
+        for face_id, s in alone_credit(ev, max(a, ev.start_time), min(b, ev.end_time), p).items():
+            credit[(face_id, int(voice_id))] = credit.get((face_id, int(voice_id)), 0.0) + s
+            voices.add(int(voice_id))
+    return credit, voices
+
+
+def _track(conn: sqlite3.Connection, robot: str, t0: float, t1: float) -> list:
+    from ..poses import Pose
+
+    return [Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in conn.execute(
+        "SELECT t, x, y, yaw, frame FROM poses WHERE robot = ? AND t >= ? AND t <= ? ORDER BY t", (robot, t0, t1))]
+
+
+def _alone_in_spans(faces: list[tuple[int, float, float]], start: float, end: float, p: AVParams,
+                    step: float = 0.1) -> dict[int, float]:
+    """face id -> credit for speech in [start, end], from another robot's face appearances (spans): the share of
+    the speech during which that face was the only one in view, as :func:`alone_credit` counts frames."""
+    times = np.arange(start, end + 1e-9, step)
+    if not len(times):
+        return {}
+    alone: dict[int, int] = {}
+    for t in times:
+        vis = {f for f, a, b in faces if a - p.frame_tolerance_s <= t <= b + p.frame_tolerance_s}
+        if len(vis) == 1:
+            f = vis.pop()
+            alone[f] = alone.get(f, 0) + 1
+    dur = max(0.0, end - start)
+    return {f: dur * n / len(times) for f, n in alone.items() if n / len(times) >= p.alone_fraction}
 
 
 def _speech(conn: sqlite3.Connection, voice_id: int) -> float:

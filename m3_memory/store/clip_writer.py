@@ -74,7 +74,7 @@ class ClipWriter:
     # -- face-voice evidence (av_links.py) --------------------------------------------------------------
     def record_av_evidence(self, ev: ClipEvidence, p: av_links.AVParams) -> set[int]:
         """This clip's speech and face credit, added to the store's evidence; returns the voices heard."""
-        return av_links.record_clip(self.conn, ev, p)
+        return av_links.record_clip(self.conn, ev, p, self.store.robot)
 
     def av_links_now(self, heard: Sequence[int], p: av_links.AVParams, same_speaker: float) -> list[av_links.AVLink]:
         """The face-voice links the store's evidence supports now, for the voices heard in this clip."""
