@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from m3_control.answerer import Answer, ClipHitLike, MemoryLike, SearchableStore
+from m3_control.robot_provenance import add_robots, robots_of
 
 PREFIX = "[extractive]"
 NO_MATCH = f"{PREFIX} No stored memory matches the question."
@@ -52,7 +53,10 @@ class ExtractiveAnswerer:
         hits = self.store.search_clips(question, topk=self.topk, threshold=self.threshold, before_time=before_time)
         candidates = self._rank(question, hits, before_time)
         chosen = candidates[: self.max_memories]
-        text = f"{PREFIX} " + " ".join(_sentence(c.text) for c in chosen) if chosen else NO_MATCH
+        robots = robots_of(self.store, (c.memory.clip_id for c in chosen))   # a memory several robots share
+        text = f"{PREFIX} " + " ".join(
+            (f"{robots[c.memory.clip_id]}: " if c.memory.clip_id in robots else "") + _sentence(c.text)
+            for c in chosen) if chosen else NO_MATCH
         trace: dict[str, Any] = {
             "answerer": self.name,
             "answer_source": "extractive",
@@ -72,6 +76,8 @@ class ExtractiveAnswerer:
                 {"id": c.memory.id, "clip_id": c.memory.clip_id, "score": c.score, "text": c.text} for c in chosen
             ],
         }
+        trace["provenance"] = trace["selected"]
+        add_robots(self.store, trace)
         return Answer(
             answer=text,
             rounds_used=1,
