@@ -10,7 +10,7 @@ import pytest
 
 from m3_memory import MemoryStore, StoreError
 
-from .store_helpers import unit
+from .store_helpers import near, unit
 
 DIM = 24
 
@@ -143,3 +143,43 @@ def test_batched_episodic_inserts_match_one_by_one(db_at):
         assert a.conn.execute(q).fetchall() == b.conn.execute(q).fetchall()
     with pytest.raises(StoreError), a.begin_clip(1, 30.0, 60.0) as w:
         w.add_memories(["ok", ""], vectors=vecs[:2])
+
+
+def test_two_robots_writing_in_turn_follow_each_others_changes_instead_of_reloading(db_at):
+    """Two writers (robots) alternate clips about the same people: each writer's caches follow the other's new
+    faces, new embeddings and new, reinforced and weakened-away semantic memories from the change log, so every
+    decision equals the one a fresh read of the database gives, and the caches are not reloaded at every clip."""
+    rng = np.random.default_rng(4)
+    robots = [MemoryStore(db_at("m.db"), robot=name) for name in ("robot1", "robot2")]
+    robots[0].declare_embedder("test-random", DIM)
+    with robots[0].begin_clip(0, 0.0, 30.0) as w:
+        faces = [w.add_entity("face", unit(rng, 2, 16)) for _ in range(3)]
+    base = unit(rng, 1, DIM)[0]
+    facts: list[tuple[int, np.ndarray]] = []
+    followed = 0
+    for c in range(1, 40):
+        store = robots[c % 2]
+        with store.begin_clip(c, 30.0 * c, 30.0 * c + 30) as w:
+            loaded = set(store._wcache.by_entity)
+            if c > 2:   # what this writer loaded before survived the other's clip (followed, not emptied)
+                followed += bool(loaded)
+            if c % 5 == 0:   # a new person seen by this robot; the other must match them next time
+                faces.append(w.add_entity("face", unit(rng, 2, 16)))
+            probe = near(np.asarray(store.entity_embeddings(faces[-1]))[:1], rng, 0.05)
+            assert w.match_entity("face", probe, threshold=-1.0)[0] == _expected_match(store.conn, "face", probe)[0]
+            for i in range(3):
+                who = faces[int(rng.integers(len(faces)))]
+                if facts and rng.random() < 0.5:   # a re-statement (reinforce) or its opposite (weaken to zero)
+                    old_who, old = facts[int(rng.integers(len(facts)))]
+                    who, vec = old_who, (old + 0.1 * rng.normal(size=DIM).astype(np.float32)) * (1 if i else -1)
+                else:
+                    vec = 0.3 * base + rng.normal(size=DIM).astype(np.float32) / np.sqrt(DIM)
+                vec = (vec / np.linalg.norm(vec)).astype(np.float32)
+                want = _expected(store.conn, [who], vec)
+                res = w.add_memory(f"clip {c} fact {i}: <face_{who}>", "semantic", vector=vec)
+                assert (res.reinforced, res.weakened) == want, (c, i)
+                if res.action == "inserted":
+                    facts.append((who, vec))
+    assert followed >= 30, followed
+    for s in robots:
+        s.close()

