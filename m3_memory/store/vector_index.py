@@ -51,6 +51,7 @@ from .vector_segments import (
 )
 
 log = logging.getLogger(__name__)
+BUILD_CALL_FLOATS = 128 * 2**20   # floats per faiss add() call when building a segment (512 MB): see _build
 
 
 class VectorIndex:
@@ -294,8 +295,11 @@ class VectorIndex:
         return seg
 
     def _build(self, parts: list[np.ndarray]) -> faiss.Index:
-        """An HNSW segment over the rows of ``parts`` in order, added in chunks: faiss releases the GIL for each,
-        and no concatenated copy is made."""
+        """An HNSW segment over the rows of ``parts`` in order, in as few ``add`` calls as memory allows: faiss
+        builds the graph call by call, and a build split into 16,384-row calls lost recall (60k rows of two robots'
+        memories: recall@10 0.82-0.95 over row orders where one call gives 0.95-0.96, build time unchanged). Calls
+        hold at most ``BUILD_CALL_FLOATS`` floats (one call for every segment at 384-d; a concatenated copy of the
+        rows at most that big is made for it)."""
         p = self.p
         if p.dtype == "float32":
             index = faiss.IndexHNSWFlat(self.dim, p.hnsw_m, faiss.METRIC_INNER_PRODUCT)
@@ -307,9 +311,13 @@ class VectorIndex:
                 self.train = np.ascontiguousarray(first[:: max(1, len(first) // 16384)], dtype=np.float32)
             index.train(self.train)
         index.hnsw.efConstruction = p.hnsw_ef_construction
-        for part in parts:
-            for i in range(0, len(part), 16384):
-                index.add(np.ascontiguousarray(part[i : i + 16384], dtype=np.float32))
+        step = max(16384, BUILD_CALL_FLOATS // max(self.dim, 1))
+        rows = parts[0] if len(parts) == 1 else None
+        if rows is None and sum(len(x) for x in parts) <= step:
+            rows = np.concatenate(parts)
+        for part in [rows] if rows is not None else parts:
+            for i in range(0, len(part), step):
+                index.add(np.ascontiguousarray(part[i : i + step], dtype=np.float32))
         return index
 
     def wait_idle(self, timeout: float | None = None) -> bool:
