@@ -16,7 +16,8 @@ def test_params_files(name):
     doc = yaml.safe_load((CONFIG / name).read_text())
     assert set(doc) <= {"/**", *CLASSES}
     shared = doc.get("/**", {}).get("ros__parameters", {})
-    assert set(shared) <= {"db_path"}
+    assert set(shared) <= set.intersection(*(set(c.names()) for c in CLASSES.values()))   # every node has them
+    assert {"db_path", "robot_name"} <= set(shared) or name != "default.yaml"
     for node, cls in CLASSES.items():
         params = doc.get(node, {}).get("ros__parameters", {})
         defaults = cls()

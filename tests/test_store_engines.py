@@ -288,3 +288,26 @@ def test_a_person_one_robot_sees_and_the_other_hears_is_one_character_when_the_r
     assert (f"Equivalence: <face_{face}>, <voice_{voice}>" in stated) is joined
     seer.close()
     hearer.close()
+
+
+def test_robots_opening_a_new_memory_at_the_same_moment_all_get_it(db_at):
+    """Two robots' nodes started together create the schema once between them (the first migrates, the others find
+    it done): no error for any of them."""
+    location = db_at("fresh.db")
+    errors: list[str] = []
+    start = threading.Barrier(4)
+
+    def open_it(i: int) -> None:
+        try:
+            start.wait(timeout=30)
+            MemoryStore(location, robot=f"robot{i}").close()
+        except Exception as e:
+            errors.append(f"robot{i}: {type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=open_it, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    assert int(MemoryStore(location, readonly=True).meta("schema_version")) == SCHEMA_VERSION

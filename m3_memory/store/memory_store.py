@@ -77,9 +77,15 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self.path = Path(self.location)   # a name only: no file of this store is on this machine
             self.conn = PgConnection(str(path), readonly=readonly,   # type: ignore[assignment]
                                      busy_timeout_ms=self.config.busy_timeout_ms)
-            if not readonly:
-                for stmt in PG_PREPARE:
-                    self.conn.execute(stmt)
+            if not readonly:   # under the write lock: robots starting at once must not create it twice
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for stmt in PG_PREPARE:
+                        self.conn.execute(stmt)
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+                self.conn.execute("COMMIT")
         else:
             self.engine, self.path = "sqlite", Path(path)
             self.location = str(self.path)
@@ -90,7 +96,7 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
                                         timeout=self.config.busy_timeout_ms / 1000)
             self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
             if not readonly:
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                self._wal_mode()
             self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous}")
             self.conn.execute(f"PRAGMA cache_size = {-1024 * int(self.config.cache_mb)}")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -110,6 +116,19 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self.index_note = ""                  # how the vector index was opened (loaded, or rebuilt and why)
         self._checkpointer: Checkpointer | None = None   # started by the first clip written
         self._dim: str | None = None          # the declared text embedding dim (meta), once known
+
+    def _wal_mode(self) -> None:
+        """``PRAGMA journal_mode = WAL``, retried within the busy timeout: two writers creating one file at the same
+        moment (two robots started together) get SQLITE_BUSY from it at once, without the busy handler."""
+        deadline = time.monotonic() + self.config.busy_timeout_ms / 1000
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _index_location(self) -> Path | None:
         """Where the vector index is saved: beside a SQLite file; for PostgreSQL in this machine's index cache, one
