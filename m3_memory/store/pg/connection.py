@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .dialect import _split_top, translate
+from .dialect import split_top, translate
 from .schema import translate_ddl
 
 WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions ("m3ag")
@@ -79,7 +79,7 @@ def _default_id(sql: str, table: str, pos: int) -> str | None:
     while end < len(sql) and depth:
         depth += (sql[end] == "(") - (sql[end] == ")")
         end += 1
-    values = _split_top(sql[start: end - 1])
+    values = split_top(sql[start: end - 1])
     if pos >= len(values) or values[pos].strip() != "?":
         return None
     values[pos] = f" COALESCE(?, nextval(pg_get_serial_sequence('{table}', 'id')))"

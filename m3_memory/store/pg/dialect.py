@@ -93,7 +93,7 @@ def _qualify_upsert(sql: str) -> str:
         return sql
     table, cols = ins.group(1), {c.strip().lower() for c in ins.group(2).split(",")}
     sets = []
-    for assignment in _split_top(sql[m.end():]):
+    for assignment in split_top(sql[m.end():]):
         lhs, _, rhs = assignment.partition("=")
         rhs = re.sub(r"(?<![\w.])(\w+)(?![\w(])", lambda w: f"{table}.{w.group(1)}"
                      if w.group(1).lower() in cols else w.group(1), rhs)
@@ -101,7 +101,8 @@ def _qualify_upsert(sql: str) -> str:
     return sql[: m.end()] + ",".join(sets)
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
+    """``a, f(b, c), ?`` -> ``["a", " f(b, c)", " ?"]``: split at the commas outside parentheses."""
     out, depth, cur = [], 0, ""
     for ch in text:
         depth += (ch == "(") - (ch == ")")
