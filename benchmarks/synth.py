@@ -79,12 +79,16 @@ class ClipPlan:
 
 class World:
     def __init__(self, dim: int, seed: int = 0, people: int = 40, kind: str = "structured",
-                 repeat_fact: float = 0.5) -> None:
+                 repeat_fact: float = 0.5, household: int | None = None) -> None:
+        """``household``: a seed for the text space and the people, shared by several writers (robots of one home:
+        one embedder, the same people); ``seed`` then drives only what each writer's clips hold."""
         self.rng = np.random.default_rng(seed)
-        self.space = TextSpace(dim, self.rng, kind)
+        home = np.random.default_rng(household) if household is not None else self.rng
+        self.space = TextSpace(dim, home, kind)
         self.repeat_fact = repeat_fact
-        self.people = [Person(unit(self.rng.standard_normal(FACE_DIM)), unit(self.rng.standard_normal(VOICE_DIM)),
+        self.people = [Person(unit(home.standard_normal(FACE_DIM)), unit(home.standard_normal(VOICE_DIM)),
                               self.space.sample(1)[0]) for _ in range(people)]
+        self.space.rng = self.rng
         self.clip = 0
 
     def plan(self) -> ClipPlan:
