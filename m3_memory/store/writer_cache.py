@@ -136,10 +136,12 @@ class WriterCache:
             for linked in self.by_entity.values():
                 for n in semantic:
                     linked.remove(n)
-            for tid, eid, vec in select_in(conn, "SELECT e.text_id, e.entity_id, v.vector FROM edges e JOIN embeddings "
-                                                 "v ON v.node_id = e.text_id WHERE e.text_id IN ({})", semantic):
+            # the vector by a lookup per link (a join let PostgreSQL's planner scan every embedding on a growing store)
+            for tid, eid, vec in select_in(conn, "SELECT e.text_id, e.entity_id, (SELECT v.vector FROM embeddings v "
+                                                 "WHERE v.node_id = e.text_id LIMIT 1) FROM edges e "
+                                                 "WHERE e.text_id IN ({})", semantic):
                 got = self.by_entity.get(int(eid))
-                if got is not None:
+                if got is not None and vec is not None:
                     got.add(int(tid), np.frombuffer(vec, dtype=np.float32))
         return True
 
@@ -163,10 +165,11 @@ class WriterCache:
     def linked(self, conn: sqlite3.Connection, entity_id: int) -> _Linked:
         got = self.by_entity.get(entity_id)
         if got is None:
-            rows = conn.execute(
-                "SELECT n.id, v.vector FROM edges e JOIN nodes n ON n.id = e.text_id JOIN embeddings v ON "
-                "v.node_id = n.id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id", (entity_id,)
-            ).fetchall()
+            rows = conn.execute(   # the vector by a lookup per memory: see _follow
+                "SELECT n.id, (SELECT v.vector FROM embeddings v WHERE v.node_id = n.id LIMIT 1) FROM edges e "
+                "JOIN nodes n ON n.id = e.text_id WHERE e.entity_id = ? AND n.type = 'semantic' ORDER BY n.id",
+                (entity_id,)).fetchall()
+            rows = [r for r in rows if r[1] is not None]
             ids = np.array([r[0] for r in rows], dtype=np.int64)
             mat = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
                    if rows else np.zeros((0, 0), dtype=np.float32))
