@@ -136,6 +136,19 @@ def child_evict(db: Path) -> None:
                 os.close(fd)
 
 
+def next_searches(store: MemoryStore, emb: QueryVectors, rng: np.random.Generator, dim: int, n: int = 9
+                  ) -> list[float]:
+    """Seconds of each of ``n`` more searches for random query vectors (after a process's first answer)."""
+    out = []
+    for _ in range(n):
+        v = rng.standard_normal(dim).astype(np.float32)
+        emb.next = v / np.linalg.norm(v)
+        t = time.perf_counter()
+        store.search_clips("q", topk=2, threshold=0.0)
+        out.append(time.perf_counter() - t)
+    return out
+
+
 def child_open(db: str, dim: int) -> None:
     """Cold open in a fresh process: open, load the index, answer a search (then nine more)."""
     emb = QueryVectors(dim)
@@ -147,13 +160,7 @@ def child_open(db: str, dim: int) -> None:
     t_open = time.perf_counter() - t0
     store.search_clips("q", topk=2, threshold=0.0)
     t_first = time.perf_counter() - t0
-    nxt = []
-    for _ in range(9):
-        v = rng.standard_normal(dim).astype(np.float32)
-        emb.next = v / np.linalg.norm(v)
-        t = time.perf_counter()
-        store.search_clips("q", topk=2, threshold=0.0)
-        nxt.append(time.perf_counter() - t)
+    nxt = next_searches(store, emb, rng, dim)
     print(json.dumps({"open_s": t_open, "first_search_s": t_first, "next_searches_max_s": max(nxt),
                       "rss_mb": rss_mb(), "rows": len(idx), "segments": len(idx.segments), "pending": idx.pending,
                       "note": store.index_note}))

