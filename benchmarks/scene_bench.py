@@ -9,8 +9,9 @@ in --keep DIR: rebuilt only when the scene definition changed), memorized into a
 Memorizer the node runs (reasoning_bench.memorize), and every question of the split is answered at the end of the
 scene by the control answerer (embedded model, tool prompt; loaded once for all seeds) and judged by the strict
 offline judge. Every reference is computed from the scene definition (procedural_questions), never written by
-hand. Splits, fixed in code before any tuning: tune = seeds 100-103 x phrasings 0-1, report = seeds 200-207 x
-phrasings 2+ (other kinds of words for the same question kinds, on scenes never looked at while tuning).
+hand. Splits, fixed in code before any tuning: tune = seeds 100-103 x phrasings 0-1, report = seeds 400-407 x
+phrasings 2+ (other kinds of words for the same question kinds, on scenes never looked at while tuning); seen =
+seeds 200-207 x phrasings 2+, the first report split, looked at while tuning (a regression check, not a report).
 Prints a table per kind, then target / measured / met for strict accuracy (overall and per kind), declining
 unanswerable questions, answers about another person where nobody matches, and answer latency p50/p95.
 """
@@ -234,7 +235,7 @@ def report(res: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--split", choices=("tune", "report"), required=True)
+    ap.add_argument("--split", choices=("tune", "report", "seen"), required=True)
     ap.add_argument("--seeds", type=int, nargs="+", help="default: the split's seeds")
     ap.add_argument("--kinds", nargs="+", choices=list(KINDS), metavar="KIND", help="default: every kind")
     ap.add_argument("--json", default="", help="default: benchmarks/results/scene_bench_<split>.json")

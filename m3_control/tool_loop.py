@@ -34,6 +34,7 @@ from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
+from .query.quotes import quote_score
 from .robot_provenance import robots_of
 from .rounds import Rounds
 from .tool_result import ToolResult
@@ -45,6 +46,7 @@ _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
 _YES_NO_QUESTION = query_polarity.YES_NO_QUESTION   # one definition: the query grammar narrows by it too
 _POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
+ECHO_MATCH = 0.7    # a picked transcript this close to a quote of the question repeats it (quotes.quote_score)
 
 
 # Pair tools that ask the same fact with opposite polarity (or when / where), and the question words that pick one.
@@ -79,6 +81,20 @@ def fit_polarity(question: str, answer: str) -> str:
         return answer
     rest = _POLARITY_LEAD.sub("", answer, count=1)
     return rest[:1].upper() + rest[1:]
+
+
+def _echoes(question: str, picked: list[dict]) -> bool:
+    """Every picked memory is speech whose words are a quote of the question itself (a question about the person
+    who said X is not answered by X's words)."""
+    quotes = query_fidelity.quotes_of(question)
+    if not quotes:
+        return False
+    for m in picked:
+        said = _SAYS.match(m.get("text") or "")
+        words = said.group(2) if said else ""
+        if not words or not any(max(quote_score(q, words), quote_score(words, q)) >= ECHO_MATCH for q in quotes):
+            return False
+    return True
 
 
 def split_citation(text: str) -> tuple[str, list[int]]:
@@ -176,13 +192,14 @@ class ToolReasoningLoop:
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
         requery = False      # the last frame was refused: the next round writes it again
+        echo_refused = False  # an answer that only echoed the question's quote: a query, even in the last round
         for r in range(rounds):
             if run.stopped():
                 return run.cancelled(r)
             allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
-            if (r == 0 and yes_no or requery) and r < rounds - 1:
+            if (r == 0 and yes_no or requery) and r < rounds - 1 or echo_refused:
                 allow = ("Query",)   # a picked memory is phrased as a statement: it cannot say yes or no
-            requery = False
+            requery = echo_refused = False
             try:
                 reply, model_s = run.complete(messages, **self._grammar(allow, list(shown), finds))
             except ChatError as e:
@@ -198,6 +215,19 @@ class ToolReasoningLoop:
                 valid = [c for c in cited if c in shown]
                 if cited and len(valid) < len(cited):
                     info.flags.append("cited_unseen_memory")
+                if valid and not text and r < rounds - 1 and _echoes(question, [shown[c] for c in valid]):
+                    # "Who spoke right before the person who said X?" answered by X's own words: that names the
+                    # person the question starts from, not the one it asks for. Back to the model, as a query.
+                    info.flags.append("echo_refused")
+                    requery = echo_refused = True
+                    err = ("that memory only repeats the words the question quotes; it does not answer who, what, "
+                           "when or where the question asks. Write a [Query].")
+                    row["result"] = {"error": err}
+                    trace["rounds"].append(row)
+                    messages.append(tool_error_turn(err))
+                    if not run.report(info):
+                        return run.cancelled(r + 1)
+                    continue
                 if not text and valid:  # the model picked memories: the answer is phrased from them
                     text = " ".join(self._phrase(shown[c], before_time) for c in valid)
                 text = self._clean(text, before_time, info.flags)

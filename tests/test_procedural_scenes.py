@@ -15,6 +15,7 @@ from m3_agent_ros.bags.procedural_phrasings import PHRASINGS
 from m3_agent_ros.bags.procedural_questions import (
     KINDS,
     REPORT_SEEDS,
+    SEEN_SEEDS,
     TUNE_SEEDS,
     SceneQuestion,
     scene_questions,
@@ -217,7 +218,7 @@ def test_kinds_and_phrasings() -> None:
 
 
 def test_splits_disjoint(scenes: dict[int, SceneDef]) -> None:
-    assert not set(TUNE_SEEDS) & set(REPORT_SEEDS)
+    assert not set(TUNE_SEEDS) & set(REPORT_SEEDS) and not set(SEEN_SEEDS) & set(REPORT_SEEDS)
     tune = split_questions(scenes[100], "tune")
     assert tune and all(q.phrasing < 2 for q in tune) and not split_questions(scenes[100], "report")
     report = split_questions(scenes[204], "report")

@@ -328,3 +328,70 @@ def test_the_form_of_the_question_narrows_what_a_frame_may_ask_for():
     assert finds_for("Who spoke exactly three times?") == ("who", "what", "more", "less", "same")
     assert finds_for("Where was I at 1:10?") == ("where",) and finds_for("At what time did she leave?") == ("when",)
     assert finds_for("Which person did I hear just once?") == FIND
+
+
+def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():
+    from m3_control.query.fidelity import check as against
+
+    q, added, missing = against("Between the person who said 'a b c' and the person who said 'd e f', who spoke more?",
+                                parse('find=who other="d e f" rel=right_after act=spoke'), [])
+    assert (q.find, q.who, q.other, q.rel) == ("more", "a b c", "d e f", None) and not missing and added
+    q, _, _ = against("Which of the two did I hear less often, the person who said 'a b c' or the one who said 'd e f'?",
+                      parse('find=who other="a b c" rel=before'), [])
+    assert (q.find, q.rel) == ("less", None)
+    _, _, missing = against("Who said 'a b c'?", parse('find=who other="a b c" rel=right_after'), [])
+    assert any("order" in m for m in missing)
+    q, _, missing = against("Who spoke right after the person who said 'a b c'?",
+                            parse('find=who other="a b c" rel=right_after'), [])
+    assert q.rel == "right_after" and not missing
+
+
+def test_one_sentence_heard_twice_is_said_once():
+    from m3_control.query.execute import _same_words
+
+    assert _same_words("Bimblue F2 now", "Bimbloo F2 now") and _same_words("lay blue by C to again", "Lay blue by c two again")
+    assert not _same_words("lay blue at x four now", "lay blue by c two again")
+    assert not _same_words("Set blue", "Set blue with E5 now") and not _same_words("see you", "see you tomorrow")
+
+
+def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex):
+    import re
+
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted
+
+    class PicksFirstShown(Scripted):
+        def complete(self, messages, grammar=None):
+            reply = super().complete(messages, grammar)
+            if reply == "PICK":   # the memory shown first: the quoted words themselves
+                reply = "Action: [Answer]\nContent: [%s]" % re.search(r"\[(\d+)\]", messages[-1]["content"]).group(1)
+            return reply
+
+    q = f"Who spoke right before the person who said '{TECH}'?"
+    be = PicksFirstShown([f"Action: [Search]\nContent: {TECH}", "PICK",
+                          f'Action: [Query]\nContent: find=who other="{TECH}" rel=right_before'], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=3)
+    assert "echo_refused" in a.trace["rounds"][1]["flags"], a.trace["rounds"]
+    assert a.answer.startswith("Ann spoke right before"), a.answer     # Ann's "put the red folder", not Cy's words
+    assert '"Query]' in be.grammars[2] and '"Answer]' not in be.grammars[2]   # the last round may still query
+    # a picked memory that is not the quote is an answer
+    be = PicksFirstShown(["Action: [Search]\nContent: red folder", "PICK"], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run(f"What did someone say about the red folder before '{TECH}'?",
+                                            before_time=91.0, max_rounds=3)
+    assert "echo_refused" not in a.trace["rounds"][1]["flags"] and "folder" in a.answer, a.answer
+
+
+def test_never_and_silent_keep_a_zero_count_and_what_questions_ask_for_words():
+    from m3_control.query.fidelity import check as against
+    from m3_control.query.polarity import finds_for
+
+    for question in ("How many people did I see who never spoke?", "How many people stayed silent the whole time?",
+                     "How many of the people I saw never said anything?"):
+        q, _, _ = against(question, parse("find=count_people act=seen times=0"), [])
+        assert q.times == "=0", question
+    q, _, _ = against("How many people did I see?", parse("find=count_people act=seen times=0"), [])
+    assert q.times is None
+    assert finds_for("What did the fifth person to speak say?") == ("what",) == finds_for("What was said at 1:14?")
+    assert finds_for("What time did she leave?") == ("when",) and finds_for("Which room was I in at 0:10?") == ("where",)
+    assert finds_for("What did I see on the table?") != ("what",)      # not about words: every find stays open

@@ -5,7 +5,9 @@ are named by what they said ("the person who said 'bin blue at f two now'"); ref
 strict judge reads: a bare count, "Yes..."/"No...", a person, a sentence, "in the <place>", "mm:ss", or an
 abstention for what memory cannot know. A kind is skipped in a scene when its answer would be ambiguous or
 degenerate (ties, time edges near speech, a place nobody spoke in). The splits are fixed here, before any tuning:
-tune = TUNE_SEEDS x phrasings 0-1, report = REPORT_SEEDS x phrasings 2+.
+tune = TUNE_SEEDS x phrasings 0-1, report = REPORT_SEEDS x phrasings 2+. The first report split (seeds 200-207) was
+looked at while tuning on 2026-11-26 (its misses guided fixes), so it became ``seen`` (kept to watch for regressions)
+and the report split moved to seeds nobody had run.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from .procedural_phrasings import PHRASINGS
 from .questions import Question
 
 TUNE_SEEDS = range(100, 104)
-REPORT_SEEDS = range(200, 208)
+REPORT_SEEDS = range(400, 408)        # fresh since 2026-11-26 (never run before they became the report split)
+SEEN_SEEDS = range(200, 208)          # the first report split: looked at while tuning, no longer a report
 TUNE_PHRASINGS = range(0, 2)          # phrasings 2 and up are the report split's
 CLIP_S = 30.0                         # the memorization clip length (ClipAssembler / the node's clip_seconds)
 ASK_AFTER_S = 1.0                     # questions come this long after the end of the last clip
@@ -375,11 +378,13 @@ def split_of(seed: int, phrasing: int) -> str | None:
         return "tune"
     if seed in REPORT_SEEDS and phrasing not in TUNE_PHRASINGS:
         return "report"
+    if seed in SEEN_SEEDS and phrasing not in TUNE_PHRASINGS:
+        return "seen"
     return None
 
 
 def split_seeds(split: str) -> range:
-    return {"tune": TUNE_SEEDS, "report": REPORT_SEEDS}[split]
+    return {"tune": TUNE_SEEDS, "report": REPORT_SEEDS, "seen": SEEN_SEEDS}[split]
 
 
 def split_questions(scene: SceneDef, split: str, kinds: list[str] | None = None) -> list[SceneQuestion]:

@@ -30,9 +30,11 @@ from m3_memory.timeline import Timeline
 
 from .frame import Query, check_shape, pick_ordinal
 from .people import MIN_MATCH, Who, resolve
+from .quotes import quote_score
 from .repair import repair
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
+SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
 REL_SLACK_S = 0.5        # turns may touch: "right before" allows this much overlap with the anchor
 
 
@@ -299,9 +301,15 @@ class QueryExecutor:
         elif f == "when":
             res.value = [e.start for e in events if e is not res.anchor or who == other]
         elif f == "what":
-            res.value = list(dict.fromkeys(" ".join(e.text.split()).rstrip(".!?") for e in events
-                                           if e.kind == "voice" and e.text.strip()
-                                           and (e is not res.anchor or e.character_id == who)))
+            said: list[tuple[int, str]] = []
+            for e in events:
+                if e.kind != "voice" or not e.text.strip() or (e is res.anchor and e.character_id != who):
+                    continue
+                text = " ".join(e.text.split()).rstrip(".!?")
+                # one person's sentence heard twice ("Bimblue F2 now" / "Bimbloo F2 now") is one sentence
+                if not any(c == e.character_id and _same_words(t, text) for c, t in said):
+                    said.append((e.character_id, text))
+            res.value = [t for _, t in said]
         else:  # who
             res.value = [p.character_id for p in people]
 
@@ -327,6 +335,10 @@ class QueryExecutor:
         mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
         res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
                             key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def _same_words(a: str, b: str) -> bool:
+    return min(quote_score(a, b), quote_score(b, a)) >= SAME_SENTENCE
 
 
 def _words_of(facts: PeopleFacts, ref: str) -> str:

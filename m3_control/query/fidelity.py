@@ -9,7 +9,10 @@ instead of the person in the porch), so before it runs, the frame is checked aga
   everywhere); so is the "first" / "last" of a who / what / when / where question without a pick ("when did she
   last speak?" is one time, not every time; "the first minute" is a window, not a pick);
 * a count condition (``times``) the question gives no number for is dropped ("who did I hear most often?" does not
-  ask who spoke exactly twice), and "most" / "least" ("most often", "fewest times") without a pick becomes one.
+  ask who spoke exactly twice; ``times=0`` stays where it says "never" or "silent"), and "most" / "least" ("most
+  often", "fewest times") without a pick becomes one;
+* a relation in time (``rel``) the question has no word for is not the question's: two people and "more" / "less"
+  is a comparison, anything else goes back to the model.
 """
 
 from __future__ import annotations
@@ -36,9 +39,14 @@ _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|once|twice|thrice)\b",
                           re.IGNORECASE)
+_SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
 _MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
 _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}", re.IGNORECASE)
+# words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
+_ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
+                    r"then|until|since|when)\b", re.IGNORECASE)
+_COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
 
 
 def quotes_of(question: str) -> list[str]:
@@ -72,8 +80,19 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     timeline = timeline or Timeline()
     added: list[str] = []
     missing: list[str] = []
+    quoted = quotes_of(question)
+    if q.rel and not _ORDER.search(_QUOTE.sub(" ", question)):
+        # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
+        # order. Two people and more / less is a comparison; anything else goes back to the model.
+        if len(quoted) == 2 and _COMPARE.search(_QUOTE.sub(" ", question)):
+            less = bool(re.search(r"\b(?:less|fewer|least|fewest)\b", _QUOTE.sub(" ", question), re.IGNORECASE))
+            q = replace(q, find="less" if less else "more", who=quoted[0], other=quoted[1], rel=None, pick=None,
+                        times=None)
+            added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
+        else:
+            missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
     refs = [r for r in (q.who, q.other) if r]
-    for quote in quotes_of(question):
+    for quote in quoted:
         if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
             missing.append(f"the words '{quote}' (who= or other=)")
     plain = _QUOTE.sub(" ", question)
@@ -96,7 +115,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
     asked = _CLOCK.sub(" ", plain)
-    if q.times is not None and not _COUNT_WORDS.search(asked):
+    silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
+    if q.times is not None and not _COUNT_WORDS.search(asked) and not silent:
         added.append(f"times{q.times} dropped: the question names no number of times")
         q = replace(q, times=None)
     if q.pick is None and q.find == "who" and q.rel is None:

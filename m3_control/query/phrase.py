@@ -70,7 +70,10 @@ def phrase(res: QueryResult) -> str:
         verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
         people_word = "person" if n == 1 else "people"
         if q.times in ("=0", "<1", "<=0"):
-            return f"I {verb} {n if n else 'nobody'}{' ' + people_word if n else ''} who never spoke{cond}."
+            # the count is the only number the sentence states ("never" would read as a second one, zero)
+            if not n:
+                return f"Nobody I {verb} stayed silent the whole time{cond}."
+            return f"I {verb} {n} {people_word} who stayed silent the whole time{cond}."
         if q.times:   # the asked count is not said again: the answer states one number, the one counted
             return f"{n} {people_word} did{cond}." if n else f"Nobody did{cond}."
         if n == 0:

@@ -68,8 +68,11 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
      ("count_places",)),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
-    (re.compile(r"^\W*(?:when|at what time)\b", re.IGNORECASE), ("when",)),
-    (re.compile(r"^\W*where\b", re.IGNORECASE), ("where",)),
+    (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),
+    (re.compile(r"^\W*(?:where|(?:in |at )?(?:which|what) (?:room|place|location)\b)", re.IGNORECASE), ("where",)),
+    # "What did the second person to speak say?", "What was said at 1:14?", "What words were spoken ...?"
+    (re.compile(r"^\W*what\b(?=.*\b(?:say|said|says|saying|words|spoken|talk about)\b)", re.IGNORECASE),
+     ("what",)),
 )
 
 
