@@ -395,3 +395,21 @@ def test_never_and_silent_keep_a_zero_count_and_what_questions_ask_for_words():
     assert finds_for("What did the fifth person to speak say?") == ("what",) == finds_for("What was said at 1:14?")
     assert finds_for("What time did she leave?") == ("when",) and finds_for("Which room was I in at 0:10?") == ("where",)
     assert finds_for("What did I see on the table?") != ("what",)      # not about words: every find stays open
+
+
+def test_hearing_or_seeing_in_the_question_picks_the_events():
+    from m3_control.query.fidelity import act_of_question
+
+    assert act_of_question("Did I hear the person who said 'a b' in the hallway?") == "spoke"
+    assert act_of_question("Did I see the person who said 'a b' in the hallway?") == "seen"
+    assert act_of_question("How many people did I see who never spoke?") is None        # both
+    assert act_of_question("Where did I meet the person who said 'I saw it'?") is None   # neither (quote asks nothing)
+    assert act_of_question("How many people appeared but stayed silent?") == "seen"
+
+
+def test_a_person_only_seen_is_not_said_to_have_spoken(ex):
+    text, res = answer_query(ex, 'find=yes who="put the red folder on the desk" act=seen', 91.0)
+    assert text.startswith("Yes") and "was seen" in text and "spoke" not in text, text
+    assert res.events[0].kind == "face"
+    text, _ = answer_query(ex, 'find=yes who="put the red folder on the desk" act=spoke', 91.0)
+    assert text.startswith("Yes") and "spoke" in text, text

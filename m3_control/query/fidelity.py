@@ -39,6 +39,11 @@ _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|once|twice|thrice)\b",
                           re.IGNORECASE)
+_HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|"
+                      r"say|says|said|saying|voice|voices)\b", re.IGNORECASE)
+_SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
+                     r"silent|quiet)\b", re.IGNORECASE)
+_DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
 _MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
@@ -51,6 +56,15 @@ _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECAS
 
 def quotes_of(question: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)]
+
+
+def act_of_question(question: str) -> str | None:
+    """spoke where the question only asks about hearing or speaking ("did I hear her in the hall?"), seen where it
+    only asks about seeing ("did I see him?"); None where it asks both or neither ("where did I meet her?"). Quoted
+    speech and "the person who said ..." name a person; they ask nothing."""
+    words = _DESCRIPTOR.sub(" ", _QUOTE.sub(" ", question))
+    hear, see = bool(_HEARING.search(words)), bool(_SEEING.search(words))
+    return "spoke" if hear and not see else "seen" if see and not hear else None
 
 
 def place_of_question(question: str, known: list[str]) -> str | None:
@@ -124,6 +138,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if most != least:
             q = replace(q, pick="most" if most else "least")
             added.append(f"pick={q.pick} from the question")
+    if q.act in (None, "any") and q.find not in ("count_places", "same"):
+        act = act_of_question(question)
+        if act is not None:
+            q = replace(q, act=act)
+            added.append(f"act={act} from the question")
     if q.place is None and q.find not in ("same", "more", "less"):
         place = place_of_question(question, known_places)
         if place is not None:

@@ -204,7 +204,8 @@ def _yes(res: QueryResult, cond: str) -> str:
         if res.value:
             first = res.events[0] if res.events else None
             when = f" at {res.say(first.start)}" if first is not None else ""
-            return f"Yes, {d} {'spoke' if q.act != 'seen' else 'was there'}{when}{cond}."
+            verb = "spoke" if first is not None and first.kind == "voice" else "was seen" if first else "was there"
+            return f"Yes, {d} {verb}{when}{cond}."
         return f"No, I did not {'see' if q.act == 'seen' else 'hear'} {d}{cond}."
     if res.value:
         return f"Yes, {_join([p.description for p in res.people])}{cond}."
