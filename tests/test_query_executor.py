@@ -413,3 +413,16 @@ def test_a_person_only_seen_is_not_said_to_have_spoken(ex):
     assert res.events[0].kind == "face"
     text, _ = answer_query(ex, 'find=yes who="put the red folder on the desk" act=spoke', 91.0)
     assert text.startswith("Yes") and "spoke" in text, text
+
+
+def test_a_person_written_from_part_of_the_question_s_time_is_that_time(ex):
+    from m3_control.query.fidelity import check as against
+
+    q, added, _ = against("Who was the first to speak after the one-minute mark?",
+                          parse('find=who other="the minute mark" rel=right_after act=spoke'), [])
+    assert q.other == "the one-minute mark" and added
+    text, res = answer_query(ex, q.compact(), 91.0)
+    assert res.status == "ok" and text.startswith("Ann"), text      # Ann at 65 s is the first turn after 1:00
+    q, _, _ = against("Who spoke after the person who said 'see you in a minute'?",
+                      parse('find=who other="see you in a minute" rel=after'), [])
+    assert q.other == "see you in a minute"                         # a quote stays a person

@@ -24,6 +24,7 @@ from m3_memory.timeline import Timeline
 
 from .frame import Query
 from .quotes import quote_score
+from .repair import time_of
 
 _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
@@ -44,6 +45,9 @@ _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaki
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet)\b", re.IGNORECASE)
 _DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b", re.IGNORECASE)
+_TIME_UNITS = frozenset("second seconds minute minutes hour hours".split())
+_TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\.\d+)?)[ -](?:seconds?|minutes?|hours?)"
+                          r"(?:[ -]mark|\s+point)?\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
 _MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
@@ -105,6 +109,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
         else:
             missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
+    q = _time_words_back(q, quoted, _QUOTE.sub(" ", question), added)
     refs = [r for r in (q.who, q.other) if r]
     for quote in quoted:
         if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
@@ -149,6 +154,22 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
     return q, added, missing
+
+
+def _time_words_back(q: Query, quoted: list[str], plain: str, added: list[str]) -> Query:
+    """A person written as part of a time the question names (``other="the minute mark"`` for "after the
+    one-minute mark"): the question's whole time phrase, which repair.py then moves to the time fields."""
+    phrases = [m.group(0) for m in _TIME_PHRASE.finditer(plain) if time_of(m.group(0)) is not None]
+    for field in ("who", "other"):
+        ref = getattr(q, field)
+        if not ref or time_of(ref) is not None or any(quote_score(x, ref) >= 0.5 for x in quoted):
+            continue
+        words = set(re.findall(r"[a-z]+", ref.lower())) & _TIME_UNITS
+        same = [p for p in phrases if words & set(re.findall(r"[a-z]+", p.lower()))]
+        if words and len(same) == 1:
+            q = replace(q, **{field: same[0]})
+            added.append(f"{field}={ref!r} is the question's {same[0]!r}")
+    return q
 
 
 def _read(timeline: Timeline, t: str, now: float | None) -> int | None:
