@@ -27,7 +27,7 @@ from m3_memory.store.where import load_places
 from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
-from .prompt_tools import grammar, initial_messages, memories_turn, tool_error_turn
+from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, tool_error_turn
 from .protocol import parse_reply
 from .query import QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
@@ -46,6 +46,7 @@ _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
 _YES_NO_QUESTION = query_polarity.YES_NO_QUESTION   # one definition: the query grammar narrows by it too
 _POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
+_CLOCK_TIME = re.compile(r"\b\d{1,2}:[0-5]\d\b")
 ECHO_MATCH = 0.7    # a picked transcript this close to a quote of the question repeats it (quotes.quote_score)
 
 
@@ -81,6 +82,11 @@ def fit_polarity(question: str, answer: str) -> str:
         return answer
     rest = _POLARITY_LEAD.sub("", answer, count=1)
     return rest[:1].upper() + rest[1:]
+
+
+def _names_words_or_time(question: str) -> bool:
+    """The question quotes words or names a clock time: what the turn records can be checked for."""
+    return bool(query_fidelity.quotes_of(question) or _CLOCK_TIME.search(question))
 
 
 def _echoes(question: str, picked: list[dict]) -> bool:
@@ -192,7 +198,9 @@ class ToolReasoningLoop:
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
         requery = False      # the last frame was refused: the next round writes it again
-        echo_refused = False  # an answer that only echoed the question's quote: a query, even in the last round
+        echo_refused = False  # an answer refused (echo, unchecked "no memory"): a query, even in the last round
+        queried = False       # a query ran (its result, not a search, said what the records hold)
+        fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():
                 return run.cancelled(r)
@@ -215,16 +223,20 @@ class ToolReasoningLoop:
                 valid = [c for c in cited if c in shown]
                 if cited and len(valid) < len(cited):
                     info.flags.append("cited_unseen_memory")
-                if valid and not text and r < rounds - 1 and _echoes(question, [shown[c] for c in valid]):
-                    # "Who spoke right before the person who said X?" answered by X's own words: that names the
-                    # person the question starts from, not the one it asks for. Back to the model, as a query.
-                    info.flags.append("echo_refused")
+                echo = bool(valid) and not text and _echoes(question, [shown[c] for c in valid])
+                unchecked = not valid and text == NO_MEMORY and not queried and _names_words_or_time(question)
+                if (echo or unchecked) and r < rounds - 1:
+                    # "Who spoke right before the person who said X?" answered by X's own words names the person the
+                    # question starts from, not the one it asks for; "no memory" of a quote or a clock time is a
+                    # claim about the records that a search by meaning cannot make. Either way the question is
+                    # asked again from the start as a query (a fresh prompt: the failed turns only confuse it).
+                    info.flags.append("echo_refused" if echo else "no_memory_rechecked")
                     requery = echo_refused = True
-                    err = ("that memory only repeats the words the question quotes; it does not answer who, what, "
-                           "when or where the question asks. Write a [Query].")
-                    row["result"] = {"error": err}
+                    fallback = None if echo else text
+                    row["result"] = {"error": "answer refused: " + ("it repeats the question's quote" if echo else
+                                                                    "no memory, unchecked against the records")}
                     trace["rounds"].append(row)
-                    messages.append(tool_error_turn(err))
+                    messages = initial_messages(question)
                     if not run.report(info):
                         return run.cancelled(r + 1)
                     continue
@@ -240,6 +252,7 @@ class ToolReasoningLoop:
                 return done(Answer(answer=text, rounds_used=r + 1, cited_memory_ids=valid),
                             "model")
             if action == "tool" and name.lower() == "query":
+                queried = True
                 t = time.perf_counter()
                 try:
                     q = parse_query(parsed.content)
@@ -252,6 +265,11 @@ class ToolReasoningLoop:
                                                                    timeline.now(before_time))
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
+                    if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
+                        info.flags.append("recheck_off_question")
+                        trace["rounds"].append(row)
+                        run.report(info)
+                        return done(Answer(answer=fallback, rounds_used=r + 1), "model")
                     if missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
                         raise QueryError("the query leaves out " + "; ".join(missing))
                     text, qres = answer_query(self.queries, aligned.compact(), before_time)
@@ -264,6 +282,9 @@ class ToolReasoningLoop:
                     err = str(e) if isinstance(e, QueryError) else f"the query failed ({type(e).__name__}: {e})"
                     row["result"] = {"error": err}
                     trace["rounds"].append(row)
+                    if fallback is not None:   # the recheck of a "no memory" cannot run: no memory stands
+                        run.report(info)
+                        return done(Answer(answer=fallback, rounds_used=r + 1), "model")
                     messages.append(tool_error_turn(err))
                     if not run.report(info):
                         return run.cancelled(r + 1)

@@ -426,3 +426,25 @@ def test_a_person_written_from_part_of_the_question_s_time_is_that_time(ex):
     q, _, _ = against("Who spoke after the person who said 'see you in a minute'?",
                       parse('find=who other="see you in a minute" rel=after'), [])
     assert q.other == "see you in a minute"                         # a quote stays a person
+
+
+def test_no_memory_of_a_quote_or_a_clock_time_is_rechecked_with_a_query(ex):
+    from m3_control.prompt_tools import NO_MEMORY
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted
+
+    no = f"Action: [Answer]\nContent: {NO_MEMORY}"
+    be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what at=1:05"],
+                  grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
+    assert "no_memory_rechecked" in a.trace["rounds"][1]["flags"] and "Thanks for the help" in a.answer, a.answer
+    assert be.grammars[2].count("Action") == 1 and '"Query]' in be.grammars[2] and '"Answer]' not in be.grammars[2]
+    # a recheck that leaves the question's time out does not replace the answer: no memory stands
+    be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what"], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
+    assert a.answer == NO_MEMORY and "recheck_off_question" in a.trace["rounds"][2]["flags"]
+    # a content question without quotes or times: no memory is the answer
+    be = Scripted(["Action: [Search]\nContent: umbrella", no], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("What did someone say about the umbrella?", before_time=91.0, max_rounds=3)
+    assert a.answer == NO_MEMORY and len(be.grammars) == 2
