@@ -30,7 +30,8 @@ Content: ...
 [Query] asks the robot's records of people: who spoke or was seen, when, where, in which order, how often. Code \
 runs it exactly, so use it for every question about people, counts, order, times or places. Write only the \
 fields the question needs, in this order:
-  find=   who | what | when | where | count_people | count_times | count_places | yes | same | more | less
+  find=   who | what | when | where | count_people | count_times | count_places | yes | same | more | less | \
+how_long
   who="..."    the person asked about: the words they said (copied from the question) or their name
   other="..."  a second person (for same, more, less), or the person rel= is relative to
   rel=         right_before | right_after | before | after   (relative to other's first turn)
@@ -118,6 +119,9 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: In which room did I finish?", _q("find=where pick=last")),
     ("Question: How many rooms did I go to?", _q("find=count_places")),
     ("Question: How many different people talked in the attic?", _q('find=count_people place="attic" act=spoke')),
+    ("Question: How long did the man who said 'pass the salt' talk in total?",
+     _q('find=how_long who="pass the salt" act=spoke')),
+    ("Question: How much time did I spend in the cellar?", _q('find=how_long place="cellar"')),
     ("Question: Where did the guest put the blue cup?",
      "Action: [Search]\nContent: blue cup"),
     ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"

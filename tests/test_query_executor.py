@@ -448,3 +448,18 @@ def test_no_memory_of_a_quote_or_a_clock_time_is_rechecked_with_a_query(ex):
     be = Scripted(["Action: [Search]\nContent: umbrella", no], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("What did someone say about the umbrella?", before_time=91.0, max_rounds=3)
     assert a.answer == NO_MEMORY and len(be.grammars) == 2
+
+
+def test_how_long_a_person_talked_and_the_robot_stayed(ex):
+    from m3_control.query.polarity import finds_for
+
+    assert finds_for("How long was I in the office?") == ("how_long",) == finds_for("For how long did Ann talk?")
+    text, res = answer_query(ex, 'find=how_long who="Ann" act=spoke', 91.0)
+    assert res.value == 8 and text == "Ann spoke for 8 seconds in all.", text      # four turns of 2 s
+    text, res = answer_query(ex, 'find=how_long place="office"', 91.0)
+    assert 29 <= res.value <= 30 and text.startswith(f"I was in the office for {res.value} seconds"), text   # clip 1
+    text, res = answer_query(ex, 'find=how_long place="office" from=0:40', 91.0)
+    assert 19 <= res.value <= 20, text
+    assert not check(text, res)                  # the answer states only what the result holds
+    text, res = answer_query(ex, 'find=how_long place="garage"', 91.0)
+    assert res.status == "unknown_place" and "garage" in text

@@ -298,6 +298,12 @@ class QueryExecutor:
                 self._places(res, events)
                 names = [res.places[e.id] for e in events if e.id in res.places]
             res.value = len(set(names)) if f == "count_places" else list(dict.fromkeys(names))
+        elif f == "how_long":
+            if who is None and not q.rel and q.times is None and q.act is None and q.place is not None:
+                res.value = self._robot_time_in(res, q.place, t1, t2 if t2 is not None else facts.before_time)
+            else:   # how long the selected people talked (or were in view): their turns' lengths
+                kind = "face" if q.act == "seen" else "voice"
+                res.value = int(round(sum(e.end - e.start for e in events if e.kind == kind)))
         elif f == "when":
             res.value = [e.start for e in events if e is not res.anchor or who == other]
         elif f == "what":
@@ -312,6 +318,22 @@ class QueryExecutor:
             res.value = [t for _, t in said]
         else:  # who
             res.value = [p.character_id for p in people]
+
+    def _robot_time_in(self, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:
+        """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its
+        stays there as (time, place) runs for the answer and its check."""
+        places = load_places(self.store)
+        place = find_place(places, place_name)
+        total, prev_in, prev_t = 0.0, False, None
+        for pose in track_between(self.store, t1, t2):
+            p = place_of(places, pose.x, pose.y)
+            inside = p is not None and place is not None and p.name == place.name
+            if inside and prev_in and prev_t is not None:
+                total += pose.t - prev_t
+            if inside and not prev_in:
+                res.robot_places.append((pose.t, p.name))  # type: ignore[union-attr]
+            prev_in, prev_t = inside, pose.t
+        return int(round(total))
 
     def _robot_places(self, res: QueryResult, facts: PeopleFacts, at: float | None, t1: float | None,
                       t2: float | None) -> None:

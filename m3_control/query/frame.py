@@ -5,6 +5,7 @@ robot's places and times), written by the model in a compact ``key=value`` form 
     find=count_people times=2
     find=count_times place="porch"
     find=yes who="lay red with p nine again"
+    find=how_long place="kitchen"
 
 One table (:data:`FIELDS`) defines every field; the grammar the model decodes under (GBNF), the JSON schema
 (for backends with ``response_format``) and the parser are all made from it, so they cannot disagree.
@@ -23,7 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
-        "less")
+        "less", "how_long")
 REL = ("right_before", "right_after", "before", "after")
 PICK = ("first", "last", "most", "least")     # or an ordinal 2..20
 ACT = ("spoke", "seen", "any")

@@ -93,6 +93,8 @@ def phrase(res: QueryResult) -> str:
             return f"{_cap(res.describe[res.who['who'].character_id])} never spoke{cond}."  # type: ignore[index]
         return f"I {verb} people speak {times_word(n)}{cond}." if q.act != "seen" else \
             f"I saw people {times_word(n)}{cond}."
+    if f == "how_long":
+        return _how_long(res, cond)
     if f == "yes":
         return _yes(res, cond)
     if f == "same":
@@ -191,6 +193,21 @@ def _nobody(res: QueryResult, cond: str) -> str:
         return "I don't remember anyone like that."
     return f"I don't remember {'seeing' if res.query.act == 'seen' else 'anyone'}{verb}{cond}." \
         if res.query.act != "seen" else f"I don't remember seeing anyone{cond}."
+
+
+def _how_long(res: QueryResult, cond: str) -> str:
+    q, secs = res.query, int(res.value or 0)
+    span = f"{secs} second{'s' if secs != 1 else ''}"
+    if res.robot_places or (q.who is None and q.place is not None and q.act is None and not q.rel):
+        if not secs:
+            return f"I was never in the {q.place}{cond.replace(f' in the {q.place}', '')}."
+        return f"I was in the {q.place} for {span}{cond.replace(f' in the {q.place}', '')} in all."
+    verb = "was in view" if q.act == "seen" else "spoke"
+    if q.who:
+        d = _cap(res.describe[res.who["who"].character_id])  # type: ignore[index]
+        never = "was never in view" if q.act == "seen" else "never spoke"
+        return f"{d} {verb} for {span}{cond} in all." if secs else f"{d} {never}{cond}."
+    return f"People {verb} for {span}{cond} in all." if secs else f"Nobody {verb}{cond}."
 
 
 def _yes(res: QueryResult, cond: str) -> str:

@@ -67,6 +67,7 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:places|rooms|locations)\b", re.IGNORECASE),
      ("count_places",)),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
+    (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long",)),
     (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),
     (re.compile(r"^\W*(?:where|(?:in |at )?(?:which|what) (?:room|place|location)\b)", re.IGNORECASE), ("where",)),
