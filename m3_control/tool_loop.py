@@ -200,12 +200,14 @@ class ToolReasoningLoop:
         requery = False      # the last frame was refused: the next round writes it again
         echo_refused = False  # an answer refused (echo, unchecked "no memory"): a query, even in the last round
         queried = False       # a query ran (its result, not a search, said what the records hold)
+        # a clock time, or quoted words and an order in time: a search ranks by meaning, only the records can say
+        records_only = bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():
                 return run.cancelled(r)
             allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
-            if (r == 0 and yes_no or requery) and r < rounds - 1 or echo_refused:
+            if (r == 0 and (yes_no or records_only) or requery) and r < rounds - 1 or echo_refused:
                 allow = ("Query",)   # a picked memory is phrased as a statement: it cannot say yes or no
             requery = echo_refused = False
             try:

@@ -372,6 +372,9 @@ def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex
     be = PicksFirstShown([f"Action: [Search]\nContent: {TECH}", "PICK",
                           f'Action: [Query]\nContent: find=who other="{TECH}" rel=right_before'], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=3)
+    # quoted words and an order in time: the first round may only query (a search ranks by meaning, not time) ...
+    assert '"Query]' in be.grammars[0] and '"Search]' not in be.grammars[0]
+    # ... and a model without a grammar that searches anyway and picks the quote itself is sent back
     assert "echo_refused" in a.trace["rounds"][1]["flags"], a.trace["rounds"]
     assert a.answer.startswith("Ann spoke right before"), a.answer     # Ann's "put the red folder", not Cy's words
     assert '"Query]' in be.grammars[2] and '"Answer]' not in be.grammars[2]   # the last round may still query

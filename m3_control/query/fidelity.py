@@ -62,6 +62,12 @@ def quotes_of(question: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)]
 
 
+def asks_order_of_quote(question: str) -> bool:
+    """The question quotes someone and asks about order in time ("who spoke right before the person who said
+    X?"): an order no search by meaning can find, only the turn records."""
+    return bool(quotes_of(question)) and bool(_ORDER.search(_QUOTE.sub(" ", question)))
+
+
 def act_of_question(question: str) -> str | None:
     """spoke where the question only asks about hearing or speaking ("did I hear her in the hall?"), seen where it
     only asks about seeing ("did I see him?"); None where it asks both or neither ("where did I meet her?"). Quoted
