@@ -78,6 +78,10 @@ _N = r"(\d+(?:\.\d+)?|half an?|a few|a couple of|an?|one|two|three|four|five|six
 _AGO = re.compile(rf"\b{_N}\s+(second|minute|hour|day|week)s?\s+ago\b", re.IGNORECASE)
 _LAST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+(?:last|past)\s+(?:{_N}\s+)?"
                    r"(second|minute|hour|day|week)s?\b", re.IGNORECASE)
+# into the recording: "after the one-minute mark", "before the 2-minute mark", "in the first two minutes"
+_MARK = re.compile(rf"\b(after|since|from|past|before|until|till|by)\s+the\s+{_N}[\s-](second|minute|hour)s?[\s-]mark\b",
+                   re.IGNORECASE)
+_FIRST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+first\s+(?:{_N}\s+)?(second|minute|hour)s?\b", re.IGNORECASE)
 _PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 23), "night": (18, 30)}
 _DAY_PART = re.compile(r"\b(this|yesterday|last)\s+(morning|afternoon|evening|night)\b|\b(tonight|today|yesterday)\b",
                        re.IGNORECASE)
@@ -203,6 +207,12 @@ class Timeline:
         for m in _LAST.finditer(question):
             d = _amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]
             out.append(Span(m.group(0), start=now - d, end=now))
+        for m in _MARK.finditer(question):
+            t = _amount(m.group(2)) * _UNIT_S[m.group(3).lower()]
+            before = m.group(1).lower() in ("before", "until", "till", "by")
+            out.append(Span(m.group(0), start=None if before else t, end=t if before else None))
+        for m in _FIRST.finditer(question):
+            out.append(Span(m.group(0), start=0.0, end=_amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]))
         if self.origin is None:
             return out
         day_of = {}

@@ -466,3 +466,44 @@ def test_how_long_a_person_talked_and_the_robot_stayed(ex):
     assert not check(text, res)                  # the answer states only what the result holds
     text, res = answer_query(ex, 'find=how_long place="garage"', 91.0)
     assert res.status == "unknown_place" and "garage" in text
+
+
+def test_the_robot_s_own_comings_and_roles_written_as_people(ex):
+    from m3_control.query.fidelity import check as against
+
+    q, _, _ = against("When did I get to the office?", parse('find=when place="office" act=seen'), ["office"])
+    assert q.act is None
+    text, res = answer_query(ex, q.compact(), 91.0)
+    assert text == "I got to the office at 00:30.", text
+    q, _, _ = against("For how long was I in the office?", parse('find=how_long place="office" act=spoke'), ["office"])
+    assert q.act is None
+    q, _, _ = against("Who was talking at the very end?", parse("find=who act=spoke"), ["office"])
+    assert q.place is None and q.pick == "last"
+    text, _ = answer_query(ex, 'find=what who="the last person" act=spoke', 91.0)
+    assert "Bye everyone" in text and "See you tomorrow" not in text, text
+    text, res = answer_query(ex, "find=more act=seen times=0", 91.0)   # nobody to compare: a yes / no
+    assert res.query.find == "yes" and text.startswith("Yes"), text      # Dee was seen and never spoke
+
+
+def test_marks_and_first_minutes_of_the_recording_are_windows():
+    from m3_memory.timeline import Timeline
+
+    sp = Timeline().spans("Who spoke first after the one-minute mark?", 90.0)
+    assert [(s.start, s.end) for s in sp] == [(60.0, None)]
+    sp = Timeline().spans("How many people talked before the 2-minute mark?", 200.0)
+    assert [(s.start, s.end) for s in sp] == [(None, 120.0)]
+    sp = Timeline().spans("Who spoke during the first two minutes?", 200.0)
+    assert [(s.start, s.end) for s in sp] == [(0.0, 120.0)]
+
+
+def test_who_of_two_spoke_more_names_the_one_who_did(ex):
+    from m3_control.query import answer_query as ask_text
+
+    frame = f'find=more who="{COFFEE}" other="{TECH}"'
+    text, res = ask_text(ex, frame, 91.0)
+    assert "than the person who said" in text
+    who = fit(f"Who talked more, the one who said '{COFFEE}' or the one who said '{TECH}'?", res.query, text)
+    yes = fit(f"Did the one who said '{COFFEE}' talk more than the one who said '{TECH}'?", res.query, text)
+    # Cy ("technician") spoke 3 times, Bo ("coffee") twice: the answer names Cy, and Bo only as the other
+    assert "than the other (twice)" in who and TECH.lower() in who.lower() and COFFEE.lower() not in who.lower(), who
+    assert yes == text

@@ -305,7 +305,14 @@ class QueryExecutor:
                 kind = "face" if q.act == "seen" else "voice"
                 res.value = int(round(sum(e.end - e.start for e in events if e.kind == kind)))
         elif f == "when":
-            res.value = [e.start for e in events if e is not res.anchor or who == other]
+            if who is None and not q.rel and q.act is None and q.place is not None and q.times is None:
+                # "when did I get to the hallway?": the robot's arrivals there, not the people it met
+                self._robot_time_in(res, q.place, t1, t2 if t2 is not None else facts.before_time)
+                arrived = [t for t, _ in res.robot_places]
+                res.value = arrived[-1:] if q.pick == "last" else arrived[:1] if q.pick == "first" else arrived
+                res.robot_places = [x for x in res.robot_places if x[0] in res.value]
+            else:
+                res.value = [e.start for e in events if e is not res.anchor or who == other]
         elif f == "what":
             said: list[tuple[int, str]] = []
             for e in events:

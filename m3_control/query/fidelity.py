@@ -32,10 +32,14 @@ _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|last)\b(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))",
                       re.IGNORECASE)
-_NOT_PLACE_WORDS = ("beginning start end middle meantime morning afternoon evening night day first last second third "
+_NOT_PLACE_WORDS = ("very beginning start end middle meantime morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
+_EDGE = re.compile(r"\b(?:at|in|near|towards?)\s+the\s+(?:very\s+)?(end|beginning|start)\b(?!\s+of\b)", re.IGNORECASE)
+# the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
+_ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
+                          r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
 # a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
 _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|once|twice|thrice)\b",
@@ -136,6 +140,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             missing.append(f"the time {m.group(0)} (from=, to= or at=)")
     if q.pick is None and q.rel is None and q.find in ("who", "what", "when", "where"):
         said = {m.group(1).lower() for m in _ORDINAL.finditer(_QUOTE.sub(" ", question))}
+        said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(_QUOTE.sub(" ", question))}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
@@ -154,6 +159,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if act is not None:
             q = replace(q, act=act)
             added.append(f"act={act} from the question")
+    elif (q.act is not None and q.find in ("how_long", "when", "where") and q.who is None and q.other is None
+          and act_of_question(question) is None and not _HEARING.search(_DESCRIPTOR.sub(" ", plain))
+          and not _SEEING.search(plain) and _ROBOT_MOVES.search(plain)):
+        # the robot's own comings and goings: nobody was heard or seen, the frame's act asks about people
+        added.append(f"act={q.act} dropped: the question asks where the robot itself was")
+        q = replace(q, act=None)
     if q.place is None and q.find not in ("same", "more", "less"):
         place = place_of_question(question, known_places)
         if place is not None:

@@ -127,6 +127,12 @@ def phrase(res: QueryResult) -> str:
             (f" (and {len(said) - 8} more)" if len(said) > 8 else "") + "."
     if f == "when":
         times = sorted(res.value)
+        if res.robot_places or (not times and q.who is None and q.act is None and q.place and not q.rel):
+            where = cond.replace(f" in the {q.place.lower().removeprefix('the ')}", "")
+            if not times:
+                return f"I was never in the {q.place}{where}."
+            shown = [res.say(t) for t in times[:6]]
+            return f"I got to the {q.place}{where} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
         if not times:
             return _nobody(res, cond)
         d = _join([p.description for p in people])

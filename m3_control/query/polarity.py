@@ -50,12 +50,18 @@ def asks_different(question: str) -> bool:
 
 
 def fit(question: str, q: Query, answer: str) -> str:
-    """A same-person answer turned to a "different people?" question (the lead-in flips, the fact stays)."""
+    """A same-person answer turned to a "different people?" question (the lead-in flips, the fact stays); a
+    comparison asked as "who spoke more, A or B?" names the one who did, and the other as "the other"."""
     if q.find == "same" and asks_different(question):
         m = _LEAD.match(answer)
         if m:
             answer = ("No, " if m.group(1) == "Yes" else "Yes, ") + answer[m.end():]
+    if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
+        answer = _THAN_WHOM.sub(" than the other (", answer, count=1)
     return answer
+
+
+_THAN_WHOM = re.compile(r' than the person who said "[^"]*" \(')
 
 
 YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",

@@ -87,6 +87,16 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
             if len(near) == 1:        # "hall" -> "hallway": one known place only
                 moved.append(f"place={q.place!r} is {near[0]!r}")
                 q = replace(q, place=names.get(near[0], near[0]))
+    for field in ("who", "other"):       # "the last person", "first": a role, not somebody's words
+        ref = getattr(q, field)
+        role = " ".join(ref.lower().split()).removeprefix("the ").removesuffix(" one").removesuffix(" person") \
+            .removesuffix(" speaker") if ref else ""
+        if role in ("first", "last") and q.pick is None:
+            moved.append(f"{field}={ref!r} is pick={role}")
+            q = replace(q, **{field: None}, pick=role, rel=None if field == "other" else q.rel)
+    if q.find in ("same", "more", "less") and q.who is None and q.other is None:
+        moved.append(f"find={q.find} names nobody to compare: a yes or no about whom the frame selects")
+        q = replace(q, find="yes")
     if q.other is not None and q.rel is None and q.who is None and q.find not in ("same", "more", "less"):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
