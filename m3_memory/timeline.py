@@ -79,7 +79,8 @@ _AGO = re.compile(rf"\b{_N}\s+(second|minute|hour|day|week)s?\s+ago\b", re.IGNOR
 _LAST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+(?:last|past)\s+(?:{_N}\s+)?"
                    r"(second|minute|hour|day|week)s?\b", re.IGNORECASE)
 # into the recording: "after the one-minute mark", "before the 2-minute mark", "in the first two minutes"
-_MARK = re.compile(rf"\b(after|since|from|past|before|until|till|by)\s+the\s+{_N}[\s-](second|minute|hour)s?[\s-]mark\b",
+_MARK = re.compile(rf"\b(after|since|from|past|before|until|till|by)\s+the\s+{_N}[\s-]"
+                   r"(second|minute|hour)s?[\s-]mark\b",
                    re.IGNORECASE)
 _FIRST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+first\s+(?:{_N}\s+)?(second|minute|hour)s?\b", re.IGNORECASE)
 _PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 23), "night": (18, 30)}

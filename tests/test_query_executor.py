@@ -336,7 +336,8 @@ def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():
     q, added, missing = against("Between the person who said 'a b c' and the person who said 'd e f', who spoke more?",
                                 parse('find=who other="d e f" rel=right_after act=spoke'), [])
     assert (q.find, q.who, q.other, q.rel) == ("more", "a b c", "d e f", None) and not missing and added
-    q, _, _ = against("Which of the two did I hear less often, the person who said 'a b c' or the one who said 'd e f'?",
+    q, _, _ = against("Which of the two did I hear less often, the person who said 'a b c' or the one who said "
+                      "'d e f'?",
                       parse('find=who other="a b c" rel=before'), [])
     assert (q.find, q.rel) == ("less", None)
     _, _, missing = against("Who said 'a b c'?", parse('find=who other="a b c" rel=right_after'), [])
@@ -349,7 +350,8 @@ def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():
 def test_one_sentence_heard_twice_is_said_once():
     from m3_control.query.execute import _same_words
 
-    assert _same_words("Bimblue F2 now", "Bimbloo F2 now") and _same_words("lay blue by C to again", "Lay blue by c two again")
+    assert _same_words("Bimblue F2 now", "Bimbloo F2 now")
+    assert _same_words("lay blue by C to again", "Lay blue by c two again")
     assert not _same_words("lay blue at x four now", "lay blue by c two again")
     assert not _same_words("Set blue", "Set blue with E5 now") and not _same_words("see you", "see you tomorrow")
 
@@ -365,7 +367,8 @@ def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex
         def complete(self, messages, grammar=None):
             reply = super().complete(messages, grammar)
             if reply == "PICK":   # the memory shown first: the quoted words themselves
-                reply = "Action: [Answer]\nContent: [%s]" % re.search(r"\[(\d+)\]", messages[-1]["content"]).group(1)
+                first = re.search(r"\[(\d+)\]", messages[-1]["content"]).group(1)
+                reply = f"Action: [Answer]\nContent: [{first}]"
             return reply
 
     q = f"Who spoke right before the person who said '{TECH}'?"
@@ -396,7 +399,8 @@ def test_never_and_silent_keep_a_zero_count_and_what_questions_ask_for_words():
     q, _, _ = against("How many people did I see?", parse("find=count_people act=seen times=0"), [])
     assert q.times is None
     assert finds_for("What did the fifth person to speak say?") == ("what",) == finds_for("What was said at 1:14?")
-    assert finds_for("What time did she leave?") == ("when",) and finds_for("Which room was I in at 0:10?") == ("where",)
+    assert finds_for("What time did she leave?") == ("when",)
+    assert finds_for("Which room was I in at 0:10?") == ("where",)
     assert finds_for("What did I see on the table?") != ("what",)      # not about words: every find stays open
 
 
@@ -504,6 +508,7 @@ def test_who_of_two_spoke_more_names_the_one_who_did(ex):
     assert "than the person who said" in text
     who = fit(f"Who talked more, the one who said '{COFFEE}' or the one who said '{TECH}'?", res.query, text)
     yes = fit(f"Did the one who said '{COFFEE}' talk more than the one who said '{TECH}'?", res.query, text)
-    # Cy ("technician") spoke 3 times, Bo ("coffee") twice: the answer names Cy, and Bo only as the other
-    assert "than the other (twice)" in who and TECH.lower() in who.lower() and COFFEE.lower() not in who.lower(), who
+    # Cy ("technician") spoke 3 times, Bo ("coffee") twice: the answer names Cy, not Bo
+    assert who == f'No, the person who said "{TECH}" spoke more often.' or who.endswith(f'"{TECH}" spoke more often.')
+    assert COFFEE.lower() not in who.lower(), who
     assert yes == text

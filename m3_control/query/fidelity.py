@@ -32,7 +32,8 @@ _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|last)\b(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))",
                       re.IGNORECASE)
-_NOT_PLACE_WORDS = ("very beginning start end middle meantime morning afternoon evening night day first last second third "
+_NOT_PLACE_WORDS = ("very beginning start end middle meantime "
+                    "morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
@@ -49,7 +50,7 @@ _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaki
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet)\b", re.IGNORECASE)
 _DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b", re.IGNORECASE)
-_TIME_UNITS = frozenset("second seconds minute minutes hour hours".split())
+_TIME_UNITS = frozenset(("second", "seconds", "minute", "minutes", "hour", "hours"))
 _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\.\d+)?)[ -](?:seconds?|minutes?|hours?)"
                           r"(?:[ -]mark|\s+point)?\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
@@ -109,6 +110,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     added: list[str] = []
     missing: list[str] = []
     quoted = quotes_of(question)
+    if q.find in ("same", "more", "less") and q.who is None and q.other is None:
+        # nobody to compare ("was anyone seen but not heard?"): a yes or no, with the question's place and time
+        q = replace(q, find="yes")
+        added.append("find=yes: the frame compares nobody")
     if q.rel and not _ORDER.search(_QUOTE.sub(" ", question)):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.

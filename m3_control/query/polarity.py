@@ -57,11 +57,13 @@ def fit(question: str, q: Query, answer: str) -> str:
         if m:
             answer = ("No, " if m.group(1) == "Yes" else "Yes, ") + answer[m.end():]
     if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
-        answer = _THAN_WHOM.sub(" than the other (", answer, count=1)
+        m = _COMPARED.match(answer)   # the one who did, in few words (the counts stay in the trace)
+        if m:
+            answer = f"{m.group(1)} spoke {m.group(2)} often."
     return answer
 
 
-_THAN_WHOM = re.compile(r' than the person who said "[^"]*" \(')
+_COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than .*$')
 
 
 YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",

@@ -91,7 +91,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         ref = getattr(q, field)
         role = " ".join(ref.lower().split()).removeprefix("the ").removesuffix(" one").removesuffix(" person") \
             .removesuffix(" speaker") if ref else ""
-        if role in ("first", "last") and q.pick is None:
+        if role in ("first", "last") and q.pick in (None, role):
             moved.append(f"{field}={ref!r} is pick={role}")
             q = replace(q, **{field: None}, pick=role, rel=None if field == "other" else q.rel)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
