@@ -327,7 +327,8 @@ def test_the_form_of_the_question_narrows_what_a_frame_may_ask_for():
     assert finds_for("How many did I see?") == ("count_people", "count_times", "count_places")
     assert finds_for("Who spoke exactly three times?") == ("who", "what", "more", "less", "same")
     assert finds_for("Where was I at 1:10?") == ("where",) and finds_for("At what time did she leave?") == ("when",)
-    assert finds_for("Which person did I hear just once?") == FIND
+    assert finds_for("Which person did I hear just once?") == ("who", "what", "more", "less", "same")
+    assert finds_for("Tell me who spoke first.") == tuple(f for f in FIND if f != "how_long")   # no duration asked
 
 
 def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():

@@ -76,7 +76,8 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
      ("count_places",)),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long",)),
-    (re.compile(r"^\W*who\b", re.IGNORECASE), ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
+    (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),
+     ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),
     (re.compile(r"^\W*(?:where|(?:in |at )?(?:which|what) (?:room|place|location)\b)", re.IGNORECASE), ("where",)),
     # "What did the second person to speak say?", "What was said at 1:14?", "What words were spoken ...?"
@@ -90,4 +91,5 @@ def finds_for(question: str) -> tuple[str, ...]:
     by a count, "who" by people, "when" by times, "where" by places; any other form leaves every ``find``."""
     if YES_NO_QUESTION.match(question):
         return YES_NO_FIND
-    return next((finds for form, finds in _FORMS if form.match(question)), FIND)
+    # a duration only where the question asks "how long" ("which person did I hear just one time?" is no duration)
+    return next((finds for form, finds in _FORMS if form.match(question)), tuple(f for f in FIND if f != "how_long"))
