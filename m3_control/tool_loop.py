@@ -46,6 +46,10 @@ _SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
 _YES_NO_QUESTION = query_polarity.YES_NO_QUESTION   # one definition: the query grammar narrows by it too
 _POLARITY_LEAD = re.compile(r"^(?:Yes|No), ")
+_NAME = re.compile(r"(?<![.!?]\s)\b([A-Z][a-z]{1,20})\b")
+_NOT_NAMES = frozenset({"I", "What", "Who", "Where", "When", "Which", "How", "Did", "Was", "Is", "Are", "Were", "Do",
+                        "Does", "Has", "Have", "The", "A", "An", "In", "At", "On", "Between", "After", "Before",
+                        "Counting", "Of", "Among", "Right", "Just", "Tell", "Please"})
 _CLOCK_TIME = re.compile(r"\b\d{1,2}:[0-5]\d\b")
 ECHO_MATCH = 0.7    # a picked transcript this close to a quote of the question repeats it (quotes.quote_score)
 
@@ -156,6 +160,17 @@ class ToolReasoningLoop:
             lines.append(f"[{m.id}] {when} {f'({robot}) ' if robot else ''}{text}")
         return lines
 
+    def _names_fit(self, question: str, picked: list[dict], before_time: float | None) -> bool:
+        """A name the question asks about ("where did I meet Jonas?") is in the picked memories, or in the names
+        of the people they are about; a memory about somebody else is no answer about Jonas."""
+        names = _NAME.findall(_QUOTED_SPEECH.sub(" ", question)[1:])   # capitalised words after the first
+        names = [n for n in names if n not in _NOT_NAMES]
+        if not names:
+            return True
+        said = " ".join(self.store.translate(m.get("raw") or m["text"], names=True, before_time=before_time)
+                        for m in picked)
+        return all(re.search(rf"\b{re.escape(n)}\b", said, re.IGNORECASE) for n in names)
+
     def _phrase(self, memory: dict, before_time: float | None) -> str:
         """One picked memory as an answer sentence: speech as 'X said "..."', anything else as it stands; names
         where known, otherwise "someone"."""
@@ -225,18 +240,23 @@ class ToolReasoningLoop:
                 valid = [c for c in cited if c in shown]
                 if cited and len(valid) < len(cited):
                     info.flags.append("cited_unseen_memory")
-                echo = bool(valid) and not text and _echoes(question, [shown[c] for c in valid])
+                picked = [shown[c] for c in valid]
+                echo = bool(valid) and not text and _echoes(question, picked)
+                other_person = bool(valid) and not text and not echo and not self._names_fit(question, picked,
+                                                                                           before_time)
                 unchecked = not valid and text == NO_MEMORY and not queried and _names_words_or_time(question)
-                if (echo or unchecked) and r < rounds - 1:
+                if (echo or other_person or unchecked) and r < rounds - 1:
                     # "Who spoke right before the person who said X?" answered by X's own words names the person the
                     # question starts from, not the one it asks for; "no memory" of a quote or a clock time is a
                     # claim about the records that a search by meaning cannot make. Either way the question is
                     # asked again from the start as a query (a fresh prompt: the failed turns only confuse it).
-                    info.flags.append("echo_refused" if echo else "no_memory_rechecked")
+                    why = ("echo_refused", "it repeats the question's quote") if echo else \
+                        ("name_not_in_answer", "it is not about the person the question names") if other_person else \
+                        ("no_memory_rechecked", "no memory, unchecked against the records")
+                    info.flags.append(why[0])
                     requery = echo_refused = True
-                    fallback = None if echo else text
-                    row["result"] = {"error": "answer refused: " + ("it repeats the question's quote" if echo else
-                                                                    "no memory, unchecked against the records")}
+                    fallback = text if unchecked else None
+                    row["result"] = {"error": "answer refused: " + why[1]}
                     trace["rounds"].append(row)
                     messages = initial_messages(question)
                     if not run.report(info):

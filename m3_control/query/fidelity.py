@@ -23,6 +23,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline
 
 from .frame import Query
+from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
 
@@ -53,6 +54,7 @@ _DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke
 _TIME_UNITS = frozenset(("second", "seconds", "minute", "minutes", "hour", "hours"))
 _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\.\d+)?)[ -](?:seconds?|minutes?|hours?)"
                           r"(?:[ -]mark|\s+point)?\b", re.IGNORECASE)
+_MEETING = re.compile(r"\b(?:meet|met|meeting|encounter|encountered|run into|ran into)\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
 _MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
@@ -110,10 +112,15 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     added: list[str] = []
     missing: list[str] = []
     quoted = quotes_of(question)
+    q = _refs_from_question(q, question, known_places, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
-        # nobody to compare ("was anyone seen but not heard?"): a yes or no, with the question's place and time
-        q = replace(q, find="yes")
-        added.append("find=yes: the frame compares nobody")
+        # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
+        # seen but not heard?" for a yes or no (with the question's place and time)
+        if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
+            q = replace(q, find="who", pick="most" if q.find == "more" else "least")
+        else:
+            q = replace(q, find="yes")
+        added.append(f"find={q.find}: the frame compares nobody")
     if q.rel and not _ORDER.search(_QUOTE.sub(" ", question)):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.
@@ -170,12 +177,47 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # the robot's own comings and goings: nobody was heard or seen, the frame's act asks about people
         added.append(f"act={q.act} dropped: the question asks where the robot itself was")
         q = replace(q, act=None)
+    elif q.act in ("spoke", "seen") and act_of_question(question) is None and _MEETING.search(plain):
+        # "where did I first meet her?": seen or heard, whichever came first
+        added.append(f"act={q.act} dropped: meeting someone is seeing or hearing them")
+        q = replace(q, act=None)
     if q.place is None and q.find not in ("same", "more", "less"):
         place = place_of_question(question, known_places)
         if place is not None:
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
     return q, added, missing
+
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+
+
+def _refs_from_question(q: Query, question: str, known_places: list[str], added: list[str]) -> Query:
+    """A person the frame names in a word or two, or by a tag, must come from the question: "fourth" is the 4th
+    person (a pick); a word the question does not hold is dropped ("which of the speakers did I hear least often?"
+    written with who="name"); a place written as a person is the question's place (dropped). Longer references
+    may be words the model copied from memory and stay for the executor to resolve or refuse."""
+    low = " ".join(re.findall(r"[a-z0-9]+", question.lower()))
+    place = q.place or place_of_question(question, known_places)
+    for field in ("who", "other"):
+        ref = getattr(q, field)
+        if not ref:
+            continue
+        key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
+        n = _ORDINAL_WORDS.get(key.removesuffix(" one").removesuffix(" speaker"))
+        if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
+            q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
+            added.append(f"{field}={ref!r} is pick={q.pick}")
+        elif place and key == " ".join(re.findall(r"[a-z0-9]+", place.lower())).removeprefix("the "):
+            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
+            added.append(f"{field}={ref!r} is the place")
+        elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
+                                                                                          low) and not any(
+                max(quote_score(x, ref), quote_score(ref, x)) >= 0.5 for x in quotes_of(question)) \
+                and not re.search(r"\b(?:spoke|talked|said|heard|seen|speaker)\b", key):
+            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
+            added.append(f"{field}={ref!r} dropped: the question names nobody so")
+    return q
 
 
 def _time_words_back(q: Query, quoted: list[str], plain: str, added: list[str]) -> Query:

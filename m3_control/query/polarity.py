@@ -89,7 +89,14 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
 def finds_for(question: str) -> tuple[str, ...]:
     """What a frame may ask for, by the form of the question: a yes/no question is answered yes or no, "how many"
     by a count, "who" by people, "when" by times, "where" by places; any other form leaves every ``find``."""
-    if YES_NO_QUESTION.match(question):
-        return YES_NO_FIND
+    # the question word may follow a leading clause: "In the library, how many times ...?", "Counting each person
+    # once, who spoke fourth?"
+    blank = _QUOTED_SPEECH.sub(lambda m: " " * len(m.group(0)), question)    # commas inside quotes split nothing
+    for clause in [question] + [question[m.end():] for m in re.finditer(r",\s*", blank)]:
+        if YES_NO_QUESTION.match(clause):
+            return YES_NO_FIND
+        finds = next((finds for form, finds in _FORMS if form.match(clause)), None)
+        if finds is not None:
+            return finds
     # a duration only where the question asks "how long" ("which person did I hear just one time?" is no duration)
-    return next((finds for form, finds in _FORMS if form.match(question)), tuple(f for f in FIND if f != "how_long"))
+    return tuple(f for f in FIND if f != "how_long")
