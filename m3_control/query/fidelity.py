@@ -189,7 +189,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     return q, added, missing
 
 
-_ORDINAL_WORDS = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                                                "eighth", "ninth", "tenth"), 1)}
 
 
 def _refs_from_question(q: Query, question: str, known_places: list[str], added: list[str]) -> Query:
