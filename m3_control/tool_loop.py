@@ -167,8 +167,7 @@ class ToolReasoningLoop:
         names = [n for n in names if n not in _NOT_NAMES]
         if not names:
             return True
-        said = " ".join(self.store.translate(m.get("raw") or m["text"], names=True, before_time=before_time)
-                        for m in picked)
+        said = " ".join(self._phrase(m, before_time) for m in picked)   # people by their names, where known
         return all(re.search(rf"\b{re.escape(n)}\b", said, re.IGNORECASE) for n in names)
 
     def _phrase(self, memory: dict, before_time: float | None) -> str:
