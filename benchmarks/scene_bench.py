@@ -1,6 +1,6 @@
 """Answer quality and latency on procedural scenes built from the GRID talking-face clips, ROS-free.
 
-    python benchmarks/scene_bench.py --split tune|report [--seeds 100 101] [--kinds first_speaker ...]
+    python benchmarks/scene_bench.py --split tune|report|seen|fresh [--seeds 100 101] [--kinds first_speaker ...]
                                      [--json out.json] [--keep DIR]
 
 For each seed a random scene is drawn (m3_agent_ros.bags.procedural.make_scene: 3-5 people from the GRID clips,
@@ -11,7 +11,9 @@ scene by the control answerer (embedded model, tool prompt; loaded once for all 
 offline judge. Every reference is computed from the scene definition (procedural_questions), never written by
 hand. Splits, fixed in code before any tuning: tune = seeds 100-103 x phrasings 0-1, report = seeds 400-407 x
 phrasings 2+ (other kinds of words for the same question kinds, on scenes never looked at while tuning); seen =
-seeds 200-207 x phrasings 2+, the first report split, looked at while tuning (a regression check, not a report).
+seeds 200-207 x phrasings 2+, the first report split, looked at while tuning (a regression check, not a report);
+fresh = seeds 500-999 x phrasings 2+ (--seeds; default 500-503): one-off checks after changes a report run showed,
+each seed run once and then retired (say which seeds in the results).
 Prints a table per kind, then target / measured / met for strict accuracy (overall and per kind), declining
 unanswerable questions, answers about another person where nobody matches, and answer latency p50/p95.
 """
@@ -35,13 +37,13 @@ from reasoning_bench import memorize  # noqa: E402
 from m3_agent_ros.bags.procedural import SceneDef, make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_bag import build_bag  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import (  # noqa: E402
+    FRESH_SEEDS,
     KINDS,
-    REPORT_SEEDS,
     TUNE_PHRASINGS,
-    TUNE_SEEDS,
     SceneQuestion,
     scene_questions,
 )
+from m3_agent_ros.bags.procedural_questions import split_seeds as _split_seeds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID = ROOT.parent / "shared" / "data" / "grid_talking_faces"
@@ -58,12 +60,12 @@ def _progress(it, **kw):  # noqa: ANN001, ANN202
 
 
 def split_seeds(split: str, seeds: list[int] | None) -> list[int]:
-    """The split's seeds, or the given ones; a seed of the other split is refused (no report scene in tuning)."""
-    own, other = (TUNE_SEEDS, REPORT_SEEDS) if split == "tune" else (REPORT_SEEDS, TUNE_SEEDS)
-    chosen = list(seeds) if seeds else list(own)
-    bad = [s for s in chosen if s in other]
+    """The split's seeds, or the given ones; a seed of another split is refused (no report scene in tuning)."""
+    own = FRESH_SEEDS if split == "fresh" else _split_seeds(split)
+    chosen = list(seeds) if seeds else list(_split_seeds(split))
+    bad = [s for s in chosen if s not in own]
     if bad:
-        raise SystemExit(f"seeds {bad} belong to the other split; --split {split} uses {own.start}-{own.stop - 1}")
+        raise SystemExit(f"seeds {bad} are not the {split} split's; --split {split} uses {own.start}-{own.stop - 1}")
     return chosen
 
 
@@ -235,7 +237,7 @@ def report(res: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--split", choices=("tune", "report", "seen"), required=True)
+    ap.add_argument("--split", choices=("tune", "report", "seen", "fresh"), required=True)
     ap.add_argument("--seeds", type=int, nargs="+", help="default: the split's seeds")
     ap.add_argument("--kinds", nargs="+", choices=list(KINDS), metavar="KIND", help="default: every kind")
     ap.add_argument("--json", default="", help="default: benchmarks/results/scene_bench_<split>.json")

@@ -25,6 +25,7 @@ from .questions import Question
 TUNE_SEEDS = range(100, 104)
 REPORT_SEEDS = range(400, 408)        # fresh since 2026-11-26 (never run before they became the report split)
 SEEN_SEEDS = range(200, 208)          # the first report split: looked at while tuning, no longer a report
+FRESH_SEEDS = range(500, 1000)        # one-off checks after a report changed: each seed run once, then retired
 TUNE_PHRASINGS = range(0, 2)          # phrasings 2 and up are the report split's
 CLIP_S = 30.0                         # the memorization clip length (ClipAssembler / the node's clip_seconds)
 ASK_AFTER_S = 1.0                     # questions come this long after the end of the last clip
@@ -380,11 +381,13 @@ def split_of(seed: int, phrasing: int) -> str | None:
         return "report"
     if seed in SEEN_SEEDS and phrasing not in TUNE_PHRASINGS:
         return "seen"
+    if seed in FRESH_SEEDS and phrasing not in TUNE_PHRASINGS:
+        return "fresh"
     return None
 
 
 def split_seeds(split: str) -> range:
-    return {"tune": TUNE_SEEDS, "report": REPORT_SEEDS, "seen": SEEN_SEEDS}[split]
+    return {"tune": TUNE_SEEDS, "report": REPORT_SEEDS, "seen": SEEN_SEEDS, "fresh": FRESH_SEEDS[:4]}[split]
 
 
 def split_questions(scene: SceneDef, split: str, kinds: list[str] | None = None) -> list[SceneQuestion]:
