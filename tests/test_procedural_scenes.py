@@ -221,9 +221,12 @@ def test_splits_disjoint(scenes: dict[int, SceneDef]) -> None:
     assert not set(TUNE_SEEDS) & set(REPORT_SEEDS) and not set(SEEN_SEEDS) & set(REPORT_SEEDS)
     tune = split_questions(scenes[100], "tune")
     assert tune and all(q.phrasing < 2 for q in tune) and not split_questions(scenes[100], "report")
-    report = split_questions(scenes[204], "report")
-    assert report and all(q.phrasing >= 2 for q in report) and not split_questions(scenes[204], "tune")
-    assert {q.kind for q in report} >= {k for k, (ok, _) in KINDS.items() if not ok}
+    seen = split_questions(scenes[204], "seen")     # the first report split: looked at, no longer a report
+    assert seen and all(q.phrasing >= 2 for q in seen) and not split_questions(scenes[204], "tune")
+    assert not split_questions(scenes[204], "report")
+    assert {q.kind for q in seen} >= {k for k, (ok, _) in KINDS.items() if not ok}
+    assert [split_of(400, 2), split_of(400, 0), split_of(204, 3), split_of(500, 2), split_of(500, 1)] == \
+        ["report", None, "seen", "fresh", None]
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -39,7 +39,7 @@ def test_served_model_answers_and_a_killed_server_is_survived(tmp_path: Path) ->
 
     kitchen_store(tmp_path / "memory.db")[0].close()
     # the small plumbing model: the grammar gives it the protocol's shape, which is all this test needs
-    llm = ServedLLM("--model", "gemma-3-270m", "--threads", "1", "--n-ctx", "4096")
+    llm = ServedLLM("--model", "gemma-3-270m", "--threads", "1", "--n-ctx", "6144")   # the tools prompt: ~4.2k tokens
     proc = start_module("m3_agent_ros.control_node", [
         "--ros-args", "-p", f"db_path:={tmp_path / 'memory.db'}", "-p", "answerer:=m3", "-p", "prompt:=tools",
         "-p", "backend:=openai", "-p", f"backend_base_url:={llm.base_url}", "-p", "backend_model:=m3-embedded",
