@@ -212,7 +212,7 @@ class ToolReasoningLoop:
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
         requery = False      # the last frame was refused: the next round writes it again
-        echo_refused = False  # an answer refused (echo, unchecked "no memory"): a query, even in the last round
+        refused = False       # an answer refused (echo, another person, unchecked "no memory"): next, a query
         queried = False       # a query ran (its result, not a search, said what the records hold)
         # a clock time, or quoted words and an order in time: a search ranks by meaning, only the records can say
         records_only = bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
@@ -221,9 +221,9 @@ class ToolReasoningLoop:
             if run.stopped():
                 return run.cancelled(r)
             allow = ("Search", "Query") if r == 0 else ("Answer",) if r == rounds - 1 else ("Search", "Query", "Answer")
-            if (r == 0 and (yes_no or records_only) or requery) and r < rounds - 1 or echo_refused:
+            if (r == 0 and (yes_no or records_only) or requery) and r < rounds - 1 or refused:
                 allow = ("Query",)   # a picked memory is phrased as a statement: it cannot say yes or no
-            requery = echo_refused = False
+            requery = refused = False
             try:
                 reply, model_s = run.complete(messages, **self._grammar(allow, list(shown), finds))
             except ChatError as e:
@@ -253,7 +253,7 @@ class ToolReasoningLoop:
                         ("name_not_in_answer", "it is not about the person the question names") if other_person else \
                         ("no_memory_rechecked", "no memory, unchecked against the records")
                     info.flags.append(why[0])
-                    requery = echo_refused = True
+                    requery = refused = True
                     fallback = text if unchecked else None
                     row["result"] = {"error": "answer refused: " + why[1]}
                     trace["rounds"].append(row)

@@ -112,6 +112,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     added: list[str] = []
     missing: list[str] = []
     quoted = quotes_of(question)
+    plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
     q = _refs_from_question(q, question, known_places, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
@@ -121,22 +122,21 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
-    if q.rel and not _ORDER.search(_QUOTE.sub(" ", question)):
+    if q.rel and not _ORDER.search(plain):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.
-        if len(quoted) == 2 and _COMPARE.search(_QUOTE.sub(" ", question)):
-            less = bool(re.search(r"\b(?:less|fewer|least|fewest)\b", _QUOTE.sub(" ", question), re.IGNORECASE))
+        if len(quoted) == 2 and _COMPARE.search(plain):
+            less = bool(re.search(r"\b(?:less|fewer|least|fewest)\b", plain, re.IGNORECASE))
             q = replace(q, find="less" if less else "more", who=quoted[0], other=quoted[1], rel=None, pick=None,
                         times=None)
             added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
         else:
             missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
-    q = _time_words_back(q, quoted, _QUOTE.sub(" ", question), added)
+    q = _time_words_back(q, quoted, plain, added)
     refs = [r for r in (q.who, q.other) if r]
     for quote in quoted:
         if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
             missing.append(f"the words '{quote}' (who= or other=)")
-    plain = _QUOTE.sub(" ", question)
     spans = timeline.spans(plain, now)
     if spans:
         starts = [s.start for s in spans if s.start is not None]
@@ -151,8 +151,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if _read(timeline, m.group(0), now) not in times:
             missing.append(f"the time {m.group(0)} (from=, to= or at=)")
     if q.pick is None and q.rel is None and q.find in ("who", "what", "when", "where"):
-        said = {m.group(1).lower() for m in _ORDINAL.finditer(_QUOTE.sub(" ", question))}
-        said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(_QUOTE.sub(" ", question))}
+        said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
+        said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
