@@ -158,6 +158,61 @@ def test_a_clip_a_robot_already_wrote_is_refused_for_it_but_not_for_another_robo
     b.close()
 
 
+# ---------------------------------------------------------------------------------------------- pipelined writes
+def test_a_write_transactions_statements_are_pipelined_yet_read_back_in_order_and_a_late_error_commits_nothing(
+        pg_server):
+    """PostgreSQL runs a write transaction in pipeline mode: results are read when asked for, after every statement
+    before them; a failed statement whose result nobody read fails the COMMIT, and nothing of it is committed."""
+    from m3_memory.store.pg.connection import PgConnection
+
+    url = pg_server.database("pipelined")
+    conn = PgConnection(url)
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (1, "a"))
+    conn.executemany("INSERT INTO t (id, v) VALUES (?, ?)", [(2, "b"), (3, "c")])
+    counted = conn.execute("SELECT count(*) FROM t")     # sees the writes before it, though none was waited for
+    updated = conn.execute("UPDATE t SET v = ? WHERE id >= ?", ("z", 2))
+    assert counted.fetchone() == (3,) and updated.rowcount == 2
+    conn.execute("COMMIT")
+    assert conn.execute("SELECT v FROM t ORDER BY id").fetchall() == [("a",), ("z",), ("z",)]
+
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (4, "d"))
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (1, "duplicate"))   # fails; its result is never read
+    conn.execute("UPDATE t SET v = ? WHERE id = ?", ("lost", 1))
+    with pytest.raises(sqlite3.IntegrityError, match="PostgreSQL"):
+        conn.execute("COMMIT")
+    assert not conn.in_transaction
+    assert conn.execute("SELECT id, v FROM t ORDER BY id").fetchall() == [(1, "a"), (2, "z"), (3, "z")]
+    conn.execute("BEGIN IMMEDIATE")   # the session goes on
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (4, "d"))
+    conn.execute("COMMIT")
+    assert conn.execute("SELECT count(*) FROM t").fetchone() == (4,)
+    conn.close()
+
+
+def test_a_clip_writes_the_ids_sqlite_would_give_and_an_imported_id_moves_the_next_ones_on(db_at):
+    """Rows of a clip get their ids from the writer (no read back per row): max(id) + 1, ..., on both engines, and
+    after a row written with a given id (an import) the next new ids follow it."""
+    rng = np.random.default_rng(3)
+    store = MemoryStore(db_at())
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        face = w.add_entity("face", unit(rng, 1, 32))
+        a = w.add_memory(f"<face_{face}> waves").node_id
+        vec = store.embed_texts(["imported"])[0]
+        b = w.insert_text_node("imported", "semantic", vec, [], False, 40)
+        c = w.add_memories(["one", "two"])
+    assert (face, a, b, [r.node_id for r in c]) == (1, 2, 40, [41, 42])
+    with store.begin_clip(1, 30.0, 60.0) as w:
+        w.update_entity(face, unit(rng, 1, 32))
+        d = w.add_memory("three").node_id
+    assert d == 43
+    rows = store.conn.execute("SELECT id, node_id FROM embeddings ORDER BY id").fetchall()
+    assert [r[1] for r in rows] == [1, 2, 40, 41, 42, 1, 43] and [r[0] for r in rows] == list(range(1, 8))
+    store.close()
+
+
 # ---------------------------------------------------------------------------------------------- no server
 def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path):
     pytest.importorskip("psycopg")

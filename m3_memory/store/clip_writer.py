@@ -50,6 +50,23 @@ class ClipWriter:
         self.cache.validate(self.conn, store._tx)  # (a writer lives inside one transaction)
         self._changes: list[tuple[int, str]] | None = None  # begin_clip buffers the change log until its commit
         self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.store.where)
+        self._next_id: dict[str, int] = {}  # table -> the next id this transaction gives (see _new_ids)
+
+    def _new_ids(self, table: str, n: int) -> list[int]:
+        """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: the ones SQLite would give them one by one
+        (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction. Written with
+        their ids, rows need no read back (``lastrowid``), which on PostgreSQL would wait for the server."""
+        first = self._next_id.get(table)
+        if first is None:
+            first = int(self.conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0])
+        self._next_id[table] = first + n
+        return list(range(first, first + n))
+
+    def _given_id(self, table: str, row_id: int) -> int:
+        """A row written with an id of the caller's (an import): later new ids go on after it."""
+        if table in self._next_id:
+            self._next_id[table] = max(self._next_id[table], int(row_id) + 1)
+        return int(row_id)
 
     def _log(self, node_id: int, op: str) -> None:
         if self._changes is None:
@@ -94,11 +111,11 @@ class ClipWriter:
         """A new face/voice node with its first embeddings (capped) and contents (crops / voice turns)."""
         self._check_entity_kind(kind)
         embs = normalize_rows(embeddings)
-        cur = self.conn.execute(
+        nid = self._new_ids("nodes", 1)[0] if node_id is None else self._given_id("nodes", node_id)
+        self.conn.execute(
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, character_seed, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (node_id, kind, self.clip_id, self.start_time, self.end_time, self.store._next_seed(), time.time()))
-        nid = int(cur.lastrowid)  # type: ignore[arg-type]
+            (nid, kind, self.clip_id, self.start_time, self.end_time, self.store._next_seed(), time.time()))
         self.cache.entity_added(nid, kind)
         self._log(nid, "add")
         self._store_embeddings(nid, embs, self._cap(kind), kind)
@@ -133,8 +150,9 @@ class ClipWriter:
                                     (node_id,)).fetchone()
             if old and old[0] != 4 * embs.shape[1]:
                 raise StoreError(f"node {node_id}: embedding dim {embs.shape[1]} != stored {old[0] // 4}")
-        new_ids = [int(self.conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
-                                         (node_id, self.clip_id, _blob(vec))).lastrowid) for vec in embs]
+        new_ids = self._new_ids("embeddings", len(embs))
+        self.conn.executemany("INSERT INTO embeddings (id, node_id, clip_id, vector) VALUES (?, ?, ?, ?)",
+                              [(i, node_id, self.clip_id, _blob(vec)) for i, vec in zip(new_ids, embs, strict=True)])
         if kind is not None:
             ids = [*ids_arr.tolist(), *new_ids]
             mat = np.concatenate([mat.reshape(len(ids_arr), embs.shape[1]), embs])
@@ -236,8 +254,7 @@ class ClipWriter:
         """Episodic memories are always new nodes: one statement per table for the batch, with the ids SQLite
         would have given them one by one (max(id) + 1, ...; the clip's transaction holds the write lock)."""
         ents = [self._entities_of(t) for t in texts]
-        first = self.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM nodes").fetchone()[0]
-        ids = list(range(first, first + len(texts)))
+        ids = self._new_ids("nodes", len(texts))
         now = time.time()
         c, st, et = self.clip_id, self.start_time, self.end_time
         self.conn.executemany(
@@ -318,11 +335,11 @@ class ClipWriter:
                          node_id: int | None) -> int:
         """One text node as given (no near-duplicate check; add_memories() is the normal way), edges of weight 1
         to ``ents``; for bulk loaders that decided everything already."""
-        cur = self.conn.execute(
+        nid = self._new_ids("nodes", 1)[0] if node_id is None else self._given_id("nodes", node_id)
+        self.conn.execute(
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (node_id, kind, self.clip_id, self.start_time, self.end_time, text, int(eq), time.time()))
-        nid = int(cur.lastrowid)  # type: ignore[arg-type]
+            (nid, kind, self.clip_id, self.start_time, self.end_time, text, int(eq), time.time()))
         self.conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
                           (nid, self.clip_id, _blob(vec)))
         self.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1.0)",

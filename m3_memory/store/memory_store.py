@@ -460,10 +460,12 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self._wcache.unlink(text_id, {r[0] for r in gone})
         # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
         # that only grows (or stays above zero) changes no character
-        if self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ? RETURNING is_equivalence",
-                             (delta, text_id)).fetchone()[0] and gone:
+        self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
+        if not gone:   # (nothing read back: on PostgreSQL the update is pipelined, not waited for)
+            return
+        if self.conn.execute("SELECT is_equivalence FROM nodes WHERE id = ?", (text_id,)).fetchone()[0]:
             self._log(text_id, "eq")
-        elif gone:   # its links changed: other writers' caches re-read them (writer_cache.py)
+        else:   # its links changed: other writers' caches re-read them (writer_cache.py)
             self._log(text_id, "upd")
 
     # ------------------------------------------------------------------ forget
