@@ -262,3 +262,57 @@ def test_a_writer_that_never_searched_leaves_its_index_ready_for_the_next_reader
     _write(store, range(30))
     store.close()
     assert not (index_dir(other) / "manifest.json").exists()
+
+
+def test_a_search_over_many_segments_is_the_same_on_one_thread_and_on_two(tmp_path):
+    """Segments are walked by ``search_threads`` threads at once: the answers are those of one thread, time bound
+    included, and both are brute force's."""
+    db = tmp_path / "m.db"
+    store = MemoryStore(db, config=CFG)
+    store.declare_embedder("test-random", DIM)
+    _write(store, range(60))
+    store.close()
+    one = MemoryStore(db, config=dataclasses.replace(CFG, search_threads=1), readonly=True)
+    two = MemoryStore(db, config=dataclasses.replace(CFG, search_threads=2), readonly=True)
+    assert len(one.index) == len(two.index) == 300 and len(two.index.segments) >= 2
+    assert two.index.p.search_threads == 2 and one.index.p.search_threads == 1
+    _assert_same_search(one, two)
+
+
+def test_an_open_maps_the_saved_segments_in_before_the_first_search(tmp_path):
+    """A reader of a store whose index files are in the page cache finds every page of its segments already
+    mapped (MADV_POPULATE_READ), instead of faulting them in during its first searches."""
+    from m3_memory.store import mapped_pages
+
+    if mapped_pages.populate([]) is None:
+        pytest.skip("no madvise here")
+    db = tmp_path / "m.db"
+    store = MemoryStore(db, config=CFG)
+    store.declare_embedder("test-random", DIM)
+    _write(store, range(40))
+    store.close()
+    reader = MemoryStore(db, config=CFG, readonly=True)
+    assert len(reader.index) == 200 and reader.index.segments
+    files = [index_dir(db) / s.file for s in reader.index.segments]
+    ranges = mapped_pages.mapped_ranges(files)
+    assert ranges, "faiss maps the segment files"
+    resident = _resident_kb(files)
+    assert resident and all(kb >= 0.9 * size_kb for kb, size_kb in resident), resident
+    assert reader.index.after_search is None   # nothing left for a background thread
+    _assert_same_search(reader, reader, queries=4)
+
+
+def _resident_kb(files: list[Path]) -> list[tuple[int, int]]:
+    """(resident kB, mapped kB) of each mapping of ``files`` in this process (/proc/self/smaps)."""
+    want = {os.path.realpath(f) for f in files}
+    out, current = [], None
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 6:
+                current = parts[5] if parts[5] in want else None
+            elif current and parts[0] == "Size:":
+                size = int(parts[1])
+            elif current and parts[0] == "Rss:":
+                out.append((int(parts[1]), size))
+    return out

@@ -151,7 +151,7 @@ class IndexKeeping:
                            hnsw_ef_construction=c.hnsw_ef_construction, exact_subset_max=c.exact_subset_max,
                            exact_max_floats=c.exact_max_floats, segment_rows=c.index_segment_rows,
                            max_segment_rows=c.index_max_segment_rows, dtype=c.index_dtype,
-                           background=c.index_background)
+                           background=c.index_background, search_threads=c.search_threads)
 
     def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
         assert self._index is not None

@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 import faiss
 import numpy as np
@@ -51,6 +52,17 @@ from .vector_segments import (
 )
 
 log = logging.getLogger(__name__)
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _search_pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per size for every index of the process (searches are short; readers share the threads)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="m3-search")
+        return pool
 BUILD_CALL_FLOATS = 128 * 2**20   # floats per faiss add() call when building a segment (512 MB): see _build
 
 
@@ -481,8 +493,7 @@ class VectorIndex:
         with self.lock:
             segs, pstart, n, pmat = self.segments, self.pstart, self.n, self.pmat
         all_rows, all_scores, more = [], [], False
-        for seg in segs:
-            r, s = self._search_segment(seg, q, k, bound, mask)
+        for r, s in self._each_segment(segs, q, k, bound, mask):
             more |= len(r) >= k
             all_rows.append(r)
             all_scores.append(s)
@@ -511,6 +522,15 @@ class VectorIndex:
         rows, scores = np.concatenate(all_rows), np.concatenate(all_scores).astype(np.float32)
         r, s = _best(rows, scores, k) if len(segs) + (1 if m else 0) > 1 or len(q) > 1 else (rows, scores)
         return r, s, more
+
+    def _each_segment(self, segs: list[Segment], q: np.ndarray, k: int, bound: float | None,
+                      mask: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each segment's (rows, scores); walked by ``search_threads`` threads at once (faiss releases the GIL
+        during a walk), so a search over many segments takes the time of the slowest share, not of all."""
+        threads = min(self.p.search_threads, len(segs))
+        if threads <= 1:
+            return [self._search_segment(seg, q, k, bound, mask) for seg in segs]
+        return list(_search_pool(threads).map(lambda seg: self._search_segment(seg, q, k, bound, mask), segs))
 
     def _search_segment(self, seg: Segment, q: np.ndarray, k: int, bound: float | None,
                         mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:

@@ -82,6 +82,7 @@ class IndexParams:
     dtype: str = "float32"               # segment vector storage: float32 | float16 | int8
     background: bool = True              # build segments in a background thread (else inline, for tests)
     build_threads: int = 1               # OpenMP threads of the builder (0: all cores while catching up)
+    search_threads: int = 1              # threads a search walks its segments with (1: one after another)
 
 
 class Segment:
