@@ -203,13 +203,14 @@ def test_a_clip_writes_the_ids_sqlite_would_give_and_an_imported_id_moves_the_ne
         vec = store.embed_texts(["imported"])[0]
         b = w.insert_text_node("imported", "semantic", vec, [], False, 40)
         c = w.add_memories(["one", "two"])
-    assert (face, a, b, [r.node_id for r in c]) == (1, 2, 40, [41, 42])
+        voice = w.add_entity("voice", unit(rng, 1, 16))   # ids handed out after rows of every kind
+    assert (face, a, b, [r.node_id for r in c], voice) == (1, 2, 40, [41, 42], 43)
     with store.begin_clip(1, 30.0, 60.0) as w:
         w.update_entity(face, unit(rng, 1, 32))
         d = w.add_memory("three").node_id
-    assert d == 43
+    assert d == 44
     rows = store.conn.execute("SELECT id, node_id FROM embeddings ORDER BY id").fetchall()
-    assert [r[1] for r in rows] == [1, 2, 40, 41, 42, 1, 43] and [r[0] for r in rows] == list(range(1, 8))
+    assert [r[1] for r in rows] == [1, 2, 40, 41, 42, 43, 1, 44] and [r[0] for r in rows] == list(range(1, 9))
     store.close()
 
 

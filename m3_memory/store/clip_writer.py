@@ -55,7 +55,9 @@ class ClipWriter:
     def _new_ids(self, table: str, n: int) -> list[int]:
         """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: the ones SQLite would give them one by one
         (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction. Written with
-        their ids, rows need no read back (``lastrowid``), which on PostgreSQL would wait for the server."""
+        their ids, rows need no read back (``lastrowid``), which on PostgreSQL would wait for the server. Every row
+        the writer adds to these tables takes its id from here (a row given its id by the database meanwhile would
+        be the id handed out next)."""
         first = self._next_id.get(table)
         if first is None:
             first = int(self.conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0])
@@ -261,8 +263,9 @@ class ClipWriter:
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
             "VALUES (?, 'episodic', ?, ?, ?, ?, 0, ?)",
             [(nid, c, st, et, t, now) for nid, t in zip(ids, texts, strict=True)])
-        self.conn.executemany("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
-                              [(nid, c, _blob(v)) for nid, v in zip(ids, vectors, strict=True)])
+        self.conn.executemany("INSERT INTO embeddings (id, node_id, clip_id, vector) VALUES (?, ?, ?, ?)",
+                              [(eid, nid, c, _blob(v)) for eid, nid, v in
+                               zip(self._new_ids("embeddings", len(ids)), ids, vectors, strict=True)])
         self.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1.0)",
                               [(nid, e) for nid, es in zip(ids, ents, strict=True) for e in es])
         for nid in ids:
@@ -340,8 +343,8 @@ class ClipWriter:
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (nid, kind, self.clip_id, self.start_time, self.end_time, text, int(eq), time.time()))
-        self.conn.execute("INSERT INTO embeddings (node_id, clip_id, vector) VALUES (?, ?, ?)",
-                          (nid, self.clip_id, _blob(vec)))
+        self.conn.execute("INSERT INTO embeddings (id, node_id, clip_id, vector) VALUES (?, ?, ?, ?)",
+                          (self._new_ids("embeddings", 1)[0], nid, self.clip_id, _blob(vec)))
         self.conn.executemany("INSERT OR REPLACE INTO edges (text_id, entity_id, weight) VALUES (?, ?, 1.0)",
                               [(nid, e) for e in ents])
         if kind == "semantic" and ents:
