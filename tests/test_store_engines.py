@@ -192,6 +192,21 @@ def test_a_write_transactions_statements_are_pipelined_yet_read_back_in_order_an
     conn.close()
 
 
+def test_rows_given_their_ids_and_rows_taking_the_next_id_mix_in_one_transaction(pg_server):
+    """An identity table's sequence goes on after explicit ids once per transaction (at commit), or at once when a
+    row of the same transaction takes its id from it."""
+    store = MemoryStore(pg_server.database("identities"))
+    conn = store.conn
+    conn.execute("BEGIN IMMEDIATE")
+    conn.executemany("INSERT INTO clips (id, start_time, end_time) VALUES (?, ?, ?)", [(5, 0.0, 1.0), (6, 1.0, 2.0)])
+    taken = conn.execute("INSERT INTO clips (start_time, end_time) VALUES (?, ?)", (2.0, 3.0)).lastrowid
+    conn.execute("INSERT INTO clips (id, start_time, end_time) VALUES (?, ?, ?)", (20, 3.0, 4.0))
+    conn.execute("COMMIT")
+    after = conn.execute("INSERT INTO clips (start_time, end_time) VALUES (?, ?)", (4.0, 5.0)).lastrowid
+    assert (taken, after) == (7, 21)
+    store.close()
+
+
 def test_a_clip_writes_the_ids_sqlite_would_give_and_an_imported_id_moves_the_next_ones_on(db_at):
     """Rows of a clip get their ids from the writer (no read back per row): max(id) + 1, ..., on both engines, and
     after a row written with a given id (an import) the next new ids follow it."""

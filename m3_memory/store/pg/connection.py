@@ -186,6 +186,7 @@ class PgConnection:
         self.reconnects = 0
         self._pipe = None   # the psycopg Pipeline of the write transaction in progress (and its context)
         self._pipe_cm = None
+        self._identities: set[str] = set()   # tables given explicit ids in this write transaction
         self._conn = self._connect()
 
     def _connect(self):
@@ -290,13 +291,26 @@ class PgConnection:
             self._conn.close()
 
     # -- internals -------------------------------------------------------------------------------------------
+    def _identity_first(self, sql: str, explicit: int | None, rows: Sequence[Sequence[Any]]) -> None:
+        """A row about to take its id from a table's identity, whose advance this transaction deferred: advance it
+        now, so that id comes after the explicit ones."""
+        m = _INSERT.match(sql)
+        table = m.group(1).lower() if m else None
+        if table in self._identities and (explicit is None or any(r[explicit] is None for r in rows)):
+            self._identities.discard(table)
+            self._set_identity(table)
+
     def _run(self, pg: str, params: Sequence[Any] | dict, explicit: int | None, sql: str):
+        if self._identities and not isinstance(params, dict):
+            self._identity_first(sql, explicit, [params])
         cur = self._conn.execute(pg, tuple(params) if not isinstance(params, dict) else params)
         if explicit is not None and params[explicit] is not None:  # type: ignore[index]
             self._advance_identity(sql)
         return cur
 
     def _many(self, pg: str, rows: list[tuple], explicit: int | None, sql: str) -> int:
+        if self._identities:
+            self._identity_first(sql, explicit, rows)
         with self._conn.cursor() as cur:
             cur.executemany(pg, rows)
             n = cur.rowcount if self._pipe is None else -1   # in a pipeline: not known until the next sync
@@ -305,8 +319,15 @@ class PgConnection:
         return n
 
     def _advance_identity(self, sql: str) -> None:
-        """Rows written with their own ids (an import): the identity goes on after the largest id."""
+        """Rows written with their own ids (an import, a clip's rows): the identity goes on after the largest id;
+        in a write transaction once per table, at its commit."""
         table = _INSERT.match(sql).group(1).lower()  # type: ignore[union-attr]
+        if self._pipe is not None:
+            self._identities.add(table)
+            return
+        self._set_identity(table)
+
+    def _set_identity(self, table: str) -> None:
         self._conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                            f"(SELECT GREATEST(coalesce(max(id), 0), 1) FROM {table}))")
 
@@ -333,12 +354,16 @@ class PgConnection:
                     self._in_tx = True
             elif head.startswith("ROLLBACK"):
                 self._in_tx = False
+                self._identities.clear()
                 self._end_pipeline(quiet=True)
                 if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
                     self._conn.execute("ROLLBACK")
             else:
                 self._in_tx = False
                 try:
+                    for table in sorted(self._identities):
+                        self._set_identity(table)
+                    self._identities.clear()
                     self._end_pipeline()   # every statement's result: an error of any of them comes out here
                     if self._conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
                         raise psycopg.errors.InFailedSqlTransaction(
