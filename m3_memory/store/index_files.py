@@ -352,8 +352,10 @@ def _map_in(idx: VectorIndex, vectors: list[tuple[Path, int, int]]) -> None:
     """Map the segments' pages in before the first searches need them (mapped_pages.py): up to
     ``OPEN_POPULATE_S`` now (all of them when the page cache holds the files: 2.1 GB in 0.11 s), the rest by a
     low-priority thread after the first answer, so that answer's page faults do not queue behind its disk reads.
-    Without ``MADV_POPULATE_READ``, that thread reads the vectors into the page cache instead."""
-    left = populate(mapped_ranges(p for p, _, _ in vectors), time.monotonic() + OPEN_POPULATE_S)
+    Without ``MADV_POPULATE_READ``, or without the mappings to hand it (no ``/proc/self/maps``), that thread reads
+    the vectors into the page cache instead."""
+    ranges = mapped_ranges(p for p, _, _ in vectors)
+    left = populate(ranges, time.monotonic() + OPEN_POPULATE_S) if ranges else None
     if left == []:
         return
     if left is None:

@@ -52,6 +52,7 @@ from .vector_segments import (
 )
 
 log = logging.getLogger(__name__)
+BUILD_CALL_FLOATS = 128 * 2**20   # floats per faiss add() call when building a segment (512 MB): see _build
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -63,7 +64,6 @@ def _search_pool(threads: int) -> ThreadPoolExecutor:
         if pool is None:
             pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="m3-search")
         return pool
-BUILD_CALL_FLOATS = 128 * 2**20   # floats per faiss add() call when building a segment (512 MB): see _build
 
 
 class VectorIndex:
