@@ -7,6 +7,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,6 +34,14 @@ def _write(store: MemoryStore, clips: range, seed: int = 0) -> None:
         with store.begin_clip(c, c * 30.0, (c + 1) * 30.0) as w:
             face = w.add_entity("face", vecs(rng, 1))
             w.add_memories([f"clip {c} memory {i} about <face_{face}>" for i in range(5)], vectors=vecs(rng, 5))
+
+
+def _write_and_close(db: Path, clips: range) -> None:
+    """A store written by a writer that never searched (its index saved at close)."""
+    store = MemoryStore(db, config=CFG)
+    store.declare_embedder("test-random", DIM)
+    _write(store, clips)
+    store.close()
 
 
 def _rows(store: MemoryStore) -> dict[int, tuple]:
@@ -245,10 +254,7 @@ def test_a_writer_that_never_searched_leaves_its_index_ready_for_the_next_reader
     database by the first reader (15 s at 100k memories, minutes at 1M): now the writer keeps it as it writes and
     saves it at close (benchmarks/open_ready_bench.py)."""
     db = tmp_path / "m.db"
-    store = MemoryStore(db, config=CFG)
-    store.declare_embedder("test-random", DIM)
-    _write(store, range(30))
-    store.close()
+    _write_and_close(db, range(30))
     reader = MemoryStore(db, config=CFG, readonly=True)
     assert reader.index_note == "" and len(reader.index) == 150
     assert reader.index_note.startswith("loaded"), reader.index_note
@@ -268,10 +274,7 @@ def test_a_search_over_many_segments_is_the_same_on_one_thread_and_on_two(tmp_pa
     """Segments are walked by ``search_threads`` threads at once: the answers are those of one thread, time bound
     included, and both are brute force's."""
     db = tmp_path / "m.db"
-    store = MemoryStore(db, config=CFG)
-    store.declare_embedder("test-random", DIM)
-    _write(store, range(60))
-    store.close()
+    _write_and_close(db, range(60))
     one = MemoryStore(db, config=dataclasses.replace(CFG, search_threads=1), readonly=True)
     two = MemoryStore(db, config=dataclasses.replace(CFG, search_threads=2), readonly=True)
     assert len(one.index) == len(two.index) == 300 and len(two.index.segments) >= 2
@@ -287,10 +290,7 @@ def test_an_open_maps_the_saved_segments_in_before_the_first_search(tmp_path):
     if mapped_pages.populate([]) is None:
         pytest.skip("no madvise here")
     db = tmp_path / "m.db"
-    store = MemoryStore(db, config=CFG)
-    store.declare_embedder("test-random", DIM)
-    _write(store, range(40))
-    store.close()
+    _write_and_close(db, range(40))
     reader = MemoryStore(db, config=CFG, readonly=True)
     assert len(reader.index) == 200 and reader.index.segments
     files = [index_dir(db) / s.file for s in reader.index.segments]
@@ -309,8 +309,8 @@ def _resident_kb(files: list[Path]) -> list[tuple[int, int]]:
     with open("/proc/self/smaps") as f:
         for line in f:
             parts = line.split()
-            if "-" in parts[0] and len(parts) >= 6:
-                current = parts[5] if parts[5] in want else None
+            if re.fullmatch(r"[0-9a-f]+-[0-9a-f]+", parts[0]):   # a mapping's header (anonymous ones name no file)
+                current = parts[5] if len(parts) >= 6 and parts[5] in want else None
             elif current and parts[0] == "Size:":
                 size = int(parts[1])
             elif current and parts[0] == "Rss:":
