@@ -1,0 +1,167 @@
+"""Perception in a robot's view (issue 30): robot-view scenes (m3_agent_ros/bags/robot_view.py) memorized by the same
+Memorizer the node runs, scored against the scenes' ground truth (m3_agent_ros/bags/robot_view_score.py).
+
+    python benchmarks/robot_view_bench.py --split report [--bags DIR] [--json F] [--upsample 1] [--sample-fps 1]
+
+Splits (fixed before any tuning): ``tune`` seeds 600-603 (looked at while changing perception), ``report``
+seeds 700-707 (run only to report). Each scene: 3-4 people, 2-3 in view at once at 1.3-4 m (faces 40-120 px in
+640x480), head turns up to 25 degrees, entering and leaving, pan, shake, blur, dim light in some, reverberant
+room, noise at 5 / 10 / 15 / 20 dB SNR per shot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).parent))
+
+from memorization_bench import bag_clips  # noqa: E402
+
+from m3_agent_ros.bags.robot_view import make_robot_scene  # noqa: E402
+from m3_agent_ros.bags.robot_view_bag import build_robot_bag, load_scene  # noqa: E402
+from m3_agent_ros.bags.robot_view_score import (  # noqa: E402
+    FaceRecord,
+    Recording,
+    StoredTurn,
+    score_faces,
+    score_talkers,
+    score_transcripts,
+    score_voices,
+)
+from m3_memory import MemoryStore  # noqa: E402
+from m3_memory.ingest.clips import ClipAssembler  # noqa: E402
+from m3_memory.memorize import Memorizer  # noqa: E402
+from m3_memory.perception.stages import make_face_stage, make_voice_stage  # noqa: E402
+
+SPLITS = {"tune": list(range(600, 604)), "report": list(range(700, 708))}
+TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
+           ("talking person right", "talkers.right_rate", 0.90),
+           ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),
+           ("voice coverage (>= 10 dB)", "voices_10db.coverage", 0.85), ("RTF", "rtf", 0.5)]
+
+
+class RecordingFaces:
+    """The face stage, recording every detection's box and the node its cluster went to."""
+
+    def __init__(self, inner, rec: Recording) -> None:  # noqa: ANN001
+        self.inner, self.rec, self.name = inner, rec, inner.name
+
+    def analyze(self, clip):  # noqa: ANN001, ANN201
+        self.rec.frame_times += list(clip.frame_times)
+        return self.inner.analyze(clip)
+
+    def attach(self, graph, analysis):  # noqa: ANN001, ANN201
+        ev = self.inner.attach(graph, analysis)
+        for cl, e in zip(analysis.clusters, ev, strict=True):
+            self.rec.faces += [FaceRecord(d.time, tuple(map(float, d.bbox)), e.node_id) for d in cl.detections]
+        return ev
+
+
+def run_scene(bag: Path, face_kw: dict, sample_fps: float) -> dict:
+    scene, snrs = load_scene(bag)
+    rec = Recording()
+    faces = RecordingFaces(make_face_stage("dlib", **face_kw), rec)
+    voices = make_voice_stage("campplus", "", "tiny.en", 16000, overlap_aware=True, speakers_from="windows")
+    stages: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(Path(tmp) / "m.db")
+        mem = Memorizer(store, faces, voices, "embedded")
+        asm = ClipAssembler(30.0, sample_fps, 16000)
+        dec = [0.0]
+        for _, clips in bag_clips(bag, asm, dec):
+            for c in clips:
+                for k, v in mem.process(c).timings.items():
+                    stages[k] = stages.get(k, 0.0) + v
+        stages["decode"] = dec[0]
+        rec.turns = [StoredTurn(r[3], r[4], r[0], r[5], r[6]) for r in store.turn_rows()]
+        rec.character_of = dict(store.characters().of_entity)
+        store.close()
+    f = score_faces(scene, rec)
+    return {"seed": scene.seed, "duration_s": scene.duration, "faces": f,
+            "talkers": score_talkers(scene, rec, f.pop("node_person")),
+            "voices_10db": score_voices(scene, rec, snrs, 10.0), "voices_all": score_voices(scene, rec, snrs, 0.0),
+            "wer_by_snr": score_transcripts(scene, rec),
+            "characters": len(set(rec.character_of.values())), "people": len(scene.people),
+            "rtf": sum(stages.values()) / scene.duration,
+            "rtf_per_stage": {k: v / scene.duration for k, v in stages.items()}}
+
+
+def _get(d: dict, path: str):  # noqa: ANN202
+    for k in path.split("."):
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
+
+
+def summary(results: list[dict]) -> dict:
+    """Means over scenes of each target's value (scenes where it is undefined left out), WER pooled per SNR."""
+    out: dict = {}
+    for _, path, _ in TARGETS:
+        vals = [v for r in results if (v := _get(r, path)) is not None]
+        out[path] = sum(vals) / len(vals) if vals else None
+    wer: dict[str, list[float]] = {}
+    for r in results:
+        for snr, w in r["wer_by_snr"].items():
+            if w["wer"] is not None:
+                wer.setdefault(snr, []).append(w["wer"])
+    out["wer_by_snr"] = {k: sum(v) / len(v) for k, v in sorted(wer.items(), key=lambda kv: float(kv[0]))}
+    bands: dict[str, list[float]] = {}
+    for r in results:
+        for b, v in r["faces"]["detection_rate_by_size"].items():
+            if v is not None:
+                bands.setdefault(b, []).append(v)
+    out["detection_rate_by_size"] = {b: sum(v) / len(v) for b, v in bands.items()}
+    out["characters_within_1"] = sum(abs(r["characters"] - r["people"]) <= 1 for r in results) / len(results)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--split", choices=sorted(SPLITS), default="tune")
+    ap.add_argument("--seeds", type=int, nargs="*", help="instead of a split")
+    ap.add_argument("--bags", default=str(ROOT / ".cache" / "robot_view"), help="where scenes are built (reused)")
+    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--upsample", type=int, default=None, help="dlib HOG upsampling (default: the stage's)")
+    ap.add_argument("--sample-fps", type=float, default=1.0)
+    ap.add_argument("--json", help="write the results here")
+    a = ap.parse_args()
+    grid = Path(a.data) / "grid_talking_faces"
+    face_kw = {} if a.upsample is None else {"upsample": a.upsample}
+    results = []
+    for seed in a.seeds or SPLITS[a.split]:
+        bag = Path(a.bags) / f"robot_{seed}"
+        if not bag.with_suffix(".json").is_file():
+            build_robot_bag(make_robot_scene(seed, grid), a.bags, grid)
+        t = time.perf_counter()
+        r = run_scene(bag, face_kw, a.sample_fps)
+        print(f"seed {seed}: faces purity {r['faces']['purity']:.2f} coverage {r['faces']['coverage']:.2f} "
+              f"found {r['faces']['detection_rate']:.2f}; talker {r['talkers']}; voices>=10dB "
+              f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; RTF {r['rtf']:.2f} "
+              f"({time.perf_counter() - t:.0f} s)", flush=True)
+        results.append(r)
+    s = summary(results)
+    split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
+    print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}")
+    print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")
+    for name, path, target in TARGETS:
+        v = s[path]
+        ok = v is not None and (v <= target if path == "rtf" else v >= target)
+        print(f"| {name} | {'<=' if path == 'rtf' else '>='} {target:g} | "
+              f"{'-' if v is None else f'{v:.3f}'} | {'met' if ok else 'NOT MET'} |")
+    print(f"| characters within +-1 of the people | all scenes | {s['characters_within_1']:.2f} of scenes | "
+          f"{'met' if s['characters_within_1'] == 1 else 'NOT MET'} |")
+    print("face detection rate by size: " + ", ".join(f"{b} {v:.2f}" for b, v in s["detection_rate_by_size"].items()))
+    print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))
+    if a.json:
+        Path(a.json).write_text(json.dumps({"split": split, "face_options": face_kw, "sample_fps": a.sample_fps,
+                                            "summary": s, "scenes": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
