@@ -37,6 +37,7 @@ from m3_agent_ros.bags.robot_view_score import (  # noqa: E402
 )
 from m3_memory import MemoryStore  # noqa: E402
 from m3_memory.ingest.clips import ClipAssembler  # noqa: E402
+from m3_memory.ingest.pipeline import IngestSettings  # noqa: E402
 from m3_memory.memorize import Memorizer  # noqa: E402
 from m3_memory.perception.stages import make_face_stage, make_voice_stage  # noqa: E402
 
@@ -64,7 +65,7 @@ class RecordingFaces:
         return ev
 
 
-def run_scene(bag: Path, face_kw: dict, sample_fps: float) -> dict:
+def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = IngestSettings.motion_fps) -> dict:
     scene, snrs = load_scene(bag)
     rec = Recording()
     faces = RecordingFaces(make_face_stage("dlib", **face_kw), rec)
@@ -73,7 +74,7 @@ def run_scene(bag: Path, face_kw: dict, sample_fps: float) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "m.db")
         mem = Memorizer(store, faces, voices, "embedded")
-        asm = ClipAssembler(30.0, sample_fps, 16000)
+        asm = ClipAssembler(30.0, sample_fps, 16000, motion_fps=motion_fps)
         dec = [0.0]
         for _, clips in bag_clips(bag, asm, dec):
             for c in clips:
@@ -128,7 +129,8 @@ def main() -> None:
     ap.add_argument("--bags", default=str(ROOT / ".cache" / "robot_view"), help="where scenes are built (reused)")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--upsample", type=int, default=None, help="dlib HOG upsampling (default: the stage's)")
-    ap.add_argument("--sample-fps", type=float, default=1.0)
+    ap.add_argument("--sample-fps", type=float, default=IngestSettings.sample_fps)
+    ap.add_argument("--motion-fps", type=float, default=IngestSettings.motion_fps, help="0: no lip activity")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     grid = Path(a.data) / "grid_talking_faces"
@@ -139,7 +141,7 @@ def main() -> None:
         if not bag.with_suffix(".json").is_file():
             build_robot_bag(make_robot_scene(seed, grid), a.bags, grid)
         t = time.perf_counter()
-        r = run_scene(bag, face_kw, a.sample_fps)
+        r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps)
         print(f"seed {seed}: faces purity {r['faces']['purity']:.2f} coverage {r['faces']['coverage']:.2f} "
               f"found {r['faces']['detection_rate']:.2f}; talker {r['talkers']}; voices>=10dB "
               f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; RTF {r['rtf']:.2f} "
@@ -147,7 +149,8 @@ def main() -> None:
         results.append(r)
     s = summary(results)
     split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
-    print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}")
+    print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}, "
+          f"motion fps {a.motion_fps:g}")
     print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")
     for name, path, target in TARGETS:
         v = s[path]
@@ -160,6 +163,7 @@ def main() -> None:
     print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))
     if a.json:
         Path(a.json).write_text(json.dumps({"split": split, "face_options": face_kw, "sample_fps": a.sample_fps,
+                                            "motion_fps": a.motion_fps,
                                             "summary": s, "scenes": results}, indent=1))
 
 

@@ -181,6 +181,8 @@ class MemorizationParams(_Documented):
     event_topic: str = _p("m3_agent/memory_events", "m3_agent/msg/MemoryEvent topic, one message per committed clip")
     clip_seconds: float = _p(30.0, "clip length in seconds (the unit of memorization)")
     sample_fps: float = _p(1.0, "camera frames per second kept for perception")
+    motion_fps: float = _p(5.0, "grey camera frames per second kept for lip activity (which of several faces in "
+                                "view is talking); 0 = none")
     sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
     audio_grace_s: float = _p(2.0, "stream seconds one stream (camera / microphone) must be past a clip's end before "
                                    "the clip stops waiting for the other")
@@ -227,6 +229,7 @@ class MemorizationParams(_Documented):
     RULES: ClassVar[dict[str, Rule]] = {
         "clip_seconds": Rule(range=(0.5, 3600.0)),
         "sample_fps": Rule(range=(0.01, 60.0)),
+        "motion_fps": Rule(range=(0.0, 60.0)),
         "sample_rate": Rule(range=(8000, 48000)),
         "audio_grace_s": Rule(range=(0.0, 600.0)),
         "stream_stall_s": Rule(range=(0.0, 600.0)),

@@ -46,6 +46,9 @@ class Clip:
     audio_coverage: float = 0.0                               # fraction of the clip covered by received audio
     video_path: str | None = None
     poses: list[Pose] = field(default_factory=list)            # the robot's pose samples around the clip, if any
+    # grey frames at motion_fps (every sampled frame among them) for lip activity; empty when motion_fps is 0
+    motion_frames: list[np.ndarray] = field(default_factory=list)
+    motion_times: list[float] = field(default_factory=list)
 
     @property
     def duration(self) -> float:
@@ -66,9 +69,13 @@ class ClipAssembler:
                  origin: float = 0.0, audio_grace_s: float = 2.0, max_open_clips: int = 3,
                  expect_audio: bool = True, expect_video: bool = True, ledger: StreamLedger | None = None,
                  video_topic: str = "video", audio_topic: str = "audio", video_gap_s: float = 2.0,
-                 stall_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 stall_s: float = 5.0, clock: Callable[[], float] = time.monotonic, motion_fps: float = 0.0) -> None:
         if clip_seconds <= 0 or sample_fps <= 0 or sample_rate <= 0:
             raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
+        if not 0 <= motion_fps <= 60:
+            raise ValueError("motion_fps must be in [0, 60] (0: no motion frames)")
+        self.motion_fps = float(motion_fps)
+        self._next_motion: dict[int, float] = {}
         self.L, self.fps, self.sr, self.origin = float(clip_seconds), float(sample_fps), int(sample_rate), origin
         self.grace, self.max_open = audio_grace_s, max_open_clips
         self.stall_s, self.clock = float(stall_s), clock
@@ -104,7 +111,8 @@ class ClipAssembler:
     def wants_frame(self, t: float) -> bool:
         """Would a frame at ``t`` be kept by the sampling? (Lets callers skip decoding/converting it.)"""
         k = self.clip_of(t)
-        return k > self._done_upto and t + 1e-9 >= self._next_sample.get(k, -math.inf)
+        return k > self._done_upto and (t + 1e-9 >= self._next_sample.get(k, -math.inf)
+                                        or (self.motion_fps > 0 and t + 1e-9 >= self._next_motion.get(k, -math.inf)))
 
     def note_video_time(self, t: float) -> list[Clip]:
         """Advance the video clock without a frame (a frame that was skipped)."""
@@ -128,11 +136,16 @@ class ClipAssembler:
             self.ledger.record(self.video_topic, "late", t)
             return []
         c = self._clip(k)
-        if t + 1e-9 >= self._next_sample[k]:
+        sampled = t + 1e-9 >= self._next_sample[k]
+        if sampled:
             c.frames.append(rgb)
             c.frame_times.append(float(t))
             self._next_sample[k] = t + 1.0 / self.fps
             self.stats.frames_kept += 1
+        if self.motion_fps > 0 and (sampled or t + 1e-9 >= self._next_motion.get(k, -math.inf)):
+            c.motion_frames.append(_grey(rgb))
+            c.motion_times.append(float(t))
+            self._next_motion[k] = t + 1.0 / self.motion_fps
         self._note_video(t)
         return self._ready()
 
@@ -170,6 +183,7 @@ class ClipAssembler:
         c = self._open.pop(k)
         cov = self._covered.pop(k)
         self._next_sample.pop(k, None)
+        self._next_motion.pop(k, None)
         c.audio_coverage = float(cov.mean()) if len(cov) else 0.0
         if c.audio_coverage == 0.0:
             c.audio = None
@@ -226,6 +240,15 @@ class ClipAssembler:
     def flush(self) -> list[Clip]:
         """Finish every open clip (end of stream)."""
         return [self._finish(k) for k in sorted(self._open)]
+
+
+def _grey(rgb: np.ndarray) -> np.ndarray:
+    """uint8 luma (BT.601) of an RGB frame; a grey frame is kept as it is."""
+    if rgb.ndim == 2:
+        return rgb
+    import cv2
+
+    return cv2.cvtColor(np.ascontiguousarray(rgb[..., :3]), cv2.COLOR_RGB2GRAY)
 
 
 def clips_from_video(path: str | Path, clip_seconds: float = 30.0, sample_fps: float = 1.0,

@@ -62,6 +62,7 @@ class IngestSettings:
     audio_topic: str = ""             # '' = no microphone expected
     time_zone: str = "UTC"            # of a wall-clock memory (kept in the store with its origin)
     stream_stall_s: float = 5.0       # wall seconds without input after which a lagging stream is not waited for
+    motion_fps: float = 5.0           # grey frames kept for lip activity (who of several faces talks); 0: none
 
 
 @dataclass
@@ -103,7 +104,7 @@ class StreamPipeline:
                                        audio_grace_s=s.audio_grace_s, expect_audio=bool(s.audio_topic),
                                        expect_video=bool(s.video_topic), ledger=self.ledger,
                                        video_topic=s.video_topic or "camera", audio_topic=s.audio_topic or "audio",
-                                       video_gap_s=s.video_gap_s, stall_s=s.stream_stall_s)
+                                       video_gap_s=s.video_gap_s, stall_s=s.stream_stall_s, motion_fps=s.motion_fps)
         self.poses = SharedPoseTrack(PoseTrack(s.pose_frame))
         self.count = Counters()
         self.received: dict[str, int] = {}            # messages received per topic (good or bad)

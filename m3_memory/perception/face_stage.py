@@ -10,6 +10,7 @@ from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence
 from .faces import FaceBackend, FaceCluster, FaceConfig, cluster_faces, detect_faces, make_face_backend
+from .lip_activity import lip_activity
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +20,7 @@ class FaceAnalysis:
     clusters: list[FaceCluster] = field(default_factory=list)
     detections: int = 0
     bad_frames: int = 0
+    activity: list[list[tuple[float, float]]] = field(default_factory=list)   # per cluster: lip_activity samples
 
 
 class FaceStage:
@@ -33,18 +35,23 @@ class FaceStage:
     @classmethod
     def create(cls, backend: str, model_dir: str = "", **kw: Any) -> FaceStage:
         cfg = FaceConfig(**{k: v for k, v in kw.items() if k in FaceConfig.__dataclass_fields__})
-        return cls(make_face_backend(backend, model_dir), cfg, kw.get("match_threshold"))
+        opts = {"upsample": cfg.upsample} if backend.startswith("dlib") else {}   # the detector's own setting
+        return cls(make_face_backend(backend, model_dir, **opts), cfg, kw.get("match_threshold"))
 
     def analyze(self, clip: Clip) -> FaceAnalysis:
         dets, bad = detect_faces(self.backend, clip.frames, clip.frame_times, self.config)
         thr = self.config.cluster_threshold or self.backend.same_person_threshold
-        return FaceAnalysis(cluster_faces(dets, thr, self.config.min_cluster_size), len(dets), bad)
+        clusters = cluster_faces(dets, thr, self.config.min_cluster_size)
+        activity = lip_activity([[(d.time, d.bbox) for d in cl.detections] for cl in clusters], clip.motion_times,
+                                clip.motion_frames) if clip.motion_frames else [[] for _ in clusters]
+        return FaceAnalysis(clusters, len(dets), bad, activity)
 
     def attach(self, graph: ClipWriter, analysis: FaceAnalysis) -> list[FaceEvidence]:
         out: list[FaceEvidence] = []
         used: set[int] = set()
         k = self.config.crops_per_face
-        for cl in analysis.clusters:
+        activity = analysis.activity or [[] for _ in analysis.clusters]
+        for cl, lips in zip(analysis.clusters, activity, strict=True):
             best = cl.best(k)
             embs = cl.embeddings
             node, score = graph.match_entity("face", embs, threshold=self.match_threshold)
@@ -57,5 +64,5 @@ class FaceStage:
                 graph.update_entity(node, best_embs, crops, scores=scores)
             used.add(node)
             log.debug("face cluster of %d detections -> node %d (match %.3f)", len(cl.detections), node, score)
-            out.append(FaceEvidence(node, best[0].crop_jpeg, cl.times, best[0].det_score))
+            out.append(FaceEvidence(node, best[0].crop_jpeg, cl.times, best[0].det_score, lips))
         return out

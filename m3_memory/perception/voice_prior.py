@@ -1,9 +1,9 @@
 """Who is on camera while a voice speaks: face-aware re-identification of a clip's speakers against voice nodes.
 
 A speaker's centroid from a second or two of speech is a weak voice print: two people can score above the
-matching threshold, and one person's short turn below it. The camera often knows better. When one face is
-the only face on camera during most of a speaker's turns (the rule of :mod:`m3_memory.writing.av_links`), the
-match is checked against who that face is:
+matching threshold, and one person's short turn below it. The camera often knows better. When one face is seen
+talking during most of a speaker's turns (the only face on camera, or the one whose lips clearly moved most:
+:func:`m3_memory.store.av_links.talker_credit`), the match is checked against who that face is:
 
 * **own voice** — the face is already linked to a voice node that scores at least the embedder's same-speaker
   threshold and within ``margin`` of the best node: that node is taken (the face's own voice, heard again).
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..store.av_links import AVParams, alone_credit
+from ..store.av_links import AVParams, talker_credit
 from ..writing.base import ClipEvidence, FaceEvidence
 
 log = logging.getLogger(__name__)
@@ -45,11 +45,12 @@ def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipW
 
 def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
                     p: AVParams) -> int | None:
-    """The face alone on camera for most of these turns (credit over half their length), else None."""
+    """The face seen talking (alone on camera, or with the clearly most lip activity among several) for most of
+    these turns (credit over half their length), else None."""
     ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
     credit: dict[int, float] = {}
     for a, b in turns:
-        for f, s in alone_credit(ev, a, b, p).items():
+        for f, s in talker_credit(ev, a, b, p).items():
             credit[f] = credit.get(f, 0.0) + s
     total = sum(b - a for a, b in turns)
     if not credit or total <= 0:

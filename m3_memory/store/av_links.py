@@ -17,8 +17,12 @@ Confidence in [0, 1], kept on the link (``av_evidence.confidence``) and shown wi
 ``support * share * exclusivity`` with support = pooled credit / (2 * min_overlap_s) capped at 1, share = the
 pair's credit / the voice's speech, exclusivity = the pair's credit / the voice's credit with every face.
 
-Limitation: without lip-activity detection a silent person alone on camera while someone off camera talks
-earns credit too; the share and mutual-best-partner tests keep that from deciding on its own, and the
+Several faces on camera during a turn (a robot's view of a room): the face whose lips moved clearly most over the
+turn (``lip_credit``, from the motion frames' lip activity, perception/lip_activity.py) earns the turn's duration;
+none does when no face stands out or a face in view has too few activity samples to rule it out.
+
+Limitation: a silent person alone on camera while someone off camera talks earns credit too (the alone rule does
+not look at the lips); the share and mutual-best-partner tests keep that from deciding on its own, and the
 confidence says how strong the evidence was.
 """
 
@@ -42,6 +46,13 @@ class AVParams:
     # several robots share the memory: one robot's camera and another's microphone count as one scene only while
     # both robots' poses (same frame) are this close; without poses no evidence crosses robots
     colocated_m: float = 6.0
+    # several faces in view during a turn: the face whose lips moved clearly most earns it (perception/
+    # lip_activity.py): the upper quartile of its activity over the turn at least lip_min, and lip_margin above
+    # every other face's (a talker's mouth changes between some frame pairs, not all; a listener's in almost none)
+    lip_min: float = 0.2
+    lip_margin: float = 0.2
+    lip_min_samples: int = 2
+    lip_view_pad_s: float = 0.5   # faces seen this close to the turn count as in view during it
 
 
 @dataclass
@@ -76,6 +87,34 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
     return {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
 
 
+def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
+    """face id -> seconds of credit for speech in [start, end] when two or more faces were in view: the turn's
+    duration to the face whose lips moved clearly most (upper quartile of its activity), nothing when any face in
+    view has too few activity samples (it cannot be ruled out) or no face stands out."""
+    pad = p.lip_view_pad_s
+    frames = [t for t in ev.frame_times if start - pad <= t <= end + pad]
+    in_view = {f for t in frames for f in visible(ev, t, p.frame_tolerance_s)}
+    if len(in_view) < 2:
+        return {}
+    means: dict[int, float] = {}
+    for f in ev.faces:
+        if f.node_id in in_view:
+            xs = [s for t, s in f.activity if start <= t <= end]
+            if len(xs) < p.lip_min_samples:
+                return {}
+            means[f.node_id] = float(np.percentile(xs, 75))
+    ranked = sorted(means.items(), key=lambda kv: -kv[1])
+    (best, top), second = ranked[0], ranked[1][1]
+    if top < p.lip_min or top - second < p.lip_margin:
+        return {}
+    return {best: max(0.0, end - start)}
+
+
+def talker_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
+    """The face seen talking during [start, end]: alone on camera, else the one whose lips moved clearly most."""
+    return alone_credit(ev, start, end, p) or lip_credit(ev, start, end, p)
+
+
 def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: str = "") -> set[int]:
     """Add this clip's speech and credit to the store; returns the voices heard (and, for a named robot, the
     voices other robots heard while this robot saw a face alone: see :func:`cross_robot_credit`)."""
@@ -90,7 +129,7 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: 
         heard.add(turn.node_id)
         if turn.overlapped:      # the face alone on camera is most likely the other talker's
             continue
-        for face_id, s in alone_credit(ev, turn.start, turn.end, p).items():
+        for face_id, s in talker_credit(ev, turn.start, turn.end, p).items():
             credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
     for (face_id, voice_id), s in credit.items():
         conn.execute("INSERT INTO av_evidence (face_id, voice_id, overlap_s, clips) VALUES (?, ?, ?, 1) ON CONFLICT "

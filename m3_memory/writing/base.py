@@ -19,6 +19,8 @@ class FaceEvidence:
     crop_jpeg: bytes             # the best crop of this face in the clip
     times: list[float] = field(default_factory=list)  # stream seconds of the sampled frames it was seen in
     det_score: float | None = None
+    # (time, lip activity) samples from the motion frames (perception/lip_activity.py); empty without them
+    activity: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def tag(self) -> str:

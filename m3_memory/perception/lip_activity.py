@@ -1,0 +1,80 @@
+"""Lip activity: which of the faces in view is moving its mouth, from the clip's motion frames.
+
+Face detection runs at ``sample_fps`` (1 fps by default): too slow to see a mouth move. The clip also keeps
+grey *motion frames* at ``motion_fps`` (5 by default, :class:`~m3_memory.ingest.clips.ClipAssembler`). For every
+pair of consecutive motion frames and every face cluster detected within ``box_max_dt_s`` of the pair, the face's
+box from its nearest detection is used:
+
+1. the upper face (brows to nose: rigid) of the second frame is aligned to the first by the integer shift of at
+   most ``max_shift_px`` that differs least (the camera shakes, the head sways);
+2. the score is how much the mouth region (below the nose to below the chin) changes under that shift, beyond
+   what the upper face changes: mean absolute grey difference, mouth minus upper face.
+
+A talker's score is positive on the pairs where the mouth opens or closes; a listener's stays near zero or below
+(noise and edges change the upper face about as much). The samples go with the face into the memory writer's
+evidence; :mod:`m3_memory.store.av_links` credits the face with the clearly highest mean activity during a
+speech turn when several faces are in view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class LipParams:
+    max_pair_dt_s: float = 0.5       # consecutive motion frames further apart are no pair (dropped frames)
+    box_max_dt_s: float = 0.75       # a face box is used this long before / after its detection
+    max_shift_px: int = 4
+    min_face_px: int = 24            # smaller faces give no lip activity
+
+
+def _diff(a: np.ndarray, b: np.ndarray, ys: int, ye: int, xs: int, xe: int, dx: int, dy: int) -> float:
+    if ys + dy < 0 or xs + dx < 0 or ye + dy > b.shape[0] or xe + dx > b.shape[1] or ye <= ys or xe <= xs:
+        return float("inf")
+    return float(np.abs(a[ys:ye, xs:xe] - b[ys + dy:ye + dy, xs + dx:xe + dx]).mean())
+
+
+def pair_score(a: np.ndarray, b: np.ndarray, box: Sequence[float], p: LipParams) -> float | None:
+    """Mouth change minus upper-face change between grey frames ``a`` and ``b`` (float32) for a face box."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if h < p.min_face_px:
+        return None
+    xs, xe = int(x1 + 0.2 * w), int(x2 - 0.2 * w)
+    uy = int(y1 + 0.1 * h), int(y1 + 0.55 * h)
+    my = int(y1 + 0.62 * h), int(y1 + 1.1 * h)
+    r = p.max_shift_px
+    upper, dx, dy = min((_diff(a, b, *uy, xs, xe, sx, sy), sx, sy) for sx in range(-r, r + 1)
+                        for sy in range(-r, r + 1))
+    mouth = min(_diff(a, b, *my, xs, xe, dx + ex, dy + ey) for ex in (-1, 0, 1) for ey in (-1, 0, 1))
+    if not np.isfinite(upper) or not np.isfinite(mouth):
+        return None
+    return mouth - upper
+
+
+def lip_activity(tracks: Sequence[Sequence[tuple[float, Sequence[float]]]], times: Sequence[float],
+                 grays: Sequence[np.ndarray], p: LipParams | None = None) -> list[list[tuple[float, float]]]:
+    """``tracks``: per face, its detections as (time, box). Returns per face (time, score) samples, one per
+    motion-frame pair the face was detected near."""
+    p = p or LipParams()
+    out: list[list[tuple[float, float]]] = [[] for _ in tracks]
+    frames = [g.astype(np.float32) if g.dtype != np.float32 else g for g in grays]
+    for i in range(len(times) - 1):
+        t0, t1 = times[i], times[i + 1]
+        if not 0 < t1 - t0 <= p.max_pair_dt_s or frames[i].shape != frames[i + 1].shape:
+            continue
+        mid = (t0 + t1) / 2
+        for k, dets in enumerate(tracks):
+            if not dets:
+                continue
+            t, box = min(dets, key=lambda d: abs(d[0] - mid))
+            if abs(t - mid) > p.box_max_dt_s:
+                continue
+            s = pair_score(frames[i], frames[i + 1], box, p)
+            if s is not None:
+                out[k].append((round(mid, 3), round(s, 3)))
+    return out

@@ -1,0 +1,109 @@
+"""Who of several faces in view is talking: motion frames, lip activity, face = voice credit from it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore
+from m3_memory.ingest.clips import ClipAssembler
+from m3_memory.perception.lip_activity import lip_activity
+from m3_memory.store.av_links import AVParams, lip_credit, talker_credit
+from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
+from m3_memory.writing.embedded import EmbeddedWriter
+
+from .store_helpers import unit
+
+
+def test_the_assembler_keeps_grey_motion_frames_beside_the_sampled_ones() -> None:
+    asm = ClipAssembler(10.0, 1.0, 16000, motion_fps=5.0, expect_audio=False)
+    for i in range(100):                       # a 10 fps camera for 10 s
+        asm.add_frame(i / 10, np.full((48, 64, 3), i, np.uint8))
+    (clip,) = asm.flush()
+    assert len(clip.frames) == 10 and clip.frame_times == [float(i) for i in range(10)]
+    assert len(clip.motion_frames) == 50
+    assert np.allclose(np.diff(clip.motion_times), 0.2)
+    assert set(clip.frame_times) <= set(clip.motion_times), "every sampled frame is a motion frame too"
+    assert clip.motion_frames[3].shape == (48, 64) and clip.motion_frames[3].dtype == np.uint8
+    none = ClipAssembler(10.0, 1.0, 16000, expect_audio=False)
+    for i in range(100):
+        none.add_frame(i / 10, np.zeros((48, 64, 3), np.uint8))
+    assert none.flush()[0].motion_frames == []
+    with pytest.raises(ValueError):
+        ClipAssembler(10.0, 1.0, 16000, motion_fps=-1)
+
+
+def test_a_moving_mouth_scores_above_a_still_one_under_camera_shake() -> None:
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 255, (200, 300)).astype(np.uint8)   # texture everywhere: shake changes every region
+    boxes = [(40, 60, 100, 120), (180, 60, 240, 120)]          # two 60 px faces; the left one talks
+    frames, times = [], []
+    for i in range(10):
+        f = base.copy()
+        if i % 2:   # the left face's mouth region (below the nose) changes every other frame
+            f[100:125, 55:85] = rng.integers(0, 255, (25, 30))
+        dx, dy = rng.integers(-2, 3, 2)
+        frames.append(np.roll(f, (int(dy), int(dx)), axis=(0, 1)))
+        times.append(i * 0.2)
+    tracks = [[(0.0, b), (1.0, b), (2.0, b)] for b in boxes]
+    talker, listener = lip_activity(tracks, times, frames)
+    assert len(talker) == len(listener) == 9
+    assert np.percentile([s for _, s in talker], 75) > 5
+    assert np.percentile([s for _, s in listener], 75) < 0.5
+    # frames too far apart make no pair, a face detected nowhere near gives no samples
+    assert lip_activity(tracks, [0.0, 1.0], frames[:2]) == [[], []]
+    assert lip_activity([[(9.0, boxes[0])]], times, frames) == [[]]
+
+
+def _samples(scores: list[float]) -> list[tuple[float, float]]:
+    return [(2.0 + 0.2 * i, s) for i, s in enumerate(scores)]
+
+
+def _ev(activity_a: list[float], activity_b: list[float] | None, seen_b: bool = True) -> ClipEvidence:
+    times = [float(t) for t in range(10)]
+    faces = [FaceEvidence(1, b"j", times, activity=_samples(activity_a))]
+    if seen_b:
+        faces.append(FaceEvidence(2, b"j", times, activity=_samples(activity_b or [])))
+    return ClipEvidence(0, 0.0, 10.0, frame_times=times, faces=faces)
+
+
+def test_the_face_whose_lips_clearly_moved_most_earns_the_turn_and_no_face_does_when_it_is_unclear() -> None:
+    p = AVParams()
+    talk, still = [1.5, 0.1, 2.0, 0.3, 1.8, 0.0, 1.2, 0.2], [0.0, -0.1, 0.05, -0.2, 0.0, 0.1, -0.1, 0.0]
+    assert lip_credit(_ev(talk, still), 2.0, 3.5, p) == {1: 1.5}
+    assert lip_credit(_ev(still, talk), 2.0, 3.5, p) == {2: 1.5}
+    assert lip_credit(_ev(talk, talk), 2.0, 3.5, p) == {}, "two moving mouths: nobody stands out"
+    assert lip_credit(_ev(still, still), 2.0, 3.5, p) == {}, "nobody's lips moved"
+    assert lip_credit(_ev(talk, []), 2.0, 3.5, p) == {}, "a face in view without samples cannot be ruled out"
+    # one face in view: the older rule (alone on camera) decides, lip activity is not needed
+    assert lip_credit(_ev(talk, None, seen_b=False), 2.0, 3.5, p) == {}
+    assert talker_credit(_ev(still, None, seen_b=False), 2.0, 3.5, p) == {1: 1.5}
+
+
+def test_lip_activity_links_the_talker_among_two_faces_in_the_store(db_at) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(5)
+    store = MemoryStore(db_at("m.db"))
+    writer = EmbeddedWriter(min_overlap_s=3.0)
+    fa, fb, va = unit(rng, 1, 128), unit(rng, 1, 128), unit(rng, 1, 192)
+    said = []
+    for clip in range(3):
+        t0 = clip * 30.0
+        with store.begin_clip(clip, t0, t0 + 30.0) as w:
+            a = w.match_entity("face", fa)[0] or w.add_entity("face", fa)
+            b = w.match_entity("face", fb)[0] or w.add_entity("face", fb)
+            v = w.match_entity("voice", va)[0] or w.add_entity("voice", va)
+            times = [t0 + i for i in range(30)]
+            lips = [(t0 + 2.0 + 0.2 * i, 1.5 if i % 2 else 0.1) for i in range(10)]
+            still = [(t0 + 2.0 + 0.2 * i, 0.0) for i in range(10)]
+            ev = ClipEvidence(clip, t0, t0 + 30.0, frame_times=times,
+                              faces=[FaceEvidence(b, b"j", times, activity=still),
+                                     FaceEvidence(a, b"j", times, activity=lips)],
+                              voices=[VoiceTurnEvidence(v, t0 + 2.0, t0 + 4.0, "talking")])
+            out = writer.write(ev, graph=w)
+            w.add_memories(out.episodic, "episodic")
+            for text in out.semantic:
+                w.add_memory(text, "semantic")
+            said.append([t for t in out.semantic if t.startswith("Equivalence")])
+    assert said[0] == [] and said[1] == [f"Equivalence: <face_{a}>, <voice_{v}>"]
+    chars = store.characters()
+    assert chars.character_of(a) == chars.character_of(v) != chars.character_of(b)
