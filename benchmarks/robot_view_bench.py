@@ -32,20 +32,23 @@ from m3_agent_ros.bags.robot_view_score import (  # noqa: E402
     StoredTurn,
     score_faces,
     score_talkers,
+    score_text,
     score_transcripts,
     score_voices,
 )
+from m3_agent_ros.params import MemorizationParams  # noqa: E402
 from m3_memory import MemoryStore  # noqa: E402
 from m3_memory.ingest.clips import ClipAssembler  # noqa: E402
 from m3_memory.ingest.pipeline import IngestSettings  # noqa: E402
 from m3_memory.memorize import Memorizer  # noqa: E402
-from m3_memory.perception.stages import make_face_stage, make_voice_stage  # noqa: E402
+from m3_memory.perception.stages import make_face_stage, make_stages  # noqa: E402
 
 SPLITS = {"tune": list(range(600, 604)), "report": list(range(700, 708))}
 TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
            ("talking person right", "talkers.right_rate", 0.90),
            ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),
-           ("voice coverage (>= 10 dB)", "voices_10db.coverage", 0.85), ("RTF", "rtf", 0.5)]
+           ("voice coverage (>= 10 dB)", "voices_10db.coverage", 0.85),
+           ("scene text read exactly", "text.exact_rate", 0.90), ("RTF", "rtf", 0.5)]
 
 
 class RecordingFaces:
@@ -65,15 +68,33 @@ class RecordingFaces:
         return ev
 
 
+class RecordingTexts:
+    """The scene-text stage, recording which frames it read and what."""
+
+    def __init__(self, inner) -> None:  # noqa: ANN001
+        self.inner, self.name = inner, inner.name
+        self.frames_read: list[float] = []
+        self.readings: list[tuple[float, str]] = []
+
+    def analyze(self, clip):  # noqa: ANN001, ANN201
+        an = self.inner.analyze(clip)
+        self.frames_read += an.frames_read
+        self.readings += [(r.time, r.text) for r in an.readings]
+        return an
+
+
 def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = IngestSettings.motion_fps) -> dict:
+    """Memorize the scene's bag with the node's default stages (MemorizationParams), ``face_kw`` overriding the
+    face stage's options."""
     scene, snrs = load_scene(bag)
     rec = Recording()
-    faces = RecordingFaces(make_face_stage("dlib", **face_kw), rec)
-    voices = make_voice_stage("campplus", "", "tiny.en", 16000, overlap_aware=True, speakers_from="windows")
+    built = make_stages(MemorizationParams())
+    faces = RecordingFaces(make_face_stage("dlib", **face_kw) if face_kw else built["faces"], rec)
+    texts = RecordingTexts(built["texts"]) if built["texts"] is not None else None
     stages: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "m.db")
-        mem = Memorizer(store, faces, voices, "embedded")
+        mem = Memorizer(store, faces, built["voices"], "embedded", texts=texts)
         asm = ClipAssembler(30.0, sample_fps, 16000, motion_fps=motion_fps)
         dec = [0.0]
         for _, clips in bag_clips(bag, asm, dec):
@@ -89,6 +110,7 @@ def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = I
             "talkers": score_talkers(scene, rec, f.pop("node_person")),
             "voices_10db": score_voices(scene, rec, snrs, 10.0), "voices_all": score_voices(scene, rec, snrs, 0.0),
             "wer_by_snr": score_transcripts(scene, rec),
+            "text": score_text(scene, texts.frames_read, texts.readings) if texts else {},
             "characters": len(set(rec.character_of.values())), "people": len(scene.people),
             "rtf": sum(stages.values()) / scene.duration,
             "rtf_per_stage": {k: v / scene.duration for k, v in stages.items()}}
@@ -118,6 +140,11 @@ def summary(results: list[dict]) -> dict:
             if v is not None:
                 bands.setdefault(b, []).append(v)
     out["detection_rate_by_size"] = {b: sum(v) / len(v) for b, v in bands.items()}
+    stages: dict[str, list[float]] = {}
+    for r in results:
+        for k, v in r["rtf_per_stage"].items():
+            stages.setdefault(k, []).append(v)
+    out["rtf_per_stage"] = {k: sum(v) / len(results) for k, v in stages.items()}
     out["characters_within_1"] = sum(abs(r["characters"] - r["people"]) <= 1 for r in results) / len(results)
     return out
 
@@ -160,6 +187,7 @@ def main() -> None:
     print(f"| characters within +-1 of the people | all scenes | {s['characters_within_1']:.2f} of scenes | "
           f"{'met' if s['characters_within_1'] == 1 else 'NOT MET'} |")
     print("face detection rate by size: " + ", ".join(f"{b} {v:.2f}" for b, v in s["detection_rate_by_size"].items()))
+    print("RTF per stage: " + ", ".join(f"{k} {v:.3f}" for k, v in s["rtf_per_stage"].items()))
     print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))
     if a.json:
         Path(a.json).write_text(json.dumps({"split": split, "face_options": face_kw, "sample_fps": a.sample_fps,

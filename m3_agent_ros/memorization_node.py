@@ -81,16 +81,12 @@ class MemorizationNode(M3LifecycleNode):
             p.check()
             # fully qualified (namespace, remaps applied): the names subscriptions, the ledger and ~/sync agree on
             p = replace(p, **{k: self.resolve_topic_name(getattr(p, k)) for k in TOPIC_PARAMS if getattr(p, k, "")})
-            from m3_memory.perception.stages import make_face_stage, make_voice_stage
+            from m3_memory.perception.stages import make_stages
 
             # the audio message type first: a missing audio_common_msgs fails configure before models load
             self._audio_types = load_audio_types(p.audio_msg_type) if p.audio_topic else None
             self.store = MemoryStore(store_location(p.db_path), robot=p.robot_name)
-            memorizer = Memorizer(self.store, make_face_stage(p.face_backend, p.face_model_dir),
-                                  make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model, p.sample_rate,
-                                                   overlap_aware=p.voice_overlap_aware,
-                                                   speakers_from=p.voice_diarizer),
-                                  p.writer_config(), source=self.get_name())
+            memorizer = Memorizer(self.store, writer=p.writer_config(), source=self.get_name(), **make_stages(p))
             settings = IngestSettings(
                 p.clip_seconds, p.sample_fps, p.sample_rate, p.audio_grace_s, p.stream_origin, p.max_queued_clips,
                 p.max_clock_jump_s, p.video_gap_s, p.pose_frame, p.pose_wait_s if p.pose_topic else 0.0,

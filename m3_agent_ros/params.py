@@ -219,6 +219,7 @@ class MemorizationParams(_Documented):
                                         "and in-the-wild audio, worse on some AMI meetings; docs/perception.md "
                                         "'Who is who')")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
+    text_backend: str = _p("rapidocr", "scene text (signs, labels, screens): rapidocr (embedded PP-OCRv4) or none")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
     writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")
     writer_model: str = _p("", "openai writer: model name")
@@ -242,6 +243,7 @@ class MemorizationParams(_Documented):
         "face_backend": Rule(choices=("dlib", "insightface", "none")),
         "voice_backend": Rule(choices=("resemblyzer", "campplus", "eres2netv2", "none")),
         "voice_diarizer": Rule(choices=("windows", "local")),
+        "text_backend": Rule(choices=("rapidocr", "none")),
         "audio_msg_type": Rule(choices=AUDIO_MSG_TYPES),
         "memory_writer": Rule(choices=("embedded", "openai", "m3")),
         "writer_engine": Rule(choices=("transformers", "vllm")),

@@ -76,10 +76,12 @@ class ClipResult:
 
 class Memorizer:
     def __init__(self, store: MemoryStore, faces: FaceStage | None = None, voices: VoiceStage | None = None,
-                 writer: MemoryWriter | dict | str | None = None, source: str | None = None) -> None:
+                 writer: MemoryWriter | dict | str | None = None, source: str | None = None,
+                 texts: Any = None) -> None:
         self.store = store
         self.faces = faces
         self.voices = voices
+        self.texts = texts      # scene text (perception.scene_text.SceneTextStage) or None
         self.writer = writer if hasattr(writer, "write") else make_writer(writer)  # type: ignore[arg-type]
         self.source = source
 
@@ -110,8 +112,20 @@ class Memorizer:
             res.timings["voices"] = time.perf_counter() - t
             res.short_speech = list(getattr(voice_an, "short_turns", None) or [])
             res.unattributed_speech = list(getattr(voice_an, "unattributed", None) or [])
+        text_an = None
+        if self.texts is not None and clip.frames:
+            t = time.perf_counter()
+            try:
+                text_an = self.texts.analyze(clip)
+            except Exception as e:
+                res.errors.append(f"scene_text: {e}")
+                log.exception("clip %d: scene text failed", clip.clip_id)
+            res.timings["scene_text"] = time.perf_counter() - t
         t = time.perf_counter()
         extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
+        if text_an is not None:   # every reading kept with its times; the frames read say where none was found
+            extra["scene_text"] = {"frames_read": len(text_an.frames_read),
+                                   "sightings": [s.to_json() for s in text_an.sightings]}
         if res.errors:
             extra["errors"] = res.errors
         for key, spans in res.unattributed_by_cause:
@@ -121,7 +135,8 @@ class Memorizer:
                                    extra=extra) as w:
             res.clip_id = w.clip_id   # the store's id (a named robot's clips are numbered by the shared store)
             ev = ClipEvidence(w.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),
-                              frames=list(clip.frames), video_path=clip.video_path, poses=list(clip.poses or []))
+                              frames=list(clip.frames), video_path=clip.video_path, poses=list(clip.poses or []),
+                              texts=list(text_an.sightings) if text_an is not None else [])
             if face_an is not None and self.faces is not None:
                 ev.faces = self.faces.attach(w, face_an)
             if voice_an is not None and self.voices is not None:

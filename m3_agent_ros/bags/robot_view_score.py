@@ -164,3 +164,26 @@ def score_talkers(scene: RobotScene, rec: Recording, node_person: dict[str, str]
             counts["no_face"] += 1
     n = sum(counts.values())
     return {"turns": n, "right_rate": counts["right"] / n if n else None, **dict(counts)}
+
+
+def score_text(scene: RobotScene, frames_read: list[float], readings: list[tuple[float, str]]) -> dict:
+    """Of every sign wholly in view at a frame the scene-text stage read: the share read exactly (upper case,
+    single spaces); readings that are no sign in view; signs read at least once."""
+    from m3_memory.perception.scene_text import normalize_text
+
+    at: dict[float, set[str]] = {}
+    for t, text in readings:
+        at.setdefault(round(t, 3), set()).add(normalize_text(text))
+    shown = exact = 0
+    read_once: set[str] = set()
+    for t in frames_read:
+        got = at.get(round(t, 3), set())
+        for s in scene.signs_in_view(t):
+            shown += 1
+            if s.text in got:
+                exact += 1
+                read_once.add(s.text)
+    visible = {s.text for t in frames_read for s in scene.signs_in_view(t)}
+    stray = sum(1 for t, text in readings if normalize_text(text) not in {s.text for s in scene.signs_in_view(t)})
+    return {"shown": shown, "exact_rate": exact / shown if shown else None, "stray_readings": stray,
+            "signs_read": len(read_once), "signs_visible": len(visible)}

@@ -43,6 +43,11 @@ class FaceConfig:
     min_cluster_size: int = 1         # detections needed to keep a person in a clip
     crops_per_face: int = 3           # best crops kept per face per clip (upstream max_faces_per_character)
     crop_margin: float = 0.2          # crop = box grown by this fraction on each side
+    # a face that overlaps one of the previous sampled frame's (IoU >= track_iou: the same person, who has not
+    # moved far in a second) reuses its embedding for up to reembed_every - 1 frames (the descriptor is the face
+    # stage's largest cost: ~80 ms a face on one core); 1 embeds every detection
+    track_iou: float = 0.6
+    reembed_every: int = 3
 
 
 @dataclass
@@ -109,8 +114,11 @@ class DlibFaceBackend:
         self._rec = dlib.face_recognition_model_v1(frm.face_recognition_model_location())
 
     def detect(self, rgb: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
-        if self._hog is not None:
-            rects, scores, _ = self._hog.run(rgb, self.upsample, -0.5)
+        if self._hog is not None:   # on grey: the same faces, a third less time than on RGB (75 vs 114 ms at 640x480)
+            import cv2
+
+            grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if rgb.ndim == 3 else rgb
+            rects, scores, _ = self._hog.run(grey, self.upsample, -0.5)
             return [((r.left(), r.top(), r.right(), r.bottom()), float(s)) for r, s in zip(rects, scores, strict=True)]
         out = self._cnn(rgb, self.upsample)
         return [((d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom()), float(d.confidence)) for d in out]
@@ -201,12 +209,16 @@ def detect_faces(backend: FaceBackend, frames: list[np.ndarray], times: list[flo
 
     out: list[FaceDetection] = []
     bad = 0
+    prev: list[FaceDetection] = []     # the previous sampled frame's detections (for embedding reuse)
+    prev_grey: np.ndarray | None = None   # ... and that frame, shrunk (for the camera's shift)
+    age: dict[int, int] = {}           # id(detection) -> frames since its embedding was computed
     for i, (frame, t) in enumerate(zip(frames, times, strict=True)):
         try:
             rgb = check_frame(frame)
         except FrameError as e:
             bad += 1
             log.warning("frame %d skipped: %s", i, e)
+            prev, prev_grey = [], None
             continue
         scale = min(1.0, cfg.detect_max_side / max(rgb.shape[:2]))
         small = rgb if scale == 1.0 else cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -221,34 +233,105 @@ def detect_faces(backend: FaceBackend, frames: list[np.ndarray], times: list[flo
                 continue
             keep.append(FaceDetection(i, float(t), box, float(score), sharp))  # type: ignore[arg-type]
         if keep:
-            embs = backend.embed(rgb, [d.bbox for d in keep])
-            for d, e in zip(keep, embs, strict=True):
-                d.embedding = e
+            fresh = []
+            grey = _small_grey(rgb)
+            moved = _camera_shift(prev_grey, grey) if prev and prev_grey is not None else (0.0, 0.0)
+            for d in keep:
+                same = _tracked(d, prev, cfg.track_iou, moved)
+                if same is not None and age[id(same)] + 1 < cfg.reembed_every:
+                    d.embedding = same.embedding
+                    age[id(d)] = age[id(same)] + 1
+                else:
+                    fresh.append(d)
+                    age[id(d)] = 0
+            if fresh:
+                for d, e in zip(fresh, backend.embed(rgb, [d.bbox for d in fresh]), strict=True):
+                    d.embedding = e
+            for d in keep:
                 d.crop_jpeg = encode_jpeg(crop(rgb, d.bbox, cfg.crop_margin))
             out.extend(keep)
+            prev_grey = grey
+        prev = keep
     return out, bad
 
 
+SHIFT_SCALE = 4   # the camera's shift between frames is measured on frames shrunk this much
+
+
+def _small_grey(rgb: np.ndarray) -> np.ndarray:
+    import cv2
+
+    small = cv2.resize(rgb, None, fx=1 / SHIFT_SCALE, fy=1 / SHIFT_SCALE, interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32)
+
+
+def _camera_shift(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """How far the picture moved from ``a`` to ``b`` (a robot's camera pans), by phase correlation; (0, 0) when
+    the frames differ in size."""
+    import cv2
+
+    if a.shape != b.shape:
+        return 0.0, 0.0
+    (dx, dy), _ = cv2.phaseCorrelate(a, b)
+    return dx * SHIFT_SCALE, dy * SHIFT_SCALE
+
+
+def iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _tracked(d: FaceDetection, prev: list[FaceDetection], min_iou: float,
+             moved: tuple[float, float] = (0.0, 0.0)) -> FaceDetection | None:
+    """The previous frame's detection this one continues (the best overlap once the previous boxes are moved as the
+    camera moved, if at least ``min_iou``), else None."""
+    dx, dy = moved
+
+    def overlap(p: FaceDetection) -> float:
+        x1, y1, x2, y2 = p.bbox
+        return iou(d.bbox, (int(round(x1 + dx)), int(round(y1 + dy)), int(round(x2 + dx)), int(round(y2 + dy))))
+
+    best = max(prev, key=overlap, default=None)
+    return best if best is not None and overlap(best) >= min_iou else None
+
+
 def cluster_faces(dets: list[FaceDetection], threshold: float, min_size: int = 1) -> list[FaceCluster]:
-    """Average-linkage agglomerative clustering on cosine similarity; two faces in the same frame never merge."""
+    """Average-linkage agglomerative clustering on cosine similarity; two faces in the same frame never merge.
+
+    Each step merges the two clusters with the highest mean pairwise similarity (the first such pair in index
+    order), kept as a matrix of similarity sums updated per merge: O(n^2) array work per step instead of
+    recomputing every pair's mean (a 30 s clip of three people at 1 fps has ~90 detections)."""
     if not dets:
         return []
     emb = normalize_rows(np.stack([d.embedding for d in dets]))  # type: ignore[misc]
-    sim = emb @ emb.T
-    clusters: list[list[int]] = [[i] for i in range(len(dets))]
-    while len(clusters) > 1:
-        best, pair = -2.0, None
-        for a in range(len(clusters)):
-            for b in range(a + 1, len(clusters)):
-                fa = {dets[i].frame_index for i in clusters[a]}
-                if fa & {dets[i].frame_index for i in clusters[b]}:
-                    continue
-                s = float(sim[np.ix_(clusters[a], clusters[b])].mean())
-                if s > best:
-                    best, pair = s, (a, b)
-        if pair is None or best < threshold:
+    n = len(dets)
+    sums = (emb @ emb.T).astype(np.float64)
+    frames = np.array([d.frame_index for d in dets])
+    clash = frames[:, None] == frames[None, :]          # clusters that share a frame
+    size = np.ones(n)
+    alive = np.ones(n, bool)
+    members: list[list[int]] = [[i] for i in range(n)]
+    upper = np.triu(np.ones((n, n), bool), 1)
+    while alive.sum() > 1:
+        mean = sums / np.outer(size, size)
+        ok = upper & ~clash & alive[:, None] & alive[None, :]
+        if not ok.any():
             break
-        a, b = pair
-        clusters[a] += clusters.pop(b)
+        flat = int(np.argmax(np.where(ok, mean, -np.inf)))
+        a, b = divmod(flat, n)
+        if mean[a, b] < threshold:
+            break
+        sums[a, :] += sums[b, :]
+        sums[:, a] += sums[:, b]
+        clash[a, :] |= clash[b, :]
+        clash[:, a] |= clash[:, b]
+        size[a] += size[b]
+        alive[b] = False
+        members[a] += members[b]
+    clusters = [members[i] for i in range(n) if alive[i]]
     out = [FaceCluster([dets[i] for i in sorted(c)]) for c in clusters if len(c) >= min_size]
     return sorted(out, key=lambda c: (c.times[0], -len(c.detections)))

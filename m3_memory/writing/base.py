@@ -51,6 +51,7 @@ class ClipEvidence:
     frames: list[np.ndarray] = field(default_factory=list)      # sampled RGB frames (for multimodal APIs)
     video_path: str | None = None                                # clip file (the m3 model reads a path)
     poses: list = field(default_factory=list)    # the robot's poses in the clip (m3_memory.poses.Pose), if known
+    texts: list = field(default_factory=list)    # scene text read in the clip (perception.scene_text.TextSighting)
 
     def voices_json(self) -> dict[str, list[dict[str, str]]]:
         """``{"<voice_N>": [{"start_time": "MM:SS", "end_time": "MM:SS", "asr": ...}]}`` relative to the clip,

@@ -52,6 +52,8 @@ class EmbeddedWriter:
                 out.episodic.append(f'{turn.tag} says: "{text}"')
                 for name in self._names(text):
                     out.semantic.append(f"{turn.tag}'s name is {name}.")
+        for sighting in evidence.texts:   # what is written on signs, labels, screens in view
+            out.episodic.append(f'Text reading "{sighting.text}" is in view.')
         if graph is not None:
             out.semantic.extend(self._equivalences(evidence, graph))
         out.semantic = list(dict.fromkeys(out.semantic))
