@@ -1,0 +1,96 @@
+"""Scene text: the embedded OCR reads signs in a robot's view; readings become sightings, memories and the clip's
+record; a sign cut by the frame's edge is not read as a fragment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from m3_memory import MemoryStore
+from m3_memory.ingest.clips import Clip
+from m3_memory.memorize import Memorizer
+from m3_memory.perception.scene_text import SceneTextStage, TextReading, make_text_stage, sightings
+
+GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_faces"
+
+pytest.importorskip("rapidocr_onnxruntime")
+
+
+@pytest.fixture(scope="module")
+def stage() -> SceneTextStage:
+    s = make_text_stage("rapidocr")
+    assert s is not None
+    return s
+
+
+def _board(texts: list[tuple[str, int, int, int]], size: tuple[int, int] = (640, 480)) -> np.ndarray:
+    """A grey wall with white boards of black capitals (text, x, y, letter height)."""
+    from m3_agent_ros.bags.robot_view import Sign
+    from m3_agent_ros.bags.robot_view_render import draw_sign
+
+    img = np.full((size[1], size[0], 3), 150, np.uint8)
+    for text, x, y, px in texts:
+        draw_sign(img, Sign(text, x, y, px))
+    return img
+
+
+def test_signs_are_read_exactly_and_a_sign_cut_by_the_edge_is_left_out(stage) -> None:  # noqa: ANN001
+    img = _board([("EXIT 12", 40, 40, 24), ("DOCK 7B", 300, 200, 32), ("LAB 44", 560, 60, 28)])
+    clip = Clip(0, 0.0, 30.0, frames=[img, img, img], frame_times=[0.0, 1.0, 3.5])
+    an = stage.analyze(clip)
+    assert an.frames_read == [0.0, 3.5], "a frame every 3 s"
+    read = {r.text for r in an.readings}
+    assert {"EXIT 12", "DOCK 7B"} <= read
+    assert not any("LAB" in t or "44" in t for t in read), "the board cut by the right edge gives no fragment"
+    (exit_12,) = [s for s in an.sightings if s.text == "EXIT 12"]
+    assert (exit_12.first, exit_12.last, exit_12.frames) == (0.0, 3.5, 2)
+    blank = stage.analyze(Clip(1, 30.0, 60.0, frames=[np.full((480, 640, 3), 150, np.uint8)], frame_times=[30.0]))
+    assert blank.readings == [] and blank.frames_read == [30.0]
+
+
+@pytest.mark.skipif(not GRID.is_dir(), reason="needs ../shared/data/grid_talking_faces")
+def test_a_robot_view_frames_signs_are_read(stage) -> None:  # noqa: ANN001
+    from m3_agent_ros.bags.robot_view import make_robot_scene
+    from m3_agent_ros.bags.robot_view_render import FrameRenderer
+
+    scene = make_robot_scene(601, GRID)
+    fr = FrameRenderer(scene, GRID)
+    shown = read = 0
+    for t in (5.0, 20.0, 40.0):
+        want = {s.text for s in scene.signs_in_view(t)}
+        got = {r.text for r in stage.analyze(Clip(0, t, t + 1, frames=[fr.frame(t)], frame_times=[t])).readings}
+        shown += len(want)
+        read += len(want & got)
+    assert shown >= 2 and read == shown
+
+
+def test_readings_of_one_text_are_one_sighting_in_time_order() -> None:
+    rs = [TextReading(4.0, "exit  12", (0, 0, 1, 1), 0.9), TextReading(1.0, "EXIT 12", (0, 0, 1, 1), 0.95),
+          TextReading(2.0, "Dock 7", (0, 0, 1, 1), 0.85)]
+    out = sightings(rs)
+    assert [(s.text, s.first, s.last, s.frames, s.score) for s in out] == [
+        ("EXIT 12", 1.0, 4.0, 2, 0.95), ("DOCK 7", 2.0, 2.0, 1, 0.85)]
+
+
+class _FakeOcr:
+    """Stands in for the OCR model only: the stage's filtering and the memorizer's storing are what is tested."""
+    name = "fake"
+
+    def read(self, rgb: np.ndarray) -> list:
+        return [((100.0, 100.0, 220.0, 130.0), "EXIT 12", 0.97), ((0.0, 50.0, 60.0, 80.0), "IT 3", 0.99),
+                ((300.0, 300.0, 420.0, 330.0), "smudge", 0.41)]
+
+
+def test_the_memorizer_keeps_sightings_with_the_clip_and_writes_them_as_memories(tmp_path) -> None:  # noqa: ANN001
+    store = MemoryStore(tmp_path / "m.db")
+    mem = Memorizer(store, None, None, "embedded", texts=SceneTextStage(_FakeOcr()))
+    frame = np.zeros((480, 640, 3), np.uint8)
+    res = mem.process(Clip(0, 0.0, 30.0, frames=[frame] * 4, frame_times=[0.0, 1.0, 3.0, 6.0]))
+    assert res.timings["scene_text"] >= 0
+    assert 'Text reading "EXIT 12" is in view.' in res.texts
+    assert not any("IT 3" in t or "smudge" in t for t in res.texts)
+    ((_, _, _, _, extra),) = list(store.clip_rows())
+    assert extra["scene_text"] == {"frames_read": 3, "sightings": [
+        {"text": "EXIT 12", "first": 0.0, "last": 6.0, "frames": 3, "score": 0.97}]}
