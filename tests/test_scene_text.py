@@ -94,3 +94,27 @@ def test_the_memorizer_keeps_sightings_with_the_clip_and_writes_them_as_memories
     ((_, _, _, _, extra),) = list(store.clip_rows())
     assert extra["scene_text"] == {"frames_read": 3, "sightings": [
         {"text": "EXIT 12", "first": 0.0, "last": 6.0, "frames": 3, "score": 0.97}]}
+
+
+class _Counting:
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def read(self, rgb: np.ndarray) -> list:
+        self.calls += 1
+        return [((100.0, 100.0, 220.0, 130.0), "EXIT 12", 0.97)]
+
+
+def test_a_view_that_did_not_change_is_not_read_again() -> None:
+    ocr = _Counting()
+    stage = SceneTextStage(ocr)
+    still = np.full((480, 640, 3), 120, np.uint8)
+    moved = still.copy()
+    moved[:, :320] = 30
+    clip = Clip(0, 0.0, 30.0, frames=[still, still, moved, moved], frame_times=[0.0, 3.0, 6.0, 9.0])
+    an = stage.analyze(clip)
+    assert ocr.calls == 2, "read at 0 s and again when the view changed at 6 s"
+    assert an.frames_read == [0.0, 3.0, 6.0, 9.0]
+    assert [r.time for r in an.readings] == [0.0, 3.0, 6.0, 9.0], "the unchanged frames keep the text read"

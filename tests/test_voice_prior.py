@@ -53,7 +53,7 @@ def test_a_new_face_on_camera_does_not_take_a_weakly_matching_voice_of_someone_n
         plain = voice_prior.decide(w, x, turns, [], times, MATCH, SAME, SURE)
         assert (plain.node, plain.reason) == (va, "plain")    # without the camera: the old rule's match
         d = voice_prior.decide(w, x, turns, faces, times, MATCH, SAME, SURE)
-        assert (d.node, d.reason) == (None, "not the visible face's")
+        assert (d.node, d.reason) == (None, "not the talking face's")
         sure = voice_prior.decide(w, _mix(rng, [(0.8, a)]), turns, faces, times, MATCH, SAME, SURE)
         assert sure.node == va                           # a confident match stands (someone talking off camera)
         # the voice's own face on camera as well: no reason to doubt the match
@@ -91,3 +91,26 @@ def test_a_voice_print_of_another_width_is_a_clear_error_not_a_new_node(tmp_path
         faces, times = _alone(f, 0.0)
         with pytest.raises(StoreError, match="dim 256 != stored 192"):
             voice_prior.decide(w, unit(rng, 1, 256), [(1.0, 4.0)], faces, times, MATCH, SAME, SURE)
+
+
+def test_a_face_on_camera_whose_lips_are_still_does_not_keep_its_voice_for_the_talker_beside_it(tmp_path):
+    rng = np.random.default_rng(3)
+    store = MemoryStore(tmp_path / "m.db")
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        fa, va, a = _person(w, rng)
+    with store.begin_clip(1, 30.0, 60.0) as w:
+        newface = w.add_entity("face", unit(rng, 1, 128))
+        times = [30.0 + i for i in range(10)]
+        talking = [(31.0 + 0.2 * i, 1.5 if i % 2 else 0.2) for i in range(20)]
+        still = [(31.0 + 0.2 * i, 0.0) for i in range(20)]
+        x = _mix(rng, [(0.60, a)])                      # A's voice scores above the matching threshold
+        turns = [(31.0, 35.0)]
+        lips = [FaceEvidence(newface, b"j", times, activity=talking), FaceEvidence(fa, b"j", times, activity=still)]
+        d = voice_prior.decide(w, x, turns, lips, times, MATCH, SAME, SURE)
+        assert (d.node, d.reason) == (None, "not the talking face's")
+        # the lips the other way round: A is talking, A's own voice stands
+        swapped = [FaceEvidence(newface, b"j", times, activity=still), FaceEvidence(fa, b"j", times, activity=talking)]
+        assert voice_prior.decide(w, x, turns, swapped, times, MATCH, SAME, SURE).node == va
+        # no lip activity (motion frames off): both faces merely seen, the plain match stands
+        seen_only = [FaceEvidence(newface, b"j", times), FaceEvidence(fa, b"j", times)]
+        assert voice_prior.decide(w, x, turns, seen_only, times, MATCH, SAME, SURE).node == va

@@ -29,6 +29,7 @@ import numpy as np
 from ..memorize import ClipResult, Memorizer
 from ..poses import Pose, PoseRefused, PoseTrack, SharedPoseTrack
 from ..store import MemoryStore, stream_records
+from ..thread_priority import lower_this_thread
 from ..timeline import StampAnchor
 from .audio_common import ArrivalStamper, AudioRefused
 from .audio_msg import AudioError, StreamResampler
@@ -45,6 +46,8 @@ class Log(Protocol):
     def warning(self, msg: str) -> Any: ...
     def error(self, msg: str) -> Any: ...
 
+
+WORKER_NICE = 5   # the memorization worker thread's niceness (Linux threads have their own)
 
 @dataclass(frozen=True)
 class IngestSettings:
@@ -430,6 +433,9 @@ class StreamPipeline:
 
     # -- work -------------------------------------------------------------------------------------------
     def _work(self) -> None:
+        # memorization has slack (real-time factor well below 1): the robot answering a question (another process)
+        # and the store's searches get the CPU first; a clip that cannot keep up shows as queue lag and overflow
+        lower_this_thread(WORKER_NICE)
         while True:
             clip = self._queue.get()
             if clip is None:

@@ -4,7 +4,8 @@ The embedded backend is RapidOCR (``rapidocr-onnxruntime``: PP-OCRv4 mobile dete
 inside the wheel, Apache-2.0), run on the CPU offline. OCR costs about 0.3 s per 640x480 frame on one core, so a
 clip's sampled frames are read at most every ``every_s`` seconds (3: text on a wall stays; RTF ~0.1). A reading is
 kept when its recognition score is at least ``min_score``, its letters are at least ``min_text_px`` high and its
-box does not touch the frame's edge (a sign cut by the edge reads as a fragment: "1C" for "EXIT 1C").
+box does not touch the frame's edge (a sign cut by the edge reads as a fragment: "1C" for "EXIT 1C"). A frame
+that looks like the last one read (``same_view``) takes its readings without running OCR again.
 
 Readings of one text in a clip become one :class:`TextSighting` (first and last time read, how many frames); the
 memorizer keeps the sightings in the clip's record (``extra.scene_text``) and the memory writer writes them as
@@ -29,6 +30,9 @@ class TextConfig:
     min_score: float = 0.8        # recognition confidence (0..1)
     min_text_px: int = 12         # box height in pixels
     edge_px: int = 3              # boxes this close to the frame's edge are cut-off fragments
+    # a frame that differs from the last one read by less than this (mean absolute grey level on a 80x60 copy)
+    # shows the same text: its readings are carried over instead of running OCR again (a camera that holds still)
+    same_view: float = 4.0
 
 
 @dataclass
@@ -79,10 +83,12 @@ def sightings(readings: list[TextReading]) -> list[TextSighting]:
 class RapidOcrBackend:
     name = "rapidocr"
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 1) -> None:
         from rapidocr_onnxruntime import RapidOCR
 
-        self._ocr = RapidOCR()
+        # one thread by default: OCR runs a few times a clip, while the faces and voices stages and the robot's
+        # answers want the other cores
+        self._ocr = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
 
     def read(self, rgb: np.ndarray) -> list[tuple[tuple[float, float, float, float], str, float]]:
         result, _ = self._ocr(np.ascontiguousarray(rgb[..., ::-1]), use_cls=False)   # it takes BGR
@@ -98,6 +104,7 @@ class SceneTextStage:
         self.backend = backend
         self.config = config or TextConfig()
         self.name = f"scene_text:{backend.name}"
+        self._last: tuple[np.ndarray, list] | None = None   # the last frame OCR ran on (thumbnail), what it kept
 
     def analyze(self, clip: Any) -> TextAnalysis:
         cfg = self.config
@@ -111,14 +118,29 @@ class SceneTextStage:
                 continue
             next_t = t + cfg.every_s
             out.frames_read.append(float(t))
-            h, w = frame.shape[:2]
-            for (x1, y1, x2, y2), text, score in self.backend.read(frame):
-                if (score < cfg.min_score or y2 - y1 < cfg.min_text_px or not normalize_text(text)
-                        or x1 < cfg.edge_px or y1 < cfg.edge_px or x2 > w - cfg.edge_px or y2 > h - cfg.edge_px):
-                    continue
-                out.readings.append(TextReading(float(t), text, (x1, y1, x2, y2), score))
+            thumb = _thumb(frame)
+            if self._last is not None and self._last[0].shape == thumb.shape \
+                    and float(np.abs(self._last[0] - thumb).mean()) < cfg.same_view:
+                found = self._last[1]      # the same view: the same text
+            else:
+                found = self._read(frame)
+                self._last = (thumb, found)
+            out.readings += [TextReading(float(t), text, box, score) for box, text, score in found]
         out.sightings = sightings(out.readings)
         return out
+
+    def _read(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], str, float]]:
+        cfg = self.config
+        h, w = frame.shape[:2]
+        return [((x1, y1, x2, y2), text, score) for (x1, y1, x2, y2), text, score in self.backend.read(frame)
+                if score >= cfg.min_score and y2 - y1 >= cfg.min_text_px and normalize_text(text)
+                and x1 >= cfg.edge_px and y1 >= cfg.edge_px and x2 <= w - cfg.edge_px and y2 <= h - cfg.edge_px]
+
+
+def _thumb(rgb: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.cvtColor(cv2.resize(rgb, (80, 60), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32)
 
 
 def make_text_stage(backend: str, **kw: Any) -> SceneTextStage | None:

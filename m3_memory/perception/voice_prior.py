@@ -7,9 +7,10 @@ talking during most of a speaker's turns (the only face on camera, or the one wh
 
 * **own voice** — the face is already linked to a voice node that scores at least the embedder's same-speaker
   threshold and within ``margin`` of the best node: that node is taken (the face's own voice, heard again).
-* **someone else's voice** — the best node is linked to another face that is not on camera during the turns,
-  the visible face has no voice yet, and the score is below ``sure``: a new voice node is made rather than
-  filing a new person's words under someone who is not there. (Someone off camera talking while a new face is
+* **someone else's voice** — the best node is linked to another face that is not on camera during the turns
+  (or is on camera, but the lips showed it was not the one talking), the talking face has no voice yet, and the
+  score is below ``sure``: a new voice node is made rather than filing a new person's words under someone who is
+  not there (or not talking). (Someone off camera talking while a new face is
   on screen loses only the re-identification of that one clip; a wrong match would join two people.)
 
 Anything else keeps the store's plain rule (best node at or above the matching threshold). Every decision
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..store.av_links import AVParams, talker_credit
+from ..store.av_links import AVParams, alone_credit, lip_credit
 from ..writing.base import ClipEvidence, FaceEvidence
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 class Decision:
     node: int | None          # the voice node to use; None: a new one
     score: float              # the chosen node's score (the best score when new)
-    reason: str               # "plain" | "own voice" | "not the visible face's"
+    reason: str               # "plain" | "own voice" | "not the talking face's"
 
 
 def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipWriter
@@ -47,16 +48,30 @@ def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float],
                     p: AVParams) -> int | None:
     """The face seen talking (alone on camera, or with the clearly most lip activity among several) for most of
     these turns (credit over half their length), else None."""
+    return talking_face(faces, frame_times, turns, p)[0]
+
+
+def talking_face(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
+                 p: AVParams) -> tuple[int | None, bool]:
+    """(the face seen talking for most of these turns or None, whether its lips decided it: other faces were in
+    view and their lips were still)."""
     ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
     credit: dict[int, float] = {}
+    by_lips: dict[int, float] = {}
     for a, b in turns:
-        for f, s in talker_credit(ev, a, b, p).items():
+        for f, s in alone_credit(ev, a, b, p).items():
             credit[f] = credit.get(f, 0.0) + s
+        if not alone_credit(ev, a, b, p):
+            for f, s in lip_credit(ev, a, b, p).items():
+                credit[f] = credit.get(f, 0.0) + s
+                by_lips[f] = by_lips.get(f, 0.0) + s
     total = sum(b - a for a, b in turns)
     if not credit or total <= 0:
-        return None
+        return None, False
     face, s = max(credit.items(), key=lambda x: x[1])
-    return face if s >= 0.5 * total else None
+    if s < 0.5 * total:
+        return None, False
+    return face, by_lips.get(face, 0.0) >= 0.5 * s
 
 
 def seen(faces: Sequence[FaceEvidence], turns: Sequence[tuple[float, float]], tol: float = 1e-3) -> set[int]:
@@ -73,7 +88,7 @@ def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces:
         return Decision(None, 0.0, "plain")
     best, best_s = max(sc.items(), key=lambda x: (x[1], -x[0]))
     plain = Decision(best if best_s >= match else None, best_s, "plain")
-    face = on_camera_alone(faces, frame_times, turns, p or AVParams()) if faces else None
+    face, by_lips = talking_face(faces, frame_times, turns, p or AVParams()) if faces else (None, False)
     if face is None:
         return plain
     own = {v: sc[v] for v in graph.linked_entities(face, "voice") if v in sc}
@@ -84,6 +99,7 @@ def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces:
         return plain
     if plain.node is not None and best_s < sure:
         others = graph.linked_entities(best, "face")
-        if others and face not in others and not (others & seen(faces, turns)):
-            return Decision(None, best_s, "not the visible face's")
+        # the best node's face is not the one talking: it is off camera, or on camera with its lips still
+        if others and face not in others and (by_lips or not (others & seen(faces, turns))):
+            return Decision(None, best_s, "not the talking face's")
     return plain
