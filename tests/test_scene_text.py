@@ -118,3 +118,14 @@ def test_a_view_that_did_not_change_is_not_read_again() -> None:
     assert ocr.calls == 2, "read at 0 s and again when the view changed at 6 s"
     assert an.frames_read == [0.0, 3.0, 6.0, 9.0]
     assert [r.time for r in an.readings] == [0.0, 3.0, 6.0, 9.0], "the unchanged frames keep the text read"
+
+
+def test_a_view_seen_before_is_not_read_again_until_its_reading_is_old() -> None:
+    ocr = _Counting()
+    stage = SceneTextStage(ocr)
+    a = np.full((480, 640, 3), 120, np.uint8)
+    b = a.copy()
+    b[:, :320] = 30
+    clip = Clip(0, 0.0, 60.0, frames=[a, b, a, b, a], frame_times=[0.0, 3.0, 6.0, 9.0, 40.0])
+    stage.analyze(clip)
+    assert ocr.calls == 3, "a and b read once each; a again at 40 s (its reading is over 30 s old)"

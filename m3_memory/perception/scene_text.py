@@ -5,7 +5,7 @@ inside the wheel, Apache-2.0), run on the CPU offline. OCR costs about 0.3 s per
 clip's sampled frames are read at most every ``every_s`` seconds (3: text on a wall stays; RTF ~0.1). A reading is
 kept when its recognition score is at least ``min_score``, its letters are at least ``min_text_px`` high and its
 box does not touch the frame's edge (a sign cut by the edge reads as a fragment: "1C" for "EXIT 1C"). A frame
-that looks like the last one read (``same_view``) takes its readings without running OCR again.
+that looks like one of the last frames read (``same_view``) takes its readings without running OCR again.
 
 Readings of one text in a clip become one :class:`TextSighting` (first and last time read, how many frames); the
 memorizer keeps the sightings in the clip's record (``extra.scene_text``) and the memory writer writes them as
@@ -30,9 +30,12 @@ class TextConfig:
     min_score: float = 0.8        # recognition confidence (0..1)
     min_text_px: int = 12         # box height in pixels
     edge_px: int = 3              # boxes this close to the frame's edge are cut-off fragments
-    # a frame that differs from the last one read by less than this (mean absolute grey level on a 80x60 copy)
-    # shows the same text: its readings are carried over instead of running OCR again (a camera that holds still)
+    # a frame that differs from one of the last `views` frames read by less than this (mean absolute grey level on
+    # a 80x60 copy) shows the same text: that frame's readings are taken instead of running OCR again (a camera
+    # that holds still, or looks back at a place it saw), for up to reread_s after they were read
     same_view: float = 4.0
+    views: int = 8
+    reread_s: float = 30.0
 
 
 @dataclass
@@ -104,7 +107,7 @@ class SceneTextStage:
         self.backend = backend
         self.config = config or TextConfig()
         self.name = f"scene_text:{backend.name}"
-        self._last: tuple[np.ndarray, list] | None = None   # the last frame OCR ran on (thumbnail), what it kept
+        self._views: list[tuple[np.ndarray, float, list]] = []   # frames OCR ran on: thumbnail, time, readings
 
     def analyze(self, clip: Any) -> TextAnalysis:
         cfg = self.config
@@ -119,12 +122,13 @@ class SceneTextStage:
             next_t = t + cfg.every_s
             out.frames_read.append(float(t))
             thumb = _thumb(frame)
-            if self._last is not None and self._last[0].shape == thumb.shape \
-                    and float(np.abs(self._last[0] - thumb).mean()) < cfg.same_view:
-                found = self._last[1]      # the same view: the same text
+            seen = next((v for v in self._views if v[0].shape == thumb.shape and t - v[1] <= cfg.reread_s
+                         and float(np.abs(v[0] - thumb).mean()) < cfg.same_view), None)
+            if seen is not None:
+                found = seen[2]            # the same view: the same text
             else:
                 found = self._read(frame)
-                self._last = (thumb, found)
+                self._views = [(thumb, float(t), found), *self._views][: cfg.views]
             out.readings += [TextReading(float(t), text, box, score) for box, text, score in found]
         out.sightings = sightings(out.readings)
         return out
