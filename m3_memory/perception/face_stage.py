@@ -9,6 +9,7 @@ from typing import Any
 from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence
+from .expression import ExpressionConfig, ExpressionModel, face_expression
 from .faces import FaceBackend, FaceCluster, FaceConfig, cluster_faces, detect_faces, make_face_backend
 from .lip_activity import lip_activity
 
@@ -21,13 +22,16 @@ class FaceAnalysis:
     detections: int = 0
     bad_frames: int = 0
     activity: list[list[tuple[float, float]]] = field(default_factory=list)   # per cluster: lip_activity samples
+    expressions: list[tuple[str, float] | None] = field(default_factory=list)  # per cluster (expression.py)
 
 
 class FaceStage:
     def __init__(self, backend: FaceBackend, config: FaceConfig | None = None,
-                 match_threshold: float | None = None) -> None:
+                 match_threshold: float | None = None, expression: ExpressionModel | None = None) -> None:
         self.backend = backend
         self.config = config or FaceConfig()
+        self.expression = expression
+        self.expression_config = ExpressionConfig()
         self.name = f"faces:{backend.name}"
         # graph matching uses the store's mean-pairwise-cosine rule with a threshold per embedding model
         self.match_threshold = match_threshold if match_threshold is not None else backend.same_person_threshold - 0.02
@@ -36,7 +40,8 @@ class FaceStage:
     def create(cls, backend: str, model_dir: str = "", **kw: Any) -> FaceStage:
         cfg = FaceConfig(**{k: v for k, v in kw.items() if k in FaceConfig.__dataclass_fields__})
         opts = {"upsample": cfg.upsample} if backend.startswith("dlib") else {}   # the detector's own setting
-        return cls(make_face_backend(backend, model_dir, **opts), cfg, kw.get("match_threshold"))
+        expression = ExpressionModel() if kw.get("expression", True) else None
+        return cls(make_face_backend(backend, model_dir, **opts), cfg, kw.get("match_threshold"), expression)
 
     def analyze(self, clip: Clip) -> FaceAnalysis:
         dets, bad = detect_faces(self.backend, clip.frames, clip.frame_times, self.config)
@@ -44,14 +49,19 @@ class FaceStage:
         clusters = cluster_faces(dets, thr, self.config.min_cluster_size)
         activity = lip_activity([[(d.time, d.bbox) for d in cl.detections] for cl in clusters], clip.motion_times,
                                 clip.motion_frames) if clip.motion_frames else [[] for _ in clusters]
-        return FaceAnalysis(clusters, len(dets), bad, activity)
+        expressions = [face_expression(self.expression, clip.frames, [(d.frame_index, d.bbox)
+                                                                       for d in cl.best(self.config.crops_per_face)],
+                                       self.expression_config) if self.expression is not None else None
+                       for cl in clusters]
+        return FaceAnalysis(clusters, len(dets), bad, activity, expressions)
 
     def attach(self, graph: ClipWriter, analysis: FaceAnalysis) -> list[FaceEvidence]:
         out: list[FaceEvidence] = []
         used: set[int] = set()
         k = self.config.crops_per_face
         activity = analysis.activity or [[] for _ in analysis.clusters]
-        for cl, lips in zip(analysis.clusters, activity, strict=True):
+        expressions = analysis.expressions or [None for _ in analysis.clusters]
+        for cl, lips, looks in zip(analysis.clusters, activity, expressions, strict=True):
             best = cl.best(k)
             embs = cl.embeddings
             node, score = graph.match_entity("face", embs, threshold=self.match_threshold)
@@ -64,5 +74,5 @@ class FaceStage:
                 graph.update_entity(node, best_embs, crops, scores=scores)
             used.add(node)
             log.debug("face cluster of %d detections -> node %d (match %.3f)", len(cl.detections), node, score)
-            out.append(FaceEvidence(node, best[0].crop_jpeg, cl.times, best[0].det_score, lips))
+            out.append(FaceEvidence(node, best[0].crop_jpeg, cl.times, best[0].det_score, lips, looks))
         return out

@@ -31,7 +31,7 @@ def make_stages(p: Any) -> dict[str, Any]:
     them in one place."""
     from .scene_text import make_text_stage
 
-    return {"faces": make_face_stage(p.face_backend, p.face_model_dir),
+    return {"faces": make_face_stage(p.face_backend, p.face_model_dir, expression=p.face_expression),
             "voices": make_voice_stage(p.voice_backend, p.voice_model_dir, p.asr_model, p.sample_rate,
                                        overlap_aware=p.voice_overlap_aware, speakers_from=p.voice_diarizer),
             "texts": make_text_stage(p.text_backend)}

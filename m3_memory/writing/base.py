@@ -21,6 +21,8 @@ class FaceEvidence:
     det_score: float | None = None
     # (time, lip activity) samples from the motion frames (perception/lip_activity.py); empty without them
     activity: list[tuple[float, float]] = field(default_factory=list)
+    # (label, probability) of a clear, non-neutral facial expression (perception/expression.py), else None
+    expression: tuple[str, float] | None = None
 
     @property
     def tag(self) -> str:

@@ -2,7 +2,8 @@
 
 It writes only what the evidence supports:
 
-* episodic: who was seen (``<face_3> appears in the scene.``), who was seen together
+* episodic: who was seen (``<face_3> appears in the scene.``), how they looked (``<face_3> looks happy.``, a clear
+  expression only), who was seen together
   (``<face_3> and <face_5> are in the scene at the same time.``) and who said what
   (``<voice_1> says: "..."``, one memory per speech turn);
 * semantic: self-introductions heard in speech (``<voice_1>'s name is Anna.`` from "my name is Anna" /
@@ -43,6 +44,8 @@ class EmbeddedWriter:
         faces = sorted(evidence.faces, key=lambda f: (f.times[0] if f.times else 0.0, f.node_id))
         for f in faces:
             out.episodic.append(f"{f.tag} appears in the scene.")
+            if f.expression is not None:
+                out.episodic.append(f"{f.tag} looks {f.expression[0]}.")
         together = self._seen_together(evidence)
         for a, b in together:
             out.episodic.append(f"<face_{a}> and <face_{b}> are in the scene at the same time.")
