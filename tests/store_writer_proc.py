@@ -2,6 +2,8 @@
 
 usage: python -m tests.store_writer_proc DB N_CLIPS MODE
   MODE=steady : write N clips, print "committed <clip>" after each commit
+  MODE=gated  : as steady, and after clips 9, 19, 29, ... (not the last) print "gate <clip>" and wait for a line on
+                stdin: a reader is sure to see those states while the writer is still writing
   MODE=hang   : write N clips, then open a big transaction, print "in-transaction", and wait to be killed
   MODE=index  : with the vector index loaded (INDEX_CONFIG: tiny HNSW segments, each build saved beside the
                 database), continue after the last clip: N clips, deleting a memory every 4th, printing
@@ -66,6 +68,9 @@ def main() -> None:
             texts = [f"clip {c} memory {i} about <face_{face}>" for i in range(5)]
             w.add_memories(texts, "episodic", vectors=vecs(rng, 5))
         print(f"committed {c}", flush=True)
+        if mode == "gated" and c % 10 == 9 and c < n - 1:
+            print(f"gate {c}", flush=True)
+            sys.stdin.readline()
     if mode == "hang":
         with store.begin_clip(n, n * 30.0, (n + 1) * 30.0) as w:
             w.add_memories([f"uncommitted {i}" for i in range(500)], "episodic", vectors=vecs(rng, 500))

@@ -63,27 +63,48 @@ def test_kill_9_mid_transaction_loses_no_committed_clip(tmp_path):
 
 
 def test_reader_sees_consistent_growth_while_a_writer_commits(tmp_path):
+    import queue
+    import threading
+
     db = tmp_path / "m.db"
     MemoryStore(db).declare_embedder("test-random", 32)
     reader = MemoryStore(db, readonly=True)
-    proc = _writer(db, 40, "steady")
+    # the writer runs free but stops after clips 9, 19 and 29 until told to go on: the reader polls throughout, and
+    # is sure to look at those three states (a free-running writer had sometimes finished before the first look)
+    proc = subprocess.Popen([sys.executable, "-m", "tests.store_writer_proc", str(db), "40", "gated"], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
     seen: list[int] = []
+    gates: list[int] = []
+
+    def look() -> int:
+        clips = reader.conn.execute("SELECT count(*) FROM clips").fetchone()[0]
+        reader.refresh()
+        n = len(reader.index)
+        # every committed clip is complete: 5 text nodes per clip, never a partial clip
+        assert n % 5 == 0
+        assert n >= clips * 5  # everything committed before the refresh is searchable after it
+        seen.append(n)
+        return n
+
     deadline = time.monotonic() + 120
     try:
         while proc.poll() is None and time.monotonic() < deadline:
-            clips = reader.conn.execute("SELECT count(*) FROM clips").fetchone()[0]
-            reader.refresh()
-            n = len(reader.index)
-            # every committed clip is complete: 5 text nodes per clip, never a partial clip
-            assert n % 5 == 0
-            assert n >= clips * 5  # everything committed before the refresh is searchable after it
-            seen.append(n)
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 0, err
+            look()
+            while not lines.empty():
+                line = lines.get()
+                if line.startswith("gate "):
+                    c = int(line.split()[1])
+                    gates.append(look())   # the writer waits: exactly the clips up to c
+                    assert gates[-1] == (c + 1) * 5
+                    proc.stdin.write("go\n")  # type: ignore[union-attr]
+                    proc.stdin.flush()  # type: ignore[union-attr]
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()  # type: ignore[union-attr]
     finally:
         if proc.poll() is None:
             proc.kill()
     reader.refresh()
     assert len(reader.index) == 200
+    assert gates == [50, 100, 150], "the reader looked at each state the writer stopped in"
     assert seen == sorted(seen), "the reader's view never goes backwards"
-    assert len(set(seen)) > 2, "the reader observed intermediate states while the writer ran"
