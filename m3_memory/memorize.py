@@ -88,44 +88,39 @@ class Memorizer:
     def is_committed(self, clip_id: int) -> bool:
         return self.store.has_clip(clip_id)
 
+    def _analyze(self, name: str, stage: Any, clip: Clip, res: ClipResult) -> Any:
+        """One perception stage on the clip, timed (``res.timings[name]``); None without the stage. A failure loses
+        this modality for this clip, not the clip: it is logged and kept in ``res.errors``."""
+        if stage is None:
+            return None
+        t = time.perf_counter()
+        try:
+            return stage.analyze(clip)
+        except Exception as e:
+            res.errors.append(f"{name}: {e}")
+            log.exception("clip %d: %s failed", clip.clip_id, name)
+            return None
+        finally:
+            res.timings[name] = time.perf_counter() - t
+
     def process(self, clip: Clip) -> ClipResult:
         res = ClipResult(clip.clip_id, clip.start_time, clip.end_time)
         if self.is_committed(clip.clip_id):
             res.skipped = True
             return res
-        face_an = voice_an = None
-        if self.faces is not None and clip.frames:
-            t = time.perf_counter()
-            try:
-                face_an = self.faces.analyze(clip)
-            except Exception as e:  # a perception failure loses this modality for this clip, not the clip
-                res.errors.append(f"faces: {e}")
-                log.exception("clip %d: face analysis failed", clip.clip_id)
-            res.timings["faces"] = time.perf_counter() - t
-        if self.voices is not None and clip.audio is not None:
-            t = time.perf_counter()
-            try:
-                voice_an = self.voices.analyze(clip)
-            except Exception as e:
-                res.errors.append(f"voices: {e}")
-                log.exception("clip %d: voice analysis failed", clip.clip_id)
-            res.timings["voices"] = time.perf_counter() - t
+        face_an = self._analyze("faces", self.faces, clip, res) if clip.frames else None
+        voice_an = self._analyze("voices", self.voices, clip, res) if clip.audio is not None else None
+        if voice_an is not None:
             res.short_speech = list(getattr(voice_an, "short_turns", None) or [])
             res.unattributed_speech = list(getattr(voice_an, "unattributed", None) or [])
-        text_an = None
-        if self.texts is not None and clip.frames:
-            t = time.perf_counter()
-            try:
-                text_an = self.texts.analyze(clip)
-            except Exception as e:
-                res.errors.append(f"scene_text: {e}")
-                log.exception("clip %d: scene text failed", clip.clip_id)
-            res.timings["scene_text"] = time.perf_counter() - t
+        text_an = self._analyze("scene_text", self.texts, clip, res) if clip.frames else None
         t = time.perf_counter()
         extra: dict = {"frames": len(clip.frames), "audio_coverage": round(clip.audio_coverage, 4)}
         if text_an is not None:   # every reading kept with its times; the frames read say where none was found
             extra["scene_text"] = {"frames_read": len(text_an.frames_read),
                                    "sightings": [s.to_json() for s in text_an.sightings]}
+            if text_an.bad_frames:
+                extra["scene_text"]["bad_frames"] = text_an.bad_frames
         if res.errors:
             extra["errors"] = res.errors
         for key, spans in res.unattributed_by_cause:

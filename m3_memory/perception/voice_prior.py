@@ -58,13 +58,13 @@ def talking_face(faces: Sequence[FaceEvidence], frame_times: Sequence[float], tu
     ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
     credit: dict[int, float] = {}
     by_lips: dict[int, float] = {}
-    for a, b in turns:
-        for f, s in alone_credit(ev, a, b, p).items():
+    for a, b in turns:   # talker_credit's two rules, keeping which one decided
+        alone = alone_credit(ev, a, b, p)
+        for f, s in alone.items():
             credit[f] = credit.get(f, 0.0) + s
-        if not alone_credit(ev, a, b, p):
-            for f, s in lip_credit(ev, a, b, p).items():
-                credit[f] = credit.get(f, 0.0) + s
-                by_lips[f] = by_lips.get(f, 0.0) + s
+        for f, s in ({} if alone else lip_credit(ev, a, b, p)).items():
+            credit[f] = credit.get(f, 0.0) + s
+            by_lips[f] = by_lips.get(f, 0.0) + s
     total = sum(b - a for a, b in turns)
     if not credit or total <= 0:
         return None, False
