@@ -48,11 +48,29 @@ def test_a_moving_mouth_scores_above_a_still_one_under_camera_shake() -> None:
     tracks = [[(0.0, b), (1.0, b), (2.0, b)] for b in boxes]
     talker, listener = lip_activity(tracks, times, frames)
     assert len(talker) == len(listener) == 9
-    assert np.percentile([s for _, s in talker], 75) > 5
-    assert np.percentile([s for _, s in listener], 75) < 0.5
+    assert np.percentile([s for _, s in talker], 75) > 0.5
+    assert np.percentile([s for _, s in listener], 75) < 0.05
     # frames too far apart make no pair, a face detected nowhere near gives no samples
     assert lip_activity(tracks, [0.0, 1.0], frames[:2]) == [[], []]
     assert lip_activity([[(9.0, boxes[0])]], times, frames) == [[]]
+
+
+def test_a_mouth_moving_in_a_dim_face_scores_like_one_in_a_bright_face() -> None:
+    """The score is the mouth's change over its texture, so light (and contrast) does not decide who talks."""
+    rng = np.random.default_rng(1)
+    base = rng.integers(0, 255, (200, 300)).astype(np.float32)
+    frames = []
+    for i in range(6):
+        f = base.copy()
+        if i % 2:
+            f[100:125, 55:85] = rng.integers(0, 255, (25, 30))
+            f[100:125, 195:225] = rng.integers(0, 255, (25, 30))
+        f[:, 150:] *= 0.3        # the right half of the room is dim
+        frames.append(f.astype(np.uint8))
+    boxes = [(40, 60, 100, 120), (180, 60, 240, 120)]
+    bright, dim = lip_activity([[(0.0, b)] for b in boxes], [i * 0.2 for i in range(6)], frames)
+    b, d = np.median([s for _, s in bright]), np.median([s for _, s in dim])
+    assert b > 0.5 and abs(b - d) < 0.15 * b
 
 
 def _samples(scores: list[float]) -> list[tuple[float, float]]:
@@ -75,6 +93,12 @@ def test_the_face_whose_lips_clearly_moved_most_earns_the_turn_and_no_face_does_
     assert lip_credit(_ev(talk, talk), 2.0, 3.5, p) == {}, "two moving mouths: nobody stands out"
     assert lip_credit(_ev(still, still), 2.0, 3.5, p) == {}, "nobody's lips moved"
     assert lip_credit(_ev(talk, []), 2.0, 3.5, p) == {}, "a face in view without samples cannot be ruled out"
+    # a frame pair that changes every face (the camera shakes, blurs) is not anybody's talking: activity counts
+    # relative to the other faces at the same pair
+    shaken = [0.0, 3.0, 0.1, 2.5, 0.0, 3.2, 0.1, 2.8]
+    talk_shaken = [a + b for a, b in zip(shaken, [0.6, 0.0, 0.7, 0.1, 0.6, 0.0, 0.5, 0.0], strict=True)]
+    assert lip_credit(_ev(talk_shaken, shaken), 2.0, 3.5, p) == {1: 1.5}
+    assert lip_credit(_ev(shaken, shaken), 2.0, 3.5, p) == {}
     # one face in view: the older rule (alone on camera) decides, lip activity is not needed
     assert lip_credit(_ev(talk, None, seen_b=False), 2.0, 3.5, p) == {}
     assert talker_credit(_ev(still, None, seen_b=False), 2.0, 3.5, p) == {1: 1.5}

@@ -19,7 +19,9 @@ pair's credit / the voice's speech, exclusivity = the pair's credit / the voice'
 
 Several faces on camera during a turn (a robot's view of a room): the face whose lips moved clearly most over the
 turn (``lip_credit``, from the motion frames' lip activity, perception/lip_activity.py) earns the turn's duration;
-none does when no face stands out or a face in view has too few activity samples to rule it out.
+none does when no face stands out or a face in view has too few activity samples to rule it out. Each face's
+activity is taken relative to the other faces in view at the same frame pair (minus their median), so what a pair
+does to every face (the camera shakes, blurs, the light changes) does not count.
 
 Limitation: a silent person alone on camera while someone off camera talks earns credit too (the alone rule does
 not look at the lips); the share and mutual-best-partner tests keep that from deciding on its own, and the
@@ -47,8 +49,9 @@ class AVParams:
     # both robots' poses (same frame) are this close; without poses no evidence crosses robots
     colocated_m: float = 6.0
     # several faces in view during a turn: the face whose lips moved clearly most earns it (perception/
-    # lip_activity.py): the upper quartile of its activity over the turn at least lip_min, and lip_margin above
-    # every other face's (a talker's mouth changes between some frame pairs, not all; a listener's in almost none)
+    # lip_activity.py): the upper quartile of its activity over the turn, each pair's taken relative to the other
+    # faces' median at that pair, at least lip_min, and lip_margin above every other face's (a talker's mouth
+    # changes between some frame pairs, not all; a listener's in almost none)
     lip_min: float = 0.2
     lip_margin: float = 0.2
     lip_min_samples: int = 2
@@ -90,19 +93,28 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
 def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
     """face id -> seconds of credit for speech in [start, end] when two or more faces were in view: the turn's
     duration to the face whose lips moved clearly most (upper quartile of its activity), nothing when any face in
-    view has too few activity samples (it cannot be ruled out) or no face stands out."""
+    view has too few activity samples (it cannot be ruled out) or no face stands out. A sample counts relative to
+    the other faces' median at the same frame pair (module doc)."""
     pad = p.lip_view_pad_s
     frames = [t for t in ev.frame_times if start - pad <= t <= end + pad]
     in_view = {f for t in frames for f in visible(ev, t, p.frame_tolerance_s)}
     if len(in_view) < 2:
         return {}
-    means: dict[int, float] = {}
+    series: dict[int, dict[float, float]] = {}
     for f in ev.faces:
         if f.node_id in in_view:
-            xs = [s for t, s in f.activity if start <= t <= end]
-            if len(xs) < p.lip_min_samples:
+            series[f.node_id] = {t: s for t, s in f.activity if start <= t <= end}
+            if len(series[f.node_id]) < p.lip_min_samples:
                 return {}
-            means[f.node_id] = float(np.percentile(xs, 75))
+    relative: dict[int, list[float]] = {f: [] for f in series}
+    for t in sorted({t for xs in series.values() for t in xs}):
+        here = {f: xs[t] for f, xs in series.items() if t in xs}
+        for f, s in here.items():
+            if len(here) >= 2:
+                relative[f].append(s - float(np.median([v for g, v in here.items() if g != f])))
+    if any(len(v) < p.lip_min_samples for v in relative.values()):
+        return {}
+    means = {f: float(np.percentile(v, 75)) for f, v in relative.items()}
     ranked = sorted(means.items(), key=lambda kv: -kv[1])
     (best, top), second = ranked[0], ranked[1][1]
     if top < p.lip_min or top - second < p.lip_margin:
