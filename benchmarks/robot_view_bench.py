@@ -145,6 +145,8 @@ def summary(results: list[dict]) -> dict:
         for k, v in r["rtf_per_stage"].items():
             stages.setdefault(k, []).append(v)
     out["rtf_per_stage"] = {k: sum(v) / len(results) for k, v in stages.items()}
+    outside = [v for r in results if (v := r["voices_10db"].get("outside_speech")) is not None]
+    out["voices_10db.outside_speech"] = sum(outside) / len(outside) if outside else None
     out["characters_within_1"] = sum(abs(r["characters"] - r["people"]) <= 1 for r in results) / len(results)
     return out
 
@@ -186,6 +188,9 @@ def main() -> None:
               f"{'-' if v is None else f'{v:.3f}'} | {'met' if ok else 'NOT MET'} |")
     print(f"| characters within +-1 of the people | all scenes | {s['characters_within_1']:.2f} of scenes | "
           f"{'met' if s['characters_within_1'] == 1 else 'NOT MET'} |")
+    if s["voices_10db.outside_speech"] is not None:
+        print(f"stored voice time outside the true speech (>= 10 dB; VAD padding and echo, left out of purity): "
+              f"{s['voices_10db.outside_speech']:.2f}")
     print("face detection rate by size: " + ", ".join(f"{b} {v:.2f}" for b, v in s["detection_rate_by_size"].items()))
     print("RTF per stage: " + ", ".join(f"{k} {v:.3f}" for k, v in s["rtf_per_stage"].items()))
     print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))

@@ -16,6 +16,7 @@ from m3_agent_ros.bags.robot_view_score import (
     score_faces,
     score_talkers,
     score_transcripts,
+    score_voices,
 )
 
 GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_faces"
@@ -139,3 +140,17 @@ def test_word_error_rate_is_pooled_per_snr_level() -> None:
                            StoredTurn("voice", 3, 12.5, 14.5, "")])
     w = score_transcripts(sc, rec)
     assert math.isclose(w["20"]["wer"], 1 / 12) and w["5"]["wer"] == 1.0
+
+
+def test_voice_purity_counts_people_mixed_in_a_voice_not_echo_past_the_speech_and_keeps_to_the_snr() -> None:
+    sc = _scene()   # A 1.5-3.5 and B 5.5-7.5 in a 20 dB shot, C 12.5-14.5 in a 5 dB shot
+    padded = Recording(turns=[StoredTurn("voice", 1, 1.2, 4.0), StoredTurn("voice", 2, 5.2, 8.0),
+                              StoredTurn("voice", 1, 12.0, 15.0)])   # C filed under A's voice, at 5 dB
+    r = score_voices(sc, padded, [], 10.0)
+    assert r["purity"] == 1.0 and r["coverage"] == 1.0 and r["turns"] == 2
+    assert math.isclose(r["outside_speech"], 1 - 4.0 / 5.6)
+    assert score_voices(sc, padded, [], 0.0)["purity"] < 0.8, "at every SNR, A's voice holds C too"
+    mixed = Recording(turns=[StoredTurn("voice", 1, 1.5, 3.5), StoredTurn("voice", 1, 5.5, 7.5)])
+    assert score_voices(sc, mixed, [], 10.0)["purity"] == 0.5
+    half = Recording(turns=[StoredTurn("voice", 1, 1.5, 3.5), StoredTurn("voice", 2, 5.5, 6.5)])
+    assert score_voices(sc, half, [], 10.0)["coverage"] == 0.75
