@@ -83,12 +83,13 @@ class RecordingTexts:
         return an
 
 
-def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = IngestSettings.motion_fps) -> dict:
+def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = IngestSettings.motion_fps,
+              asr_model: str = MemorizationParams.asr_model) -> dict:
     """Memorize the scene's bag with the node's default stages (MemorizationParams), ``face_kw`` overriding the
     face stage's options."""
     scene, snrs = load_scene(bag)
     rec = Recording()
-    built = make_stages(MemorizationParams())
+    built = make_stages(MemorizationParams(asr_model=asr_model))
     faces = RecordingFaces(make_face_stage("dlib", **face_kw) if face_kw else built["faces"], rec)
     texts = RecordingTexts(built["texts"]) if built["texts"] is not None else None
     stages: dict[str, float] = {}
@@ -160,6 +161,7 @@ def main() -> None:
     ap.add_argument("--upsample", type=int, default=None, help="dlib HOG upsampling (default: the stage's)")
     ap.add_argument("--sample-fps", type=float, default=IngestSettings.sample_fps)
     ap.add_argument("--motion-fps", type=float, default=IngestSettings.motion_fps, help="0: no lip activity")
+    ap.add_argument("--asr-model", default=MemorizationParams.asr_model, help="tiny.en, base or a CTranslate2 folder")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     grid = Path(a.data) / "grid_talking_faces"
@@ -170,7 +172,7 @@ def main() -> None:
         if not bag.with_suffix(".json").is_file():
             build_robot_bag(make_robot_scene(seed, grid), a.bags, grid)
         t = time.perf_counter()
-        r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps)
+        r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps, a.asr_model)
         print(f"seed {seed}: faces purity {r['faces']['purity']:.2f} coverage {r['faces']['coverage']:.2f} "
               f"found {r['faces']['detection_rate']:.2f}; talker {r['talkers']}; voices>=10dB "
               f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; RTF {r['rtf']:.2f} "
@@ -179,7 +181,7 @@ def main() -> None:
     s = summary(results)
     split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
     print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}, "
-          f"motion fps {a.motion_fps:g}")
+          f"motion fps {a.motion_fps:g}, ASR {a.asr_model}")
     print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")
     for name, path, target in TARGETS:
         v = s[path]
@@ -196,6 +198,7 @@ def main() -> None:
     print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))
     if a.json:
         Path(a.json).write_text(json.dumps({"split": split, "face_options": face_kw, "sample_fps": a.sample_fps,
+                                            "asr_model": a.asr_model,
                                             "motion_fps": a.motion_fps,
                                             "summary": s, "scenes": results}, indent=1))
 

@@ -218,7 +218,8 @@ class MemorizationParams(_Documented):
                                         "(segmentation-3.0's local speakers, pyannote's design: better on broadcast "
                                         "and in-the-wild audio, worse on some AMI meetings; docs/perception.md "
                                         "'Who is who')")
-    asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded) or a local CTranslate2 folder")
+    asr_model: str = _p("tiny.en", "faster-whisper model: tiny.en (embedded, English), base (embedded, multilingual: "
+                                   "each turn keeps its language) or a local CTranslate2 folder")
     text_backend: str = _p("rapidocr", "scene text (signs, labels, screens): rapidocr (embedded PP-OCRv4) or none")
     face_expression: bool = _p(True, "state a face's clear, non-neutral expression ('<face_3> looks happy'; the "
                                      "embedded fer mini-Xception via LiteRT)")

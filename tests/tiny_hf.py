@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from m3_control.backends.packaged_models import CACHE, DEFAULT_MODEL, packaged_gguf
+from m3_memory.packaged_models import CACHE, DEFAULT_MODEL, packaged_gguf
 
 TOKENIZER_DIR = CACHE / "test-hf" / "qwen2.5-coder-tokenizer"
 

@@ -28,8 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from m3_memory.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS, PackagedModelError, packaged_gguf
+
 from .base import ChatError, ChatStopped, StopCheck
-from .packaged_models import DEFAULT_MODEL, PACKAGED_MODELS, PackagedModelError, packaged_gguf
 
 log = logging.getLogger(__name__)
 

@@ -141,5 +141,5 @@ class VoiceStage:
                 graph.update_entity(node, contents=[wav], content_kind="voice_wav", scores=[seconds])
             used.add(node)
             log.debug("speaker with %d turns -> voice node %d (score %.3f)", len(spk.turns), node, score)
-            out += [VoiceTurnEvidence(node, t.start, t.end, t.text, t.overlapped) for t in spk.turns]
+            out += [VoiceTurnEvidence(node, t.start, t.end, t.text, t.overlapped, t.language) for t in spk.turns]
         return sorted(out, key=lambda v: v.start)

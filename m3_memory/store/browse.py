@@ -173,6 +173,7 @@ class TurnRow:
     end: float
     clip_id: int
     text: str
+    language: str = ""       # of a voice turn's transcript (ISO 639-1), "" if unknown
 
 
 @dataclass
@@ -214,8 +215,9 @@ def person(store: MemoryStore, naming: Naming, character_id: int, limit: int = 1
         "SELECT DISTINCT n.id, n.type, n.clip_id, n.start_time, n.end_time, coalesce(n.text, ''), n.weight FROM "
         f"edges e JOIN nodes n ON n.id = e.text_id WHERE e.entity_id IN ({marks}) AND n.is_equivalence = 0 "
         "ORDER BY n.end_time DESC, n.id DESC LIMIT ?", (*ids, limit))]
-    turns = [TurnRow(kind, start, end, clip, text or "") for kind, start, end, clip, text in conn.execute(
-        f"SELECT kind, start_time, end_time, clip_id, text FROM turns WHERE entity_id IN ({marks}) "
+    turns = [TurnRow(kind, start, end, clip, text or "", lang or "")
+             for kind, start, end, clip, text, lang in conn.execute(
+        f"SELECT kind, start_time, end_time, clip_id, text, language FROM turns WHERE entity_id IN ({marks}) "
         "ORDER BY start_time DESC, id DESC LIMIT ?", (*ids, limit))]
     log = [e for e in edits(store, 500) if e["character_id"] == cid
            or cid in (e["detail"].get("characters") or [])][:50]

@@ -357,18 +357,21 @@ class ClipWriter:
 
     # -------------------------------------------------------------- per-turn facts (who said / appeared when)
     def add_turn(self, kind: str, entity_id: int, start_time: float, end_time: float, text: str | None = None,
-                 memory_ids: Sequence[int] = ()) -> int:
-        """One voice turn (``kind="voice"``, with its transcript) or face appearance (``"face"``) of this clip,
-        linked to the episodic memories written from it."""
+                 memory_ids: Sequence[int] = (), language: str | None = None) -> int:
+        """One voice turn (``kind="voice"``, with its transcript and the language it was heard in) or face
+        appearance (``"face"``) of this clip, linked to the episodic memories written from it."""
         self._check_entity_kind(kind)
         if not (np.isfinite(start_time) and np.isfinite(end_time)) or end_time < start_time:
             raise StoreError(f"turn of node {entity_id}: invalid time range [{start_time}, {end_time}]")
         row = self.conn.execute("SELECT type FROM nodes WHERE id = ?", (entity_id,)).fetchone()
         if not row or row[0] != kind:
             raise StoreError(f"node {entity_id} is not a {kind} node")
-        cur = self.conn.execute("INSERT INTO turns (clip_id, kind, entity_id, start_time, end_time, text) "
-                                "VALUES (?, ?, ?, ?, ?, ?)", (self.clip_id, kind, entity_id, float(start_time),
-                                                              float(end_time), text))
+        if language is not None and not (isinstance(language, str) and 2 <= len(language) <= 8
+                                         and language.replace("-", "").isalpha()):
+            raise StoreError(f"turn of node {entity_id}: language {language!r} is not a language code")
+        cur = self.conn.execute("INSERT INTO turns (clip_id, kind, entity_id, start_time, end_time, text, language) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)", (self.clip_id, kind, entity_id, float(start_time),
+                                                                 float(end_time), text, language))
         tid = int(cur.lastrowid)  # type: ignore[arg-type]
         self.conn.executemany("INSERT OR IGNORE INTO turn_memories (turn_id, memory_id) VALUES (?, ?)",
                               [(tid, int(m)) for m in dict.fromkeys(memory_ids)])

@@ -234,6 +234,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE gaps ADD COLUMN robot TEXT;
     ALTER TABLE runs ADD COLUMN robot TEXT;
     """,
+    # 10: the language a voice turn was heard in (ISO 639-1 from the ASR; NULL: not transcribed, or a store
+    #     written before turns kept it)
+    """
+    ALTER TABLE turns ADD COLUMN language TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

