@@ -35,6 +35,7 @@ how_long
   who="..."    the person asked about: the words they said (copied from the question) or their name
   other="..."  a second person (for same, more, less), or the person rel= is relative to
   rel=         right_before | right_after | before | after   (relative to other's first turn)
+               | with   (in view at the same time as other)
   pick=        first | last | most | least | 2 | 3 ...   (the n-th person; with who=, their n-th time)
   from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
   at=          a moment, m:ss
@@ -42,7 +43,7 @@ how_long
   act=         spoke | seen | any   (spoke: people talking; seen: people in view)
   times        =0 | =2 | >3 | <2 ...   keeps the people who spoke that many times (=0: never spoke)
 [Search] looks up memories by meaning; write a short query. Use it for what was said about a topic, objects, \
-actions.
+actions, and what was written on signs, labels or screens.
 [Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
 is "b two"). Pick the memory that matches the question best. Only if no memory is about the question at all, \
@@ -87,6 +88,8 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: Who talked right after the man who said 'the taxi is here'?",
      _q('find=who other="the taxi is here" rel=right_after')),
     ("Question: How many people spoke exactly three times?", _q("find=count_people times=3")),
+    ("Question: Who was in view together with the woman who said 'the bus is late'?",
+     _q('find=who other="the bus is late" rel=with')),
     ("Question: Did anyone say 'close the gate'?", _q('find=yes who="close the gate"')),
     ("Question: How many times did someone talk while I was in the garden?",
      _q('find=count_times place="garden"')),
@@ -132,6 +135,11 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
      "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
      "Action: [Answer]\nContent: [31]"),
+    ("Question: What did the sign with the word LIFT say?",
+     "Action: [Search]\nContent: sign reading LIFT"),
+    ("Memories (best first):\n[44] 01:02 Text reading \"LIFT 3\" is in view.\n"
+     "[40] 00:58 <character_4> says: \"the lift is slow today\"\n[45] 01:02 Text reading \"EXIT\" is in view.",
+     "Action: [Answer]\nContent: [44]"),
     ("Question: What did the visitor say about the letter b and the number four?",
      "Action: [Search]\nContent: b four"),
     ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"

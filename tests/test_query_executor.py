@@ -560,3 +560,33 @@ def test_an_answer_about_somebody_else_than_the_named_person_goes_back_as_a_quer
     be = PicksFirstShown(["Action: [Search]\nContent: Ann", "PICK"], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be, min_score=-1.0).run("What did Ann say?", before_time=91.0, max_rounds=3)
     assert "name_not_in_answer" not in a.trace["rounds"][1]["flags"] or "Ann" in a.answer
+
+
+def test_who_was_in_view_together_with_someone(db_at):
+    """rel=with: the people whose appearances overlap one of the other person's (Dee stands by while Bo talks)."""
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (0, "bo", 10.0, 12.0, "The coffee machine is broken."),
+              (1, "cy", 35.0, 37.0, "I will call the technician.")]
+    store, _ = meeting_store(db_at("m.db"), script=script, silent=[(0, "dee", 9.0, 13.0), (1, "dee", 34.0, 38.0)])
+    ex = QueryExecutor(store)
+    a, res = ask(ex, f'find=who other="{COFFEE}" rel=with')
+    assert res.status == "ok" and len(res.people) == 1 and "in view together with" in a, (a, res.trace())
+    dee = res.people[0].character_id
+    assert all(e.character_id == dee and e.kind == "face" for e in res.events if e is not res.anchor)
+    _, res = ask(ex, f'find=count_people other="{TECH}" rel=with')
+    assert res.value == 1 and res.people[0].character_id == dee
+    a, res = ask(ex, 'find=who other="put the red folder on the desk" rel=with')
+    assert res.people == [] and "don't remember" in a, a
+    _, res = ask(ex, f'find=yes who="{TECH}" other="{COFFEE}" rel=with')
+    assert res.value is False, "Cy and Bo were never in view at once"
+    store.close()
+
+
+def test_a_frame_may_say_with_only_when_the_question_asks_who_was_together():
+    from m3_control.query.fidelity import check as against
+
+    q = parse(f'find=who other="{COFFEE}" rel=with')
+    _, _, missing = against(f"Who was with the man who said '{COFFEE}'?", q, [])
+    assert not any("rel=" in m for m in missing)
+    _, _, missing = against(f"Who spoke after the man who said '{COFFEE}'?", q, [])
+    assert any("rel=with" in m for m in missing)

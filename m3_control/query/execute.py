@@ -5,7 +5,8 @@ The steps, each recorded in ``QueryResult.steps`` (the trace):
 1. **scope**: every visible turn (voice turns and face appearances), narrowed by time (``from``/``to``: events
    overlapping the window; ``at``: events around that moment), by place (the robot's place at the event) and by
    ``rel`` to the first turn of ``other`` (before / after it, or the one turn of someone else right before /
-   right after it);
+   right after it), or ``rel=with``: other people's face appearances overlapping one of ``other``'s (in view
+   together);
 2. **select**: events of the asked kind (``act``) and person (``who``);
 3. **people**: who the selected events belong to, each with how many times they spoke in the scope; ``times``
    keeps the people whose count fits;
@@ -229,8 +230,17 @@ class QueryExecutor:
     # -- steps ---------------------------------------------------------------------------------------
     def _relate(self, res: QueryResult, facts: PeopleFacts, q: Query, other: int, scope: list[Turn]) -> list[Turn]:
         """Events before / after the first turn of ``other`` (the anchor), or the one turn of someone else right
-        before / right after it."""
+        before / right after it; ``with``: other people's appearances while ``other`` was in view too (the anchor:
+        ``other``'s first appearance with someone)."""
         mine = [e for e in facts.turns if e.character_id == other]
+        if q.rel == "with":
+            seen = [e for e in mine if e.kind == "face"]
+            out = [e for e in scope if e.kind == "face" and e.character_id != other
+                   and any(min(e.end, s.end) - max(e.start, s.start) > 0 for s in seen)]
+            res.anchor = next((s for s in seen if any(min(e.end, s.end) - max(e.start, s.start) > 0 for e in out)),
+                              seen[0] if seen else None)
+            self._step(res, "in view with", out)
+            return out
         anchor = next((e for e in mine if e.kind == "voice"), mine[0] if mine else None)
         res.anchor = anchor
         if anchor is None:

@@ -62,6 +62,8 @@ _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often 
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
                     r"then|until|since|when)\b", re.IGNORECASE)
+# words that ask who was in view together with someone: the only questions a frame may answer with rel=with
+_TOGETHER = re.compile(r"\b(?:with|together|alongside|accompan\w*|company|beside|next to)\b", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
 
 
@@ -122,7 +124,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
-    if q.rel and not _ORDER.search(plain):
+    if q.rel == "with":
+        if not _TOGETHER.search(plain):
+            missing.append("nobody in view together in the question (rel=with is not in the question)")
+    elif q.rel and not _ORDER.search(plain):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.
         if len(quoted) == 2 and _COMPARE.search(plain):

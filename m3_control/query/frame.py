@@ -6,14 +6,16 @@ robot's places and times), written by the model in a compact ``key=value`` form 
     find=count_times place="porch"
     find=yes who="lay red with p nine again"
     find=how_long place="kitchen"
+    find=who other="the milk is gone" rel=with
 
 One table (:data:`FIELDS`) defines every field; the grammar the model decodes under (GBNF), the JSON schema
 (for backends with ``response_format``) and the parser are all made from it, so they cannot disagree.
 
 Semantics (see :mod:`m3_control.query.execute`): events are selected (``act``: spoke / seen / any), filtered by
-time (``from``, ``to``, ``at``), place (``place``), relation to another person's first turn (``rel`` + ``other``)
-and person (``who``); people are filtered by how many times they spoke there (``times``) and picked
-(``pick``: first, last, n-th, most, least); ``find`` says what the answer is.
+time (``from``, ``to``, ``at``), place (``place``), relation to another person (``rel`` + ``other``: before / after
+their first turn, or ``with``: in view at the same time as them) and person (``who``); people are filtered by how
+many times they spoke there (``times``) and picked (``pick``: first, last, n-th, most, least); ``find`` says what
+the answer is.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
         "less", "how_long")
-REL = ("right_before", "right_after", "before", "after")
+REL = ("right_before", "right_after", "before", "after", "with")
 PICK = ("first", "last", "most", "least")     # or an ordinal 2..20
 ACT = ("spoke", "seen", "any")
 TIMES_OPS = (">=", "<=", "=", ">", "<")
@@ -41,7 +43,8 @@ class Query:
     find: str
     who: str | None = None         # a person: what they said (quoted words) or a name
     other: str | None = None       # the second person (same / more / less) or the one ``rel`` is relative to
-    rel: str | None = None         # right_before | right_after | before | after (other's first turn)
+    rel: str | None = None         # right_before | right_after | before | after (other's first turn) | with (in
+    #                                view at the same time as other)
     pick: str | None = None        # first | last | most | least | "2".."20"
     times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1"
     from_: str | None = None       # m:ss
@@ -80,7 +83,7 @@ FIELDS: tuple[Field, ...] = (
     Field("find", "find", FIND, doc="what the answer is"),
     Field("who", "who", quoted=True, doc="a person, by what they said or by name"),
     Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
-    Field("rel", "rel", REL, doc="events relative to other's first turn"),
+    Field("rel", "rel", REL, doc="events relative to other's first turn, or with: in view together with other"),
     Field("pick", "pick", PICK, doc="first, last, most, least, or an ordinal 2..20"),
     Field("from", "from_", time=True, doc="start of the time window, m:ss"),
     Field("to", "to", time=True, doc="end of the time window, m:ss"),

@@ -52,7 +52,9 @@ def conditions(res: QueryResult) -> str:
         out.append(f" before {res.say(t2)}")
     if at is not None:
         out.append(f" at {res.say(at)}")
-    if q.rel and res.anchor is not None:
+    if q.rel == "with" and res.anchor is not None:
+        out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
+    elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
         out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
     return "".join(out)
