@@ -11,7 +11,7 @@ import pytest
 from m3_memory import MemoryStore
 from m3_memory.ingest.clips import Clip
 from m3_memory.memorize import Memorizer
-from m3_memory.perception.scene_text import SceneTextStage, TextReading, make_text_stage, sightings
+from m3_memory.perception.scene_text import SceneTextStage, TextReading, join_lines, make_text_stage, sightings
 
 GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_faces"
 
@@ -72,6 +72,23 @@ def test_readings_of_one_text_are_one_sighting_in_time_order() -> None:
     out = sightings(rs)
     assert [(s.text, s.first, s.last, s.frames, s.score) for s in out] == [
         ("EXIT 12", 1.0, 4.0, 2, 0.95), ("DOCK 7", 2.0, 2.0, 1, 0.85)]
+    # a frame that read only part of a sign: kept with the whole text, not as a text of its own
+    rs += [TextReading(6.0, "EXIT", (0, 0, 1, 1), 0.9), TextReading(7.0, "12", (0, 0, 1, 1), 0.9),
+           TextReading(8.0, "EXIT 1", (0, 0, 1, 1), 0.9)]
+    out = sightings(rs)
+    assert [(s.text, s.last, s.parts) for s in out] == [("EXIT 12", 7.0, ["12", "EXIT"]), ("DOCK 7", 2.0, []),
+                                                         ("EXIT 1", 8.0, [])]
+    assert out[0].to_json()["parts"] == ["12", "EXIT"]
+
+
+def test_words_the_detector_boxed_apart_on_one_line_are_one_reading() -> None:
+    found = [((175.0, 51.0, 205.0, 71.0), "8H", 0.99), ((100.0, 50.0, 160.0, 70.0), "ZONE", 0.97),
+             ((400.0, 50.0, 440.0, 70.0), "DOCK", 0.95),      # far along the line: another sign
+             ((100.0, 90.0, 160.0, 110.0), "LIFT", 0.93),     # the line below
+             ((170.0, 95.0, 260.0, 135.0), "BIG", 0.9)]      # beside it, but twice as tall
+    out = sorted((text, score) for _, text, score in join_lines(found))
+    assert out == [("BIG", 0.9), ("DOCK", 0.95), ("LIFT", 0.93), ("ZONE 8H", 0.97)]
+    assert join_lines([]) == []
 
 
 class _FakeOcr:
@@ -93,7 +110,7 @@ def test_the_memorizer_keeps_sightings_with_the_clip_and_writes_them_as_memories
     assert not any("IT 3" in t or "smudge" in t for t in res.texts)
     ((_, _, _, _, extra),) = list(store.clip_rows())
     assert extra["scene_text"] == {"frames_read": 3, "sightings": [
-        {"text": "EXIT 12", "first": 0.0, "last": 6.0, "frames": 3, "score": 0.97}]}
+        {"text": "EXIT 12", "first": 0.0, "last": 6.0, "frames": 3, "score": 0.97, "parts": []}]}
 
 
 class _Counting:

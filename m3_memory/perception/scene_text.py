@@ -4,7 +4,9 @@ The embedded backend is RapidOCR (``rapidocr-onnxruntime``: PP-OCRv4 mobile dete
 inside the wheel, Apache-2.0), run on the CPU offline. OCR costs about 0.3 s per 640x480 frame on one core, so a
 clip's sampled frames are read at most every ``every_s`` seconds (3: text on a wall stays; RTF ~0.1). A reading is
 kept when its recognition score is at least ``min_score``, its letters are at least ``min_text_px`` high and its
-box does not touch the frame's edge (a sign cut by the edge reads as a fragment: "1C" for "EXIT 1C"). A frame
+box does not touch the frame's edge (a sign cut by the edge reads as a fragment: "1C" for "EXIT 1C"). Words the
+detector boxed apart on one line of text (same height, side by side, a gap under ``join_gap`` letter heights) are
+one reading ("ZONE" + "8H" -> "ZONE 8H": a sign's line is what it says; the pieces alone were found first). A frame
 that looks like one of the last frames read (``same_view``) takes its readings without running OCR again.
 
 Readings of one text in a clip become one :class:`TextSighting` (first and last time read, how many frames); the
@@ -30,6 +32,7 @@ class TextConfig:
     min_score: float = 0.8        # recognition confidence (0..1)
     min_text_px: int = 12         # box height in pixels
     edge_px: int = 3              # boxes this close to the frame's edge are cut-off fragments
+    join_gap: float = 1.5         # words on one line at most this many letter heights apart are one reading
     # a frame that differs from one of the last `views` frames read by less than this (mean absolute grey level on
     # a 80x60 copy) shows the same text: that frame's readings are taken instead of running OCR again (a camera
     # that holds still, or looks back at a place it saw), for up to reread_s after they were read
@@ -53,6 +56,8 @@ class TextSighting:
     last: float
     frames: int
     score: float                  # the best reading's
+    # readings of part of this text in the same clip ("ROOM" of "ROOM D4": a word the detector missed in a frame)
+    parts: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in asdict(self).items()}
@@ -72,6 +77,9 @@ def normalize_text(text: str) -> str:
 
 
 def sightings(readings: list[TextReading]) -> list[TextSighting]:
+    """One sighting per text; a text whose words are a run of a longer text's words read in the same clip is a
+    partial reading of it (a word missed in some frames) and is kept in that sighting's ``parts``, not as a text
+    of its own (a memory 'Text reading "ROOM"' beside 'Text reading "ROOM D4"' would answer "ROOM")."""
     by: dict[str, TextSighting] = {}
     for r in sorted(readings, key=lambda r: r.time):
         key = normalize_text(r.text)
@@ -80,7 +88,19 @@ def sightings(readings: list[TextReading]) -> list[TextSighting]:
             by[key] = TextSighting(key, r.time, r.time, 1, r.score)
         else:
             s.last, s.frames, s.score = r.time, s.frames + 1, max(s.score, r.score)
+    for key in sorted(by, key=len):
+        words = key.split()
+        whole = next((by[k] for k in sorted(by, key=lambda k: (-by[k].frames, k)) if k != key
+                      and _is_run(words, k.split())), None)
+        if whole is not None:
+            part = by.pop(key)
+            whole.parts.append(part.text)
+            whole.first, whole.last = min(whole.first, part.first), max(whole.last, part.last)
     return sorted(by.values(), key=lambda s: (s.first, s.text))
+
+
+def _is_run(part: list[str], whole: list[str]) -> bool:
+    return len(part) < len(whole) and any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
 
 
 class RapidOcrBackend:
@@ -136,9 +156,37 @@ class SceneTextStage:
     def _read(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], str, float]]:
         cfg = self.config
         h, w = frame.shape[:2]
-        return [((x1, y1, x2, y2), text, score) for (x1, y1, x2, y2), text, score in self.backend.read(frame)
-                if score >= cfg.min_score and y2 - y1 >= cfg.min_text_px and normalize_text(text)
-                and x1 >= cfg.edge_px and y1 >= cfg.edge_px and x2 <= w - cfg.edge_px and y2 <= h - cfg.edge_px]
+        return join_lines([((x1, y1, x2, y2), text, score) for (x1, y1, x2, y2), text, score in self.backend.read(frame)
+                           if score >= cfg.min_score and y2 - y1 >= cfg.min_text_px and normalize_text(text)
+                           and x1 >= cfg.edge_px and y1 >= cfg.edge_px and x2 <= w - cfg.edge_px
+                           and y2 <= h - cfg.edge_px], cfg.join_gap)
+
+
+def join_lines(found: list[tuple[tuple[float, float, float, float], str, float]], max_gap: float = 1.5
+               ) -> list[tuple[tuple[float, float, float, float], str, float]]:
+    """Readings of one frame with the words of one line joined: two boxes of about the same height (within a
+    third), overlapping vertically by at least two thirds of it, the right one starting at most ``max_gap``
+    heights after the left one ends, become one reading (texts joined by a space, the lower score)."""
+    out: list[tuple[tuple[float, float, float, float], str, float]] = []
+    for box, text, score in sorted(found, key=lambda r: r[0][0]):
+        prev = next((i for i in range(len(out) - 1, -1, -1) if _same_line(out[i][0], box, max_gap)), None)
+        if prev is None:
+            out.append((box, text, score))
+            continue
+        (a1, b1, a2, b2), ptext, pscore = out[prev]
+        x1, y1, x2, y2 = box
+        out[prev] = ((a1, min(b1, y1), max(a2, x2), max(b2, y2)), f"{ptext} {text}", min(pscore, score))
+    return out
+
+
+def _same_line(left: tuple[float, float, float, float], right: tuple[float, float, float, float],
+               max_gap: float) -> bool:
+    hl, hr = left[3] - left[1], right[3] - right[1]
+    if min(hl, hr) <= 0 or max(hl, hr) > 1.34 * min(hl, hr):
+        return False
+    overlap = min(left[3], right[3]) - max(left[1], right[1])
+    gap = right[0] - left[2]
+    return overlap >= 0.67 * min(hl, hr) and -0.5 * min(hl, hr) <= gap <= max_gap * max(hl, hr)
 
 
 def _thumb(rgb: np.ndarray) -> np.ndarray:
