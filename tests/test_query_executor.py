@@ -590,3 +590,24 @@ def test_a_frame_may_say_with_only_when_the_question_asks_who_was_together():
     assert not any("rel=" in m for m in missing)
     _, _, missing = against(f"Who spoke after the man who said '{COFFEE}'?", q, [])
     assert any("rel=with" in m for m in missing)
+
+
+def test_a_question_about_company_gets_rel_with_whatever_the_frame_said():
+    from m3_control.query.fidelity import asks_company_of_quote
+    from m3_control.query.fidelity import check as against
+
+    yes_no = f"Was the person who said '{COFFEE}' ever in view together with the person who said '{TECH}'?"
+    q, added, missing = against(yes_no, parse(f'find=same who="{COFFEE}" other="{TECH}"'), [])
+    assert (q.find, q.who, q.other, q.rel) == ("yes", COFFEE, TECH, "with") and added and not missing
+    q, _, missing = against(f"Who was in view together with the man who said '{COFFEE}'?",
+                            parse(f'find=what who="{COFFEE}"'), [])
+    assert (q.find, q.who, q.other, q.rel) == ("who", None, COFFEE, "with") and not missing
+    q, _, _ = against(f"How many people were seen with the woman who said '{TECH}'?",
+                      parse(f'find=count_people who="{TECH}"'), [])
+    assert (q.find, q.other, q.rel) == ("count_people", TECH, "with")
+    assert asks_company_of_quote(yes_no)
+    assert not asks_company_of_quote("Who was in view together with me?"), "nobody quoted"
+    assert not asks_company_of_quote("Who said 'come with me together'?"), "the quote's own words ask nothing"
+    q, _, _ = against(f"Who spoke right after the man who said '{COFFEE}'?",
+                      parse(f'find=who other="{COFFEE}" rel=right_after'), [])
+    assert q.rel == "right_after"

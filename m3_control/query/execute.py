@@ -166,6 +166,8 @@ class QueryExecutor:
         # 2. select
         act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or q.pick in ("most", "least")
                         else "any")
+        if q.rel == "with":
+            act = "seen"      # in view together: the face appearances are the events, whatever the frame said
         kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who)]
         self._step(res, f"act {act}" + (" of who" if who is not None else ""), sel)

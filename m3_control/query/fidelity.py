@@ -64,6 +64,10 @@ _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|pr
                     r"then|until|since|when)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
 _TOGETHER = re.compile(r"\b(?:with|together|alongside|accompan\w*|company|beside|next to)\b", re.IGNORECASE)
+# ... and those that can only mean that: a question with these is about company, whatever the frame says
+_COMPANY = re.compile(r"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|"
+                      r"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|next to))\b",
+                      re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
 
 
@@ -75,6 +79,12 @@ def asks_order_of_quote(question: str) -> bool:
     """The question quotes someone and asks about order in time ("who spoke right before the person who said
     X?"): an order no search by meaning can find, only the turn records."""
     return bool(quotes_of(question)) and bool(_ORDER.search(_QUOTE.sub(" ", question)))
+
+
+def asks_company_of_quote(question: str) -> bool:
+    """The question quotes someone and asks who was in view with them ("who was with the person who said X?"):
+    the face records know, a search by meaning does not."""
+    return bool(quotes_of(question)) and bool(_COMPANY.search(_QUOTE.sub(" ", question)))
 
 
 def act_of_question(question: str) -> str | None:
@@ -124,6 +134,16 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
+    if q.rel != "with" and quoted and _COMPANY.search(plain):
+        # "was A ever in view together with B?" written as find=same, "who was with A?" as a search for A's words:
+        # the question asks who was in view together, and only rel=with answers that
+        if len(quoted) >= 2 and YES_NO_QUESTION.match(question):
+            q = replace(q, find="yes", who=quoted[0], other=quoted[1], rel="with", pick=None, times=None)
+        elif q.find in ("who", "count_people", "yes", "same", "what") and len(quoted) == 1:
+            q = replace(q, find="yes" if YES_NO_QUESTION.match(question) else
+                        "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
+                        who=None, other=quoted[0], rel="with", pick=None, times=None)
+        added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
