@@ -42,7 +42,7 @@ from ..writing.base import ClipEvidence
 @dataclass
 class AVParams:
     alone_fraction: float = 0.6   # of a turn's frames in which the face must be the only one on camera
-    min_overlap_s: float = 1.5    # pooled credit needed for a link
+    min_overlap_s: float = 1.2    # pooled credit needed for a link
     min_share: float = 0.5        # of the voice's speech its credit must cover
     frame_tolerance_s: float = 1e-3
     # several robots share the memory: one robot's camera and another's microphone count as one scene only while

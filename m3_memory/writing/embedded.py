@@ -34,7 +34,7 @@ _NOT_NAMES = {"Sorry", "Fine", "Good", "Here", "Going", "Not", "Just", "So", "Re
 class EmbeddedWriter:
     name = "embedded"
 
-    def __init__(self, alone_fraction: float = 0.6, min_overlap_s: float = 1.5, min_share: float = 0.5,
+    def __init__(self, alone_fraction: float = 0.6, min_overlap_s: float = 1.2, min_share: float = 0.5,
                  frame_tolerance_s: float = 1e-3) -> None:
         self.av = av_links.AVParams(alone_fraction, min_overlap_s, min_share, frame_tolerance_s)
         self.tol = frame_tolerance_s
