@@ -1,8 +1,13 @@
 """The main job on the embedded default: replay a bag through the real memorization and control nodes, ask its
 questions at their timestamps over the Query service, judge the answers and write a report.
 
-    python -m m3_agent_ros.demo [--bag rosbags/demo/grid_scene] [--out demo_out] [--rate 4]
+    python -m m3_agent_ros.demo [--bag BAG ...] [--out demo_out] [--rate 4]
                                 [--judge-url URL --judge-model NAME] [--backend embedded|openai [--llm-url URL]]
+
+Without ``--bag`` it plays both bundled scenes, each through fresh nodes and a fresh memory (``demo_out/<scene>/``):
+``rosbags/demo/grid_scene`` (five people one at a time, three rooms: who said what, when, where) and
+``rosbags/demo/robot_view/robot_979`` (a robot's view: two or three people in view at once at 1.3-4 m, a
+panning camera, a reverberant noisy room, a sign on the wall: what the sign said, who was in view with whom).
 
 Three processes talk over DDS (loopback, a random domain): memorization_node (perception + memory writing into
 SQLite), control_node (reasoning over that store), and this one (bag player + Query client). Nothing is
@@ -28,6 +33,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+BAGS = (ROOT / "rosbags" / "demo" / "grid_scene", ROOT / "rosbags" / "demo" / "robot_view" / "robot_979")
+TITLES = {"grid_scene": "GRID scene", "robot_979": "robot-view scene"}
 
 
 def _env() -> None:
@@ -224,7 +231,7 @@ def _second_opinion(rows: list[dict], base_url: str, model: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="m3-demo", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--bag", default=str(ROOT / "rosbags" / "demo" / "grid_scene"))
+    ap.add_argument("--bag", action="append", help="a bag to play (repeatable; default: both bundled scenes)")
     ap.add_argument("--out", default="demo_out")
     ap.add_argument("--params", default=str(ROOT / "config" / "default.yaml"))
     ap.add_argument("--rate", type=float, default=4.0, help="replay speed-up of the recorded timing")
@@ -241,11 +248,12 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     _env()
     from m3_control.evaluation.judge import make_judge
-    from m3_control.evaluation.report import markdown_table, summarize, write_report
 
     out = Path(a.out).resolve()
+    bags = [Path(b) for b in a.bag] if a.bag else list(BAGS)
     judge = make_judge({"base_url": a.judge_url, "model": a.judge_model} if a.judge_url else None)
-    print(f"m3-agent-ros demo: bag {a.bag}, output {out}, ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
+    print(f"m3-agent-ros demo: {', '.join(str(b) for b in bags)}, output {out}, "
+          f"ROS_DOMAIN_ID {os.environ['ROS_DOMAIN_ID']}")
     overrides: dict = {"answerer": a.answerer} if a.answerer else {}
     served = None
     llm_url = a.llm_url
@@ -264,22 +272,46 @@ def main(argv: list[str] | None = None) -> int:
         print(f"control node backend: openai at {llm_url} (model {a.llm_model}, grammar, greedy)")
         overrides |= {"backend": "openai", "backend_base_url": llm_url, "backend_model": a.llm_model,
                       "backend_grammar_field": "grammar", "backend_temperature": 0.0}
+    if len(bags) > 1:
+        shutil.rmtree(out, ignore_errors=True)
+    results: list[tuple[str, list[dict], dict]] = []
+    rc = 0
     try:
-        try:
-            rows, extra = run_bag(a.bag, out, Path(a.params), a.rate, judge, overrides or None, engine=a.db)
-        except (RuntimeError, TimeoutError) as e:
-            print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
-            return 1
-        second = _second_opinion(rows, llm_url, a.llm_model) if a.backend == "openai" and not a.judge_url else None
+        for bag in bags:
+            where = out if len(bags) == 1 else out / bag.name
+            done = _play(bag, where, a, judge, overrides, llm_url)
+            if done is None:
+                return 1
+            rows, summary, ok = done
+            results.append((bag.name, rows, summary))
+            rc |= 0 if ok else 1
     finally:
         if served is not None:
             served.stop()
             if out.is_dir():
                 (out / "m3-serve-llm.log").write_text("".join(served.output))
+    if len(results) > 1:
+        _overall(results, out, judge.name)
+    return rc
+
+
+def _play(bag: Path, out: Path, a: argparse.Namespace, judge: object, overrides: dict, llm_url: str
+          ) -> tuple[list[dict], dict, bool] | None:
+    """One bag through fresh nodes: answers, table and report printed and written to ``out``; None if it failed."""
+    from m3_control.evaluation.report import markdown_table, summarize, write_report
+
+    title = TITLES.get(bag.name, bag.name)
+    print(f"\n== {title}: {bag}", flush=True)
+    try:
+        rows, extra = run_bag(bag, out, Path(a.params), a.rate, judge, overrides or None, engine=a.db)
+    except (RuntimeError, TimeoutError) as e:
+        print(f"demo failed: {e}\nlogs: {out}", file=sys.stderr)
+        return None
+    second = _second_opinion(rows, llm_url, a.llm_model) if a.backend == "openai" and not a.judge_url else None
     if second is not None:
         extra["llm_judge"] = second
-    summary = summarize(rows, judge.name, extra)
-    report = write_report(rows, summary, out, title="m3-agent-ros demo: GRID scene replayed through the nodes")
+    summary = summarize(rows, judge.name, extra)  # type: ignore[attr-defined]
+    report = write_report(rows, summary, out, title=f"m3-agent-ros demo: {title} replayed through the nodes")
     print()
     for r in rows:
         mark = "ok " if r["correct"] else "NO "
@@ -297,7 +329,25 @@ def main(argv: list[str] | None = None) -> int:
           f"wall time {summary['wall_s']} s")
     print(f"report: {report}")
     errors = [r for r in rows if r["error"]]
-    return 1 if errors or any(c not in (0, None) for c in extra["node_exit_codes"].values()) else 0
+    return rows, summary, not errors and all(c in (0, None) for c in extra["node_exit_codes"].values())
+
+
+def _overall(results: list[tuple[str, list[dict], dict]], out: Path, judge: str) -> None:
+    """Both scenes' score, per scene and together (``out/summary.json``)."""
+    import json
+
+    from m3_control.evaluation.report import percentiles, summarize
+
+    rows = [r for _, rs, _ in results for r in rs]
+    total = summarize(rows, judge)
+    print("\n| scene | questions | strict | answer latency p50 / p95 |\n| --- | ---: | ---: | ---: |")
+    for name, rs, _ in results + [("both scenes", rows, total)]:
+        lat = percentiles(r.get("latency_s") for r in rs)
+        print(f"| {TITLES.get(name, name)} | {len(rs)} | {sum(bool(r['correct']) for r in rs)}/{len(rs)} | "
+              f"{lat['p50'] or 0:.2f} s / {lat['p95'] or 0:.2f} s |")
+    (out / "summary.json").write_text(json.dumps({"scenes": {n: s for n, _, s in results}, "overall": total},
+                                                 indent=1, default=str))
+    print(f"reports: {', '.join(str(out / n / 'report.html') for n, _, _ in results)}")
 
 
 if __name__ == "__main__":

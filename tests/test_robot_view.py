@@ -154,3 +154,25 @@ def test_voice_purity_counts_people_mixed_in_a_voice_not_echo_past_the_speech_an
     assert score_voices(sc, mixed, [], 10.0)["purity"] == 0.5
     half = Recording(turns=[StoredTurn("voice", 1, 1.5, 3.5), StoredTurn("voice", 2, 5.5, 6.5)])
     assert score_voices(sc, half, [], 10.0)["coverage"] == 0.75
+
+
+def test_the_demo_scenes_questions_come_from_who_was_in_view_with_whom_and_the_signs_seen() -> None:
+    from m3_agent_ros.bags.robot_view import Sign
+    from m3_agent_ros.bags.robot_view_questions import robot_view_questions
+
+    sc = _scene()   # A with B (0-10 s), then B with C (10-20 s); the view spans canvas x 180-820
+    sc.sentences = {"A": "bin blue at f two now", "B": "lay red by k seven now", "C": "set white in z three now"}
+    sc.signs = [Sign("EXIT 12", 300, 10, 30), Sign("GATE 4", 900, 10, 30)]   # the gate sign is never in view
+    qs = {q.question: q for q in robot_view_questions(sc)}
+    assert all(q.time == 31.0 and q.timestamp == "00:31" for q in qs.values()), "after the last clip"
+    assert qs["What did the sign with the word EXIT say?"].answer == "EXIT 12"
+    assert not any("GATE" in q for q in qs)
+    who = "Who was in view together with the person who said '{}'?"
+    assert qs[who.format("bin blue at f two now")].answer == "the person who said 'lay red by k seven now'"
+    assert qs[who.format("set white in z three now")].answer == "the person who said 'lay red by k seven now'"
+    assert qs["How many people were in view together with the person who said 'lay red by k seven now'?"].answer == "2"
+    yes_no = {q.question: q.answer for q in qs.values() if q.question.startswith("Was ")}
+    assert sorted(yes_no.values()) == ["No", "Yes"]
+    assert yes_no["Was the person who said 'bin blue at f two now' ever in view together with the person who said "
+                  "'set white in z three now'?"] == "No"
+    assert len({q.question_id for q in qs.values()}) == len(qs)

@@ -49,10 +49,13 @@ def render_video(scene: RobotScene, grid_dir: str | Path, out: Path, progress: b
     return snrs
 
 
-def build_robot_bag(scene: RobotScene, out_dir: str | Path, grid_dir: str | Path, progress: bool = False) -> Path:
-    """Render and convert the scene to ``out_dir/robot_<seed>`` (5 fps JPEG 85, 640x480) with ``scene.json``
-    (the definition and ``turn_snr_db``) beside it. Returns the bag."""
+def build_robot_bag(scene: RobotScene, out_dir: str | Path, grid_dir: str | Path, progress: bool = False,
+                    questions: bool = False, jpeg_quality: int = 85) -> Path:
+    """Render and convert the scene to ``out_dir/robot_<seed>`` (5 fps JPEG, 640x480) with ``robot_<seed>.json``
+    (the definition and ``turn_snr_db``) beside it; ``questions``: with the scene's questions (on the questions
+    topic and in ``questions.json``: :mod:`.robot_view_questions`). Returns the bag."""
     from .convert import ConvertOptions, convert_video
+    from .robot_view_questions import robot_view_questions
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -60,8 +63,9 @@ def build_robot_bag(scene: RobotScene, out_dir: str | Path, grid_dir: str | Path
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "scene.mp4"
         snrs = render_video(scene, grid_dir, video, progress)
-        convert_video(video, bag, ConvertOptions(fps=BAG_FPS, jpeg_quality=85, start_time=START_TIME),
-                      video_id=bag.name, overwrite=True, progress=False)
+        convert_video(video, bag, ConvertOptions(fps=BAG_FPS, jpeg_quality=jpeg_quality, start_time=START_TIME),
+                      robot_view_questions(scene) if questions else None, video_id=bag.name, overwrite=True,
+                      progress=False)
     (out_dir / f"robot_{scene.seed}.json").write_text(json.dumps({**scene.to_json(), "turn_snr_db": snrs}, indent=1))
     return bag
 
@@ -79,11 +83,14 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     ap.add_argument("--preview", action="store_true", help="also write a PNG contact sheet of the scene")
+    ap.add_argument("--questions", action="store_true", help="put the scene's questions in the bag (the demo's)")
+    ap.add_argument("--quiet", action="store_true", help="a quiet room: 20 dB SNR, RT60 0.3 s (the demo's)")
+    ap.add_argument("--jpeg-quality", type=int, default=85)
     a = ap.parse_args()
     grid = Path(a.data) / "grid_talking_faces"
     for seed in a.seed:
-        scene = make_robot_scene(seed, grid)
-        print(build_robot_bag(scene, a.out, grid, progress=True))
+        scene = make_robot_scene(seed, grid, quiet=a.quiet)
+        print(build_robot_bag(scene, a.out, grid, progress=True, questions=a.questions, jpeg_quality=a.jpeg_quality))
         if a.preview:
             write_preview(scene, grid, Path(a.out) / f"robot_{seed}.png")
 
