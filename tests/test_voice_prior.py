@@ -114,3 +114,28 @@ def test_a_face_on_camera_whose_lips_are_still_does_not_keep_its_voice_for_the_t
         # no lip activity (motion frames off): both faces merely seen, the plain match stands
         seen_only = [FaceEvidence(newface, b"j", times), FaceEvidence(fa, b"j", times)]
         assert voice_prior.decide(w, x, turns, seen_only, times, MATCH, SAME, SURE).node == va
+
+
+def test_a_talker_whose_print_drifted_toward_a_silent_neighbour_keeps_their_own_voice(tmp_path):
+    """B talks beside A, whose lips are still; in a noisy room B's print scores a little closer to A's voice node
+    than to B's own (far apart): B's own voice is taken, never A's; with B's own too unlike, a new node."""
+    rng = np.random.default_rng(4)
+    store = MemoryStore(tmp_path / "m.db")
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        fa, va, a = _person(w, rng)
+        fb, vb, b = _person(w, rng)
+    with store.begin_clip(1, 30.0, 60.0) as w:
+        times = [30.0 + i for i in range(10)]
+        talking = [(31.0 + 0.2 * i, 1.5 if i % 2 else 0.2) for i in range(20)]
+        still = [(31.0 + 0.2 * i, 0.0) for i in range(20)]
+        lips = [FaceEvidence(fa, b"j", times, activity=still), FaceEvidence(fb, b"j", times, activity=talking)]
+        turns = [(31.0, 35.0)]
+        drifted = _mix(rng, [(0.60, a), (0.47, b)])     # A's node best by 0.13, B's own above "same"
+        assert voice_prior.decide(w, drifted, turns, [], times, MATCH, SAME, SURE).node == va
+        d = voice_prior.decide(w, drifted, turns, lips, times, MATCH, SAME, SURE)
+        assert (d.node, d.reason) == (vb, "own voice")
+        lost = _mix(rng, [(0.60, a), (0.30, b)])        # B's own below "same": a new node, not A's
+        d = voice_prior.decide(w, lost, turns, lips, times, MATCH, SAME, SURE)
+        assert (d.node, d.reason) == (None, "not the talking face's")
+        sure = _mix(rng, [(0.80, a), (0.47, b)])        # a sure match to A's node stands
+        assert voice_prior.decide(w, sure, turns, lips, times, MATCH, SAME, SURE).node == va

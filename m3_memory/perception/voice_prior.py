@@ -6,12 +6,14 @@ talking during most of a speaker's turns (the only face on camera, or the one wh
 :func:`m3_memory.store.av_links.talker_credit`), the match is checked against who that face is:
 
 * **own voice** — the face is already linked to a voice node that scores at least the embedder's same-speaker
-  threshold and within ``margin`` of the best node: that node is taken (the face's own voice, heard again).
+  threshold and within ``margin`` of the best node (or at any distance below it when the best node is someone
+  else's who is not talking, as below): that node is taken (the face's own voice, heard again; at 10 dB in a
+  reverberant room one person's print can drift closer to another person's node than to their own).
 * **someone else's voice** — the best node is linked to another face that is not on camera during the turns
-  (or is on camera, but the lips showed it was not the one talking), the talking face has no voice yet, and the
-  score is below ``sure``: a new voice node is made rather than filing a new person's words under someone who is
-  not there (or not talking). (Someone off camera talking while a new face is
-  on screen loses only the re-identification of that one clip; a wrong match would join two people.)
+  (or is on camera, but the lips showed it was not the one talking), the talking face has no voice yet (or its own
+  scores below the same-speaker threshold), and the score is below ``sure``: a new voice node is made rather than
+  filing a new person's words under someone who is not there (or not talking). (Someone off camera talking while
+  a new face is on screen loses only the re-identification of that one clip; a wrong match would join two people.)
 
 Anything else keeps the store's plain rule (best node at or above the matching threshold). Every decision
 that differs from the plain rule is returned with its reason and logged.
@@ -92,14 +94,17 @@ def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces:
     if face is None:
         return plain
     own = {v: sc[v] for v in graph.linked_entities(face, "voice") if v in sc}
+    others = graph.linked_entities(best, "face") if plain.node is not None else set()
+    # the best node's face is not the one talking: it is off camera, or on camera with its lips still
+    not_theirs = (bool(others) and face not in others and (by_lips or not (others & seen(faces, turns)))
+                  and best_s < sure)
     if own:
         v, s = max(own.items(), key=lambda x: x[1])
-        if v != best and s >= same and best_s - s < margin:
+        if v != best and s >= same and (best_s - s < margin or not_theirs):
             return Decision(v, s, "own voice")
-        return plain
-    if plain.node is not None and best_s < sure:
-        others = graph.linked_entities(best, "face")
-        # the best node's face is not the one talking: it is off camera, or on camera with its lips still
-        if others and face not in others and (by_lips or not (others & seen(faces, turns))):
+        if v != best and not_theirs:
             return Decision(None, best_s, "not the talking face's")
+        return plain
+    if not_theirs:
+        return Decision(None, best_s, "not the talking face's")
     return plain

@@ -18,6 +18,7 @@ from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
+from .talker_split import split_by_lips
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ class VoiceAnalysis:
     snippets: dict[int, tuple[bytes, float]] = field(default_factory=dict)   # speaker -> (WAV, seconds of speech)
     short_turns: list[tuple[float, float]] = field(default_factory=list)  # speech too short to attribute (stream s)
     unattributed: list[tuple[float, float]] = field(default_factory=list)  # speech the diarizer gave no speaker
+    audio: np.ndarray | None = None      # the clip's 16 kHz audio (voice samples of speakers split at attach)
+    clip_start: float = 0.0
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
@@ -79,12 +82,23 @@ class VoiceStage:
         short: list[tuple[float, float]] = []
         unassigned: list[tuple[float, float]] = []
         turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unassigned=unassigned)
-        snippets = {}
-        if self.snippet_s > 0:
-            for k, spk in speakers.items():
+        for spk in speakers.values():   # each turn's own print: the lips may split a speaker at attach
+            if len(spk.turns) >= 2:
+                pieces = [clip.audio[max(0, int((t.start - clip.start_time) * SR)):
+                                     int((t.end - clip.start_time) * SR)] for t in spk.turns]
+                for t, e in zip(spk.turns, self.pipeline.embedder.embed(pieces), strict=True):
+                    t.embedding = e
+        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, clip.audio, clip.start_time)
+        self._snippets(an)
+        return an
+
+    def _snippets(self, an: VoiceAnalysis) -> None:
+        if self.snippet_s <= 0 or an.audio is None:
+            return
+        for k, spk in an.speakers.items():
+            if k not in an.snippets:
                 longest = max(spk.turns, key=lambda t: (t.end - t.start, -t.start))
-                snippets[k] = voice_snippet(clip.audio, clip.start_time, longest, self.snippet_s)
-        return VoiceAnalysis(turns, speakers, snippets, short, unassigned)
+                an.snippets[k] = voice_snippet(an.audio, an.clip_start, longest, self.snippet_s)
 
     def check_store(self, graph: ClipWriter) -> None:
         """Voice nodes of one store must come from one speaker embedder (their spaces are not comparable: a
@@ -114,6 +128,11 @@ class VoiceStage:
         out: list[VoiceTurnEvidence] = []
         if analysis.speakers:
             self.check_store(graph)
+        if faces and frame_times:
+            analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times)
+            for k, _ in splits:          # each part gets a sample of its own speech
+                analysis.snippets.pop(k, None)
+            self._snippets(analysis)
         used: set[int] = set()
         emb = self.pipeline.embedder
         for k, spk in sorted(analysis.speakers.items()):
