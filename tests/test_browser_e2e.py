@@ -147,8 +147,10 @@ def test_people_voice_rename_search_ask_and_forget_in_a_real_browser(server, pag
     page.click("#login-form button")
     expect(page.locator("#mode")).to_have_text("corrections on")
     page.goto(f"{server}people/{who}")
-    said = [r[3] for r in _rows(page, "table.turns tr") if len(r) == 4 and r[1] == "spoke" and r[3]]
-    assert len(said) == 2, "heard twice, in clips 0 and 3"
+    spoke = [r for r in _rows(page, "table.turns tr") if len(r) == 5 and r[1] == "spoke" and r[3]]
+    assert len(spoke) == 2, "heard twice, in clips 0 and 3"
+    assert [r[4] for r in spoke] == ["en", "en"], "each turn shows the language it was heard in (tiny.en: English)"
+    said = [r[3] for r in spoke]
     page.fill("#rename input[name=name]", "Ada Lovelace")
     page.click("#rename button")
     expect(page.locator("#person-name")).to_have_text("Ada Lovelace")
