@@ -40,6 +40,12 @@ def _alone(face: int, t0: float) -> tuple[list[FaceEvidence], list[float]]:
     return [FaceEvidence(face, b"j", times)], times
 
 
+def _lip_samples() -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """(a talking mouth's, a still mouth's) activity samples over 31-35 s."""
+    return ([(31.0 + 0.2 * i, 1.5 if i % 2 else 0.2) for i in range(20)],
+            [(31.0 + 0.2 * i, 0.0) for i in range(20)])
+
+
 def test_a_new_face_on_camera_does_not_take_a_weakly_matching_voice_of_someone_not_there(tmp_path):
     rng = np.random.default_rng(1)
     store = MemoryStore(tmp_path / "m.db")
@@ -101,8 +107,7 @@ def test_a_face_on_camera_whose_lips_are_still_does_not_keep_its_voice_for_the_t
     with store.begin_clip(1, 30.0, 60.0) as w:
         newface = w.add_entity("face", unit(rng, 1, 128))
         times = [30.0 + i for i in range(10)]
-        talking = [(31.0 + 0.2 * i, 1.5 if i % 2 else 0.2) for i in range(20)]
-        still = [(31.0 + 0.2 * i, 0.0) for i in range(20)]
+        talking, still = _lip_samples()
         x = _mix(rng, [(0.60, a)])                      # A's voice scores above the matching threshold
         turns = [(31.0, 35.0)]
         lips = [FaceEvidence(newface, b"j", times, activity=talking), FaceEvidence(fa, b"j", times, activity=still)]
@@ -126,8 +131,7 @@ def test_a_talker_whose_print_drifted_toward_a_silent_neighbour_keeps_their_own_
         fb, vb, b = _person(w, rng)
     with store.begin_clip(1, 30.0, 60.0) as w:
         times = [30.0 + i for i in range(10)]
-        talking = [(31.0 + 0.2 * i, 1.5 if i % 2 else 0.2) for i in range(20)]
-        still = [(31.0 + 0.2 * i, 0.0) for i in range(20)]
+        talking, still = _lip_samples()
         lips = [FaceEvidence(fa, b"j", times, activity=still), FaceEvidence(fb, b"j", times, activity=talking)]
         turns = [(31.0, 35.0)]
         drifted = _mix(rng, [(0.60, a), (0.47, b)])     # A's node best by 0.13, B's own above "same"

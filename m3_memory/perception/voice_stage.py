@@ -82,12 +82,13 @@ class VoiceStage:
         short: list[tuple[float, float]] = []
         unassigned: list[tuple[float, float]] = []
         turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unassigned=unassigned)
-        for spk in speakers.values():   # each turn's own print: the lips may split a speaker at attach
+        # each turn's own print: the lips may split a speaker at attach (talker_split.py), which needs lip activity,
+        # so only for clips with motion frames; one turn per call (Resemblyzer cuts a batch to its shortest input)
+        for spk in speakers.values() if clip.motion_frames else ():
             if len(spk.turns) >= 2:
-                pieces = [clip.audio[max(0, int((t.start - clip.start_time) * SR)):
-                                     int((t.end - clip.start_time) * SR)] for t in spk.turns]
-                for t, e in zip(spk.turns, self.pipeline.embedder.embed(pieces), strict=True):
-                    t.embedding = e
+                for t in spk.turns:
+                    a, b = max(0, int((t.start - clip.start_time) * SR)), int((t.end - clip.start_time) * SR)
+                    t.embedding = self.pipeline.embedder.embed([clip.audio[a:b]])[0]
         an = VoiceAnalysis(turns, speakers, {}, short, unassigned, clip.audio, clip.start_time)
         self._snippets(an)
         return an
