@@ -30,6 +30,7 @@ from m3_agent_ros.bags.robot_view_score import (  # noqa: E402
     FaceRecord,
     Recording,
     StoredTurn,
+    score_expressions,
     score_faces,
     score_talkers,
     score_text,
@@ -68,6 +69,8 @@ class RecordingFaces:
         ev = self.inner.attach(graph, analysis)
         for cl, e in zip(analysis.clusters, ev, strict=True):
             self.rec.faces += [FaceRecord(d.time, tuple(map(float, d.bbox)), e.node_id) for d in cl.detections]
+            if e.expression is not None:
+                self.rec.expressions.append((e.node_id, e.expression[0]))
         return ev
 
 
@@ -110,12 +113,14 @@ def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = I
         rec.character_of = dict(store.characters().of_entity)
         store.close()
     f = score_faces(scene, rec)
+    node_person = f.pop("node_person")
     return {"seed": scene.seed, "duration_s": scene.duration, "faces": f,
-            "talkers": score_talkers(scene, rec, f.pop("node_person")),
+            "talkers": score_talkers(scene, rec, node_person),
+            "expressions": score_expressions(scene, rec, node_person),
             "voices_10db": score_voices(scene, rec, snrs, 10.0), "voices_all": score_voices(scene, rec, snrs, 0.0),
             "wer_by_snr": score_transcripts(scene, rec),
             "text": score_text(scene, texts.frames_read, texts.readings) if texts else {},
-            "characters": len(set(rec.character_of.values())), "people": len(scene.people),
+            "characters": len(set(rec.character_of.values())), "people": len(scene.everyone),
             "rtf": sum(stages.values()) / scene.duration,
             "rtf_per_stage": {k: v / scene.duration for k, v in stages.items()}}
 
@@ -151,6 +156,8 @@ def summary(results: list[dict]) -> dict:
     out["rtf_per_stage"] = {k: sum(v) / len(results) for k, v in stages.items()}
     outside = [v for r in results if (v := r["voices_10db"].get("outside_speech")) is not None]
     out["voices_10db.outside_speech"] = sum(outside) / len(outside) if outside else None
+    for k, field in (("expected", "expected"), ("right", "stated_right"), ("wrong", "wrong_statements")):
+        out[f"expressions_{k}"] = sum(r["expressions"][field] for r in results)
     out["characters_within_1"] = sum(abs(r["characters"] - r["people"]) <= 1 for r in results) / len(results)
     return out
 
@@ -165,24 +172,30 @@ def main() -> None:
     ap.add_argument("--sample-fps", type=float, default=IngestSettings.sample_fps)
     ap.add_argument("--motion-fps", type=float, default=IngestSettings.motion_fps, help="0: no lip activity")
     ap.add_argument("--asr-model", default=MemorizationParams.asr_model, help="tiny.en, base or a CTranslate2 folder")
+    ap.add_argument("--onlooker", action="store_true",
+                    help="scenes with a silent onlooker who smiles (bags in BAGS_onlooker): expressions scored")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
+    if a.onlooker:
+        a.bags = a.bags.rstrip("/") + "_onlooker"
     grid = Path(a.data) / "grid_talking_faces"
     face_kw = {} if a.upsample is None else {"upsample": a.upsample}
     results = []
     for seed in a.seeds or SPLITS[a.split]:
         bag = Path(a.bags) / f"robot_{seed}"
         if not bag.with_suffix(".json").is_file():
-            build_robot_bag(make_robot_scene(seed, grid), a.bags, grid)
+            build_robot_bag(make_robot_scene(seed, grid, onlooker=a.onlooker), a.bags, grid)
         t = time.perf_counter()
         r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps, a.asr_model)
         print(f"seed {seed}: faces purity {r['faces']['purity']:.2f} coverage {r['faces']['coverage']:.2f} "
               f"found {r['faces']['detection_rate']:.2f}; talker {r['talkers']}; voices>=10dB "
-              f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; RTF {r['rtf']:.2f} "
+              f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; expressions "
+              f"{r['expressions']}; RTF {r['rtf']:.2f} "
               f"({time.perf_counter() - t:.0f} s)", flush=True)
         results.append(r)
     s = summary(results)
     split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
+    split += " with an onlooker" if a.onlooker else ""
     print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}, "
           f"motion fps {a.motion_fps:g}, ASR {a.asr_model}")
     print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")
@@ -193,6 +206,11 @@ def main() -> None:
               f"{'-' if v is None else f'{v:.3f}'} | {'met' if ok else 'NOT MET'} |")
     print(f"| characters within +-1 of the people | all scenes | {s['characters_within_1']:.2f} of scenes | "
           f"{'met' if s['characters_within_1'] == 1 else 'NOT MET'} |")
+    if s["expressions_expected"]:
+        rate = s["expressions_right"] / s["expressions_expected"]
+        print(f"| onlookers' expression stated | >= 0.9 | {rate:.3f} | {'met' if rate >= 0.9 else 'NOT MET'} |")
+    print(f"| expressions stated wrongly (all scenes) | 0 | {s['expressions_wrong']} | "
+          f"{'met' if s['expressions_wrong'] == 0 else 'NOT MET'} |")
     if s["voices_10db.outside_speech"] is not None:
         print(f"stored voice time outside the true speech (>= 10 dB; VAD padding and echo, left out of purity): "
               f"{s['voices_10db.outside_speech']:.2f}")

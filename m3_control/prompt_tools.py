@@ -32,7 +32,8 @@ runs it exactly, so use it for every question about people, counts, order, times
 fields the question needs, in this order:
   find=   who | what | when | where | count_people | count_times | count_places | yes | same | more | less | \
 how_long
-  who="..."    the person asked about: the words they said (copied from the question) or their name
+  who="..."    the person asked about: the words they said (copied from the question), their name, or how \
+they looked ("the person who looked sad")
   other="..."  a second person (for same, more, less), or the person rel= is relative to
   rel=         right_before | right_after | before | after   (relative to other's first turn)
                | with   (in view at the same time as other)
@@ -90,6 +91,8 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: How many people spoke exactly three times?", _q("find=count_people times=3")),
     ("Question: Who was in view together with the woman who said 'the bus is late'?",
      _q('find=who other="the bus is late" rel=with')),
+    ("Question: Who was standing with the man who looked angry?",
+     _q('find=who other="the person who looked angry" rel=with')),
     ("Question: Did anyone say 'close the gate'?", _q('find=yes who="close the gate"')),
     ("Question: How many times did someone talk while I was in the garden?",
      _q('find=count_times place="garden"')),

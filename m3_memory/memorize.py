@@ -164,7 +164,8 @@ def _norm(text: str) -> str:
 
 
 def record_turns(w: ClipWriter, ev: ClipEvidence, episodic: list[tuple[int, str]]) -> None:
-    """Store the clip's who-said-what-when facts: every voice turn and face appearance, each linked to the episodic
+    """Store the clip's who-said-what-when facts: every voice turn (its text: the transcript) and face appearance
+    (its text: "looks happy" when the face showed a clear expression in the clip), each linked to the episodic
     memories written from it (those naming its tag; for speech, preferably the ones quoting its transcript)."""
     used: set[int] = set()
     for turn in sorted(ev.voices, key=lambda t: t.start):
@@ -180,8 +181,9 @@ def record_turns(w: ClipWriter, ev: ClipEvidence, episodic: list[tuple[int, str]
     step = _frame_step(ev.frame_times)
     for face in ev.faces:
         tagged = [nid for nid, text in episodic if face.tag in text]
+        looks = f"looks {face.expression[0]}" if face.expression is not None else None   # a clear expression
         for start, end in appearances(face.times, max_gap=max(2.5, 2.5 * step)):
-            w.add_turn("face", face.node_id, start, end, None, tagged)
+            w.add_turn("face", face.node_id, start, end, looks, tagged)
 
 
 def _frame_step(times: list[float]) -> float:

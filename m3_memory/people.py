@@ -93,7 +93,9 @@ class Person:
             return self.name
         if self.usual_words:
             return f"the person who said \"{self.usual_words}\""
-        return f"the person seen at {say(self.first)} (who did not speak)"
+        looks = Counter(t.text for t in self.appearances if t.text.startswith("looks "))
+        how = f" who {looks.most_common(1)[0][0].replace('looks', 'looked', 1)}" if looks else ""
+        return f"the person seen at {say(self.first)}{how} (who did not speak)"
 
 
 @dataclass
@@ -167,7 +169,8 @@ def join_across_clips(turns: list[tuple[Turn, tuple[float, float]]]) -> list[Tur
             p = out[i]
             if (p.clip_id != t.clip_id and abs(clip_start - prev_clip_end) <= edge and t.start <= clip_start + edge
                     and t.start - p.end <= JOIN_GAP_S):
-                out[i] = replace(p, end=max(p.end, t.end), text=" ".join(x for x in (p.text, t.text) if x),
+                text = " ".join(x for x in (p.text, t.text) if x) if t.kind == "voice" else p.text or t.text
+                out[i] = replace(p, end=max(p.end, t.end), text=text,
                                  part_ids=p.row_ids + (t.id,))
                 if t.end >= clip_end - edge:
                     running[key] = (i, clip_end)

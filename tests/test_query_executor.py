@@ -582,6 +582,71 @@ def test_who_was_in_view_together_with_someone(db_at):
     store.close()
 
 
+def test_people_described_by_how_they_looked(db_at):
+    """A reference by looks ("the person who smiled") resolves to the people whose faces showed that expression:
+    one is found (and composes with every relation), none is said honestly, two are not told apart."""
+    from m3_control.query.people import look_of
+
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (0, "bo", 10.0, 12.0, "The coffee machine is broken."),
+              (1, "cy", 35.0, 37.0, "I will call the technician.")]
+    store, _ = meeting_store(db_at("m.db"), script=script, silent=[(0, "dee", 9.0, 13.0), (1, "dee", 34.0, 38.0)],
+                             looks={"dee": "happy"})
+    ex = QueryExecutor(store)
+    a, res = ask(ex, 'find=who other="the woman who smiled" rel=with')
+    said = {f'the person who said "{s[0].upper() + s[1:]}"' for s in (COFFEE, TECH)}
+    assert res.status == "ok" and {p.description for p in res.people} == said, (a, res.trace())
+    assert res.who["other"].how == "look" and res.anchor is not None and res.anchor.text == "looks happy"
+    a, res = ask(ex, 'find=yes who="someone who looked happy"')
+    assert res.value is True and a.startswith("Yes"), a
+    a, res = ask(ex, 'find=who who="the person who looked happy"')
+    assert "looked happy" in a and "did not speak" in a, a
+    a, res = ask(ex, 'find=who other="the man who looked angry" rel=with')
+    assert res.status == "unknown_person" and a == "I don't remember anyone looking angry.", a
+    a, res = ask(ex, 'find=yes who="a person who looked sad"')
+    assert a == "No, I don't remember anyone looking sad.", a
+    store.close()
+    assert look_of("the person who was smiling") == "happy" and look_of("the crying man") == "sad"
+    assert look_of("the person who said 'I am happy'") is None     # a quote: something said
+    assert look_of("the person who smiled at the dog") is None     # more than a look: not a reference by looks
+    assert look_of("the person who looked happy and sad") is None
+
+
+@pytest.mark.parametrize("question, frame, want", [
+    ("Who was in view together with the woman who smiled?", "find=who",
+     'find=who other="the person who looked happy" rel=with'),
+    ("How many people were standing with the man who looked angry?", 'find=count_people other="angry man"',
+     'find=count_people other="the person who looked angry" rel=with'),
+    ("Did anyone look happy?", 'find=same who="look happy" other="spoke"',
+     'find=yes who="the person who looked happy"'),
+    ("Who looked sad?", 'find=same who="the person who looked sad" other="spoke"',
+     'find=who who="the person who looked sad"'),
+    (f"Did the person who said '{COFFEE}' look happy?", f'find=same who="{COFFEE}" other="look happy"',
+     f'find=same who="{COFFEE}" other="the person who looked happy"'),
+    (f"Was the person who said '{COFFEE}' ever in view with the person who was laughing?",
+     f'find=same who="{COFFEE}" other="laughing"',
+     f'find=yes who="{COFFEE}" other="the person who looked happy" rel=with'),
+    ("When did I see the woman who was crying?", "find=when act=seen", 'find=when who="the person who looked sad"'),
+])
+def test_a_question_naming_someone_by_looks_gets_them_in_its_frame(question, frame, want):
+    from m3_control.query.fidelity import asks_about_looks
+    from m3_control.query.fidelity import check as against
+
+    q, added, missing = against(question, parse(frame), [])
+    assert asks_about_looks(question), question
+    assert q.compact().replace(" act=seen", "") == parse(want).compact().replace(" act=seen", ""), (q.compact(), added)
+    assert not missing
+
+
+def test_two_people_who_looked_the_same_are_not_told_apart(db_at):
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (1, "cy", 35.0, 37.0, "I will call the technician.")]
+    store, _ = meeting_store(db_at("m.db"), script=script, silent=[], looks={"ann": "happy", "cy": "happy"})
+    a, res = ask(QueryExecutor(store), 'find=when who="the person who smiled"')
+    assert res.status == "ambiguous_person" and "both looked happy" in a, a
+    store.close()
+
+
 def test_a_frame_may_say_with_only_when_the_question_asks_who_was_together():
     from m3_control.query.fidelity import check as against
 

@@ -176,3 +176,83 @@ def test_the_demo_scenes_questions_come_from_who_was_in_view_with_whom_and_the_s
     assert yes_no["Was the person who said 'bin blue at f two now' ever in view together with the person who said "
                   "'set white in z three now'?"] == "No"
     assert len({q.question_id for q in qs.values()}) == len(qs)
+
+
+@needs_grid
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_an_onlooker_joins_one_shot_and_leaves_the_rest_of_the_seeds_scene_as_it_was(seed: int) -> None:
+    plain, with_her = make_robot_scene(seed, GRID), make_robot_scene(seed, GRID, onlooker=True)
+    (her, look), = with_her.onlookers.items()
+    assert look == "happy" and her not in with_her.people and with_her.everyone == [*plain.people, her]
+    shots = [s for s in with_her.shots if any(p.person == her for p in s.people)]
+    assert len(shots) == 1
+    mine = next(p for p in shots[0].people if p.person == her)
+    assert all(abs(mine.x - q.x) >= 1.3 * 0.8 * (mine.face_px + q.face_px) / 2 + 40 for q in shots[0].people
+               if q is not mine), "she stands apart from the others"
+    for s in with_her.shots:
+        s.people = [p for p in s.people if p.person != her]
+    with_her.onlookers = {}
+    assert with_her.to_json() == plain.to_json()
+    assert not any(u.person == her for u in plain.turns), "she never speaks"
+
+
+def test_questions_about_looks_come_from_who_was_in_view_with_the_onlooker() -> None:
+    from m3_agent_ros.bags.robot_view import Placement
+    from m3_agent_ros.bags.robot_view_questions import robot_view_questions
+
+    sc = _scene()   # A with B (0-10 s), then B with C (10-20 s)
+    sc.sentences = {"A": "bin blue at f two now", "B": "lay red by k seven now", "C": "set white in z three now"}
+    sc.shots[1].people.append(Placement("D", 240.0, 70, 0.0))   # the onlooker stands with B and C
+    sc.onlookers = {"D": "happy"}
+    qs = {q.question: q.answer for q in robot_view_questions(sc)}
+    assert qs["How many people were in view together with the person who looked happy?"] == "2"
+    assert qs["Was the person who said 'lay red by k seven now' ever in view together with the person who was "
+              "smiling?"] == "Yes"
+    assert qs["Was the person who said 'bin blue at f two now' ever in view together with the person who was "
+              "smiling?"] == "No"
+    assert qs["Did the person who said 'set white in z three now' look happy?"] == "No"
+    assert qs["How many people were in view together with the person who said 'lay red by k seven now'?"] == "3"
+
+
+def test_expressions_score_the_onlookers_and_count_any_stated_of_a_talker_as_wrong() -> None:
+    from m3_agent_ros.bags.robot_view_score import Recording, score_expressions
+
+    sc = _scene()
+    sc.onlookers = {"D": "happy"}
+    rec = Recording(expressions=[(4, "happy"), (1, "sad")])
+    got = score_expressions(sc, rec, {"4": "D", "1": "A"})
+    assert got == {"expected": 1, "stated_right": 1, "wrong_statements": 1, "right_rate": 1.0}
+    got = score_expressions(sc, Recording(expressions=[(2, "happy")]), {"4": "D", "2": "B"})
+    assert got["stated_right"] == 0 and got["wrong_statements"] == 1, "her look filed under another's face"
+
+
+@needs_grid
+def test_the_onlooker_is_drawn_where_the_truth_says_and_her_face_reads_happy() -> None:
+    import dlib
+
+    from m3_agent_ros.bags.onlooker import media_path
+    from m3_agent_ros.bags.robot_view_render import FrameRenderer
+    from m3_memory.perception.expression import LABELS, ExpressionModel
+
+    if not media_path().is_file():
+        pytest.skip(f"{media_path()}: run `python m3_agent_ros/bags/onlooker.py --fetch` (scripts/setup.sh does)")
+    sc = make_robot_scene(600, GRID, onlooker=True)
+    (her,) = sc.onlookers
+    fr, det, model = FrameRenderer(sc, GRID), dlib.get_frontal_face_detector(), ExpressionModel()
+    shot = next(s for s in sc.shots if any(p.person == her for p in s.people))
+    checked = 0
+    for t in np.arange(shot.start + 1.5, shot.end - 1.5, 1.0):
+        box = dict(sc.in_view(float(t))).get(her)
+        if box is None:
+            continue
+        img = fr.frame(float(t))
+        x1, y1, x2, y2 = box
+        found = [r for r in det(img, 1) if x1 - 10 <= (r.left() + r.right()) / 2 <= x2 + 10
+                 and y1 - 10 <= (r.top() + r.bottom()) / 2 <= y2 + 10]
+        assert found, f"no face at her true box at t={t:.1f}"
+        r = found[0]
+        grey = np.dot(img[max(0, r.top()):r.bottom(), max(0, r.left()):r.right()], [0.299, 0.587, 0.114])
+        p = model.probabilities(grey.astype(np.uint8))
+        assert LABELS[int(np.argmax(p))] == "happy", dict(zip(LABELS, p.round(2), strict=True))
+        checked += 1
+    assert checked >= 3

@@ -9,8 +9,12 @@ service (the demo's second scene, ``rosbags/demo/robot_view``).
 * together, how many: for the person in view with the most others;
 * together, yes / no: the first pair of speakers never in view at once (No) and the first pair that was (Yes).
 
-People are named by what they said (GRID sentences, one per person), as the robot knows them. Facial expression
-is not asked: every GRID talker is neutral, so no expression is true of anyone here.
+* looks (a scene with a silent onlooker, :mod:`.onlooker`): how many people were in view with the person who
+  looked happy (or "was smiling"), who (when exactly one), whether a given talker ever was (Yes and No), and
+  whether a talker looked happy (No: every GRID talker is neutral).
+
+People are named by what they said (GRID sentences, one per person), as the robot knows them; the onlooker by how
+she looked.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from .questions import Question
 from .robot_view import RobotScene
 
 MIN_SIGN_S = 3.0
+LOOKS = {"happy": ("the person who looked happy", "the person who was smiling")}   # how a question names her
 STEP_S = 0.2
 
 
@@ -31,7 +36,7 @@ def _mmss(t: float) -> str:
 
 def _truth(scene: RobotScene) -> tuple[dict[str, set[str]], dict[str, float]]:
     """(person -> the people ever in view at the same time, sign text -> seconds wholly in view)."""
-    together: dict[str, set[str]] = {p: set() for p in scene.people}
+    together: dict[str, set[str]] = {p: set() for p in scene.everyone}
     sign_s: dict[str, float] = {}
     for i in range(int(scene.duration / STEP_S)):
         t = i * STEP_S
@@ -69,6 +74,21 @@ def robot_view_questions(scene: RobotScene, at: float | None = None) -> list[Que
     most = max(said, key=lambda p: (len(together[p]), p))
     ask("G", f"How many people were in view together with the person who said '{said[most]}'?",
         str(len(together[most])), ["Person Understanding", "Multi-Detail Reasoning"])
+    for p, look in scene.onlookers.items():
+        phrasings = LOOKS.get(look, (f"the person who looked {look}",))
+        comp = sorted(together[p] & set(said))
+        kinds = ["Person Understanding", "Cross-Modal Reasoning"]
+        ask("E", f"How many people were in view together with {phrasings[0]}?", str(len(together[p])), kinds)
+        if len(comp) == 1:
+            ask("E", f"Who was in view together with {phrasings[-1]}?", f"the person who said '{said[comp[0]]}'", kinds)
+        apart = [q for q in said if q not in together[p]]
+        for q, want in ((comp[0] if comp else None, "Yes"), (apart[0] if apart else None, "No")):
+            if q is not None:
+                ask("E", f"Was the person who said '{said[q]}' ever in view together with {phrasings[-1]}?", want,
+                    kinds)
+        if said:
+            talker = comp[-1] if comp else next(iter(said))
+            ask("E", f"Did the person who said '{said[talker]}' look {look}?", "No", kinds)
     pairs = list(combinations(said, 2))
     for want in (False, True):
         pair = next(((a, b) for a, b in pairs if (b in together[a]) == want), None)

@@ -3,10 +3,11 @@
 People are cut out of their GRID clips by the studio's blue backdrop (a chroma key) and drawn into a drawn room
 at their distance, foreshortened by their head turn, lower bodies carried down past the frame's bottom edge.
 The talker plays their clip's frames in step with its sound; everyone else shows their clip's first frame (mouth
-shut). The frame then gets the camera's shake, motion blur in the scene's blur spans, the scene's light level
-and sensor noise. Sound: each turn's clip convolved with the room's impulse response from the talker's place to
-the robot's microphone (pyroomacoustics image-source model), plus pink room noise and mains hum at the shot's
-SNR, measured over each turn's audible speech and recorded per turn (``turn_snr``).
+shut); a silent onlooker (:mod:`.onlooker`) plays her clip, looped. The frame then gets the camera's shake,
+motion blur in the scene's blur spans, the scene's light level and sensor noise. Sound: each turn's clip
+convolved with the room's impulse response from the talker's place to the robot's microphone (pyroomacoustics
+image-source model), plus pink room noise and mains hum at the shot's SNR, measured over each turn's audible
+speech and recorded per turn (``turn_snr``).
 """
 
 from __future__ import annotations
@@ -134,6 +135,12 @@ class FrameRenderer:
     def __init__(self, scene: RobotScene, grid_dir: str | Path) -> None:
         self.scene = scene
         self.sprites = {p: person_sprites(str(Path(grid_dir) / f"{c}.mpg")) for p, c in scene.people.items()}
+        if scene.onlookers:
+            from .onlooker import onlooker_sprites
+
+            for p, expression in scene.onlookers.items():
+                frames, face = onlooker_sprites(expression)
+                self.sprites[p] = (frames, np.zeros(0, np.float32), face)
         self.room = backdrop(scene)
         self.rng = random.Random(scene.seed * 7919 + 1)
 
@@ -150,7 +157,10 @@ class FrameRenderer:
             talking = next((u for u in sc.turns if u.start <= t < u.end and u.shot == i), None)
             for p in sorted(shot.people, key=lambda q: q.face_px):   # the farthest first
                 frames, _, face = self.sprites[p.person]
-                k = int((t - talking.start) * CLIP_FPS) if talking and talking.person == p.person else 0
+                if p.person in sc.onlookers:   # her clip plays (looped) all the time she is in the shot
+                    k = int((t - shot.start) * CLIP_FPS) % len(frames)
+                else:
+                    k = int((t - talking.start) * CLIP_FPS) if talking and talking.person == p.person else 0
                 sprite, fx, fy = _sprite(frames[min(k, len(frames) - 1)], face, p.face_px, p.yaw)
                 cx = sc.face_x(p, shot, t) - x0
                 cy = face_top(p.face_px) + p.face_px / 2 + dy

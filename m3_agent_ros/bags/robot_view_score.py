@@ -8,7 +8,8 @@ pyannote purity / coverage of the stored voice turns against the turns' audible 
 given SNR (purity over the stored time within true speech: :func:`score_voices`). Transcripts: word error rate
 per turn (the stored voice turns whose middle lies in the turn's audible span), summed per SNR level. The talking
 person: for each turn with two or more people in view, is the voice it was stored under one character with the
-face the talker's detections went to?
+face the talker's detections went to? Expressions: per person (the face nodes their detections went to), the
+expressions memorization stated against the scene's truth (a silent onlooker's, :mod:`.onlooker`; nobody else's).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Recording:
     frame_times: list[float] = field(default_factory=list)
     turns: list[StoredTurn] = field(default_factory=list)
     character_of: dict[int, int] = field(default_factory=dict)
+    expressions: list[tuple[int, str]] = field(default_factory=list)   # (face node, expression stated in a clip)
 
 
 def _unit_purity_coverage(pairs: list[tuple[str, str]]) -> tuple[float, float]:
@@ -89,7 +91,7 @@ def score_faces(scene: RobotScene, rec: Recording) -> dict:
     return {"purity": purity, "coverage": coverage, "detections_matched": len(pairs), "false_detections": false_pos,
             "true_faces": truth, "detection_rate": sum(v[0] for v in bands.values()) / truth if truth else 0.0,
             "detection_rate_by_size": {k: (v[0] / v[1] if v[1] else None) for k, v in bands.items()},
-            "face_nodes": len(node_person), "face_characters": len(chars), "people": len(scene.people),
+            "face_nodes": len(node_person), "face_characters": len(chars), "people": len(scene.everyone),
             "node_person": node_person}
 
 
@@ -201,3 +203,19 @@ def score_text(scene: RobotScene, frames_read: list[float], readings: list[tuple
     stray = sum(1 for t, text in readings if normalize_text(text) not in {s.text for s in scene.signs_in_view(t)})
     return {"shown": shown, "exact_rate": exact / shown if shown else None, "stray_readings": stray,
             "signs_read": len(read_once), "signs_visible": len(visible)}
+
+
+def score_expressions(scene: RobotScene, rec: Recording, node_person: dict[str, str]) -> dict:
+    """Of the people with a true expression (onlookers): how many had it stated at least once; and every
+    statement that is not the person's truth (a talker is neutral: any expression stated of one is wrong). A face
+    node no detection of a true face went to counts as nobody's (its statements are wrong)."""
+    stated: dict[str, set[str]] = {}
+    wrong = 0
+    for node, label in rec.expressions:
+        person = node_person.get(str(node))
+        if person is None or scene.onlookers.get(person) != label:
+            wrong += 1
+        stated.setdefault(person or "?", set()).add(label)
+    right = sum(1 for p, e in scene.onlookers.items() if e in stated.get(p, set()))
+    return {"expected": len(scene.onlookers), "stated_right": right, "wrong_statements": wrong,
+            "right_rate": right / len(scene.onlookers) if scene.onlookers else None}

@@ -23,6 +23,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline
 
 from .frame import Query
+from .people import look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
@@ -87,6 +88,46 @@ def asks_company_of_quote(question: str) -> bool:
     return bool(quotes_of(question)) and bool(_COMPANY.search(_QUOTE.sub(" ", question)))
 
 
+def look_of_question(question: str) -> str | None:
+    """The one expression the question describes a person by, outside quoted speech ("who was with the woman who
+    smiled?" -> happy), else None."""
+    labels = looks_named(_QUOTE.sub(" ", question))
+    return labels[0] if len(labels) == 1 else None
+
+
+def asks_about_looks(question: str) -> bool:
+    """The question names a person by how they looked: only the face records know (a search by meaning finds the
+    "looks happy" memory, not who was with her or whether she spoke)."""
+    return look_of_question(question) is not None
+
+
+def _by_looks(q: Query, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """A question that names a person by how they looked gets that person in the frame, in the place the
+    question's form says: in view together (company words), the same person as a quoted one ("did the man who said
+    X look happy?"), anyone at all (yes / no), else the person the frame's who / what / when / where is about.
+    The model's frames for these were often about somebody else (``find=same who="look happy" other="spoke"``)."""
+    label = look_of_question(question)
+    if label is None:
+        return q
+    ref, yes_no = look_ref(label), bool(YES_NO_QUESTION.match(question))
+    if _COMPANY.search(plain) or (q.rel == "with" and _TOGETHER.search(plain)):
+        how_many = re.search(r"\bhow many\b", plain, re.IGNORECASE)
+        new = replace(q, find="yes" if yes_no else "count_people" if how_many else "who",
+                      who=quoted[0] if yes_no and quoted else None, other=ref, rel="with", pick=None, times=None)
+    elif quoted and yes_no:
+        new = replace(q, find="same", who=quoted[0], other=ref, rel=None, pick=None, times=None, act=None)
+    elif yes_no:
+        new = replace(q, find="yes", who=ref, other=None, rel=None, pick=None, times=None, act=None)
+    else:
+        keep = q.find if q.find in ("who", "when", "where", "what", "count_times", "how_long") else "who"
+        timed = q.rel in ("before", "after", "right_before", "right_after") and q.other and look_of(q.other) is None
+        new = replace(q, find=keep, who=ref, other=q.other if timed else None, rel=q.rel if timed else None,
+                      times=None)
+    if new != q:
+        added.append(f"{ref!r}: the question names a person by how they looked ({new.compact()})")
+    return new
+
+
 def act_of_question(question: str) -> str | None:
     """spoke where the question only asks about hearing or speaking ("did I hear her in the hall?"), seen where it
     only asks about seeing ("did I see him?"); None where it asks both or neither ("where did I meet her?"). Quoted
@@ -134,7 +175,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
-    if q.rel != "with" and quoted and _COMPANY.search(plain):
+    looks = look_of_question(question) is not None
+    if looks:
+        q = _by_looks(q, question, plain, quoted, added)
+    if q.rel != "with" and quoted and _COMPANY.search(plain) and not looks:
         # "was A ever in view together with B?" written as find=same, "who was with A?" as a search for A's words:
         # the question asks who was in view together, and only rel=with answers that
         if len(quoted) >= 2 and YES_NO_QUESTION.match(question):

@@ -29,7 +29,7 @@ class Who:
     ref: str
     status: str                     # found | unknown | ambiguous
     character_id: int | None = None
-    how: str = ""                   # tag | name | speech
+    how: str = ""                   # tag | name | speech | role | look
     score: float = 0.0
     evidence: list[Turn] = field(default_factory=list)      # the turn(s) that matched
     candidates: list[tuple[int, float, Turn]] = field(default_factory=list)  # (character, score, best turn)
@@ -89,9 +89,67 @@ def by_role(facts: PeopleFacts, ref: str) -> Who | None:
     return Who(ref, "found", cid, "role", 1.0, [next(t for t in voice if t.character_id == cid)])
 
 
+# how people say the expressions the face stage states (m3_memory.perception.expression.LABELS, neutral never)
+LOOK_WORDS = {
+    "happy": r"happy|smil(?:e|es|ed|ing)|laugh(?:s|ed|ing)?|grin(?:s|ned|ning)?|cheerful|joyful|beaming|glad",
+    "sad": r"sad|unhappy|upset|cry|crying|cried|tearful|gloomy",
+    "angry": r"angry|mad|furious|annoyed|frowning|frowned",
+    "surprised": r"surprised|astonished|amazed|shocked|startled",
+    "afraid": r"afraid|scared|frightened|fearful|worried|nervous|anxious",
+    "disgusted": r"disgusted|grossed",
+}
+_LOOK = {label: re.compile(rf"\b(?:{words})\b") for label, words in LOOK_WORDS.items()}
+_LOOK_FILLER = frozenset((_FILLER_WORDS + " looked look looks looking seemed seem seems appeared appear appears "
+                          "face expression very really quite an anyone somebody someone everyone were are being "
+                          "with as in view visible girl boy").split())
+
+
+def looks_named(text: str) -> list[str]:
+    """The expressions ``text`` names, in LOOK_WORDS' terms ("was anyone smiling?" -> ["happy"])."""
+    low = text.lower()
+    return [label for label, rx in _LOOK.items() if rx.search(low)]
+
+
+def look_ref(label: str) -> str:
+    """The reference the frame carries for a person described by looks."""
+    return f"the person who looked {label}"
+
+
+def look_of(ref: str) -> str | None:
+    """The expression a reference describes a person by ("the woman who smiled" -> happy), or None: not a
+    description by looks (a quote, other words: something said)."""
+    if re.search(r"[\"“”]", ref):
+        return None
+    low = ref.lower()
+    labels = looks_named(low)
+    if len(labels) != 1:
+        return None
+    rest = set(re.findall(r"[a-z]+", _LOOK[labels[0]].sub(" ", low))) - _LOOK_FILLER
+    return labels[0] if not rest else None
+
+
+def by_look(facts: PeopleFacts, ref: str) -> Who | None:
+    """A person given by how they looked ("the person who looked happy"): the characters whose face appearances
+    show that expression (the face stage states only clear ones). One: found; several: ambiguous; none: unknown.
+    None: not a description by looks."""
+    label = look_of(ref)
+    if label is None:
+        return None
+    hits: dict[int, Turn] = {}
+    for t in facts.turns:
+        if t.kind == "face" and t.text == f"looks {label}":
+            hits.setdefault(t.character_id, t)
+    if not hits:
+        return Who(ref, "unknown", how="look")
+    if len(hits) > 1:
+        return Who(ref, "ambiguous", how="look", candidates=[(c, 1.0, t) for c, t in hits.items()])
+    (cid, t), = hits.items()
+    return Who(ref, "found", cid, "look", 1.0, [t])
+
+
 def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: float = MARGIN) -> Who:
     ref = " ".join(str(ref).split())
-    role = by_role(facts, ref)
+    role = by_role(facts, ref) or by_look(facts, ref)
     if role is not None:
         return role
     if find_tags(ref) or facts._by_name(ref) is not None:      # a tag or a known name: exact

@@ -11,6 +11,7 @@ import re
 
 from .execute import PersonRow, QueryResult
 from .frame import pick_ordinal
+from .people import look_of
 
 _QUOTE = re.compile(r'"([^"]*)"')
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
@@ -186,6 +187,12 @@ def _stopped(res: QueryResult) -> str:
     if s == "unknown_place":
         return f"I don't know a place called \"{_said(ref)}\"."
     who = next((w for w in res.who.values() if w.ref == ref), None)
+    look = look_of(ref) if who is not None and who.how == "look" else None
+    if look is not None:
+        if s == "ambiguous_person":
+            both = "both" if len(res.candidates) == 2 else "all"
+            return f"I can't tell who you mean: {_join(res.candidates)} {both} looked {look}."
+        return f"{'No, I' if res.query.find == 'yes' else 'I'} don't remember anyone looking {look}."
     if s == "ambiguous_person" and who is not None:
         return f"I can't tell who you mean: {_join(res.candidates)} both said something like \"{_said(ref)}\"."
     if who is not None and who.name_like:
