@@ -52,3 +52,19 @@ def test_a_clear_expression_is_written_about_that_face_only() -> None:
     out = EmbeddedWriter().write(ev)
     assert "<face_3> looks happy." in out.episodic
     assert not any("<face_5> looks" in m for m in out.episodic)
+
+
+def test_a_smiling_face_reads_happy_though_one_of_its_frames_reads_otherwise(model) -> None:  # noqa: ANN001
+    """The median over a face's crops: a smiling woman (the robot-view scenes' onlooker, a real clip) is happy
+    although one crop of her is another face's (as a first frame walking in, blurred, read "surprised")."""
+    from m3_agent_ros.bags.onlooker import media_path, onlooker_sprites
+
+    if not media_path().is_file():
+        pytest.skip(f"{media_path()}: run `python m3_agent_ros/bags/onlooker.py --fetch` (scripts/setup.sh does)")
+    sprites, box = onlooker_sprites("happy")
+    frames = [np.ascontiguousarray(s[..., :3]) for s in sprites[::40]]
+    grid = list(grid_clip(GRID_IDS[0])[0])[:1]
+    crops = [(0, (0, 0, 360, 288))] + [(1 + i, box) for i in range(len(frames))]
+    label = face_expression(model, grid + frames, crops, ExpressionConfig())
+    assert label is not None and label[0] == "happy" and label[1] >= 0.8, label
+    assert face_expression(model, grid, [(0, (0, 0, 360, 288))] * 3, ExpressionConfig()) is None

@@ -134,3 +134,40 @@ def test_a_face_that_stays_put_reuses_its_embedding_for_a_few_frames_only(backen
     every, _ = detect_faces(Counting(), frames, times, FaceConfig(reembed_every=1))
     assert sum(calls) == 6
     assert min(float(a.embedding @ b.embedding) for a, b in zip(dets, every, strict=True)) > 0.95
+
+
+class _Prints:
+    """A face backend that is only its thresholds (the stage's attach never calls it)."""
+
+    name, dim, same_person_threshold, same_person_spread = "prints", 8, 0.92, 0.04
+
+
+def _cluster(rng: np.random.Generator, centre: np.ndarray, spread: float, n: int = 6):  # noqa: ANN202
+    from m3_memory.perception.faces import FaceCluster, FaceDetection
+
+    embs = centre + spread * rng.normal(size=(n, len(centre)))
+    return FaceCluster([FaceDetection(i, float(i), (0, 0, 50, 50), 1.0, 100.0, e / np.linalg.norm(e), b"\xff\xd8")
+                        for i, e in enumerate(embs)])
+
+
+def test_a_look_alike_over_the_threshold_but_far_below_the_faces_own_cohesion_gets_a_node_of_its_own(tmp_path):
+    """Two people whose prints score 0.91 (over the 0.90 threshold), each tight (0.98 with itself): not one node.
+    The same person a little changed (0.96 to their node) stays theirs; without the rule both would merge."""
+    from m3_memory.perception.face_stage import FaceAnalysis
+
+    rng = np.random.default_rng(0)
+    b = np.eye(8)[0]
+    look_alike = 0.925 * b + np.sqrt(1 - 0.925 ** 2) * np.eye(8)[1]      # about 0.91 to b, with the spread
+    same_again = 0.965 * b + np.sqrt(1 - 0.965 ** 2) * np.eye(8)[2]
+    store = MemoryStore(tmp_path / "m.db")
+    stage = FaceStage(_Prints(), expression=None)
+    nodes = []
+    for k, centre in enumerate((b, look_alike, same_again)):
+        cl = _cluster(rng, centre, 0.03)
+        with store.begin_clip(k, 30.0 * k, 30.0 * (k + 1)) as w:
+            score = float(w.entity_scores("face", cl.embeddings)[1].max()) if k else 0.0
+            assert k == 0 or score >= stage.match_threshold, f"clip {k} scores {score:.3f}: over the threshold"
+            nodes.append(stage.attach(w, FaceAnalysis([cl]))[0].node_id)
+    assert nodes[1] != nodes[0], "the look-alike is someone else"
+    assert nodes[2] == nodes[0], "the same person, a little changed, is still theirs"
+    store.close()

@@ -85,11 +85,12 @@ def main() -> None:
     ap.add_argument("--preview", action="store_true", help="also write a PNG contact sheet of the scene")
     ap.add_argument("--questions", action="store_true", help="put the scene's questions in the bag (the demo's)")
     ap.add_argument("--quiet", action="store_true", help="a quiet room: 20 dB SNR, RT60 0.3 s (the demo's)")
+    ap.add_argument("--onlooker", action="store_true", help="with a silent onlooker who smiles (the demo's)")
     ap.add_argument("--jpeg-quality", type=int, default=85)
     a = ap.parse_args()
     grid = Path(a.data) / "grid_talking_faces"
     for seed in a.seed:
-        scene = make_robot_scene(seed, grid, quiet=a.quiet)
+        scene = make_robot_scene(seed, grid, quiet=a.quiet, onlooker=a.onlooker)
         print(build_robot_bag(scene, a.out, grid, progress=True, questions=a.questions, jpeg_quality=a.jpeg_quality))
         if a.preview:
             write_preview(scene, grid, Path(a.out) / f"robot_{seed}.png")

@@ -6,14 +6,25 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence
 from .expression import ExpressionConfig, ExpressionModel, face_expression
-from .faces import FaceBackend, FaceCluster, FaceConfig, cluster_faces, detect_faces, make_face_backend
+from .faces import (
+    FaceBackend,
+    FaceCluster,
+    FaceConfig,
+    cluster_faces,
+    detect_faces,
+    make_face_backend,
+    normalize_rows,
+)
 from .lip_activity import lip_activity
 
 log = logging.getLogger(__name__)
+COHESION_CAP = 0.98   # a track's reused embeddings make a small cluster's own cohesion 1.0
 
 
 @dataclass
@@ -49,11 +60,21 @@ class FaceStage:
         clusters = cluster_faces(dets, thr, self.config.min_cluster_size)
         activity = lip_activity([[(d.time, d.bbox) for d in cl.detections] for cl in clusters], clip.motion_times,
                                 clip.motion_frames) if clip.motion_frames else [[] for _ in clusters]
-        expressions = [face_expression(self.expression, clip.frames, [(d.frame_index, d.bbox)
-                                                                       for d in cl.best(self.config.crops_per_face)],
+        expressions = [face_expression(self.expression, clip.frames, [(d.frame_index, d.bbox) for d in
+                                                                       sorted(cl.detections, key=lambda d: d.time)],
                                        self.expression_config) if self.expression is not None else None
                        for cl in clusters]
         return FaceAnalysis(clusters, len(dets), bad, activity, expressions)
+
+    def _close_as_itself(self, embs: np.ndarray, score: float) -> bool:
+        """Is the best node's score within the backend's ``same_person_spread`` of the cluster's own mean pairwise
+        cosine (capped at COHESION_CAP)? A look-alike clears the fixed threshold, not this (faces.py)."""
+        spread = getattr(self.backend, "same_person_spread", None)
+        if spread is None or len(embs) < 2:
+            return True
+        e = normalize_rows(np.asarray(embs, np.float32))
+        cohesion = float((e @ e.T).mean())
+        return score >= min(cohesion, COHESION_CAP) - spread
 
     def attach(self, graph: ClipWriter, analysis: FaceAnalysis) -> list[FaceEvidence]:
         out: list[FaceEvidence] = []
@@ -65,6 +86,9 @@ class FaceStage:
             best = cl.best(k)
             embs = cl.embeddings
             node, score = graph.match_entity("face", embs, threshold=self.match_threshold)
+            if node is not None and not self._close_as_itself(embs, score):
+                log.debug("face cluster matches node %d at %.3f, well below its own cohesion: a new node", node, score)
+                node = None
             crops = [d.crop_jpeg for d in best]
             scores = [d.quality for d in best]
             best_embs = embs[[cl.detections.index(d) for d in best]]

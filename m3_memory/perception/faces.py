@@ -97,6 +97,11 @@ class DlibFaceBackend:
     # dlib descriptors (L2-normalised), measured on GRID: same person 0.99 within a clip, different people
     # 0.82-0.885 (benchmarks/faces_bench.py); graph matching uses this minus 0.02
     same_person_threshold = 0.92
+    # a face cluster is the person of a stored node only if it is nearly as close to that node as to itself: in
+    # robot-view scenes (benchmarks/robot_view_bench.py, tune seeds) the same person's node scored at most 0.024
+    # below the cluster's own mean pairwise cosine (capped at 0.98: reused track embeddings make it 1.0), another
+    # person's best node 0.058 or more below (two look-alike women at 0.91, over the 0.90 threshold)
+    same_person_spread = 0.04
 
     def __init__(self, detector: str = "hog", upsample: int = 0) -> None:
         import dlib
