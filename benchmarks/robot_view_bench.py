@@ -172,12 +172,12 @@ def main() -> None:
     ap.add_argument("--sample-fps", type=float, default=IngestSettings.sample_fps)
     ap.add_argument("--motion-fps", type=float, default=IngestSettings.motion_fps, help="0: no lip activity")
     ap.add_argument("--asr-model", default=MemorizationParams.asr_model, help="tiny.en, base or a CTranslate2 folder")
-    ap.add_argument("--onlooker", action="store_true",
-                    help="scenes with a silent onlooker who smiles (bags in BAGS_onlooker): expressions scored")
+    ap.add_argument("--onlooker", choices=("smiling", "laughing"),
+                    help="scenes with a silent onlooker (bags in BAGS_onlooker_WAY): expressions scored")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     if a.onlooker:
-        a.bags = a.bags.rstrip("/") + "_onlooker"
+        a.bags = a.bags.rstrip("/") + f"_onlooker_{a.onlooker}"
     grid = Path(a.data) / "grid_talking_faces"
     face_kw = {} if a.upsample is None else {"upsample": a.upsample}
     results = []
@@ -195,7 +195,7 @@ def main() -> None:
         results.append(r)
     s = summary(results)
     split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
-    split += " with an onlooker" if a.onlooker else ""
+    split += f" with an onlooker, {a.onlooker}" if a.onlooker else ""
     print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}, "
           f"motion fps {a.motion_fps:g}, ASR {a.asr_model}")
     print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")

@@ -61,7 +61,7 @@ def test_a_smiling_face_reads_happy_though_one_of_its_frames_reads_otherwise(mod
 
     if not media_path().is_file():
         pytest.skip(f"{media_path()}: run `python m3_agent_ros/bags/onlooker.py --fetch` (scripts/setup.sh does)")
-    sprites, box = onlooker_sprites("happy")
+    sprites, box = onlooker_sprites("laughing")
     frames = [np.ascontiguousarray(s[..., :3]) for s in sprites[::40]]
     grid = list(grid_clip(GRID_IDS[0])[0])[:1]
     crops = [(0, (0, 0, 360, 288))] + [(1 + i, box) for i in range(len(frames))]

@@ -664,6 +664,8 @@ def test_a_question_about_company_gets_rel_with_whatever_the_frame_said():
     yes_no = f"Was the person who said '{COFFEE}' ever in view together with the person who said '{TECH}'?"
     q, added, missing = against(yes_no, parse(f'find=same who="{COFFEE}" other="{TECH}"'), [])
     assert (q.find, q.who, q.other, q.rel) == ("yes", COFFEE, TECH, "with") and added and not missing
+    q, added, missing = against(yes_no, parse(f'find=same who="{COFFEE}" other="{TECH}" rel=with'), [])
+    assert (q.find, q.who, q.other, q.rel) == ("yes", COFFEE, TECH, "with"), "in view together is not the same person"
     q, _, missing = against(f"Who was in view together with the man who said '{COFFEE}'?",
                             parse(f'find=what who="{COFFEE}"'), [])
     assert (q.find, q.who, q.other, q.rel) == ("who", None, COFFEE, "with") and not missing

@@ -181,9 +181,10 @@ def test_the_demo_scenes_questions_come_from_who_was_in_view_with_whom_and_the_s
 @needs_grid
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_an_onlooker_joins_one_shot_and_leaves_the_rest_of_the_seeds_scene_as_it_was(seed: int) -> None:
-    plain, with_her = make_robot_scene(seed, GRID), make_robot_scene(seed, GRID, onlooker=True)
-    (her, look), = with_her.onlookers.items()
-    assert look == "happy" and her not in with_her.people and with_her.everyone == [*plain.people, her]
+    plain, with_her = make_robot_scene(seed, GRID), make_robot_scene(seed, GRID, onlooker="smiling")
+    (her, way), = with_her.onlookers.items()
+    assert way == "smiling" and with_her.look_of(her) == "happy" and with_her.look_of("A") is None
+    assert her not in with_her.people and with_her.everyone == [*plain.people, her]
     shots = [s for s in with_her.shots if any(p.person == her for p in s.people)]
     assert len(shots) == 1
     mine = next(p for p in shots[0].people if p.person == her)
@@ -203,7 +204,7 @@ def test_questions_about_looks_come_from_who_was_in_view_with_the_onlooker() -> 
     sc = _scene()   # A with B (0-10 s), then B with C (10-20 s)
     sc.sentences = {"A": "bin blue at f two now", "B": "lay red by k seven now", "C": "set white in z three now"}
     sc.shots[1].people.append(Placement("D", 240.0, 70, 0.0))   # the onlooker stands with B and C
-    sc.onlookers = {"D": "happy"}
+    sc.onlookers = {"D": "smiling"}
     qs = {q.question: q.answer for q in robot_view_questions(sc)}
     assert qs["How many people were in view together with the person who looked happy?"] == "2"
     assert qs["Was the person who said 'lay red by k seven now' ever in view together with the person who was "
@@ -218,7 +219,7 @@ def test_expressions_score_the_onlookers_and_count_any_stated_of_a_talker_as_wro
     from m3_agent_ros.bags.robot_view_score import Recording, score_expressions
 
     sc = _scene()
-    sc.onlookers = {"D": "happy"}
+    sc.onlookers = {"D": "smiling"}
     rec = Recording(expressions=[(4, "happy"), (1, "sad")])
     got = score_expressions(sc, rec, {"4": "D", "1": "A"})
     assert got == {"expected": 1, "stated_right": 1, "wrong_statements": 1, "right_rate": 1.0}
@@ -227,7 +228,8 @@ def test_expressions_score_the_onlookers_and_count_any_stated_of_a_talker_as_wro
 
 
 @needs_grid
-def test_the_onlooker_is_drawn_where_the_truth_says_and_her_face_reads_happy() -> None:
+@pytest.mark.parametrize("way", ["smiling", "laughing"])
+def test_the_onlooker_is_drawn_where_the_truth_says_and_her_face_reads_happy(way: str) -> None:
     import dlib
 
     from m3_agent_ros.bags.onlooker import media_path
@@ -236,7 +238,7 @@ def test_the_onlooker_is_drawn_where_the_truth_says_and_her_face_reads_happy() -
 
     if not media_path().is_file():
         pytest.skip(f"{media_path()}: run `python m3_agent_ros/bags/onlooker.py --fetch` (scripts/setup.sh does)")
-    sc = make_robot_scene(600, GRID, onlooker=True)
+    sc = make_robot_scene(600, GRID, onlooker=way)
     (her,) = sc.onlookers
     fr, det, model = FrameRenderer(sc, GRID), dlib.get_frontal_face_detector(), ExpressionModel()
     shot = next(s for s in sc.shots if any(p.person == her for p in s.people))

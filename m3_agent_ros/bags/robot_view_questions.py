@@ -74,7 +74,8 @@ def robot_view_questions(scene: RobotScene, at: float | None = None) -> list[Que
     most = max(said, key=lambda p: (len(together[p]), p))
     ask("G", f"How many people were in view together with the person who said '{said[most]}'?",
         str(len(together[most])), ["Person Understanding", "Multi-Detail Reasoning"])
-    for p, look in scene.onlookers.items():
+    for p in scene.onlookers:
+        look = scene.look_of(p)
         phrasings = LOOKS.get(look, (f"the person who looked {look}",))
         comp = sorted(together[p] & set(said))
         kinds = ["Person Understanding", "Cross-Modal Reasoning"]

@@ -138,8 +138,8 @@ class FrameRenderer:
         if scene.onlookers:
             from .onlooker import onlooker_sprites
 
-            for p, expression in scene.onlookers.items():
-                frames, face = onlooker_sprites(expression)
+            for p, way in scene.onlookers.items():
+                frames, face = onlooker_sprites(way)
                 self.sprites[p] = (frames, np.zeros(0, np.float32), face)
         self.room = backdrop(scene)
         self.rng = random.Random(scene.seed * 7919 + 1)

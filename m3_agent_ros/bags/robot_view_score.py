@@ -213,9 +213,9 @@ def score_expressions(scene: RobotScene, rec: Recording, node_person: dict[str, 
     wrong = 0
     for node, label in rec.expressions:
         person = node_person.get(str(node))
-        if person is None or scene.onlookers.get(person) != label:
+        if person is None or scene.look_of(person) != label:
             wrong += 1
         stated.setdefault(person or "?", set()).add(label)
-    right = sum(1 for p, e in scene.onlookers.items() if e in stated.get(p, set()))
+    right = sum(1 for p in scene.onlookers if scene.look_of(p) in stated.get(p, set()))
     return {"expected": len(scene.onlookers), "stated_right": right, "wrong_statements": wrong,
             "right_rate": right / len(scene.onlookers) if scene.onlookers else None}

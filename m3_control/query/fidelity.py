@@ -178,9 +178,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     looks = look_of_question(question) is not None
     if looks:
         q = _by_looks(q, question, plain, quoted, added)
-    if q.rel != "with" and quoted and _COMPANY.search(plain) and not looks:
-        # "was A ever in view together with B?" written as find=same, "who was with A?" as a search for A's words:
-        # the question asks who was in view together, and only rel=with answers that
+    if (q.rel != "with" or q.find == "same") and quoted and _COMPANY.search(plain) and not looks:
+        # "was A ever in view together with B?" written as find=same (with or without rel=with: in view together
+        # is never "the same person"), "who was with A?" as a search for A's words: the question asks who was in
+        # view together, and only rel=with answers that
         if len(quoted) >= 2 and YES_NO_QUESTION.match(question):
             q = replace(q, find="yes", who=quoted[0], other=quoted[1], rel="with", pick=None, times=None)
         elif q.find in ("who", "count_people", "yes", "same", "what") and len(quoted) == 1:
