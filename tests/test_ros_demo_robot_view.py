@@ -1,6 +1,7 @@
 """The demo's second scene end to end: a robot's view (two or three people in view at once, a panning camera, a
-room's echo and noise, two signs) through both nodes; what the signs said and who was in view with whom, asked over
-the Query service and judged strictly against the scene's definition."""
+room's echo and noise, two signs, a silent onlooker who smiles) through both nodes; what the signs said, who was in
+view with whom and how the onlooker looked, asked over the Query service and judged strictly against the scene's
+definition."""
 
 from __future__ import annotations
 
@@ -44,3 +45,10 @@ def test_the_robot_view_scene_through_the_nodes(tmp_path: Path) -> None:
     # measured 8/8 (2026-11-27); 6/8 while a voice heard once for 1.5 s fell short of the face = voice link's
     # evidence: speech recognition and the links vary a little with replay timing
     assert sum(r["correct"] for r in company) >= 4, [(r["question"], r["answer"]) for r in company]
+    # how people looked: the onlooker's smile is kept with her face's appearances and she is named by it in the
+    # frame of every question about her (measured 4/4, 2026-11-27)
+    assert conn.execute("SELECT count(*) FROM turns WHERE kind = 'face' AND text = 'looks happy'").fetchone()[0] >= 1
+    looks = [r for q, r in rows.items() if "_E" in q]
+    assert len(looks) >= 3 and all(any("looked happy" in (rd.get("query") or "") for rd in r["trace"]["rounds"])
+                                   for r in looks), [(r["question"], r["trace"]["rounds"]) for r in looks]
+    assert sum(r["correct"] for r in looks) >= 3, [(r["question"], r["answer"]) for r in looks]

@@ -41,11 +41,10 @@ def split_by_lips(speakers: dict[int, Speaker], faces: Sequence[FaceEvidence], f
     splits: list[tuple[int, list[int]]] = []
     next_key = max(speakers, default=-1) + 1
     sole: dict[int, int] = {}      # speaker key -> the one face its lip verdicts name
-    speech = [(t.start, t.end) for spk in speakers.values() for t in spk.turns]
     for k, spk in sorted(speakers.items()):
         talker = []
         for t in spk.turns:
-            credit = {} if t.overlapped else lip_credit(ev, t.start, t.end, p, speech)
+            credit = {} if t.overlapped else lip_credit(ev, t.start, t.end, p)
             talker.append(next(iter(credit)) if credit else None)
         said = {f: sum(t.end - t.start for t, g in zip(spk.turns, talker, strict=True) if g == f)
                 for f in set(talker) - {None}}

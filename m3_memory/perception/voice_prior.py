@@ -54,9 +54,9 @@ def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float],
 
 
 def talking_face(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
-                 p: AVParams, speech: Sequence[tuple[float, float]] | None = None) -> tuple[int | None, bool]:
+                 p: AVParams) -> tuple[int | None, bool]:
     """(the face seen talking for most of these turns or None, whether its lips decided it: other faces were in
-    view and their lips were still). ``speech``: all of the clip's speech (default: these turns)."""
+    view and their lips were still)."""
     ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
     credit: dict[int, float] = {}
     by_lips: dict[int, float] = {}
@@ -64,7 +64,7 @@ def talking_face(faces: Sequence[FaceEvidence], frame_times: Sequence[float], tu
         alone = alone_credit(ev, a, b, p)
         for f, s in alone.items():
             credit[f] = credit.get(f, 0.0) + s
-        for f, s in ({} if alone else lip_credit(ev, a, b, p, turns if speech is None else speech)).items():
+        for f, s in ({} if alone else lip_credit(ev, a, b, p)).items():
             credit[f] = credit.get(f, 0.0) + s
             by_lips[f] = by_lips.get(f, 0.0) + s
     total = sum(b - a for a, b in turns)
@@ -83,14 +83,14 @@ def seen(faces: Sequence[FaceEvidence], turns: Sequence[tuple[float, float]], to
 
 def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces: Sequence[FaceEvidence],  # noqa: ANN001
            frame_times: Sequence[float], match: float, same: float, sure: float, margin: float = 0.1,
-           p: AVParams | None = None, speech: Sequence[tuple[float, float]] | None = None) -> Decision:
+           p: AVParams | None = None) -> Decision:
     """Which voice node this clip speaker is (see the module doc)."""
     sc = scores(graph, embs)
     if not sc:
         return Decision(None, 0.0, "plain")
     best, best_s = max(sc.items(), key=lambda x: (x[1], -x[0]))
     plain = Decision(best if best_s >= match else None, best_s, "plain")
-    face, by_lips = talking_face(faces, frame_times, turns, p or AVParams(), speech) if faces else (None, False)
+    face, by_lips = talking_face(faces, frame_times, turns, p or AVParams()) if faces else (None, False)
     if face is None:
         return plain
     own = {v: sc[v] for v in graph.linked_entities(face, "voice") if v in sc}

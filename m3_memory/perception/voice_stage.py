@@ -136,7 +136,6 @@ class VoiceStage:
             self._snippets(analysis)
         used: set[int] = set()
         emb = self.pipeline.embedder
-        speech = [(t.start, t.end) for spk in analysis.speakers.values() for t in spk.turns]
         for k, spk in sorted(analysis.speakers.items()):
             # one L2-normalised centroid per speaker per clip: averaging the 1.6 s windows removes much of the
             # content/noise variation (see the thresholds in voices.py)
@@ -145,7 +144,7 @@ class VoiceStage:
             if faces and frame_times:
                 d = voice_prior.decide(graph, embs, [(t.start, t.end) for t in spk.turns], faces, frame_times,
                                        match=self.match_threshold, same=emb.same_speaker_threshold,
-                                       sure=self.match_threshold + SURE_MARGIN, speech=speech)
+                                       sure=self.match_threshold + SURE_MARGIN)
                 node, score = d.node, d.score
                 if d.reason != "plain":
                     log.info("speaker at %.1f-%.1f s -> %s (%s, score %.3f)", spk.turns[0].start, spk.turns[-1].end,

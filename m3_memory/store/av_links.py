@@ -56,8 +56,6 @@ class AVParams:
     lip_margin: float = 0.2
     lip_min_samples: int = 2
     lip_view_pad_s: float = 0.5   # faces seen this close to the turn count as in view during it
-    lip_quiet_s: float = 4.0      # a face's own quiet level: its activity this close to the turn while nobody spoke
-    lip_quiet_pad_s: float = 0.3  # ... at least this far from any speech
 
 
 @dataclass
@@ -92,14 +90,11 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
     return {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
 
 
-def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams,
-               speech: Sequence[tuple[float, float]] | None = None) -> dict[int, float]:
+def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
     """face id -> seconds of credit for speech in [start, end] when two or more faces were in view: the turn's
     duration to the face whose lips moved clearly most (upper quartile of its activity), nothing when any face in
     view has too few activity samples (it cannot be ruled out) or no face stands out. A sample counts relative to
-    the other faces' median at the same frame pair and, where every face in view was also seen while nobody spoke
-    near the turn, relative to the face's own level then (module doc). ``speech``: the clip's speech spans
-    (default: its voice turns)."""
+    the other faces' median at the same frame pair (module doc)."""
     pad = p.lip_view_pad_s
     frames = [t for t in ev.frame_times if start - pad <= t <= end + pad]
     in_view = {f for t in frames for f in visible(ev, t, p.frame_tolerance_s)}
@@ -111,10 +106,6 @@ def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams,
             series[f.node_id] = {t: s for t, s in f.activity if start <= t <= end}
             if len(series[f.node_id]) < p.lip_min_samples:
                 return {}
-    quiet = quiet_levels(ev, start, end, series, p, [(v.start, v.end) for v in ev.voices] if speech is None
-                         else speech)
-    if quiet is not None:
-        series = {f: {t: s - quiet[f] for t, s in xs.items()} for f, xs in series.items()}
     relative: dict[int, list[float]] = {f: [] for f in series}
     for t in sorted({t for xs in series.values() for t in xs}):
         here = {f: xs[t] for f, xs in series.items() if t in xs}
@@ -129,24 +120,6 @@ def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams,
     if top < p.lip_min or top - second < p.lip_margin:
         return {}
     return {best: max(0.0, end - start)}
-
-
-def quiet_levels(ev: ClipEvidence, start: float, end: float, faces: dict[int, dict[float, float]], p: AVParams,
-                 speech: Sequence[tuple[float, float]]) -> dict[int, float] | None:
-    """Each face's lip activity while nobody spoke within ``lip_quiet_s`` of the turn (upper quartile), or None
-    unless every face has ``lip_min_samples`` such samples. A listener who laughs or chews moves their mouth in
-    the quiet too; a talker's mouth is still there."""
-    pad, near = p.lip_quiet_pad_s, p.lip_quiet_s
-    spans = [(a - pad, b + pad) for a, b in speech] + [(start - pad, end + pad)]
-    out: dict[int, float] = {}
-    for f in ev.faces:
-        if f.node_id not in faces:
-            continue
-        xs = [s for t, s in f.activity if start - near <= t <= end + near and not any(a <= t <= b for a, b in spans)]
-        if len(xs) < p.lip_min_samples:
-            return None
-        out[f.node_id] = float(np.percentile(xs, 75))
-    return out
 
 
 def talker_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
