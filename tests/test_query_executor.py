@@ -638,6 +638,15 @@ def test_a_question_naming_someone_by_looks_gets_them_in_its_frame(question, fra
     assert not missing
 
 
+def test_a_feeling_someone_spoke_of_is_not_how_anybody_looked():
+    from m3_control.query.fidelity import asks_about_looks
+
+    assert not asks_about_looks("Did anyone say they were happy?")
+    assert not asks_about_looks("Who mentioned being upset about the printer?")
+    assert not asks_about_looks("Did somebody say 'I am so happy'?"), "quoted words ask nothing"
+    assert asks_about_looks("What did the woman who was smiling say?")
+
+
 def test_two_people_who_looked_the_same_are_not_told_apart(db_at):
     script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
               (1, "cy", 35.0, 37.0, "I will call the technician.")]

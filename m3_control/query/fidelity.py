@@ -23,7 +23,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline
 
 from .frame import Query
-from .people import look_of, look_ref, looks_named
+from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
@@ -88,10 +88,19 @@ def asks_company_of_quote(question: str) -> bool:
     return bool(quotes_of(question)) and bool(_COMPANY.search(_QUOTE.sub(" ", question)))
 
 
+# a feeling someone spoke of ("did anyone say they were happy?") is what was said, not how anybody looked
+_SAID_FEELING = re.compile(r"\b(?:say|said|says|mention(?:ed|s)?|tell|told|talk(?:ed|s)? about)\s+(?:that\s+)?"
+                           r"(?:(?:they|he|she|i|we|you|someone|everyone|it)\s+)?(?:(?:was|were|is|are|felt|feels?|"
+                           r"being)\s+)?(?:very\s+)?(?:" + "|".join(LOOK_WORDS.values()) + r")\b", re.IGNORECASE)
+
+
 def look_of_question(question: str) -> str | None:
     """The one expression the question describes a person by, outside quoted speech ("who was with the woman who
-    smiled?" -> happy), else None."""
-    labels = looks_named(_QUOTE.sub(" ", question))
+    smiled?" -> happy), else None (also where the feeling is something said: "did anyone say they were sad?")."""
+    plain = _QUOTE.sub(" ", question)
+    if _SAID_FEELING.search(plain):
+        return None
+    labels = looks_named(plain)
     return labels[0] if len(labels) == 1 else None
 
 
