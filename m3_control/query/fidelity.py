@@ -12,7 +12,9 @@ instead of the person in the porch), so before it runs, the frame is checked aga
   ask who spoke exactly twice; ``times=0`` stays where it says "never" or "silent"), and "most" / "least" ("most
   often", "fewest times") without a pick becomes one;
 * a relation in time (``rel``) the question has no word for is not the question's: two people and "more" / "less"
-  is a comparison, anything else goes back to the model.
+  is a comparison, anything else goes back to the model;
+* a person the question names by how they looked ("the woman who smiled") is put in the frame where the question's
+  form says (:func:`_by_looks`), and a question about company is never "the same person" (``find=same``).
 """
 
 from __future__ import annotations
