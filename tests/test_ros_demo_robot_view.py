@@ -22,7 +22,9 @@ def test_the_robot_view_scene_through_the_nodes(tmp_path: Path) -> None:
     pytest.importorskip("dlib")
     pytest.importorskip("rapidocr_onnxruntime")
     out = tmp_path / "demo"
-    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "4"])
+    # 2x, not the demo's 4x: on Jazzy (Fast DDS) 100-150 of the 229 camera frames were lost in transport at 4x
+    # (best-effort, sensor-data QoS; counted and reported as lost), and this test is about the scene, not the link
+    rc = demo_main(["--bag", str(BAG), "--out", str(out), "--rate", "2"])
     assert rc == 0, (out / "memorization_node.log").read_text()[-3000:] + (out / "control_node.log").read_text()[-3000:]
     rows = {json.loads(x)["question_id"]: json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()}
     questions = json.loads((BAG / "questions.json").read_text())["questions"]
