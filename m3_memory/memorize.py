@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .ingest.clips import Clip
+from .perception.expression import look_text
 from .store import ClipWriter, MemoryStore
 from .store.where import record_poses
 from .writing import ClipEvidence, FaceEvidence, MemoryWriter, VoiceTurnEvidence, make_writer
@@ -181,7 +182,7 @@ def record_turns(w: ClipWriter, ev: ClipEvidence, episodic: list[tuple[int, str]
     step = _frame_step(ev.frame_times)
     for face in ev.faces:
         tagged = [nid for nid, text in episodic if face.tag in text]
-        looks = f"looks {face.expression[0]}" if face.expression is not None else None   # a clear expression
+        looks = look_text(face.expression[0]) if face.expression is not None else None   # a clear expression
         for start, end in appearances(face.times, max_gap=max(2.5, 2.5 * step)):
             w.add_turn("face", face.node_id, start, end, looks, tagged)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from .perception.expression import look_label
 from .store.retrieval import character_name
 from .tags import find_tags
 from .timeline import mmss
@@ -93,8 +94,8 @@ class Person:
             return self.name
         if self.usual_words:
             return f"the person who said \"{self.usual_words}\""
-        looks = Counter(t.text for t in self.appearances if t.text.startswith("looks "))
-        how = f" who {looks.most_common(1)[0][0].replace('looks', 'looked', 1)}" if looks else ""
+        looks = Counter(label for t in self.appearances if (label := look_label(t.text)) is not None)
+        how = f" who looked {looks.most_common(1)[0][0]}" if looks else ""
         return f"the person seen at {say(self.first)}{how} (who did not speak)"
 
 

@@ -112,14 +112,11 @@ def asks_about_looks(question: str) -> bool:
     return look_of_question(question) is not None
 
 
-def _by_looks(q: Query, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
+def _by_looks(q: Query, label: str, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
     """A question that names a person by how they looked gets that person in the frame, in the place the
     question's form says: in view together (company words), the same person as a quoted one ("did the man who said
     X look happy?"), anyone at all (yes / no), else the person the frame's who / what / when / where is about.
     The model's frames for these were often about somebody else (``find=same who="look happy" other="spoke"``)."""
-    label = look_of_question(question)
-    if label is None:
-        return q
     ref, yes_no = look_ref(label), bool(YES_NO_QUESTION.match(question))
     if _COMPANY.search(plain) or (q.rel == "with" and _TOGETHER.search(plain)):
         how_many = re.search(r"\bhow many\b", plain, re.IGNORECASE)
@@ -186,10 +183,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
-    looks = look_of_question(question) is not None
-    if looks:
-        q = _by_looks(q, question, plain, quoted, added)
-    if (q.rel != "with" or q.find == "same") and quoted and _COMPANY.search(plain) and not looks:
+    look = look_of_question(question)
+    if look is not None:
+        q = _by_looks(q, look, question, plain, quoted, added)
+    if (q.rel != "with" or q.find == "same") and quoted and _COMPANY.search(plain) and look is None:
         # "was A ever in view together with B?" written as find=same (with or without rel=with: in view together
         # is never "the same person"), "who was with A?" as a search for A's words: the question asks who was in
         # view together, and only rel=with answers that

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from m3_memory.people import PeopleFacts, Turn, similarity
+from m3_memory.perception.expression import look_label
 from m3_memory.tags import find_tags
 
 from .quotes import quote_score
@@ -137,7 +138,7 @@ def by_look(facts: PeopleFacts, ref: str) -> Who | None:
         return None
     hits: dict[int, Turn] = {}
     for t in facts.turns:
-        if t.kind == "face" and t.text == f"looks {label}":
+        if t.kind == "face" and look_label(t.text) == label:
             hits.setdefault(t.character_id, t)
     if not hits:
         return Who(ref, "unknown", how="look")

@@ -22,6 +22,18 @@ from pathlib import Path
 import numpy as np
 
 LABELS = ("angry", "disgusted", "afraid", "happy", "sad", "surprised", "neutral")
+LOOK_PREFIX = "looks "
+
+
+def look_text(label: str) -> str:
+    """How a stated expression is written: in the memory ("<face_3> looks happy.") and on the face's appearances
+    (``turns.text``: "looks happy"), where questions that name a person by looks find it."""
+    return LOOK_PREFIX + label
+
+
+def look_label(text: str) -> str | None:
+    """The expression a face appearance's text states ("looks happy" -> "happy"), else None."""
+    return text[len(LOOK_PREFIX):] if text.startswith(LOOK_PREFIX) else None
 MODEL_FILE = "emotion_model_quantized.tflite"
 
 

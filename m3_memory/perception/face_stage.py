@@ -12,15 +12,7 @@ from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence
 from .expression import ExpressionConfig, ExpressionModel, face_expression
-from .faces import (
-    FaceBackend,
-    FaceCluster,
-    FaceConfig,
-    cluster_faces,
-    detect_faces,
-    make_face_backend,
-    normalize_rows,
-)
+from .faces import FaceBackend, FaceCluster, FaceConfig, cluster_faces, detect_faces, make_face_backend
 from .lip_activity import lip_activity
 
 log = logging.getLogger(__name__)
@@ -72,8 +64,7 @@ class FaceStage:
         spread = getattr(self.backend, "same_person_spread", None)
         if spread is None or len(embs) < 2:
             return True
-        e = normalize_rows(np.asarray(embs, np.float32))
-        cohesion = float((e @ e.T).mean())
+        cohesion = float((embs @ embs.T).mean())   # FaceCluster.embeddings are unit rows
         return score >= min(cohesion, COHESION_CAP) - spread
 
     def attach(self, graph: ClipWriter, analysis: FaceAnalysis) -> list[FaceEvidence]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..perception.expression import look_text
 from ..store import av_links
 from .base import ClipEvidence, WrittenMemories
 
@@ -45,7 +46,7 @@ class EmbeddedWriter:
         for f in faces:
             out.episodic.append(f"{f.tag} appears in the scene.")
             if f.expression is not None:
-                out.episodic.append(f"{f.tag} looks {f.expression[0]}.")
+                out.episodic.append(f"{f.tag} {look_text(f.expression[0])}.")
         together = self._seen_together(evidence)
         for a, b in together:
             out.episodic.append(f"<face_{a}> and <face_{b}> are in the scene at the same time.")
