@@ -93,3 +93,22 @@ def test_compact_drops_dead_rows_and_keeps_results():
     assert vi.n == N // 2 and len(vi) == N // 2
     assert vi.search(x[7][None, :], 5)[0].tolist() == before
     assert vi.vector(ids[0]) is None and np.allclose(vi.vector(ids[1]), x[1])
+
+
+def test_a_bulk_write_the_builder_lags_behind_ends_in_full_segments():
+    """Rows arriving faster than the builder seals them (a bulk import: 600 pending at each build): each seal
+    absorbs the small segment before it into a full one. Sealing all 600 waiting rows on their own made segments
+    that no merge fits (600 + 600 > 1024), and every search walked each of them."""
+    rng = np.random.default_rng(3)
+    p = IndexParams(hnsw_min_size=64, exact_max_floats=0, segment_rows=64, max_segment_rows=1024, background=False)
+    vi = VectorIndex(D, p)
+    n = 0
+    for _ in range(7):
+        x = rng.standard_normal((600, D)).astype(np.float32)
+        x /= np.linalg.norm(x, axis=1, keepdims=True)
+        ids = np.arange(n + 1, n + 601)
+        vi.add(ids, x, ids // 100, np.arange(n, n + 600, dtype=float))
+        n += 600
+    sizes = [s.rows for s in vi.segments]
+    assert sum(sizes) + vi.pending == n
+    assert sizes[:4] == [1024] * 4 and len(sizes) <= 5, sizes

@@ -186,13 +186,30 @@ class VectorIndex:
             return 0
         return int(np.log(rows / self._base()) / np.log(max(2, self.p.merge_factor)) + 1e-9)
 
+    def _seal(self, pend: int) -> tuple:
+        """("seal", i, stop): build one segment from ``segments[i:]`` (none when i is their count) and the pending
+        rows up to row ``stop``: every waiting row (at most ``max_segment_rows``), or, when they fill a full segment
+        together with the trailing segments below that size, those segments and as many rows as fill it.
+
+        Without absorbing, a builder catching up on a bulk import sealed whatever had piled up meanwhile (150k
+        rows): segments that no merge fits, each isolated between full ones. A 1.25M-row import ended in 8
+        segments of ~150k where 5 do, and every search walks each segment's graph."""
+        segs, cap = self.segments, self.p.max_segment_rows
+        i, tail = len(segs), 0
+        while i > 0 and tail + segs[i - 1].rows < cap:
+            tail += segs[i - 1].rows
+            i -= 1
+        if i < len(segs) and tail + pend >= cap:
+            return ("seal", i, self.pstart + cap - tail)
+        return ("seal", len(segs), self.pstart + min(pend, cap))
+
     def _plan(self) -> tuple | None:
-        """Under the lock: the next build, ("seal", start, stop) | ("merge", i, j), or None."""
+        """Under the lock: the next build, ("seal", i, stop) (:meth:`_seal`) | ("merge", i, j), or None."""
         if self._closed or not self._want_segments():
             return None
         pend = self.n - self.pstart
         if pend >= self._base():
-            return ("seal", self.pstart, self.pstart + min(pend, self.p.max_segment_rows))
+            return self._seal(pend)
         segs, f = self.segments, max(2, self.p.merge_factor)
         for i in range(len(segs) - f, -1, -1):
             run = segs[i : i + f]
@@ -211,7 +228,9 @@ class VectorIndex:
         return None
 
     def _task_rows(self, task: tuple) -> int:
-        return task[2] - task[1] if task[0] == "seal" else sum(s.rows for s in self.segments[task[1] : task[2]])
+        if task[0] == "seal":
+            return task[2] - self.pstart + sum(s.rows for s in self.segments[task[1] :])
+        return sum(s.rows for s in self.segments[task[1] : task[2]])
 
     def _schedule(self) -> None:
         while True:
@@ -254,31 +273,30 @@ class VectorIndex:
             task = self._plan()
             if task is None:
                 return False
+            run = self.segments[task[1] :] if task[0] == "seal" else self.segments[task[1] : task[2]]
             if task[0] == "seal":
                 # a view, not a copy (rows once written never change; a grown buffer leaves this one to us):
                 # a copy of up to 400 MB here would hold the lock and the GIL while searches wait
-                vecs = self.pmat[: task[2] - task[1]]
-            else:
-                run = self.segments[task[1] : task[2]]
+                vecs, pstart = self.pmat[: task[2] - self.pstart], self.pstart
             catching_up = (self.n - self.pstart) > 2 * self.p.max_segment_rows
         if not inline:  # OpenMP threads are per calling thread: this sets the builder's only
             threads = self.p.build_threads or (faiss.omp_get_num_procs() if catching_up else 1)
             faiss.omp_set_num_threads(max(1, threads))
         t0 = time.perf_counter()
         if task[0] == "seal":
-            _, start, stop = task
-            index = self._build([vecs])
+            _, i, stop = task
+            index = self._build([*(segment_vectors(s) for s in run), vecs])
             with self.lock:
-                if self._closed or self.pstart != start:
+                if self._closed or self.pstart != pstart or self.segments[i:] != run:
                     return False
-                seg = self._new_segment(start, stop, index)
-                self.segments = [*self.segments, seg]
+                seg = self._new_segment(run[0].start if run else pstart, stop, index)
+                self.segments = [*self.segments[:i], seg]
                 m = self.n - stop
                 rest = np.zeros((max(256, 2 * m), self.dim), dtype=np.float32)
-                rest[:m] = self.pmat[stop - start : stop - start + m]
+                rest[:m] = self.pmat[stop - pstart : stop - pstart + m]
                 self.pmat, self.pstart = rest, stop
                 self.built_at += 1
-            what = f"sealed rows {start}-{stop}"
+            what = f"sealed rows {pstart}-{stop}" + (f" with {len(run)} segments" if run else "")
         else:
             _, i, j = task
             index = self._build([segment_vectors(s) for s in run])
@@ -577,8 +595,13 @@ class VectorIndex:
         local = np.flatnonzero(ok)
         if seg.xb is not None:
             lo, hi = int(local[0]), int(local[-1]) + 1
-            block = seg.xb[lo:hi] if hi - lo == cnt else seg.xb[local]  # a time prefix is a view: no gather
-            scores = (block @ q.T).max(axis=1)
+            if hi - lo <= 3 * cnt:
+                # a time prefix with some rows dead (updated, deleted) is scored as the view it lies in: gathering
+                # 30k of 50k rows copied 46 MB per search (7-11 ms at 100k memories, against 2 for the view)
+                scores = (seg.xb[lo:hi] @ q.T).max(axis=1)
+                scores = scores if hi - lo == cnt else scores[local - lo]
+            else:
+                scores = (seg.xb[local] @ q.T).max(axis=1)
             return _topk_dense(local + seg.start, scores, k)
         bits = np.packbits(ok, bitorder="little")
         params = faiss.SearchParameters()
