@@ -431,6 +431,13 @@ def test_a_person_written_from_part_of_the_question_s_time_is_that_time(ex):
     assert q.other == "the one-minute mark" and added
     text, res = answer_query(ex, q.compact(), 91.0)
     assert res.status == "ok" and text.startswith("Ann"), text      # Ann at 65 s is the first turn after 1:00
+    q, _, _ = against("Who was the first to speak after the one-minute mark?",       # after a moment: a window
+                      parse('find=who other="the one-minute mark" rel=after act=spoke'), [])
+    assert q.pick == "first"
+    text, res = answer_query(ex, q.compact(), 91.0)
+    assert res.status == "ok" and text.startswith("Ann") and " and " not in text, text
+    q, _, _ = against("Who spoke last before the two-minute mark?", parse('find=who other="2:00" rel=before'), [])
+    assert q.pick == "last"
     q, _, _ = against("Who spoke after the person who said 'see you in a minute'?",
                       parse('find=who other="see you in a minute" rel=after'), [])
     assert q.other == "see you in a minute"                         # a quote stays a person

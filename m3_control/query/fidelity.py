@@ -228,7 +228,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             continue
         if _read(timeline, m.group(0), now) not in times:
             missing.append(f"the time {m.group(0)} (from=, to= or at=)")
-    if q.pick is None and q.rel is None and q.find in ("who", "what", "when", "where"):
+    # after / before a moment ("the first to speak after the one-minute mark") is a window (repair.py), not a
+    # relation to somebody's turn: the question's first / last picks in it as in any window
+    to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
+    if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
         said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
