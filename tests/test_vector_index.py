@@ -112,3 +112,28 @@ def test_a_bulk_write_the_builder_lags_behind_ends_in_full_segments():
     sizes = [s.rows for s in vi.segments]
     assert sum(sizes) + vi.pending == n
     assert sizes[:4] == [1024] * 4 and len(sizes) <= 5, sizes
+
+
+@pytest.mark.parametrize("share", [0.3, 0.1, 0.003, 0.6])
+def test_a_time_bound_inside_a_segment_scores_its_rows_exactly_however_they_are_spread(share):
+    """Rows whose end times arrive out of order (an updated memory gets a new row with its old time) leave the
+    allowed rows of a bounded segment scattered (scored in place by faiss), few (copied) or in one block (a view):
+    each way gives brute force's answer."""
+    rng = np.random.default_rng(5)
+    n, d = 20000, 16
+    x = rng.standard_normal((n, d)).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    ids = np.arange(1, n + 1)
+    end = rng.permutation(n).astype(float) if share < 0.5 else np.arange(n, dtype=float)
+    vi = VectorIndex(d, IndexParams(hnsw_min_size=64, exact_max_floats=0, segment_rows=n, background=False))
+    vi.add(ids, x, ids // 100, end)
+    assert len(vi.segments) == 1 and vi.pending == 0
+    vi.remove(ids[::7].tolist())
+    alive = np.ones(n, dtype=bool)
+    alive[::7] = False
+    bound = float(np.quantile(end, share))
+    for _ in range(20):
+        q = rng.standard_normal(d).astype(np.float32)
+        q /= np.linalg.norm(q)
+        got, _ = vi.search(q[None], 10, before_time=bound)
+        assert got.tolist() == _truth(x, ids, q, 10, alive & (end <= bound))
