@@ -30,10 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def memorize(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
+    from m3_agent_ros.params import MemorizationParams
     from m3_memory import MemoryStore
     from m3_memory.ingest.clips import ClipAssembler
+    from m3_memory.ingest.pipeline import IngestSettings
     from m3_memory.memorize import Memorizer
-    from m3_memory.perception.stages import make_face_stage, make_voice_stage
+    from m3_memory.perception.stages import make_stages
 
     for p in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         p.unlink(missing_ok=True)
@@ -46,8 +48,13 @@ def memorize(bag: Path, db: Path, voice_backend: str = "campplus") -> dict:
         from m3_memory.store.where import save_places
 
         save_places(store, parse_places(yaml.safe_load(places.read_text())))
-    mem = Memorizer(store, make_face_stage("dlib"), make_voice_stage(voice_backend), "embedded")
-    for _, clips in bag_clips(bag, ClipAssembler(30.0, 1.0, 16000)):
+    # the node's stages and ingest settings (MemorizationParams, IngestSettings): motion frames for lip activity
+    # (which also split a clip speaker two faces talked through), scene text and expressions, as the node runs them
+    st = make_stages(MemorizationParams(voice_backend=voice_backend))
+    mem = Memorizer(store, st["faces"], st["voices"], "embedded", texts=st["texts"])
+    ing = IngestSettings()
+    for _, clips in bag_clips(bag, ClipAssembler(ing.clip_seconds, ing.sample_fps, ing.sample_rate,
+                                                 motion_fps=ing.motion_fps)):
         for c in clips:
             mem.process(c)
     stats = store.stats()

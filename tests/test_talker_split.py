@@ -47,7 +47,7 @@ def test_no_split_without_a_clear_verdict_of_the_lips() -> None:
     spk = {0: Speaker(list(turns), [t.embedding for t in turns])}
     assert split_by_lips(spk, one_talker, times)[1] == [], "one face talked in every turn"
     alone = [FaceEvidence(1, b"", times[:6]), FaceEvidence(2, b"", times[6:])]   # each alone in turn: no lips
-    assert split_by_lips(spk, alone, times)[1] == []
+    assert split_by_lips(spk, alone, times)[1] == [], "without a threshold to hear them apart"
     both = [FaceEvidence(1, b"", times, activity=_lips(talks[:1])),
             FaceEvidence(2, b"", times, activity=_lips(talks[1:]))]
     unprinted = {0: Speaker([VoiceTurn(a, b, 0) for a, b in talks], [])}
@@ -70,3 +70,28 @@ def test_two_clip_speakers_the_same_mouth_talked_through_are_joined() -> None:
     assert changes == [(1, [1, 0])] and sorted(out) == [1, 2]
     assert [(t.start, t.speaker) for t in out[1].turns] == [(2.0, 1), (2.6, 1), (12.0, 1), (12.6, 1)]
     assert len(out[1].embeddings) == 4 and out[2].turns == other
+
+
+def test_faces_alone_on_camera_split_a_speaker_only_where_the_turns_sound_apart() -> None:
+    """Two people filed under one clip speaker, each alone on camera while talking: split when their turn prints
+    are further apart than the matching threshold; one person off camera, talking while first one face, then
+    another is in view (prints alike), stays one speaker; a part named only by a face alone is never joined."""
+    rng = np.random.default_rng(3)
+    times = [float(t) for t in range(30)]
+    talks = [(2.0, 4.0), (8.0, 10.0)]
+    alone = [FaceEvidence(1, b"", times[:6]), FaceEvidence(2, b"", times[6:])]
+    two = [_turn(a, b, rng) for a, b in talks]                     # random 192-d prints: cosine near 0
+    out, splits = split_by_lips({0: Speaker(list(two), [t.embedding for t in two])}, alone, times, apart_below=0.75)
+    assert splits == [(0, [0, 1])] and [t.start for t in out[1].turns] == [8.0]
+    voice = two[0].embedding
+    one = [VoiceTurn(a, b, 0, "words", voice) for a, b in talks]   # the same voice in both turns
+    out, splits = split_by_lips({0: Speaker(list(one), [voice, voice])}, alone, times, apart_below=0.75)
+    assert splits == [] and len(out[0].turns) == 2
+    # a third speaker whose lips say face 2 is not joined with the part only a face alone on camera named
+    lips2 = [FaceEvidence(1, b"", times[:6]), FaceEvidence(2, b"", times[6:], activity=_lips([(20.0, 22.0)])),
+             FaceEvidence(3, b"", times[15:], activity=_lips([]))]
+    three = [_turn(a, b, rng) for a, b in talks]
+    other = [_turn(20.0, 22.0, rng)]
+    out, splits = split_by_lips({0: Speaker(list(three), [t.embedding for t in three]),
+                                 2: Speaker(other, [t.embedding for t in other])}, lips2, times, apart_below=0.75)
+    assert splits == [(0, [0, 3])] and sorted(out) == [0, 2, 3], splits   # no join of 3 and 2

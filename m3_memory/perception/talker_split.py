@@ -13,8 +13,14 @@ Then clip speakers all of whose lip verdicts name the same one face are joined i
 speech keeps its key): the diarizer also cuts one person's sentence in two, a 0.5 s head filed under another voice
 (robot-view tune scene 600: "set blue" / "with e five now"), and the lips see one mouth talking through both.
 
-Only lips decide: a face alone on camera is not evidence here (someone off camera may be talking), and a speaker
-whose turns lack prints is left as it is.
+A face alone on camera during a turn (and no lip verdict) counts for a split only where the voice agrees: the
+turns given to different faces must not sound like one person (the mean cosine of their turn prints below the
+embedder's matching threshold, under which the store would not file them under one voice node either). Someone
+off camera talking while first one person, then another is alone in view sounds like one person throughout and
+stays one speaker; two people the diarizer filed under one speaker in a 30 s clip, each alone on camera while
+talking (procedural fresh scene 511: "bin blue at f two now" and "set blue with e five now", turn prints 0.44
+apart, one speaker for two people), are split. Joins still need the lips: a face alone on camera names nobody's
+voice on its own. A speaker whose turns lack prints is left as it is.
 """
 
 from __future__ import annotations
@@ -24,17 +30,33 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..store.av_links import AVParams, lip_credit
+from ..store.av_links import AVParams, alone_credit, lip_credit
 from ..writing.base import ClipEvidence, FaceEvidence
 from .voices import Speaker
 
 log = logging.getLogger(__name__)
 
 
+def _sound_apart(spk: Speaker, talker: list[int | None], below: float) -> bool:
+    """Do the turns given to different faces not sound like one person? Every pair of faces' turns: the mean
+    cosine of their prints below ``below``."""
+    prints: dict[int, np.ndarray] = {}
+    for f in set(talker) - {None}:
+        m = np.stack([np.asarray(t.embedding, dtype=np.float64) for t, g in zip(spk.turns, talker, strict=True)
+                      if g == f])
+        prints[f] = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+    faces = sorted(prints)
+    return all(float((prints[a] @ prints[b].T).mean()) < below
+               for i, a in enumerate(faces) for b in faces[i + 1:])
+
+
 def split_by_lips(speakers: dict[int, Speaker], faces: Sequence[FaceEvidence], frame_times: Sequence[float],
-                  p: AVParams | None = None) -> tuple[dict[int, Speaker], list[tuple[int, list[int]]]]:
+                  p: AVParams | None = None, apart_below: float | None = None
+                  ) -> tuple[dict[int, Speaker], list[tuple[int, list[int]]]]:
     """(the speakers with every lip-divided one split and every lip-joined group joined, [(original key, keys it
-    became)] of the splits and joins made: a join is (kept key, [kept key, joined keys...]))."""
+    became)] of the splits and joins made: a join is (kept key, [kept key, joined keys...])). With
+    ``apart_below`` (the embedder's matching threshold), a face alone on camera also names a turn's talker, for
+    splits whose turns do not sound like one person (module doc)."""
     p = p or AVParams()
     ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
     out: dict[int, Speaker] = {}
@@ -42,16 +64,23 @@ def split_by_lips(speakers: dict[int, Speaker], faces: Sequence[FaceEvidence], f
     next_key = max(speakers, default=-1) + 1
     sole: dict[int, int] = {}      # speaker key -> the one face its lip verdicts name
     for k, spk in sorted(speakers.items()):
-        talker = []
+        lips, seen = [], []        # per turn: the face its lips name; that or the face alone on camera
         for t in spk.turns:
             credit = {} if t.overlapped else lip_credit(ev, t.start, t.end, p)
-            talker.append(next(iter(credit)) if credit else None)
+            lips.append(next(iter(credit)) if credit else None)
+            if lips[-1] is None and apart_below is not None and not t.overlapped:
+                credit = alone_credit(ev, t.start, t.end, p)
+            seen.append(next(iter(credit)) if credit else None)
+        printed = len(spk.turns) >= 2 and all(t.embedding is not None for t in spk.turns)
+        talker = lips
+        if seen != lips and len(set(seen) - {None}) >= 2 and printed and _sound_apart(spk, seen, apart_below):
+            talker = seen
         said = {f: sum(t.end - t.start for t, g in zip(spk.turns, talker, strict=True) if g == f)
                 for f in set(talker) - {None}}
-        if len(said) < 2 or len(spk.turns) < 2 or any(t.embedding is None for t in spk.turns):
+        if len(said) < 2 or not printed:
             out[k] = spk
-            if len(said) == 1:
-                sole[k] = next(iter(said))
+            if len(set(lips) - {None}) == 1:
+                sole[k] = next(iter(set(lips) - {None}))
             continue
         main = max(said, key=lambda f: (said[f], -f))
         keys = []
@@ -62,10 +91,12 @@ def split_by_lips(speakers: dict[int, Speaker], faces: Sequence[FaceEvidence], f
             for t in mine:
                 t.speaker = key
             out[key] = Speaker(mine, [np.asarray(t.embedding) for t in mine])
-            sole[key] = f
+            if f in lips:          # a part the lips named (not only a face alone on camera) may be joined
+                sole[key] = f
             keys.append(key)
         splits.append((k, keys))
-        log.info("clip speaker %d split by the lips of faces %s: %s", k, sorted(said),
+        log.info("clip speaker %d split by the %s of faces %s: %s", k,
+                 "lips" if talker is lips else "lips and faces alone on camera", sorted(said),
                  ", ".join(f"{len(out[x].turns)} turns" for x in keys))
     for f in sorted(set(sole.values())):
         group = [k for k in sorted(sole) if sole[k] == f and k in out]

@@ -130,7 +130,8 @@ class VoiceStage:
         if analysis.speakers:
             self.check_store(graph)
         if faces and frame_times:
-            analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times)
+            analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times,
+                                                      apart_below=self.match_threshold)
             for k, _ in splits:          # each part gets a sample of its own speech
                 analysis.snippets.pop(k, None)
             self._snippets(analysis)
