@@ -48,6 +48,7 @@ from .vector_segments import (
     _IdMap,
     _topk_dense,
     _trim_heap,
+    exact_in_segment,
     segment_vectors,
 )
 
@@ -566,7 +567,7 @@ class VectorIndex:
         if cnt == 0:
             return _empty()
         if cnt <= self.p.exact_subset_max:
-            return self._exact_in_segment(seg, q, k, ok, cnt)
+            return exact_in_segment(seg, q, k, ok, cnt)
         bits = np.packbits(ok, bitorder="little")
         sel = faiss.IDSelectorBitmap(seg.rows, faiss.swig_ptr(bits))
         return self._hnsw(seg, q, k, sel, cnt, bits)
@@ -589,23 +590,3 @@ class VectorIndex:
         if len(q) > 1:
             return _best(rows, scores, kk)
         return rows, scores
-
-    def _exact_in_segment(self, seg: Segment, q: np.ndarray, k: int, ok: np.ndarray, cnt: int
-                          ) -> tuple[np.ndarray, np.ndarray]:
-        local = np.flatnonzero(ok)
-        lo, hi = int(local[0]), int(local[-1]) + 1
-        if seg.xb is not None and hi - lo <= 3 * cnt:
-            # a time prefix with some rows dead (updated, deleted) is scored as the view it lies in; rows scattered
-            # over the segment are scored in place by faiss (below): gathering them copied up to 46 MB per search
-            # (7-11 ms at 100k memories, against 2 for the view)
-            scores = (seg.xb[lo:hi] @ q.T).max(axis=1)
-            scores = scores if hi - lo == cnt else scores[local - lo]
-            return _topk_dense(local + seg.start, scores, k)
-        if seg.xb is not None and cnt <= 4096:   # a few rows: a copy of them costs less than faiss' pass over all
-            return _topk_dense(local + seg.start, (seg.xb[local] @ q.T).max(axis=1), k)
-        bits = np.packbits(ok, bitorder="little")
-        params = faiss.SearchParameters()
-        params.sel = faiss.IDSelectorBitmap(seg.rows, faiss.swig_ptr(bits))
-        dist, lab = faiss.downcast_index(seg.index.storage).search(q, min(k, cnt), params=params)
-        found = lab >= 0
-        return _best(lab[found].astype(np.int64) + seg.start, dist[found], k)

@@ -1,5 +1,6 @@
-"""The vector index's parts (:mod:`m3_memory.store.vector_index`): its parameters, the immutable HNSW segments, the
-node id -> row map, exact top-k over rows, and keeping BLAS to one thread around searches."""
+"""The vector index's parts (:mod:`m3_memory.store.vector_index`): its parameters, the immutable HNSW segments and
+the exact scoring of their allowed rows, the node id -> row map, exact top-k over rows, and keeping BLAS to one thread
+around searches."""
 
 from __future__ import annotations
 
@@ -191,3 +192,23 @@ def _topk_dense(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarra
     return rows[order], scores[order]
 
 
+def exact_in_segment(seg: Segment, q: np.ndarray, k: int, ok: np.ndarray, cnt: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k best of a segment's ``cnt`` allowed rows (``ok``, a mask over its rows), scored exactly (max over the
+    query rows)."""
+    local = np.flatnonzero(ok)
+    lo, hi = int(local[0]), int(local[-1]) + 1
+    if seg.xb is not None and hi - lo <= 3 * cnt:
+        # a time prefix with some rows dead (updated, deleted) is scored as the view it lies in; rows scattered
+        # over the segment are scored in place by faiss (below): gathering them copied up to 46 MB per search
+        # (7-11 ms at 100k memories, against 2 for the view)
+        scores = (seg.xb[lo:hi] @ q.T).max(axis=1)
+        scores = scores if hi - lo == cnt else scores[local - lo]
+        return _topk_dense(local + seg.start, scores, k)
+    if seg.xb is not None and cnt <= 4096:   # a few rows: a copy of them costs less than faiss' pass over all
+        return _topk_dense(local + seg.start, (seg.xb[local] @ q.T).max(axis=1), k)
+    bits = np.packbits(ok, bitorder="little")
+    params = faiss.SearchParameters()
+    params.sel = faiss.IDSelectorBitmap(seg.rows, faiss.swig_ptr(bits))
+    dist, lab = faiss.downcast_index(seg.index.storage).search(q, min(k, cnt), params=params)
+    found = lab >= 0
+    return _best(lab[found].astype(np.int64) + seg.start, dist[found], k)
