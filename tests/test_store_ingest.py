@@ -183,3 +183,42 @@ def test_two_robots_writing_in_turn_follow_each_others_changes_instead_of_reload
     assert followed >= 30, followed
     for s in robots:
         s.close()
+
+
+def test_a_face_voice_link_written_by_one_robot_is_followed_by_the_other_not_a_reload(db_at):
+    """Equivalence memories ("Equivalence: <face_1>, <voice_2>") written, restated and weakened away by two robots in
+    turn log ``eq`` changes. They are semantic memories like any other: the other writer follows them (its loaded
+    entities survive) and still decides exactly as a fresh read of the database."""
+    rng = np.random.default_rng(8)
+    robots = [MemoryStore(db_at("m.db"), robot=name) for name in ("robot1", "robot2")]
+    robots[0].declare_embedder("test-random", DIM)
+    with robots[0].begin_clip(0, 0.0, 30.0) as w:
+        faces = [w.add_entity("face", unit(rng, 2, 16)) for _ in range(3)]
+        voices = [w.add_entity("voice", unit(rng, 2, 16)) for _ in range(3)]
+    links: list[tuple[list[int], np.ndarray]] = []
+    followed = weakened = 0
+    for c in range(1, 30):
+        store = robots[c % 2]
+        with store.begin_clip(c, 30.0 * c, 30.0 * c + 30) as w:
+            loaded = set(store._wcache.by_entity)
+            if c > 2:
+                followed += bool(loaded)
+            for i in range(2):
+                if links and rng.random() < 0.6:   # the same link restated, or its opposite (weakened to zero)
+                    who, old = links[int(rng.integers(len(links)))]
+                    vec = (old + 0.05 * rng.normal(size=DIM).astype(np.float32)) * (1 if i else -1)
+                else:
+                    who = [faces[int(rng.integers(3))], voices[int(rng.integers(3))]]
+                    vec = rng.normal(size=DIM).astype(np.float32)
+                vec = (vec / np.linalg.norm(vec)).astype(np.float32)
+                want = _expected(store.conn, who, vec)
+                res = w.add_memory(f"Equivalence: <face_{who[0]}>, <voice_{who[1]}>", "semantic", vector=vec)
+                assert (res.reinforced, res.weakened) == want, (c, i)
+                weakened += len(res.weakened)
+                if res.action == "inserted":
+                    links.append((who, vec))
+    ops = {r[0] for r in robots[0].conn.execute("SELECT DISTINCT op FROM changes")}
+    assert "eq" in ops and weakened > 0, (ops, weakened)
+    assert followed >= 20, followed
+    for s in robots:
+        s.close()

@@ -9,8 +9,10 @@ have changed them:
 * at the first use in a transaction the cache compares ``max(changes.seq)`` with the value it recorded at the end
   of its last clip transaction: any other write to nodes or edges (another robot's clips, an import, a forget, a
   correction) logs a change. Added and updated nodes (another robot's clips) are followed: their embeddings and
-  semantic links are read and applied, so two robots writing one memory do not reload everything at every clip;
-  a delete or an equivalence change (forget, corrections), or more than ``FOLLOW_MAX`` changes, empties the cache;
+  semantic links are read and applied, so two robots writing one memory do not reload everything at every clip.
+  An equivalence change (``eq``: a new face-voice link, one weakened away, a merge) is a semantic memory's change
+  and is followed the same way (who is who is not cached here; readers recompute characters). A delete (forget, a
+  split), or more than ``FOLLOW_MAX`` changes, empties the cache;
 * a rolled-back transaction empties it (its in-memory updates never happened).
 
 Weakening an edge to zero deletes it: the writer applies that to its own cache (:meth:`unlink`) and logs an ``upd``
@@ -93,7 +95,7 @@ class WriterCache:
     def validate(self, conn: sqlite3.Connection, tx: int) -> None:
         """Call before use inside transaction ``tx``: brings the cache up to what the database holds when anything
         else wrote since (another robot's clips: followed change by change; anything the cache cannot follow, such
-        as a delete or a changed equivalence, or too many changes: emptied)."""
+        as a delete, or too many changes: emptied)."""
         if self.tx == tx:
             return
         self.tx = tx
@@ -108,7 +110,7 @@ class WriterCache:
         """Apply the logged changes in (since, upto] to the caches; False when the cache must be emptied instead."""
         rows = conn.execute("SELECT node_id, op FROM changes WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
                             (since, upto, FOLLOW_MAX + 1)).fetchall()
-        if len(rows) > FOLLOW_MAX or any(op in ("del", "eq") for _, op in rows):
+        if len(rows) > FOLLOW_MAX or any(op == "del" for _, op in rows):
             return False
         ids = list(dict.fromkeys(int(n) for n, _ in rows))
         kind_of = {int(i): t for i, t in select_in(conn, "SELECT id, type FROM nodes WHERE id IN ({})", ids)}
@@ -133,8 +135,9 @@ class WriterCache:
                     per.pop(n, None)
                 self.stacked.pop(kind_of[n], None)
         if semantic and self.by_entity:   # new or re-linked semantic memories of the entities loaded
-            for linked in self.by_entity.values():
-                for n in semantic:
+            changed = np.array(sorted(semantic), dtype=np.int64)
+            for linked in self.by_entity.values():   # one vectorised look-up per entity, a removal per hit
+                for n in changed[linked.contains(changed)].tolist():
                     linked.remove(n)
             # the vector by a lookup per link (a join let PostgreSQL's planner scan every embedding on a growing store)
             for tid, eid, vec in select_in(conn, "SELECT e.text_id, e.entity_id, (SELECT v.vector FROM embeddings v "
