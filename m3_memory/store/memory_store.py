@@ -455,15 +455,16 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self.conn.execute("UPDATE edges SET weight = weight + ? WHERE text_id = ?", (delta, text_id))
         gone = []
         if delta < 0:
-            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id",
-                                     (text_id,)).fetchall()
+            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id, "
+                                     "(SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
+                                     (text_id,)).fetchall()   # one read (one round trip on PostgreSQL)
             self._wcache.unlink(text_id, {r[0] for r in gone})
         # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
         # that only grows (or stays above zero) changes no character
         self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
         if not gone:   # (nothing read back: on PostgreSQL the update is pipelined, not waited for)
             return
-        if self.conn.execute("SELECT is_equivalence FROM nodes WHERE id = ?", (text_id,)).fetchone()[0]:
+        if gone[0][1]:
             self._log(text_id, "eq")
         else:   # its links changed: other writers' caches re-read them (writer_cache.py)
             self._log(text_id, "upd")
