@@ -222,3 +222,31 @@ def test_a_face_voice_link_written_by_one_robot_is_followed_by_the_other_not_a_r
     assert followed >= 20, followed
     for s in robots:
         s.close()
+
+
+def test_reinforcements_and_end_times_applied_at_the_commit_equal_statement_by_statement(db_at):
+    """A clip's reinforcements and entity end times are written with the clip, not statement by statement; a weakening
+    in the same clip sees the reinforcements before it, and the committed weights and end times are the same."""
+    rng = np.random.default_rng(3)
+    store = MemoryStore(db_at("m.db"))
+    store.declare_embedder("test-random", DIM)
+    fact = unit(rng, 1, DIM)[0]
+    with store.begin_clip(0, 0.0, 30.0) as w:
+        face = w.add_entity("face", unit(rng, 2, 16))
+        first = w.add_memory(f"<face_{face}> likes tea", "semantic", vector=fact).node_id
+    with store.begin_clip(1, 30.0, 60.0) as w:
+        for _ in range(2):   # restated twice: weight 1 -> 3
+            assert w.add_memory(f"<face_{face}> likes tea a lot", "semantic", vector=fact).action == "reinforced"
+        w.update_entity(face, unit(rng, 1, 16))
+        res = w.add_memory(f"<face_{face}> hates tea", "semantic", vector=-fact)   # 3 -> 2: kept
+        assert res.weakened == [first]
+        assert w.linked_entities(face, "voice") == set()
+    with store.begin_clip(2, 60.0, 90.0) as w:
+        assert w.add_memory(f"<face_{face}> likes tea", "semantic", vector=fact).action == "reinforced"   # 2 -> 3
+        for _ in range(3):   # 3 -> 0 within one clip: the edge goes
+            w.add_memory(f"<face_{face}> does not like tea", "semantic", vector=-fact)
+    rows = store.conn.execute("SELECT weight FROM nodes WHERE id = ?", (first,)).fetchall()
+    assert rows == [(0.0,)]
+    assert store.conn.execute("SELECT count(*) FROM edges WHERE text_id = ?", (first,)).fetchone()[0] == 0
+    assert store.conn.execute("SELECT end_time FROM nodes WHERE id = ?", (face,)).fetchone()[0] == 60.0
+    store.close()
