@@ -102,18 +102,20 @@ class WriterCache:
         if self.seq is None:
             self.clear()
             return
-        now = self._max_seq(conn)
-        if now != self.seq and not self._follow(conn, self.seq, now):
+        # what was logged since, with each node's kind, in one read (the transaction holds the write lock: nothing
+        # is logged meanwhile)
+        rows = conn.execute("SELECT c.node_id, c.op, n.type FROM changes c LEFT JOIN nodes n ON n.id = c.node_id "
+                            "WHERE c.seq > ? ORDER BY c.seq LIMIT ?", (self.seq, FOLLOW_MAX + 1)).fetchall()
+        if rows and not self._follow(conn, rows):
             self.clear()
 
-    def _follow(self, conn: sqlite3.Connection, since: int, upto: int) -> bool:
-        """Apply the logged changes in (since, upto] to the caches; False when the cache must be emptied instead."""
-        rows = conn.execute("SELECT node_id, op FROM changes WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-                            (since, upto, FOLLOW_MAX + 1)).fetchall()
-        if len(rows) > FOLLOW_MAX or any(op == "del" for _, op in rows):
+    def _follow(self, conn: sqlite3.Connection, rows: list[tuple]) -> bool:
+        """Apply the logged changes ``(node id, op, node kind)`` to the caches; False when the cache must be emptied
+        instead."""
+        if len(rows) > FOLLOW_MAX or any(op == "del" for _, op, _ in rows):
             return False
-        ids = list(dict.fromkeys(int(n) for n, _ in rows))
-        kind_of = {int(i): t for i, t in select_in(conn, "SELECT id, type FROM nodes WHERE id IN ({})", ids)}
+        ids = list(dict.fromkeys(int(n) for n, _, _ in rows))
+        kind_of = {int(n): t for n, _, t in rows if t is not None}
         entities = [n for n in ids if kind_of.get(n) in ("face", "voice")]
         semantic = [n for n in ids if kind_of.get(n) == "semantic"]
         if entities:   # new or updated faces / voices: their kind and current embeddings
