@@ -51,11 +51,6 @@ class ClipWriter:
         self._changes: list[tuple[int, str]] | None = None  # begin_clip buffers the change log until its commit
         self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.store.where)
         self._next_id: dict[str, int] = {}  # table -> the next id this transaction gives (see _new_ids)
-        # writes that only add to a row and that nothing in the clip reads before its commit (or before the reads
-        # that flush them): a reinforced memory's weight, an updated entity's end time. Sent as two statements per
-        # clip instead of two per memory (each is a round of the client's work on PostgreSQL, under the lock)
-        self._reinforce: dict[int, float] = {}
-        self._seen_until: list[int] = []
 
     def _new_ids(self, table: str, n: int) -> list[int]:
         """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: the ones SQLite would give them one by one
@@ -81,21 +76,7 @@ class ClipWriter:
         else:
             self._changes.append((node_id, op))
 
-    def _flush_pending(self) -> None:
-        """Apply the deferred reinforcements and entity end times (before a statement that reads them, and at
-        the clip's commit)."""
-        if self._reinforce:
-            rows = [(d, t) for t, d in self._reinforce.items()]
-            self.conn.executemany("UPDATE edges SET weight = weight + ? WHERE text_id = ?", rows)
-            self.conn.executemany("UPDATE nodes SET weight = weight + ? WHERE id = ?", rows)
-            self._reinforce = {}
-        if self._seen_until:
-            self.conn.executemany("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
-                                  [(self.end_time, n) for n in dict.fromkeys(self._seen_until)])
-            self._seen_until = []
-
     def _flush_changes(self) -> None:
-        self._flush_pending()
         if self._changes:
             self.conn.executemany("INSERT INTO changes (node_id, op) VALUES (?, ?)", self._changes)
         self._changes = None
@@ -120,7 +101,6 @@ class ClipWriter:
 
     def linked_entities(self, node_id: int, kind: str) -> set[int]:
         """Entities of ``kind`` joined to ``node_id`` by an equivalence memory (a direct link)."""
-        self._flush_pending()   # (edge weights)
         return {int(r[0]) for r in self.conn.execute(
             "SELECT DISTINCT e2.entity_id FROM edges e1 JOIN nodes n ON n.id = e1.text_id AND n.is_equivalence = 1 "
             "JOIN edges e2 ON e2.text_id = n.id JOIN nodes x ON x.id = e2.entity_id AND x.type = ? "
@@ -155,9 +135,8 @@ class ClipWriter:
             embs = normalize_rows(embeddings)
             self._store_embeddings(node_id, embs, self._cap(kind), kind)
         self._store_contents(node_id, kind, contents, content_kind, scores)
-        self._seen_until.append(node_id)   # its end time: at the commit (_flush_pending)
-        if self._changes is None:          # a writer outside begin_clip() has no commit of its own
-            self._flush_pending()
+        self.conn.execute("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
+                          (self.end_time, node_id))
         self._log(node_id, "upd")
         if node_id not in self.node_ids:
             self.node_ids.append(node_id)
@@ -310,7 +289,6 @@ class ClipWriter:
         return list(dict.fromkeys(out))
 
     def _equivalence_groups(self) -> list[list[int]]:
-        self._flush_pending()   # (edge weights)
         groups: dict[int, list[int]] = {}
         for tid, eid in self.conn.execute(
                 "SELECT e.text_id, e.entity_id FROM edges e JOIN nodes n ON n.id = e.text_id "
@@ -340,15 +318,12 @@ class ClipWriter:
             if len(ids):
                 cos = mat @ vec
                 for cid, s in zip(ids.tolist(), cos.tolist(), strict=True):
-                    if s > c.semantic_reinforce_threshold:   # applied with the clip (_flush_pending)
-                        self._reinforce[cid] = self._reinforce.get(cid, 0.0) + 1.0
+                    if s > c.semantic_reinforce_threshold:
+                        self.store._edge_delta(cid, +1.0)
                         reinforced.append(cid)
                     elif c.semantic_weaken_threshold is not None and s < c.semantic_weaken_threshold:
-                        self._flush_pending()   # its weight as reinforced so far in this clip
                         self.store._edge_delta(cid, -1.0)
                         weakened.append(cid)
-            if self._changes is None:
-                self._flush_pending()
             if reinforced:
                 self.node_ids.extend(r for r in reinforced if r not in self.node_ids)  # updated nodes
                 return InsertResult(None, "reinforced", reinforced, weakened, ents)
