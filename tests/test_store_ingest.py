@@ -224,9 +224,9 @@ def test_a_face_voice_link_written_by_one_robot_is_followed_by_the_other_not_a_r
         s.close()
 
 
-def test_reinforcements_and_end_times_applied_at_the_commit_equal_statement_by_statement(db_at):
-    """A clip's reinforcements and entity end times are written with the clip, not statement by statement; a weakening
-    in the same clip sees the reinforcements before it, and the committed weights and end times are the same."""
+def test_reinforcements_and_weakenings_within_one_clip_add_up_in_order(db_at):
+    """A memory restated and contradicted within one clip: each weakening sees the reinforcements before it (the edge
+    survives at weight 2, and goes only when the weight reaches zero); an updated face ends at the clip's end."""
     rng = np.random.default_rng(3)
     store = MemoryStore(db_at("m.db"))
     store.declare_embedder("test-random", DIM)

@@ -6,10 +6,11 @@ SQLite at every insert made ingest O(memories of the entity) in I/O; here they l
 entity, kept in step by the writer's own inserts and edge removals, and thrown away whenever anything else may
 have changed them:
 
-* at the first use in a transaction the cache compares ``max(changes.seq)`` with the value it recorded at the end
-  of its last clip transaction: any other write to nodes or edges (another robot's clips, an import, a forget, a
-  correction) logs a change. Added and updated nodes (another robot's clips) are followed: their embeddings and
-  semantic links are read and applied, so two robots writing one memory do not reload everything at every clip.
+* at the first use in a transaction the cache reads the change log after ``max(changes.seq)`` as it recorded it at
+  the end of its last clip transaction: any other write to nodes or edges (another robot's clips, an import, a
+  forget, a correction) logs a change. Added and updated nodes (another robot's clips) are followed: their
+  embeddings and semantic links are read and applied, so two robots writing one memory do not reload everything at
+  every clip.
   An equivalence change (``eq``: a new face-voice link, one weakened away, a merge) is a semantic memory's change
   and is followed the same way (who is who is not cached here; readers recompute characters). A delete (forget, a
   split), or more than ``FOLLOW_MAX`` changes, empties the cache;
