@@ -91,7 +91,7 @@ class MemorizationNode(M3LifecycleNode):
                 p.clip_seconds, p.sample_fps, p.sample_rate, p.audio_grace_s, p.stream_origin, p.max_queued_clips,
                 p.max_clock_jump_s, p.video_gap_s, p.pose_frame, p.pose_wait_s if p.pose_topic else 0.0,
                 p.video_label() if p.image_topic or p.compressed_topic else "", p.audio_topic,
-                p.time_zone or local_zone(), p.stream_stall_s, p.motion_fps)
+                p.time_zone or local_zone(), p.stream_stall_s, p.motion_fps, p.audio_tail_s)
             self.pipeline = StreamPipeline(self.store, memorizer, settings, self.get_logger(),
                                            self.get_fully_qualified_name(), self._publish_event)
             if p.places_file:
@@ -227,6 +227,7 @@ class MemorizationNode(M3LifecycleNode):
         pipe = self.pipeline
         if pipe is None:
             return
+        pipe.finish_stalled()     # a stream that stopped leaves its last clip to the clock
         pipe.heartbeat()
         pipe.save_losses()
         if self._diag_pub is None:

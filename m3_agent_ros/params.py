@@ -186,6 +186,9 @@ class MemorizationParams(_Documented):
     sample_rate: int = _p(16000, "audio sample rate of the pipeline (input is resampled)")
     audio_grace_s: float = _p(2.0, "stream seconds one stream (camera / microphone) must be past a clip's end before "
                                    "the clip stops waiting for the other")
+    audio_tail_s: float = _p(4.0, "stream seconds of audio after a clip's end kept with it: speech still going on at "
+                                  "the end is heard whole by that clip, not as two fragments (a clip waits this much "
+                                  "longer for its audio); 0 = cut at the end")
     stream_stall_s: float = _p(5.0, "... and the other must have delivered nothing for this many wall seconds: a "
                                     "stream that lags but still delivers is waited for (up to 3 open clips)")
     stream_origin: float = _p(0.0, "stream time of clip 0's start (clip ids derive from header stamps)")
@@ -236,6 +239,7 @@ class MemorizationParams(_Documented):
         "motion_fps": Rule(range=(0.0, 60.0)),
         "sample_rate": Rule(range=(8000, 48000)),
         "audio_grace_s": Rule(range=(0.0, 600.0)),
+        "audio_tail_s": Rule(range=(0.0, 60.0)),
         "stream_stall_s": Rule(range=(0.0, 600.0)),
         "stream_origin": Rule(range=(-1e10, 1e10)),
         "image_queue_depth": Rule(range=(1, 10_000)),

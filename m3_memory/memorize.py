@@ -124,6 +124,10 @@ class Memorizer:
                 extra["scene_text"]["bad_frames"] = text_an.bad_frames
         if res.errors:
             extra["errors"] = res.errors
+        edges = {k: round(float(getattr(voice_an, k + "_s", 0.0) or 0.0), 3)
+                 for k in ("heard_past_end", "left_to_previous")}   # speech over a clip edge (clip_edges.py)
+        if any(edges.values()):
+            extra["speech_over_edges_s"] = edges
         for key, spans in res.unattributed_by_cause:
             if spans:
                 extra[key] = {"turns": len(spans), "seconds": round(sum(b - a for a, b in spans), 3)}

@@ -72,7 +72,8 @@ def test_a_lagging_stream_that_still_delivers_loses_nothing_a_dead_one_is_given_
     video was grace past its end and 26 s of audio arrived late. A stream that keeps delivering is waited for (up to
     max_open_clips); one silent for stall_s wall seconds is not."""
     wall = WallClock()
-    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=2.0, stall_s=5.0, clock=wall)
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_grace_s=2.0, stall_s=5.0, clock=wall,
+                        audio_tail_s=0.0)   # no audio past the end to wait for (see the tests of the tail)
     out = []
     for i in range(25):           # video runs to 24 s while audio crawls: 1 s of audio per wall second
         out += asm.add_frame(float(i), np.zeros((2, 2, 3), np.uint8))
@@ -90,6 +91,57 @@ def test_a_lagging_stream_that_still_delivers_loses_nothing_a_dead_one_is_given_
     assert out[-1].clip_id == 1
     out += asm.add_frame(32.5, np.zeros((2, 2, 3), np.uint8))
     assert [c.clip_id for c in out] == [0, 1, 2] and out[-1].audio_coverage == 0.0
+
+
+def test_a_clip_keeps_the_audio_right_after_its_end_and_waits_for_it():
+    """Speech running over a clip's end is heard whole by the clip it started in (perception/clip_edges.py): the
+    clip keeps a copy of the next audio_tail_s seconds, which still belong to the next clip."""
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_tail_s=3.0)
+    out = _stream(asm, 12.5)
+    assert out == []                      # video and audio are past 10 s, not yet past the tail
+    out += _stream_from(asm, 12.5, 14.0)
+    assert [c.clip_id for c in out] == [0]
+    c0 = out[0]
+    assert len(c0.audio) == 10 * SR and len(c0.audio_tail) == 3 * SR
+    assert np.allclose(c0.audio_tail[::SR], np.arange(10, 13), atol=1e-3)   # stream times 10..13 s
+    out += asm.flush()
+    c1 = out[1]
+    assert np.allclose(c1.audio[: 4 * SR : SR], np.arange(10, 14), atol=1e-3)   # the next clip keeps its own
+    assert c1.audio_tail is None                                              # nothing came after it
+
+
+def test_a_watermark_finishes_a_clip_with_the_tail_received_so_far_and_a_hole_ends_it():
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_tail_s=3.0)
+    _stream(asm, 11.5)
+    out = asm.advance_to(11.5)            # no more input before 11.5 s will come: clip 0 goes with 1.5 s of tail
+    assert [c.clip_id for c in out] == [0] and len(out[0].audio_tail) == int(1.5 * SR)
+    asm2 = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_tail_s=3.0)
+    _stream(asm2, 10.0)
+    asm2.add_audio(11.0, np.ones(2 * SR, np.float32))   # 10-11 s never came
+    out = asm2.advance_to(13.0)
+    assert out[0].clip_id == 0 and out[0].audio_tail is None   # only the part without a hole is a tail
+    with pytest.raises(ValueError):
+        ClipAssembler(audio_tail_s=-1.0)
+
+
+def test_a_microphone_that_stops_leaves_its_clip_to_the_clock_with_the_tail_it_got():
+    wall = WallClock()
+    asm = ClipAssembler(clip_seconds=10.0, sample_fps=1.0, audio_tail_s=3.0, stall_s=5.0, clock=wall)
+    out = _stream(asm, 12.0)              # both streams stop 2 s past the end, 1 s short of the tail
+    assert out == [] and asm.poll() == []
+    wall.now += 5.0                       # nothing for stall_s: no input will finish the clip, the clock does
+    out = asm.poll()
+    assert [c.clip_id for c in out] == [0] and len(out[0].audio_tail) == 2 * SR
+
+
+def _stream_from(asm: ClipAssembler, t0: float, t1: float, fps: float = 10.0, chunk_s: float = 0.5) -> list:
+    out = []
+    for t in np.arange(t0, t1, chunk_s):
+        for f in np.arange(t, t + chunk_s, 1 / fps):
+            out += asm.add_frame(float(f), np.zeros((4, 4, 3), np.uint8))
+        n = int(chunk_s * SR)
+        out += asm.add_audio(float(t), (np.arange(n) + t * SR).astype(np.float32) / SR)
+    return out
 
 
 def test_late_frames_are_dropped_and_open_clips_are_bounded():

@@ -12,6 +12,11 @@ delivered nothing for ``stall_s`` wall seconds. A lagging stream that still deli
 lose audio that is on its way. Audio that never came is silence, reported as ``audio_coverage`` < 1. Data for a clip
 that was already finished is dropped and counted.
 
+A clip also keeps the first ``audio_tail_s`` seconds of audio after its end (``Clip.audio_tail``). The clip waits
+for it as for its own audio, or takes what came when a watermark finishes it or the microphone stops (``poll``).
+A sentence that runs over the clip's end is then heard whole by the clip it started in (perception/clip_edges.py)
+instead of as two fragments, one per clip. The tail is a copy: those samples still belong to the next clip.
+
 With a :class:`~m3_memory.ingest.stream_ledger.StreamLedger`, nothing goes unaccounted: late data (``late``), stream
 time without frames for more than ``video_gap_s`` (``no_video``) or without audio (``no_audio``, the audio is
 silence there) are recorded per topic with their stream-time spans. ``advance_to(t)`` is a watermark from a
@@ -32,6 +37,7 @@ from ..poses import Pose
 from .stream_ledger import StreamLedger
 
 AUDIO_GAP_S = 0.05   # audio missing for longer than this is recorded as a gap (one lost 0.1 s chunk is)
+AUDIO_TAIL_S = 4.0   # seconds of audio after a clip's end kept with it (speech running over the end)
 
 
 @dataclass
@@ -49,6 +55,9 @@ class Clip:
     # grey frames at motion_fps (every sampled frame among them) for lip activity; empty when motion_fps is 0
     motion_frames: list[np.ndarray] = field(default_factory=list)
     motion_times: list[float] = field(default_factory=list)
+    # the audio received right after end_time (a copy of the next clip's first samples, contiguous from end_time,
+    # at most the assembler's audio_tail_s): lets speech that runs over the clip's end be heard whole
+    audio_tail: np.ndarray | None = None
 
     @property
     def duration(self) -> float:
@@ -69,9 +78,14 @@ class ClipAssembler:
                  origin: float = 0.0, audio_grace_s: float = 2.0, max_open_clips: int = 3,
                  expect_audio: bool = True, expect_video: bool = True, ledger: StreamLedger | None = None,
                  video_topic: str = "video", audio_topic: str = "audio", video_gap_s: float = 2.0,
-                 stall_s: float = 5.0, clock: Callable[[], float] = time.monotonic, motion_fps: float = 0.0) -> None:
+                 stall_s: float = 5.0, clock: Callable[[], float] = time.monotonic, motion_fps: float = 0.0,
+                 audio_tail_s: float = AUDIO_TAIL_S) -> None:
         if clip_seconds <= 0 or sample_fps <= 0 or sample_rate <= 0:
             raise ValueError("clip_seconds, sample_fps and sample_rate must be positive")
+        if not audio_tail_s >= 0:
+            raise ValueError("audio_tail_s must be >= 0")
+        self.tail_s = min(float(audio_tail_s), float(clip_seconds))   # at most the next clip
+        self._tails: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # open clip -> (tail samples, received)
         if not 0 <= motion_fps <= 60:
             raise ValueError("motion_fps must be in [0, 60] (0: no motion frames)")
         self.motion_fps = float(motion_fps)
@@ -106,6 +120,8 @@ class ClipAssembler:
             self._open[k] = c
             self._covered[k] = np.zeros(n, bool)
             self._next_sample[k] = t0
+            m = int(round(self.tail_s * self.sr)) if self.expect_audio else 0
+            self._tails[k] = (np.zeros(m, np.float32), np.zeros(m, bool))
         return c
 
     def wants_frame(self, t: float) -> bool:
@@ -174,6 +190,11 @@ class ClipAssembler:
                 assert c.audio is not None
                 c.audio[off : off + take] = x[pos : pos + take]
                 self._covered[k][off : off + take] = True
+            prev = self._tails.get(k - 1)
+            if prev is not None and off < len(prev[0]):     # also the tail of the clip before, while it is open
+                m = min(take, len(prev[0]) - off)
+                prev[0][off : off + m] = x[pos : pos + m]
+                prev[1][off : off + m] = True
             pos += take
         self._audio_t = max(self._audio_t, t0 + len(x) / self.sr)
         self._audio_seen = self.clock()
@@ -185,8 +206,11 @@ class ClipAssembler:
         self._next_sample.pop(k, None)
         self._next_motion.pop(k, None)
         c.audio_coverage = float(cov.mean()) if len(cov) else 0.0
+        tail, got = self._tails.pop(k, (np.zeros(0, np.float32), np.zeros(0, bool)))
+        n_tail = len(got) if got.all() else int(np.argmin(got))   # the part received without a hole
+        c.audio_tail = tail[:n_tail] if n_tail else None
         if c.audio_coverage == 0.0:
-            c.audio = None
+            c.audio = c.audio_tail = None
         self._record_missing(c)
         self._done_upto = max(self._done_upto, k)
         self.stats.clips_out += 1
@@ -202,7 +226,9 @@ class ClipAssembler:
         for k in sorted(self._open):
             end = self.origin + (k + 1) * self.L
             video_ok = not self.expect_video or self._video_t >= end
-            audio_ok = not self.expect_audio or self._audio_t >= end
+            # the audio after the end too (Clip.audio_tail), unless the microphone stopped delivering
+            audio_ok = not self.expect_audio or self._audio_t >= end + self.tail_s or (
+                self._audio_t >= end and self.stalled("audio"))
             # one stream is grace past the end; the one that lags has stopped delivering (late / absent)
             lagging_gone = (video_ok or self.stalled("video")) and (audio_ok or self.stalled("audio"))
             grace_over = max(self._video_t, self._audio_t) >= end + self.grace and lagging_gone
@@ -211,6 +237,11 @@ class ClipAssembler:
             else:
                 break
         return out
+
+    def poll(self) -> list[Clip]:
+        """Clips finished by the passing of wall time alone (a stream that stopped: ``stall_s``); call it now and
+        then (the node does, every second), since without input nothing else would finish them."""
+        return self._ready()
 
     @property
     def reached(self) -> float:

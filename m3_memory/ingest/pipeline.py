@@ -33,7 +33,7 @@ from ..thread_priority import lower_this_thread
 from ..timeline import StampAnchor
 from .audio_common import ArrivalStamper, AudioRefused
 from .audio_msg import AudioError, StreamResampler
-from .clips import Clip, ClipAssembler
+from .clips import AUDIO_TAIL_S, Clip, ClipAssembler
 from .frames import FrameError
 from .stream_clock import Jump, StreamClocks
 from .stream_ledger import RETIMED, StreamLedger
@@ -66,6 +66,7 @@ class IngestSettings:
     time_zone: str = "UTC"            # of a wall-clock memory (kept in the store with its origin)
     stream_stall_s: float = 5.0       # wall seconds without input after which a lagging stream is not waited for
     motion_fps: float = 5.0           # grey frames kept for lip activity (who of several faces talks); 0: none
+    audio_tail_s: float = AUDIO_TAIL_S  # audio after a clip's end kept with it: speech over the end heard whole
 
 
 @dataclass
@@ -107,7 +108,8 @@ class StreamPipeline:
                                        audio_grace_s=s.audio_grace_s, expect_audio=bool(s.audio_topic),
                                        expect_video=bool(s.video_topic), ledger=self.ledger,
                                        video_topic=s.video_topic or "camera", audio_topic=s.audio_topic or "audio",
-                                       video_gap_s=s.video_gap_s, stall_s=s.stream_stall_s, motion_fps=s.motion_fps)
+                                       video_gap_s=s.video_gap_s, stall_s=s.stream_stall_s, motion_fps=s.motion_fps,
+                                       audio_tail_s=s.audio_tail_s)
         self.poses = SharedPoseTrack(PoseTrack(s.pose_frame))
         self.count = Counters()
         self.received: dict[str, int] = {}            # messages received per topic (good or bad)
@@ -389,6 +391,13 @@ class StreamPipeline:
         except Exception as e:   # e.g. the database server is down: kept, written by a later call
             self.ledger.put_back(losses)
             self.report("gap records", f"{len(losses)} not written yet (kept for the next try): {e}", "warning")
+
+    def finish_stalled(self) -> None:
+        """Queue the clips that a stopped stream leaves finished (no input will come to finish them): call it
+        periodically."""
+        with self._lock:
+            clips = self.assembler.poll()
+        self._enqueue(clips)
 
     def heartbeat(self) -> None:
         if self._run_id is None:

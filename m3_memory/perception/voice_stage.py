@@ -18,6 +18,7 @@ from ..ingest.clips import Clip
 from ..store import ClipWriter
 from ..writing import FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
+from .clip_edges import HeardOverEnd, hear_over_end, leave_heard
 from .talker_split import split_by_lips
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
 
@@ -33,6 +34,8 @@ class VoiceAnalysis:
     unattributed: list[tuple[float, float]] = field(default_factory=list)  # speech the diarizer gave no speaker
     audio: np.ndarray | None = None      # the clip's 16 kHz audio (voice samples of speakers split at attach)
     clip_start: float = 0.0
+    heard_past_end_s: float = 0.0        # speech running over the clip's end, heard from the next clip's audio
+    left_to_previous_s: float = 0.0      # this clip's first seconds, heard by the clip before (clip_edges.py)
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
@@ -63,6 +66,7 @@ class VoiceStage:
         # mean cosine of the speaker's centroid against the node's stored centroids (the store's rule)
         self.match_threshold = (match_threshold if match_threshold is not None
                                 else pipeline.embedder.match_threshold)
+        self._heard: HeardOverEnd | None = None    # speech the last clip heard past its end (clip_edges.py)
 
     @classmethod
     def create(cls, backend: str, model_dir: str = "", asr_model: str = "tiny.en", sample_rate: int = SR,
@@ -81,15 +85,19 @@ class VoiceStage:
             raise ValueError(f"clip audio is {clip.sample_rate} Hz, the voice stage needs {SR} Hz")
         short: list[tuple[float, float]] = []
         unassigned: list[tuple[float, float]] = []
-        turns, speakers = self.pipeline.turns(clip.audio, clip.start_time, short=short, unassigned=unassigned)
+        audio, left = leave_heard(clip.audio, clip.start_time, SR, self._heard)
+        audio, self._heard = hear_over_end(audio, clip.audio_tail, clip.start_time, SR,
+                                           lambda w: self.pipeline.vad.segments(w, self.pipeline.cfg))
+        turns, speakers = self.pipeline.turns(audio, clip.start_time, short=short, unassigned=unassigned)
         # each turn's own print: the lips may split a speaker at attach (talker_split.py), which needs lip activity,
         # so only for clips with motion frames; one turn per call (Resemblyzer cuts a batch to its shortest input)
         for spk in speakers.values() if clip.motion_frames else ():
             if len(spk.turns) >= 2:
                 for t in spk.turns:
                     a, b = max(0, int((t.start - clip.start_time) * SR)), int((t.end - clip.start_time) * SR)
-                    t.embedding = self.pipeline.embedder.embed([clip.audio[a:b]])[0]
-        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, clip.audio, clip.start_time)
+                    t.embedding = self.pipeline.embedder.embed([audio[a:b]])[0]
+        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, audio, clip.start_time,
+                           self._heard.until - self._heard.clip_end if self._heard else 0.0, left)
         self._snippets(an)
         return an
 

@@ -141,13 +141,31 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: 
         heard.add(turn.node_id)
         if turn.overlapped:      # the face alone on camera is most likely the other talker's
             continue
-        for face_id, s in talker_credit(ev, turn.start, turn.end, p).items():
+        # a turn may run over the clip's end (perception/clip_edges.py): this clip's frames judge its part here,
+        # the next clip's frames the rest (:func:`ran_on_into`)
+        for face_id, s in talker_credit(ev, turn.start, min(turn.end, ev.end_time), p).items():
             credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
+    for voice_id, end in ran_on_into(conn, ev, robot):
+        heard.add(voice_id)
+        for face_id, s in talker_credit(ev, ev.start_time, min(end, ev.end_time), p).items():
+            credit[(face_id, voice_id)] = credit.get((face_id, voice_id), 0.0) + s
     for (face_id, voice_id), s in credit.items():
         conn.execute("INSERT INTO av_evidence (face_id, voice_id, overlap_s, clips) VALUES (?, ?, ?, 1) ON CONFLICT "
                      "(face_id, voice_id) DO UPDATE SET overlap_s = overlap_s + excluded.overlap_s, clips = clips + 1",
                      (face_id, voice_id, s))
     return heard
+
+
+def ran_on_into(conn: sqlite3.Connection, ev: ClipEvidence, robot: str) -> list[tuple[int, float]]:
+    """(voice id, end) of this robot's voice turns that started in the clip before and ran on into this one: the
+    clip a sentence started in hears it whole (perception/clip_edges.py), while who was on camera for its last part
+    is in this clip's frames. Not transcribed again, not counted as speech again: only credited."""
+    rows = conn.execute(
+        "SELECT t.entity_id, t.end_time FROM turns t JOIN clips c ON c.id = t.clip_id WHERE t.kind = 'voice' "
+        "AND t.start_time >= ? AND t.start_time < ? AND t.end_time > ? AND t.clip_id <> ? "
+        "AND coalesce(c.robot, '') = ?",
+        (2 * ev.start_time - ev.end_time, ev.start_time, ev.start_time, ev.clip_id, robot or "")).fetchall()
+    return [(int(v), float(b)) for v, b in rows]
 
 
 def cross_robot_credit(conn: sqlite3.Connection, robot: str, ev: ClipEvidence, p: AVParams
