@@ -304,6 +304,21 @@ def test_a_count_the_question_does_not_give_is_dropped_and_most_or_least_is_kept
     assert q.rel == "right_before"
 
 
+def test_a_place_written_as_the_other_person_is_the_place():
+    from m3_control.query.fidelity import check as against
+
+    question = "Was the person who said 'lay blue by c two again' talking while I was in the hallway?"
+    for other in ("in the hallway", "the hallway", "hallway", "while I was in the hallway"):
+        q, added, _ = against(question, parse(f'find=yes who="lay blue by c two again" other="{other}" act=spoke'),
+                              ["hallway", "porch"])
+        assert (q.other, q.rel, q.place) == (None, None, "hallway"), (other, q)
+    # a person whose words end like a place name stays a person
+    q, _, _ = against("Did the person who said 'meet me at the hallway door' speak while I was in the hallway?",
+                      parse('find=yes who="meet me at the hallway door" other="get out of the hallway"'),
+                      ["hallway"])
+    assert q.other == "get out of the hallway"
+
+
 def test_first_and_last_of_the_question_are_kept():
     from m3_control.query.fidelity import check as against
 

@@ -290,7 +290,7 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
         if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")
-        elif place and key == " ".join(re.findall(r"[a-z0-9]+", place.lower())).removeprefix("the "):
+        elif place and _names_place(key, place):
             q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is the place")
         elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
@@ -300,6 +300,18 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
             q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} dropped: the question names nobody so")
     return q
+
+
+_PLACE_LEAD = frozenset(["in", "at", "on", "inside", "near", "by", "into", "the", "a", "while", "when", "i", "we",
+                         "was", "were"])
+
+
+def _names_place(key: str, place: str) -> bool:
+    """A reference that is the place, perhaps with the words leading to it ("in the hallway", "while i was in the
+    hallway" for the place "hallway")."""
+    pkey = " ".join(re.findall(r"[a-z0-9]+", place.lower())).removeprefix("the ")
+    lead = key[: len(key) - len(pkey)].split() if key.endswith(pkey) else None
+    return bool(pkey) and lead is not None and (not lead or key[-len(pkey) - 1] == " ") and set(lead) <= _PLACE_LEAD
 
 
 def _time_words_back(q: Query, quoted: list[str], plain: str, added: list[str]) -> Query:
