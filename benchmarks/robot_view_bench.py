@@ -93,7 +93,7 @@ class RecordingTexts:
 
 
 def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = IngestSettings.motion_fps,
-              asr_model: str = MemorizationParams.asr_model) -> dict:
+              asr_model: str = MemorizationParams.asr_model, audio_tail_s: float = IngestSettings.audio_tail_s) -> dict:
     """Memorize the scene's bag with the node's default stages (MemorizationParams), ``face_kw`` overriding the
     face stage's options."""
     scene, snrs = load_scene(bag)
@@ -105,7 +105,7 @@ def run_scene(bag: Path, face_kw: dict, sample_fps: float, motion_fps: float = I
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "m.db")
         mem = Memorizer(store, faces, built["voices"], "embedded", texts=texts)
-        asm = ClipAssembler(30.0, sample_fps, 16000, motion_fps=motion_fps)
+        asm = ClipAssembler(30.0, sample_fps, 16000, motion_fps=motion_fps, audio_tail_s=audio_tail_s)
         dec = [0.0]
         for _, clips in bag_clips(bag, asm, dec):
             for c in clips:
@@ -175,6 +175,8 @@ def main() -> None:
     ap.add_argument("--sample-fps", type=float, default=IngestSettings.sample_fps)
     ap.add_argument("--motion-fps", type=float, default=IngestSettings.motion_fps, help="0: no lip activity")
     ap.add_argument("--asr-model", default=MemorizationParams.asr_model, help="tiny.en, base or a CTranslate2 folder")
+    ap.add_argument("--audio-tail", type=float, default=IngestSettings.audio_tail_s,
+                    help="seconds of audio after a clip's end kept with it (0: cut at the end)")
     ap.add_argument("--onlooker", choices=("smiling", "laughing"),
                     help="scenes with a silent onlooker (bags in BAGS_onlooker_WAY): expressions scored")
     ap.add_argument("--json", help="write the results here")
@@ -189,7 +191,7 @@ def main() -> None:
         if not bag.with_suffix(".json").is_file():
             build_robot_bag(make_robot_scene(seed, grid, onlooker=a.onlooker), a.bags, grid)
         t = time.perf_counter()
-        r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps, a.asr_model)
+        r = run_scene(bag, face_kw, a.sample_fps, a.motion_fps, a.asr_model, a.audio_tail)
         print(f"seed {seed}: faces purity {r['faces']['purity']:.2f} coverage {r['faces']['coverage']:.2f} "
               f"found {r['faces']['detection_rate']:.2f}; talker {r['talkers']}; voices>=10dB "
               f"{r['voices_10db']}; characters {r['characters']} of {r['people']} people; expressions "
@@ -200,7 +202,7 @@ def main() -> None:
     split = "seeds " + " ".join(map(str, a.seeds)) if a.seeds else f"split {a.split}"
     split += f" with an onlooker, {a.onlooker}" if a.onlooker else ""
     print(f"\n{split}, {len(results)} scenes, face options {face_kw or 'default'}, sample fps {a.sample_fps:g}, "
-          f"motion fps {a.motion_fps:g}, ASR {a.asr_model}")
+          f"motion fps {a.motion_fps:g}, ASR {a.asr_model}, audio tail {a.audio_tail:g} s")
     print("| measure | target | measured | met |\n| --- | ---: | ---: | --- |")
     for name, path, target in TARGETS:
         v = s[path]
@@ -222,7 +224,7 @@ def main() -> None:
     print("WER by SNR: " + ", ".join(f"{k} dB {v:.3f}" for k, v in s["wer_by_snr"].items()))
     if a.json:
         Path(a.json).write_text(json.dumps({"split": split, "face_options": face_kw, "sample_fps": a.sample_fps,
-                                            "asr_model": a.asr_model,
+                                            "asr_model": a.asr_model, "audio_tail_s": a.audio_tail,
                                             "motion_fps": a.motion_fps,
                                             "summary": s, "scenes": results}, indent=1))
 

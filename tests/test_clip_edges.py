@@ -44,6 +44,9 @@ def test_no_speech_over_the_end_no_tail_and_nothing_left_out():
         out, heard = hear_over_end(audio, tail, 0.0, SR, _vad_of(spans, 5.0))
         assert heard is None and out is audio
     assert hear_over_end(audio, None, 0.0, SR, _vad_of([(9.0, 11.0)], 5.0)) == (audio, None)
+    # speech that starts after the end, with only the VAD's padding before it, is the next clip's
+    assert hear_over_end(audio, tail, 0.0, SR, _vad_of([(9.95, 11.0)], 5.0), pad_s=0.1)[1] is None
+    assert hear_over_end(audio, tail, 0.0, SR, _vad_of([(9.85, 11.0)], 5.0), pad_s=0.1)[1] == HeardOverEnd(10.0, 11.0)
     # a claim is only honoured by the clip right after the one that made it (a gap, a restart: nothing silenced)
     for heard in (None, HeardOverEnd(20.0, 21.0), HeardOverEnd(10.0, 9.0)):
         nxt, left = leave_heard(audio, 10.0, SR, heard)
@@ -98,7 +101,8 @@ def test_a_sentence_said_across_two_clips_is_one_turn_of_the_first(voice_stage, 
     assert cut[0][0][1] <= 10.0 + 1e-6 <= cut[1][0][0] + 2e-6
 
 
-def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited(db_at):  # noqa: ANN001
+@pytest.mark.parametrize("span", [(29.2, 31.4), (30.1, 31.6)])   # the second: kept by clip 0 for its VAD padding
+def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited(db_at, span):  # noqa: ANN001
     """The clip a sentence started in keeps it (as one turn); the next clip's frames show who said its rest: a face
     alone on camera there is credited for that part, so the voice joins the face (one person, not two)."""
     from m3_memory import MemoryStore
@@ -115,10 +119,10 @@ def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited
     for clip in range(2):
         t0 = clip * 30.0
         with store.begin_clip(clip, t0, t0 + 30.0) as w:
-            if clip == 0:     # heard from 29.2 s to 31.4 s; nobody on camera before the clip's end
+            if clip == 0:     # heard over the clip's end; nobody on camera before it
                 v = w.add_entity("voice", ve)
                 ev = ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[float(t) for t in range(30)],
-                                  voices=[VoiceTurnEvidence(v, 29.2, 31.4, "bin red by k seven now")])
+                                  voices=[VoiceTurnEvidence(v, *span, "bin red by k seven now")])
             else:             # the talker alone on camera from 30 s
                 f = w.add_entity("face", fe)
                 times = [30.0, 31.0, 32.0]

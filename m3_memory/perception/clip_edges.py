@@ -36,16 +36,17 @@ class HeardOverEnd:
 
 
 def hear_over_end(audio: np.ndarray, tail: np.ndarray | None, start_time: float, sr: int, segments: Segments,
-                  look_back_s: float = LOOK_BACK_S) -> tuple[np.ndarray, HeardOverEnd | None]:
+                  pad_s: float = 0.0, look_back_s: float = LOOK_BACK_S) -> tuple[np.ndarray, HeardOverEnd | None]:
     """The clip's audio, extended into ``tail`` up to the end of the speech segment still going on at the clip's
-    end (unchanged when there is none), and what it heard past its end."""
+    end (unchanged when there is none), and what it heard past its end. ``pad_s``: the VAD's padding before a
+    segment (speech that starts after the end is the next clip's, even when its padding reaches back)."""
     if tail is None or not len(tail) or not len(audio):
         return audio, None
     n = len(audio)
     a = max(0, n - int(round(look_back_s * sr)))
     window = np.concatenate([audio[a:], tail])
     end_s = (n - a) / sr
-    over = [b for s, b in segments(window) if s < end_s < b]
+    over = [b for s, b in segments(window) if s + pad_s < end_s < b]
     if not over:
         return audio, None
     m = min(len(tail), int(round(over[0] * sr)) - (n - a))

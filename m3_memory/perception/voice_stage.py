@@ -87,7 +87,8 @@ class VoiceStage:
         unassigned: list[tuple[float, float]] = []
         audio, left = leave_heard(clip.audio, clip.start_time, SR, self._heard)
         audio, self._heard = hear_over_end(audio, clip.audio_tail, clip.start_time, SR,
-                                           lambda w: self.pipeline.vad.segments(w, self.pipeline.cfg))
+                                           lambda w: self.pipeline.vad.segments(w, self.pipeline.cfg),
+                                           pad_s=self.pipeline.cfg.speech_pad_s or 0.0)
         turns, speakers = self.pipeline.turns(audio, clip.start_time, short=short, unassigned=unassigned)
         # each turn's own print: the lips may split a speaker at attach (talker_split.py), which needs lip activity,
         # so only for clips with motion frames; one turn per call (Resemblyzer cuts a batch to its shortest input)

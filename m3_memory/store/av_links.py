@@ -145,9 +145,9 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: 
         # the next clip's frames the rest (:func:`ran_on_into`)
         for face_id, s in talker_credit(ev, turn.start, min(turn.end, ev.end_time), p).items():
             credit[(face_id, turn.node_id)] = credit.get((face_id, turn.node_id), 0.0) + s
-    for voice_id, end in ran_on_into(conn, ev, robot):
+    for voice_id, start, end in ran_on_into(conn, ev, robot):
         heard.add(voice_id)
-        for face_id, s in talker_credit(ev, ev.start_time, min(end, ev.end_time), p).items():
+        for face_id, s in talker_credit(ev, max(start, ev.start_time), min(end, ev.end_time), p).items():
             credit[(face_id, voice_id)] = credit.get((face_id, voice_id), 0.0) + s
     for (face_id, voice_id), s in credit.items():
         conn.execute("INSERT INTO av_evidence (face_id, voice_id, overlap_s, clips) VALUES (?, ?, ?, 1) ON CONFLICT "
@@ -156,16 +156,16 @@ def record_clip(conn: sqlite3.Connection, ev: ClipEvidence, p: AVParams, robot: 
     return heard
 
 
-def ran_on_into(conn: sqlite3.Connection, ev: ClipEvidence, robot: str) -> list[tuple[int, float]]:
-    """(voice id, end) of this robot's voice turns that started in the clip before and ran on into this one: the
+def ran_on_into(conn: sqlite3.Connection, ev: ClipEvidence, robot: str) -> list[tuple[int, float, float]]:
+    """(voice id, start, end) of this robot's voice turns from the clip before that ran on into this one: the
     clip a sentence started in hears it whole (perception/clip_edges.py), while who was on camera for its last part
     is in this clip's frames. Not transcribed again, not counted as speech again: only credited."""
     rows = conn.execute(
-        "SELECT t.entity_id, t.end_time FROM turns t JOIN clips c ON c.id = t.clip_id WHERE t.kind = 'voice' "
-        "AND t.start_time >= ? AND t.start_time < ? AND t.end_time > ? AND t.clip_id <> ? "
+        "SELECT t.entity_id, t.start_time, t.end_time FROM turns t JOIN clips c ON c.id = t.clip_id "
+        "WHERE t.kind = 'voice' AND t.start_time >= ? AND t.start_time < ? AND t.end_time > ? AND t.clip_id <> ? "
         "AND coalesce(c.robot, '') = ?",
-        (2 * ev.start_time - ev.end_time, ev.start_time, ev.start_time, ev.clip_id, robot or "")).fetchall()
-    return [(int(v), float(b)) for v, b in rows]
+        (2 * ev.start_time - ev.end_time, ev.end_time, ev.start_time, ev.clip_id, robot or "")).fetchall()
+    return [(int(v), float(a), float(b)) for v, a, b in rows]
 
 
 def cross_robot_credit(conn: sqlite3.Connection, robot: str, ev: ClipEvidence, p: AVParams
