@@ -308,7 +308,7 @@ def test_a_place_written_as_the_other_person_is_the_place():
     from m3_control.query.fidelity import check as against
 
     question = "Was the person who said 'lay blue by c two again' talking while I was in the hallway?"
-    for other in ("in the hallway", "the hallway", "hallway", "while I was in the hallway"):
+    for other in ("in the hallway", "the hallway", "hallway", "while I was in the hallway", "spoke in the hallway"):
         q, added, _ = against(question, parse(f'find=yes who="lay blue by c two again" other="{other}" act=spoke'),
                               ["hallway", "porch"])
         assert (q.other, q.rel, q.place) == (None, None, "hallway"), (other, q)
@@ -317,6 +317,22 @@ def test_a_place_written_as_the_other_person_is_the_place():
                       parse('find=yes who="meet me at the hallway door" other="get out of the hallway"'),
                       ["hallway"])
     assert q.other == "get out of the hallway"
+    q, _, _ = against("Did the person who said 'lay blue' speak after the person who said 'talking in the hallway'?",
+                      parse('find=yes who="lay blue" other="talking in the hallway" rel=after'), ["hallway"])
+    assert q.other == "talking in the hallway"      # a quote the question holds is a person, not the place
+
+
+def test_an_act_the_question_contradicts_is_the_questions():
+    from m3_control.query.fidelity import check as against
+
+    q, added, _ = against("Where did I see the person who said 'bin red by k seven now' for the last time?",
+                          parse('find=where who="bin red by k seven now" pick=last act=spoke'), [])
+    assert q.act == "seen" and any("asks about seeing" in a for a in added)
+    q, _, _ = against("Where did I last hear the person who said 'x y'?", parse('find=where who="x y" act=seen'), [])
+    assert q.act == "spoke"
+    q, _, _ = against("Where did I first meet the person who said 'x y'?", parse('find=where who="x y" act=spoke'),
+                      [])
+    assert q.act is None                       # meeting: seen or heard, whichever came first (unchanged)
 
 
 def test_first_and_last_of_the_question_are_kept():

@@ -252,6 +252,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if act is not None:
             q = replace(q, act=act)
             added.append(f"act={act} from the question")
+    elif q.act in ("spoke", "seen") and q.find not in ("count_places", "same") and act_of_question(question) not in (
+            None, q.act):
+        # "where did I see her last?" written act=spoke: the question asks about seeing only (or hearing only)
+        act = act_of_question(question)
+        added.append(f"act={q.act} is act={act}: the question asks about {'hearing' if act == 'spoke' else 'seeing'}")
+        q = replace(q, act=act)
     elif (q.act is not None and q.find in ("how_long", "when", "where") and q.who is None and q.other is None
           and act_of_question(question) is None and not _HEARING.search(_DESCRIPTOR.sub(" ", plain))
           and not _SEEING.search(plain) and _ROBOT_MOVES.search(plain)):
@@ -290,7 +296,8 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
         if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")
-        elif place and _names_place(key, place):
+        elif place and _names_place(key, place) and not any(
+                max(quote_score(x, ref), quote_score(ref, x)) >= 0.5 for x in quotes_of(question)):
             q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is the place")
         elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
@@ -303,12 +310,14 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
 
 
 _PLACE_LEAD = frozenset(["in", "at", "on", "inside", "near", "by", "into", "the", "a", "while", "when", "i", "we",
-                         "was", "were"])
+                         "was", "were", "spoke", "speak", "speaking", "talked", "talking", "heard", "seen", "saw",
+                         "someone", "anyone", "people", "there"])
 
 
 def _names_place(key: str, place: str) -> bool:
     """A reference that is the place, perhaps with the words leading to it ("in the hallway", "while i was in the
-    hallway" for the place "hallway")."""
+    hallway", "spoke in the hallway" for the place "hallway"). A quote the question holds is never the place
+    (the caller checks)."""
     pkey = " ".join(re.findall(r"[a-z0-9]+", place.lower())).removeprefix("the ")
     lead = key[: len(key) - len(pkey)].split() if key.endswith(pkey) else None
     return bool(pkey) and lead is not None and (not lead or key[-len(pkey) - 1] == " ") and set(lead) <= _PLACE_LEAD
