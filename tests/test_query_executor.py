@@ -320,6 +320,9 @@ def test_a_place_written_as_the_other_person_is_the_place():
     q, _, _ = against("Did the person who said 'lay blue' speak after the person who said 'talking in the hallway'?",
                       parse('find=yes who="lay blue" other="talking in the hallway" rel=after'), ["hallway"])
     assert q.other == "talking in the hallway"      # a quote the question holds is a person, not the place
+    q, _, _ = against("Was the person who said 'lay blue by c two again' talking while I was in the lab?",
+                      parse('find=yes who="lay blue by c two again" other="lab" act=spoke'), ["lab", "porch"])
+    assert (q.other, q.place) == (None, "lab")      # "lab" sounds a little like "lay blue": still the place
 
 
 def test_an_act_the_question_contradicts_is_the_questions():

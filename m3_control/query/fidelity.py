@@ -296,8 +296,7 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
         if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")
-        elif place and _names_place(key, place) and not any(
-                max(quote_score(x, ref), quote_score(ref, x)) >= 0.5 for x in quotes_of(question)):
+        elif place and _names_place(key, place) and not any(quote_score(x, ref) >= 0.5 for x in quotes_of(question)):
             q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is the place")
         elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
