@@ -45,6 +45,8 @@ class VoiceStage(Protocol):
         """Match the speakers to voice nodes; the clip's matched faces (if any) may inform the match."""
         ...
 
+    # optional: ``committed(analysis)``, called once the clip is stored (speech heard over its end, clip_edges.py)
+
 
 @dataclass
 class ClipResult:
@@ -155,6 +157,9 @@ class Memorizer:
             w.extra["timings_s"] = {k: round(v, 4) for k, v in res.timings.items()}
             w.extra["memories"] = {"episodic": len(written.episodic), "semantic": len(written.semantic)}
             rows = self.store.node_kinds_and_texts(w.node_ids)
+        committed = getattr(self.voices, "committed", None)   # the clip is stored: speech over its end is its own
+        if committed is not None:
+            committed(voice_an)
         res.timings["store"] = time.perf_counter() - t - res.timings["writer"]
         for nid, typ, text in rows:
             res.node_ids.append(nid)

@@ -86,15 +86,24 @@ def test_a_sentence_said_across_two_clips_is_one_turn_of_the_first(voice_stage, 
     mid = (speech[0] + speech[-1]) / 2 / SR
     at = 10.0 - mid                      # the clips' boundary falls in the middle of the sentence
 
-    def turns(tail_s: float) -> list[list]:
+    def turns(tail_s: float, commit: bool = True) -> list[list]:
         stage = voice_stage()
-        return [[(t.start, t.end, t.text) for t in stage.analyze(c).turns] for c in _two_clips(audio, at, tail_s)]
+        out = []
+        for c in _two_clips(audio, at, tail_s):
+            an = stage.analyze(c)
+            if commit:            # what the Memorizer does once the clip is stored
+                stage.committed(an)
+            out.append([(t.start, t.end, t.text) for t in an.turns])
+        return out
 
     first, second = turns(4.0)
     assert len(first) == 1 and second == [], (first, second)
     start, end, text = first[0]
     assert start < 10.0 < end <= 14.0
     assert quote_score(said, text) >= 0.75, text      # heard as one sentence (the words a quote is matched by)
+    # the first clip failed to commit: the second keeps the sentence's rest (nothing the store lacks is left out)
+    uncommitted = turns(4.0, commit=False)
+    assert len(uncommitted[1]) == 1 and uncommitted[1][0][0] < end, uncommitted
     # the same stream cut at the boundary (no tail): two fragments, one per clip ("Been read by Kevin." / "by 7 now.")
     cut = turns(0.0)
     assert all(len(clip) == 1 for clip in cut), cut

@@ -34,8 +34,12 @@ class VoiceAnalysis:
     unattributed: list[tuple[float, float]] = field(default_factory=list)  # speech the diarizer gave no speaker
     audio: np.ndarray | None = None      # the clip's 16 kHz audio (voice samples of speakers split at attach)
     clip_start: float = 0.0
-    heard_past_end_s: float = 0.0        # speech running over the clip's end, heard from the next clip's audio
+    heard: HeardOverEnd | None = None    # speech running over the clip's end, heard from the next clip's audio
     left_to_previous_s: float = 0.0      # this clip's first seconds, heard by the clip before (clip_edges.py)
+
+    @property
+    def heard_past_end_s(self) -> float:
+        return self.heard.until - self.heard.clip_end if self.heard else 0.0
 
 
 SNIPPET_S = 3.0   # seconds of a voice sample kept per voice node
@@ -66,7 +70,8 @@ class VoiceStage:
         # mean cosine of the speaker's centroid against the node's stored centroids (the store's rule)
         self.match_threshold = (match_threshold if match_threshold is not None
                                 else pipeline.embedder.match_threshold)
-        self._heard: HeardOverEnd | None = None    # speech the last clip heard past its end (clip_edges.py)
+        # speech the last committed clip heard past its end (clip_edges.py), left out of the next clip
+        self._heard: HeardOverEnd | None = None
 
     @classmethod
     def create(cls, backend: str, model_dir: str = "", asr_model: str = "tiny.en", sample_rate: int = SR,
@@ -86,7 +91,7 @@ class VoiceStage:
         short: list[tuple[float, float]] = []
         unassigned: list[tuple[float, float]] = []
         audio, left = leave_heard(clip.audio, clip.start_time, SR, self._heard)
-        audio, self._heard = hear_over_end(audio, clip.audio_tail, clip.start_time, SR,
+        audio, heard = hear_over_end(audio, clip.audio_tail, clip.start_time, SR,
                                            lambda w: self.pipeline.vad.segments(w, self.pipeline.cfg),
                                            pad_s=self.pipeline.cfg.speech_pad_s or 0.0)
         turns, speakers = self.pipeline.turns(audio, clip.start_time, short=short, unassigned=unassigned)
@@ -97,10 +102,15 @@ class VoiceStage:
                 for t in spk.turns:
                     a, b = max(0, int((t.start - clip.start_time) * SR)), int((t.end - clip.start_time) * SR)
                     t.embedding = self.pipeline.embedder.embed([audio[a:b]])[0]
-        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, audio, clip.start_time,
-                           self._heard.until - self._heard.clip_end if self._heard else 0.0, left)
+        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, audio, clip.start_time, heard, left)
         self._snippets(an)
         return an
+
+    def committed(self, analysis: VoiceAnalysis | None) -> None:
+        """The clip ``analysis`` came from is in the store: what it heard past its end is left out of the next
+        clip. Only then: a clip that failed to commit (recorded as lost up to its end) leaves nothing out, so the
+        next clip keeps the speech after that end."""
+        self._heard = analysis.heard if analysis is not None else None
 
     def _snippets(self, an: VoiceAnalysis) -> None:
         if self.snippet_s <= 0 or an.audio is None:
