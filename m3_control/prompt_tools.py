@@ -1,6 +1,11 @@
-"""The tool-using prompt of the embedded default: M3-Agent-Control's ``Action: [..]`` / ``Content: ..`` turns,
-plus ``[Tool]`` calls over who-said-what-when facts, taught by a system prompt and few-shot turns and enforced
-by a GBNF grammar (llama.cpp), so every reply parses.
+"""The tool-using prompt of the embedded default: M3-Agent-Control's search-then-answer rounds plus compositional
+queries over who-said-what-when records, taught by a system prompt and few-shot turns and enforced by a GBNF grammar
+(llama.cpp), so every reply parses.
+
+Replies are one line in a compact form: ``find=...`` (a query frame), ``Search: ...`` or ``Answer: ...``. On this
+CPU every generated token costs ~50 ms, and M3's ``Action: [Query]\nContent: `` is seven tokens the grammar
+forces anyway; :func:`parse_tools_reply` reads the compact form into the same :class:`ParsedReply` as
+M3's two-line form, which it still reads (models without a grammar, older transcripts).
 
 The prompt's static part (system + few-shot turns) is the same for every question: the backend keeps it in its
 KV cache, and a question costs only its own tokens. The few-shot scenes are unrelated to any bundled data.
@@ -9,7 +14,9 @@ KV cache, and a question costs only its own tokens. The few-shot scenes are unre
 from __future__ import annotations
 
 import json
+import re
 
+from .protocol import TOOL_ACTIONS, ParsedReply, parse_reply
 from .query.frame import FIND, gbnf_rules
 from .query.frame import parse as parse_query
 
@@ -23,12 +30,10 @@ TIME_TOOLS = ("place_at",)
 PAIR_TOOLS = ("spoke_before", "spoke_after", "same_person", "different_people", "spoke_more", "spoke_less")
 
 SYSTEM = """You are the memory of a robot. You answer a question about what the robot saw and heard, using its \
-memory. Every reply is exactly two lines:
-Action: [Search] or [Query] or [Answer]
-Content: ...
+memory. Every reply is one line: a query (find=...), or Search: ..., or Answer: ...
 
-[Query] asks the robot's records of people: who spoke or was seen, when, where, in which order, how often. Code \
-runs it exactly, so use it for every question about people, counts, order, times or places. Write only the \
+A query (find=...) asks the robot's records of people: who spoke or was seen, when, where, in which order, how \
+often. Code runs it exactly, so use it for every question about people, counts, order, times or places. Write only the \
 fields the question needs, in this order:
   find=   who | what | when | where | count_people | count_times | count_places | yes | same | more | less | \
 how_long
@@ -43,19 +48,18 @@ they looked ("the person who looked sad")
   place="..."  the room or place the robot was in
   act=         spoke | seen | any   (spoke: people talking; seen: people in view)
   times        =0 | =2 | >3 | <2 ...   keeps the people who spoke that many times (=0: never spoke)
-[Search] looks up memories by meaning; write a short query. Use it for what was said about a topic, objects, \
+Search: looks up memories by meaning; write a short query after it. Use it for what was said about a topic, objects, \
 actions, and what was written on signs, labels or screens.
-[Answer] picks the memory that answers the question: its number in brackets, e.g. [12]; the answer sentence is \
+Answer: picks the memory that answers the question: its number in brackets, e.g. Answer: [12]; the answer sentence is \
 made from that memory. Memories of speech are transcripts: words may be spelled differently (X4 is "x four", B2 \
 is "b two"). Pick the memory that matches the question best. Only if no memory is about the question at all, \
 answer "I have no memory of that." Never invent facts."""
 
 def _q(frame: str) -> str:
     """A few-shot query reply, in the grammar's field order (written through the parser, so they cannot differ)."""
-    return "Action: [Query]\nContent: " + parse_query(frame).compact()
+    return parse_query(frame).compact()
 
 
-_Q = "Action: [Query]\nContent: "
 FEW_SHOT: list[tuple[str, str]] = [
     ("Question: How many different people came into the kitchen?", _q('find=count_people place="kitchen"')),
     ("Question: How many times did the person who said 'the oven is still hot' speak?",
@@ -129,25 +133,25 @@ FEW_SHOT: list[tuple[str, str]] = [
      _q('find=how_long who="pass the salt" act=spoke')),
     ("Question: How much time did I spend in the cellar?", _q('find=how_long place="cellar"')),
     ("Question: Where did the guest put the blue cup?",
-     "Action: [Search]\nContent: blue cup"),
+     "Search: blue cup"),
     ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"
      "[15] 00:26 <character_2> says: \"see you tomorrow\"",
-     "Action: [Answer]\nContent: I have no memory of that."),
+     "Answer: I have no memory of that."),
     ("Question: What did someone say about the green umbrella?",
-     "Action: [Search]\nContent: green umbrella"),
+     "Search: green umbrella"),
     ("Memories (best first):\n[31] 00:41 <character_3> says: \"the green umbrella is by the door\"\n"
      "[29] 00:38 <character_3> appears in the scene.\n[7] 00:05 <character_1> says: \"close the window please\"",
-     "Action: [Answer]\nContent: [31]"),
+     "Answer: [31]"),
     ("Question: What did the sign with the word LIFT say?",
-     "Action: [Search]\nContent: sign reading LIFT"),
+     "Search: sign reading LIFT"),
     ("Memories (best first):\n[44] 01:02 Text reading \"LIFT 3\" is in view.\n"
      "[40] 00:58 <character_4> says: \"the lift is slow today\"\n[45] 01:02 Text reading \"EXIT\" is in view.",
-     "Action: [Answer]\nContent: [44]"),
+     "Answer: [44]"),
     ("Question: What did the visitor say about the letter b and the number four?",
-     "Action: [Search]\nContent: b four"),
+     "Search: b four"),
     ("Memories (best first):\n[58] 02:14 <character_5> says: \"Meet me in room B4 at noon.\"\n"
      "[55] 02:10 <character_2> says: \"The printer is out of paper.\"\n[57] 02:12 <character_5> appears in the scene.",
-     "Action: [Answer]\nContent: [58]"),
+     "Answer: [58]"),
 ]
 
 
@@ -169,7 +173,7 @@ def memories_turn(lines: list[str]) -> dict[str, str]:
 
 
 def tool_error_turn(error: str) -> dict[str, str]:
-    return {"role": "user", "content": f"Tool error: {error}\nFix the call, or use [Search]."}
+    return {"role": "user", "content": f"Tool error: {error}\nFix the query, or use Search: ..."}
 
 
 def _alts(names: tuple[str, ...]) -> str:
@@ -190,21 +194,43 @@ NO_MEMORY = "I have no memory of that."
 
 
 def grammar(allow: tuple[str, ...], shown: list[int] | None = None, finds: tuple[str, ...] = FIND) -> str:
-    """GBNF for one reply. ``allow``: the actions allowed this round (Search, Tool, Answer). ``shown``: the ids of
-    the memories shown so far; an answer must pick one of them (or say there is no memory), so it can cite
+    """GBNF for one reply. ``allow``: the actions allowed this round (Search, Query, Tool, Answer). ``shown``: the
+    ids of the memories shown so far; an answer must pick one of them (or say there is no memory), so it can cite
     nothing else. Without shown memories the only answer is the no-memory one."""
     alts = []
-    if "Search" in allow:
-        alts.append('"Search]\\nContent: " text')
-    if "Tool" in allow:
-        alts.append('"Tool]\\nContent: " call')
     if "Query" in allow:
-        alts.append('"Query]\\nContent: " query')
+        alts.append("query")
+    if "Search" in allow:
+        alts.append('"Search: " text')
+    if "Tool" in allow:
+        alts.append('"Tool: " call')
     if "Answer" in allow:
         picks = " | ".join(f'"[{i}]"' for i in dict.fromkeys(shown or []))
-        alts.append(f'"Answer]\\nContent: " ({picks + " | " if picks else ""}{json.dumps(NO_MEMORY)})')
+        alts.append(f'"Answer: " ({picks + " | " if picks else ""}{json.dumps(NO_MEMORY)})')
     if not alts:
         raise ValueError("grammar: no action allowed")
-    return (f'root ::= "Action: [" ({" | ".join(alts)})\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
+    return (f'root ::= {" | ".join(alts)}\n' + f"window-tool ::= {_alts(WINDOW_TOOLS)}\n"
             f"person-tool ::= {_alts(PERSON_TOOLS)}\npair-tool ::= {_alts(PAIR_TOOLS)}\n"
             f"time-tool ::= {_alts(TIME_TOOLS)}" + _COMMON + gbnf_rules(finds=finds))
+
+
+_COMPACT = re.compile(r"\s*(Search|Answer|Query|Tool):[ \t]*(.*)", re.DOTALL | re.IGNORECASE)
+
+
+def parse_tools_reply(text: str | None) -> ParsedReply:
+    """A reply of this prompt: the compact form (``find=...``, ``Search: ...``, ``Answer: ...``, ``Tool: ...``), or
+    M3-Agent-Control's ``Action: [...]`` / ``Content: ...`` (a model without a grammar may write either)."""
+    raw = text or ""
+    tail = raw.split("</think>")[-1].strip()
+    if "Action:" in tail:
+        return parse_reply(raw)
+    if tail.startswith("find="):
+        return ParsedReply("tool", tail.splitlines()[0].strip(), raw, name="Query")
+    m = _COMPACT.match(tail)
+    if not m:
+        return ParsedReply("invalid", "", raw, "neither find=..., Search: ... nor Answer: ...")
+    action, content = m.group(1).capitalize(), m.group(2).strip()
+    if not content:
+        return ParsedReply("invalid", "", raw, "empty content", action)
+    kind = "tool" if action.lower() in TOOL_ACTIONS else "answer" if action == "Answer" else "search"
+    return ParsedReply(kind, content, raw, name=action)

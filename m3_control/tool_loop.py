@@ -1,13 +1,13 @@
-"""Reasoning with compositional queries (the embedded default): the model alternates ``[Search]`` / ``[Query]``
-and ``[Answer]`` in M3-Agent-Control's Action/Content format; its output is constrained by a GBNF grammar where
-the backend supports one (llama.cpp), and parsed tolerantly everywhere else.
+"""Reasoning with compositional queries (the embedded default): the model alternates search / query and answer
+rounds as M3-Agent-Control does, in the compact one-line form of :mod:`.prompt_tools`; its output is constrained
+by a GBNF grammar where the backend supports one (llama.cpp), and parsed tolerantly everywhere else.
 
-* ``[Query] find=who rel=right_before other="..."``: a typed frame (:mod:`m3_control.query`) executed by code over
+* ``find=who rel=right_before other="..."``: a typed frame (:mod:`m3_control.query`) executed by code over
   the turn records visible at the question's time; the answer is phrased from the executed result and checked
   against it (the model chose what to ask; code selected, counted, ordered and compared). A frame that does not
   parse is reported back to the model for another round. ``[Tool] times_spoke("...")`` calls of the entity
   tools (:class:`~m3_control.tools.EntityTools`) are still executed for models that write them.
-* ``[Search] query``: the best memories (node level, question time respected) are shown with their ids; the
+* ``Search: query``: the best memories (node level, question time respected) are shown with their ids; the
   model then answers and cites them (``... [31]``). Only cited ids that were actually shown count as provenance.
 * The first round may not answer (the model has seen no memory yet); the last round must.
 
@@ -24,11 +24,11 @@ from typing import Any
 from m3_memory.people import PeopleFacts
 from m3_memory.store.where import load_places
 
+from . import quote_fit
 from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
-from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, tool_error_turn
-from .protocol import parse_reply
+from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, parse_tools_reply, tool_error_turn
 from .query import QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
@@ -214,10 +214,11 @@ class ToolReasoningLoop:
         requery = False      # the last frame was refused: the next round writes it again
         refused = False       # an answer refused (echo, another person, unchecked "no memory"): next, a query
         queried = False       # a query ran (its result, not a search, said what the records hold)
-        # a clock time, quoted words and an order in time or company, or a person named by looks: a search ranks by
-        # meaning, only the records can say
+        # a clock time, quoted words and an order in time or company, a person named by looks or by rank among the
+        # speakers: a search ranks by meaning, only the records can say
         records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
-                        or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question))
+                        or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
+                        or query_fidelity.asks_by_rank(question))
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():
@@ -232,7 +233,7 @@ class ToolReasoningLoop:
                 return run.failed(r, e)
             info = RoundInfo(r + 1, "", "", 0, reply=reply, model_s=model_s)
             messages.append({"role": "assistant", "content": reply})
-            parsed = parse_reply(reply)
+            parsed = parse_tools_reply(reply)
             action, name = parsed.action, parsed.name
             info.action, info.content = action, parsed.content
             row: dict[str, Any] = vars(info)
@@ -245,6 +246,9 @@ class ToolReasoningLoop:
                 echo = bool(valid) and not text and _echoes(question, picked)
                 other_person = bool(valid) and not text and not echo and not self._names_fit(question, picked,
                                                                                            before_time)
+                misfit = "" if echo or other_person or not valid or text else quote_fit.misfit(
+                    self.store, question, picked, before_time)
+                other_person = other_person or bool(misfit)
                 unchecked = not valid and text == NO_MEMORY and not queried and _names_words_or_time(question)
                 if (echo or other_person or unchecked) and r < rounds - 1:
                     # "Who spoke right before the person who said X?" answered by X's own words names the person the
@@ -252,6 +256,7 @@ class ToolReasoningLoop:
                     # claim about the records that a search by meaning cannot make. Either way the question is
                     # asked again from the start as a query (a fresh prompt: the failed turns only confuse it).
                     why = ("echo_refused", "it repeats the question's quote") if echo else \
+                        ("quote_speaker_not_in_answer", misfit) if misfit else \
                         ("name_not_in_answer", "it is not about the person the question names") if other_person else \
                         ("no_memory_rechecked", "no memory, unchecked against the records")
                     info.flags.append(why[0])
@@ -356,7 +361,8 @@ class ToolReasoningLoop:
                 info.flags.append("invalid")
                 trace["counts"]["invalid"] += 1
                 lines: list[str] = []
-                messages.append(tool_error_turn(f"unreadable reply ({parsed.reason}); reply in the two-line format"))
+                messages.append(tool_error_turn(f"unreadable reply ({parsed.reason}); reply in one line: find=..., "
+                                                f"Search: ... or Answer: ..."))
             else:  # search
                 if parsed.content in searches:
                     info.flags.append("repeated_query")

@@ -263,7 +263,7 @@ def test_the_frame_is_checked_against_the_question():
 def test_loop_sends_a_frame_that_left_out_the_question_back_and_starts_yes_no_questions_with_a_query(ex):
     from m3_control.tool_loop import ToolReasoningLoop
 
-    from .test_tool_loop import Scripted
+    from .test_tool_loop import Scripted, root_actions
 
     q = f"Who spoke right before the person who said '{TECH}'?"
     be = Scripted(["Action: [Query]\nContent: find=who act=spoke",
@@ -271,11 +271,11 @@ def test_loop_sends_a_frame_that_left_out_the_question_back_and_starts_yes_no_qu
     a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=4)
     assert a.answer.startswith("Ann spoke right before"), a.trace["rounds"]
     assert "query_error" in a.trace["rounds"][0]["flags"] and "leaves out" in a.trace["rounds"][0]["result"]["error"]
-    assert '"Search]' not in be.grammars[1]            # the retry writes the frame again
+    assert "Search" not in root_actions(be.grammars[1])            # the retry writes the frame again
     assert a.trace["provenance"] and all("turn_id" in p for p in a.trace["provenance"])
     be = Scripted(['Action: [Query]\nContent: find=yes who="lay red with p nine again"'], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("Did anyone say 'lay red with p nine again'?", before_time=91.0)
-    assert '"Search]' not in be.grammars[0] and '"Query]' in be.grammars[0]
+    assert root_actions(be.grammars[0]) == {"Query"}
     assert '"find=" ("yes" | "same" | "more" | "less")' in be.grammars[0]   # a yes/no question gets a yes or no
     assert a.answer.startswith("No, I never heard anyone say")
 
@@ -396,7 +396,7 @@ def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex
 
     from m3_control.tool_loop import ToolReasoningLoop
 
-    from .test_tool_loop import Scripted
+    from .test_tool_loop import Scripted, root_actions
 
     class PicksFirstShown(Scripted):
         def complete(self, messages, grammar=None):
@@ -411,11 +411,11 @@ def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex
                           f'Action: [Query]\nContent: find=who other="{TECH}" rel=right_before'], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=3)
     # quoted words and an order in time: the first round may only query (a search ranks by meaning, not time) ...
-    assert '"Query]' in be.grammars[0] and '"Search]' not in be.grammars[0]
+    assert root_actions(be.grammars[0]) == {"Query"}
     # ... and a model without a grammar that searches anyway and picks the quote itself is sent back
     assert "echo_refused" in a.trace["rounds"][1]["flags"], a.trace["rounds"]
     assert a.answer.startswith("Ann spoke right before"), a.answer     # Ann's "put the red folder", not Cy's words
-    assert '"Query]' in be.grammars[2] and '"Answer]' not in be.grammars[2]   # the last round may still query
+    assert root_actions(be.grammars[2]) == {"Query"}   # the last round may still query
     # a picked memory that is not the quote is an answer
     be = PicksFirstShown(["Action: [Search]\nContent: red folder", "PICK"], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run(f"What did someone say about the red folder before '{TECH}'?",
@@ -481,14 +481,14 @@ def test_no_memory_of_a_quote_or_a_clock_time_is_rechecked_with_a_query(ex):
     from m3_control.prompt_tools import NO_MEMORY
     from m3_control.tool_loop import ToolReasoningLoop
 
-    from .test_tool_loop import Scripted
+    from .test_tool_loop import Scripted, root_actions
 
     no = f"Action: [Answer]\nContent: {NO_MEMORY}"
     be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what at=1:05"],
                   grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
     assert "no_memory_rechecked" in a.trace["rounds"][1]["flags"] and "Thanks for the help" in a.answer, a.answer
-    assert be.grammars[2].count("Action") == 1 and '"Query]' in be.grammars[2] and '"Answer]' not in be.grammars[2]
+    assert root_actions(be.grammars[2]) == {"Query"}
     # a recheck that leaves the question's time out does not replace the answer: no memory stands
     be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what"], grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
@@ -728,3 +728,85 @@ def test_a_question_about_company_gets_rel_with_whatever_the_frame_said():
     q, _, _ = against(f"Who spoke right after the man who said '{COFFEE}'?",
                       parse(f'find=who other="{COFFEE}" rel=right_after'), [])
     assert q.rel == "right_after"
+
+
+def test_a_picked_memory_about_nobody_or_someone_else_than_a_quoted_speaker_is_refused(ex):
+    import re
+
+    from m3_control.quote_fit import misfit, spoken_quotes
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted
+
+    assert spoken_quotes(f"How often did the man who said '{TECH}' speak?") == [TECH]
+    assert spoken_quotes("What did the sign reading 'EXIT 12' say?") == []   # written words: not speech
+
+    class PicksShown(Scripted):
+        """Answers by picking the first shown memory whose line contains ``want``."""
+
+        def __init__(self, replies, want):
+            super().__init__(replies, grammar_ok=True)
+            self.want = want
+
+        def complete(self, messages, grammar=None):
+            reply = super().complete(messages, grammar)
+            if reply == "PICK":
+                line = next(x for x in messages[-1]["content"].splitlines() if self.want in x.lower())
+                mid = re.match(r"\[(\d+)\]", line).group(1)
+                reply = f"Answer: [{mid}]"
+            return reply
+
+    # nobody said the quote: the coffee memory the search found answers nothing; the records say so
+    q = "How many times did I hear the person who said 'lay red with p nine again'?"
+    be = PicksShown(["Search: the coffee machine", "PICK",
+                     'find=count_times who="lay red with p nine again"'], "coffee")
+    a = ToolReasoningLoop(ex.store, be).run(q, before_time=91.0, max_rounds=3)
+    assert "quote_speaker_not_in_answer" in a.trace["rounds"][1]["flags"], a.trace["rounds"]
+    assert "coffee" not in a.answer.lower() and "lay red" in a.answer.lower(), a.answer
+    # the quote is Cy's: Bo's coffee memory is about someone else and is refused; Cy's own memory is an answer
+    q = f"What else did the person who said '{TECH}' talk about?"
+    store = ex.store
+    shown = {m.id: {"id": m.id, "text": m.text} for m in store.search_nodes("coffee machine broken", topk=20,
+                                                                           before_time=91.0)}
+    coffee = [m for m in shown.values() if "coffee" in m["text"].lower()]
+    tomorrow = [m for m in {m.id: {"id": m.id, "text": m.text} for m in store.search_nodes(
+        "see you tomorrow", topk=20, before_time=91.0)}.values() if "tomorrow" in m["text"].lower()]
+    assert coffee and tomorrow
+    assert misfit(store, q, coffee[:1], 91.0) == f"'{TECH}' was said by someone else"
+    assert misfit(store, q, tomorrow[:1], 91.0) == ""
+    assert misfit(store, q.replace(TECH, "lay red with p nine again"), tomorrow[:1], 91.0).startswith("nobody said")
+
+
+def test_a_person_compared_with_the_role_they_hold_is_that_person_ties_included(ex, db_at):
+    from .people_helpers import SCRIPT
+
+    folder = "put the red folder on the desk"    # Ann, who spoke the most (4 times)
+    for frame in (f'find=more who="{folder}" other="spoke most"', f'find=same who="{folder}" other="spoke most"'):
+        text, res = answer_query(ex, frame, 91.0)
+        assert text.startswith("Yes, that is the same person"), text
+    text, _ = answer_query(ex, f'find=more who="{TECH}" other="spoke most"', 91.0)
+    assert text.startswith("No, ") and "4 times" in text, text        # Cy (3) is not the one who spoke most
+    # Cy speaks once more: Ann and Cy tie for the most; either of them "also spoke the most", Bo did not
+    tied = QueryExecutor(meeting_store(db_at("tie.db"), script=SCRIPT + [(2, "cy", 88.0, 89.5, "Time to go.")])[0])
+    text, res = answer_query(tied, f'find=more who="{TECH}" other="spoke most"', 91.0)
+    assert text.startswith("Yes, that is the same person") and any("tie" in s["step"] for s in res.steps), text
+    text, _ = answer_query(tied, f'find=same who="{COFFEE}" other="spoke most"', 91.0)
+    assert text.startswith("No"), text
+
+
+def test_a_person_named_by_rank_among_the_speakers_is_asked_of_the_records(ex):
+    from m3_control.query.fidelity import asks_by_rank
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted, root_actions
+
+    for q in ("What was said by the third person who spoke?", "Counting each person once, who spoke second?",
+              "What did the 2nd speaker say?", "Who was the first to speak after 1:00?"):
+        assert asks_by_rank(q), q
+    for q in ("What did someone say about the first aid kit?", "Did anyone say 'the second door'?",
+              "What did the man say about the letter x?"):
+        assert not asks_by_rank(q), q
+    be = Scripted(["find=what pick=3 act=spoke"], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("What was said by the third person who spoke?", before_time=91.0)
+    assert root_actions(be.grammars[0]) == {"Query"}
+    assert "technician" in a.answer.lower(), a.answer       # Ann, Bo, then Cy: "I will call the technician"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from m3_control.m3_answerer import M3Answerer
-from m3_control.protocol import parse_reply
+from m3_control.prompt_tools import parse_tools_reply as parse_reply
 from m3_memory.packaged_models import DEFAULT_MODEL, PACKAGED_MODELS
 
 from .people_helpers import meeting_store

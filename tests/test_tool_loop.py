@@ -15,6 +15,13 @@ from m3_control.tool_loop import ToolReasoningLoop, split_citation
 from .people_helpers import meeting_store
 
 
+def root_actions(grammar: str) -> set[str]:
+    """The actions a reply grammar's root allows (compact form: ``query``, ``"Search: "``, ``"Answer: "``)."""
+    root = grammar.splitlines()[0]
+    return {a for a, mark in (("Query", " query"), ("Search", '"Search: "'), ("Answer", '"Answer: "'),
+                              ("Tool", '"Tool: "')) if mark in root}
+
+
 class Scripted:
     name = "scripted"
     supports_stop = False
@@ -64,7 +71,7 @@ def test_search_then_pick_phrases_the_answer_and_cites_only_what_was_shown(meeti
     # the answer round's grammar allowed exactly the shown ids (and the no-memory answer)
     g = be.grammars[1]
     assert f'"[{coffee}]"' in g and "I have no memory of that." in g
-    assert be.grammars[0] is not None and "Answer]" not in be.grammars[0]  # round 1 may not answer blind
+    assert be.grammars[0] is not None and "Answer" not in root_actions(be.grammars[0])  # round 1 may not answer blind
     # a model without grammar citing a memory it was never shown: the citation is dropped and flagged
     be = Scripted(["Action: [Search]\nContent: coffee machine", "Action: [Answer]\nContent: [999999]"])
     a = ToolReasoningLoop(store, be).run("What about the coffee machine?", before_time=91.0)
@@ -109,7 +116,7 @@ def test_split_citation_and_grammar_shape():
     assert split_citation('Ann said "hi". [12, 15]') == ('Ann said "hi".', [12, 15])
     assert split_citation("no citation") == ("no citation", [])
     g = grammar(("Answer",), [3, 7])
-    assert g.startswith('root ::= "Action: ["') and '"[3]"' in g and '"[7]"' in g and "Search" not in g
+    assert g.startswith('root ::= "Answer: "') and '"[3]"' in g and '"[7]"' in g and "Search" not in g
     with pytest.raises(ValueError):
         grammar(())
 
@@ -153,3 +160,19 @@ def test_an_answer_from_a_memory_two_robots_share_says_which_robot_heard_it(db_a
     assert a.cited_memory_ids == [mid]
     assert [p["robot"] for p in a.trace["provenance"]] == ["robot1"] and a.trace["robots"] == ["robot1"]
     store.close()
+
+
+def test_the_compact_reply_form_and_m3s_two_line_form_parse_alike():
+    from m3_control.prompt_tools import grammar, parse_tools_reply
+
+    for compact, two_line in (("find=who pick=2 act=spoke", "Action: [Query]\nContent: find=who pick=2 act=spoke"),
+                              ("Search: blue cup", "Action: [Search]\nContent: blue cup"),
+                              ("Answer: [31]", "Action: [Answer]\nContent: [31]")):
+        a, b = parse_tools_reply(compact), parse_tools_reply(two_line)
+        assert (a.action, a.content, a.name) == (b.action, b.content, b.name), (a, b)
+    assert parse_tools_reply("find=count_people").action == "tool"
+    assert parse_tools_reply("Answer:   ").action == "invalid"
+    assert parse_tools_reply("the blue cup is on the table").action == "invalid"
+    assert parse_tools_reply("<think>Answer: [1]</think>Search: cup").action == "search"
+    assert root_actions(grammar(("Search", "Query"))) == {"Search", "Query"}
+    assert root_actions(grammar(("Answer",), [4, 9])) == {"Answer"}
