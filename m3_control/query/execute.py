@@ -147,6 +147,14 @@ class QueryExecutor:
             if ref is None:
                 continue
             w = resolve(facts, ref, self.min_match)
+            if key == "other" and w.status == "ambiguous" and w.how == "role" and q.find in ("same", "more", "less") \
+                    and who is not None:
+                # "did X also speak the most?" when people tie for the most: X is one of them, or compared with any
+                # of them (they spoke equally often)
+                tied = [c for c, _, _ in w.candidates]
+                pick = who if who in tied else tied[0]
+                res.steps.append({"step": f"tie for {ref}", "people": len(tied)})
+                w = Who(ref, "found", pick, "role", 1.0, [t for c, _, t in w.candidates if c == pick])
             res.who[key] = w
             if w.status == "ambiguous":
                 res.candidates = [_telling_apart(facts, c, ref, t) for c, _, t in w.candidates]

@@ -112,6 +112,18 @@ def asks_about_looks(question: str) -> bool:
     return look_of_question(question) is not None
 
 
+_RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
+                     r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
+                     r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b",
+                     re.IGNORECASE)
+
+
+def asks_by_rank(question: str) -> bool:
+    """The question names a person by their rank among the speakers ("the third person who spoke", "who spoke
+    second"): an order in time no memory's text holds, only the turn records."""
+    return bool(_RANKED.search(_QUOTE.sub(" ", question)))
+
+
 def _by_looks(q: Query, label: str, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
     """A question that names a person by how they looked gets that person in the frame, in the place the
     question's form says: in view together (company words), the same person as a quoted one ("did the man who said

@@ -106,6 +106,10 @@ def phrase(res: QueryResult) -> str:
         na, nb = res.value
         a = res.describe[res.who["who"].character_id]  # type: ignore[index]
         b = res.describe[res.who["other"].character_id]  # type: ignore[index]
+        if res.who["who"].character_id == res.who["other"].character_id:
+            # "did X also speak the most?": X is the person the role names; two names of one person otherwise
+            lead = "Yes, that is the same person" if res.who["other"].how == "role" else "They are the same person"
+            return f"{lead}: {a} spoke {times_word(na)}{cond}."
         if na == nb:
             return f"No, they spoke equally often ({times_word(na)} each{cond})."
         yes = (na > nb) if f == "more" else (na < nb)
