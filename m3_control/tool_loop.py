@@ -214,11 +214,11 @@ class ToolReasoningLoop:
         requery = False      # the last frame was refused: the next round writes it again
         refused = False       # an answer refused (echo, another person, unchecked "no memory"): next, a query
         queried = False       # a query ran (its result, not a search, said what the records hold)
-        # a clock time, quoted words and an order in time or company, a person named by looks or by rank among the
-        # speakers: a search ranks by meaning, only the records can say
+        # a clock time, a person named by the words they said (matched to what was heard, mis-hearings included), by
+        # looks or by rank among the speakers: a search ranks by meaning, only the records can say
         records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
                         or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
-                        or query_fidelity.asks_by_rank(question))
+                        or query_fidelity.asks_by_rank(question) or bool(quote_fit.spoken_quotes(question)))
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():

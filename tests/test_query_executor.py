@@ -810,3 +810,10 @@ def test_a_person_named_by_rank_among_the_speakers_is_asked_of_the_records(ex):
     a = ToolReasoningLoop(ex.store, be).run("What was said by the third person who spoke?", before_time=91.0)
     assert root_actions(be.grammars[0]) == {"Query"}
     assert "technician" in a.answer.lower(), a.answer       # Ann, Bo, then Cy: "I will call the technician"
+    # so is a person named by the words they said (the records match a quote as heard, mis-hearings included)
+    be = Scripted([f'find=count_times who="{TECH}"'], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run(f"How many times did the person who said '{TECH}' speak?", 91.0)
+    assert root_actions(be.grammars[0]) == {"Query"} and "3 times" in a.answer, a.answer
+    be = Scripted(["Search: sign", "Answer: I have no memory of that."], grammar_ok=True)
+    ToolReasoningLoop(ex.store, be).run("What did the sign reading 'EXIT 12' say?", 91.0)
+    assert "Search" in root_actions(be.grammars[0])         # written words are searched
