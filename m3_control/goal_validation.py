@@ -160,7 +160,7 @@ class MemoryResolver:
         names: dict[int | None, str] = {}
 
         def name(kind: str, nid: int) -> str:  # people by name where known, else "someone" (never a raw id)
-            cid = chars.resolve_alias(nid) if kind == "character" else chars.character_of(nid)
+            cid = chars.of_tag(kind, nid)
             if cid not in names:
                 names[cid] = (character_name(self.store, cid, before_time) if cid is not None else None) or "someone"
             return names[cid]

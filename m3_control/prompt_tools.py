@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from .protocol import TOOL_ACTIONS, ParsedReply, parse_reply
+from .protocol import ParsedReply, parse_reply, reply_of
 from .query.frame import FIND, gbnf_rules
 from .query.frame import parse as parse_query
 
@@ -225,12 +225,8 @@ def parse_tools_reply(text: str | None) -> ParsedReply:
     if "Action:" in tail:
         return parse_reply(raw)
     if tail.startswith("find="):
-        return ParsedReply("tool", tail.splitlines()[0].strip(), raw, name="Query")
+        return reply_of("Query", tail.splitlines()[0], raw)
     m = _COMPACT.match(tail)
     if not m:
         return ParsedReply("invalid", "", raw, "neither find=..., Search: ... nor Answer: ...")
-    action, content = m.group(1).capitalize(), m.group(2).strip()
-    if not content:
-        return ParsedReply("invalid", "", raw, "empty content", action)
-    kind = "tool" if action.lower() in TOOL_ACTIONS else "answer" if action == "Answer" else "search"
-    return ParsedReply(kind, content, raw, name=action)
+    return reply_of(m.group(1).capitalize(), m.group(2), raw)

@@ -42,7 +42,13 @@ def parse_reply(text: str | None) -> ParsedReply:
     m = _ACTION.search(tail)
     if not m:
         return ParsedReply("invalid", "", raw, "no 'Action: [...] ... Content: ...' in the reply")
-    action, content = m.group(1), m.group(2).strip()
+    return reply_of(m.group(1), m.group(2), raw)
+
+
+def reply_of(action: str, content: str, raw: str) -> ParsedReply:
+    """A reply's action as written and its content, classified: empty content -> ``invalid``, a tool action ->
+    ``tool``, ``Answer`` -> ``answer``, anything else -> ``search`` (as upstream)."""
+    content = content.strip()
     if not content:
         return ParsedReply("invalid", "", raw, "empty content", action.strip())
     kind = "tool" if action.strip().lower() in TOOL_ACTIONS else "answer" if action == "Answer" else "search"

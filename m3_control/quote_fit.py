@@ -15,35 +15,20 @@ Quotes of what was written ("the sign reading 'EXIT 12'") are not speech and are
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from m3_memory.people import PeopleFacts
 from m3_memory.tags import find_tags
 
+from .query.fidelity import spoken_quotes
 from .query.people import resolve
-
-# a quote that follows a verb of speech is words someone said
-_SPOKEN_BEFORE = re.compile(r"\b(?:say|says|said|saying|tell|tells|told|telling|ask|asks|asked|heard|hear|hears|"
-                            r"mention|mentioned|shout|shouted|whisper|whispered)\s+(?:to\s+|me\s+|us\s+|that\s+)?$",
-                            re.IGNORECASE)
-_QUOTE_AT = re.compile(r"\"[^\"]{2,}\"|“[^”]{2,}”|(?<!\w)'[^']{2,}'(?!\w)")
-
-
-def spoken_quotes(question: str) -> list[str]:
-    """The question's quotes that are words someone said (after a verb of speech)."""
-    out = []
-    for m in _QUOTE_AT.finditer(question):
-        if _SPOKEN_BEFORE.search(question[:m.start()]):
-            out.append(m.group(0)[1:-1])
-    return out
 
 
 def _characters_of(memory: dict[str, Any], chars: Any) -> set[int]:
     """The characters a memory's tags name (face and voice tags through their character)."""
     out: set[int] = set()
     for kind, nid in find_tags(memory.get("raw") or memory.get("text") or ""):
-        cid = chars.resolve_alias(nid) if kind == "character" else chars.character_of(nid)
+        cid = chars.of_tag(kind, nid)
         if cid is not None:
             out.add(cid)
     return out

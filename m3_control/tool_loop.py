@@ -179,7 +179,7 @@ class ToolReasoningLoop:
         chars = self.store.characters(before_time)
 
         def name(kind: str, nid: int) -> str | None:
-            cid = chars.resolve_alias(nid) if kind == "character" else chars.character_of(nid)
+            cid = chars.of_tag(kind, nid)
             return character_name(self.store, cid, before_time) if cid is not None else None
 
         text = replace_tags(memory.get("raw") or memory["text"], name)
@@ -218,7 +218,7 @@ class ToolReasoningLoop:
         # looks or by rank among the speakers: a search ranks by meaning, only the records can say
         records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
                         or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
-                        or query_fidelity.asks_by_rank(question) or bool(quote_fit.spoken_quotes(question)))
+                        or query_fidelity.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question)))
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():

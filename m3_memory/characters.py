@@ -33,6 +33,11 @@ class Characters:
     def member_tags(self, character_id: int) -> list[str]:
         return [f"<{kind}_{nid}>" for kind, nid in self.members.get(character_id, [])]
 
+    def of_tag(self, kind: str, node_id: int) -> int | None:
+        """The character a tag names: ``<character_k>`` through its alias, ``<face_n>`` / ``<voice_n>`` through their
+        entity."""
+        return self.resolve_alias(node_id) if kind == "character" else self.character_of(node_id)
+
     def resolve_alias(self, character_id: int) -> int | None:
         """A character id that was merged away resolves to the character that absorbed it."""
         if character_id in self.members:

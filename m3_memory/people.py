@@ -275,7 +275,7 @@ class PeopleFacts:
         tags = find_tags(ref)
         if tags:
             kind, nid = tags[0]
-            cid = self._chars.resolve_alias(nid) if kind == "character" else self._chars.character_of(nid)
+            cid = self._chars.of_tag(kind, nid)
             if cid is not None and cid in self._people:
                 return Resolution(cid, 1.0, "tag", self._people[cid].turns[:1] or self._people[cid].appearances[:1])
             return Resolution(None, 0.0, "none")

@@ -78,6 +78,19 @@ def quotes_of(question: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)]
 
 
+# a quote that follows a verb of speech is words someone said
+_SPOKEN_BEFORE = re.compile(r"\b(?:say|says|said|saying|tell|tells|told|telling|ask|asks|asked|heard|hear|hears|"
+                            r"mention|mentioned|shout|shouted|whisper|whispered)\s+(?:to\s+|me\s+|us\s+|that\s+)?$",
+                            re.IGNORECASE)
+
+
+def spoken_quotes(question: str) -> list[str]:
+    """The question's quotes that are words someone said (after a verb of speech), not written words ("the sign
+    reading 'EXIT 12'")."""
+    return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)
+            if _SPOKEN_BEFORE.search(question[:m.start()])]
+
+
 def asks_order_of_quote(question: str) -> bool:
     """The question quotes someone and asks about order in time ("who spoke right before the person who said
     X?"): an order no search by meaning can find, only the turn records."""

@@ -73,7 +73,7 @@ class Naming:
         return self.name(cid) or f"character {cid}"
 
     def character_of_tag(self, kind: str, nid: int) -> int | None:
-        return self.chars.resolve_alias(nid) if kind == "character" else self.chars.character_of(nid)
+        return self.chars.of_tag(kind, nid)
 
     def parts(self, text: str) -> list[Part]:
         """``text`` with each tag replaced by its character (a link), unknown tags kept as written."""
