@@ -41,6 +41,7 @@ how_long
 they looked ("the person who looked sad")
   other="..."  a second person (for same, more, less), or the person rel= is relative to
   rel=         right_before | right_after | before | after   (relative to other's first turn)
+               | right_before_last | right_after_last | before_last | after_last   (relative to other's last turn)
                | with   (in view at the same time as other)
   pick=        first | last | most | least | 2 | 3 ...   (the n-th person; with who=, their n-th time)
   from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
@@ -93,6 +94,7 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: Who talked right after the man who said 'the taxi is here'?",
      _q('find=who other="the taxi is here" rel=right_after')),
     ("Question: How many people spoke exactly three times?", _q("find=count_people times=3")),
+    ("Question: Which person talked exactly four times?", _q("find=who times=4 act=spoke")),
     ("Question: Who was in view together with the woman who said 'the bus is late'?",
      _q('find=who other="the bus is late" rel=with')),
     ("Question: Who was standing with the man who looked angry?",
@@ -124,6 +126,12 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: What was said just after the woman who said 'the tea is ready' first spoke?",
      _q('find=what other="the tea is ready" rel=right_after act=spoke')),
     ("Question: What were the words of the second person who talked?", _q("find=what pick=2 act=spoke")),
+    ("Question: Who talked right before the woman who said 'the soup is cold' spoke for the last time?",
+     _q('find=who other="the soup is cold" rel=right_before_last act=spoke')),
+    ("Question: Did the man who said 'turn on the lamp' talk again after the woman who said 'good morning' last "
+     "spoke?", _q('find=yes who="turn on the lamp" other="good morning" rel=after_last act=spoke')),
+    ("Question: Who was the last to speak before 2:40?", _q("find=who pick=last to=2:40 act=spoke")),
+    ("Question: Who spoke first while I was in the study?", _q('find=who pick=first place="study" act=spoke')),
     ("Question: What did I hear at 2:15?", _q("find=what at=2:15 act=spoke")),
     ("Question: Which room was I in at the start?", _q("find=where pick=first")),
     ("Question: In which room did I finish?", _q("find=where pick=last")),

@@ -218,7 +218,9 @@ class ToolReasoningLoop:
         # looks or by rank among the speakers: a search ranks by meaning, only the records can say
         records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
                         or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
-                        or query_fidelity.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question)))
+                        or query_fidelity.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
+                        or query_fidelity.asks_turn_count(question))
+        refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():
@@ -298,7 +300,12 @@ class ToolReasoningLoop:
                         trace["rounds"].append(row)
                         run.report(info)
                         return done(Answer(answer=fallback, rounds_used=r + 1), "model")
-                    if missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
+                    if missing and aligned.compact() in refused_frames:
+                        # the model wrote the frame it was told leaves something out again: asking once more
+                        # only costs rounds (seconds each); it runs as written, the flag says so
+                        info.flags.append("refused_frame_repeated")
+                    elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
+                        refused_frames.add(aligned.compact())
                         raise QueryError("the query leaves out " + "; ".join(missing))
                     text, qres = answer_query(self.queries, aligned.compact(), before_time)
                 except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:

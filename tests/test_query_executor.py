@@ -489,8 +489,9 @@ def test_no_memory_of_a_quote_or_a_clock_time_is_rechecked_with_a_query(ex):
     a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
     assert "no_memory_rechecked" in a.trace["rounds"][1]["flags"] and "Thanks for the help" in a.answer, a.answer
     assert root_actions(be.grammars[2]) == {"Query"}
-    # a recheck that leaves the question's time out does not replace the answer: no memory stands
-    be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what"], grammar_ok=True)
+    # a recheck that asks about another time than the question's does not replace the answer: no memory stands
+    be = Scripted(["Action: [Search]\nContent: 1:05", no, "Action: [Query]\nContent: find=what from=0:10 to=0:20"],
+                  grammar_ok=True)
     a = ToolReasoningLoop(ex.store, be).run("What was said at 1:05?", before_time=91.0, max_rounds=3)
     assert a.answer == NO_MEMORY and "recheck_off_question" in a.trace["rounds"][2]["flags"]
     # a content question without quotes or times: no memory is the answer

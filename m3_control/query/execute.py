@@ -29,7 +29,7 @@ from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
 from m3_memory.timeline import Timeline
 
-from .frame import Query, check_shape, pick_ordinal
+from .frame import Query, check_shape, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .repair import repair
@@ -233,15 +233,23 @@ class QueryExecutor:
         res.events = sorted({e for p in people for e in p.events}, key=lambda e: (e.start, e.end, e.id))
         if res.anchor is not None and q.rel:
             res.events = sorted({*res.events, res.anchor}, key=lambda e: (e.start, e.end, e.id))
+        elif q.find == "what" and who is None and q.pick in ("first", "last") and res.events:
+            # "the first thing anyone said", "what were the last words I heard?": one turn, not a person's all
+            voiced = [e for e in res.events if e.kind == "voice"] or res.events
+            edge = voiced[0] if q.pick == "first" else voiced[-1]
+            res.events = [edge]
+            for p in people:
+                p.events = [e for e in p.events if e is edge]
+            self._step(res, f"{q.pick} words", res.events)
         # 5. project
         self._project(res, facts, q, who, other, at, t1, t2)
         return res
 
     # -- steps ---------------------------------------------------------------------------------------
     def _relate(self, res: QueryResult, facts: PeopleFacts, q: Query, other: int, scope: list[Turn]) -> list[Turn]:
-        """Events before / after the first turn of ``other`` (the anchor), or the one turn of someone else right
-        before / right after it; ``with``: other people's appearances while ``other`` was in view too (the anchor:
-        ``other``'s first appearance with someone)."""
+        """Events before / after the first turn of ``other`` (the anchor; its last turn for a ``..._last`` rel), or
+        the one turn of someone else right before / right after it; ``with``: other people's appearances while
+        ``other`` was in view too (the anchor: ``other``'s first appearance with someone)."""
         mine = [e for e in facts.turns if e.character_id == other]
         if q.rel == "with":
             seen = [e for e in mine if e.kind == "face"]
@@ -251,18 +259,21 @@ class QueryExecutor:
                               seen[0] if seen else None)
             self._step(res, "in view with", out)
             return out
-        anchor = next((e for e in mine if e.kind == "voice"), mine[0] if mine else None)
+        voiced = [e for e in mine if e.kind == "voice"] or mine
+        rel = rel_base(q.rel)
+        anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") else voiced[0]) \
+            if voiced else None
         res.anchor = anchor
         if anchor is None:
             return []
-        if q.rel == "before":
+        if rel == "before":
             out = [e for e in scope if e.end <= anchor.start + REL_SLACK_S]
-        elif q.rel == "after":
+        elif rel == "after":
             out = [e for e in scope if e.start >= anchor.end - REL_SLACK_S]
         else:
             kind = "face" if q.act == "seen" else "voice"
             cand = [e for e in scope if e.kind == kind and e.character_id != other]
-            if q.rel == "right_before":
+            if rel == "right_before":
                 cand = [e for e in cand if e.end <= anchor.start + REL_SLACK_S]
                 out = [max(cand, key=lambda e: (e.end, e.start))] if cand else []
             else:

@@ -24,18 +24,19 @@ from dataclasses import replace
 
 from m3_memory.timeline import Timeline
 
-from .frame import Query
+from .frame import TIMED_REL, Query
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
+from .wording import anchor_order, clock_bounds, place_named, when_or_where
 
 _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
-_ORDINAL = re.compile(r"\b(first|last)\b(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))",
-                      re.IGNORECASE)
+_ORDINAL = re.compile(r"\b(first|last|final|latest|most\s+recent)\b"
+                      r"(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))", re.IGNORECASE)
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
@@ -47,7 +48,8 @@ _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|ent
                           r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
 # a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
 _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-                          r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|once|twice|thrice)\b",
+                          r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|twice|thrice|"
+                          r"once(?!\s+(?:it|he|she|they|i|we|you|the|that|this|someone|somebody|everyone)\b))\b",
                           re.IGNORECASE)
 _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|"
                       r"say|says|said|saying|voice|voices)\b", re.IGNORECASE)
@@ -60,16 +62,23 @@ _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\
 _MEETING = re.compile(r"\b(?:meet|met|meeting|encounter|encountered|run into|ran into)\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
-_MOST = re.compile(rf"(?<!\bat )\bmost\b|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
+_MOST = re.compile(rf"(?<!\bat )\bmost\b(?!\s+recent)|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
 _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}", re.IGNORECASE)
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
-                    r"then|until|since|when)\b", re.IGNORECASE)
+                    r"then|until|since|when|again|still|afterwards?|beforehand|anymore)\b", re.IGNORECASE)
+_BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following|earlier|later|until|since)\b",
+                           re.IGNORECASE)
+# words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
+# for the final time"): rel=..._last, the anchor is that person's last turn instead of their first
+_LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her)\s+(?:very\s+)?(?:last|final)\s+time|last\s+(?:spoke|talked|said|"
+                        r"speaks|talks)|(?:finished|stopped)\s+(?:speaking|talking)|for\s+good)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
-_TOGETHER = re.compile(r"\b(?:with|together|alongside|accompan\w*|company|beside|next to)\b", re.IGNORECASE)
+_NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
+_TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO})\b", re.IGNORECASE)
 # ... and those that can only mean that: a question with these is about company, whatever the frame says
 _COMPANY = re.compile(r"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|"
-                      r"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|next to))\b",
+                      rf"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|{_NEXT_TO}))\b",
                       re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
 
@@ -127,14 +136,46 @@ def asks_about_looks(question: str) -> bool:
 
 _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
                      r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
-                     r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b",
+                     r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b"
+                     r"|\b(?:first|last|final|latest|most\s+recent)\s+(?:words?|things?|sentences?|remarks?)\b",
                      re.IGNORECASE)
 
 
+_TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
+
+
+def asks_turn_count(question: str) -> bool:
+    """The question counts someone's turns ("who spoke exactly twice?", "how many times did she talk?"): counts are
+    in the turn records, never in one memory's text."""
+    return bool(_TURN_COUNT.search(_QUOTE.sub(" ", question)))
+
+
 def asks_by_rank(question: str) -> bool:
-    """The question names a person by their rank among the speakers ("the third person who spoke", "who spoke
-    second"): an order in time no memory's text holds, only the turn records."""
+    """The question names a person or their words by rank among the speakers ("the third person who spoke", "who
+    spoke second", "the last words I heard"): an order in time no memory's text holds, only the turn records."""
     return bool(_RANKED.search(_QUOTE.sub(" ", question)))
+
+
+def _same_words(a: str, b: str) -> bool:
+    return max(quote_score(a, b), quote_score(b, a)) >= 0.5
+
+
+def quoted_in(ref: str, quoted: list[str]) -> bool:
+    return any(_same_words(x, ref) for x in quoted)
+
+
+def _last_turn(q: Query, plain: str, added: list[str]) -> Query:
+    """rel relative to other's last turn exactly when the question says so ("the last time she spoke")."""
+    if not q.rel or q.rel == "with":
+        return q
+    says_last = bool(_LAST_TURN.search(plain))
+    if says_last and not q.rel.endswith("_last"):
+        q = replace(q, rel=q.rel + "_last")
+        added.append(f"rel={q.rel}: the question relates to someone's last turn")
+    elif not says_last and q.rel.endswith("_last") and not re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE):
+        q = replace(q, rel=q.rel.removesuffix("_last"))
+        added.append(f"rel={q.rel}: the question names nobody's last turn")
+    return q
 
 
 def _by_looks(q: Query, label: str, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
@@ -153,7 +194,7 @@ def _by_looks(q: Query, label: str, question: str, plain: str, quoted: list[str]
         new = replace(q, find="yes", who=ref, other=None, rel=None, pick=None, times=None, act=None)
     else:
         keep = q.find if q.find in ("who", "when", "where", "what", "count_times", "how_long") else "who"
-        timed = q.rel in ("before", "after", "right_before", "right_after") and q.other and look_of(q.other) is None
+        timed = q.rel in TIMED_REL and q.other and look_of(q.other) is None
         new = replace(q, find=keep, who=ref, other=q.other if timed else None, rel=q.rel if timed else None,
                       times=None)
     if new != q:
@@ -200,6 +241,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     quoted = quotes_of(question)
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
     q = _refs_from_question(q, question, known_places, added)
+    q = when_or_where(q, plain, added)
+    q = place_named(q, plain, place_of_question(question, known_places), added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
         # seen but not heard?" for a yes or no (with the question's place and time)
@@ -222,6 +265,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
+    q = anchor_order(q, question, quoted, _same_words, added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
@@ -235,10 +279,22 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
         else:
             missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
+    q = _last_turn(q, plain, added)
+    for key in ("who", "other"):
+        ref = getattr(q, key)
+        if ref and look_of(ref) is not None and look is None and not quoted_in(ref, quoted):
+            missing.append(f"{key}={ref!r}: the question describes nobody by how they looked")
     q = _time_words_back(q, quoted, plain, added)
     refs = [r for r in (q.who, q.other) if r]
     for quote in quoted:
-        if not any(max(quote_score(quote, r), quote_score(r, quote)) >= 0.5 for r in refs):
+        if not any(_same_words(quote, r) for r in refs):
+            if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and not _BEFORE_AFTER.search(
+                    plain) and spoken_quotes(question):
+                # the one person the question names, left out of a frame that names nobody: it is who=
+                q = replace(q, who=quote)
+                refs = [quote]
+                added.append(f"who={quote!r}: the person the question names")
+                continue
             missing.append(f"the words '{quote}' (who= or other=)")
     spans = timeline.spans(plain, now)
     if spans:
@@ -248,6 +304,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append("time from the question: " + ", ".join(s.text for s in spans))
     covered = [(m.start(), m.end()) for s in spans for m in re.finditer(re.escape(s.text), plain)]
     times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at) if t}
+    q = clock_bounds(q, " ".join(plain.split()), times, lambda t: _read(timeline, t, now), added)
     for m in _CLOCK.finditer(plain):
         if any(a <= m.start() < b for a, b in covered):
             continue
@@ -258,6 +315,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
         said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
+        said = {"first" if w == "first" else "last" for w in said}     # final, latest, most recent: last
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())

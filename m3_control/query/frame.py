@@ -13,9 +13,9 @@ One table (:data:`FIELDS`) defines every field; the grammar the model decodes un
 
 Semantics (see :mod:`m3_control.query.execute`): events are selected (``act``: spoke / seen / any), filtered by
 time (``from``, ``to``, ``at``), place (``place``), relation to another person (``rel`` + ``other``: before / after
-their first turn, or ``with``: in view at the same time as them) and person (``who``); people are filtered by how
-many times they spoke there (``times``) and picked (``pick``: first, last, n-th, most, least); ``find`` says what
-the answer is.
+their first turn, or with ``_last`` their last one, or ``with``: in view at the same time as them) and person
+(``who``); people are filtered by how many times they spoke there (``times``) and picked (``pick``: first, last,
+n-th, most, least); ``find`` says what the answer is.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from typing import Any
 
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
         "less", "how_long")
-REL = ("right_before", "right_after", "before", "after", "with")
+REL = ("right_before", "right_after", "before", "after", "right_before_last", "right_after_last", "before_last",
+       "after_last", "with")
+TIMED_REL = tuple(r for r in REL if r != "with")   # relative to one of other's turns: the first, or with _last the last
 PICK = ("first", "last", "most", "least")     # or an ordinal 2..20
 ACT = ("spoke", "seen", "any")
 TIMES_OPS = (">=", "<=", "=", ">", "<")
@@ -43,8 +45,8 @@ class Query:
     find: str
     who: str | None = None         # a person: what they said (quoted words) or a name
     other: str | None = None       # the second person (same / more / less) or the one ``rel`` is relative to
-    rel: str | None = None         # right_before | right_after | before | after (other's first turn) | with (in
-    #                                view at the same time as other)
+    rel: str | None = None         # right_before | right_after | before | after (other's first turn; with the
+    #                                suffix _last: other's last turn) | with (in view at the same time as other)
     pick: str | None = None        # first | last | most | least | "2".."20"
     times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1"
     from_: str | None = None       # m:ss
@@ -83,7 +85,8 @@ FIELDS: tuple[Field, ...] = (
     Field("find", "find", FIND, doc="what the answer is"),
     Field("who", "who", quoted=True, doc="a person, by what they said or by name"),
     Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
-    Field("rel", "rel", REL, doc="events relative to other's first turn, or with: in view together with other"),
+    Field("rel", "rel", REL, doc="events relative to other's first turn (..._last: other's last turn), or with: in "
+                                 "view together with other"),
     Field("pick", "pick", PICK, doc="first, last, most, least, or an ordinal 2..20"),
     Field("from", "from_", time=True, doc="start of the time window, m:ss"),
     Field("to", "to", time=True, doc="end of the time window, m:ss"),
@@ -178,6 +181,11 @@ def check_shape(q: Query) -> None:
         raise QueryError("rel needs other=\"...\" (the person it is relative to)")
     if q.at and (q.from_ or q.to):
         raise QueryError("give either at=... or from=/to=..., not both")
+
+
+def rel_base(rel: str | None) -> str | None:
+    """right_before_last -> right_before: the relation without which of other's turns it is relative to."""
+    return rel.removesuffix("_last") if rel else rel
 
 
 def pick_ordinal(q: Query) -> int | None:

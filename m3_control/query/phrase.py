@@ -57,7 +57,11 @@ def conditions(res: QueryResult) -> str:
         out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
     elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
-        out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
+        if q.rel.endswith("_last"):
+            rel = q.rel.removesuffix("_last").replace("_", " ")
+            out.append(f" {rel} {who} spoke for the last time ({res.say(res.anchor.start)})")
+        else:
+            out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
     return "".join(out)
 
 

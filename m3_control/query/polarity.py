@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import FIND, YES_NO_FIND, Query
+from .frame import FIND, YES_NO_FIND, Query, rel_base
 
 _QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
@@ -31,11 +31,12 @@ def align(question: str, q: Query) -> Query:
     """``q`` with before/after (and "just / right before", "next", "previous": the one turn next to it) and
     more/less taken from the question where it says only one of them."""
     words = _words(question)
-    if q.rel in ("before", "after", "right_before", "right_after"):
+    if q.rel and q.rel != "with":
         side = _only(words, _BEFORE, _AFTER)
         if side is not None:
             adjacent = q.rel.startswith("right_") or bool(_ADJACENT.search(words))   # "just before": the one turn
-            want = ("right_" if adjacent else "") + ("before" if side == "a" else "after")
+            want = ("right_" if adjacent else "") + ("before" if side == "a" else "after") \
+                + q.rel.removeprefix(rel_base(q.rel) or "")    # which of other's turns stays
             if want != q.rel:
                 q = replace(q, rel=want)
     if q.find in ("more", "less"):

@@ -1,0 +1,114 @@
+"""A frame put back in line with the question's own words where they leave one reading (used by :mod:`.fidelity`).
+
+Each repair reads words a person would use, never a question kind:
+
+* a clock time the frame left out is a window bound or a moment by the words before it ("past 0:46", "later than",
+  "as of 0:10", "by", "until", "at"), and a ``times`` count that only repeats the clock's digits goes;
+* two people and one relation in time: the person the relation is anchored on is the one the relation word comes
+  before ("... how many times had A spoken *before* B first spoke?", "*Once* B had spoken for the last time, did A
+  still ...?"); a frame that relates them the other way round is turned, one that forgot the relation gets it;
+* a place the question does not name is not the question's;
+* "what place was I in" is asked by ``where``, whatever else the sentence starts with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query
+
+CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
+_AFTER_WORDS = re.compile(r"\b(?:after|past|since|from|beyond|following|later\s+than|onwards?\s+from)\s*$",
+                          re.IGNORECASE)
+_BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)\s*$",
+                           re.IGNORECASE)
+_AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
+# words that place one person's turn relative to another's: the quote right after them is the anchor
+_REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding)\b"
+                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|told|first|last|had|has|"
+                       r"did|was|spoke|talked))*\s*$", re.IGNORECASE)
+_BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|prior\s+to|earlier\s+than|preceding)\b",
+                         re.IGNORECASE)
+_AFTER_REL = re.compile(r"\b(?:after|once|since|following|later\s+than|again|still)\b", re.IGNORECASE)
+_ASKS_PLACE = re.compile(r"\b(?:what|which)\s+(?:place|room|part\s+of\s+the\s+house)\b|\bwhere\s+(?:was|were|am)\s+"
+                         r"(?:i|we)\b", re.IGNORECASE)
+
+
+def clock_bounds(q: Query, plain: str, frame_times: set, read, added: list[str]) -> Query:  # noqa: ANN001
+    """Clock times of the question the frame does not hold, placed by the words before them. ``read(text)`` ->
+    whole stream seconds (or None); ``frame_times``: the frame's times read the same way."""
+    for m in CLOCK.finditer(plain):
+        t = read(m.group(0))
+        if t is None or t in frame_times:
+            continue
+        before = plain[:m.start()]
+        field = "from_" if _AFTER_WORDS.search(before) else "to" if _BEFORE_WORDS.search(before) else \
+            "at" if _AT_WORDS.search(before) else None
+        if field is None or getattr(q, field) is not None or (field == "at" and (q.from_ or q.to)) or \
+                (field != "at" and q.at):
+            continue
+        digits = {m.group(1).lstrip("0") or "0", m.group(2).lstrip("0") or "0", m.group(1) + m.group(2)}
+        times = q.times
+        if times is not None and times.lstrip("<>=") in digits:
+            times = None        # the clock's digits written as a number of times
+        q = replace(q, **{field: m.group(0)}, times=times)
+        frame_times.add(t)
+        added.append(f"{'from' if field == 'from_' else field}={m.group(0)} from the words before it")
+    return q
+
+
+def _anchor_quote(question: str, quoted: list[str]) -> int | None:
+    """Index into ``quoted`` of the one quote a relation word comes right before, else None."""
+    spans = [m for m in re.finditer(r"'([^']+)'|\"([^\"]+)\"", question)]
+    if len(spans) != len(quoted) or len(spans) < 2:
+        return None
+    hits = []
+    start = 0
+    for i, m in enumerate(spans):
+        if _REL_WORD.search(question[start:m.start()]):
+            hits.append(i)
+        start = m.end()
+    return hits[0] if len(hits) == 1 else None
+
+
+def anchor_order(q: Query, question: str, quoted: list[str], same_words, added: list[str]) -> Query:  # noqa: ANN001
+    """Two quoted people related in time: other= is the one the relation word anchors on (swapped if the frame has
+    it the other way round); a frame with both people and no relation gets the question's before / after."""
+    if q.who is None or q.other is None or q.rel == "with" or q.find in ("same", "more", "less"):
+        return q
+    i = _anchor_quote(question, quoted)
+    if i is None:
+        return q
+    anchor = quoted[i]
+    if q.rel is None:
+        plain = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)
+        b, a = bool(_BEFORE_REL.search(plain)), bool(_AFTER_REL.search(plain))
+        if a == b:
+            return q
+        q = replace(q, rel="before" if b else "after")
+        added.append(f"rel={q.rel} from the question")
+    if same_words(anchor, q.who) and not same_words(anchor, q.other):
+        q = replace(q, who=q.other, other=q.who)
+        added.append("who / other turned: the question relates to the other person's turn")
+    return q
+
+
+def place_named(q: Query, plain: str, named: str | None, added: list[str]) -> Query:
+    """place= only where the question names a place (``named``: the place it names, or None)."""
+    if q.place is None or named is not None:
+        return q
+    low = " ".join(plain.lower().split())
+    if re.search(rf"\b{re.escape(q.place.lower().removeprefix('the '))}\b", low):
+        return q
+    added.append(f"place={q.place!r} dropped: the question names no place")
+    return replace(q, place=None)
+
+
+def when_or_where(q: Query, plain: str, added: list[str]) -> Query:
+    """find=when for "when she first spoke, what place was I in?": the question asks for a place."""
+    if q.find == "when" and _ASKS_PLACE.search(plain) and not re.search(r"\b(?:what|which)\s+time\b", plain,
+                                                                         re.IGNORECASE):
+        added.append("find=where: the question asks for a place")
+        return replace(q, find="where")
+    return q

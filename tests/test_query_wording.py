@@ -1,0 +1,92 @@
+"""Relations to someone's last turn, and frames put back in line with the question's own words (clock words, which
+person a relation is anchored on, a place or a person the question does not name, "what place was I in?"), on the
+hand-built meeting of tests/test_query_executor.py."""
+
+from __future__ import annotations
+
+from m3_control.query import parse
+from m3_control.query.fidelity import asks_by_rank, asks_turn_count, check
+from m3_control.query.polarity import align
+
+from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
+
+KNOWN = ["kitchen", "office", "lab"]
+# the meeting: Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20, Cy 0:35 (TECH), Bo 0:40, Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+
+
+def test_relations_to_the_last_turn_of_the_anchor(ex):  # noqa: F811
+    a, res = ask(ex, f'find=who rel=right_before_last other="{COFFEE}" act=spoke')   # Bo last at 0:40: Cy 0:35
+    assert [p.description for p in res.people] == ['the person who said "I will call the technician"'], a
+    assert "for the last time" in a
+    _, res = ask(ex, f'find=who rel=right_before other="{COFFEE}" act=spoke')        # Bo first at 0:10: Ann 0:02
+    assert [p.description for p in res.people] == ["Ann"]
+    _, res = ask(ex, f'find=who rel=right_after_last other="{COFFEE}" act=spoke')    # after 0:40: Ann 1:05
+    assert [p.description for p in res.people] == ["Ann"]
+    _, res = ask(ex, f'find=yes who="{TECH}" rel=after_last other="{COFFEE}" act=spoke')   # Cy 1:10 after 0:40
+    assert res.value is True
+    _, res = ask(ex, f'find=yes who="{COFFEE}" rel=after_last other="{TECH}" act=spoke')   # Bo never after 1:20
+    assert res.value is False
+    _, res = ask(ex, f'find=count_times who="Ann" rel=before_last other="{TECH}"')   # Ann before 1:20: 3 times
+    assert res.value == 3
+
+
+def test_the_first_or_last_words_are_one_turn(ex):  # noqa: F811
+    _, res = ask(ex, "find=what pick=last act=spoke")
+    assert res.value == ["Bye everyone"]
+    _, res = ask(ex, "find=what pick=first act=spoke")
+    assert res.value == ["Put the red folder on the desk"]
+    _, res = ask(ex, "find=what pick=3 act=spoke")                  # the third person: all Cy said
+    assert res.value == ["I will call the technician", "See you tomorrow"]
+
+
+def test_clock_words_place_a_time_the_frame_left_out():
+    q, added, missing = check("Who was the first person I heard once it was past 0:50?",
+                              parse("find=who act=spoke times>50"), KNOWN)
+    assert (q.from_, q.to, q.times, q.pick) == ("0:50", None, None, "first") and not missing, (q, added, missing)
+    q, _, missing = check("Who was the most recent person to speak as of 0:50?", parse("find=who act=spoke"), KNOWN)
+    assert (q.to, q.pick) == ("0:50", "last") and not missing, q
+    q, _, missing = check("How many distinct speakers did I hear later than 1:00?",
+                          parse("find=count_people act=spoke"), KNOWN)
+    assert q.from_ == "1:00" and not missing
+    q, _, missing = check("Who spoke exactly twice before 1:00?", parse("find=who times=2 act=spoke"), KNOWN)
+    assert (q.to, q.times) == ("1:00", "=2") and not missing      # a real count stays
+    # no word before the clock says which bound it is: the frame goes back to the model
+    _, _, missing = check("Who spoke, 0:50?", parse("find=who act=spoke"), KNOWN)
+    assert missing
+
+
+def test_the_person_a_relation_is_anchored_on_is_the_one_after_the_relation_word():
+    a, b = "set blue with e five now", "lay blue at x four now"
+    q, _, missing = check(f"Once the person who said '{a}' had spoken for the last time, did the person who said "
+                          f"'{b}' still say something?", parse(f'find=yes who="{a}" other="{b}" rel=after_last'),
+                          KNOWN)
+    assert (q.who, q.other, q.rel) == (b, a, "after_last") and not missing, q
+    q, _, _ = check(f"How many times had I heard the person who said '{b}' by the time the person who said '{a}' "
+                    f"said anything?", parse(f'find=count_times who="{b}" other="{a}"'), KNOWN)
+    assert (q.who, q.other, q.rel) == (b, a, "before"), q
+    question = f"After the person who said '{b}' finished speaking for good, who was the next to talk?"
+    q, _, _ = check(question, align(question, parse(f'find=who other="{b}" rel=after_last act=spoke')), KNOWN)
+    assert q.rel == "right_after_last", q                          # "next to talk" is order, not company
+    q, _, _ = check(f"Who spoke right before the person who said '{b}'?",
+                    parse(f'find=who other="{b}" rel=right_before_last act=spoke'), KNOWN)
+    assert q.rel == "right_before", q                              # nobody's last turn in the question
+
+
+def test_a_place_or_a_look_the_question_does_not_name_is_not_the_questions():
+    b = "lay blue at x four now"
+    q, added, _ = check(f"When the person who said '{b}' first spoke, what place was I in?",
+                        parse(f'find=when who="{b}" pick=first place="garden" act=spoke'), KNOWN + ["garden"])
+    assert (q.find, q.place) == ("where", None), (q, added)
+    _, _, missing = check("Before 0:46, who spoke last?",
+                          parse('find=who other="the person who looked sad" rel=before act=spoke'), KNOWN)
+    assert any("how they looked" in m for m in missing)
+    # the one person a question names by what they said, left out of the frame, is who=
+    q, _, missing = check("Where was I when I heard 'set blue by k four again'?",
+                          parse("find=where act=spoke times=0"), KNOWN)
+    assert q.who == "set blue by k four again" and not missing, q
+
+
+def test_counts_and_ranked_words_are_asked_of_the_records():
+    assert asks_turn_count("Who talked 4 times, no more and no less?") and asks_turn_count("Who spoke exactly twice?")
+    assert not asks_turn_count("Who said 'set blue with e five times'?") and not asks_turn_count("Who spoke first?")
+    assert asks_by_rank("What were the last words I heard?") and asks_by_rank("What was the final thing said?")
