@@ -90,3 +90,17 @@ def test_counts_and_ranked_words_are_asked_of_the_records():
     assert asks_turn_count("Who talked 4 times, no more and no less?") and asks_turn_count("Who spoke exactly twice?")
     assert not asks_turn_count("Who said 'set blue with e five times'?") and not asks_turn_count("Who spoke first?")
     assert asks_by_rank("What were the last words I heard?") and asks_by_rank("What was the final thing said?")
+
+
+def test_ranks_counts_of_people_and_places_written_as_people():
+    q, _, _ = check("Counting each person once, who spoke fourth?", parse("find=who act=spoke times=4"), KNOWN)
+    assert (q.pick, q.times) == ("4", None), q
+    q, _, _ = check("Who spoke exactly 4 times?", parse("find=who act=spoke times=4"), KNOWN)
+    assert (q.pick, q.times) == (None, "=4"), q
+    q, _, _ = check("Of the people who spoke, how many spoke exactly 5 times?", parse("find=count_times times=5"),
+                    KNOWN)
+    assert (q.find, q.times) == ("count_people", "=5"), q
+    a = "set blue with e five now"
+    q, _, missing = check(f"Was the person who said '{a}' talking while I was in the office?",
+                          parse(f'find=same who="{a}" other="spoke while in the office"'), KNOWN)
+    assert (q.find, q.who, q.other, q.place) == ("yes", a, None, "office") and not missing, q

@@ -29,7 +29,15 @@ from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
-from .wording import anchor_order, clock_bounds, place_named, when_or_where
+from .wording import (
+    anchor_order,
+    clock_bounds,
+    counted_people,
+    place_named,
+    place_not_person,
+    rank_not_count,
+    when_or_where,
+)
 
 _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
@@ -240,9 +248,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     missing: list[str] = []
     quoted = quotes_of(question)
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
+    named_place = place_of_question(question, known_places)
+    q = place_not_person(q, quoted, named_place, _same_words, added)
     q = _refs_from_question(q, question, known_places, added)
     q = when_or_where(q, plain, added)
-    q = place_named(q, plain, place_of_question(question, known_places), added)
+    q = place_named(q, plain, named_place, added)
+    q = counted_people(rank_not_count(q, plain, added), added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
         # seen but not heard?" for a yes or no (with the question's place and time)

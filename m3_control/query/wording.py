@@ -112,3 +112,41 @@ def when_or_where(q: Query, plain: str, added: list[str]) -> Query:
         added.append("find=where: the question asks for a place")
         return replace(q, find="where")
     return q
+
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                                              "eighth", "ninth", "tenth"), start=1)}
+_ORDINAL_IN = re.compile(r"\b(" + "|".join(_ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+_N_TIMES = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+times\b|\b(?:twice|thrice)\b",
+                      re.IGNORECASE)
+
+
+def rank_not_count(q: Query, plain: str, added: list[str]) -> Query:
+    """times=4 for "who spoke fourth?": the question ranks people, it gives no number of times."""
+    if q.times is None or not q.times.startswith("=") or _N_TIMES.search(plain):
+        return q
+    ranks = {_ORDINAL_WORDS.get(m.group(1).lower()) or int(re.sub(r"\D", "", m.group(1)))
+             for m in _ORDINAL_IN.finditer(plain)}
+    k = int(q.times[1:])
+    if ranks == {k} and q.pick is None and k >= 2:
+        added.append(f"pick={k}: the question ranks people (times={k} is not in it)")
+        return replace(q, times=None, pick=str(k))
+    return q
+
+
+def counted_people(q: Query, added: list[str]) -> Query:
+    """find=count_times with times=: "how many spoke exactly 5 times?" counts people, not turns."""
+    if q.find == "count_times" and q.times is not None and q.who is None:
+        added.append("find=count_people: a count of people who spoke that many times")
+        return replace(q, find="count_people")
+    return q
+
+
+def place_not_person(q: Query, quoted: list[str], place: str | None, same_words, added: list[str]) -> Query:  # noqa: ANN001
+    """find=same other="spoke while in the workshop": the second "person" is the question's place."""
+    if q.find != "same" or not q.other or place is None or any(same_words(x, q.other) for x in quoted):
+        return q
+    if place.lower() not in q.other.lower():
+        return q
+    added.append(f"find=yes place={place!r}: other={q.other!r} is the question's place, not a person")
+    return replace(q, find="yes", other=None, rel=None, place=place)
