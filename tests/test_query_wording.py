@@ -104,3 +104,27 @@ def test_ranks_counts_of_people_and_places_written_as_people():
     q, _, missing = check(f"Was the person who said '{a}' talking while I was in the office?",
                           parse(f'find=same who="{a}" other="spoke while in the office"'), KNOWN)
     assert (q.find, q.who, q.other, q.place) == ("yes", a, None, "office") and not missing, q
+
+
+def test_refs_the_question_never_says_and_scene_setting_clauses():
+    from m3_control.query.fidelity import asks_who_spoke
+    from m3_control.query.polarity import YES_NO_QUESTION
+
+    q, added, missing = check("Who had spoken most recently right before 0:57?",
+                              parse('find=who other="the printer is out of paper" rel=right_before act=spoke'), KNOWN)
+    assert (q.other, q.rel, q.to, q.pick) == (None, None, "0:57", "last") and not missing, (q, added, missing)
+    q, _, _ = check("What did Maria say?", parse('find=what who="Maria"'), KNOWN)
+    assert q.who == "Maria"
+    a, b = "set blue with e five now", "lay blue at x four now"
+    q, _, _ = check(f"Did the person who said '{a}' talk at all after the final time the person who said '{b}' "
+                    f"spoke?", parse(f'find=yes who="{a}" other="{b}" act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel) == (a, b, "after_last"), q
+    assert YES_NO_QUESTION.match("Once he had left, did she still speak?")
+    assert not YES_NO_QUESTION.match("Before she spoke, how many times had he talked?")
+    assert asks_who_spoke("In the library, whose voice did I hear last?") and asks_who_spoke("Who opened the talking?")
+    assert not asks_who_spoke("Who talked about the umbrella?") and not asks_who_spoke("Who put the cup away?")
+
+
+def test_a_yes_names_the_persons_own_turn_not_the_anchor(ex):  # noqa: F811
+    a, res = ask(ex, f'find=yes who="{TECH}" rel=after_last other="{COFFEE}" act=spoke')   # Bo last 0:40, Cy 1:10
+    assert res.value is True and "at 01:10" in a, a

@@ -33,6 +33,7 @@ from .wording import (
     anchor_order,
     clock_bounds,
     counted_people,
+    grounded_refs,
     place_named,
     place_not_person,
     rank_not_count,
@@ -43,7 +44,7 @@ _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
-_ORDINAL = re.compile(r"\b(first|last|final|latest|most\s+recent)\b"
+_ORDINAL = re.compile(r"\b(first|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))", re.IGNORECASE)
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third "
@@ -152,6 +153,17 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
 _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
 
 
+_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose)\b[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
+                        r"talking|voice|hear|heard)\b", re.IGNORECASE)
+
+
+def asks_who_spoke(question: str) -> bool:
+    """"Whose voice did I hear last in the library?", "who opened the talking?": a person by when or where they
+    spoke, which the turn records hold (not "who talked about the umbrella?": a topic is a search)."""
+    plain = _QUOTE.sub(" ", question)
+    return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
+
+
 def asks_turn_count(question: str) -> bool:
     """The question counts someone's turns ("who spoke exactly twice?", "how many times did she talk?"): counts are
     in the turn records, never in one memory's text."""
@@ -251,6 +263,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     named_place = place_of_question(question, known_places)
     q = place_not_person(q, quoted, named_place, _same_words, added)
     q = _refs_from_question(q, question, known_places, added)
+    q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_named(q, plain, named_place, added)
     q = counted_people(rank_not_count(q, plain, added), added)

@@ -242,7 +242,8 @@ def _yes(res: QueryResult, cond: str) -> str:
         if q.times:
             return f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)}{cond}."
         if res.value:
-            first = res.events[0] if res.events else None
+            own = [e for e in res.events if e.character_id == cid]   # not the anchor of a relation
+            first = own[0] if own else res.events[0] if res.events else None
             when = f" at {res.say(first.start)}" if first is not None else ""
             verb = "spoke" if first is not None and first.kind == "voice" else "was seen" if first else "was there"
             return f"Yes, {d} {verb}{when}{cond}."

@@ -67,8 +67,9 @@ def fit(question: str, q: Query, answer: str) -> str:
 _COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than .*$')
 
 
-YES_NO_QUESTION = re.compile(r"^\W*(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b",
-                             re.IGNORECASE)
+_AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"
+# "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
+YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|[^?]*,\s*{_AUX})", re.IGNORECASE)
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how (?:often|many (?:times|turns)|many different times)\b", re.IGNORECASE), ("count_times",)),
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:people|persons|speakers|voices|faces|of them)\b",

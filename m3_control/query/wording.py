@@ -19,15 +19,15 @@ from dataclasses import replace
 from .frame import Query
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
-_AFTER_WORDS = re.compile(r"\b(?:after|past|since|from|beyond|following|later\s+than|onwards?\s+from)\s*$",
+_AFTER_WORDS = re.compile(r"\b(?:after|past|passed|since|from|beyond|following|later\s+than|onwards?\s+from)\s*$",
                           re.IGNORECASE)
 _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)\s*$",
                            re.IGNORECASE)
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
 _REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding)\b"
-                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|told|first|last|had|has|"
-                       r"did|was|spoke|talked))*\s*$", re.IGNORECASE)
+                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|told|first|last|final|very|time|"
+                       r"moment|had|has|did|was|spoke|talked))*\s*$", re.IGNORECASE)
 _BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|prior\s+to|earlier\s+than|preceding)\b",
                          re.IGNORECASE)
 _AFTER_REL = re.compile(r"\b(?:after|once|since|following|later\s+than|again|still)\b", re.IGNORECASE)
@@ -150,3 +150,25 @@ def place_not_person(q: Query, quoted: list[str], place: str | None, same_words,
         return q
     added.append(f"find=yes place={place!r}: other={q.other!r} is the question's place, not a person")
     return replace(q, find="yes", other=None, rel=None, place=place)
+
+
+_REF_FILLER = {"the", "person", "people", "man", "woman", "one", "who", "said", "says", "say", "someone", "somebody",
+               "that", "this", "with", "and", "was", "were"}
+
+
+def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query:  # noqa: ANN001
+    """who= / other= whose words the question never uses ("the printer is out of paper" for "who had spoken right
+    before 0:57?") name nobody the question asks about: dropped (with the relation anchored on them). Looks are
+    checked elsewhere; comparisons keep both people (their shape check asks the model again)."""
+    if q.find in ("same", "more", "less"):
+        return q
+    low = set(re.findall(r"[a-z0-9]+", question.lower()))
+    for key in ("who", "other"):
+        ref = getattr(q, key)
+        if not ref or is_look(ref) is not None:
+            continue
+        words = {w for w in re.findall(r"[a-z0-9]+", ref.lower()) if len(w) >= 3 and w not in _REF_FILLER}
+        if words and not words & low:
+            q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
+            added.append(f"{key}={ref!r} dropped: the question never says it")
+    return q
