@@ -1,0 +1,177 @@
+"""Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
+
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A|B|C] [--grid DIR]
+
+A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
+speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
+last words heard, who spoke exactly k times, and two questions about words nobody said (to decline). Each kind has
+four wordings (sets A-D), written before any run on them; references come from the scene definition
+(:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep`` folder holding
+``seed_SEED/memory.db``. Prints every question with its reference, answer and replies, then right / asked.
+
+History (docs/benchmarks.md, "Question kinds nobody wrote phrasings for"): set A then B on seed 528 were looked at
+while fixing; set C on seed 529 was run once before the last fixes (the held-out figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scene_bench import GRID, _answerer, declined  # noqa: E402
+
+from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
+from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, scene_questions  # noqa: E402
+
+# kind -> wordings A, B, C, D ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
+WORDINGS: dict[str, tuple[str, str, str, str]] = {
+    "first_after_t": ("After {t}, who was the first to speak?",
+                      "Who was the first person I heard once it was past {t}?",
+                      "Once the clock passed {t}, whose voice came first?",
+        "Who started talking first when it was later than {t}?"),
+    "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
+                      "After {t}, how many turns of speech were there?",
+        "How many times was somebody talking after the {t} mark?"),
+    "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
+                       "than {t}?", "How many people talked at some point after {t}?",
+        "After {t}, how many individuals did I hear?"),
+    "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
+                      "Who had spoken most recently right before {t}?",
+        "Up to {t}, who was the last one to say something?"),
+    "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
+                         "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
+                         "words?",
+        "Who talked right after {p} said something for the last time?"),
+    "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
+                          "for the final time?", "Just before {p} talked for the last time, who was speaking?",
+        "Who spoke immediately before {p} spoke one last time?"),
+    "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
+                          "in?", "In which place did {p} speak for the first time?",
+        "Where was I the first time {p} talked?"),
+    "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
+                           "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
+                           "talked?",
+        "How many times did {p1} speak before {p2} ever said a word?"),
+    "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
+                                "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
+                                "final time {p2} spoke?",
+        "After {p2} spoke for the very last time, was {p1} heard again?"),
+    "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
+                       "Who opened the talking in the {pl}?",
+        "Who was the first one I heard in the {pl}?"),
+    "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
+                      "In the {pl}, whose voice did I hear last?",
+        "Who said something last in the {pl}?"),
+    "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
+                         "What was said first of all?",
+        "What's the first thing I heard anyone say?"),
+    "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
+                        "What was the most recent thing anyone said?",
+        "What was the last sentence anyone spoke?"),
+    "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
+                      "Whose voice did I hear precisely {k} times?",
+        "Which speaker did I hear {k} times in all?"),
+    "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
+                            "'{s}'?", "Who talked after someone said '{s}'?",
+        "Who answered the person who said '{s}'?"),
+    "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
+                      "In what room did somebody say '{s}'?",
+        "Where did someone tell me '{s}'?"),
+}
+
+
+def questions(scene, which: int) -> list[dict]:  # noqa: ANN001
+    f = Facts(scene)
+    turns, out = f.turns, []
+
+    def add(kind: str, ref: str, answerable: bool = True, **fields: str) -> None:
+        out.append({"kind": kind, "q": WORDINGS[kind][which].format(**fields), "a": ref, "answerable": answerable})
+
+    r = random.Random(scene.seed * 7 + 1)
+    edges = f.window_edges()
+    for t in r.sample(edges, min(2, len(edges))):
+        after = [e for e in turns if e.start > t]
+        before = [e for e in turns if e.end < t]
+        if after:
+            add("first_after_t", f.who(after[0].person), t=clock(t))
+            add("count_after_t", str(len(after)), t=clock(t))
+            add("people_after_t", str(len({e.person for e in after})), t=clock(t))
+        if before:
+            add("last_before_t", f.who(before[-1].person), t=clock(t))
+    for p in f.speakers:
+        idx = [i for i, e in enumerate(turns) if e.person == p]
+        if idx[-1] + 1 < len(turns):
+            add("right_after_last", f.who(turns[idx[-1] + 1].person), p=f.who(p))
+        if idx[-1] > 0 and turns[idx[-1] - 1].person != p:
+            add("right_before_last", f.who(turns[idx[-1] - 1].person), p=f.who(p))
+        add("where_first_heard", f"in the {turns[idx[0]].place}", p=f.who(p))
+    for p1 in f.speakers:
+        for p2 in f.speakers:
+            if p1 == p2:
+                continue
+            first2 = next(i for i, e in enumerate(turns) if e.person == p2)
+            last2 = max(i for i, e in enumerate(turns) if e.person == p2)
+            n = sum(e.person == p1 for e in turns[:first2])
+            if n:
+                add("count_before_other", str(n), p1=f.who(p1), p2=f.who(p2))
+            add("spoke_after_others_last", "Yes" if any(e.person == p1 for e in turns[last2 + 1:]) else "No",
+                p1=f.who(p1), p2=f.who(p2))
+    for pl in f.spoken_places:
+        here = f.in_place(pl)
+        add("first_in_place", f.who(here[0].person), pl=pl)
+        add("last_in_place", f.who(here[-1].person), pl=pl)
+    add("first_thing_said", scene.sentences[turns[0].person])
+    add("last_thing_said", scene.sentences[turns[-1].person])
+    for k in sorted(set(f.count.values())):
+        who = [p for p, c in f.count.items() if c == k]
+        if len(who) == 1 and k >= 2:
+            add("who_exactly_k", f.who(who[0]), k=str(k))
+    fake = f.fake_sentence(r)
+    add("unknown_right_after", NOT_SAID, False, s=fake)
+    add("unknown_where", NOT_SAID, False, s=fake)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
+    ap.add_argument("--set", default="C", choices=("A", "B", "C", "D"))
+    ap.add_argument("--grid", default=str(GRID))
+    ap.add_argument("--json", default="")
+    args = ap.parse_args()
+    from m3_control.evaluation.judge import make_judge
+    from m3_memory import MemoryStore
+
+    scene = make_scene(args.seed, args.grid)
+    at = scene_questions(scene)[0].at
+    qs = questions(scene, "ABCD".index(args.set))
+    store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
+    ans = _answerer(store, None)
+    ans.load()
+    judge, rows = make_judge(None), []
+    for q in qs:
+        t = time.perf_counter()
+        a = ans.answer(q["q"], at, 5)
+        lat = time.perf_counter() - t
+        text = a.answer or a.error
+        ok = judge.judge(q["q"], q["a"], text).correct
+        rows.append(q | {"answer": text, "correct": ok, "latency_s": lat, "declined": declined(text),
+                         "replies": [x.get("reply", "") for x in a.trace.get("rounds", [])]})
+        print("OK  " if ok else "MISS", f"{lat:4.1f}s", q["kind"], "|", q["q"], "| ref:", q["a"], "| got:", text[:160],
+              "|", rows[-1]["replies"], flush=True)
+    right = sum(r["correct"] for r in rows)
+    lat = sorted(r["latency_s"] for r in rows)
+    print(f"set {args.set}, seed {args.seed}: {right}/{len(rows)} right; p50 {lat[len(lat) // 2]:.2f} s")
+    out = Path(args.json or Path(__file__).parent / "results" / f"wording_probe_{args.seed}_{args.set}.json")
+    out.write_text(json.dumps({"seed": args.seed, "set": args.set, "right": right, "n": len(rows), "rows": rows},
+                              indent=1))
+
+
+if __name__ == "__main__":
+    main()
