@@ -29,7 +29,7 @@ from .answerer import Answer, ErrorKind
 from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, parse_tools_reply, tool_error_turn
-from .query import QueryError, QueryExecutor, answer_query
+from .query import REFUSAL, QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query.frame import FIND, YES_NO_FIND
@@ -302,8 +302,13 @@ class ToolReasoningLoop:
                         return done(Answer(answer=fallback, rounds_used=r + 1), "model")
                     if missing and aligned.compact() in refused_frames:
                         # the model wrote the frame it was told leaves something out again: asking once more
-                        # only costs rounds (seconds each); it runs as written, the flag says so
+                        # only costs rounds (seconds each). Without the person the question names, its result
+                        # is about other people: refused; otherwise it runs as written. The flag says so.
                         info.flags.append("refused_frame_repeated")
+                        if any(m.startswith("the words '") for m in missing):
+                            trace["rounds"].append(row)
+                            run.report(info)
+                            return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
                     elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
                         refused_frames.add(aligned.compact())
                         raise QueryError("the query leaves out " + "; ".join(missing))

@@ -4,7 +4,7 @@ hand-built meeting of tests/test_query_executor.py."""
 
 from __future__ import annotations
 
-from m3_control.query import parse
+from m3_control.query import REFUSAL, parse
 from m3_control.query.fidelity import asks_by_rank, asks_turn_count, check
 from m3_control.query.polarity import align
 
@@ -61,6 +61,11 @@ def test_the_person_a_relation_is_anchored_on_is_the_one_after_the_relation_word
                           f"'{b}' still say something?", parse(f'find=yes who="{a}" other="{b}" rel=after_last'),
                           KNOWN)
     assert (q.who, q.other, q.rel) == (b, a, "after_last") and not missing, q
+    c, d = "bin blue at f two now", "lay blue at x four now"          # two sentences sharing half their words
+    question = (f"After the person who said '{c}' spoke for the very last time, was the person who said '{d}' heard "
+                f"again?")
+    q, _, _ = check(question, parse(f'find=yes who="{c}" other="{d}" rel=after_last act=spoke'), KNOWN)
+    assert (q.who, q.other) == (d, c), q
     q, _, _ = check(f"How many times had I heard the person who said '{b}' by the time the person who said '{a}' "
                     f"said anything?", parse(f'find=count_times who="{b}" other="{a}"'), KNOWN)
     assert (q.who, q.other, q.rel) == (b, a, "before"), q
@@ -70,6 +75,9 @@ def test_the_person_a_relation_is_anchored_on_is_the_one_after_the_relation_word
     q, _, _ = check(f"Who spoke right before the person who said '{b}'?",
                     parse(f'find=who other="{b}" rel=right_before_last act=spoke'), KNOWN)
     assert q.rel == "right_before", q                              # nobody's last turn in the question
+    q, _, _ = check(f"Who was the last person to speak before the person who said '{b}' spoke for the first time?",
+                    parse(f'find=who other="{b}" rel=right_before_last act=spoke'), KNOWN)
+    assert q.rel == "right_before", q                              # "last" picks the person here
 
 
 def test_a_place_or_a_look_the_question_does_not_name_is_not_the_questions():
@@ -90,6 +98,13 @@ def test_counts_and_ranked_words_are_asked_of_the_records():
     assert asks_turn_count("Who talked 4 times, no more and no less?") and asks_turn_count("Who spoke exactly twice?")
     assert not asks_turn_count("Who said 'set blue with e five times'?") and not asks_turn_count("Who spoke first?")
     assert asks_by_rank("What were the last words I heard?") and asks_by_rank("What was the final thing said?")
+
+
+def test_the_first_one_is_a_person_not_a_count():
+    q, _, _ = check("Who was the first one I heard in the kitchen?", parse("find=who act=spoke times=1"), KNOWN)
+    assert (q.pick, q.times, q.place) == ("first", None, "kitchen"), q
+    q, _, _ = check("Who spoke exactly one time?", parse("find=who act=spoke times=1"), KNOWN)
+    assert q.times == "=1", q
 
 
 def test_ranks_counts_of_people_and_places_written_as_people():
@@ -123,8 +138,29 @@ def test_refs_the_question_never_says_and_scene_setting_clauses():
     assert not YES_NO_QUESTION.match("Before she spoke, how many times had he talked?")
     assert asks_who_spoke("In the library, whose voice did I hear last?") and asks_who_spoke("Who opened the talking?")
     assert not asks_who_spoke("Who talked about the umbrella?") and not asks_who_spoke("Who put the cup away?")
+    assert asks_who_spoke("Who said something last in the library?")
 
 
 def test_a_yes_names_the_persons_own_turn_not_the_anchor(ex):  # noqa: F811
     a, res = ask(ex, f'find=yes who="{TECH}" rel=after_last other="{COFFEE}" act=spoke')   # Bo last 0:40, Cy 1:10
     assert res.value is True and "at 01:10" in a, a
+
+
+def test_a_refused_frame_written_again_runs_instead_of_asking_a_third_time(ex):  # noqa: F811
+    from m3_control.tool_loop import ToolReasoningLoop
+
+    from .test_tool_loop import Scripted
+
+    off = "Action: [Query]\nContent: find=who act=spoke"      # leaves the question's quote out
+    be = Scripted([off, off, off, off], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run(f"Who spoke right before the person who said '{TECH}'?",
+                                             before_time=91.0, max_rounds=5)
+    flags = [r["flags"] for r in a.trace["rounds"]]
+    assert len(flags) == 2 and "query_error" in flags[0] and "refused_frame_repeated" in flags[1], flags
+    assert a.answer == REFUSAL                                # not the people who spoke at all: refused
+    # a frame that leaves out only a time runs as written the second time (flagged)
+    off = "Action: [Query]\nContent: find=who act=spoke"
+    be = Scripted([off, off, off], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("Who spoke, 0:50?", before_time=91.0, max_rounds=5)
+    assert len(a.trace["rounds"]) == 2 and "refused_frame_repeated" in a.trace["rounds"][1]["flags"]
+    assert a.answer != REFUSAL

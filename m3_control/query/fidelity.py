@@ -45,7 +45,8 @@ _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|last|final|latest|most\s+recent(?:ly)?)\b"
-                      r"(?!\s+(?:\d|one|two|three|four|five|few|minute|minutes|second|seconds|hour))", re.IGNORECASE)
+                      r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|few|minute|minutes|second|seconds|"
+                      r"hour))", re.IGNORECASE)   # "the first one I heard" is a person, "the first one minute" a time
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
@@ -56,7 +57,8 @@ _EDGE = re.compile(r"\b(?:at|in|near|towards?)\s+the\s+(?:very\s+)?(end|beginnin
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
                           r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
 # a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
-_COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+_COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                          r"twelve|thirteen|"
                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|twice|thrice|"
                           r"once(?!\s+(?:it|he|she|they|i|we|you|the|that|this|someone|somebody|everyone)\b))\b",
                           re.IGNORECASE)
@@ -80,8 +82,9 @@ _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following
                            re.IGNORECASE)
 # words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
 # for the final time"): rel=..._last, the anchor is that person's last turn instead of their first
-_LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her)\s+(?:very\s+)?(?:last|final)\s+time|last\s+(?:spoke|talked|said|"
-                        r"speaks|talks)|(?:finished|stopped)\s+(?:speaking|talking)|for\s+good)\b", re.IGNORECASE)
+_LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her|one)\s+(?:very\s+)?(?:last|final)\s+time|last\s+(?:spoke|talked|"
+                        r"said|speaks|talks)|(?:last|final)\s+(?:turn|words)\s+of|(?:finished|stopped)\s+(?:speaking|"
+                        r"talking)|for\s+good)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
 _NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
 _TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO})\b", re.IGNORECASE)
@@ -154,7 +157,8 @@ _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re
 
 
 _WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose)\b[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
-                        r"talking|voice|hear|heard)\b", re.IGNORECASE)
+                        r"talking|voice|hear|heard|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
+                        re.IGNORECASE)
 
 
 def asks_who_spoke(question: str) -> bool:
@@ -192,7 +196,8 @@ def _last_turn(q: Query, plain: str, added: list[str]) -> Query:
     if says_last and not q.rel.endswith("_last"):
         q = replace(q, rel=q.rel + "_last")
         added.append(f"rel={q.rel}: the question relates to someone's last turn")
-    elif not says_last and q.rel.endswith("_last") and not re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE):
+    elif not says_last and q.rel.endswith("_last"):
+        # "the last person to speak before X first spoke": last picks the person, X's turn is the first
         q = replace(q, rel=q.rel.removesuffix("_last"))
         added.append(f"rel={q.rel}: the question names nobody's last turn")
     return q
@@ -289,7 +294,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
-    q = anchor_order(q, question, quoted, _same_words, added)
+    q = anchor_order(q, question, quoted, lambda a, b: max(quote_score(a, b), quote_score(b, a)), added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")

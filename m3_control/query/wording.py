@@ -72,7 +72,7 @@ def _anchor_quote(question: str, quoted: list[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def anchor_order(q: Query, question: str, quoted: list[str], same_words, added: list[str]) -> Query:  # noqa: ANN001
+def anchor_order(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """Two quoted people related in time: other= is the one the relation word anchors on (swapped if the frame has
     it the other way round); a frame with both people and no relation gets the question's before / after."""
     if q.who is None or q.other is None or q.rel == "with" or q.find in ("same", "more", "less"):
@@ -88,7 +88,7 @@ def anchor_order(q: Query, question: str, quoted: list[str], same_words, added: 
             return q
         q = replace(q, rel="before" if b else "after")
         added.append(f"rel={q.rel} from the question")
-    if same_words(anchor, q.who) and not same_words(anchor, q.other):
+    if likeness(anchor, q.who) > likeness(anchor, q.other):   # sentences built alike share words: the closer one
         q = replace(q, who=q.other, other=q.who)
         added.append("who / other turned: the question relates to the other person's turn")
     return q
