@@ -32,11 +32,13 @@ from .repair import time_of
 from .wording import (
     anchor_order,
     clock_bounds,
+    clock_refs,
     counted_people,
     grounded_refs,
     place_named,
     place_not_person,
     rank_not_count,
+    self_relation,
     when_or_where,
 )
 
@@ -83,7 +85,8 @@ _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following
 # words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
 # for the final time"): rel=..._last, the anchor is that person's last turn instead of their first
 _LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her|one)\s+(?:very\s+)?(?:last|final)\s+time|last\s+(?:spoke|talked|"
-                        r"said|speaks|talks)|(?:last|final)\s+(?:turn|words)\s+of|(?:finished|stopped)\s+(?:speaking|"
+                        r"said|speaks|talks)|(?:last|final)\s+(?:turn|words)\s+of|(?:their|his|her)\s+(?:very\s+)?(?:last|final)\s+(?:words|"
+                        r"say|turn)|(?:finished|stopped)\s+(?:speaking|"
                         r"talking)|for\s+good)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
 _NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
@@ -149,7 +152,8 @@ def asks_about_looks(question: str) -> bool:
 _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
                      r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
                      r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b"
-                     r"|\b(?:first|last|final|latest|most\s+recent)\s+(?:words?|things?|sentences?|remarks?)\b",
+                     r"|\b(?:first|last|final|latest|most\s+recent|opening|closing)\s+(?:words?|things?|sentences?|"
+                     r"remarks?)\b",
                      re.IGNORECASE)
 
 
@@ -267,6 +271,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
     named_place = place_of_question(question, known_places)
     q = place_not_person(q, quoted, named_place, _same_words, added)
+    q = clock_refs(q, " ".join(plain.split()), added)
     q = _refs_from_question(q, question, known_places, added)
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
@@ -294,7 +299,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
-    q = anchor_order(q, question, quoted, lambda a, b: max(quote_score(a, b), quote_score(b, a)), added)
+    likeness = lambda a, b: max(quote_score(a, b), quote_score(b, a))  # noqa: E731
+    q = anchor_order(self_relation(q, quoted, likeness, added), question, quoted, likeness, added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")

@@ -25,7 +25,7 @@ _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+t
                            re.IGNORECASE)
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
-_REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding)\b"
+_REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding|prior\s+to)\b"
                        r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|told|first|last|final|very|time|"
                        r"moment|had|has|did|was|spoke|talked))*\s*$", re.IGNORECASE)
 _BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|prior\s+to|earlier\s+than|preceding)\b",
@@ -171,4 +171,28 @@ def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query: 
         if words and not words & low:
             q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
             added.append(f"{key}={ref!r} dropped: the question never says it")
+    return q
+
+
+def self_relation(q: Query, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
+    """who= and other= the same one quote with a relation in time ("when did X speak for the last time?" written
+    who=X other=X rel=right_before_last): nobody else is in the question, the relation goes."""
+    if not (q.rel and q.rel != "with" and q.who and q.other) or len(quoted) > 1:
+        return q
+    if likeness(q.who, q.other) < 0.75:
+        return q
+    added.append(f"other={q.other!r} rel={q.rel} dropped: the same person as who=")
+    return replace(q, other=None, rel=None)
+
+
+def clock_refs(q: Query, plain: str, added: list[str]) -> Query:
+    """A person written around a clock time of the question's own words (`other="the clock showed 0:09"` for "who
+    spoke first after the clock showed 0:09?") is that time (repair.py then makes it a window bound)."""
+    said = {m.group(0) for m in CLOCK.finditer(plain)}
+    for key in ("who", "other"):
+        ref = getattr(q, key)
+        found = [m.group(0) for m in CLOCK.finditer(ref or "")]
+        if len(found) == 1 and found[0] in said and ref.strip() != found[0]:
+            q = replace(q, **{key: found[0]})
+            added.append(f"{key}={ref!r} is the time {found[0]}")
     return q
