@@ -112,6 +112,8 @@ def test_held_out_e_wordings():
                     parse('find=who other="the clock showed 0:09" rel=after'), KNOWN)
     assert q.other == "0:09", q                                    # repair.py makes it from=0:09 when it runs
     assert asks_by_rank("What were the opening words I heard?")
+    q, _, _ = check("What were the opening words I heard?", parse("find=what act=spoke"), KNOWN)
+    assert q.pick == "first", q
 
 
 def test_a_person_related_to_themselves_is_just_that_person():

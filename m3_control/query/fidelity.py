@@ -54,6 +54,7 @@ _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
+_OPENING = re.compile(r"\b(opening|closing)\s+(?:words?|remarks?|lines?|sentences?)\b", re.IGNORECASE)
 _EDGE = re.compile(r"\b(?:at|in|near|towards?)\s+the\s+(?:very\s+)?(end|beginning|start)\b(?!\s+of\b)", re.IGNORECASE)
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
@@ -352,6 +353,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
         said = {"first" if w == "first" else "last" for w in said}     # final, latest, most recent: last
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
+        said |= {"first" if m.group(1).lower() == "opening" else "last" for m in _OPENING.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
