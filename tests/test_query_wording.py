@@ -159,6 +159,7 @@ def test_refs_the_question_never_says_and_scene_setting_clauses():
     assert (q.who, q.other, q.rel) == (a, b, "after_last"), q
     assert YES_NO_QUESTION.match("Once he had left, did she still speak?")
     assert not YES_NO_QUESTION.match("Before she spoke, how many times had he talked?")
+    assert not YES_NO_QUESTION.match("Who said 'well, is it ready'?")
     assert asks_who_spoke("In the library, whose voice did I hear last?") and asks_who_spoke("Who opened the talking?")
     assert not asks_who_spoke("Who talked about the umbrella?") and not asks_who_spoke("Who put the cup away?")
     assert asks_who_spoke("Who said something last in the library?")

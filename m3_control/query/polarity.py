@@ -69,7 +69,7 @@ _COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than 
 
 _AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"
 # "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
-YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|[^?]*,\s*{_AUX})", re.IGNORECASE)
+YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|[^?'\"]*,\s*{_AUX})", re.IGNORECASE)   # the clause: not inside a quote
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how (?:often|many (?:times|turns)|many different times)\b", re.IGNORECASE), ("count_times",)),
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:people|persons|speakers|voices|faces|of them)\b",
