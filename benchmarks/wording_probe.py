@@ -5,7 +5,7 @@
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
 last words heard, who spoke exactly k times, and two questions about words nobody said (to decline). Each kind has
-five wordings (sets A-E), written before any run on them; references come from the scene definition
+six wordings (sets A-F), written before any run on them; references come from the scene definition
 (:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep`` folder holding
 ``seed_SEED/memory.db``. Prints every question with its reference, answer and replies, then right / asked.
 
@@ -28,76 +28,93 @@ from scene_bench import GRID, _answerer, declined  # noqa: E402
 from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, scene_questions  # noqa: E402
 
-# kind -> wordings A-E ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
-WORDINGS: dict[str, tuple[str, str, str, str, str]] = {
+# kind -> wordings A-F ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
+SETS = "ABCDEF"
+WORDINGS: dict[str, tuple[str, ...]] = {
     "first_after_t": ("After {t}, who was the first to speak?",
                       "Who was the first person I heard once it was past {t}?",
                       "Once the clock passed {t}, whose voice came first?",
         "Who started talking first when it was later than {t}?",
-        "Who spoke first after the clock showed {t}?"),
+        "Who spoke first after the clock showed {t}?",
+        "Beginning at {t}, who was the first voice I heard?"),
     "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
                       "After {t}, how many turns of speech were there?",
         "How many times was somebody talking after the {t} mark?",
-        "How many utterances did I hear after {t}?"),
+        "How many utterances did I hear after {t}?",
+        "Counting from {t}, how many times did anyone talk?"),
     "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
                        "than {t}?", "How many people talked at some point after {t}?",
         "After {t}, how many individuals did I hear?",
-        "How many different voices did I hear after {t}?"),
+        "How many different voices did I hear after {t}?",
+        "Since {t}, how many different people have spoken?"),
     "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
                       "Who had spoken most recently right before {t}?",
         "Up to {t}, who was the last one to say something?",
-        "Who was the final speaker before {t}?"),
+        "Who was the final speaker before {t}?",
+        "Who was the last to talk before it was {t}?"),
     "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
                          "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
                          "words?",
         "Who talked right after {p} said something for the last time?",
-        "Who spoke directly after {p} had their last say?"),
+        "Who spoke directly after {p} had their last say?",
+        "Once {p} had spoken for the last time, who talked next?"),
     "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
                           "for the final time?", "Just before {p} talked for the last time, who was speaking?",
         "Who spoke immediately before {p} spoke one last time?",
-        "Who had the turn just before {p} spoke for the last time?"),
+        "Who had the turn just before {p} spoke for the last time?",
+        "Who was speaking right before the final time {p} spoke?"),
     "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
                           "in?", "In which place did {p} speak for the first time?",
         "Where was I the first time {p} talked?",
-        "Where did I first hear {p}?"),
+        "Where did I first hear {p}?",
+        "What room was I in when {p} first talked?"),
     "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
                            "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
                            "talked?",
         "How many times did {p1} speak before {p2} ever said a word?",
-        "Prior to the first time {p2} spoke, how many times did {p1} speak?"),
+        "Prior to the first time {p2} spoke, how many times did {p1} speak?",
+        "How many times did {p1} talk before {p2} spoke for the first time?"),
     "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
                                 "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
                                 "final time {p2} spoke?",
         "After {p2} spoke for the very last time, was {p1} heard again?",
-        "Was {p1} still talking after {p2} had said their last words?"),
+        "Was {p1} still talking after {p2} had said their last words?",
+        "Did {p1} say anything after {p2} spoke for the last time?"),
     "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
                        "Who opened the talking in the {pl}?",
         "Who was the first one I heard in the {pl}?",
-        "In the {pl}, who was the first to say something?"),
+        "In the {pl}, who was the first to say something?",
+        "Who spoke first when I was in the {pl}?"),
     "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
                       "In the {pl}, whose voice did I hear last?",
         "Who said something last in the {pl}?",
-        "Who had the last word in the {pl}?"),
+        "Who had the last word in the {pl}?",
+        "Who was the final person to speak in the {pl}?"),
     "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
                          "What was said first of all?",
         "What's the first thing I heard anyone say?",
-        "What were the opening words I heard?"),
+        "What were the opening words I heard?",
+        "What is the earliest thing I heard someone say?"),
     "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
                         "What was the most recent thing anyone said?",
         "What was the last sentence anyone spoke?",
-        "What did I hear most recently?"),
+        "What did I hear most recently?",
+        "What was the latest thing said?"),
     "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
                       "Whose voice did I hear precisely {k} times?",
         "Which speaker did I hear {k} times in all?",
-        "Who spoke {k} times exactly?"),
+        "Who spoke {k} times exactly?",
+        "Who did I hear talking exactly {k} times?"),
     "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
                             "'{s}'?", "Who talked after someone said '{s}'?",
         "Who answered the person who said '{s}'?",
-        "Who replied to the person who said '{s}'?"),
+        "Who replied to the person who said '{s}'?",
+        "Who was speaking just after I heard '{s}'?"),
     "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
                       "In what room did somebody say '{s}'?",
         "Where did someone tell me '{s}'?",
-        "Where was I when someone said '{s}'?"),
+        "Where was I when someone said '{s}'?",
+        "Which place was I in when I heard someone say '{s}'?"),
 }
 
 
@@ -157,7 +174,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", choices=("A", "B", "C", "D", "E"))
+    ap.add_argument("--set", default="C", choices=tuple(SETS))
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
     args = ap.parse_args()
@@ -166,7 +183,7 @@ def main() -> None:
 
     scene = make_scene(args.seed, args.grid)
     at = scene_questions(scene)[0].at
-    qs = questions(scene, "ABCDE".index(args.set))
+    qs = questions(scene, SETS.index(args.set))
     store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
     ans = _answerer(store, None)
     ans.load()
