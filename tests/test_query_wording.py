@@ -188,3 +188,8 @@ def test_a_refused_frame_written_again_runs_instead_of_asking_a_third_time(ex): 
     a = ToolReasoningLoop(ex.store, be).run("Who spoke, 0:50?", before_time=91.0, max_rounds=5)
     assert len(a.trace["rounds"]) == 2 and "refused_frame_repeated" in a.trace["rounds"][1]["flags"]
     assert a.answer != REFUSAL
+
+
+def test_a_person_given_by_name_is_kept_whatever_words_the_frame_names_them_by():
+    q, _, _ = check("When did Cy last speak?", parse(f'find=when who="{TECH}" pick=last'), KNOWN)
+    assert q.who == TECH, q                 # the question names someone; the frame's words may be theirs

@@ -162,6 +162,9 @@ def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query: 
     checked elsewhere; comparisons keep both people (their shape check asks the model again)."""
     if q.find in ("same", "more", "less"):
         return q
+    words = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question).split()
+    if any(w[:1].isupper() and w.strip("?,.!") not in ("I", "I'm") for w in words[1:]):
+        return q     # a name ("when did Cy last speak?"): the model may have written the person by their words
     low = set(re.findall(r"[a-z0-9]+", question.lower()))
     for key in ("who", "other"):
         ref = getattr(q, key)
