@@ -193,3 +193,15 @@ def test_a_refused_frame_written_again_runs_instead_of_asking_a_third_time(ex): 
 def test_a_person_given_by_name_is_kept_whatever_words_the_frame_names_them_by():
     q, _, _ = check("When did Cy last speak?", parse(f'find=when who="{TECH}" pick=last'), KNOWN)
     assert q.who == TECH, q                 # the question names someone; the frame's words may be theirs
+
+
+def test_a_count_before_someone_is_every_turn_before_and_the_earliest_is_the_first():
+    a, b = "set blue with e five now", "lay blue by c two again"
+    question = (f"How many times did the person who said '{b}' talk before the person who said '{a}' spoke for the "
+                f"first time?")
+    q = align(question, parse(f'find=count_times who="{b}" other="{a}" rel=right_before act=spoke'))
+    assert q.rel == "before", q
+    q = align("Who spoke just before the man who said 'x y z'?", parse('find=who other="x y z" rel=before'))
+    assert q.rel == "right_before", q
+    q, _, _ = check("What is the earliest thing I heard someone say?", parse("find=what act=spoke times=0"), KNOWN)
+    assert q.pick == "first", q

@@ -46,7 +46,7 @@ _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\
 _CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
-_ORDINAL = re.compile(r"\b(first|last|final|latest|most\s+recent(?:ly)?)\b"
+_ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|few|minute|minutes|second|seconds|"
                       r"hour))", re.IGNORECASE)   # "the first one I heard" is a person, "the first one minute" a time
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
@@ -153,7 +153,8 @@ def asks_about_looks(question: str) -> bool:
 _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
                      r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
                      r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b"
-                     r"|\b(?:first|last|final|latest|most\s+recent|opening|closing)\s+(?:words?|things?|sentences?|"
+                     r"|\b(?:first|earliest|last|final|latest|most\s+recent|opening|closing)\s+(?:words?|things?|"
+                     r"sentences?|"
                      r"remarks?)\b",
                      re.IGNORECASE)
 
@@ -351,7 +352,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
         said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
-        said = {"first" if w == "first" else "last" for w in said}     # final, latest, most recent: last
+        said = {"first" if w in ("first", "earliest") else "last" for w in said}   # final, latest, most recent: last
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         said |= {"first" if m.group(1).lower() == "opening" else "last" for m in _OPENING.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time

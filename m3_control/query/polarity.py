@@ -34,7 +34,8 @@ def align(question: str, q: Query) -> Query:
     if q.rel and q.rel != "with":
         side = _only(words, _BEFORE, _AFTER)
         if side is not None:
-            adjacent = q.rel.startswith("right_") or bool(_ADJACENT.search(words))   # "just before": the one turn
+            # "just before": the one turn; a count is over every turn before / after unless the question says so
+            adjacent = bool(_ADJACENT.search(words)) or (q.rel.startswith("right_") and not q.find.startswith("count"))
             want = ("right_" if adjacent else "") + ("before" if side == "a" else "after") \
                 + q.rel.removeprefix(rel_base(q.rel) or "")    # which of other's turns stays
             if want != q.rel:
