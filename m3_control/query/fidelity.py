@@ -24,12 +24,13 @@ from dataclasses import replace
 
 from m3_memory.timeline import Timeline
 
-from .frame import TIMED_REL, Query
+from .frame import TIMED_REL, Query, rel_base
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .repair import time_of
 from .wording import (
+    CLOCK,
     anchor_order,
     clock_bounds,
     clock_refs,
@@ -43,7 +44,7 @@ from .wording import (
 )
 
 _QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
-_CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")   # m:ss, h:mm or h:mm:ss as the question wrote it
+_CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
@@ -186,8 +187,13 @@ def asks_by_rank(question: str) -> bool:
     return bool(_RANKED.search(_QUOTE.sub(" ", question)))
 
 
+def _likeness(a: str, b: str) -> float:
+    """How alike two quotes are, either way round (quotes.quote_score is the share of the first one's words)."""
+    return max(quote_score(a, b), quote_score(b, a))
+
+
 def _same_words(a: str, b: str) -> bool:
-    return max(quote_score(a, b), quote_score(b, a)) >= 0.5
+    return _likeness(a, b) >= 0.5
 
 
 def quoted_in(ref: str, quoted: list[str]) -> bool:
@@ -204,7 +210,7 @@ def _last_turn(q: Query, plain: str, added: list[str]) -> Query:
         added.append(f"rel={q.rel}: the question relates to someone's last turn")
     elif not says_last and q.rel.endswith("_last"):
         # "the last person to speak before X first spoke": last picks the person, X's turn is the first
-        q = replace(q, rel=q.rel.removesuffix("_last"))
+        q = replace(q, rel=rel_base(q.rel))
         added.append(f"rel={q.rel}: the question names nobody's last turn")
     return q
 
@@ -271,9 +277,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     missing: list[str] = []
     quoted = quotes_of(question)
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
+    spaced = " ".join(plain.split())    # the same, one space between words (for "words before a clock")
     named_place = place_of_question(question, known_places)
     q = place_not_person(q, quoted, named_place, _same_words, added)
-    q = clock_refs(q, " ".join(plain.split()), added)
+    q = clock_refs(q, spaced, added)
     q = _refs_from_question(q, question, known_places, added)
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
@@ -301,8 +308,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
-    likeness = lambda a, b: max(quote_score(a, b), quote_score(b, a))  # noqa: E731
-    q = anchor_order(self_relation(q, quoted, likeness, added), question, quoted, likeness, added)
+    q = anchor_order(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
@@ -341,7 +347,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append("time from the question: " + ", ".join(s.text for s in spans))
     covered = [(m.start(), m.end()) for s in spans for m in re.finditer(re.escape(s.text), plain)]
     times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at) if t}
-    q = clock_bounds(q, " ".join(plain.split()), times, lambda t: _read(timeline, t, now), added)
+    q = clock_bounds(q, spaced, times, lambda t: _read(timeline, t, now), added)
     for m in _CLOCK.finditer(plain):
         if any(a <= m.start() < b for a, b in covered):
             continue
@@ -422,7 +428,7 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
             added.append(f"{field}={ref!r} is the place")
         elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
                                                                                           low) and not any(
-                max(quote_score(x, ref), quote_score(ref, x)) >= 0.5 for x in quotes_of(question)) \
+                _same_words(x, ref) for x in quotes_of(question)) \
                 and not re.search(r"\b(?:spoke|talked|said|heard|seen|speaker)\b", key):
             q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} dropped: the question names nobody so")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .execute import PersonRow, QueryResult
-from .frame import pick_ordinal
+from .frame import pick_ordinal, rel_base
 from .people import look_of
 
 _QUOTE = re.compile(r'"([^"]*)"')
@@ -58,7 +58,7 @@ def conditions(res: QueryResult) -> str:
     elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
         if q.rel.endswith("_last"):
-            rel = q.rel.removesuffix("_last").replace("_", " ")
+            rel = (rel_base(q.rel) or "").replace("_", " ")
             out.append(f" {rel} {who} spoke for the last time ({res.say(res.anchor.start)})")
         else:
             out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
