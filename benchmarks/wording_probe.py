@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from tabulate import tabulate
+
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
 
@@ -201,6 +203,10 @@ def main() -> None:
     right = sum(r["correct"] for r in rows)
     lat = sorted(r["latency_s"] for r in rows)
     print(f"set {args.set}, seed {args.seed}: {right}/{len(rows)} right; p50 {lat[len(lat) // 2]:.2f} s")
+    acc, p50 = right / max(1, len(rows)), lat[len(lat) // 2]
+    print(tabulate([["strict accuracy (issue 26's overall target)", ">= 95%", f"{acc:.1%}", "met" if acc >= 0.95 else
+                     "NOT MET"], ["answer latency p50", "<= 2 s", f"{p50:.2f} s", "met" if p50 <= 2.0 else "NOT MET"]],
+                   headers=["metric", "target", "measured", ""]))
     out = Path(args.json or Path(__file__).parent / "results" / f"wording_probe_{args.seed}_{args.set}.json")
     out.write_text(json.dumps({"seed": args.seed, "set": args.set, "right": right, "n": len(rows), "rows": rows},
                               indent=1))
