@@ -5,7 +5,7 @@
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
 last words heard, who spoke exactly k times, and two questions about words nobody said (to decline). Each kind has
-seven wordings (sets A-G), written before any run on them; sets G and H also ask nine kinds no earlier set asked
+eight wordings (sets A-H), written before any run on them; sets G and H also ask nine kinds no earlier set asked
 (:data:`NEW_WORDINGS`: people before someone's first turn, the most talkative after a time, counts before a time,
 in how many places someone spoke, where someone spoke last; ``--only-new`` asks only those); references come from
 the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep``
@@ -35,7 +35,7 @@ from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, scene_questions  # noqa: E402
 
 # kind -> wordings A-F ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
-SETS = "ABCDEFG"
+SETS = "ABCDEFGH"
 WORDINGS: dict[str, tuple[str, ...]] = {
     "first_after_t": ("After {t}, who was the first to speak?",
                       "Who was the first person I heard once it was past {t}?",
@@ -43,100 +43,116 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who started talking first when it was later than {t}?",
         "Who spoke first after the clock showed {t}?",
         "Beginning at {t}, who was the first voice I heard?",
-        "Whose was the first voice I heard after {t}?"),
+        "Whose was the first voice I heard after {t}?",
+        "Who spoke first in the time after {t}?"),
     "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
                       "After {t}, how many turns of speech were there?",
         "How many times was somebody talking after the {t} mark?",
         "How many utterances did I hear after {t}?",
         "Counting from {t}, how many times did anyone talk?",
-        "In the time after {t}, how many times did people talk?"),
+        "In the time after {t}, how many times did people talk?",
+        "What number of times did someone speak after {t}?"),
     "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
                        "than {t}?", "How many people talked at some point after {t}?",
         "After {t}, how many individuals did I hear?",
         "How many different voices did I hear after {t}?",
         "Since {t}, how many different people have spoken?",
-        "Once {t} had gone by, how many separate people spoke?"),
+        "Once {t} had gone by, how many separate people spoke?",
+        "Counting from {t}, how many people did I hear?"),
     "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
                       "Who had spoken most recently right before {t}?",
         "Up to {t}, who was the last one to say something?",
         "Who was the final speaker before {t}?",
         "Who was the last to talk before it was {t}?",
-        "Who had the last turn to speak before {t}?"),
+        "Who had the last turn to speak before {t}?",
+        "Before the clock reached {t}, who had spoken last?"),
     "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
                          "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
                          "words?",
         "Who talked right after {p} said something for the last time?",
         "Who spoke directly after {p} had their last say?",
         "Once {p} had spoken for the last time, who talked next?",
-        "Following the final turn of {p}, who spoke next?"),
+        "Following the final turn of {p}, who spoke next?",
+        "Who was the very next to speak after {p} talked for the final time?"),
     "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
                           "for the final time?", "Just before {p} talked for the last time, who was speaking?",
         "Who spoke immediately before {p} spoke one last time?",
         "Who had the turn just before {p} spoke for the last time?",
         "Who was speaking right before the final time {p} spoke?",
-        "Who was talking immediately prior to the final turn of {p}?"),
+        "Who was talking immediately prior to the final turn of {p}?",
+        "The last time {p} spoke, who had spoken just before?"),
     "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
                           "in?", "In which place did {p} speak for the first time?",
         "Where was I the first time {p} talked?",
         "Where did I first hear {p}?",
         "What room was I in when {p} first talked?",
-        "Where was I when {p} spoke for the first time?"),
+        "Where was I when {p} spoke for the first time?",
+        "In what place was I when I heard {p} for the first time?"),
     "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
                            "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
                            "talked?",
         "How many times did {p1} speak before {p2} ever said a word?",
         "Prior to the first time {p2} spoke, how many times did {p1} speak?",
         "How many times did {p1} talk before {p2} spoke for the first time?",
-        "By the time {p2} first opened their mouth, how many times had {p1} talked?"),
+        "By the time {p2} first opened their mouth, how many times had {p1} talked?",
+        "How often had {p1} spoken before the first words of {p2}?"),
     "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
                                 "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
                                 "final time {p2} spoke?",
         "After {p2} spoke for the very last time, was {p1} heard again?",
         "Was {p1} still talking after {p2} had said their last words?",
         "Did {p1} say anything after {p2} spoke for the last time?",
-        "After the final turn of {p2}, did {p1} speak again?"),
+        "After the final turn of {p2}, did {p1} speak again?",
+        "Was {p1} heard after the last time {p2} spoke?"),
     "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
                        "Who opened the talking in the {pl}?",
         "Who was the first one I heard in the {pl}?",
         "In the {pl}, who was the first to say something?",
         "Who spoke first when I was in the {pl}?",
-        "Whose voice came first in the {pl}?"),
+        "Whose voice came first in the {pl}?",
+        "Who was the first to speak while I was in the {pl}?"),
     "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
                       "In the {pl}, whose voice did I hear last?",
         "Who said something last in the {pl}?",
         "Who had the last word in the {pl}?",
         "Who was the final person to speak in the {pl}?",
-        "Who was the last speaker in the {pl}?"),
+        "Who was the last speaker in the {pl}?",
+        "Of everyone in the {pl}, who spoke last?"),
     "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
                          "What was said first of all?",
         "What's the first thing I heard anyone say?",
         "What were the opening words I heard?",
         "What is the earliest thing I heard someone say?",
-        "What was the first sentence anyone spoke?"),
+        "What was the first sentence anyone spoke?",
+        "What was the first thing that was said?"),
     "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
                         "What was the most recent thing anyone said?",
         "What was the last sentence anyone spoke?",
         "What did I hear most recently?",
         "What was the latest thing said?",
-        "What was the last thing I heard somebody say?"),
+        "What was the last thing I heard somebody say?",
+        "What were the final words spoken?"),
     "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
                       "Whose voice did I hear precisely {k} times?",
         "Which speaker did I hear {k} times in all?",
         "Who spoke {k} times exactly?",
         "Who did I hear talking exactly {k} times?",
-        "Who was heard a total of exactly {k} times?"),
+        "Who was heard a total of exactly {k} times?",
+        "Who did I hear speak exactly {k} times?"),
     "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
                             "'{s}'?", "Who talked after someone said '{s}'?",
         "Who answered the person who said '{s}'?",
         "Who replied to the person who said '{s}'?",
         "Who was speaking just after I heard '{s}'?",
-        "Who spoke directly after somebody said '{s}'?"),
+        "Who spoke directly after somebody said '{s}'?",
+        "Who talked immediately after the words '{s}'?"),
     "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
                       "In what room did somebody say '{s}'?",
         "Where did someone tell me '{s}'?",
         "Where was I when someone said '{s}'?",
         "Which place was I in when I heard someone say '{s}'?",
-        "Where was I when '{s}' was said?"),
+        "Where was I when '{s}' was said?",
+        "In which room were the words '{s}' said?"),
 }
 
 
@@ -252,7 +268,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", choices=tuple(SETS + NEW_SETS[1:]))
+    ap.add_argument("--set", default="C", choices=tuple(SETS))
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G, H)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")

@@ -293,6 +293,7 @@ class ToolReasoningLoop:
                     timeline = self.store.timeline()
                     aligned, added, missing = query_fidelity.check(question, aligned, places, timeline,
                                                                    timeline.now(before_time))
+                    aligned = query_polarity.align(question, aligned)     # relations the check put in
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
                     if missing and fallback is not None:   # the recheck does not ask the question: no memory stands

@@ -146,6 +146,13 @@ def test_spoken_words_that_sound_alike_match_but_misheard_words_do_not():
                    "I saw or heard 4 different people between 00:40 and 00:55.").correct
     assert not j.judge("How many people were there between 0:40 and 0:55?", "4",
                        "I saw or heard 6 different people between 00:40 and 00:55.").correct
+    # a stop word asserts nothing whatever it sounds like: "for the last time" says no "four" (but "c to" is "c two")
+    q = "Who was talking immediately prior to the final turn of the person who said 'set blue with e five now'?"
+    ref = "the person who said 'lay blue by c two again'"
+    assert j.judge(q, ref, 'The person who said "Lay blue by C to again" spoke right before the person who said "set '
+                           'blue with e five now" spoke for the last time (00:11).').correct
+    assert not j.judge(q, ref, 'The person who said "Lay blue by C to again" spoke right before the person who said '
+                               '"set blue with e five now" and the woman in the red coat by the garden gate.').correct
 
 
 def test_where_answers_may_say_when_but_not_another_place(strict):

@@ -85,9 +85,11 @@ def test_a_place_or_a_look_the_question_does_not_name_is_not_the_questions():
     q, added, _ = check(f"When the person who said '{b}' first spoke, what place was I in?",
                         parse(f'find=when who="{b}" pick=first place="garden" act=spoke'), KNOWN + ["garden"])
     assert (q.find, q.place) == ("where", None), (q, added)
-    _, _, missing = check("Before 0:46, who spoke last?",
-                          parse('find=who other="the person who looked sad" rel=before act=spoke'), KNOWN)
-    assert any("how they looked" in m for m in missing)
+    # a look the question never mentions is nobody it asks about: dropped with its relation, the clock is the bound
+    q, added, missing = check("Before 0:46, who spoke last?",
+                              parse('find=who other="the person who looked sad" rel=before act=spoke'), KNOWN)
+    assert (q.other, q.rel, q.to, q.pick) == (None, None, "0:46", "last") and not missing, (q, added, missing)
+    assert any("how they looked" in a for a in added)
     # the one person a question names by what they said, left out of the frame, is who=
     q, _, missing = check("Where was I when I heard 'set blue by k four again'?",
                           parse("find=where act=spoke times=0"), KNOWN)
@@ -177,7 +179,7 @@ def test_a_refused_frame_written_again_runs_instead_of_asking_a_third_time(ex): 
 
     off = "Action: [Query]\nContent: find=who act=spoke"      # leaves the question's quote out
     be = Scripted([off, off, off, off], grammar_ok=True)
-    a = ToolReasoningLoop(ex.store, be).run(f"Who spoke right before the person who said '{TECH}'?",
+    a = ToolReasoningLoop(ex.store, be).run(f"The person who said '{TECH}': who spoke right before them?",
                                              before_time=91.0, max_rounds=5)
     flags = [r["flags"] for r in a.trace["rounds"]]
     assert len(flags) == 2 and "query_error" in flags[0] and "refused_frame_repeated" in flags[1], flags
@@ -205,3 +207,49 @@ def test_a_count_before_someone_is_every_turn_before_and_the_earliest_is_the_fir
     assert q.rel == "right_before", q
     q, _, _ = check("What is the earliest thing I heard someone say?", parse("find=what act=spoke times=0"), KNOWN)
     assert q.pick == "first", q
+
+
+def test_a_clock_is_where_the_words_around_it_put_it_and_times_the_question_never_says_go():
+    q, added, missing = check("Once 1:04 had gone by, how many separate people spoke?",
+                              parse("find=count_people from=1:04 to=1:04 act=spoke"), KNOWN)
+    assert (q.from_, q.to) == ("1:04", None) and not missing, (q, added)
+    q, added, _ = check("Once 1:27 had gone by, how many separate people spoke?",
+                        parse("find=count_people from=1:27 to=1:30 act=spoke"), KNOWN)
+    assert (q.from_, q.to) == ("1:27", None) and any("never says" in a for a in added), (q, added)
+    q, _, _ = check("How many times did anyone speak in the office before 1:33?",
+                    parse('find=count_times place="office" act=spoke times<13'), KNOWN)
+    assert (q.find, q.to, q.times) == ("count_times", "1:33", None), q      # 13 is the clock's digits: turns
+    q, _, _ = check(f"How many different people had spoken before the person who said '{TECH}' first spoke?",
+                    parse("find=count_people from=0:00 to=0:01 act=spoke"), KNOWN)
+    assert (q.from_, q.to, q.other, q.rel) == (None, None, TECH, "before"), q
+    # times said in words ("the one-minute mark") may be written as clocks
+    q, _, _ = check("Who spoke after the one-minute mark?", parse("find=who from=1:00"), KNOWN)
+    assert q.from_ == "1:00", q
+
+
+def test_one_person_after_a_relation_word_is_the_anchor():
+    q, added, missing = check(f"How many different people had spoken before the person who said '{TECH}' first "
+                              f"spoke?", parse(f'find=count_people who="{TECH}" other="spoke first"'), KNOWN)
+    assert (q.who, q.other, q.rel) == (None, TECH, "before") and not missing, (q, added, missing)
+    q, _, _ = check(f"Who was talking immediately prior to the final turn of the person who said '{COFFEE}'?",
+                    parse(f'find=who who="{COFFEE}" act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel) == (None, COFFEE, "right_before_last"), q
+    # the person the question is about, not relative to: unchanged
+    q, _, _ = check(f"When did the person who said '{TECH}' speak after 0:30?", parse(f'find=when who="{TECH}"'),
+                    KNOWN)
+    assert (q.who, q.other, q.rel, q.from_) == (TECH, None, None, "0:30"), q
+
+
+def test_a_yes_no_after_a_clause_that_quotes_someone_is_a_yes_no_about_any_later_turn(ex):  # noqa: F811
+    from m3_control.query.polarity import YES_NO_QUESTION
+
+    question = (f"After the final turn of the person who said '{COFFEE}', did the person who said '{TECH}' speak "
+                f"again?")
+    assert YES_NO_QUESTION.match(question)
+    q, _, _ = check(question, parse(f'find=yes who="{COFFEE}" other="{TECH}" rel=right_after_last act=spoke'), KNOWN)
+    q = align(question, q)
+    assert (q.who, q.other, q.rel) == (TECH, COFFEE, "after_last"), q        # turned, and any turn after
+    from m3_control.tool_loop import fit_polarity
+
+    text, _ = ask(ex, q.compact())
+    assert fit_polarity(question, text).startswith(("Yes", "No")), text     # the lead-in stays: a yes / no question

@@ -53,11 +53,14 @@ def normalize_words(text: str) -> list[str]:
 # transcript has to pick a spelling for them ("lay blue by c to again" is what "lay blue by c two again" sounds
 # like). Mis-heard words ("bimblue" for "bin blue") still fail. Counts and yes/no are not affected.
 
-def spoken_words(text: str) -> list[str]:
-    """:func:`normalize_words` with homophones mapped to one spelling (before stop words are dropped)."""
+def spoken_words(text: str, stop_homophones: bool = True) -> list[str]:
+    """:func:`normalize_words` with homophones mapped to one spelling (before stop words are dropped: "c to" is
+    "c two"). ``stop_homophones=False`` drops a stop word whatever it sounds like ("for the last time" asserts no
+    "four"): for counting what else an answer says."""
     from m3_memory.perception.wer import normalize
 
-    return [w for w in (HOMOPHONES.get(x, x) for x in normalize(text)) if w not in _STOP]
+    return [w for w in (HOMOPHONES.get(x, x) for x in normalize(text) if stop_homophones or x not in _STOP)
+            if w not in _STOP]
 
 
 class NormalizedMatchJudge:
@@ -284,7 +287,8 @@ class StrictMatchJudge:
         hedge = _hedged(question, ref, known, answer)
         if hedge:
             return Verdict(False, self.name, f"offers alternatives: 'or {' '.join(hedge)}'")
-        extra = [w for w in dict.fromkeys(got) if w not in known and w not in FILLER]
+        content = spoken_words(_CLOCK.sub(" ", answer), stop_homophones=False)
+        extra = [w for w in dict.fromkeys(content) if w not in known and w not in FILLER]
         allowance = max(3, len(set(ref)) // 2)
         if len(extra) > allowance:
             return Verdict(False, self.name, f"asserts other content: '{' '.join(extra)}' "

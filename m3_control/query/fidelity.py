@@ -33,13 +33,16 @@ from .wording import (
     CLOCK,
     anchor_order,
     clock_bounds,
+    clock_fields,
     clock_refs,
     counted_people,
     grounded_refs,
+    invented_times,
     place_named,
     place_not_person,
     rank_not_count,
     self_relation,
+    single_anchor,
     when_or_where,
 )
 
@@ -266,6 +269,16 @@ def place_of_question(question: str, known: list[str]) -> str | None:
     return None
 
 
+def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
+    """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
+    asked = _CLOCK.sub(" ", plain)
+    silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
+    if q.times is not None and not _COUNT_WORDS.search(asked) and not silent:
+        added.append(f"times{q.times} dropped: the question names no number of times")
+        q = replace(q, times=None)
+    return q
+
+
 def check(question: str, q: Query, known_places: list[str], timeline: Timeline | None = None,
           now: float | None = None) -> tuple[Query, list[str], list[str]]:
     """(frame, what was added, what the frame leaves out of the question). ``timeline`` and ``now`` (the question's
@@ -285,7 +298,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_named(q, plain, named_place, added)
-    q = counted_people(rank_not_count(q, plain, added), added)
+    q = _unasked_times(rank_not_count(q, plain, added), plain, added)
+    q = counted_people(q, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
         # seen but not heard?" for a yes or no (with the question's place and time)
@@ -309,6 +323,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
     q = anchor_order(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
+    q = single_anchor(q, question, quoted, _likeness, added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
@@ -326,7 +341,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     for key in ("who", "other"):
         ref = getattr(q, key)
         if ref and look_of(ref) is not None and look is None and not quoted_in(ref, quoted):
-            missing.append(f"{key}={ref!r}: the question describes nobody by how they looked")
+            # "the person who looked sad" in a question that describes nobody by looks: nobody it asks about
+            q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
+            added.append(f"{key}={ref!r} dropped: the question describes nobody by how they looked")
     q = _time_words_back(q, quoted, plain, added)
     refs = [r for r in (q.who, q.other) if r]
     for quote in quoted:
@@ -339,6 +356,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                 added.append(f"who={quote!r}: the person the question names")
                 continue
             missing.append(f"the words '{quote}' (who= or other=)")
+    read = lambda t: _read(timeline, t, now)   # noqa: E731
+    q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     spans = timeline.spans(plain, now)
     if spans:
         starts = [s.start for s in spans if s.start is not None]
@@ -347,7 +366,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append("time from the question: " + ", ".join(s.text for s in spans))
     covered = [(m.start(), m.end()) for s in spans for m in re.finditer(re.escape(s.text), plain)]
     times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at) if t}
-    q = clock_bounds(q, spaced, times, lambda t: _read(timeline, t, now), added)
+    q = clock_bounds(q, spaced, times, read, added)
     for m in _CLOCK.finditer(plain):
         if any(a <= m.start() < b for a, b in covered):
             continue
@@ -365,10 +384,6 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
     asked = _CLOCK.sub(" ", plain)
-    silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
-    if q.times is not None and not _COUNT_WORDS.search(asked) and not silent:
-        added.append(f"times{q.times} dropped: the question names no number of times")
-        q = replace(q, times=None)
     if q.pick is None and q.find == "who" and q.rel is None:
         most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
         if most != least:

@@ -35,7 +35,9 @@ def align(question: str, q: Query) -> Query:
         side = _only(words, _BEFORE, _AFTER)
         if side is not None:
             # "just before": the one turn; a count is over every turn before / after unless the question says so
-            adjacent = bool(_ADJACENT.search(words)) or (q.rel.startswith("right_") and not q.find.startswith("count"))
+            # and so is a yes / no ("did A speak after B's last turn?": any turn after it)
+            adjacent = bool(_ADJACENT.search(words)) or (q.rel.startswith("right_") and not q.find.startswith("count")
+                                                         and q.find != "yes")
             want = ("right_" if adjacent else "") + ("before" if side == "a" else "after") \
                 + q.rel.removeprefix(rel_base(q.rel) or "")    # which of other's turns stays
             if want != q.rel:
@@ -70,7 +72,9 @@ _COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than 
 
 _AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"
 # "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
-YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|[^?'\"]*,\s*{_AUX})", re.IGNORECASE)   # the clause: not inside a quote
+# (the clause may quote someone: "After the last turn of the person who said 'X', did she ...?")
+YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*,\s*{_AUX})",
+                             re.IGNORECASE)
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how (?:often|many (?:times|turns)|many different times)\b", re.IGNORECASE), ("count_times",)),
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:people|persons|speakers|voices|faces|of them)\b",

@@ -26,8 +26,9 @@ _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+t
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
 _REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding|prior\s+to)\b"
-                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|told|first|last|final|very|time|"
-                       r"moment|had|has|did|was|spoke|talked))*\s*$", re.IGNORECASE)
+                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|first|last|final|very|"
+                       r"time|moment|had|has|did|was|spoke|spoken|talked|turn|turns|words|of|their|his|her|i|heard|"
+                       r"someone|somebody|anyone))*\s*$", re.IGNORECASE)
 _BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|prior\s+to|earlier\s+than|preceding)\b",
                          re.IGNORECASE)
 _AFTER_REL = re.compile(r"\b(?:after|once|since|following|later\s+than|again|still)\b", re.IGNORECASE)
@@ -35,16 +36,68 @@ _ASKS_PLACE = re.compile(r"\b(?:what|which)\s+(?:place|room|part\s+of\s+the\s+ho
                          r"(?:i|we)\b", re.IGNORECASE)
 
 
+# words after a clock that make it a start ("once 1:04 had gone by", "from 1:04 on") or an end ("1:04 or earlier")
+_AFTER_FOLLOW = re.compile(r"^\s*(?:(?:had|has|was)\s+)?(?:gone\s+by|went\s+by|passed|elapsed|over)\b|"
+                           r"^\s*(?:on|onwards?)\s*(?:[,?.!;]|$)|^\s*or\s+(?:later|after)\b", re.IGNORECASE)
+_BEFORE_FOLLOW = re.compile(r"^\s*or\s+(?:earlier|before|sooner)\b", re.IGNORECASE)
+# words that say a time without a clock ("the one-minute mark", "the first 30 s", "this morning"): times in the
+# frame may come from them
+_TIME_WORDS = re.compile(r"\b(?:minutes?|seconds?|hours?|mark|o'?clock|[ap]\.?m\b|noon|midnight|morning|afternoon|"
+                         r"evening|night|today|yesterday|ago|half|quarter)|\b\d+\s*(?:s|secs?|mins?|h)\b",
+                         re.IGNORECASE)
+_FIELD_NAME = {"from_": "from", "to": "to", "at": "at"}
+
+
+def clock_role(plain: str, m: re.Match) -> str | None:
+    """The frame field a clock of the question is, by the words around it: ``from_``, ``to``, ``at`` or None."""
+    after, before = plain[m.end():], plain[:m.start()]
+    if _AFTER_FOLLOW.search(after):
+        return "from_"
+    if _BEFORE_FOLLOW.search(after):
+        return "to"
+    return "from_" if _AFTER_WORDS.search(before) else "to" if _BEFORE_WORDS.search(before) else \
+        "at" if _AT_WORDS.search(before) else None
+
+
+def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
+    """from= / to= / at= holding a time the question never says ("to=1:30" for "once 1:27 had gone by, how many
+    ...?", "from=0:00 to=0:01" for a question with no time in it) where the question says times only as clocks."""
+    if _TIME_WORDS.search(plain):
+        return q
+    said = {read(m.group(0)) for m in CLOCK.finditer(plain)}
+    for f in ("from_", "to", "at"):
+        v = getattr(q, f)
+        if v is not None and read(v) not in said:
+            q = replace(q, **{f: None})
+            added.append(f"{_FIELD_NAME[f]}={v} dropped: the question never says that time")
+    return q
+
+
+def clock_fields(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
+    """A clock of the question in a field its words do not give it ("once 1:04 had gone by" written from=1:04
+    to=1:04, "before 0:50" written from=0:50): it moves to the field they give."""
+    for m in CLOCK.finditer(plain):
+        role = clock_role(plain, m)
+        if role not in ("from_", "to"):
+            continue
+        t = read(m.group(0))
+        holding = [f for f in ("from_", "to", "at") if getattr(q, f) is not None and read(getattr(q, f)) == t]
+        if not holding or holding == [role] or (role not in holding and getattr(q, role) is not None):
+            continue
+        q = replace(q, **({f: None for f in holding} | {role: m.group(0)}))
+        added.append(f"{_FIELD_NAME[role]}={m.group(0)} only: the words around it make it "
+                     f"{'a start' if role == 'from_' else 'an end'}")
+    return q
+
+
 def clock_bounds(q: Query, plain: str, frame_times: set, read, added: list[str]) -> Query:  # noqa: ANN001
-    """Clock times of the question the frame does not hold, placed by the words before them. ``read(text)`` ->
+    """Clock times of the question the frame does not hold, placed by the words around them. ``read(text)`` ->
     whole stream seconds (or None); ``frame_times``: the frame's times read the same way."""
     for m in CLOCK.finditer(plain):
         t = read(m.group(0))
         if t is None or t in frame_times:
             continue
-        before = plain[:m.start()]
-        field = "from_" if _AFTER_WORDS.search(before) else "to" if _BEFORE_WORDS.search(before) else \
-            "at" if _AT_WORDS.search(before) else None
+        field = clock_role(plain, m)
         if field is None or getattr(q, field) is not None or (field == "at" and (q.from_ or q.to)) or \
                 (field != "at" and q.at):
             continue
@@ -92,6 +145,35 @@ def anchor_order(q: Query, question: str, quoted: list[str], likeness, added: li
         q = replace(q, who=q.other, other=q.who)
         added.append("who / other turned: the question relates to the other person's turn")
     return q
+
+
+def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
+    """One quoted person right after a relation word ("how many people had spoken *before* the person who said X
+    first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with
+    the relation word's before / after (``_last`` where it says their last / final turn), not who=X or a person
+    the question never names."""
+    if len(quoted) != 1 or q.find in ("same", "more", "less") or q.rel == "with":
+        return q
+    spans = list(re.finditer(r"'([^']+)'|\"([^\"]+)\"", question))
+    if len(spans) != 1:
+        return q
+    m = _REL_WORD.search(question[:spans[0].start()])
+    x = quoted[0]
+    if m is None or (q.other is not None and (CLOCK.search(q.other) or (likeness(x, q.other) >= 0.75 and q.rel))):
+        return q
+    words = m.group(0)
+    before, after = bool(_BEFORE_REL.search(words)), bool(_AFTER_REL.search(words))
+    if before == after:
+        return q
+    rel = ("before" if before else "after") + ("_last" if re.search(r"\b(?:last|final)\b", words, re.I) else "")
+    lead = question[:spans[0].start()][:m.start()]
+    if (q.rel and q.rel.startswith("right_")) or re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I):
+        rel = "right_" + rel
+    who = None if q.who is not None and likeness(x, q.who) >= 0.75 else q.who
+    if (q.who, q.other, q.rel) == (who, x, rel):
+        return q
+    added.append(f"other={x!r} rel={rel}: the question's relation word is anchored on them")
+    return replace(q, who=who, other=x, rel=rel)
 
 
 def place_named(q: Query, plain: str, named: str | None, added: list[str]) -> Query:
