@@ -172,6 +172,10 @@ NEW_WORDINGS: dict[str, tuple[str, str]] = {
     "more_after_t": ("After {t}, who spoke more times, {p1} or {p2}?",
                      "Who talked more often after {t}: {p1} or {p2}?"),
     "where_last_heard": ("Where was I the last time {p} spoke?", "In which room did I last hear {p}?"),
+    # added after sets G and H were first run, with the code that answers them (seen, not held out)
+    "who_between": ("Who spoke between {p1} and {p2}?", "Whose voice did I hear in between {p1} and {p2}?"),
+    "count_between": ("How many times did someone talk between {p1} and {p2}?",
+                      "Between {p1} and {p2} speaking, how many turns were there?"),
 }
 
 
@@ -192,6 +196,16 @@ def new_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
         add("places_person_spoke", str(len({e.place for e in mine})), p=f.who(p))
         add("where_last_heard", f"in the {mine[-1].place}", p=f.who(p))
     add("where_last_speaker", f"in the {turns[-1].place}")
+    firsts = [next(i for i, e in enumerate(turns) if e.person == p) for p in f.speakers]
+    pairs = [(i, j) for i in range(len(firsts)) for j in range(i + 1, len(firsts))]
+    for i, j in r.sample(pairs, min(3, len(pairs))):
+        p1, p2 = f.speakers[i], f.speakers[j]
+        inside = turns[firsts[i] + 1:firsts[j]]
+        if r.random() < 0.5:
+            p1, p2 = p2, p1
+        add("count_between", str(len(inside)), p1=f.who(p1), p2=f.who(p2))
+        if len({e.person for e in inside}) == 1:
+            add("who_between", f.who(inside[0].person), p1=f.who(p1), p2=f.who(p2))
     edges = f.window_edges()
     for t in r.sample(edges, min(2, len(edges))):
         after = Counter(e.person for e in turns if e.start > t)

@@ -4,6 +4,8 @@ hand-built meeting of tests/test_query_executor.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from m3_control.query import REFUSAL, parse
 from m3_control.query.fidelity import asks_by_rank, asks_turn_count, check
 from m3_control.query.polarity import align
@@ -253,3 +255,28 @@ def test_a_yes_no_after_a_clause_that_quotes_someone_is_a_yes_no_about_any_later
 
     text, _ = ask(ex, q.compact())
     assert fit_polarity(question, text).startswith(("Yes", "No")), text     # the lead-in stays: a yes / no question
+
+
+def test_between_two_people_is_the_time_between_their_first_turns(ex):  # noqa: F811
+    from m3_control.query import check as answer_check
+    from m3_control.query.frame import QueryError, check_shape
+
+    question = f"Who spoke between the person who said '{COFFEE}' and the person who said '{TECH}'?"
+    q, added, missing = check(question, parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)
+    assert (q.other, q.until, q.rel) == (COFFEE, TECH, None) and not missing, (q, added)
+    text, res = ask(ex, q.compact())                      # Bo 0:10, Ann 0:20, Cy 0:35: Ann only
+    assert res.status == "ok" and [p.description for p in res.people] == ["Ann"], res.trace()
+    assert "between" in text and "00:10" in text and "00:35" in text and not answer_check(text, res), text
+    assert {e.start for e in res.events} >= {10.0, 35.0}                 # both anchors cite their turns
+    # either order of the two people; a count; nobody between two people's first turns
+    q, _, _ = check(f"How many times did someone talk between the one who said '{TECH}' and the one who said "
+                    f"'{COFFEE}'?", parse(f'find=count_times who="{TECH}" other="{COFFEE}" rel=before'), KNOWN)
+    assert ask(ex, q.compact())[1].value == 1, q
+    _, res = ask(ex, f'find=count_times other="Put the red folder on the desk" until="{COFFEE}"')
+    assert res.status == "ok" and res.value == 0
+    # "between A and B, who spoke more?" chooses between the two people: no window
+    q, _, _ = check(f"Between the person who said '{COFFEE}' and the person who said '{TECH}', who spoke more?",
+                    parse(f'find=more who="{COFFEE}" other="{TECH}"'), KNOWN)
+    assert q.until is None and q.find == "more", q
+    with pytest.raises(QueryError):
+        check_shape(parse(f'find=who until="{TECH}"'))

@@ -68,6 +68,7 @@ class QueryResult:
     problem: str = ""             # the reference, place or time that stopped the query
     steps: list[dict[str, Any]] = field(default_factory=list)
     anchor: Turn | None = None
+    until_anchor: Turn | None = None    # "between A and B": B's turn (anchor: A's)
     spoke: dict[int, int] = field(default_factory=dict)    # character -> voice turns in the scope
     candidates: list[str] = field(default_factory=list)    # the people an ambiguous reference may mean
     describe: dict[int, str] = field(default_factory=dict)
@@ -142,8 +143,8 @@ class QueryExecutor:
             self._places(res, scope)
             scope = [e for e in scope if res.places.get(e.id) == place.name]
             self._step(res, f"place {place.name}", scope)
-        who = other = None
-        for key, ref in (("who", q.who), ("other", q.other)):
+        who = other = until = None
+        for key, ref in (("who", q.who), ("other", q.other), ("until", q.until)):
             if ref is None:
                 continue
             w = resolve(facts, ref, self.min_match)
@@ -166,8 +167,12 @@ class QueryExecutor:
                 res.describe[w.character_id] = f'the person who said "{_words_of(facts, ref)}"'  # type: ignore[index]
             if key == "who":
                 who = w.character_id
-            else:
+            elif key == "other":
                 other = w.character_id
+            else:
+                until = w.character_id
+        if q.until and other is not None and until is not None:
+            scope = self._between(res, facts, other, until, scope)
         if q.rel:
             assert other is not None
             scope = self._relate(res, facts, q, other, scope)
@@ -231,8 +236,9 @@ class QueryExecutor:
             p.description = res.describe[p.character_id]  # type: ignore[index]
         res.people = people
         res.events = sorted({e for p in people for e in p.events}, key=lambda e: (e.start, e.end, e.id))
-        if res.anchor is not None and q.rel:
-            res.events = sorted({*res.events, res.anchor}, key=lambda e: (e.start, e.end, e.id))
+        if res.anchor is not None and (q.rel or q.until):
+            res.events = sorted({*res.events, res.anchor, *([res.until_anchor] if res.until_anchor else [])},
+                                key=lambda e: (e.start, e.end, e.id))
         elif q.find == "what" and who is None and q.pick in ("first", "last") and res.events:
             # "the first thing anyone said", "what were the last words I heard?": one turn, not a person's all
             voiced = [e for e in res.events if e.kind == "voice"] or res.events
@@ -279,6 +285,23 @@ class QueryExecutor:
             else:
                 out = [e for e in cand if e.start >= anchor.end - REL_SLACK_S][:1]
         self._step(res, f"{q.rel} {res.say(anchor.start)}", out)
+        return out
+
+    def _between(self, res: QueryResult, facts: PeopleFacts, a: int, b: int, scope: list[Turn]) -> list[Turn]:
+        """Events between the first turns of ``a`` and ``b`` (whichever came first), neither of those turns."""
+        first = []
+        for cid in (a, b):
+            mine = [e for e in facts.turns if e.character_id == cid]
+            voiced = [e for e in mine if e.kind == "voice"] or mine
+            first.append(voiced[0] if voiced else None)
+        res.anchor, res.until_anchor = first
+        if first[0] is None or first[1] is None:
+            self._step(res, "between", [])
+            return []
+        lo, hi = sorted(first, key=lambda e: (e.start, e.end))
+        out = [e for e in scope if e.start >= lo.end - REL_SLACK_S and e.end <= hi.start + REL_SLACK_S
+               and e is not lo and e is not hi]
+        self._step(res, f"between {res.say(lo.end)} and {res.say(hi.start)}", out)
         return out
 
     @staticmethod

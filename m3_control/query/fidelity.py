@@ -32,6 +32,7 @@ from .repair import time_of
 from .wording import (
     CLOCK,
     anchor_order,
+    between_people,
     clock_bounds,
     clock_fields,
     clock_refs,
@@ -324,6 +325,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
     q = anchor_order(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
     q = single_anchor(q, question, quoted, _likeness, added)
+    q = between_people(q, question, quoted, _likeness, bool(YES_NO_QUESTION.match(question)), added)
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
@@ -345,7 +347,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
             added.append(f"{key}={ref!r} dropped: the question describes nobody by how they looked")
     q = _time_words_back(q, quoted, plain, added)
-    refs = [r for r in (q.who, q.other) if r]
+    refs = [r for r in (q.who, q.other, q.until) if r]
     for quote in quoted:
         if not any(_same_words(quote, r) for r in refs):
             if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and not _BEFORE_AFTER.search(

@@ -54,6 +54,9 @@ class Query:
     at: str | None = None          # m:ss (a moment)
     place: str | None = None       # a named place
     act: str | None = None         # spoke | seen | any (default: any; spoke for counts of times)
+    # not the model's to write (no grammar field): set by the question check for "between A and B" (fidelity.py),
+    # the second person: the window runs between other's first turn and theirs, whichever came first
+    until: str | None = None
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -65,6 +68,8 @@ class Query:
                 parts.append(f"times{v}")
             else:
                 parts.append(f"{f.key}={json.dumps(v) if f.quoted else v}")
+        if self.until is not None:
+            parts.append(f"until={json.dumps(self.until)}")
         return " ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
@@ -139,6 +144,10 @@ def parse(text: str) -> Query:
 
 
 def from_dict(data: dict[str, Any]) -> Query:
+    data = dict(data)
+    until = data.pop("until", None)      # the question check's field (not in the grammar), read back from a trace
+    if until is not None and (not isinstance(until, str) or len(until) > MAX_TEXT):
+        raise QueryError(f"until is text of at most {MAX_TEXT} characters")
     unknown = [k for k in data if k not in _BY_KEY]
     if unknown:
         raise QueryError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(_BY_KEY)}")
@@ -166,7 +175,7 @@ def from_dict(data: dict[str, Any]) -> Query:
             if not _TIMES.match(val):
                 raise QueryError(f"times must be =k, >k, <k, >=k or <=k, got {val!r}")
         kw[f.attr] = val
-    return Query(**kw)
+    return Query(**kw, until=" ".join(until.split()) or None if until is not None else None)
 
 
 def _ordinal(val: str) -> int | None:
@@ -179,6 +188,8 @@ def check_shape(q: Query) -> None:
         raise QueryError(f"find={q.find} compares two people: give who=\"...\" and other=\"...\"")
     if q.rel and not q.other:
         raise QueryError("rel needs other=\"...\" (the person it is relative to)")
+    if q.until and (q.rel or not q.other):
+        raise QueryError("until (the second person of 'between A and B') goes with other=, without rel")
     if q.at and (q.from_ or q.to):
         raise QueryError("give either at=... or from=/to=..., not both")
 

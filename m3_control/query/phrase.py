@@ -53,7 +53,11 @@ def conditions(res: QueryResult) -> str:
         out.append(f" before {res.say(t2)}")
     if at is not None:
         out.append(f" at {res.say(at)}")
-    if q.rel == "with" and res.anchor is not None:
+    if q.until and res.anchor is not None and res.until_anchor is not None:
+        a, b = sorted((res.anchor, res.until_anchor), key=lambda e: (e.start, e.end))
+        out.append(f" between {res.describe[a.character_id]} ({res.say(a.start)}) and "  # type: ignore[index]
+                   f"{res.describe[b.character_id]} ({res.say(b.start)})")  # type: ignore[index]
+    elif q.rel == "with" and res.anchor is not None:
         out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
     elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
@@ -212,7 +216,7 @@ def _stopped(res: QueryResult) -> str:
 
 def _nobody(res: QueryResult, cond: str) -> str:
     verb = {"spoke": " speak", "seen": ""}.get(res.query.act or "", "")
-    if res.query.rel and res.anchor is None:
+    if (res.query.rel or res.query.until) and res.anchor is None:
         return "I don't remember anyone like that."
     return f"I don't remember {'seeing' if res.query.act == 'seen' else 'anyone'}{verb}{cond}." \
         if res.query.act != "seen" else f"I don't remember seeing anyone{cond}."
@@ -296,8 +300,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     plain = _QUOTE.sub(" ", answer)
     said = [e.start for e in res.events] + [e.end for e in res.events] + [t for t, _ in res.robot_places]
     said += [e.start for p in res.people for e in p.events]
-    if res.anchor is not None:
-        said.append(res.anchor.start)
+    said += [e.start for e in (res.anchor, res.until_anchor) if e is not None]
     said += [t for t in (res.read(x) for x in (res.query.at, res.query.from_, res.query.to)) if t is not None]
     said += list((res.value or []) if res.query.find == "when" else [])
     times = {res.say(t).split()[0] for t in said}

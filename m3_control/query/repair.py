@@ -97,7 +97,8 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         moved.append(f"find={q.find} names nobody to compare: a yes or no about whom the frame selects")
         q = replace(q, find="yes")
-    if q.other is not None and q.rel is None and q.who is None and q.find not in ("same", "more", "less"):
+    if q.other is not None and q.rel is None and q.who is None and q.until is None and \
+            q.find not in ("same", "more", "less"):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
     if q.act == "spoke" and q.times in ("=0", "<1", "<=0"):

@@ -176,6 +176,33 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     return replace(q, who=who, other=x, rel=rel)
 
 
+_FILLER_TO_QUOTE = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|time|moment|when|turn|"
+                    r"turns|words|of|their|his|her|i|heard|someone|somebody|first|spoke|talked))*\s*$")
+_BETWEEN = re.compile(r"\bbetween\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
+_AND = re.compile(r"^\s*(?:and|&)\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
+# "between A and B, who spoke more / first?", "which of them": a choice between the two people, not a time
+_CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|different|"
+                     r"either|which\s+of|longer)\b", re.IGNORECASE)
+
+
+def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no: bool,  # noqa: ANN001
+                   added: list[str]) -> Query:
+    """"Who spoke between the person who said A and the person who said B?": the time between their turns
+    (``other=A until=B``), not a relation to one of them or a comparison of the two."""
+    spans = list(re.finditer(r"'([^']+)'|\"([^\"]+)\"", question))
+    if len(quoted) != 2 or len(spans) != 2 or q.until is not None:
+        return q
+    head, mid = question[:spans[0].start()], question[spans[0].end():spans[1].start()]
+    if not _BETWEEN.search(head) or not _AND.search(mid):
+        return q
+    if _CHOICE.search(re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)):
+        return q
+    find = q.find if q.find not in ("same", "more", "less") else "yes" if yes_no else "who"
+    who = q.who if q.who is not None and max(likeness(q.who, x) for x in quoted) < 0.75 else None
+    added.append(f"other={quoted[0]!r} until={quoted[1]!r}: the question asks about the time between their turns")
+    return replace(q, find=find, who=who, other=quoted[0], until=quoted[1], rel=None)
+
+
 def place_named(q: Query, plain: str, named: str | None, added: list[str]) -> Query:
     """place= only where the question names a place (``named``: the place it names, or None)."""
     if q.place is None or named is not None:
