@@ -280,3 +280,20 @@ def test_between_two_people_is_the_time_between_their_first_turns(ex):  # noqa: 
     assert q.until is None and q.find == "more", q
     with pytest.raises(QueryError):
         check_shape(parse(f'find=who until="{TECH}"'))
+
+
+def test_the_clock_as_a_person_is_the_questions_time_and_words_said_after_the_quote_are_speech():
+    from m3_control.query.fidelity import spoken_quotes
+    from m3_control.query.repair import repair
+
+    q, added, missing = check("Before the clock reached 0:36, who had spoken last?",
+                              parse('find=who other="the clock" rel=before_last act=spoke'), KNOWN)
+    q, _ = repair(q, KNOWN, lambda ref: False)
+    assert (q.other, q.rel, q.to, q.pick) == (None, None, "0:36", "last") and not missing, (q, added)
+    q, _, _ = check("Before the clock reached 0:36, who had spoken last?", parse("find=who pick=last act=spoke"), KNOWN)
+    assert q.to == "0:36", q
+    # "were the words 'X' said": a quote of speech (a search answer about other words is then refused, a query
+    # goes first); written words stay written
+    words = "lay blue in t eight soon"
+    assert spoken_quotes(f"In which room were the words '{words}' said?") == [words]
+    assert spoken_quotes("What did the sign reading 'EXIT 12' say?") == []

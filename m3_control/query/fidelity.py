@@ -114,11 +114,16 @@ _SPOKEN_BEFORE = re.compile(r"\b(?:say|says|said|saying|tell|tells|told|telling|
                             re.IGNORECASE)
 
 
+# "in which room were the words 'X' said?", "the sentence 'X' was spoken": speech said of the quote after it
+_SPOKEN_AFTER = re.compile(r"^\W*(?:(?:was|were|had\s+been|has\s+been|being|got)\s+)?(?:first\s+|last\s+)?(?:said|"
+                           r"spoken|uttered|heard|voiced|shouted|whispered|mentioned)\b", re.IGNORECASE)
+
+
 def spoken_quotes(question: str) -> list[str]:
-    """The question's quotes that are words someone said (after a verb of speech), not written words ("the sign
-    reading 'EXIT 12'")."""
+    """The question's quotes that are words someone said (after a verb of speech, or with one after them: "were
+    the words 'X' said"), not written words ("the sign reading 'EXIT 12'")."""
     return [next(g for g in m.groups() if g) for m in _QUOTE.finditer(question)
-            if _SPOKEN_BEFORE.search(question[:m.start()])]
+            if _SPOKEN_BEFORE.search(question[:m.start()]) or _SPOKEN_AFTER.search(question[m.end():])]
 
 
 def asks_order_of_quote(question: str) -> bool:

@@ -19,10 +19,13 @@ from dataclasses import replace
 from .frame import Query
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
-_AFTER_WORDS = re.compile(r"\b(?:after|past|passed|since|from|beyond|following|later\s+than|onwards?\s+from)\s*$",
-                          re.IGNORECASE)
-_BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)\s*$",
-                           re.IGNORECASE)
+# "before the clock reached 0:36", "after the clock showed 0:09": the clock's words between the bound and the time
+_CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer)\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|says|"
+               r"struck|was(?:\s+at)?|is(?:\s+at)?|got\s+to|turned))?")
+_AFTER_WORDS = re.compile(r"\b(?:after|past|passed|since|from|beyond|following|later\s+than|onwards?\s+from)"
+                          + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
+_BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)"
+                           + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
 _REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since|following|preceding|prior\s+to)\b"
@@ -300,11 +303,18 @@ def self_relation(q: Query, quoted: list[str], likeness, added: list[str]) -> Qu
 def clock_refs(q: Query, plain: str, added: list[str]) -> Query:
     """A person written around a clock time of the question's own words (`other="the clock showed 0:09"` for "who
     spoke first after the clock showed 0:09?") is that time (repair.py then makes it a window bound)."""
-    said = {m.group(0) for m in CLOCK.finditer(plain)}
+    said = list(dict.fromkeys(m.group(0) for m in CLOCK.finditer(plain)))
     for key in ("who", "other"):
         ref = getattr(q, key)
         found = [m.group(0) for m in CLOCK.finditer(ref or "")]
         if len(found) == 1 and found[0] in said and ref.strip() != found[0]:
             q = replace(q, **{key: found[0]})
             added.append(f"{key}={ref!r} is the time {found[0]}")
+        elif ref and not found and len(said) == 1 and _THE_CLOCK.match(ref):
+            # other="the clock" for "before the clock reached 0:36": the question's one time
+            q = replace(q, **{key: said[0]})
+            added.append(f"{key}={ref!r} is the time {said[0]}")
     return q
+
+
+_THE_CLOCK = re.compile(r"^\W*(?:the\s+)?(?:clock|time|timer|mark|moment)\W*$", re.IGNORECASE)
