@@ -297,3 +297,11 @@ def test_the_clock_as_a_person_is_the_questions_time_and_words_said_after_the_qu
     words = "lay blue in t eight soon"
     assert spoken_quotes(f"In which room were the words '{words}' said?") == [words]
     assert spoken_quotes("What did the sign reading 'EXIT 12' say?") == []
+
+
+def test_by_the_time_is_order_in_time():
+    a, b = "set blue with e five now", "lay blue at x four now"
+    question = (f"By the time the person who said '{a}' first opened their mouth, how many times had the person who "
+                f"said '{b}' talked?")
+    q, _, missing = check(question, parse(f'find=count_times who="{b}" other="{a}" act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel) == (b, a, "before") and not missing, (q, missing)    # not sent back to the model

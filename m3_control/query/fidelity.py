@@ -85,7 +85,8 @@ _MOST = re.compile(rf"(?<!\bat )\bmost\b(?!\s+recent)|\bmore (?:often |times )?{
 _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}", re.IGNORECASE)
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
-                    r"then|until|since|when|again|still|afterwards?|beforehand|anymore)\b", re.IGNORECASE)
+                    r"then|until|till|since|when|again|still|afterwards?|beforehand|anymore|by\s+the\s+time|"
+                    r"once)\b", re.IGNORECASE)
 _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following|earlier|later|until|since)\b",
                            re.IGNORECASE)
 # words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
