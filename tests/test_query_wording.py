@@ -305,3 +305,31 @@ def test_by_the_time_is_order_in_time():
                 f"said '{b}' talked?")
     q, _, missing = check(question, parse(f'find=count_times who="{b}" other="{a}" act=spoke'), KNOWN)
     assert (q.who, q.other, q.rel) == (b, a, "before") and not missing, (q, missing)    # not sent back to the model
+
+
+def test_a_clause_that_sets_the_time_asks_nothing_and_when_is_the_time_of_their_own_turn():
+    from m3_control.query.polarity import YES_NO_QUESTION, finds_for
+
+    q_next = f"When the person who said '{TECH}' spoke for the last time, who spoke next?"
+    assert finds_for(q_next)[0] == "who"                                  # not find=when
+    q, _, _ = check(q_next, parse(f'find=who who="{TECH}" pick=last act=spoke'), KNOWN)
+    q = align(q_next, q)
+    assert (q.who, q.other, q.rel, q.pick) == (None, TECH, "right_after_last", None), q
+    q, _, _ = check(q_next, parse(f'find=who other="{TECH}" rel=after act=spoke'), KNOWN)
+    assert align(q_next, q).rel == "right_after_last", q                 # "next": the one turn
+    q, added, missing = check(f"Where was I when the person who said '{TECH}' spoke for the last time?",
+                              parse(f'find=where other="{TECH}" rel=right_before_last act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel, q.pick) == (TECH, None, None, "last") and not missing, (q, added)
+    # "did A or B speak more often?" is a choice of two people, not a yes or no
+    both = f"After 0:37, did the person who said '{TECH}' or the person who said '{COFFEE}' speak more often?"
+    assert not YES_NO_QUESTION.match(both) and "who" in finds_for(both)
+    assert YES_NO_QUESTION.match(f"Did the person who said '{TECH}' speak more than the person who said '{COFFEE}'?")
+
+
+def test_after_one_person_and_before_another_is_between_them():
+    q, _, missing = check(f"Who talked after the person who said '{COFFEE}' and before the person who said "
+                          f"'{TECH}'?", parse(f'find=who other="{TECH}" rel=after act=spoke'), KNOWN)
+    assert (q.other, q.until, q.rel) == (COFFEE, TECH, None) and not missing, q
+    q, _, _ = check(f"Who talked after the person who said '{COFFEE}' and after the person who said '{TECH}'?",
+                    parse(f'find=who other="{TECH}" rel=after act=spoke'), KNOWN)
+    assert q.until is None, q

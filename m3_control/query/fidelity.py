@@ -111,8 +111,8 @@ def quotes_of(question: str) -> list[str]:
 
 # a quote that follows a verb of speech is words someone said
 _SPOKEN_BEFORE = re.compile(r"\b(?:say|says|said|saying|tell|tells|told|telling|ask|asks|asked|heard|hear|hears|"
-                            r"mention|mentioned|shout|shouted|whisper|whispered)\s+(?:to\s+|me\s+|us\s+|that\s+)?$",
-                            re.IGNORECASE)
+                            r"mention|mentioned|shout|shouted|whisper|whispered)\s+(?:to\s+|me\s+|us\s+|that\s+)?"
+                            r"(?:the\s+(?:words?|sentence|phrase|line)\s+)?$", re.IGNORECASE)
 
 
 # "in which room were the words 'X' said?", "the sentence 'X' was spoken": speech said of the quote after it
@@ -335,6 +335,14 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     if q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
+    elif q.rel and q.find in ("where", "when") and q.who is None and q.other and len(quoted) <= 1 and \
+            not _ORDER.search(re.sub(r"\bwhen\b", " ", plain, flags=re.IGNORECASE)):
+        # "Where was I when X spoke for the last time?" written as where someone spoke right before X's last turn:
+        # "when" is the time of X's own turn
+        pick = q.pick or ("last" if q.rel.endswith("_last") else None)
+        added.append(f"who={q.other!r}{' pick=' + pick if pick else ''}: the question asks about their own turn "
+                     f"(rel={q.rel} dropped)")
+        q = replace(q, who=q.other, other=None, rel=None, pick=pick)
     elif q.rel and not _ORDER.search(plain):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.

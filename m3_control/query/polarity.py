@@ -11,6 +11,7 @@ from .frame import FIND, YES_NO_FIND, Query, rel_base
 
 _QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
+_PREVIOUS, _NEXT = re.compile(r"\b(?:previous|preceding|prior)\b"), re.compile(r"\b(?:next|following)\b")
 _MORE, _LESS = re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")
 _SAME, _DIFFERENT = re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")
 _LEAD = re.compile(r"^(Yes|No), ")
@@ -32,7 +33,9 @@ def align(question: str, q: Query) -> Query:
     more/less taken from the question where it says only one of them."""
     words = _words(question)
     if q.rel and q.rel != "with":
-        side = _only(words, _BEFORE, _AFTER)
+        # "who spoke next?" / "the previous speaker" say the side where neither "before" nor "after" is said
+        side = _only(words, _BEFORE, _AFTER) or (None if _BEFORE.search(words) or _AFTER.search(words) else
+                                                  _only(words, _PREVIOUS, _NEXT))
         if side is not None:
             # "just before": the one turn; a count is over every turn before / after unless the question says so
             # and so is a yes / no ("did A speak after B's last turn?": any turn after it)
@@ -71,10 +74,26 @@ _COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than 
 
 
 _AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"
+# "When she spoke for the last time, ...", "Once he had left, ...": a clause that sets the time, not a question
+_SETTING_CLAUSE = re.compile(rf"^\W*(?:when|whenever|while|as|once|after|before|since|until)\s+"
+                             rf"(?!{_AUX}|i\s+(?:was|am)\b)", re.IGNORECASE)
 # "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
 # (the clause may quote someone: "After the last turn of the person who said 'X', did she ...?")
-YES_NO_QUESTION = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*,\s*{_AUX})",
-                             re.IGNORECASE)
+_YES_NO = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*,\s*{_AUX})",
+                     re.IGNORECASE)
+# "did the person who said A or the person who said B speak more?": a choice of two people, not a yes or no
+_EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:person|man|woman|one|someone|somebody)\b",
+                            re.IGNORECASE)
+
+
+class _YesNoQuestion:
+    """``YES_NO_QUESTION.match(question)``: does the question ask for a yes or a no?"""
+
+    def match(self, question: str) -> bool:
+        return bool(_YES_NO.match(question)) and not _EITHER_OF_TWO.search(question)
+
+
+YES_NO_QUESTION = _YesNoQuestion()
 _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how (?:often|many (?:times|turns)|many different times)\b", re.IGNORECASE), ("count_times",)),
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:people|persons|speakers|voices|faces|of them)\b",
@@ -99,7 +118,9 @@ def finds_for(question: str) -> tuple[str, ...]:
     # the question word may follow a leading clause: "In the library, how many times ...?", "Counting each person
     # once, who spoke fourth?"
     blank = _QUOTED_SPEECH.sub(lambda m: " " * len(m.group(0)), question)    # commas inside quotes split nothing
-    for clause in [question] + [question[m.end():] for m in re.finditer(r",\s*", blank)]:
+    clauses = [question[m.end():] for m in re.finditer(r",\s*", blank)]
+    # "When she spoke for the last time, who spoke next?": a leading clause that sets the time asks nothing
+    for clause in ([] if clauses and _SETTING_CLAUSE.match(question) else [question]) + clauses:
         if YES_NO_QUESTION.match(clause):
             return YES_NO_FIND
         finds = next((finds for form, finds in _FORMS if form.match(clause)), None)

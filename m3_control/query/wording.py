@@ -35,6 +35,11 @@ _REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|since
 _BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|prior\s+to|earlier\s+than|preceding)\b",
                          re.IGNORECASE)
 _AFTER_REL = re.compile(r"\b(?:after|once|since|following|later\s+than|again|still)\b", re.IGNORECASE)
+# "when / as / while the person who said X ...": at the time of their turn, the order (if any) said elsewhere
+_WHEN_WORD = re.compile(r"^\W*(?:when|as|while|whenever)\b(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|i|"
+                        r"heard|someone|somebody))*\s+(?:said|says|say|told)\s*$", re.IGNORECASE)
+_BEFORE_NEXT = re.compile(r"\b(?:before|previous|preceding|prior|earlier)\b", re.IGNORECASE)
+_AFTER_NEXT = re.compile(r"\b(?:after|next|following|afterwards?|later|then)\b", re.IGNORECASE)
 _ASKS_PLACE = re.compile(r"\b(?:what|which)\s+(?:place|room|part\s+of\s+the\s+house)\b|\bwhere\s+(?:was|were|am)\s+"
                          r"(?:i|we)\b", re.IGNORECASE)
 
@@ -161,28 +166,41 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     if len(spans) != 1:
         return q
     m = _REL_WORD.search(question[:spans[0].start()])
+    when = _WHEN_WORD.search(question[:spans[0].start()]) if m is None else None
     x = quoted[0]
-    if m is None or (q.other is not None and (CLOCK.search(q.other) or (likeness(x, q.other) >= 0.75 and q.rel))):
+    if (m is None and when is None) or (q.other is not None and (CLOCK.search(q.other) or (likeness(x, q.other) >=
+                                                                                           0.75 and q.rel))):
         return q
-    words = m.group(0)
-    before, after = bool(_BEFORE_REL.search(words)), bool(_AFTER_REL.search(words))
+    if m is not None:
+        words = m.group(0)
+        before, after = bool(_BEFORE_REL.search(words)), bool(_AFTER_REL.search(words))
+        lead = question[:spans[0].start()][:m.start()]
+        right = bool(re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I))
+    else:
+        # "When X spoke for the last time, who spoke next?": the order is in the rest of the question
+        words = rest = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question[spans[0].end():])
+        before, after = bool(_BEFORE_NEXT.search(rest)), bool(_AFTER_NEXT.search(rest))
+        right = bool(re.search(r"\b(?:next|previous|preceding|just|right|immediately|directly)\b", rest, re.I))
     if before == after:
         return q
     rel = ("before" if before else "after") + ("_last" if re.search(r"\b(?:last|final)\b", words, re.I) else "")
-    lead = question[:spans[0].start()][:m.start()]
-    if (q.rel and q.rel.startswith("right_")) or re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I):
+    if (q.rel and q.rel.startswith("right_")) or right:
         rel = "right_" + rel
     who = None if q.who is not None and likeness(x, q.who) >= 0.75 else q.who
     if (q.who, q.other, q.rel) == (who, x, rel):
         return q
+    # who=X pick=last for "when X spoke for the last time, ...": the last was X's turn, now the anchor's _last
+    pick = None if q.who is not None and who is None and q.pick == "last" and rel.endswith("_last") else q.pick
     added.append(f"other={x!r} rel={rel}: the question's relation word is anchored on them")
-    return replace(q, who=who, other=x, rel=rel)
+    return replace(q, who=who, other=x, rel=rel, pick=pick)
 
 
 _FILLER_TO_QUOTE = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|time|moment|when|turn|"
                     r"turns|words|of|their|his|her|i|heard|someone|somebody|first|spoke|talked))*\s*$")
-_BETWEEN = re.compile(r"\bbetween\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
-_AND = re.compile(r"^\s*(?:and|&)\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
+_BETWEEN = re.compile(r"\b(between|after|since|following|before|until|till)\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
+_AND = re.compile(r"^\s*(?:,\s*)?(?:and|but)\b(?:\s+(after|since|following|before|until|till|prior\s+to))?"
+                  + _FILLER_TO_QUOTE, re.IGNORECASE)
+_AFTER_SIDE, _BEFORE_SIDE = {"after", "since", "following"}, {"before", "until", "till", "prior to"}
 # "between A and B, who spoke more / first?", "which of them": a choice between the two people, not a time
 _CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|different|"
                      r"either|which\s+of|longer)\b", re.IGNORECASE)
@@ -196,10 +214,15 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
     if len(quoted) != 2 or len(spans) != 2 or q.until is not None:
         return q
     head, mid = question[:spans[0].start()], question[spans[0].end():spans[1].start()]
-    if not _BETWEEN.search(head) or not _AND.search(mid):
+    h, a = _BETWEEN.search(head), _AND.search(mid)
+    if not h or not a:
         return q
-    if _CHOICE.search(re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)):
-        return q
+    first, second = h.group(1).lower(), " ".join((a.group(1) or "").lower().split())
+    if first == "between":
+        if second or _CHOICE.search(re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)):
+            return q
+    elif not ({first, second} & _AFTER_SIDE and {first, second} & _BEFORE_SIDE):
+        return q     # "after A and after B", "after A and B": no window between two turns
     find = q.find if q.find not in ("same", "more", "less") else "yes" if yes_no else "who"
     who = q.who if q.who is not None and max(likeness(q.who, x) for x in quoted) < 0.75 else None
     added.append(f"other={quoted[0]!r} until={quoted[1]!r}: the question asks about the time between their turns")
