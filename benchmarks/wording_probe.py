@@ -1,11 +1,11 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..I] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A..J] [--only-new] [--grid DIR]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
 last words heard, who spoke exactly k times, and two questions about words nobody said (to decline). Each kind has
-nine wordings (sets A-I), written before any run on them; sets G-I also ask eleven kinds no earlier set asked
+ten wordings (sets A-J), written before any run on them; sets G-J also ask eleven kinds no earlier set asked
 (:data:`NEW_WORDINGS`: people before someone's first turn, the most talkative after a time, counts before a time,
 in how many places someone spoke, where someone spoke last, who spoke between two people; ``--only-new`` asks
 only those); references come from
@@ -15,7 +15,7 @@ asked.
 
 History (docs/benchmarks.md, "Question kinds nobody wrote phrasings for"): set A then B on seed 528 were looked at
 while fixing; each later set was run once held out on fresh seeds (C 529, D 530-531, E 532-533, F 534, G 535-536,
-H 537-538, I 539-540) before its misses were looked at.
+H 537-538, I 539-540, J 541-542) before its misses were looked at.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, scene_questions  # noqa: E402
 
 # kind -> wordings A-F ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
-SETS = "ABCDEFGHI"
+SETS = "ABCDEFGHIJ"
 WORDINGS: dict[str, tuple[str, ...]] = {
     "first_after_t": ("After {t}, who was the first to speak?",
                       "Who was the first person I heard once it was past {t}?",
@@ -47,7 +47,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Beginning at {t}, who was the first voice I heard?",
         "Whose was the first voice I heard after {t}?",
         "Who spoke first in the time after {t}?",
-        "Who was heard first after the time {t}?"),
+        "Who was heard first after the time {t}?",
+        "Past {t}, who was the first one talking?"),
     "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
                       "After {t}, how many turns of speech were there?",
         "How many times was somebody talking after the {t} mark?",
@@ -55,7 +56,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Counting from {t}, how many times did anyone talk?",
         "In the time after {t}, how many times did people talk?",
         "What number of times did someone speak after {t}?",
-        "How many separate times did people speak after {t}?"),
+        "How many separate times did people speak after {t}?",
+        "How many times was anyone heard speaking after {t}?"),
     "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
                        "than {t}?", "How many people talked at some point after {t}?",
         "After {t}, how many individuals did I hear?",
@@ -63,7 +65,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Since {t}, how many different people have spoken?",
         "Once {t} had gone by, how many separate people spoke?",
         "Counting from {t}, how many people did I hear?",
-        "How many speakers were there after {t}?"),
+        "How many speakers were there after {t}?",
+        "From {t} onward, how many different people talked?"),
     "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
                       "Who had spoken most recently right before {t}?",
         "Up to {t}, who was the last one to say something?",
@@ -71,7 +74,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was the last to talk before it was {t}?",
         "Who had the last turn to speak before {t}?",
         "Before the clock reached {t}, who had spoken last?",
-        "Which person spoke last before {t}?"),
+        "Which person spoke last before {t}?",
+        "Who was the last speaker I heard before {t}?"),
     "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
                          "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
                          "words?",
@@ -80,7 +84,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Once {p} had spoken for the last time, who talked next?",
         "Following the final turn of {p}, who spoke next?",
         "Who was the very next to speak after {p} talked for the final time?",
-        "When {p} spoke for the last time, who spoke next?"),
+        "When {p} spoke for the last time, who spoke next?",
+        "Who took the next turn after {p} spoke for the final time?"),
     "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
                           "for the final time?", "Just before {p} talked for the last time, who was speaking?",
         "Who spoke immediately before {p} spoke one last time?",
@@ -88,7 +93,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was speaking right before the final time {p} spoke?",
         "Who was talking immediately prior to the final turn of {p}?",
         "The last time {p} spoke, who had spoken just before?",
-        "Right before {p} spoke their last words, who was talking?"),
+        "Right before {p} spoke their last words, who was talking?",
+        "Whose turn came just before the final time {p} talked?"),
     "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
                           "in?", "In which place did {p} speak for the first time?",
         "Where was I the first time {p} talked?",
@@ -96,7 +102,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What room was I in when {p} first talked?",
         "Where was I when {p} spoke for the first time?",
         "In what place was I when I heard {p} for the first time?",
-        "In which room did I hear {p} for the first time?"),
+        "In which room did I hear {p} for the first time?",
+        "Where was I when I first heard {p}?"),
     "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
                            "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
                            "talked?",
@@ -105,7 +112,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "How many times did {p1} talk before {p2} spoke for the first time?",
         "By the time {p2} first opened their mouth, how many times had {p1} talked?",
         "How often had {p1} spoken before the first words of {p2}?",
-        "Before {p2} spoke at all, how many times had {p1} talked?"),
+        "Before {p2} spoke at all, how many times had {p1} talked?",
+        "How many times did {p1} speak before {p2} said anything?"),
     "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
                                 "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
                                 "final time {p2} spoke?",
@@ -114,7 +122,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Did {p1} say anything after {p2} spoke for the last time?",
         "After the final turn of {p2}, did {p1} speak again?",
         "Was {p1} heard after the last time {p2} spoke?",
-        "Did {p1} say anything more after {p2} was done speaking for good?"),
+        "Did {p1} say anything more after {p2} was done speaking for good?",
+        "Did {p1} speak again once {p2} had spoken for the last time?"),
     "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
                        "Who opened the talking in the {pl}?",
         "Who was the first one I heard in the {pl}?",
@@ -122,7 +131,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who spoke first when I was in the {pl}?",
         "Whose voice came first in the {pl}?",
         "Who was the first to speak while I was in the {pl}?",
-        "Who did I hear first in the {pl}?"),
+        "Who did I hear first in the {pl}?",
+        "In the {pl}, whose voice came first?"),
     "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
                       "In the {pl}, whose voice did I hear last?",
         "Who said something last in the {pl}?",
@@ -130,7 +140,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was the final person to speak in the {pl}?",
         "Who was the last speaker in the {pl}?",
         "Of everyone in the {pl}, who spoke last?",
-        "Who was the last voice in the {pl}?"),
+        "Who was the last voice in the {pl}?",
+        "Who spoke last in the {pl}?"),
     "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
                          "What was said first of all?",
         "What's the first thing I heard anyone say?",
@@ -138,7 +149,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What is the earliest thing I heard someone say?",
         "What was the first sentence anyone spoke?",
         "What was the first thing that was said?",
-        "What did I hear first?"),
+        "What did I hear first?",
+        "What were the first words someone said?"),
     "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
                         "What was the most recent thing anyone said?",
         "What was the last sentence anyone spoke?",
@@ -146,7 +158,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What was the latest thing said?",
         "What was the last thing I heard somebody say?",
         "What were the final words spoken?",
-        "What was the last thing said?"),
+        "What was the last thing said?",
+        "What was the very last thing I heard?"),
     "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
                       "Whose voice did I hear precisely {k} times?",
         "Which speaker did I hear {k} times in all?",
@@ -154,7 +167,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who did I hear talking exactly {k} times?",
         "Who was heard a total of exactly {k} times?",
         "Who did I hear speak exactly {k} times?",
-        "Who spoke a total of {k} times?"),
+        "Who spoke a total of {k} times?",
+        "Which person spoke exactly {k} times?"),
     "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
                             "'{s}'?", "Who talked after someone said '{s}'?",
         "Who answered the person who said '{s}'?",
@@ -162,7 +176,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was speaking just after I heard '{s}'?",
         "Who spoke directly after somebody said '{s}'?",
         "Who talked immediately after the words '{s}'?",
-        "After someone said '{s}', who spoke?"),
+        "After someone said '{s}', who spoke?",
+        "Who spoke right after I heard '{s}'?"),
     "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
                       "In what room did somebody say '{s}'?",
         "Where did someone tell me '{s}'?",
@@ -170,41 +185,53 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Which place was I in when I heard someone say '{s}'?",
         "Where was I when '{s}' was said?",
         "In which room were the words '{s}' said?",
-        "Where did I hear the words '{s}'?"),
+        "Where did I hear the words '{s}'?",
+        "Which room was I in when somebody said '{s}'?"),
 }
 
 
-# Kinds no earlier set asks (nor scene_bench), written before their first run: wordings for sets G, H and I.
-NEW_SETS = "GHI"
+# Kinds no earlier set asks (nor scene_bench), written before their first run: wordings for sets G-J.
+NEW_SETS = "GHIJ"
 NEW_WORDINGS: dict[str, tuple[str, ...]] = {
     "people_before_other": ("How many different people had spoken before {p} first spoke?",
                             "Before {p} said anything, how many distinct people had I heard?",
-        "How many people spoke before {p} did for the first time?"),
+        "How many people spoke before {p} did for the first time?",
+        "Before the first time {p} spoke, how many different people had talked?"),
     "most_after_t": ("After {t}, who spoke the most?", "Who talked most often once it was past {t}?",
-        "Since {t}, who has talked the most?"),
+        "Since {t}, who has talked the most?",
+        "Who was the most talkative after {t}?"),
     "count_person_before_t": ("How many times had {p} spoken by {t}?", "Before {t}, how often did {p} talk?",
-        "Up to {t}, how many times did {p} speak?"),
+        "Up to {t}, how many times did {p} speak?",
+        "How many turns had {p} taken before {t}?"),
     "places_person_spoke": ("In how many different places did {p} speak?", "How many rooms did I hear {p} in?",
-        "How many different rooms was I in when {p} spoke?"),
+        "How many different rooms was I in when {p} spoke?",
+        "In how many rooms did {p} talk?"),
     "spoke_before_t": ("Had {p} said anything before {t}?", "Did {p} speak at all before {t}?",
-        "Was {p} heard before {t}?"),
+        "Was {p} heard before {t}?",
+        "Did I hear {p} at all before {t}?"),
     "where_last_speaker": ("Where was I when the last person spoke?",
                            "Which room was I in when I heard the final speaker?",
-        "In which room did the final turn of speech happen?"),
+        "In which room did the final turn of speech happen?",
+        "Where was I when the final speaker spoke?"),
     "count_place_before_t": ("How many times did anyone speak in the {pl} before {t}?",
                              "Before {t}, how many turns of speech were there in the {pl}?",
-        "In the {pl}, how many times did people speak before {t}?"),
+        "In the {pl}, how many times did people speak before {t}?",
+        "Before {t}, how often did people speak in the {pl}?"),
     "more_after_t": ("After {t}, who spoke more times, {p1} or {p2}?",
                      "Who talked more often after {t}: {p1} or {p2}?",
-        "After {t}, did {p1} or {p2} speak more often?"),
+        "After {t}, did {p1} or {p2} speak more often?",
+        "Who spoke more often after {t}, {p1} or {p2}?"),
     "where_last_heard": ("Where was I the last time {p} spoke?", "In which room did I last hear {p}?",
-        "Where was I when {p} spoke for the last time?"),
+        "Where was I when {p} spoke for the last time?",
+        "Which room was I in the last time I heard {p}?"),
     # added after sets G and H were first run, with the code that answers them (seen, not held out)
     "who_between": ("Who spoke between {p1} and {p2}?", "Whose voice did I hear in between {p1} and {p2}?",
-        "Who talked after {p1} and before {p2}?"),
+        "Who talked after {p1} and before {p2}?",
+        "Who spoke in the time between {p1} and {p2}?"),
     "count_between": ("How many times did someone talk between {p1} and {p2}?",
                       "Between {p1} and {p2} speaking, how many turns were there?",
-        "How many turns of speech came between {p1} and {p2}?"),
+        "How many turns of speech came between {p1} and {p2}?",
+        "How many times did people speak in between {p1} and {p2}?"),
 }
 
 
@@ -312,7 +339,7 @@ def main() -> None:
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
     ap.add_argument("--set", default="C", choices=tuple(SETS))
-    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-I)")
+    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-J)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
     args = ap.parse_args()
