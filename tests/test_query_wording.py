@@ -333,3 +333,10 @@ def test_after_one_person_and_before_another_is_between_them():
     q, _, _ = check(f"Who talked after the person who said '{COFFEE}' and after the person who said '{TECH}'?",
                     parse(f'find=who other="{TECH}" rel=after act=spoke'), KNOWN)
     assert q.until is None, q
+
+
+def test_a_clock_named_as_the_time_or_as_the_person_a_relation_is_to_is_not_left_out():
+    q, _, missing = check("Who was heard first after the time 0:32?", parse("find=who pick=first act=spoke"), KNOWN)
+    assert q.from_ == "0:32" and not missing, q
+    _, _, missing = check("Who was heard first after the time 0:32?", parse('find=who other="0:32" rel=after'), KNOWN)
+    assert not missing, missing                  # repair.py makes it the window's start; not sent back

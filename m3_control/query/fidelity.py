@@ -381,7 +381,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         q = replace(q, at=None, from_=_secs(max(starts)) if starts else None, to=_secs(min(ends)) if ends else None)
         added.append("time from the question: " + ", ".join(s.text for s in spans))
     covered = [(m.start(), m.end()) for s in spans for m in re.finditer(re.escape(s.text), plain)]
-    times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at) if t}
+    # a clock written as the person a relation is to (other="0:32" rel=after) is a window bound (repair.py)
+    times = {_read(timeline, t, now) for t in (q.from_, q.to, q.at, q.other if q.rel and q.other and
+                                                 CLOCK.fullmatch(q.other.strip()) else None) if t}
     q = clock_bounds(q, spaced, times, read, added)
     for m in _CLOCK.finditer(plain):
         if any(a <= m.start() < b for a, b in covered):

@@ -20,8 +20,8 @@ from .frame import Query
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # "before the clock reached 0:36", "after the clock showed 0:09": the clock's words between the bound and the time
-_CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer)\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|says|"
-               r"struck|was(?:\s+at)?|is(?:\s+at)?|got\s+to|turned))?")
+_CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer|mark)(?:\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|"
+               r"says|struck|was(?:\s+at)?|is(?:\s+at)?|got\s+to|turned))?)?")
 _AFTER_WORDS = re.compile(r"\b(?:after|past|passed|since|from|beyond|following|later\s+than|onwards?\s+from)"
                           + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
 _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)"
