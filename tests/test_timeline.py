@@ -138,10 +138,14 @@ def test_the_judge_takes_a_wall_time_as_the_same_instant_of_the_recording():
 
 
 def test_a_clock_time_with_seconds_is_copied_whole(robot):
-    """"at 9:01:10" is a second, not the minute 9:01: a frame that copied only "9:01" goes back to the model."""
+    """"at 9:01:10" is a second, not the minute 9:01: a frame that copied only "9:01" has the question's time put
+    back (the minute is a time the question never says; "at" makes 9:01:10 the moment)."""
     tl = robot.timeline()
     now = tl.now(91.0)
-    _, _, missing = fidelity.check("Where was I at 9:01:10?", parse("find=where at=9:01"), [], tl, now)
+    q, added, missing = fidelity.check("Where was I at 9:01:10?", parse("find=where at=9:01"), [], tl, now)
+    assert q.at == "9:01:10" and not missing, (q, added, missing)
+    # where the words do not place it, the left-out second goes back to the model
+    _, _, missing = fidelity.check("Where was I, 9:01:10?", parse("find=where at=9:01"), [], tl, now)
     assert missing == ["the time 9:01:10 (from=, to= or at=)"]
     _, _, missing = fidelity.check("Where was I at 9:01:10?", parse("find=where at=9:01:10"), [], tl, now)
     assert not missing

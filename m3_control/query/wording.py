@@ -2,11 +2,17 @@
 
 Each repair reads words a person would use, never a question kind:
 
-* a clock time the frame left out is a window bound or a moment by the words before it ("past 0:46", "later than",
-  "as of 0:10", "by", "until", "at"), and a ``times`` count that only repeats the clock's digits goes;
+* a clock time is a window bound or a moment by the words around it ("past 0:46", "later than", "as of 0:10",
+  "by", "until", "at", "before the clock reached", "once 1:04 had gone by", "from 0:20 on"): left out, it is put in;
+  in the wrong field, it moves; a time the question never says goes (where it says times only as clocks), and a
+  ``times`` count that only repeats the clock's digits goes;
 * two people and one relation in time: the person the relation is anchored on is the one the relation word comes
   before ("... how many times had A spoken *before* B first spoke?", "*Once* B had spoken for the last time, did A
   still ...?"); a frame that relates them the other way round is turned, one that forgot the relation gets it;
+  one person right after a relation word (or after "when", with the side said elsewhere: "when A spoke for the last
+  time, who spoke next?") is the anchor;
+* two people with "between" (or "after A and before B") and no choice word: the time between their turns
+  (``other=A until=B``);
 * a place the question does not name is not the question's;
 * "what place was I in" is asked by ``where``, whatever else the sentence starts with.
 """
