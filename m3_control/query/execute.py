@@ -265,7 +265,7 @@ class QueryExecutor:
                               seen[0] if seen else None)
             self._step(res, "in view with", out)
             return out
-        voiced = [e for e in mine if e.kind == "voice"] or mine
+        voiced = _own_turns(facts, other)
         rel = rel_base(q.rel)
         anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") else voiced[0]) \
             if voiced else None
@@ -289,11 +289,7 @@ class QueryExecutor:
 
     def _between(self, res: QueryResult, facts: PeopleFacts, a: int, b: int, scope: list[Turn]) -> list[Turn]:
         """Events between the first turns of ``a`` and ``b`` (whichever came first), neither of those turns."""
-        first = []
-        for cid in (a, b):
-            mine = [e for e in facts.turns if e.character_id == cid]
-            voiced = [e for e in mine if e.kind == "voice"] or mine
-            first.append(voiced[0] if voiced else None)
+        first = [next(iter(_own_turns(facts, cid)), None) for cid in (a, b)]
         res.anchor, res.until_anchor = first
         if first[0] is None or first[1] is None:
             self._step(res, "between", [])
@@ -418,6 +414,13 @@ class QueryExecutor:
         mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
         res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
                             key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def _own_turns(facts: PeopleFacts, cid: int) -> list[Turn]:
+    """A person's voice turns in time order (their face appearances where they never spoke): what a relation to
+    them, or a window between them and someone else, is anchored on."""
+    mine = [e for e in facts.turns if e.character_id == cid]
+    return [e for e in mine if e.kind == "voice"] or mine
 
 
 def _same_words(a: str, b: str) -> bool:

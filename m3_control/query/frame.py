@@ -175,7 +175,7 @@ def from_dict(data: dict[str, Any]) -> Query:
             if not _TIMES.match(val):
                 raise QueryError(f"times must be =k, >k, <k, >=k or <=k, got {val!r}")
         kw[f.attr] = val
-    return Query(**kw, until=" ".join(until.split()) or None if until is not None else None)
+    return Query(**kw, until=(" ".join(until.split()) or None) if until is not None else None)
 
 
 def _ordinal(val: str) -> int | None:

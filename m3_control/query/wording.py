@@ -25,6 +25,7 @@ from dataclasses import replace
 from .frame import Query
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
+_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")   # the question's quotes, as the relation repairs locate them
 # "before the clock reached 0:36", "after the clock showed 0:09": the clock's words between the bound and the time
 _CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer|mark)(?:\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|"
                r"says|struck|was(?:\s+at)?|is(?:\s+at)?|got\s+to|turned))?)?")
@@ -127,7 +128,7 @@ def clock_bounds(q: Query, plain: str, frame_times: set, read, added: list[str])
 
 def _anchor_quote(question: str, quoted: list[str]) -> int | None:
     """Index into ``quoted`` of the one quote a relation word comes right before, else None."""
-    spans = [m for m in re.finditer(r"'([^']+)'|\"([^\"]+)\"", question)]
+    spans = list(_QUOTED.finditer(question))
     if len(spans) != len(quoted) or len(spans) < 2:
         return None
     hits = []
@@ -149,7 +150,7 @@ def anchor_order(q: Query, question: str, quoted: list[str], likeness, added: li
         return q
     anchor = quoted[i]
     if q.rel is None:
-        plain = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)
+        plain = _QUOTED.sub(" ", question)
         b, a = bool(_BEFORE_REL.search(plain)), bool(_AFTER_REL.search(plain))
         if a == b:
             return q
@@ -168,7 +169,7 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     the question never names."""
     if len(quoted) != 1 or q.find in ("same", "more", "less") or q.rel == "with":
         return q
-    spans = list(re.finditer(r"'([^']+)'|\"([^\"]+)\"", question))
+    spans = list(_QUOTED.finditer(question))
     if len(spans) != 1:
         return q
     m = _REL_WORD.search(question[:spans[0].start()])
@@ -184,7 +185,7 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
         right = bool(re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I))
     else:
         # "When X spoke for the last time, who spoke next?": the order is in the rest of the question
-        words = rest = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question[spans[0].end():])
+        words = rest = _QUOTED.sub(" ", question[spans[0].end():])
         before, after = bool(_BEFORE_NEXT.search(rest)), bool(_AFTER_NEXT.search(rest))
         right = bool(re.search(r"\b(?:next|previous|preceding|just|right|immediately|directly)\b", rest, re.I))
     if before == after:
@@ -216,7 +217,7 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
                    added: list[str]) -> Query:
     """"Who spoke between the person who said A and the person who said B?": the time between their turns
     (``other=A until=B``), not a relation to one of them or a comparison of the two."""
-    spans = list(re.finditer(r"'([^']+)'|\"([^\"]+)\"", question))
+    spans = list(_QUOTED.finditer(question))
     if len(quoted) != 2 or len(spans) != 2 or q.until is not None:
         return q
     head, mid = question[:spans[0].start()], question[spans[0].end():spans[1].start()]
@@ -225,7 +226,7 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
         return q
     first, second = h.group(1).lower(), " ".join((a.group(1) or "").lower().split())
     if first == "between":
-        if second or _CHOICE.search(re.sub(r"'[^']+'|\"[^\"]+\"", " ", question)):
+        if second or _CHOICE.search(_QUOTED.sub(" ", question)):
             return q
     elif not ({first, second} & _AFTER_SIDE and {first, second} & _BEFORE_SIDE):
         return q     # "after A and after B", "after A and B": no window between two turns
@@ -303,7 +304,7 @@ def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query: 
     checked elsewhere; comparisons keep both people (their shape check asks the model again)."""
     if q.find in ("same", "more", "less"):
         return q
-    words = re.sub(r"'[^']+'|\"[^\"]+\"", " ", question).split()
+    words = _QUOTED.sub(" ", question).split()
     if any(w[:1].isupper() and w.strip("?,.!") not in ("I", "I'm") for w in words[1:]):
         return q     # a name ("when did Cy last speak?"): the model may have written the person by their words
     low = set(re.findall(r"[a-z0-9]+", question.lower()))
