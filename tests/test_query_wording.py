@@ -312,6 +312,8 @@ def test_a_clause_that_sets_the_time_asks_nothing_and_when_is_the_time_of_their_
 
     q_next = f"When the person who said '{TECH}' spoke for the last time, who spoke next?"
     assert finds_for(q_next)[0] == "who"                                  # not find=when
+    assert finds_for("When I was in the kitchen, how many people spoke?")[0].startswith("count")
+    assert finds_for("When was I in the kitchen?") == ("when",)             # the question itself asks when
     q, _, _ = check(q_next, parse(f'find=who who="{TECH}" pick=last act=spoke'), KNOWN)
     q = align(q_next, q)
     assert (q.who, q.other, q.rel, q.pick) == (None, TECH, "right_after_last", None), q

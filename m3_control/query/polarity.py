@@ -75,8 +75,8 @@ _COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than 
 
 _AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"
 # "When she spoke for the last time, ...", "Once he had left, ...": a clause that sets the time, not a question
-_SETTING_CLAUSE = re.compile(rf"^\W*(?:when|whenever|while|as|once|after|before|since|until)\s+"
-                             rf"(?!{_AUX}|i\s+(?:was|am)\b)", re.IGNORECASE)
+_SETTING_CLAUSE = re.compile(rf"^\W*(?:when|whenever|while|as|once|after|before|since|until)\s+(?!{_AUX})",
+                             re.IGNORECASE)
 # "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
 # (the clause may quote someone: "After the last turn of the person who said 'X', did she ...?")
 _YES_NO = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*,\s*{_AUX})",
