@@ -19,12 +19,13 @@ from typing import Any
 from geometry_msgs.msg import PoseStamped
 from m3_agent.action import Instruct
 from m3_agent.msg import ActionGoal
-from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.action import CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from std_msgs.msg import String
 
 from m3_agent_ros.answer_queue import AnswerQueue, Refusal, busy_message
+from m3_agent_ros.safe_action_server import SafeActionServer
 from m3_control.answerer import Answer, validate_query
 from m3_control.skills import Goal, GoalPlanner, load_skills
 from m3_memory.poses import quaternion_from_yaw
@@ -59,7 +60,7 @@ class InstructServer:
         self.goal_pub = node.create_lifecycle_publisher(ActionGoal, params.goal_topic, 10)  # type: ignore[attr-defined]
         self.speech_pub = node.create_lifecycle_publisher(String, params.speech_topic, 10)  # type: ignore[attr-defined]
         self.pose_pub = node.create_lifecycle_publisher(PoseStamped, params.goal_pose_topic, 10)  # type: ignore[attr-defined]
-        self.server = ActionServer(node, Instruct, params.action_name, execute_callback=self._execute,
+        self.server = SafeActionServer(node, Instruct, params.action_name, execute_callback=self._execute,
                                    goal_callback=self._on_goal, cancel_callback=self._on_cancel,
                                    callback_group=ReentrantCallbackGroup())
 
