@@ -37,7 +37,7 @@ from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, scene_questions  # noqa: E402
 
 # kind -> wordings A-F ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
-SETS = "ABCDEFGHIJ"
+SETS = "ABCDEFGHIJK"
 WORDINGS: dict[str, tuple[str, ...]] = {
     "first_after_t": ("After {t}, who was the first to speak?",
                       "Who was the first person I heard once it was past {t}?",
@@ -48,7 +48,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Whose was the first voice I heard after {t}?",
         "Who spoke first in the time after {t}?",
         "Who was heard first after the time {t}?",
-        "Past {t}, who was the first one talking?"),
+        "Past {t}, who was the first one talking?",
+        "Who said the first thing I heard after {t}?"),
     "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
                       "After {t}, how many turns of speech were there?",
         "How many times was somebody talking after the {t} mark?",
@@ -57,7 +58,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "In the time after {t}, how many times did people talk?",
         "What number of times did someone speak after {t}?",
         "How many separate times did people speak after {t}?",
-        "How many times was anyone heard speaking after {t}?"),
+        "How many times was anyone heard speaking after {t}?",
+        "How many turns of talking came after {t}?"),
     "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
                        "than {t}?", "How many people talked at some point after {t}?",
         "After {t}, how many individuals did I hear?",
@@ -66,7 +68,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Once {t} had gone by, how many separate people spoke?",
         "Counting from {t}, how many people did I hear?",
         "How many speakers were there after {t}?",
-        "From {t} onward, how many different people talked?"),
+        "From {t} onward, how many different people talked?",
+        "How many people did I hear talking after {t}?"),
     "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
                       "Who had spoken most recently right before {t}?",
         "Up to {t}, who was the last one to say something?",
@@ -75,7 +78,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who had the last turn to speak before {t}?",
         "Before the clock reached {t}, who had spoken last?",
         "Which person spoke last before {t}?",
-        "Who was the last speaker I heard before {t}?"),
+        "Who was the last speaker I heard before {t}?",
+        "Whose voice was the last I heard before {t}?"),
     "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
                          "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
                          "words?",
@@ -85,7 +89,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Following the final turn of {p}, who spoke next?",
         "Who was the very next to speak after {p} talked for the final time?",
         "When {p} spoke for the last time, who spoke next?",
-        "Who took the next turn after {p} spoke for the final time?"),
+        "Who took the next turn after {p} spoke for the final time?",
+        "Who talked next after the last time {p} spoke?"),
     "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
                           "for the final time?", "Just before {p} talked for the last time, who was speaking?",
         "Who spoke immediately before {p} spoke one last time?",
@@ -94,7 +99,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was talking immediately prior to the final turn of {p}?",
         "The last time {p} spoke, who had spoken just before?",
         "Right before {p} spoke their last words, who was talking?",
-        "Whose turn came just before the final time {p} talked?"),
+        "Whose turn came just before the final time {p} talked?",
+        "Who spoke immediately before {p} said something for the final time?"),
     "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
                           "in?", "In which place did {p} speak for the first time?",
         "Where was I the first time {p} talked?",
@@ -103,7 +109,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Where was I when {p} spoke for the first time?",
         "In what place was I when I heard {p} for the first time?",
         "In which room did I hear {p} for the first time?",
-        "Where was I when I first heard {p}?"),
+        "Where was I when I first heard {p}?",
+        "In which room was I when {p} said something for the first time?"),
     "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
                            "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
                            "talked?",
@@ -113,7 +120,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "By the time {p2} first opened their mouth, how many times had {p1} talked?",
         "How often had {p1} spoken before the first words of {p2}?",
         "Before {p2} spoke at all, how many times had {p1} talked?",
-        "How many times did {p1} speak before {p2} said anything?"),
+        "How many times did {p1} speak before {p2} said anything?",
+        "How many times had {p1} talked before the first time I heard {p2}?"),
     "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
                                 "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
                                 "final time {p2} spoke?",
@@ -123,7 +131,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "After the final turn of {p2}, did {p1} speak again?",
         "Was {p1} heard after the last time {p2} spoke?",
         "Did {p1} say anything more after {p2} was done speaking for good?",
-        "Did {p1} speak again once {p2} had spoken for the last time?"),
+        "Did {p1} speak again once {p2} had spoken for the last time?",
+        "After the last time {p2} talked, did {p1} say anything?"),
     "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
                        "Who opened the talking in the {pl}?",
         "Who was the first one I heard in the {pl}?",
@@ -132,7 +141,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Whose voice came first in the {pl}?",
         "Who was the first to speak while I was in the {pl}?",
         "Who did I hear first in the {pl}?",
-        "In the {pl}, whose voice came first?"),
+        "In the {pl}, whose voice came first?",
+        "Who spoke first in the {pl}?"),
     "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
                       "In the {pl}, whose voice did I hear last?",
         "Who said something last in the {pl}?",
@@ -141,7 +151,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was the last speaker in the {pl}?",
         "Of everyone in the {pl}, who spoke last?",
         "Who was the last voice in the {pl}?",
-        "Who spoke last in the {pl}?"),
+        "Who spoke last in the {pl}?",
+        "In the {pl}, who was the last to talk?"),
     "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
                          "What was said first of all?",
         "What's the first thing I heard anyone say?",
@@ -150,7 +161,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What was the first sentence anyone spoke?",
         "What was the first thing that was said?",
         "What did I hear first?",
-        "What were the first words someone said?"),
+        "What were the first words someone said?",
+        "What did the first speaker say first?"),
     "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
                         "What was the most recent thing anyone said?",
         "What was the last sentence anyone spoke?",
@@ -159,7 +171,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What was the last thing I heard somebody say?",
         "What were the final words spoken?",
         "What was the last thing said?",
-        "What was the very last thing I heard?"),
+        "What was the very last thing I heard?",
+        "What were the last words anyone said?"),
     "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
                       "Whose voice did I hear precisely {k} times?",
         "Which speaker did I hear {k} times in all?",
@@ -168,7 +181,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was heard a total of exactly {k} times?",
         "Who did I hear speak exactly {k} times?",
         "Who spoke a total of {k} times?",
-        "Which person spoke exactly {k} times?"),
+        "Which person spoke exactly {k} times?",
+        "Who did I hear speak {k} times and no more?"),
     "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
                             "'{s}'?", "Who talked after someone said '{s}'?",
         "Who answered the person who said '{s}'?",
@@ -177,7 +191,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who spoke directly after somebody said '{s}'?",
         "Who talked immediately after the words '{s}'?",
         "After someone said '{s}', who spoke?",
-        "Who spoke right after I heard '{s}'?"),
+        "Who spoke right after I heard '{s}'?",
+        "Who spoke after the words '{s}'?"),
     "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
                       "In what room did somebody say '{s}'?",
         "Where did someone tell me '{s}'?",
@@ -186,54 +201,109 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Where was I when '{s}' was said?",
         "In which room were the words '{s}' said?",
         "Where did I hear the words '{s}'?",
-        "Which room was I in when somebody said '{s}'?"),
+        "Which room was I in when somebody said '{s}'?",
+        "Which room was I in when I heard the words '{s}'?"),
 }
 
 
 # Kinds no earlier set asks (nor scene_bench), written before their first run: wordings for sets G-J.
-NEW_SETS = "GHIJ"
+NEW_SETS = "GHIJK"
 NEW_WORDINGS: dict[str, tuple[str, ...]] = {
     "people_before_other": ("How many different people had spoken before {p} first spoke?",
                             "Before {p} said anything, how many distinct people had I heard?",
         "How many people spoke before {p} did for the first time?",
-        "Before the first time {p} spoke, how many different people had talked?"),
+        "Before the first time {p} spoke, how many different people had talked?",
+        "Until {p} first spoke, how many different people had I heard?"),
     "most_after_t": ("After {t}, who spoke the most?", "Who talked most often once it was past {t}?",
         "Since {t}, who has talked the most?",
-        "Who was the most talkative after {t}?"),
+        "Who was the most talkative after {t}?",
+        "Who spoke most often after {t}?"),
     "count_person_before_t": ("How many times had {p} spoken by {t}?", "Before {t}, how often did {p} talk?",
         "Up to {t}, how many times did {p} speak?",
-        "How many turns had {p} taken before {t}?"),
+        "How many turns had {p} taken before {t}?",
+        "Before {t}, how many times had I heard {p}?"),
     "places_person_spoke": ("In how many different places did {p} speak?", "How many rooms did I hear {p} in?",
         "How many different rooms was I in when {p} spoke?",
-        "In how many rooms did {p} talk?"),
+        "In how many rooms did {p} talk?",
+        "How many different places was I in when {p} talked?"),
     "spoke_before_t": ("Had {p} said anything before {t}?", "Did {p} speak at all before {t}?",
         "Was {p} heard before {t}?",
-        "Did I hear {p} at all before {t}?"),
+        "Did I hear {p} at all before {t}?",
+        "Had I heard {p} before {t}?"),
     "where_last_speaker": ("Where was I when the last person spoke?",
                            "Which room was I in when I heard the final speaker?",
         "In which room did the final turn of speech happen?",
-        "Where was I when the final speaker spoke?"),
+        "Where was I when the final speaker spoke?",
+        "Where was I when the last thing was said?"),
     "count_place_before_t": ("How many times did anyone speak in the {pl} before {t}?",
                              "Before {t}, how many turns of speech were there in the {pl}?",
         "In the {pl}, how many times did people speak before {t}?",
-        "Before {t}, how often did people speak in the {pl}?"),
+        "Before {t}, how often did people speak in the {pl}?",
+        "How many times was someone talking in the {pl} before {t}?"),
     "more_after_t": ("After {t}, who spoke more times, {p1} or {p2}?",
                      "Who talked more often after {t}: {p1} or {p2}?",
         "After {t}, did {p1} or {p2} speak more often?",
-        "Who spoke more often after {t}, {p1} or {p2}?"),
+        "Who spoke more often after {t}, {p1} or {p2}?",
+        "Who talked more after {t}, {p1} or {p2}?"),
     "where_last_heard": ("Where was I the last time {p} spoke?", "In which room did I last hear {p}?",
         "Where was I when {p} spoke for the last time?",
-        "Which room was I in the last time I heard {p}?"),
+        "Which room was I in the last time I heard {p}?",
+        "Where was I when I heard {p} for the last time?"),
     # added after sets G and H were first run, with the code that answers them (seen, not held out)
     "who_between": ("Who spoke between {p1} and {p2}?", "Whose voice did I hear in between {p1} and {p2}?",
         "Who talked after {p1} and before {p2}?",
-        "Who spoke in the time between {p1} and {p2}?"),
+        "Who spoke in the time between {p1} and {p2}?",
+        "Who did I hear between {p1} and {p2}?"),
     "count_between": ("How many times did someone talk between {p1} and {p2}?",
                       "Between {p1} and {p2} speaking, how many turns were there?",
         "How many turns of speech came between {p1} and {p2}?",
-        "How many times did people speak in between {p1} and {p2}?"),
+        "How many times did people speak in between {p1} and {p2}?",
+        "How many turns of speech were there between {p1} and {p2}?"),
 }
 
+
+# Kinds first asked by set K, written before its first run (one wording each; later sets add theirs).
+NEWER_SETS = "K"
+NEWER_WORDINGS: dict[str, tuple[str, ...]] = {
+    "what_first_after_t": ("What was the first thing someone said after {t}?",),
+    "what_last_before_t": ("What were the last words I heard before {t}?",),
+    "what_after_last": ("What was said right after {p} spoke for the last time?",),
+    "place_most_turns": ("In which room did people talk the most?",),
+    "people_place_after_t": ("How many different people spoke in the {pl} after {t}?",),
+    "who_first_after_other": ("Who was the first to speak after {p} first spoke?",),
+}
+
+
+def newer_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
+    """The kinds of :data:`NEWER_WORDINGS` in wording ``which`` of :data:`NEWER_SETS`."""
+    f = Facts(scene)
+    turns, out = f.turns, []
+    r = random.Random(scene.seed * 13 + 5)
+
+    def add(kind: str, ref: str, **fields: str) -> None:
+        out.append({"kind": kind, "q": NEWER_WORDINGS[kind][which].format(**fields), "a": ref, "answerable": True})
+
+    edges = f.window_edges()
+    for t in r.sample(edges, min(2, len(edges))):
+        after = [e for e in turns if e.start > t]
+        before = [e for e in turns if e.end < t]
+        if after:
+            add("what_first_after_t", scene.sentences[after[0].person], t=clock(t))
+        if before:
+            add("what_last_before_t", scene.sentences[before[-1].person], t=clock(t))
+        pl = r.choice(f.spoken_places)
+        add("people_place_after_t", str(len({e.person for e in after if e.place == pl})), pl=pl, t=clock(t))
+    for p in f.speakers:
+        idx = [i for i, e in enumerate(turns) if e.person == p]
+        if idx[-1] + 1 < len(turns):
+            add("what_after_last", scene.sentences[turns[idx[-1] + 1].person], p=f.who(p))
+        if idx[0] + 1 < len(turns) and turns[idx[0] + 1].person != p:
+            add("who_first_after_other", f.who(turns[idx[0] + 1].person), p=f.who(p))
+    places = Counter(e.place for e in turns)
+    top = max(places.values())
+    if sum(c == top for c in places.values()) == 1:
+        add("place_most_turns", f"in the {places.most_common(1)[0][0]}")
+    return out
 
 def new_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The new kinds' questions in wording ``which`` of :data:`NEW_SETS`; references from the scene definition."""
@@ -339,7 +409,7 @@ def main() -> None:
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
     ap.add_argument("--set", default="C", choices=tuple(SETS))
-    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-J)")
+    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-K)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
     args = ap.parse_args()
@@ -351,6 +421,8 @@ def main() -> None:
     qs = [] if args.only_new or args.set not in SETS else questions(scene, SETS.index(args.set))
     if args.set in NEW_SETS:
         qs += new_questions(scene, NEW_SETS.index(args.set))
+    if args.set in NEWER_SETS:
+        qs += newer_questions(scene, NEWER_SETS.index(args.set))
     store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
     ans = _answerer(store, None)
     ans.load()
