@@ -162,6 +162,18 @@ def test_where_answers_may_say_when_but_not_another_place(strict):
     assert strict.judge(q, "in the kitchen", f"{said} in the lab (01:15).").detail == "missing: kitchen"
 
 
+def test_a_place_answer_that_lists_other_places_is_wrong(strict):
+    """Three rooms for "which room?" asserts two wrong ones: the few-extra-words allowance must not pass it."""
+    q = "In which room did people talk the most?"
+    v = strict.judge(q, "in the kitchen", "I was in the hallway, then the porch, then the kitchen.")
+    assert not v.correct and v.detail == "names other places: hallway, porch"
+    assert strict.judge(q, "in the kitchen", "People spoke most often in the kitchen (5 times).").correct
+    # a place the question names is no other place; neither is a quote
+    q2 = "Where was I when I left the porch?"
+    assert strict.judge(q2, "in the kitchen", "I was in the kitchen after the porch.").correct
+    assert strict.judge(q, "in the kitchen", 'In the kitchen, where someone said "meet me at the gate".').correct
+
+
 def test_an_answer_that_offers_alternatives_is_wrong_however_short(strict):
     q = "Where did I last see the person who said 'lay blue by c two again'?"
     said = 'I last saw the person who said "Lay blue by C to again"'

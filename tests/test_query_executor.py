@@ -6,6 +6,7 @@ refuses an answer stating what the result does not hold."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -101,6 +102,22 @@ def test_places_and_times(ex):
     assert len(res.people) == 1 and "coffee" in a.lower()
     _, res = ask(ex, f'find=yes who="{COFFEE}" place="lab"')
     assert res.value is False
+
+
+def test_the_place_where_people_spoke_most_or_least(ex):
+    """"In which room did people talk the most?": most / least of the places (counted as count_times counts each
+    place), not the places of the most talkative person nor every place the robot went."""
+    per_place = {pl: ask(ex, f'find=count_times place="{pl}"')[1].value for pl in ("kitchen", "office", "lab")}
+    for pick, best in (("most", max), ("least", min)):
+        a, res = ask(ex, f"find=where pick={pick} act=spoke")
+        want = [pl for pl, n in per_place.items() if n == best(per_place.values())]
+        assert res.status == "ok" and sorted(res.value) == sorted(want), (per_place, res.trace())
+        assert all(pl in a for pl in want) and not [pl for pl in per_place if pl not in want and pl in a], a
+        assert str(best(per_place.values())) in a or "once" in a or "twice" in a, a
+        assert not check(a, res), check(a, res)
+    a, res = ask(ex, "find=where pick=most act=spoke from=1:00")   # narrowed like any scope: the lab only
+    assert res.value == ["lab"] and "lab" in a, (a, res.trace())
+    assert check(re.sub(r"\((?:\d+ times|once|twice)\)", "(7 times)", a), res)   # a count the result lacks
 
 
 def test_honest_outcomes_never_answer_about_someone_else(ex):

@@ -342,3 +342,35 @@ def test_a_clock_named_as_the_time_or_as_the_person_a_relation_is_to_is_not_left
     assert q.from_ == "0:32" and not missing, q
     _, _, missing = check("Who was heard first after the time 0:32?", parse('find=who other="0:32" rel=after'), KNOWN)
     assert not missing, missing                  # repair.py makes it the window's start; not sent back
+
+
+def test_first_or_last_before_the_relation_word_picks_among_the_people_on_that_side(ex):  # noqa: F811
+    """"Who was the first to speak after A first spoke?" is one person; the second "first" is A's turn (rel=)."""
+    q, added, missing = check(f"Who was the first to speak after the person who said '{COFFEE}' first spoke?",
+                              parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)
+    assert (q.pick, q.rel, q.other) == ("first", "after", COFFEE) and not missing, (q, added)
+    a, res = ask(ex, q.compact())                    # Bo first at 0:10: Ann 0:20 is next
+    assert [p.description for p in res.people] == ["Ann"], a
+    q, _, _ = check(f"Who was the last person I heard before the person who said '{TECH}' spoke?",
+                    parse(f'find=who other="{TECH}" rel=before act=spoke'), KNOWN)
+    assert q.pick == "last", q
+    _, res = ask(ex, q.compact())                    # Cy first at 0:35: Ann 0:20 before it
+    assert [p.description for p in res.people] == ["Ann"]
+    # no ordinal before the relation: every person after A's first turn, as written
+    q, _, _ = check(f"Who spoke after the person who said '{COFFEE}' first spoke?",
+                    parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)
+    assert q.pick is None, q
+
+
+def test_one_person_compared_with_themselves_is_a_yes_no_about_them(ex):  # noqa: F811
+    """find=same who=A other=<A's words cut short>: the question names one person."""
+    short = " ".join(COFFEE.split()[:-1])
+    q, added, missing = check(f"Was the person who said '{COFFEE}' talking while I was in the lab?",
+                              parse(f'find=same who="{COFFEE}" other="{short}" place="lab" act=spoke'), KNOWN)
+    assert (q.find, q.who, q.other, q.place) == ("yes", COFFEE, None, "lab") and not missing, (q, added)
+    _, res = ask(ex, q.compact())
+    assert res.value is False                       # Bo spoke in the kitchen and the office, never in the lab
+    # two people the question names stay a comparison
+    q, _, _ = check(f"Are the person who said '{COFFEE}' and the person who said '{TECH}' the same person?",
+                    parse(f'find=same who="{COFFEE}" other="{TECH}"'), KNOWN)
+    assert q.find == "same", q

@@ -284,6 +284,9 @@ class StrictMatchJudge:
         if len(quotes) >= 2 and any(not set(q.split()) <= known for q in quotes):
             shown = "; ".join(f"'{q}'" for q in quotes)
             return Verdict(False, self.name, f"several different quotes: {shown}")
+        places = _other_places(reference, known, answer)
+        if places:
+            return Verdict(False, self.name, f"names other places: {', '.join(places)}")
         hedge = _hedged(question, ref, known, answer)
         if hedge:
             return Verdict(False, self.name, f"offers alternatives: 'or {' '.join(hedge)}'")
@@ -295,6 +298,25 @@ class StrictMatchJudge:
                                              f"({len(extra)} other words, {allowance} allowed)")
         tail = f" ({len(extra)} other word{'s' * (len(extra) != 1)}: {' '.join(extra)})" if extra else ""
         return Verdict(True, self.name, f"all reference words found, nothing else asserted{tail}")
+
+
+_PLACE_REF = re.compile(r"^\s*(?:in|at|on|near|inside)\s+the\s+\w", re.IGNORECASE)
+_THE_NOUN = re.compile(r"\b(?:in|at|on|near|inside|to|then)\s+the\s+([a-z]+)", re.IGNORECASE)
+
+
+def _other_places(reference: str, known: set[str], answer: str) -> list[str]:
+    """A reference that is a place ("in the kitchen"): the places the answer names besides it ("I was in the hallway,
+    then the kitchen" lists three rooms for "which room?"; the few-extra-words allowance would pass it). Words of
+    the question count as known; quoted speech is not a place."""
+    if not _PLACE_REF.match(reference):
+        return []
+    plain = _CLOCK.sub(" ", _QUOTES.sub(" ", answer))
+    out: list[str] = []
+    for m in _THE_NOUN.finditer(plain):
+        w = spoken_words(m.group(1))
+        if w and w[0] not in known and w[0] not in FILLER and w[0] not in out:
+            out.append(w[0])
+    return out
 
 
 _OR_CLAUSE = re.compile(r"\b(?:or|either)\b([^.,;:!?()]*)", re.IGNORECASE)

@@ -70,6 +70,7 @@ class QueryResult:
     anchor: Turn | None = None
     until_anchor: Turn | None = None    # "between A and B": B's turn (anchor: A's)
     spoke: dict[int, int] = field(default_factory=dict)    # character -> voice turns in the scope
+    place_counts: dict[str, int] = field(default_factory=dict)  # "where did people talk the most": place -> events
     candidates: list[str] = field(default_factory=list)    # the people an ambiguous reference may mean
     describe: dict[int, str] = field(default_factory=dict)
     timeline: Timeline = field(default_factory=Timeline)  # how the memory's stream seconds meet the wall clock
@@ -93,6 +94,11 @@ class QueryResult:
                 "resolved": {k: w.trace() for k, w in self.who.items()},
                 "people": [{"character_id": p.character_id, "description": p.description, "spoke": p.spoke,
                             "events": len(p.events)} for p in self.people]}
+
+
+def _busiest_place(q: Query, who: int | None) -> bool:
+    """``find=where pick=most|least`` about nobody in particular: the place where people spoke (were seen) most."""
+    return q.find == "where" and who is None and q.pick in ("most", "least")
 
 
 def _plain(v: Any) -> Any:
@@ -218,7 +224,7 @@ class QueryExecutor:
                 p.events = [e for e in p.events if e in evs]
             people = [p for p in people if p.events]
             self._step(res, f"pick {q.pick} event", evs, people)
-        elif q.pick:
+        elif q.pick and not _busiest_place(q, who):
             if q.pick in ("most", "least"):
                 counts = [p.spoke for p in people if p.spoke > 0]
                 if counts:
@@ -337,6 +343,19 @@ class QueryExecutor:
             a = next(p for p in people if p.character_id == who)
             b = next(p for p in people if p.character_id == other)
             res.value = (a.spoke, b.spoke)
+        elif _busiest_place(q, who):
+            # "in which room did people talk the most?": most / least applies to the places, not to a person
+            kind = "face" if q.act == "seen" else "voice"
+            mine = [e for e in events if e.kind == kind]
+            self._places(res, mine)
+            for e in mine:
+                if e.id in res.places:
+                    res.place_counts[res.places[e.id]] = res.place_counts.get(res.places[e.id], 0) + 1
+            counts = res.place_counts
+            best = (max if q.pick == "most" else min)(counts.values()) if counts else 0
+            res.value = [p for p, n in counts.items() if n == best]
+            self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",
+                       [e for e in mine if res.places.get(e.id) in res.value])
         elif f in ("where", "count_places"):
             if who is None and not q.rel and q.times is None and q.place is None:
                 self._robot_places(res, facts, at, t1, t2)

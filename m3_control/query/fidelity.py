@@ -315,6 +315,15 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
+    if q.find in ("same", "more", "less") and q.who and q.other and len(quoted) <= 1 and \
+            _same_words(q.who, q.other):
+        # one person compared with themselves ("was A talking while I was in the hallway?" written as find=same
+        # who=A other=<A's words cut short>): the question names one person; a yes / no asks whether they did it
+        if YES_NO_QUESTION.match(question):
+            q = replace(q, find="yes", other=None, rel=None)
+            added.append("find=yes: the frame compared one person with themselves, the question names one")
+        else:
+            missing.append("one person compared with themselves (the question names one person)")
     look = look_of_question(question)
     if look is not None:
         q = _by_looks(q, look, question, plain, quoted, added)
@@ -401,6 +410,15 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")
+    if q.pick is None and q.rel in _SPAN_RELS and q.other and not to_a_moment and \
+            q.find in ("who", "what", "when", "where"):
+        # "who was the first to speak after A first spoke?": a first / last before the relation word picks among
+        # the people after (before) A's turn; one after it ("A first spoke") is the anchor's, which rel= gives
+        head = _BEFORE_AFTER.split(plain, maxsplit=1)[0]
+        said = {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(head)}
+        if len(said) == 1:
+            q = replace(q, pick=said.pop())
+            added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "who" and q.rel is None:
         most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
@@ -436,6 +454,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     return q, added, missing
 
 
+_SPAN_RELS = ("after", "before", "after_last", "before_last")   # every turn on one side (not the one next to it)
 _ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                                                 "eighth", "ninth", "tenth"), 1)}
 

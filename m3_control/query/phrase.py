@@ -161,6 +161,8 @@ def phrase(res: QueryResult) -> str:
         shown = [res.say(t) for t in times[:6]]
         return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
     # where
+    if res.place_counts or (f == "where" and q.pick in ("most", "least") and not q.who):
+        return _busiest(res, cond)
     if res.robot_places:
         names = [p for _, p in res.robot_places]
         lead = f"{_cap(cond.strip())} I was" if cond else "I was"
@@ -177,6 +179,21 @@ def phrase(res: QueryResult) -> str:
     if q.pick in ("first", "last"):
         return f"I {q.pick} {verb} {d} in {_the(places[0] if q.pick == 'first' else places[-1])}."
     return f"I {verb} {d} in {_join([_the(p) for p in places])}{cond}."
+
+
+def _busiest(res: QueryResult, cond: str) -> str:
+    """"In which room did people talk the most?": the place(s) with the most (fewest) turns, with the count."""
+    q = res.query
+    places = list(res.value or [])
+    if not places:
+        return f"I have no record of where {'I saw people' if q.act == 'seen' else 'people spoke'}{cond}."
+    n = res.place_counts[places[0]]
+    word = "most" if q.pick == "most" else "least"
+    lead = "I saw people" if q.act == "seen" else "People spoke"
+    if len(places) == 1:
+        return f"{lead} {word} often in {_the(places[0])} ({times_word(n)}){cond}."
+    return f"{lead} equally often in {_join([_the(p) for p in places])} ({times_word(n)} each){cond}, " \
+        f"{'more' if q.pick == 'most' else 'less'} than anywhere else."
 
 
 def _times_phrase(spec: str) -> str:
@@ -307,7 +324,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     for c in _CLOCK.findall(plain):
         if c not in times and c.zfill(5) not in times:
             problems.append(f"time not in the result: {c}")
-    nums = {len(res.people), *res.spoke.values()}
+    nums = {len(res.people), *res.spoke.values(), *res.place_counts.values()}
     if isinstance(res.value, int) and not isinstance(res.value, bool):
         nums.add(res.value)
     if isinstance(res.value, tuple):
