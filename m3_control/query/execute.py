@@ -245,8 +245,9 @@ class QueryExecutor:
         if res.anchor is not None and (q.rel or q.until):
             res.events = sorted({*res.events, res.anchor, *([res.until_anchor] if res.until_anchor else [])},
                                 key=lambda e: (e.start, e.end, e.id))
-        elif q.find == "what" and who is None and q.pick in ("first", "last") and res.events:
-            # "the first thing anyone said", "what were the last words I heard?": one turn, not a person's all
+        elif q.find in ("what", "when") and who is None and q.pick in ("first", "last") and res.events:
+            # "the first thing anyone said", "what were the last words I heard?", "when did I first hear someone in
+            # the hallway?": one turn, not a person's all
             voiced = [e for e in res.events if e.kind == "voice"] or res.events
             edge = voiced[0] if q.pick == "first" else voiced[-1]
             res.events = [edge]

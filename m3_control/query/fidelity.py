@@ -93,8 +93,10 @@ _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following
 # for the final time"): rel=..._last, the anchor is that person's last turn instead of their first
 _LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her|one)\s+(?:very\s+)?(?:last|final)\s+time|last\s+(?:spoke|talked|"
                         r"said|speaks|talks)|(?:last|final)\s+(?:turn|words)\s+of|(?:their|his|her)\s+(?:very\s+)?(?:last|final)\s+(?:words|"
-                        r"say|turn)|(?:finished|stopped)\s+(?:speaking|"
+                        r"say|turn)|'s?\s+(?:very\s+)?(?:last|final)\s+(?:words|say|turn)|(?:finished|stopped)\s+(?:speaking|"
                         r"talking)|for\s+good)\b", re.IGNORECASE)
+# "the person who said 'X''s final turn": the possessive left after the quote is taken out of the question
+_QUOTE_LAST_TURN = re.compile(r"(?<!\w)'s?\s+(?:very\s+)?(?:last|final)\s+(?:words|say|turn|time)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
 _NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
 _TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO})\b", re.IGNORECASE)
@@ -214,7 +216,7 @@ def _last_turn(q: Query, plain: str, added: list[str]) -> Query:
     """rel relative to other's last turn exactly when the question says so ("the last time she spoke")."""
     if not q.rel or q.rel == "with":
         return q
-    says_last = bool(_LAST_TURN.search(plain))
+    says_last = bool(_LAST_TURN.search(plain) or _QUOTE_LAST_TURN.search(plain))
     if says_last and not q.rel.endswith("_last"):
         q = replace(q, rel=q.rel + "_last")
         added.append(f"rel={q.rel}: the question relates to someone's last turn")
@@ -299,7 +301,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
     spaced = " ".join(plain.split())    # the same, one space between words (for "words before a clock")
     named_place = place_of_question(question, known_places)
-    q = place_not_person(q, quoted, named_place, _same_words, added)
+    q = place_not_person(q, quoted, named_place, _same_words, added, bool(YES_NO_QUESTION.match(question)))
     q = clock_refs(q, spaced, added)
     q = _refs_from_question(q, question, known_places, added)
     q = grounded_refs(q, question, look_of, added)
@@ -312,6 +314,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # seen but not heard?" for a yes or no (with the question's place and time)
         if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
             q = replace(q, find="who", pick="most" if q.find == "more" else "least")
+        elif q.find == "same" and not YES_NO_QUESTION.match(question):
+            q = replace(q, find="who")     # "whose voice was the last one in the office?" asks for a person
         else:
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
@@ -420,6 +424,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
     asked = _CLOCK.sub(" ", plain)
+    if q.pick is None and q.find == "where" and q.who is None and q.rel is None and not q.until:
+        # "in which room did I hear the least talking?": most / least of the places (executor: the busiest place)
+        most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
+        if most != least:
+            q = replace(q, pick="most" if most else "least", times=None)
+            added.append(f"pick={q.pick} from the question: the place with the {q.pick} talk")
     if q.pick is None and q.find == "who" and q.rel is None:
         most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
         if most != least:

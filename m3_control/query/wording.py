@@ -209,7 +209,8 @@ _AND = re.compile(r"^\s*(?:,\s*)?(?:and|but)\b(?:\s+(after|since|following|befor
                   + _FILLER_TO_QUOTE, re.IGNORECASE)
 _AFTER_SIDE, _BEFORE_SIDE = {"after", "since", "following"}, {"before", "until", "till", "prior to"}
 # "between A and B, who spoke more / first?", "which of them": a choice between the two people, not a time
-_CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|different|"
+_CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|"
+                     r"different(?!\s+(?:people|persons|speakers|voices|individuals))|"
                      r"either|which\s+of|longer)\b", re.IGNORECASE)
 
 
@@ -284,24 +285,38 @@ def counted_people(q: Query, added: list[str]) -> Query:
     return q
 
 
-def place_not_person(q: Query, quoted: list[str], place: str | None, same_words, added: list[str]) -> Query:  # noqa: ANN001
-    """find=same other="spoke while in the workshop": the second "person" is the question's place."""
+def place_not_person(q: Query, quoted: list[str], place: str | None, same_words, added: list[str],  # noqa: ANN001
+                     yes_no: bool = True) -> Query:
+    """find=same other="spoke while in the workshop": the second "person" is the question's place (a yes / no about
+    the one person; "whose voice was the last one in the office?" asks for a person)."""
     if q.find != "same" or not q.other or place is None or any(same_words(x, q.other) for x in quoted):
         return q
     if place.lower() not in q.other.lower():
         return q
-    added.append(f"find=yes place={place!r}: other={q.other!r} is the question's place, not a person")
-    return replace(q, find="yes", other=None, rel=None, place=place)
+    find = "yes" if yes_no else "who"
+    added.append(f"find={find} place={place!r}: other={q.other!r} is the question's place, not a person")
+    return replace(q, find=find, other=None, rel=None, place=place)
 
 
 _REF_FILLER = {"the", "person", "people", "man", "woman", "one", "who", "said", "says", "say", "someone", "somebody",
                "that", "this", "with", "and", "was", "were"}
 
 
+_GENERIC_REF = {"voice", "voices", "speaker", "speakers", "person", "people", "someone", "somebody", "anyone",
+                "anybody", "everyone", "everybody", "one", "ones", "the", "a", "any", "some", "who", "whose", "whom",
+                "last", "first", "spoke", "talked", "heard", "speech", "talking", "speaking"}
+
+
 def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query:  # noqa: ANN001
     """who= / other= whose words the question never uses ("the printer is out of paper" for "who had spoken right
-    before 0:57?") name nobody the question asks about: dropped (with the relation anchored on them). Looks are
+    before 0:57?") name nobody the question asks about: dropped (with the relation anchored on them); so is one made
+    only of words that name nobody in particular (who="voice" for "whose voice was the last one?"). Looks are
     checked elsewhere; comparisons keep both people (their shape check asks the model again)."""
+    for key in ("who", "other"):
+        ref = getattr(q, key)
+        if ref and not set(re.findall(r"[a-z]+", ref)) - _GENERIC_REF and not re.search(r"[A-Z\d]", ref):
+            q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
+            added.append(f"{key}={ref!r} dropped: it names nobody in particular")
     if q.find in ("same", "more", "less"):
         return q
     words = _QUOTED.sub(" ", question).split()
