@@ -174,6 +174,14 @@ def test_a_place_answer_that_lists_other_places_is_wrong(strict):
     assert strict.judge(q, "in the kitchen", 'In the kitchen, where someone said "meet me at the gate".').correct
 
 
+def test_a_possessive_after_a_quote_is_not_part_of_the_quote(strict):
+    q = "Who talked just before the person who said 'bin red by k seven now''s final turn?"
+    a = ('The person who said "Lay blue by C to again" spoke right before the person who said "bin red by k seven '
+         'now" spoke for the last time (00:51).')
+    assert strict.judge(q, "the person who said 'lay blue by c two again'", a).correct
+    assert not strict.judge(q, "the person who said 'set blue with e five now'", a).correct
+
+
 def test_an_answer_that_offers_alternatives_is_wrong_however_short(strict):
     q = "Where did I last see the person who said 'lay blue by c two again'?"
     said = 'I last saw the person who said "Lay blue by C to again"'

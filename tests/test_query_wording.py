@@ -396,3 +396,8 @@ def test_set_l_wordings_first_time_in_a_place_least_talk_between_count_and_a_pos
     assert (q.find, q.who, q.pick, q.place) == ("who", None, "last", "office"), q
     q, _, _ = check("Was anyone talking in the office?", parse('find=same who="someone" other="office"'), KNOWN)
     assert (q.find, q.place) == ("yes", "office"), q                  # a yes / no stays one
+    q, _, _ = check("Who was the second person to speak in the lab?",
+                    parse('find=who other="spoke first" rel=right_after act=spoke'), KNOWN)
+    assert (q.other, q.rel, q.pick, q.place) == (None, None, "2", "lab"), q
+    _, res = ask(ex, q.compact())                                       # the lab (clip 2): Cy 1:10 after Ann 1:05
+    assert [p.description for p in res.people] == ['the person who said "I will call the technician"'], res.trace()

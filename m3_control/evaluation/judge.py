@@ -279,7 +279,8 @@ class StrictMatchJudge:
         missing = [w for w in dict.fromkeys(ref) if w not in set(got)]
         if missing:
             return Verdict(False, self.name, f"missing: {' '.join(missing)}")
-        known = set(ref) | set(spoken_words(question))
+        # "... said 'X''s final turn": the possessive after a quote is no part of the words quoted
+        known = set(ref) | set(spoken_words(question)) | set(spoken_words(re.sub(r"'+s\b", " ", question)))
         quotes = [q for q in dict.fromkeys(" ".join(spoken_words(q)) for q in _quoted(answer)) if q]
         if len(quotes) >= 2 and any(not set(q.split()) <= known for q in quotes):
             shown = "; ".join(f"'{q}'" for q in quotes)

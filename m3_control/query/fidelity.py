@@ -42,6 +42,7 @@ from .wording import (
     place_named,
     place_not_person,
     rank_not_count,
+    rank_of_person,
     self_relation,
     single_anchor,
     when_or_where,
@@ -423,6 +424,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if len(said) == 1:
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
+    q = rank_of_person(q, plain, added)
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.who is None and q.rel is None and not q.until:
         # "in which room did I hear the least talking?": most / least of the places (executor: the busiest place)

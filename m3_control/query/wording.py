@@ -264,6 +264,23 @@ _N_TIMES = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|te
                       re.IGNORECASE)
 
 
+_RANK_OF_PERSON = re.compile(r"\bthe\s+(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:nd|rd|th))\s+"
+                             r"(?:person|one|speaker|voice|to\s+(?:speak|talk))\b", re.IGNORECASE)
+
+
+def rank_of_person(q: Query, plain: str, added: list[str]) -> Query:
+    """"Who was the second person to speak in the hallway?" with no pick: the question ranks people (pick=2)."""
+    if q.pick is not None or q.rel or q.until or q.find not in ("who", "what", "when", "where"):
+        return q
+    ranks = {_ORDINAL_WORDS.get(m.group(1).lower()) or int(re.sub(r"\D", "", m.group(1)))
+             for m in _RANK_OF_PERSON.finditer(plain)}
+    if len(ranks) == 1:
+        k = ranks.pop()
+        added.append(f"pick={k}: the question ranks people")
+        return replace(q, pick=str(k), times=None)
+    return q
+
+
 def rank_not_count(q: Query, plain: str, added: list[str]) -> Query:
     """times=4 for "who spoke fourth?": the question ranks people, it gives no number of times."""
     if q.times is None or not q.times.startswith("=") or _N_TIMES.search(plain):
