@@ -291,6 +291,14 @@ NEW_WORDINGS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _adder(out: list[dict], table: dict[str, tuple[str, ...]], which: int):  # noqa: ANN202
+    """``add(kind, reference, **fields)``: one answerable question in wording ``which`` of ``table``, onto ``out``."""
+    def add(kind: str, ref: str, **fields: str) -> None:
+        out.append({"kind": kind, "q": table[kind][which].format(**fields), "a": ref, "answerable": True})
+
+    return add
+
+
 # Kinds first asked by set K, written before its first run (one wording each; later sets add theirs).
 NEWER_SETS = "KL"
 NEWER_WORDINGS: dict[str, tuple[str, ...]] = {
@@ -315,9 +323,7 @@ def newer_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     turns, out = f.turns, []
     r = random.Random(scene.seed * 13 + 5)
 
-    def add(kind: str, ref: str, **fields: str) -> None:
-        out.append({"kind": kind, "q": NEWER_WORDINGS[kind][which].format(**fields), "a": ref, "answerable": True})
-
+    add = _adder(out, NEWER_WORDINGS, which)
     edges = f.window_edges()
     for t in r.sample(edges, min(2, len(edges))):
         after = [e for e in turns if e.start > t]
@@ -358,9 +364,7 @@ def latest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     turns, out = f.turns, []
     r = random.Random(scene.seed * 17 + 7)
 
-    def add(kind: str, ref: str, **fields: str) -> None:
-        out.append({"kind": kind, "q": LATEST_WORDINGS[kind][which].format(**fields), "a": ref, "answerable": True})
-
+    add = _adder(out, LATEST_WORDINGS, which)
     for pl in f.spoken_places:
         here = f.in_place(pl)
         order = list(dict.fromkeys(e.person for e in here))
@@ -390,9 +394,7 @@ def new_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     turns, out = f.turns, []
     r = random.Random(scene.seed * 11 + 3)
 
-    def add(kind: str, ref: str, **fields: str) -> None:
-        out.append({"kind": kind, "q": NEW_WORDINGS[kind][which].format(**fields), "a": ref, "answerable": True})
-
+    add = _adder(out, NEW_WORDINGS, which)
     for p in f.speakers[1:]:
         first = next(i for i, e in enumerate(turns) if e.person == p)
         add("people_before_other", str(len({e.person for e in turns[:first]})), p=f.who(p))
