@@ -21,6 +21,7 @@ a time after the question, stop the query with that status; the answer says so (
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,9 +97,9 @@ class QueryResult:
                             "events": len(p.events)} for p in self.people]}
 
 
-def _busiest_place(q: Query, who: int | None) -> bool:
+def busiest_place(q: Query) -> bool:
     """``find=where pick=most|least`` about nobody in particular: the place where people spoke (were seen) most."""
-    return q.find == "where" and who is None and q.pick in ("most", "least")
+    return q.find == "where" and q.who is None and q.pick in ("most", "least")
 
 
 def _plain(v: Any) -> Any:
@@ -224,7 +225,7 @@ class QueryExecutor:
                 p.events = [e for e in p.events if e in evs]
             people = [p for p in people if p.events]
             self._step(res, f"pick {q.pick} event", evs, people)
-        elif q.pick and not _busiest_place(q, who):
+        elif q.pick and not busiest_place(q):
             if q.pick in ("most", "least"):
                 counts = [p.spoke for p in people if p.spoke > 0]
                 if counts:
@@ -344,15 +345,12 @@ class QueryExecutor:
             a = next(p for p in people if p.character_id == who)
             b = next(p for p in people if p.character_id == other)
             res.value = (a.spoke, b.spoke)
-        elif _busiest_place(q, who):
+        elif busiest_place(q):
             # "in which room did people talk the most?": most / least applies to the places, not to a person
             kind = "face" if q.act == "seen" else "voice"
             mine = [e for e in events if e.kind == kind]
             self._places(res, mine)
-            for e in mine:
-                if e.id in res.places:
-                    res.place_counts[res.places[e.id]] = res.place_counts.get(res.places[e.id], 0) + 1
-            counts = res.place_counts
+            res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places))
             best = (max if q.pick == "most" else min)(counts.values()) if counts else 0
             res.value = [p for p, n in counts.items() if n == best]
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",

@@ -31,6 +31,7 @@ from .quotes import quote_score
 from .repair import time_of
 from .wording import (
     CLOCK,
+    ORDINAL_WORDS,
     anchor_order,
     between_people,
     clock_bounds,
@@ -408,8 +409,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     # relation to somebody's turn: the question's first / last picks in it as in any window
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
-        said = {m.group(1).lower() for m in _ORDINAL.finditer(plain)}
-        said = {"first" if w in ("first", "earliest") else "last" for w in said}   # final, latest, most recent: last
+        said = _first_or_last(plain)
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         said |= {"first" if m.group(1).lower() == "opening" else "last" for m in _OPENING.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
@@ -420,7 +420,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # "who was the first to speak after A first spoke?": a first / last before the relation word picks among
         # the people after (before) A's turn; one after it ("A first spoke") is the anchor's, which rel= gives
         head = _BEFORE_AFTER.split(plain, maxsplit=1)[0]
-        said = {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(head)}
+        said = _first_or_last(head)
         if len(said) == 1:
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
@@ -428,14 +428,14 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.who is None and q.rel is None and not q.until:
         # "in which room did I hear the least talking?": most / least of the places (executor: the busiest place)
-        most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
-        if most != least:
-            q = replace(q, pick="most" if most else "least", times=None)
+        pick = _most_or_least(asked)
+        if pick:
+            q = replace(q, pick=pick, times=None)
             added.append(f"pick={q.pick} from the question: the place with the {q.pick} talk")
     if q.pick is None and q.find == "who" and q.rel is None:
-        most, least = bool(_MOST.search(asked)), bool(_LEAST.search(asked))
-        if most != least:
-            q = replace(q, pick="most" if most else "least")
+        pick = _most_or_least(asked)
+        if pick:
+            q = replace(q, pick=pick)
             added.append(f"pick={q.pick} from the question")
     if q.act in (None, "any") and q.find not in ("count_places", "same"):
         act = act_of_question(question)
@@ -466,9 +466,18 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     return q, added, missing
 
 
+def _first_or_last(text: str) -> set[str]:
+    """The picks the text's order words give: first / earliest -> first; last, final, latest, most recent -> last."""
+    return {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(text)}
+
+
+def _most_or_least(text: str) -> str | None:
+    """"most" or "least" where the text says exactly one of them, else None."""
+    most, least = bool(_MOST.search(text)), bool(_LEAST.search(text))
+    return None if most == least else "most" if most else "least"
+
+
 _SPAN_RELS = ("after", "before", "after_last", "before_last")   # every turn on one side (not the one next to it)
-_ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
-                                                "eighth", "ninth", "tenth"), 1)}
 
 
 def _refs_from_question(q: Query, question: str, known_places: list[str], added: list[str]) -> Query:
@@ -483,7 +492,7 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
         if not ref:
             continue
         key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
-        n = _ORDINAL_WORDS.get(key.removesuffix(" one").removesuffix(" speaker"))
+        n = ORDINAL_WORDS.get(key.removesuffix(" one").removesuffix(" speaker"))
         if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .execute import PersonRow, QueryResult
+from .execute import PersonRow, QueryResult, busiest_place
 from .frame import pick_ordinal, rel_base
 from .people import look_of
 
@@ -161,7 +161,7 @@ def phrase(res: QueryResult) -> str:
         shown = [res.say(t) for t in times[:6]]
         return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
     # where
-    if res.place_counts or (f == "where" and q.pick in ("most", "least") and not q.who):
+    if busiest_place(q):
         return _busiest(res, cond)
     if res.robot_places:
         names = [p for _, p in res.robot_places]

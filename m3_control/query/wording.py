@@ -257,11 +257,16 @@ def when_or_where(q: Query, plain: str, added: list[str]) -> Query:
     return q
 
 
-_ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                                               "eighth", "ninth", "tenth"), start=1)}
-_ORDINAL_IN = re.compile(r"\b(" + "|".join(_ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+_ORDINAL_IN = re.compile(r"\b(" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
 _N_TIMES = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+times\b|\b(?:twice|thrice)\b",
                       re.IGNORECASE)
+
+
+def _rank(word: str) -> int:
+    """"second" -> 2, "3rd" -> 3."""
+    return ORDINAL_WORDS.get(word.lower()) or int(re.sub(r"\D", "", word))
 
 
 _RANK_OF_PERSON = re.compile(r"\bthe\s+(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:nd|rd|th))\s+"
@@ -272,8 +277,7 @@ def rank_of_person(q: Query, plain: str, added: list[str]) -> Query:
     """"Who was the second person to speak in the hallway?" with no pick: the question ranks people (pick=2)."""
     if q.pick is not None or q.rel or q.until or q.find not in ("who", "what", "when", "where"):
         return q
-    ranks = {_ORDINAL_WORDS.get(m.group(1).lower()) or int(re.sub(r"\D", "", m.group(1)))
-             for m in _RANK_OF_PERSON.finditer(plain)}
+    ranks = {_rank(m.group(1)) for m in _RANK_OF_PERSON.finditer(plain)}
     if len(ranks) == 1:
         k = ranks.pop()
         added.append(f"pick={k}: the question ranks people")
@@ -285,8 +289,7 @@ def rank_not_count(q: Query, plain: str, added: list[str]) -> Query:
     """times=4 for "who spoke fourth?": the question ranks people, it gives no number of times."""
     if q.times is None or not q.times.startswith("=") or _N_TIMES.search(plain):
         return q
-    ranks = {_ORDINAL_WORDS.get(m.group(1).lower()) or int(re.sub(r"\D", "", m.group(1)))
-             for m in _ORDINAL_IN.finditer(plain)}
+    ranks = {_rank(m.group(1)) for m in _ORDINAL_IN.finditer(plain)}
     k = int(q.times[1:])
     if ranks == {k} and q.pick is None and k >= 2:
         added.append(f"pick={k}: the question ranks people (times={k} is not in it)")
