@@ -36,6 +36,7 @@ _QUOTED = re.compile(r"[\"“'‘]([^\"”’]{2,})[\"”'’]")
 # the next clip's start (voice turns stop 0.1 s inside their speech; faces are sampled about once a second)
 EDGE_S = {"voice": 0.35, "face": 1.05}
 JOIN_GAP_S = 1.2
+PIECE_GAP_S = 0.3         # two voice turns of one person this close, nobody between: one utterance
 SCAN_LIMIT = 5000          # above this many visible voice turns, candidates come from vector search first
 
 
@@ -155,28 +156,45 @@ _TURN_LOGS: weakref.WeakKeyDictionary[MemoryStore, _TurnLog] = weakref.WeakKeyDi
 
 
 def join_across_clips(turns: list[tuple[Turn, tuple[float, float]]]) -> list[Turn]:
-    """Turns (in time order, each with its clip's start and end) with each utterance or appearance that a clip
-    boundary cut in two made one turn again: a character's turn that runs to the end of its clip and their next
-    turn of the same kind that starts the next clip (within ``EDGE_S`` of the edges, at most ``JOIN_GAP_S`` apart).
-    Without this, somebody talking across the 30 s mark "spoke twice" and their sentence is two halves."""
+    """Turns (in time order, each with its clip's start and end) with each utterance or appearance that was cut in
+    two made one turn again:
+    - by a clip boundary: a character's turn that runs to the end of its clip and their next turn of the same kind
+      that starts the next clip (within ``EDGE_S`` of the edges, at most ``JOIN_GAP_S`` apart). Without this,
+      somebody talking across the 30 s mark "spoke twice" and their sentence is two halves;
+    - by the diarizer: two voice turns of one character that follow each other with no pause (at most
+      ``PIECE_GAP_S``) and nobody else's voice between. A clip's diarizer may hear the two halves of one sentence as
+      two voices (a sentence's sounds differ more than a voice print allows); when both voices are the same
+      person's (each joined to the same face), that person said one sentence, not "set blue" and then "with e
+      five now"."""
     out: list[Turn] = []
     running: dict[tuple[int, str], tuple[int, float]] = {}   # (character, kind) -> (index in out, its clip's end)
+    last_voice: int | None = None                            # index in out of the latest voice turn
     for t, (clip_start, clip_end) in turns:
         key = (t.character_id, t.kind)
         edge = EDGE_S.get(t.kind, EDGE_S["voice"])
         prev = running.pop(key, None)
+        joined = None
         if prev is not None:
             i, prev_clip_end = prev
             p = out[i]
             if (p.clip_id != t.clip_id and abs(clip_start - prev_clip_end) <= edge and t.start <= clip_start + edge
                     and t.start - p.end <= JOIN_GAP_S):
-                text = " ".join(x for x in (p.text, t.text) if x) if t.kind == "voice" else p.text or t.text
-                out[i] = replace(p, end=max(p.end, t.end), text=text,
-                                 part_ids=p.row_ids + (t.id,))
-                if t.end >= clip_end - edge:
-                    running[key] = (i, clip_end)
-                continue
+                joined = i
+        if joined is None and t.kind == "voice" and last_voice is not None:
+            p = out[last_voice]
+            if p.character_id == t.character_id and p.clip_id == t.clip_id and -PIECE_GAP_S <= t.start - p.end \
+                    <= PIECE_GAP_S:
+                joined = last_voice
+        if joined is not None:
+            p = out[joined]
+            text = " ".join(x for x in (p.text, t.text) if x) if t.kind == "voice" else p.text or t.text
+            out[joined] = replace(p, end=max(p.end, t.end), text=text, part_ids=p.row_ids + (t.id,))
+            if t.end >= clip_end - edge:
+                running[key] = (joined, clip_end)
+            continue
         out.append(t)
+        if t.kind == "voice":
+            last_voice = len(out) - 1
         if t.end >= clip_end - edge:
             running[key] = (len(out) - 1, clip_end)
     return out

@@ -217,3 +217,30 @@ def test_a_sentence_cut_by_a_clip_boundary_is_one_turn(db_at):
         assert len(facts.person(turn.character_id).appearances) == 1     # seen once, across the mark
     finally:
         store.close()
+
+
+def test_a_sentence_the_diarizer_split_into_two_voices_of_one_person_is_one_turn(db_at):
+    """A clip's diarizer heard the halves of Ann's sentence as two voices (two voice nodes); both are later joined
+    to Ann's face, so one person said one sentence: one turn, the whole words, both rows named. Bo's two sentences
+    with a pause between stay two turns, and so do two halves with someone else's voice between them."""
+    script = [(0, "ann", 2.0, 3.2, "Put the red folder"), (0, "ann_b", 3.2, 4.5, "on the desk."),
+              (0, "bo", 10.0, 12.0, "The coffee machine"), (0, "bo", 13.0, 14.0, "is broken."),
+              (1, "ann", 40.0, 41.0, "Thanks for"), (1, "bo", 41.0, 41.5, "Hm."), (1, "ann_b", 41.5, 42.5, "the help.")]
+    store, ids = meeting_store(db_at("m.db"), script=script, silent=[])
+    try:
+        with store.begin_clip(3, 90.0, 120.0) as w:
+            w.add_memory(f"Equivalence: <face_{ids['ann']['face']}>, <voice_{ids['ann_b']['voice']}>", "semantic")
+        facts = PeopleFacts(store, 121.0)
+        ann = facts.resolve("the person who said 'put the red folder on the desk'")
+        assert ann.character_id is not None and ann.score >= 0.9
+        turns = facts.person(ann.character_id).turns
+        assert [t.text for t in turns] == ["Put the red folder on the desk.", "Thanks for", "the help."]
+        assert len(turns[0].row_ids) == 2 and (turns[0].start, turns[0].end) == (2.0, 4.5)
+        bo = facts.resolve("the person who said 'the coffee machine'")
+        assert [t.text for t in facts.person(bo.character_id).turns] == ["The coffee machine", "is broken.", "Hm."]
+        # before the two voices were known to be one person: two people, one turn each
+        early = PeopleFacts(store, 61.0)
+        assert early.resolve("the person who said 'on the desk'").character_id != \
+            early.resolve("the person who said 'put the red folder'").character_id
+    finally:
+        store.close()
