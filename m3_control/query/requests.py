@@ -1,0 +1,57 @@
+"""A question asked as a request is the question it wraps: "Can you tell me who spoke first?", "Do you remember
+where I was when ...?", "Tell me how many times ...". By its first words such a question reads as a yes / no
+question ("can you ...?" -> yes, I can), and the small model then writes a yes / no frame for a question that asks
+who, where or how many. The wrapped question is what the model, the checks and the answer's form see; the trace
+keeps the words as asked.
+
+- a wh-clause comes out as the question: "Can you tell me who spoke first after 1:15?" -> "Who spoke first after
+  1:15?"; "where I was" becomes "where was I", otherwise the clause's word order stays ("Tell me how many times
+  someone spoke." -> "How many times someone spoke?");
+- "whether" / "if" asks yes or no: "Do you remember whether A spoke again?" -> "Is it true that A spoke again?";
+- "tell me" / "remind me" with a thing asks what it was: "Tell me the first thing anybody said." -> "What was the
+  first thing anybody said?".
+
+Only a request about something said, seen or known is unwrapped: "Can you see the red folder?" or "Do you remember
+the person who said X?" ask yes or no themselves and stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TELL = r"(?:tell|remind|show)\s+me|let\s+me\s+know|say"
+_KNOW = r"(?:remember|recall|know|find\s+out|check|work\s+out|figure\s+out)"
+_REQUEST = re.compile(
+    r"^\W*(?:(?:hey|ok(?:ay)?|so|and|robot)\W+)*(?:please\s+)?"
+    rf"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:(?P<tell1>{_TELL})|{_KNOW})"
+    rf"|(?:do|did)\s+you\s+(?:happen\s+to\s+|still\s+)?{_KNOW}"
+    rf"|(?P<tell2>{_TELL})"
+    r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like)\s+to\s+know|i(?:\s+wonder|\s+am\s+wondering|'m\s+wondering))"
+    r"(?:\s+(?:please|again))?\s*,?\s+", re.IGNORECASE)
+_WH = re.compile(r"(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+_WHETHER = re.compile(r"(?:whether|if)\s+", re.IGNORECASE)
+_THING = re.compile(r"(?:the|a|an)\s+", re.IGNORECASE)
+# "where I was" -> "where was I", "which room I was in" -> "which room was I in" (the checks read the direct form)
+_SUBJECT_BE = re.compile(r"^((?:where|when|(?:which|what)(?:\s+(?!i\b|you\b|we\b|they\b|he\b|she\b|it\b)\w+){1,3}))"
+                         r"\s+(i|you|we|they|he|she|it)\s+(was|were|am|is|are)\b", re.IGNORECASE)
+
+
+def unwrap_request(question: str) -> str:
+    """The question a request wraps (see the module), or ``question`` itself when it is not such a request."""
+    m = _REQUEST.match(question)
+    if m is None:
+        return question
+    rest = question[m.end():].strip()
+    body = rest.rstrip(" .!?")
+    if not body:
+        return question
+    if _WH.match(body):
+        body = _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", body, count=1)
+        out = body[0].upper() + body[1:]
+    elif (w := _WHETHER.match(body)) is not None:
+        out = "Is it true that " + body[w.end():]
+    elif (m.group("tell1") or m.group("tell2")) and _THING.match(body):
+        out = "What was " + body
+    else:
+        return question
+    return out + "?"

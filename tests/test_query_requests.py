@@ -1,0 +1,74 @@
+"""A question asked as a request ("Can you tell me who ...?", "Do you remember where ...?", "Tell me how many ...")
+is the question it wraps: the model, the checks and the answer's form see the wrapped question."""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.frame import YES_NO_FIND
+from m3_control.query.polarity import YES_NO_QUESTION, finds_for
+from m3_control.query.requests import unwrap_request
+from m3_control.tool_loop import ToolReasoningLoop
+
+from .people_helpers import meeting_store
+from .test_tool_loop import Scripted
+
+Q = "the person who said 'the coffee machine is broken'"
+
+
+@pytest.mark.parametrize(("asked", "plain"), [
+    ("Can you tell me who spoke first after 1:15?", "Who spoke first after 1:15?"),
+    ("Do you know how many different people talked after 1:15?", "How many different people talked after 1:15?"),
+    ("Could you please remind me who spoke last in the kitchen?", "Who spoke last in the kitchen?"),
+    (f"Do you remember which room I was in when {Q} first spoke?", f"Which room was I in when {Q} first spoke?"),
+    (f"Tell me where I was when {Q} talked.", f"Where was I when {Q} talked?"),
+    (f"Tell me how many times {Q} spoke.", f"How many times {Q} spoke?"),
+    ("Can you tell me the last thing somebody said?", "What was the last thing somebody said?"),
+    (f"Do you remember whether {Q} spoke again?", f"Is it true that {Q} spoke again?"),
+    ("Do you know if Ann likes coffee?", "Is it true that Ann likes coffee?"),
+    ("Please tell me, who spoke last?", "Who spoke last?"),
+    ("I'd like to know who spoke second.", "Who spoke second?"),
+])
+def test_a_request_is_the_question_it_wraps(asked, plain):
+    assert unwrap_request(asked) == plain
+    assert YES_NO_QUESTION.match(asked) or not plain.startswith("Is it true")   # as asked it reads as yes / no
+
+
+@pytest.mark.parametrize("asked", [
+    "Can you see the red folder?",                        # a yes / no question itself
+    f"Do you remember {Q}?",                              # "do you remember X": yes or no
+    "Who spoke first?", "Did Ann speak?",                 # no request
+    "Tell me about the red folder.",                      # a content request: the search path reads it as it is
+    "Can you tell me?", "Say hello.",
+])
+def test_other_questions_stay_as_they_are(asked):
+    assert unwrap_request(asked) == asked
+
+
+def test_the_wrapped_question_decides_the_answer_form():
+    assert finds_for("Can you remember who spoke last in the kitchen?") == YES_NO_FIND   # the trap, as asked
+    assert "who" in finds_for(unwrap_request("Can you remember who spoke last in the kitchen?"))
+    assert finds_for(unwrap_request("Do you know how many people spoke?")) == ("count_people",)
+
+
+def test_the_loop_asks_the_model_the_wrapped_question_and_keeps_the_words_asked(db_at):
+    store, _ = meeting_store(db_at("m.db"))
+    try:
+        be = Scripted(["find=who pick=last act=spoke"], grammar_ok=True)
+        seen: list[str] = []
+        complete = be.complete
+
+        def record(messages, grammar=None):
+            seen.append(messages[-1]["content"])
+            return complete(messages, grammar)
+
+        be.complete = record
+        asked = "Can you remember who spoke last?"
+        a = ToolReasoningLoop(store, be).run(asked, before_time=91.0)
+        assert seen and "Who spoke last?" in seen[0] and "Can you" not in seen[0]
+        assert a.trace["question"] == asked and a.trace["asked_as"] == "Who spoke last?"
+        assert a.success and a.answer.startswith("Ann spoke last"), a.answer    # Ann said "Bye everyone" at 85 s
+        # the grammar of the question as asked allows only yes / no frames; the wrapped question's allows "who"
+        assert "count_people" in be.grammars[0]
+    finally:
+        store.close()
