@@ -196,3 +196,14 @@ def test_an_answer_that_offers_alternatives_is_wrong_however_short(strict):
     assert strict.judge(q, "in the kitchen", "I saw or heard the person who said it in the kitchen.").correct
     assert strict.judge("What did she say?", "red or blue", 'She said "red or blue".').correct
     assert strict.judge("What did he ask?", "tea or coffee", "He asked: tea or coffee?").correct
+
+
+def test_the_question_said_in_other_words_is_no_other_content(strict):
+    """"least often" answers "the fewest turns" in the question's sense; "most often" does not, and an answer with
+    other content still fails."""
+    q = "Which room had the fewest turns of speech?"
+    assert strict.judge(q, "in the bathroom", "People spoke least often in the bathroom (6 times).").correct
+    v = strict.judge(q, "in the bathroom", "People spoke most often in the bathroom (6 times).")
+    assert not v.correct and "most" in v.detail
+    assert not strict.judge(q, "in the bathroom", "People spoke least often in the bathroom, near the red "
+                                                   "folder and blue lamp (6 times).").correct

@@ -97,6 +97,13 @@ _FILLER_WORDS = (
     "memories remember recall think believe probably answer according character sentence words phrase quote then also "
     "did do does had has have been being there extractive video clip")
 FILLER = frozenset(_FILLER_WORDS.split())
+# Words the question said in other words: an answer to "which room had the fewest turns?" that says "least often"
+# restates the question, it asserts nothing else. Only same-sense words: "most" for "fewest" stays other content.
+_SAME_SENSE = tuple(frozenset(g.split()) for g in ("least fewest fewer less", "most more greatest largest"))
+
+
+def _same_sense(words: set[str]) -> set[str]:
+    return {w for g in _SAME_SENSE if words & g for w in g}
 
 
 # Not counts: clock times ("between 00:40 and 00:55"); quoted speech (_QUOTES) neither.
@@ -281,6 +288,7 @@ class StrictMatchJudge:
             return Verdict(False, self.name, f"missing: {' '.join(missing)}")
         # "... said 'X''s final turn": the possessive after a quote is no part of the words quoted
         known = set(ref) | set(spoken_words(question)) | set(spoken_words(re.sub(r"'+s\b", " ", question)))
+        known |= _same_sense(known)
         quotes = [q for q in dict.fromkeys(" ".join(spoken_words(q)) for q in _quoted(answer)) if q]
         if len(quotes) >= 2 and any(not set(q.split()) <= known for q in quotes):
             shown = "; ".join(f"'{q}'" for q in quotes)
