@@ -167,6 +167,11 @@ def test_refs_the_question_never_says_and_scene_setting_clauses():
     assert asks_who_spoke("In the library, whose voice did I hear last?") and asks_who_spoke("Who opened the talking?")
     assert not asks_who_spoke("Who talked about the umbrella?") and not asks_who_spoke("Who put the cup away?")
     assert asks_who_spoke("Who said something last in the library?")
+    # a time or a place by who spoke then or there (set M, held out: both went to a search that found nothing)
+    assert asks_who_spoke("At what time did someone first talk in the bathroom?")
+    assert asks_who_spoke("Which of the people I heard never spoke in the bathroom?")
+    assert asks_who_spoke("Which room had the most speaking?")
+    assert not asks_who_spoke("Where did someone talk about the folder?") and not asks_who_spoke("Where is the cup?")
 
 
 def test_a_yes_names_the_persons_own_turn_not_the_anchor(ex):  # noqa: F811
@@ -401,3 +406,19 @@ def test_set_l_wordings_first_time_in_a_place_least_talk_between_count_and_a_pos
     assert (q.other, q.rel, q.pick, q.place) == (None, None, "2", "lab"), q
     _, res = ask(ex, q.compact())                                       # the lab (clip 2): Cy 1:10 after Ann 1:05
     assert [p.description for p in res.people] == ['the person who said "I will call the technician"'], res.trace()
+
+
+def test_the_counted_person_left_out_beside_the_anchor_is_who(ex):  # noqa: F811
+    """Set M, held out: "How many times did A speak after B spoke for the last time?" written with B and the relation
+    only was sent back twice, then refused. The question's other quote is the person counted; executed, the count
+    is A's turns after B's last (Cy after Bo's last turn at 0:40: 1:10 and 1:20)."""
+    question = f"How many times did the person who said '{TECH}' speak after the person who said '{COFFEE}' spoke " \
+               "for the last time?"
+    q, added, missing = check(question, parse(f'find=count_times other="{COFFEE}" rel=after_last act=spoke'), KNOWN)
+    assert q.who == TECH and q.other == COFFEE and not missing, (q, added, missing)
+    _, res = ask(ex, f'find=count_times who="{TECH}" other="{COFFEE}" rel=after_last act=spoke')
+    assert res.value == 2
+    # one quote only: nothing to fill in beside the anchor
+    q, _, missing = check(f"How many times did anyone speak after the person who said '{COFFEE}' spoke for the last "
+                          "time?", parse(f'find=count_times other="{COFFEE}" rel=after_last'), KNOWN)
+    assert q.who is None and not missing

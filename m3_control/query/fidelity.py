@@ -177,14 +177,21 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
 _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
 
 
-_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose)\b[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
+# what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
+_OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
+_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:person|people|one|ones|speaker|of\s+(?:the|them))|"
+                        r"when|"
+                        r"(?:at\s+)?what\s+time|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
+                        r"[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
                         r"talking|voice|hear|heard|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
                         re.IGNORECASE)
 
 
 def asks_who_spoke(question: str) -> bool:
-    """"Whose voice did I hear last in the library?", "who opened the talking?": a person by when or where they
-    spoke, which the turn records hold (not "who talked about the umbrella?": a topic is a search)."""
+    """"Whose voice did I hear last in the library?", "who opened the talking?", "which of the people I heard
+    never spoke in the kitchen?", "at what time did someone first talk in the bathroom?", "which room had the most
+    talking?": a person, a time or a place by who spoke when or where, which the turn records hold (not "who talked
+    about the umbrella?": a topic is a search)."""
     plain = _QUOTE.sub(" ", question)
     return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
 
@@ -385,6 +392,14 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                 q = replace(q, who=quote)
                 refs = [quote]
                 added.append(f"who={quote!r}: the person the question names")
+                continue
+            if q.who is None and q.other and q.rel and q.rel != "with" and not q.until and \
+                    q.find in _OF_SOMEONE and len(quoted) == 2:
+                # "how many times did A speak after B spoke for the last time?" written with B and the relation
+                # only: the other person the question names is the one it counts (places, times) the turns of
+                q = replace(q, who=quote)
+                refs.append(quote)
+                added.append(f"who={quote!r}: the other person the question names, beside other=")
                 continue
             missing.append(f"the words '{quote}' (who= or other=)")
     read = lambda t: _read(timeline, t, now)   # noqa: E731
