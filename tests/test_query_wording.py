@@ -422,3 +422,20 @@ def test_the_counted_person_left_out_beside_the_anchor_is_who(ex):  # noqa: F811
     q, _, missing = check(f"How many times did anyone speak after the person who said '{COFFEE}' spoke for the last "
                           "time?", parse(f'find=count_times other="{COFFEE}" rel=after_last'), KNOWN)
     assert q.who is None and not missing
+
+
+def test_who_never_spoke_in_a_place_or_window_is_everyone_heard_with_no_turn_there(ex):  # noqa: F811
+    """Set M, held out: "Which of the people I heard never spoke in the bathroom?" went to a search ("no memory");
+    as a query about who spoke there it would name exactly the wrong people. The people heard with no turn in the
+    scope: between 0:30 and 1:00 only Cy (0:35) and Bo (0:40) spoke, so Ann is the one who never did."""
+    question = "Which of the people I heard never spoke between 0:30 and 1:00?"
+    q, added, _ = check(question, parse("find=who from=0:30 to=1:00"), KNOWN)
+    assert q.times == "=0" and q.act == "spoke", (q, added)
+    a, res = ask(ex, "find=who from=0:30 to=1:00 times=0 act=spoke")
+    assert [p.description for p in res.people] == ["Ann"] and "never spoke" in a, a
+    assert all(e.character_id == res.people[0].character_id and not 30 <= e.start <= 60 for e in res.events)
+    # without a negation nothing changes; "who never spoke?" over all time stays the silent people's question
+    q, _, _ = check("Who spoke between 0:30 and 1:00?", parse("find=who from=0:30 to=1:00"), KNOWN)
+    assert q.times is None
+    _, added, _ = check("Who never spoke?", parse("find=who times=0"), KNOWN)
+    assert not any("never spoke there or then" in a for a in added)

@@ -207,6 +207,15 @@ class QueryExecutor:
             for cid in (who, other):
                 if cid not in rows:
                     rows[cid] = PersonRow(cid, "", [e for e in scope if e.character_id == cid], spoke.get(cid, 0))
+        if q.times and act == "spoke" and _times(q.times)[0](0, _times(q.times)[1]):
+            # "which of the people I heard never spoke in the bathroom?": everyone heard at all is counted, with no
+            # turn in the scope; their turns elsewhere are the evidence that they were heard
+            for e in facts.turns:
+                if e.kind == "voice" and e.character_id not in rows and e.character_id not in spoke and \
+                        (who is None or e.character_id == who):
+                    rows[e.character_id] = PersonRow(e.character_id, "", [], 0)
+                if e.kind == "voice" and e.character_id in rows and not rows[e.character_id].spoke:
+                    rows[e.character_id].events.append(e)
         people = list(rows.values())
         if q.times:
             op, k = _times(q.times)

@@ -177,6 +177,8 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
 _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
 
 
+_NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|said)\b",
+                          re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
 _OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
 _WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:person|people|one|ones|speaker|of\s+(?:the|them))|"
@@ -478,6 +480,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if place is not None:
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
+    if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
+            (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
+        # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not
+        # the ones who spoke there
+        q = replace(q, times="=0", act="spoke", pick=None)
+        added.append("times=0 act=spoke: the question asks who never spoke there or then")
     return q, added, missing
 
 

@@ -101,8 +101,10 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
             q.find not in ("same", "more", "less"):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
-    if q.act == "spoke" and q.times in ("=0", "<1", "<=0"):
-        moved.append("times=0 with act=spoke asks for nobody: dropped")   # people who spoke and never spoke
+    if q.act == "spoke" and q.times in ("=0", "<1", "<=0") and not (q.place or q.from_ or q.to or q.at):
+        # over all time, people who spoke and never spoke are nobody; in a place or a window they are the people
+        # heard elsewhere with no turn there (execute.py)
+        moved.append("times=0 with act=spoke asks for nobody: dropped")
         q = replace(q, times=None)
     if q.find in ("more", "less") and q.other is None and q.who is not None:
         k = int(q.times.lstrip("<>=")) if q.times else 1      # "more than k times": a count, not a comparison
