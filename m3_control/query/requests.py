@@ -26,8 +26,12 @@ _REQUEST = re.compile(
     rf"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:(?P<tell1>{_TELL})|{_KNOW})"
     rf"|(?:do|did)\s+you\s+(?:happen\s+to\s+|still\s+)?{_KNOW}"
     rf"|(?P<tell2>{_TELL})"
-    r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like)\s+to\s+know|i(?:\s+wonder|\s+am\s+wondering|'m\s+wondering))"
-    r"(?:\s+(?:please|again))?\s*,?\s+", re.IGNORECASE)
+    r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like)\s+to\s+know|i(?:\s+wonder|\s+am\s+wondering|'m\s+wondering"
+    r"|\s+was\s+wondering)|(?:do\s+you\s+have\s+)?any\s+idea)"
+    r"(?:\s+(?:please|again))?\s*[,:]?\s+", re.IGNORECASE)
+# "Who spoke first, do you remember?": a request put after the question asks the question before it
+_TAG = re.compile(rf"\s*,\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:{_TELL}|{_KNOW})(?:\s+me)?"
+                  rf"|(?:do|did)\s+you\s+(?:{_KNOW})|please|any\s+idea)\s*([?.!]*)\s*$", re.IGNORECASE)
 _WH = re.compile(r"(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _WHETHER = re.compile(r"(?:whether|if)\s+", re.IGNORECASE)
 _THING = re.compile(r"(?:the|a|an)\s+", re.IGNORECASE)
@@ -40,7 +44,10 @@ def unwrap_request(question: str) -> str:
     """The question a request wraps (see the module), or ``question`` itself when it is not such a request."""
     m = _REQUEST.match(question)
     if m is None:
-        return question
+        tag = _TAG.search(question)
+        if tag is None or not _WH.match(question.lstrip(" \"'")):
+            return question
+        return question[:tag.start()].rstrip(" ,") + "?"
     rest = question[m.end():].strip()
     body = rest.rstrip(" .!?")
     if not body:
