@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..M] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A..N] [--only-new] [--grid DIR]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -13,14 +13,16 @@ the second speaker in a room, the first words and first time in a room, people b
 the least talk, people in a room before a time) and set M six more (:data:`RECENT_WORDINGS`: the second speaker
 after a time, someone's turns after another's last, who never spoke in a room, when someone first spoke in a room,
 the last speaker in a room before a time, who spoke in both of two rooms) and a time question about words nobody
-said; references come from
+said, set N six more (:data:`NEWEST_WORDINGS`: someone in a room after a time, the most talkative in a room before
+a time, the last time someone spoke in a room, where / when someone spoke for the n-th time, how many people spoke
+more than k times) and a question about the n-th time of words nobody said; references come from
 the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep``
 folder holding ``seed_SEED/memory.db``. Prints every question with its reference, answer and replies, then right /
 asked.
 
 History (docs/benchmarks.md, "Question kinds nobody wrote phrasings for"): set A then B on seed 528 were looked at
 while fixing; each later set was run once held out on fresh seeds (C 529, D 530-531, E 532-533, F 534, G 535-536,
-H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548) before its misses were looked at.
+H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548, N 549-550) before its misses were looked at.
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
 
 from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
-from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, mmss, scene_questions  # noqa: E402
+from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, mmss, scene_questions, times  # noqa: E402
 
 # kind -> wordings A-F ({t} a clock time, {p} {p1} {p2} people, {pl} a place, {k} a count, {s} a sentence)
-SETS = "ABCDEFGHIJKLM"
+SETS = "ABCDEFGHIJKLMN"
 WORDINGS: dict[str, tuple[str, ...]] = {
     "first_after_t": ("After {t}, who was the first to speak?",
                       "Who was the first person I heard once it was past {t}?",
@@ -56,7 +58,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Past {t}, who was the first one talking?",
         "Who said the first thing I heard after {t}?",
         "Once it was after {t}, whose voice did I hear first?",
-        "Can you tell me who spoke first after {t}?"),
+        "Can you tell me who spoke first after {t}?",
+        "First speaker after {t}?"),
     "count_after_t": ("How many times did anyone speak after {t}?", "From {t} on, how many times was someone talking?",
                       "After {t}, how many turns of speech were there?",
         "How many times was somebody talking after the {t} mark?",
@@ -68,7 +71,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "How many times was anyone heard speaking after {t}?",
         "How many turns of talking came after {t}?",
         "After {t}, how many times did I hear someone speak?",
-        "Tell me how many times someone spoke after {t}."),
+        "Tell me how many times someone spoke after {t}.",
+        "Number of times anyone spoke after {t}?"),
     "people_after_t": ("How many different people spoke after {t}?", "How many distinct speakers did I hear later "
                        "than {t}?", "How many people talked at some point after {t}?",
         "After {t}, how many individuals did I hear?",
@@ -80,7 +84,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "From {t} onward, how many different people talked?",
         "How many people did I hear talking after {t}?",
         "How many separate speakers talked after {t}?",
-        "Do you know how many different people talked after {t}?"),
+        "Do you know how many different people talked after {t}?",
+        "How many folks talked after {t}?"),
     "last_before_t": ("Before {t}, who spoke last?", "Who was the most recent person to speak as of {t}?",
                       "Who had spoken most recently right before {t}?",
         "Up to {t}, who was the last one to say something?",
@@ -92,7 +97,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who was the last speaker I heard before {t}?",
         "Whose voice was the last I heard before {t}?",
         "Who said something last before {t}?",
-        "Do you remember who was talking last before {t}?"),
+        "Do you remember who was talking last before {t}?",
+        "I'm trying to remember who spoke last before {t}."),
     "right_after_last": ("Who spoke immediately after {p} spoke for the last time?", "After {p} finished speaking for "
                          "good, who was the next to talk?", "Who was the next speaker after {p} spoke their final "
                          "words?",
@@ -105,7 +111,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who took the next turn after {p} spoke for the final time?",
         "Who talked next after the last time {p} spoke?",
         "Who was the next one to talk after {p} spoke for the last time?",
-        "Tell me who spoke next after {p} spoke for the last time."),
+        "Tell me who spoke next after {p} spoke for the last time.",
+        "Who came right after {p}'s final turn?"),
     "right_before_last": ("Who spoke just before the last time {p} spoke?", "Whose turn came right before {p} spoke "
                           "for the final time?", "Just before {p} talked for the last time, who was speaking?",
         "Who spoke immediately before {p} spoke one last time?",
@@ -117,7 +124,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Whose turn came just before the final time {p} talked?",
         "Who spoke immediately before {p} said something for the final time?",
         "Who talked just before {p}'s final turn?",
-        "Can you tell me who spoke right before {p} spoke for the last time?"),
+        "Can you tell me who spoke right before {p} spoke for the last time?",
+        "Who'd been speaking right before {p} spoke for the last time?"),
     "where_first_heard": ("Which room was I in the first time I heard {p}?", "When {p} first spoke, what place was I "
                           "in?", "In which place did {p} speak for the first time?",
         "Where was I the first time {p} talked?",
@@ -129,7 +137,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Where was I when I first heard {p}?",
         "In which room was I when {p} said something for the first time?",
         "Which room was I in when I heard {p} for the very first time?",
-        "Do you remember which room I was in when {p} first spoke?"),
+        "Do you remember which room I was in when {p} first spoke?",
+        "Room I was in when {p} first spoke?"),
     "count_before_other": ("Before {p2} first spoke, how many times had {p1} spoken?", "How many times had I heard "
                            "{p1} by the time {p2} said anything?", "Up until {p2} first spoke, how often had {p1} "
                            "talked?",
@@ -142,7 +151,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "How many times did {p1} speak before {p2} said anything?",
         "How many times had {p1} talked before the first time I heard {p2}?",
         "How many turns had {p1} taken before {p2} first spoke?",
-        "Tell me how many times {p1} spoke before {p2} first said something."),
+        "Tell me how many times {p1} spoke before {p2} first said something.",
+        "How many turns did {p1} take before {p2}'s first turn?"),
     "spoke_after_others_last": ("Did I hear {p1} again after {p2} spoke for the last time?", "Once {p2} had spoken "
                                 "for the last time, did {p1} still say something?", "Did {p1} talk at all after the "
                                 "final time {p2} spoke?",
@@ -155,7 +165,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Did {p1} speak again once {p2} had spoken for the last time?",
         "After the last time {p2} talked, did {p1} say anything?",
         "Did {p1} talk again after {p2} had spoken for the last time?",
-        "Do you remember whether {p1} spoke again after {p2}'s last turn?"),
+        "Do you remember whether {p1} spoke again after {p2}'s last turn?",
+        "After {p2}'s final turn, did {p1} ever speak again?"),
     "first_in_place": ("In the {pl}, who spoke first?", "Who was the first person to talk while I was in the {pl}?",
                        "Who opened the talking in the {pl}?",
         "Who was the first one I heard in the {pl}?",
@@ -167,7 +178,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "In the {pl}, whose voice came first?",
         "Who spoke first in the {pl}?",
         "Who was heard first in the {pl}?",
-        "Tell me who talked first in the {pl}."),
+        "Tell me who talked first in the {pl}.",
+        "First person to talk in the {pl}?"),
     "last_in_place": ("Who was the last person I heard in the {pl}?", "While I was in the {pl}, who spoke last?",
                       "In the {pl}, whose voice did I hear last?",
         "Who said something last in the {pl}?",
@@ -179,7 +191,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who spoke last in the {pl}?",
         "In the {pl}, who was the last to talk?",
         "Whose voice was the last one in the {pl}?",
-        "Can you remember who spoke last in the {pl}?"),
+        "Can you remember who spoke last in the {pl}?",
+        "Who's the last one that spoke in the {pl}?"),
     "first_thing_said": ("What was the very first thing anyone said?", "What were the first words I heard?",
                          "What was said first of all?",
         "What's the first thing I heard anyone say?",
@@ -191,7 +204,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What were the first words someone said?",
         "What did the first speaker say first?",
         "What was the first thing I heard anyone say?",
-        "Tell me the first thing anybody said."),
+        "Tell me the first thing anybody said.",
+        "First words anyone said?"),
     "last_thing_said": ("What were the last words I heard?", "What was the final thing someone said?",
                         "What was the most recent thing anyone said?",
         "What was the last sentence anyone spoke?",
@@ -203,7 +217,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "What was the very last thing I heard?",
         "What were the last words anyone said?",
         "What was the final sentence I heard?",
-        "Can you tell me the last thing somebody said?"),
+        "Can you tell me the last thing somebody said?",
+        "Last words I heard?"),
     "who_exactly_k": ("Which person did I hear exactly {k} times?", "Who talked {k} times, no more and no less?",
                       "Whose voice did I hear precisely {k} times?",
         "Which speaker did I hear {k} times in all?",
@@ -215,7 +230,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Which person spoke exactly {k} times?",
         "Who did I hear speak {k} times and no more?",
         "Who spoke {k} times, exactly?",
-        "Can you tell me who spoke exactly {k} times?"),
+        "Can you tell me who spoke exactly {k} times?",
+        "Who's the one I heard exactly {k} times?"),
     "unknown_right_after": ("Who spoke right after the person who said '{s}'?", "Who talked next after somebody said "
                             "'{s}'?", "Who talked after someone said '{s}'?",
         "Who answered the person who said '{s}'?",
@@ -227,7 +243,8 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Who spoke right after I heard '{s}'?",
         "Who spoke after the words '{s}'?",
         "Who talked right after someone said '{s}'?",
-        "Do you remember who spoke after someone said '{s}'?"),
+        "Do you remember who spoke after someone said '{s}'?",
+        "I'm trying to remember who spoke right after someone said '{s}'."),
     "unknown_where": ("Which room was I in when the person who said '{s}' talked?", "Where was I when I heard '{s}'?",
                       "In what room did somebody say '{s}'?",
         "Where did someone tell me '{s}'?",
@@ -239,12 +256,13 @@ WORDINGS: dict[str, tuple[str, ...]] = {
         "Which room was I in when somebody said '{s}'?",
         "Which room was I in when I heard the words '{s}'?",
         "In which room did someone say '{s}'?",
-        "Tell me where I was when someone said '{s}'."),
+        "Tell me where I was when someone said '{s}'.",
+        "Room I was in when someone said '{s}'?"),
 }
 
 
 # Kinds no earlier set asks (nor scene_bench), written before their first run: wordings for sets G-J.
-NEW_SETS = "GHIJKLM"
+NEW_SETS = "GHIJKLMN"
 NEW_WORDINGS: dict[str, tuple[str, ...]] = {
     "people_before_other": ("How many different people had spoken before {p} first spoke?",
                             "Before {p} said anything, how many distinct people had I heard?",
@@ -252,72 +270,83 @@ NEW_WORDINGS: dict[str, tuple[str, ...]] = {
         "Before the first time {p} spoke, how many different people had talked?",
         "Until {p} first spoke, how many different people had I heard?",
         "How many distinct speakers had I heard before {p} spoke for the first time?",
-        "Tell me how many different people I had heard before {p} first spoke."),
+        "Tell me how many different people I had heard before {p} first spoke.",
+        "Number of different people I'd heard before {p}'s first turn?"),
     "most_after_t": ("After {t}, who spoke the most?", "Who talked most often once it was past {t}?",
         "Since {t}, who has talked the most?",
         "Who was the most talkative after {t}?",
         "Who spoke most often after {t}?",
         "From {t} on, who did I hear the most?",
-        "Can you tell me who talked the most after {t}?"),
+        "Can you tell me who talked the most after {t}?",
+        "Who did most of the talking after {t}?"),
     "count_person_before_t": ("How many times had {p} spoken by {t}?", "Before {t}, how often did {p} talk?",
         "Up to {t}, how many times did {p} speak?",
         "How many turns had {p} taken before {t}?",
         "Before {t}, how many times had I heard {p}?",
         "How many times did {p} talk before {t}?",
-        "Do you know how many times {p} had talked before {t}?"),
+        "Do you know how many times {p} had talked before {t}?",
+        "Number of times {p} spoke before {t}?"),
     "places_person_spoke": ("In how many different places did {p} speak?", "How many rooms did I hear {p} in?",
         "How many different rooms was I in when {p} spoke?",
         "In how many rooms did {p} talk?",
         "How many different places was I in when {p} talked?",
         "In how many places did I hear {p}?",
-        "Tell me in how many different rooms I heard {p}."),
+        "Tell me in how many different rooms I heard {p}.",
+        "Number of rooms where I heard {p}?"),
     "spoke_before_t": ("Had {p} said anything before {t}?", "Did {p} speak at all before {t}?",
         "Was {p} heard before {t}?",
         "Did I hear {p} at all before {t}?",
         "Had I heard {p} before {t}?",
         "Before {t}, had {p} spoken at all?",
-        "Do you remember if {p} spoke before {t}?"),
+        "Do you remember if {p} spoke before {t}?",
+        "Any words from {p} before {t}?"),
     "where_last_speaker": ("Where was I when the last person spoke?",
                            "Which room was I in when I heard the final speaker?",
         "In which room did the final turn of speech happen?",
         "Where was I when the final speaker spoke?",
         "Where was I when the last thing was said?",
         "Which room was I in when I heard the last speaker?",
-        "Tell me where I was when the last words were spoken."),
+        "Tell me where I was when the last words were spoken.",
+        "Room I was in for the last turn of speech?"),
     "count_place_before_t": ("How many times did anyone speak in the {pl} before {t}?",
                              "Before {t}, how many turns of speech were there in the {pl}?",
         "In the {pl}, how many times did people speak before {t}?",
         "Before {t}, how often did people speak in the {pl}?",
         "How many times was someone talking in the {pl} before {t}?",
         "How many turns of speech did I hear in the {pl} before {t}?",
-        "Can you tell me how many times people talked in the {pl} before {t}?"),
+        "Can you tell me how many times people talked in the {pl} before {t}?",
+        "Number of turns of speech in the {pl} before {t}?"),
     "more_after_t": ("After {t}, who spoke more times, {p1} or {p2}?",
                      "Who talked more often after {t}: {p1} or {p2}?",
         "After {t}, did {p1} or {p2} speak more often?",
         "Who spoke more often after {t}, {p1} or {p2}?",
         "Who talked more after {t}, {p1} or {p2}?",
         "After {t}, who spoke more: {p1} or {p2}?",
-        "Tell me who talked more after {t}: {p1} or {p2}."),
+        "Tell me who talked more after {t}: {p1} or {p2}.",
+        "Between {p1} and {p2}, who spoke more after {t}?"),
     "where_last_heard": ("Where was I the last time {p} spoke?", "In which room did I last hear {p}?",
         "Where was I when {p} spoke for the last time?",
         "Which room was I in the last time I heard {p}?",
         "Where was I when I heard {p} for the last time?",
         "In which room was I the last time {p} talked?",
-        "Do you remember where I was the last time {p} talked?"),
+        "Do you remember where I was the last time {p} talked?",
+        "Room where I last heard {p}?"),
     # added after sets G and H were first run, with the code that answers them (seen, not held out)
     "who_between": ("Who spoke between {p1} and {p2}?", "Whose voice did I hear in between {p1} and {p2}?",
         "Who talked after {p1} and before {p2}?",
         "Who spoke in the time between {p1} and {p2}?",
         "Who did I hear between {p1} and {p2}?",
         "Who talked in between {p1} and {p2}?",
-        "Tell me who talked between {p1} and {p2}."),
+        "Tell me who talked between {p1} and {p2}.",
+        "Whose turn came between {p1} and {p2}?"),
     "count_between": ("How many times did someone talk between {p1} and {p2}?",
                       "Between {p1} and {p2} speaking, how many turns were there?",
         "How many turns of speech came between {p1} and {p2}?",
         "How many times did people speak in between {p1} and {p2}?",
         "How many turns of speech were there between {p1} and {p2}?",
         "How many times did anyone speak between {p1} and {p2}?",
-        "Can you tell me how many times people spoke between {p1} and {p2}?"),
+        "Can you tell me how many times people spoke between {p1} and {p2}?",
+        "Number of turns between {p1} and {p2}?"),
 }
 
 
@@ -330,26 +359,32 @@ def _adder(out: list[dict], table: dict[str, tuple[str, ...]], which: int):  # n
 
 
 # Kinds first asked by set K, written before its first run (one wording each; later sets add theirs).
-NEWER_SETS = "KLM"
+NEWER_SETS = "KLMN"
 NEWER_WORDINGS: dict[str, tuple[str, ...]] = {
     "what_first_after_t": ("What was the first thing someone said after {t}?",
         "After {t}, what were the first words I heard?",
-        "Tell me the first words someone said after {t}."),
+        "Tell me the first words someone said after {t}.",
+        "First words said after {t}?"),
     "what_last_before_t": ("What were the last words I heard before {t}?",
         "What was the last thing said before {t}?",
-        "Do you remember what was said last before {t}?"),
+        "Do you remember what was said last before {t}?",
+        "Last words spoken before {t}?"),
     "what_after_last": ("What was said right after {p} spoke for the last time?",
         "What were the words spoken right after {p} spoke for the last time?",
-        "Tell me what was said right after {p}'s last turn."),
+        "Tell me what was said right after {p}'s last turn.",
+        "Words spoken right after {p}'s final turn?"),
     "place_most_turns": ("In which room did people talk the most?",
         "Which room had the most talking?",
-        "Tell me which room had the most speaking."),
+        "Tell me which room had the most speaking.",
+        "Room with the most talking?"),
     "people_place_after_t": ("How many different people spoke in the {pl} after {t}?",
         "After {t}, how many different people talked in the {pl}?",
-        "Can you tell me how many different people spoke in the {pl} after {t}?"),
+        "Can you tell me how many different people spoke in the {pl} after {t}?",
+        "Number of different people who spoke in the {pl} after {t}?"),
     "who_first_after_other": ("Who was the first to speak after {p} first spoke?",
         "Once {p} had first spoken, who was the first person to talk after that?",
-        "Do you remember who spoke first after {p} first talked?"),
+        "Do you remember who spoke first after {p} first talked?",
+        "First person to speak after {p}'s first turn?"),
 }
 
 
@@ -383,20 +418,26 @@ def newer_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     return out
 
 # Kinds first asked by set L, written before its first run.
-LATEST_SETS = "LM"
+LATEST_SETS = "LMN"
 LATEST_WORDINGS: dict[str, tuple[str, ...]] = {
     "second_in_place": ("Who was the second person to speak in the {pl}?",
-        "In the {pl}, who was the second to talk?"),
+        "In the {pl}, who was the second to talk?",
+        "Second person to speak in the {pl}?"),
     "what_first_in_place": ("What was the first thing said in the {pl}?",
-        "Tell me the first words spoken in the {pl}."),
+        "Tell me the first words spoken in the {pl}.",
+        "First words I heard in the {pl}?"),
     "people_between": ("How many different people spoke between {p1} and {p2}?",
-        "Can you tell me how many different people talked between {p1} and {p2}?"),
+        "Can you tell me how many different people talked between {p1} and {p2}?",
+        "Number of different people who talked between {p1} and {p2}?"),
     "when_first_in_place": ("When did I first hear someone speak in the {pl}?",
-        "At what time did someone first talk in the {pl}?"),
+        "At what time did someone first talk in the {pl}?",
+        "Time someone first spoke in the {pl}?"),
     "place_least_turns": ("In which room did I hear the least talking?",
-        "Which room had the fewest turns of speech?"),
+        "Which room had the fewest turns of speech?",
+        "Room with the least talking?"),
     "people_place_before_t": ("How many different people had spoken in the {pl} before {t}?",
-        "Before {t}, how many different people did I hear in the {pl}?"),
+        "Before {t}, how many different people did I hear in the {pl}?",
+        "Number of different people heard in the {pl} before {t}?"),
 }
 
 
@@ -431,14 +472,20 @@ def latest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     return out
 
 # Kinds first asked by set M, written before its first run.
-RECENT_SETS = "M"
+RECENT_SETS = "MN"
 RECENT_WORDINGS: dict[str, tuple[str, ...]] = {
-    "second_after_t": ("Who was the second person to speak after {t}?",),
-    "count_after_others_last": ("How many times did {p1} speak after {p2} spoke for the last time?",),
-    "never_in_place": ("Which of the people I heard never spoke in the {pl}?",),
-    "when_person_first_in_place": ("When did {p} first speak in the {pl}?",),
-    "last_in_place_before_t": ("Who spoke last in the {pl} before {t}?",),
-    "both_places": ("Who spoke in both the {pl1} and the {pl2}?",),
+    "second_after_t": ("Who was the second person to speak after {t}?",
+        "After {t}, who was the second person to talk?"),
+    "count_after_others_last": ("How many times did {p1} speak after {p2} spoke for the last time?",
+        "After {p2} had spoken for the last time, how many times did {p1} speak?"),
+    "never_in_place": ("Which of the people I heard never spoke in the {pl}?",
+        "Who among the people I heard didn't speak in the {pl}?"),
+    "when_person_first_in_place": ("When did {p} first speak in the {pl}?",
+        "What time did {p} first talk in the {pl}?"),
+    "last_in_place_before_t": ("Who spoke last in the {pl} before {t}?",
+        "Before {t}, who was the last to speak in the {pl}?"),
+    "both_places": ("Who spoke in both the {pl1} and the {pl2}?",
+        "Who talked in the {pl1} and also in the {pl2}?"),
 }
 
 
@@ -476,7 +523,54 @@ def recent_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
             both = [p for p in f.speakers if f.in_place(a, p) and f.in_place(b, p)]
             if len(both) == 1:
                 add("both_places", f.who(both[0]), pl1=a, pl2=b)
-    out.append({"kind": "unknown_when", "q": f"When did someone say '{f.fake_sentence(r)}'?", "a": NOT_SAID,
+    asked = ("When did someone say '{s}'?", "At what time did I hear someone say '{s}'?")[which]
+    out.append({"kind": "unknown_when", "q": asked.format(s=f.fake_sentence(r)), "a": NOT_SAID, "answerable": False})
+    return out
+
+
+# Kinds first asked by set N, written before its first run.
+NEWEST_SETS = "N"
+NEWEST_WORDINGS: dict[str, tuple[str, ...]] = {
+    "person_place_after_t": ("Did {p} speak in the {pl} after {t}?",),
+    "most_in_place_before_t": ("Who spoke the most in the {pl} before {t}?",),
+    "when_last_in_place": ("When did I last hear someone in the {pl}?",),
+    "where_nth_turn": ("Where was I the {nth} time {p} spoke?",),
+    "when_nth_turn": ("When did {p} speak for the {nth} time?",),
+    "count_people_more_than_k": ("How many people spoke more than {k}?",),     # {k}: once, twice, 3 times
+}
+_NTH = {2: "second", 3: "third", 4: "fourth"}
+
+
+def newest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
+    """The kinds of :data:`NEWEST_WORDINGS` in wording ``which`` of :data:`NEWEST_SETS`, and one question about
+    words nobody said ("Where was I the second time someone said ...?", to decline)."""
+    f = Facts(scene)
+    turns, out = f.turns, []
+    r = random.Random(scene.seed * 23 + 13)
+
+    add = _adder(out, NEWEST_WORDINGS, which)
+    edges = f.window_edges()
+    for t in r.sample(edges, min(2, len(edges))):
+        p, pl = r.choice(f.speakers), r.choice(f.spoken_places)
+        add("person_place_after_t", "Yes" if any(e.start > t for e in f.in_place(pl, p)) else "No", p=f.who(p),
+            pl=pl, t=clock(t))
+        before = Counter(e.person for e in f.in_place(pl) if e.end < t)
+        best = f.unique(before, True) if before else None
+        if best:
+            add("most_in_place_before_t", f.who(best), pl=pl, t=clock(t))
+    for pl in f.spoken_places:
+        add("when_last_in_place", mmss(f.in_place(pl)[-1].start), pl=pl)
+    for p in f.speakers:
+        mine = [e for e in turns if e.person == p]
+        if len(mine) >= 2:
+            n = r.choice([k for k in _NTH if k <= len(mine)])
+            add("where_nth_turn", f"in the {mine[n - 1].place}", p=f.who(p), nth=_NTH[n])
+            add("when_nth_turn", mmss(mine[n - 1].start), p=f.who(p), nth=_NTH[n])
+    counts = sorted(set(f.count.values()))
+    for k in r.sample(counts[:-1], min(2, len(counts) - 1)):
+        add("count_people_more_than_k", str(sum(c > k for c in f.count.values())), k=times(k))
+    fake = f.fake_sentence(r)
+    out.append({"kind": "unknown_nth", "q": f"Where was I the second time someone said '{fake}'?", "a": NOT_SAID,
                 "answerable": False})
     return out
 
@@ -583,7 +677,7 @@ def main() -> None:
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
     ap.add_argument("--set", default="C", choices=tuple(SETS))
-    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-M)")
+    ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
     args = ap.parse_args()
@@ -601,6 +695,8 @@ def main() -> None:
         qs += latest_questions(scene, LATEST_SETS.index(args.set))
     if args.set in RECENT_SETS:
         qs += recent_questions(scene, RECENT_SETS.index(args.set))
+    if args.set in NEWEST_SETS:
+        qs += newest_questions(scene, NEWEST_SETS.index(args.set))
     store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
     ans = _answerer(store, None)
     ans.load()
