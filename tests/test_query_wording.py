@@ -450,3 +450,18 @@ def test_the_nth_person_after_a_moment_written_as_a_person(ex):  # noqa: F811
     assert q.pick == "2" and q.other == "0:30" and not missing, (q, added)
     a, res = ask(ex, 'find=who other="0:30" rel=after pick=2 act=spoke')
     assert [p.description for p in res.people] == [f'the person who said "{COFFEE[0].upper()}{COFFEE[1:]}"'], a
+
+
+def test_a_role_the_question_names_is_a_person_a_role_it_does_not_name_is_dropped(ex):  # noqa: F811
+    """Fresh 548 (held out): "Are the person who said A and the person who spoke first the same person?" lost
+    other="spoke first" (words that name nobody in particular, dropped since stop 45), and the comparison could not
+    run: four frames refused, then "no memory". A role the question says is somebody; one it does not say is not.
+    Ann spoke first in the meeting, Bo said COFFEE: different people."""
+    question = f"Are the person who said '{COFFEE}' and the person who spoke first the same person?"
+    q, added, missing = check(question, parse(f'find=same who="{COFFEE}" other="spoke first"'), KNOWN)
+    assert q.other == "spoke first" and not missing, (q, added)
+    a, res = ask(ex, f'find=same who="{COFFEE}" other="spoke first"')
+    assert res.value is False and a.startswith("No"), a
+    q, _, _ = check("Who was the second person to speak in the office?", parse('find=who other="spoke first" '
+                                                                               'rel=after'), KNOWN)
+    assert q.other is None and q.pick == "2"

@@ -328,14 +328,21 @@ _GENERIC_REF = {"voice", "voices", "speaker", "speakers", "person", "people", "s
                 "last", "first", "spoke", "talked", "heard", "speech", "talking", "speaking"}
 
 
+_ROLE_WORDS = {"first", "last"}
+
+
 def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query:  # noqa: ANN001
     """who= / other= whose words the question never uses ("the printer is out of paper" for "who had spoken right
     before 0:57?") name nobody the question asks about: dropped (with the relation anchored on them); so is one made
     only of words that name nobody in particular (who="voice" for "whose voice was the last one?"). Looks are
     checked elsewhere; comparisons keep both people (their shape check asks the model again)."""
+    asked = set(re.findall(r"[a-z]+", _QUOTED.sub(" ", question).lower()))
     for key in ("who", "other"):
         ref = getattr(q, key)
-        if ref and not set(re.findall(r"[a-z]+", ref)) - _GENERIC_REF and not re.search(r"[A-Z\d]", ref):
+        words = set(re.findall(r"[a-z]+", ref or ""))
+        if ref and not words - _GENERIC_REF and not re.search(r"[A-Z\d]", ref) and \
+                not (words & _ROLE_WORDS and words & _ROLE_WORDS <= asked):
+            # a role the question itself names ("... and the person who spoke first the same person?") is somebody
             q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
             added.append(f"{key}={ref!r} dropped: it names nobody in particular")
     if q.find in ("same", "more", "less"):
