@@ -465,3 +465,17 @@ def test_a_role_the_question_names_is_a_person_a_role_it_does_not_name_is_droppe
     q, _, _ = check("Who was the second person to speak in the office?", parse('find=who other="spoke first" '
                                                                                'rel=after'), KNOWN)
     assert q.other is None and q.pick == "2"
+
+
+def test_a_short_place_much_like_a_word_of_the_quote_is_still_the_place():
+    """Fresh 550 (held out): "Was the person who said 'lay blue at x four now' talking while I was in the lab?"
+    written other="lab" stayed a comparison of two people ("lab" is fuzzily much like "lay"), could not run, and
+    ended as "no memory" after four refused frames. The place is the place unless the quote itself holds it."""
+    a = "lay blue at x four now"
+    q, added, _ = check(f"Was the person who said '{a}' talking while I was in the lab?",
+                        parse(f'find=same who="{a}" other="lab"'), KNOWN)
+    assert (q.find, q.who, q.other, q.place) == ("yes", a, None, "lab"), (q, added)
+    b = "meet me in the lab"
+    q, _, _ = check(f"Was the person who said '{b}' the one who spoke first?",
+                    parse(f'find=same who="spoke first" other="{b}"'), KNOWN)
+    assert (q.find, q.other) == ("same", b)

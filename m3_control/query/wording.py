@@ -310,9 +310,12 @@ def place_not_person(q: Query, quoted: list[str], place: str | None, same_words,
                      yes_no: bool = True) -> Query:
     """find=same other="spoke while in the workshop": the second "person" is the question's place (a yes / no about
     the one person; "whose voice was the last one in the office?" asks for a person)."""
-    if q.find != "same" or not q.other or place is None or any(same_words(x, q.other) for x in quoted):
+    if q.find != "same" or not q.other or place is None or place.lower() not in q.other.lower():
         return q
-    if place.lower() not in q.other.lower():
+    # a quote the model put in other= stays a person, if the quote itself holds the place's word ("meet me in the
+    # lab"); a fuzzy likeness alone is not that ("lab" is much like "lay" of "lay blue at x four now")
+    word = re.compile(rf"\b{re.escape(place.lower())}\b")
+    if any(word.search(x.lower()) and same_words(x, q.other) for x in quoted):
         return q
     find = "yes" if yes_no else "who"
     added.append(f"find={find} place={place!r}: other={q.other!r} is the question's place, not a person")
