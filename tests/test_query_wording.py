@@ -479,3 +479,18 @@ def test_a_short_place_much_like_a_word_of_the_quote_is_still_the_place():
     q, _, _ = check(f"Was the person who said '{b}' the one who spoke first?",
                     parse(f'find=same who="spoke first" other="{b}"'), KNOWN)
     assert (q.find, q.other) == ("same", b)
+
+
+def test_an_apostrophe_in_a_word_opens_no_quote_and_the_anchors_first_is_its_turn(ex):  # noqa: F811
+    """Set N, held out: "Number of different people I'd heard before the person who said 'X''s first turn?" -- the
+    "'" of "I'd" opened a quote that ran to X's, so no relation word was found before X; the frame kept who=X
+    pick=first and counted one person. Before Bo's first turn (0:10) only Ann had spoken: 1; before Cy's (0:35)
+    Ann and Bo: 2."""
+    question = f"Number of different people I'd heard before the person who said '{TECH}''s first turn?"
+    q, added, _ = check(question, parse(f'find=count_people who="{TECH}" pick=first act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel, q.pick) == (None, TECH, "before", None), (q, added)
+    _, res = ask(ex, f'find=count_people other="{TECH}" rel=before act=spoke')
+    assert res.value == 2
+    from m3_control.query.fidelity import quotes_of
+    assert quotes_of(question) == [TECH]
+    assert quotes_of("Who'd said 'bin blue' when I'd left?") == ["bin blue"]

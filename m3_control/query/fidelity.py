@@ -32,6 +32,7 @@ from .repair import time_of
 from .wording import (
     CLOCK,
     ORDINAL_WORDS,
+    QUOTED,
     anchor_order,
     between_people,
     clock_bounds,
@@ -49,7 +50,7 @@ from .wording import (
     when_or_where,
 )
 
-_QUOTE = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
+_QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place

@@ -25,7 +25,10 @@ from dataclasses import replace
 from .frame import Query
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
-_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")   # the question's quotes, as the relation repairs locate them
+# the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
+# inside a word ("I'd", "who's") opens no quote, and one right after a quote ("'X''s final turn") closes none
+QUOTED = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
+_QUOTED = QUOTED
 # "before the clock reached 0:36", "after the clock showed 0:09": the clock's words between the bound and the time
 _CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer|mark)(?:\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|"
                r"says|struck|was(?:\s+at)?|is(?:\s+at)?|got\s+to|turned))?)?")
@@ -197,7 +200,10 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     if (q.who, q.other, q.rel) == (who, x, rel):
         return q
     # who=X pick=last for "when X spoke for the last time, ...": the last was X's turn, now the anchor's _last
-    pick = None if q.who is not None and who is None and q.pick == "last" and rel.endswith("_last") else q.pick
+    # who=X pick=first for "how many people had I heard before X's first turn?": the first was X's turn too
+    moved = q.who is not None and who is None
+    pick = None if moved and (q.pick == "last" and rel.endswith("_last") or q.pick == "first" and
+                               not rel.endswith("_last")) else q.pick
     added.append(f"other={x!r} rel={rel}: the question's relation word is anchored on them")
     return replace(q, who=who, other=x, rel=rel, pick=pick)
 
