@@ -223,7 +223,8 @@ class ToolReasoningLoop:
         records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
                         or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
                         or query_fidelity.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
-                        or query_fidelity.asks_turn_count(question) or query_fidelity.asks_who_spoke(question))
+                        or query_fidelity.asks_turn_count(question) or query_fidelity.asks_who_spoke(question)
+                        or query_fidelity.asks_own_moves(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):

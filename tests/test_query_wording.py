@@ -494,3 +494,20 @@ def test_an_apostrophe_in_a_word_opens_no_quote_and_the_anchors_first_is_its_tur
     from m3_control.query.fidelity import quotes_of
     assert quotes_of(question) == [TECH]
     assert quotes_of("Who'd said 'bin blue' when I'd left?") == ["bin blue"]
+
+
+def test_novel_forms_asked_of_the_records(ex):  # noqa: F811
+    """Questions written after set N, none of a probe kind's wording: "which people spoke more than five times?"
+    written find=more times>5 named the most talkative person only; "who had the most turns while I was in the
+    workshop?" and "when did I get to the workshop?" went to a search ("no memory")."""
+    from m3_control.query.fidelity import asks_own_moves, asks_who_spoke
+
+    q, added, _ = check("Which people spoke more than twice?", parse("find=more times>2"), KNOWN)
+    assert q.find == "who" and q.times == ">2", (q, added)
+    a, res = ask(ex, "find=who times>2 act=spoke")                 # Ann 4, Cy 3
+    assert len(res.people) == 2 and "Ann" in a, a
+    q, _, _ = check("Did anyone speak more than twice?", parse("find=more times>2"), KNOWN)
+    assert q.find != "who"
+    assert asks_who_spoke("Who had the most turns while I was in the workshop?")
+    assert asks_own_moves("When did I get to the workshop?") and asks_own_moves("How long did I stay in the lab?")
+    assert not asks_own_moves("When did Ann get to the workshop?") and not asks_own_moves("Where is the cup?")

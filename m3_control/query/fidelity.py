@@ -186,7 +186,7 @@ _WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:person|peopl
                         r"when|"
                         r"(?:at\s+)?what\s+time|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
                         r"[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
-                        r"talking|voice|hear|heard|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
+                        r"talking|voice|hear|heard|turns?|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
                         re.IGNORECASE)
 
 
@@ -197,6 +197,18 @@ def asks_who_spoke(question: str) -> bool:
     about the umbrella?": a topic is a search)."""
     plain = _QUOTE.sub(" ", question)
     return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
+
+
+_ASKS_WHO = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|ones?|speakers?|of))\b", re.IGNORECASE)
+_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|where)\b[^?]*\b(?:i|we)\s+(?:get|got|arrive|"
+                        r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent)\b",
+                        re.IGNORECASE)
+
+
+def asks_own_moves(question: str) -> bool:
+    """"When did I get to the workshop?", "how long did I stay in the kitchen?": the robot's own path, which the pose
+    records hold and no memory's text does."""
+    return bool(_OWN_MOVES.search(_QUOTE.sub(" ", question)))
 
 
 def asks_turn_count(question: str) -> bool:
@@ -314,6 +326,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     spaced = " ".join(plain.split())    # the same, one space between words (for "words before a clock")
     named_place = place_of_question(question, known_places)
     q = place_not_person(q, quoted, named_place, _same_words, added, bool(YES_NO_QUESTION.match(question)))
+    if q.find in ("more", "less") and q.who is None and q.other is None and not YES_NO_QUESTION.match(question) \
+            and _ASKS_WHO.match(plain):
+        # "Which people spoke more than five times?" written find=more times>5: nobody is compared, it asks who
+        q = replace(q, find="who")
+        added.append("find=who: the question asks who, and the frame compares nobody")
     q = clock_refs(q, spaced, added)
     q = _refs_from_question(q, question, known_places, added)
     q = grounded_refs(q, question, look_of, added)
