@@ -97,8 +97,13 @@ def test_colcon_test_runs_the_pytest_suite(tmp_path: Path) -> None:
     suite = ET.parse(result).getroot()
     suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
     assert suite is not None
-    counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped")}
-    assert counts == {"tests": 2, "failures": 0, "errors": 0, "skipped": 0}, f"{counts}\n{run.stdout[-4000:]}"
+    # the two selected tests ran and passed; a module skipped as a whole at collection (the browser tests where
+    # chromium is missing) is reported as a skipped "test" of that module and selects nothing
+    cases = [c for c in suite.iter("testcase") if not any(x.get("message") == "collection skipped" for x in c)]
+    outcome = {c.get("name"): [x.tag for x in c] for c in cases}
+    assert outcome == {"test_every_numeric_parameter_has_a_range": [],
+                       "test_node_executables_are_installed_for_ros2_run": []}, f"{outcome}\n{run.stdout[-4000:]}"
+    assert int(suite.get("failures", 0)) == int(suite.get("errors", 0)) == 0, run.stdout[-4000:]
     verdict = subprocess.run([colcon, "--log-base", str(tmp_path / "log"), "test-result", "--test-result-base",
                               str(BUILD_BASE / "m3_agent")], cwd=REPO_ROOT, env=env, capture_output=True,
                              text=True, timeout=60)
