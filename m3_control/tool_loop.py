@@ -226,6 +226,7 @@ class ToolReasoningLoop:
                         or query_fidelity.asks_turn_count(question) or query_fidelity.asks_who_spoke(question)
                         or query_fidelity.asks_own_moves(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
+        failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
         for r in range(rounds):
             if run.stopped():
@@ -331,6 +332,13 @@ class ToolReasoningLoop:
                     if fallback is not None:   # the recheck of a "no memory" cannot run: no memory stands
                         run.report(info)
                         return done(Answer(answer=fallback, rounds_used=r + 1), "model")
+                    if parsed.content in failed_frames and not shown:
+                        # the same frame that could not run, written again: more rounds only cost seconds, and
+                        # the last one could only say "no memory", which nobody checked. It says so instead.
+                        info.flags.append("failed_frame_repeated")
+                        run.report(info)
+                        return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
+                    failed_frames.add(parsed.content)
                     messages.append(tool_error_turn(err))
                     if not run.report(info):
                         return run.cancelled(r + 1)

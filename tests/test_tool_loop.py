@@ -176,3 +176,20 @@ def test_the_compact_reply_form_and_m3s_two_line_form_parse_alike():
     assert parse_tools_reply("<think>Answer: [1]</think>Search: cup").action == "search"
     assert root_actions(grammar(("Search", "Query"))) == {"Search", "Query"}
     assert root_actions(grammar(("Answer",), [4, 9])) == {"Answer"}
+
+
+def test_the_same_frame_that_cannot_run_written_again_is_said_so_not_no_memory(meeting):
+    """Fresh 548 / 550 (held out): the model wrote one frame that could not run four times, and the last round could
+    only say "I have no memory of that." (11 s, and a claim nobody checked). Written again unchanged, it ends the
+    question: the answer says it cannot answer reliably, after two rounds. A different frame still gets its round."""
+    store, _ = meeting
+    bad = 'find=same who="the coffee machine is broken"'          # a comparison of one person: cannot run
+    be = Scripted([bad, bad, bad, "Answer: I have no memory of that."], grammar_ok=True)
+    a = ToolReasoningLoop(store, be).run("Is the person who said 'the coffee machine is broken' the same as Ann?",
+                                         before_time=91.0, max_rounds=4)
+    assert a.answer == "I can't answer that reliably from my memory." and a.rounds_used == 2, a
+    assert "failed_frame_repeated" in a.trace["rounds"][-1]["flags"]
+    be = Scripted([bad, 'find=same who="the coffee machine is broken" other="Ann"'], grammar_ok=True)
+    a = ToolReasoningLoop(store, be).run("Is the person who said 'the coffee machine is broken' the same as Ann?",
+                                         before_time=91.0, max_rounds=4)
+    assert a.answer.startswith("No"), a
