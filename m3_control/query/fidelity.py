@@ -507,9 +507,15 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     return q, added, missing
 
 
+_BEFORE_OR_AFTER_ALL = re.compile(r"\b(before|after)\s+(?:everyone|everybody|anyone|anybody|all\s+the\s+others?|"
+                                  r"all\s+of\s+them)(?:\s+else)?\b", re.IGNORECASE)
+
+
 def _first_or_last(text: str) -> set[str]:
-    """The picks the text's order words give: first / earliest -> first; last, final, latest, most recent -> last."""
-    return {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(text)}
+    """The picks the text's order words give: first / earliest -> first; last, final, latest, most recent -> last;
+    "before everyone else" -> first, "after everyone else" -> last."""
+    picks = {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(text)}
+    return picks | {"first" if m.group(1).lower() == "before" else "last" for m in _BEFORE_OR_AFTER_ALL.finditer(text)}
 
 
 def _most_or_least(text: str) -> str | None:
