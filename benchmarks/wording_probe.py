@@ -358,6 +358,13 @@ def _adder(out: list[dict], table: dict[str, tuple[str, ...]], which: int):  # n
     return add
 
 
+def _start(scene, table: dict[str, tuple[str, ...]], which: int, mul: int, salt: int):  # noqa: ANN001, ANN202
+    """A question maker's start: the scene's facts, its turns, the list of questions, the maker's own random
+    stream (``seed * mul + salt``) and its adder for wording ``which`` of ``table``."""
+    f, out = Facts(scene), []
+    return f, f.turns, out, random.Random(scene.seed * mul + salt), _adder(out, table, which)
+
+
 # Kinds first asked by set K, written before its first run (one wording each; later sets add theirs).
 NEWER_SETS = "KLMN"
 NEWER_WORDINGS: dict[str, tuple[str, ...]] = {
@@ -390,11 +397,7 @@ NEWER_WORDINGS: dict[str, tuple[str, ...]] = {
 
 def newer_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The kinds of :data:`NEWER_WORDINGS` in wording ``which`` of :data:`NEWER_SETS`."""
-    f = Facts(scene)
-    turns, out = f.turns, []
-    r = random.Random(scene.seed * 13 + 5)
-
-    add = _adder(out, NEWER_WORDINGS, which)
+    f, turns, out, r, add = _start(scene, NEWER_WORDINGS, which, 13, 5)
     edges = f.window_edges()
     for t in r.sample(edges, min(2, len(edges))):
         after = [e for e in turns if e.start > t]
@@ -443,11 +446,7 @@ LATEST_WORDINGS: dict[str, tuple[str, ...]] = {
 
 def latest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The kinds of :data:`LATEST_WORDINGS` in wording ``which`` of :data:`LATEST_SETS`."""
-    f = Facts(scene)
-    turns, out = f.turns, []
-    r = random.Random(scene.seed * 17 + 7)
-
-    add = _adder(out, LATEST_WORDINGS, which)
+    f, turns, out, r, add = _start(scene, LATEST_WORDINGS, which, 17, 7)
     for pl in f.spoken_places:
         here = f.in_place(pl)
         order = list(dict.fromkeys(e.person for e in here))
@@ -492,11 +491,7 @@ RECENT_WORDINGS: dict[str, tuple[str, ...]] = {
 def recent_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The kinds of :data:`RECENT_WORDINGS` in wording ``which`` of :data:`RECENT_SETS`, and one question about
     words nobody said ("When did someone say ...?", to decline)."""
-    f = Facts(scene)
-    turns, out = f.turns, []
-    r = random.Random(scene.seed * 19 + 11)
-
-    add = _adder(out, RECENT_WORDINGS, which)
+    f, turns, out, r, add = _start(scene, RECENT_WORDINGS, which, 19, 11)
     edges = f.window_edges()
     for t in r.sample(edges, min(2, len(edges))):
         order = list(dict.fromkeys(e.person for e in turns if e.start > t))
@@ -544,11 +539,7 @@ _NTH = {2: "second", 3: "third", 4: "fourth"}
 def newest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The kinds of :data:`NEWEST_WORDINGS` in wording ``which`` of :data:`NEWEST_SETS`, and one question about
     words nobody said ("Where was I the second time someone said ...?", to decline)."""
-    f = Facts(scene)
-    turns, out = f.turns, []
-    r = random.Random(scene.seed * 23 + 13)
-
-    add = _adder(out, NEWEST_WORDINGS, which)
+    f, turns, out, r, add = _start(scene, NEWEST_WORDINGS, which, 23, 13)
     edges = f.window_edges()
     for t in r.sample(edges, min(2, len(edges))):
         p, pl = r.choice(f.speakers), r.choice(f.spoken_places)
@@ -577,11 +568,7 @@ def newest_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
 
 def new_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     """The new kinds' questions in wording ``which`` of :data:`NEW_SETS`; references from the scene definition."""
-    f = Facts(scene)
-    turns, out = f.turns, []
-    r = random.Random(scene.seed * 11 + 3)
-
-    add = _adder(out, NEW_WORDINGS, which)
+    f, turns, out, r, add = _start(scene, NEW_WORDINGS, which, 11, 3)
     for p in f.speakers[1:]:
         first = next(i for i, e in enumerate(turns) if e.person == p)
         add("people_before_other", str(len({e.person for e in turns[:first]})), p=f.who(p))
