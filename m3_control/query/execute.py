@@ -207,7 +207,8 @@ class QueryExecutor:
             for cid in (who, other):
                 if cid not in rows:
                     rows[cid] = PersonRow(cid, "", [e for e in scope if e.character_id == cid], spoke.get(cid, 0))
-        if q.times and act == "spoke" and _times(q.times)[0](0, _times(q.times)[1]):
+        op, k = _times(q.times) if q.times else (None, 0)
+        if op is not None and act == "spoke" and op(0, k):
             # "which of the people I heard never spoke in the bathroom?": everyone heard at all is counted, with no
             # turn in the scope; their turns elsewhere are the evidence that they were heard
             for e in facts.turns:
@@ -217,8 +218,7 @@ class QueryExecutor:
                 if e.kind == "voice" and e.character_id in rows and not rows[e.character_id].spoke:
                     rows[e.character_id].events.append(e)
         people = list(rows.values())
-        if q.times:
-            op, k = _times(q.times)
+        if op is not None:
             people = [p for p in people if op(p.spoke, k)]
             self._step(res, f"times{q.times}", [e for p in people for e in p.events], people)
         # 4. pick

@@ -50,6 +50,11 @@ _SUBJECT_BE = re.compile(r"^((?:where|when|(?:which|what)(?:\s+(?!i\b|you\b|we\b
                          r"\s+(i|you|we|they|he|she|it)\s+(was|were|am|is|are)\b", re.IGNORECASE)
 
 
+def _direct_order(text: str) -> str:
+    """"where I was ..." -> "where was I ..." (see :data:`_SUBJECT_BE`)."""
+    return _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", text, count=1)
+
+
 def unwrap_request(question: str) -> str:
     """The question a request wraps (see the module), or ``question`` itself when it is not such a request."""
     m = _REQUEST.match(question)
@@ -63,7 +68,7 @@ def unwrap_request(question: str) -> str:
     if not body:
         return question
     if _WH.match(body):
-        body = _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", body, count=1)
+        body = _direct_order(body)
         out = body[0].upper() + body[1:]
     elif (w := _WHETHER.match(body)) is not None:
         out = "Is it true that " + body[w.end():]
@@ -100,7 +105,7 @@ def expand_terse(question: str) -> str:
         if m is not None:
             lead = full(m) if callable(full) else full
             out = lead + question[m.end():]
-            return _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", out, count=1)
+            return _direct_order(out)
     return question
 
 
