@@ -138,7 +138,8 @@ class Memorizer:
             res.clip_id = w.clip_id   # the store's id (a named robot's clips are numbered by the shared store)
             ev = ClipEvidence(w.clip_id, clip.start_time, clip.end_time, frame_times=list(clip.frame_times),
                               frames=list(clip.frames), video_path=clip.video_path, poses=list(clip.poses or []),
-                              texts=list(text_an.sightings) if text_an is not None else [])
+                              texts=list(text_an.sightings) if text_an is not None else [],
+                              loudness=getattr(voice_an, "loudness", None))
             if face_an is not None and self.faces is not None:
                 ev.faces = self.faces.attach(w, face_an)
             if voice_an is not None and self.voices is not None:

@@ -7,8 +7,8 @@ import pytest
 
 from m3_memory import MemoryStore
 from m3_memory.ingest.clips import ClipAssembler
-from m3_memory.perception.lip_activity import lip_activity
-from m3_memory.store.av_links import AVParams, lip_credit, talker_credit
+from m3_memory.perception.lip_activity import Loudness, lip_activity, lips_still
+from m3_memory.store.av_links import AVParams, alone_credit, lip_credit, talker_credit
 from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 from m3_memory.writing.embedded import EmbeddedWriter
 
@@ -131,3 +131,64 @@ def test_lip_activity_links_the_talker_among_two_faces_in_the_store(db_at) -> No
     assert said[0] == [] and said[1] == [f"Equivalence: <face_{a}>, <voice_{v}>"]
     chars = store.characters()
     assert chars.character_of(a) == chars.character_of(v) != chars.character_of(b)
+
+
+# ------------------------------------------------------------------------------------------------ still lips
+SR = 16000
+
+
+def _speech_at(spans: list[tuple[float, float]], seconds: float = 10.0, noise: float = 0.01) -> np.ndarray:
+    """Noise with bursts of 'speech' (4 Hz syllables of a 200 Hz tone) in ``spans``: the sound a room gives."""
+    rng = np.random.default_rng(3)
+    t = np.arange(int(seconds * SR)) / SR
+    a = noise * rng.standard_normal(len(t))
+    for s, e in spans:
+        m = (t >= s) & (t < e)
+        a[m] += 0.3 * np.sin(2 * np.pi * 200 * t[m]) * (0.5 + 0.5 * np.sin(2 * np.pi * 4 * t[m]))
+    return a.astype(np.float32)
+
+
+def _mouth(level: Loudness, moves_with_sound: bool, seconds: float = 10.0) -> list[tuple[float, float]]:
+    """Lip activity at 5 fps: following the sound (a talker), or a listener's small steady movements."""
+    rng = np.random.default_rng(4)
+    out = []
+    for t in np.arange(0.1, seconds, 0.2):
+        db = level.mean(t - 0.1, t + 0.1)
+        talking = moves_with_sound and db is not None and db > -20
+        out.append((round(float(t), 3), (1.5 if talking else 0.3) + 0.1 * float(rng.random())))
+    return out
+
+
+def test_loudness_follows_the_sound_and_says_none_where_the_clip_has_none() -> None:
+    level = Loudness.of(_speech_at([(4.0, 6.0)]), 100.0)
+    assert level is not None and len(level.times) == 500
+    assert level.mean(104.2, 105.8) > level.mean(101.0, 103.0) + 15, "speech is louder than the room"
+    assert level.mean(111.0, 112.0) is None and Loudness.of(None, 0.0) is None
+    assert Loudness.of(np.full(SR, np.nan, np.float32), 0.0) is not None, "NaN samples read as silence"
+
+
+def test_still_lips_tell_a_listener_alone_on_camera_from_the_talker() -> None:
+    level = Loudness.of(_speech_at([(4.0, 6.0)]), 0.0)
+    talker, listener = _mouth(level, True), _mouth(level, False)
+    assert not lips_still(talker, 4.0, 6.0, level), "the mouth moved with the speech"
+    assert lips_still(listener, 4.0, 6.0, level), "steady small movements, no higher while the voice spoke"
+    # cannot be told: no sound level, or too few samples around the turn
+    assert not lips_still(listener, 4.0, 6.0, None)
+    assert not lips_still([x for x in listener if 4.0 <= x[0] <= 6.0], 4.0, 6.0, level)
+
+
+def test_a_face_alone_on_camera_with_still_lips_earns_no_credit_for_the_voice() -> None:
+    level = Loudness.of(_speech_at([(4.0, 6.0)]), 0.0)
+    times = [float(t) for t in range(10)]
+
+    def ev(moving: bool, loud: Loudness | None) -> ClipEvidence:
+        face = FaceEvidence(1, b"j", times, activity=_mouth(level, moving))
+        return ClipEvidence(0, 0.0, 10.0, frame_times=times, faces=[face], loudness=loud)
+
+    p = AVParams()
+    assert alone_credit(ev(True, level), 4.0, 6.0, p) == {1: 2.0}
+    assert alone_credit(ev(False, level), 4.0, 6.0, p) == {}, "someone off camera talked"
+    assert talker_credit(ev(False, level), 4.0, 6.0, p) == {}
+    assert alone_credit(ev(False, None), 4.0, 6.0, p) == {1: 2.0}, "without the sound level: the alone rule"
+    off = AVParams(still_lips_earn_nothing=False)
+    assert alone_credit(ev(False, level), 4.0, 6.0, off) == {1: 2.0}

@@ -21,6 +21,15 @@ leads during a speech turn.
 Tuned on robot-view scenes, tune split (seeds 600-603, 49 turns with two or more people in view, the talker's true
 speech): the talker named in 43, another face in 1 (was 31 and 1 when the score was mouth change minus upper-face
 change: a blink or a sway of the talker's own head scored against the mouth).
+
+**Still lips** (:func:`lips_still`): a face alone on camera during a turn is not always the talker. Someone off
+camera talks, or the talker stands in view but the detector missed their face (small, turned), and the one face it
+found is a listener's. The listener's mouth does not move *with the speech*: its activity during the turn is no
+higher than in the seconds around it, and it does not follow the clip's loudness (:class:`Loudness`, the sound
+level per 20 ms) over the turn and those seconds. Both together say "still". Robot-view tune scenes (600-603,
+610-617, 640-647; 20 turns credited to a face alone on camera): the 7 credited to a listener all read still, 3 of
+the 13 talkers' too (a turn is lost, not given to the wrong person); among faces picked by the lips of several in
+view neither measure separates talkers from listeners, so it is used for the lone face only.
 """
 
 from __future__ import annotations
@@ -38,6 +47,65 @@ class LipParams:
     max_shift_px: int = 4
     min_face_px: int = 24            # smaller faces give no lip activity
     texture_floor: float = 0.5       # grey levels per pixel added to the mouth's gradient (flat regions)
+    # still lips (lips_still): the seconds before and after a turn its activity is compared with; how much higher
+    # during the turn a talker's must be; the correlation with the loudness below which a mouth does not follow it
+    still_window_s: float = 2.0
+    still_ratio: float = 1.05
+    still_max_corr: float = 0.15
+    still_min_inside: int = 2
+    still_min_around: int = 3
+    still_span_s: float = 0.2        # the sound a sample is compared with: this long, centred on it (a 5 fps pair)
+
+
+@dataclass(frozen=True)
+class Loudness:
+    """A clip's sound level: dB of the mean square per ``hop_s`` window, at the windows' centres (stream seconds)."""
+    times: np.ndarray
+    db: np.ndarray
+    hop_s: float = 0.02
+
+    @classmethod
+    def of(cls, audio: np.ndarray | None, start_time: float, sample_rate: int = 16000, hop_s: float = 0.02
+           ) -> Loudness | None:
+        if audio is None:
+            return None
+        a = np.nan_to_num(np.asarray(audio, np.float64).reshape(-1))
+        n = max(1, int(round(hop_s * sample_rate)))
+        k = len(a) // n
+        if k == 0:
+            return None
+        db = 10.0 * np.log10((a[: k * n].reshape(k, n) ** 2).mean(axis=1) + 1e-10)
+        return cls(start_time + (np.arange(k) + 0.5) * n / sample_rate, db, n / sample_rate)
+
+    def mean(self, t0: float, t1: float) -> float | None:
+        """The mean level over the windows whose centres lie in [t0, t1]; None where the clip has no sound."""
+        i, j = np.searchsorted(self.times, [t0, t1 + 1e-9])
+        return float(self.db[i:j].mean()) if j > i else None
+
+
+def lips_still(activity: Sequence[tuple[float, float]], start: float, end: float, level: Loudness | None,
+               p: LipParams | None = None) -> bool:
+    """True when a face's mouth clearly did not talk during [start, end] (module doc): its activity's upper quartile
+    during the turn is at most ``still_ratio`` times the one in the ``still_window_s`` around it, *and* its
+    activity does not follow the loudness over both (Pearson r below ``still_max_corr``). False when it cannot be
+    told: too few samples, no sound level, a flat series."""
+    p = p or LipParams()
+    w = p.still_window_s
+    inside = [a for t, a in activity if start <= t <= end]
+    around = [a for t, a in activity if start - w <= t < start or end < t <= end + w]
+    if level is None or len(inside) < p.still_min_inside or len(around) < p.still_min_around:
+        return False
+    if np.percentile(inside, 75) > p.still_ratio * np.percentile(around, 75):
+        return False
+    xs, ys = [], []
+    half = p.still_span_s / 2
+    for t, a in activity:
+        if start - w <= t <= end + w and (db := level.mean(t - half, t + half)) is not None:
+            xs.append(db)
+            ys.append(a)
+    if len(xs) < p.still_min_inside + p.still_min_around or np.std(xs) == 0 or np.std(ys) == 0:
+        return False
+    return float(np.corrcoef(xs, ys)[0, 1]) < p.still_max_corr
 
 
 def _diff(a: np.ndarray, b: np.ndarray, ys: int, ye: int, xs: int, xe: int, dx: int, dy: int) -> float:

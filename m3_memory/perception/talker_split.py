@@ -32,6 +32,7 @@ import numpy as np
 
 from ..store.av_links import AVParams, alone_credit, lip_credit
 from ..writing.base import ClipEvidence, FaceEvidence
+from .lip_activity import Loudness
 from .voices import Speaker
 
 log = logging.getLogger(__name__)
@@ -51,14 +52,14 @@ def _sound_apart(spk: Speaker, talker: list[int | None], below: float) -> bool:
 
 
 def split_by_lips(speakers: dict[int, Speaker], faces: Sequence[FaceEvidence], frame_times: Sequence[float],
-                  p: AVParams | None = None, apart_below: float | None = None
+                  p: AVParams | None = None, apart_below: float | None = None, loudness: Loudness | None = None
                   ) -> tuple[dict[int, Speaker], list[tuple[int, list[int]]]]:
     """(the speakers with every lip-divided one split and every lip-joined group joined, [(original key, keys it
     became)] of the splits and joins made: a join is (kept key, [kept key, joined keys...])). With
     ``apart_below`` (the embedder's matching threshold), a face alone on camera also names a turn's talker, for
     splits whose turns do not sound like one person (module doc)."""
     p = p or AVParams()
-    ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
+    ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times), loudness=loudness)
     out: dict[int, Speaker] = {}
     splits: list[tuple[int, list[int]]] = []
     next_key = max(speakers, default=-1) + 1

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..store.av_links import AVParams, alone_credit, lip_credit
 from ..writing.base import ClipEvidence, FaceEvidence
+from .lip_activity import Loudness
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +48,17 @@ def scores(graph, embs: np.ndarray) -> dict[int, float]:  # noqa: ANN001 - ClipW
 
 
 def on_camera_alone(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
-                    p: AVParams) -> int | None:
+                    p: AVParams, loudness: Loudness | None = None) -> int | None:
     """The face seen talking (alone on camera, or with the clearly most lip activity among several) for most of
     these turns (credit over half their length), else None."""
-    return talking_face(faces, frame_times, turns, p)[0]
+    return talking_face(faces, frame_times, turns, p, loudness)[0]
 
 
 def talking_face(faces: Sequence[FaceEvidence], frame_times: Sequence[float], turns: Sequence[tuple[float, float]],
-                 p: AVParams) -> tuple[int | None, bool]:
+                 p: AVParams, loudness: Loudness | None = None) -> tuple[int | None, bool]:
     """(the face seen talking for most of these turns or None, whether its lips decided it: other faces were in
     view and their lips were still)."""
-    ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times))
+    ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces), frame_times=list(frame_times), loudness=loudness)
     credit: dict[int, float] = {}
     by_lips: dict[int, float] = {}
     for a, b in turns:   # talker_credit's two rules, keeping which one decided
@@ -83,14 +84,14 @@ def seen(faces: Sequence[FaceEvidence], turns: Sequence[tuple[float, float]], to
 
 def decide(graph, embs: np.ndarray, turns: Sequence[tuple[float, float]], faces: Sequence[FaceEvidence],  # noqa: ANN001
            frame_times: Sequence[float], match: float, same: float, sure: float, margin: float = 0.1,
-           p: AVParams | None = None) -> Decision:
+           p: AVParams | None = None, loudness: Loudness | None = None) -> Decision:
     """Which voice node this clip speaker is (see the module doc)."""
     sc = scores(graph, embs)
     if not sc:
         return Decision(None, 0.0, "plain")
     best, best_s = max(sc.items(), key=lambda x: (x[1], -x[0]))
     plain = Decision(best if best_s >= match else None, best_s, "plain")
-    face, by_lips = talking_face(faces, frame_times, turns, p or AVParams()) if faces else (None, False)
+    face, by_lips = talking_face(faces, frame_times, turns, p or AVParams(), loudness) if faces else (None, False)
     if face is None:
         return plain
     own = {v: sc[v] for v in graph.linked_entities(face, "voice") if v in sc}

@@ -19,6 +19,7 @@ from ..store import ClipWriter
 from ..writing import FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
 from .clip_edges import HeardOverEnd, hear_over_end, leave_heard
+from .lip_activity import Loudness
 from .talker_split import split_by_lips
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
 
@@ -36,6 +37,7 @@ class VoiceAnalysis:
     clip_start: float = 0.0
     heard: HeardOverEnd | None = None    # speech running over the clip's end, heard from the next clip's audio
     left_to_previous_s: float = 0.0      # this clip's first seconds, heard by the clip before (clip_edges.py)
+    loudness: Loudness | None = None     # the sound level of the clip and the audio past its end, none silenced
 
     @property
     def heard_past_end_s(self) -> float:
@@ -102,7 +104,10 @@ class VoiceStage:
                 for t in spk.turns:
                     a, b = max(0, int((t.start - clip.start_time) * SR)), int((t.end - clip.start_time) * SR)
                     t.embedding = self.pipeline.embedder.embed([audio[a:b]])[0]
-        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, audio, clip.start_time, heard, left)
+        tail = clip.audio_tail if clip.audio_tail is not None else np.zeros(0, np.float32)
+        an = VoiceAnalysis(turns, speakers, {}, short, unassigned, audio, clip.start_time, heard, left,
+                           Loudness.of(np.concatenate([np.asarray(clip.audio, np.float32).reshape(-1),
+                                                       np.asarray(tail, np.float32).reshape(-1)]), clip.start_time))
         self._snippets(an)
         return an
 
@@ -148,9 +153,10 @@ class VoiceStage:
         out: list[VoiceTurnEvidence] = []
         if analysis.speakers:
             self.check_store(graph)
+        loudness = analysis.loudness
         if faces and frame_times:
             analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times,
-                                                      apart_below=self.match_threshold)
+                                                      apart_below=self.match_threshold, loudness=loudness)
             for k, _ in splits:          # each part gets a sample of its own speech
                 analysis.snippets.pop(k, None)
             self._snippets(analysis)
@@ -164,7 +170,7 @@ class VoiceStage:
             if faces and frame_times:
                 d = voice_prior.decide(graph, embs, [(t.start, t.end) for t in spk.turns], faces, frame_times,
                                        match=self.match_threshold, same=emb.same_speaker_threshold,
-                                       sure=self.match_threshold + SURE_MARGIN)
+                                       sure=self.match_threshold + SURE_MARGIN, loudness=loudness)
                 node, score = d.node, d.score
                 if d.reason != "plain":
                     log.info("speaker at %.1f-%.1f s -> %s (%s, score %.3f)", spk.turns[0].start, spk.turns[-1].end,

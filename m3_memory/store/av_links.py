@@ -2,9 +2,11 @@
 
 Evidence, per speech turn: the sampled frames inside the turn are checked; a face that is the *only* face on
 camera in at least ``alone_fraction`` of them earns the turn's duration times that fraction as *credit* for the
-(face, voice) pair. Credit, the number of clips it came from and every voice's total speech are kept in the
-store (``av_evidence``, ``voice_speech``), so evidence adds up across clips and restarts: a person who says two
-words per clip is linked once their words add up, not never.
+(face, voice) pair, unless its lips were still while the voice spoke (perception/lip_activity.py ``lips_still``:
+someone off camera talks, or the detector missed the talker's face and found only a listener's). Credit, the number
+of clips it came from and every voice's total speech are kept in the store (``av_evidence``, ``voice_speech``), so
+evidence adds up across clips and restarts: a person who says two words per clip is linked once their words add
+up, not never.
 
 Decision, for every voice heard in the clip: its best face F (most credit) must have it as F's own best voice
 (mutual best partners), and the credit must cover at least ``min_share`` of everything the voice said. Then
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..perception.lip_activity import lips_still
 from ..writing.base import ClipEvidence
 
 
@@ -56,6 +59,9 @@ class AVParams:
     lip_margin: float = 0.2
     lip_min_samples: int = 2
     lip_view_pad_s: float = 0.5   # faces seen this close to the turn count as in view during it
+    # a face alone on camera earns nothing when its lips were still while the voice spoke (needs the clip's
+    # loudness; perception/lip_activity.py lips_still)
+    still_lips_earn_nothing: bool = True
 
 
 @dataclass
@@ -87,7 +93,11 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
         if len(vis) == 1:
             alone[vis[0]] = alone.get(vis[0], 0) + 1
     dur = max(0.0, end - start)
-    return {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
+    out = {f: dur * n / len(frames) for f, n in alone.items() if n / len(frames) >= p.alone_fraction}
+    if out and p.still_lips_earn_nothing and ev.loudness is not None:
+        activity = {f.node_id: f.activity for f in ev.faces}
+        out = {f: s for f, s in out.items() if not lips_still(activity.get(f, ()), start, end, ev.loudness)}
+    return out
 
 
 def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:

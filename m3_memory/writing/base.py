@@ -10,6 +10,7 @@ import numpy as np
 from ..timeline import mmss  # "MM:SS", the timestamp format of the memorization protocol
 
 if TYPE_CHECKING:
+    from ..perception.lip_activity import Loudness
     from ..store import ClipWriter
 
 
@@ -55,6 +56,7 @@ class ClipEvidence:
     video_path: str | None = None                                # clip file (the m3 model reads a path)
     poses: list = field(default_factory=list)    # the robot's poses in the clip (m3_memory.poses.Pose), if known
     texts: list = field(default_factory=list)    # scene text read in the clip (perception.scene_text.TextSighting)
+    loudness: Loudness | None = None             # the clip's sound level (a still mouth vs a talker's)
 
     def voices_json(self) -> dict[str, list[dict[str, str]]]:
         """``{"<voice_N>": [{"start_time": "MM:SS", "end_time": "MM:SS", "asr": ...}]}`` relative to the clip,
