@@ -6,7 +6,8 @@ Memorizer the node runs, scored against the scenes' ground truth (m3_agent_ros/b
 Splits: ``tune`` seeds 600-603 and 610-617 (looked at while changing perception), ``report`` seeds 700-707 (run
 three times to report; its per-scene results were read), ``fresh`` seeds 800-807 (run once to report), ``fresh2``
 820-827 and ``looks`` 900-907 (with ``--onlooker smiling``), each run once on later code; ``tune2`` 640-647 (looked
-at) and ``fresh3`` 860-867 (run once) from 2026-11-29. Each scene:
+at) and ``fresh3`` 860-867 (run once) from 2026-11-29, and for ``--onlooker laughing`` ``laugh_tune`` (600-603,
+610, 611) and ``laugh_fresh`` 920-927 (run once). Each scene:
 3-4 people, 2-3 in view at once at 1.3-4 m (faces 40-120 px in 640x480), head turns up to 25 degrees, entering and
 leaving, pan, shake, blur, dim light in some, reverberant room, noise at 5 / 10 / 15 / 20 dB SNR per shot.
 """
@@ -54,7 +55,9 @@ SPLITS = {"tune": list(range(600, 604)) + list(range(610, 618)), "report": list(
           "fresh2": list(range(820, 828)), "looks": list(range(900, 908)),
           # 2026-11-29: tune2 is looked at while changing how voices heard in noise join faces; fresh3 is run once,
           # on that session's final code (both chosen before either was built)
-          "tune2": list(range(640, 648)), "fresh3": list(range(860, 868))}
+          "tune2": list(range(640, 648)), "fresh3": list(range(860, 868)),
+          # with --onlooker laughing: the tune seeds she was measured on before, and 920-927 held out (run once)
+          "laugh_tune": [600, 601, 602, 603, 610, 611], "laugh_fresh": list(range(920, 928))}
 TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
            ("talking person right", "talkers.right_rate", 0.90),
            ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),
