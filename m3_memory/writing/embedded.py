@@ -37,7 +37,8 @@ class EmbeddedWriter:
 
     def __init__(self, alone_fraction: float = 0.6, min_overlap_s: float = 1.2, min_share: float = 0.5,
                  frame_tolerance_s: float = 1e-3) -> None:
-        self.av = av_links.AVParams(alone_fraction, min_overlap_s, min_share, frame_tolerance_s)
+        self.av = av_links.AVParams(alone_fraction=alone_fraction, min_overlap_s=min_overlap_s, min_share=min_share,
+                                    frame_tolerance_s=frame_tolerance_s)
         self.tol = frame_tolerance_s
 
     def write(self, evidence: ClipEvidence, graph: ClipWriter | None = None) -> WrittenMemories:
