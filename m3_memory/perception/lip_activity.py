@@ -27,8 +27,8 @@ camera talks, or the talker stands in view but the detector missed their face (s
 found is a listener's. The listener's mouth does not move *with the speech*: its activity during the turn is no
 higher than in the seconds around it, and it does not follow the clip's loudness (:class:`Loudness`, the sound
 level per 20 ms) over the turn and those seconds. Both together say "still". Robot-view tune scenes (600-603,
-610-617, 640-647; 20 turns credited to a face alone on camera): the 7 credited to a listener all read still, 3 of
-the 13 talkers' too (a turn is lost, not given to the wrong person); among faces picked by the lips of several in
+610-616, 640-647; 24 turns credited to a face alone on camera): the 9 credited to a listener all read still, 2 of
+the 15 talkers' too (a turn is lost, not given to the wrong person); among faces picked by the lips of several in
 view neither measure separates talkers from listeners, so it is used for the lone face only.
 """
 
@@ -62,7 +62,6 @@ class Loudness:
     """A clip's sound level: dB of the mean square per ``hop_s`` window, at the windows' centres (stream seconds)."""
     times: np.ndarray
     db: np.ndarray
-    hop_s: float = 0.02
 
     @classmethod
     def of(cls, audio: np.ndarray | None, start_time: float, sample_rate: int = 16000, hop_s: float = 0.02
@@ -75,7 +74,7 @@ class Loudness:
         if k == 0:
             return None
         db = 10.0 * np.log10((a[: k * n].reshape(k, n) ** 2).mean(axis=1) + 1e-10)
-        return cls(start_time + (np.arange(k) + 0.5) * n / sample_rate, db, n / sample_rate)
+        return cls(start_time + (np.arange(k) + 0.5) * n / sample_rate, db)
 
     def mean(self, t0: float, t1: float) -> float | None:
         """The mean level over the windows whose centres lie in [t0, t1]; None where the clip has no sound."""
