@@ -136,6 +136,23 @@ def test_a_face_that_stays_put_reuses_its_embedding_for_a_few_frames_only(backen
     assert min(float(a.embedding @ b.embedding) for a, b in zip(dets, every, strict=True)) > 0.95
 
 
+def test_after_a_cut_a_face_in_the_last_ones_place_is_embedded_again(backend):
+    """Two people filmed alike, one shot after the other: the second person's face sits where the first one's was
+    (the boxes overlap), but the picture is not the last one shifted, so nothing is reused; within a shot it is."""
+    from m3_memory.perception.faces import iou
+
+    a_frames, _, _ = grid_clip(GRID_IDS[0])
+    b_frames, _, _ = grid_clip(GRID_IDS[1])
+    frames = [a_frames[0], a_frames[1], b_frames[0], b_frames[1]]
+    dets, _ = detect_faces(backend, frames, [0.0, 1.0, 2.0, 3.0], FaceConfig(reembed_every=3))
+    assert [d.frame_index for d in dets] == [0, 1, 2, 3]
+    assert iou(dets[1].bbox, dets[2].bbox) >= FaceConfig.track_iou, "the boxes overlap: IoU alone would reuse"
+    assert dets[1].embedding is dets[0].embedding, "same shot: reused"
+    assert dets[2].embedding is not dets[1].embedding, "after the cut: the other person's own print"
+    own = backend.embed(np.ascontiguousarray(b_frames[0]), [dets[2].bbox])[0]
+    assert float(np.dot(own, dets[2].embedding)) > 0.99
+
+
 class _Prints:
     """A face backend that is only its thresholds (the stage's attach never calls it)."""
 
