@@ -57,7 +57,10 @@ SPLITS = {"tune": list(range(600, 604)) + list(range(610, 618)), "report": list(
           # on that session's final code (both chosen before either was built)
           "tune2": list(range(640, 648)), "fresh3": list(range(860, 868)),
           # with --onlooker laughing: the tune seeds she was measured on before, and 920-927 held out (run once)
-          "laugh_tune": [600, 601, 602, 603, 610, 611], "laugh_fresh": list(range(920, 928))}
+          "laugh_tune": [600, 601, 602, 603, 610, 611], "laugh_fresh": list(range(920, 928)),
+          # 2026-11-29, eighth session: fresh3 was looked at (its misses diagnosed); fresh4 is held out for that
+          # session's changes, run once on its final code and the code before, side by side
+          "fresh4": list(range(880, 888))}
 TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
            ("talking person right", "talkers.right_rate", 0.90),
            ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),
