@@ -11,7 +11,15 @@ import pytest
 from m3_memory import MemoryStore
 from m3_memory.ingest.clips import Clip
 from m3_memory.memorize import Memorizer
-from m3_memory.perception.scene_text import SceneTextStage, TextReading, join_lines, make_text_stage, sightings
+from m3_memory.perception.scene_text import (
+    SceneTextStage,
+    TextReading,
+    join_lines,
+    letters_and_digits,
+    make_text_stage,
+    respace,
+    sightings,
+)
 
 GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_faces"
 
@@ -89,6 +97,35 @@ def test_words_the_detector_boxed_apart_on_one_line_are_one_reading() -> None:
     out = sorted((text, score) for _, text, score in join_lines(found))
     assert out == [("BIG", 0.9), ("DOCK", 0.95), ("LIFT", 0.93), ("ZONE 8H", 0.97)]
     assert join_lines([]) == []
+
+
+def test_a_space_the_recognizer_dropped_is_put_back_where_the_characters_stand_apart() -> None:
+    # "BAY73" as the recognizer gave it on a robot-view sign: Y ends at 224, 7 starts at 248 (characters ~20 wide)
+    units = [("B", 163, 184), ("A", 186, 205), ("Y", 205, 224), ("7", 248, 269), ("3", 271, 292)]
+    assert respace(units) == "BAY 73"
+    assert respace([("Z", 0, 24), ("O", 24, 49), (" ", 49, 60), ("B", 60, 84), ("9", 84, 108)]) == "ZO B9"
+    assert respace([("B", 0, 20), ("9", 23, 43)]) == "B9", "a narrow gap is no space"
+    # "EXIT E6" as read: the recognizer's boxes leave 15 px between E and X (0.7 of a character)
+    exit_e6 = [("E", 46, 70), ("X", 85, 105), ("I", 105, 125), ("T", 125, 149), (" ", 149, 174), ("E", 181, 206),
+               ("6", 213, 238)]
+    assert respace(exit_e6) == "EXIT E6"
+    assert respace([("EXIT", 0, 80), ("12", 110, 150)]) == "EXIT 12", "units may be words"
+    assert respace([]) == ""
+
+
+def test_a_zero_between_letters_is_an_o_and_an_o_between_digits_a_zero() -> None:
+    assert letters_and_digits("RO0M 78") == "ROOM 78"
+    assert letters_and_digits("GATE 1O5") == "GATE 105"
+    assert letters_and_digits("B0 0B A0 10") == "B0 0B A0 10", "codes that mix letters and digits stay"
+    assert letters_and_digits("ZONE B9") == "ZONE B9"
+
+
+def test_the_embedded_ocr_gives_a_signs_spaces_and_letters() -> None:
+    stage = make_text_stage("rapidocr")      # its own: the module's stage would take an earlier wall's readings
+    assert stage is not None
+    img = _board([("BAY 73", 60, 60, 26), ("ROOM 78", 300, 220, 32)])
+    read = {r.text for r in stage.analyze(Clip(0, 0.0, 1.0, frames=[img], frame_times=[0.0])).readings}
+    assert {"BAY 73", "ROOM 78"} <= read
 
 
 class _FakeOcr:

@@ -9,6 +9,11 @@ detector boxed apart on one line of text (same height, side by side, a gap under
 one reading ("ZONE" + "8H" -> "ZONE 8H": a sign's line is what it says; the pieces alone were found first). A frame
 that looks like one of the last frames read (``same_view``) takes its readings without running OCR again.
 
+The recognizer drops some spaces ("BAY73" for "BAY 73") and reads a letter O as a zero between letters ("RO0M"):
+a reading is spelled again from where its characters stand (a gap of ``space_gap`` character widths or more
+between two characters is a space, :func:`respace`) and a 0 / O whose neighbours are both letters / both digits
+takes their kind (:func:`letters_and_digits`).
+
 Readings of one text in a clip become one :class:`TextSighting` (first and last time read, how many frames); the
 memorizer keeps the sightings in the clip's record (``extra.scene_text``) and the memory writer writes them as
 episodic memories ('Text reading "EXIT 12" is in view.').
@@ -39,6 +44,9 @@ class TextConfig:
     same_view: float = 4.0
     views: int = 8
     reread_s: float = 30.0
+    # a gap between two characters this many character widths wide is a space (robot-view signs: letters of one
+    # word stand up to 0.7 apart by the recognizer's character boxes, a dropped space leaves 1.1-1.2)
+    space_gap: float = 0.9
 
 
 @dataclass
@@ -76,6 +84,35 @@ def normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().upper()
 
 
+def respace(units: list[tuple[str, float, float]], gap: float = 0.9) -> str:
+    """A line's text from its recognized units (text, left x, right x) in reading order: a space wherever two
+    units stand at least ``gap`` character widths apart (the mean width of the line's characters) and the
+    recognizer wrote none."""
+    chars = sum(len(u.strip()) for u, _, _ in units)
+    if not chars:
+        return "".join(u for u, _, _ in units)
+    width = sum(b - a for u, a, b in units if u.strip()) / chars
+    out = units[0][0]
+    for (prev, _, end), (cur, start, _) in zip(units, units[1:], strict=False):
+        if prev.strip() and cur.strip() and not out.endswith(" ") and start - end >= gap * width:
+            out += " "
+        out += cur
+    return out
+
+
+def letters_and_digits(text: str) -> str:
+    """A zero between two letters is the letter O ("RO0M" -> "ROOM"), an O between two digits a zero ("1O5" ->
+    "105"); codes that mix them ("B0", "0B") keep what was read."""
+    out = list(text)
+    for i in range(1, len(text) - 1):
+        a, b = text[i - 1], text[i + 1]
+        if text[i] == "0" and a.isalpha() and b.isalpha():
+            out[i] = "O"
+        elif text[i] in "Oo" and a.isdigit() and b.isdigit():
+            out[i] = "0"
+    return "".join(out)
+
+
 def sightings(readings: list[TextReading]) -> list[TextSighting]:
     """One sighting per text; a text whose words are a run of a longer text's words read in the same clip is a
     partial reading of it (a word missed in some frames) and is kept in that sighting's ``parts``, not as a text
@@ -106,19 +143,27 @@ def _is_run(part: list[str], whole: list[str]) -> bool:
 class RapidOcrBackend:
     name = "rapidocr"
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, space_gap: float = TextConfig.space_gap) -> None:
         from rapidocr_onnxruntime import RapidOCR
 
         # one thread by default: OCR runs a few times a clip, while the faces and voices stages and the robot's
         # answers want the other cores
         self._ocr = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
+        self.space_gap = space_gap
 
     def read(self, rgb: np.ndarray) -> list[tuple[tuple[float, float, float, float], str, float]]:
-        result, _ = self._ocr(np.ascontiguousarray(rgb[..., ::-1]), use_cls=False)   # it takes BGR
+        # it takes BGR; with each character's box (return_word_box) the spaces it dropped can be put back
+        result, _ = self._ocr(np.ascontiguousarray(rgb[..., ::-1]), use_cls=False, return_word_box=True)
         out = []
-        for quad, text, score in result or []:
+        for quad, text, score, *chars in result or []:
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
-            out.append(((min(xs), min(ys), max(xs), max(ys)), str(text), float(score)))
+            text = str(text)
+            if len(chars) >= 2 and chars[0] and len(chars[0]) == len(chars[1]):   # (char boxes, char texts)
+                units = [(str(u), float(min(p[0] for p in q)), float(max(p[0] for p in q)))
+                         for q, u in zip(chars[0], chars[1], strict=True)]
+                if "".join(u for u, _, _ in units) == text:
+                    text = respace(units, self.space_gap)
+            out.append(((min(xs), min(ys), max(xs), max(ys)), letters_and_digits(text), float(score)))
         return out
 
 
@@ -202,4 +247,4 @@ def make_text_stage(backend: str, **kw: Any) -> SceneTextStage | None:
     if backend != "rapidocr":
         raise ValueError(f"unknown scene text backend {backend!r} (rapidocr, none)")
     cfg = TextConfig(**{k: v for k, v in kw.items() if k in TextConfig.__dataclass_fields__})
-    return SceneTextStage(RapidOcrBackend(), cfg)
+    return SceneTextStage(RapidOcrBackend(space_gap=cfg.space_gap), cfg)
