@@ -63,7 +63,10 @@ SPLITS = {"tune": list(range(600, 604)) + list(range(610, 618)), "report": list(
           "fresh4": list(range(880, 888)),
           # fresh4's scene text was then looked at (887, 881: dropped spaces, O read as 0); fresh5 is held out for
           # the scene-text change and the session's final code
-          "fresh5": list(range(940, 948))}
+          "fresh5": list(range(940, 948)),
+          # fresh5's 945 was then diagnosed (a panning face's lips); fresh6 is held out for following the face box
+          # into the motion frames, run once on that code and the code before
+          "fresh6": list(range(960, 968))}
 TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
            ("talking person right", "talkers.right_rate", 0.90),
            ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),

@@ -55,6 +55,35 @@ def test_a_moving_mouth_scores_above_a_still_one_under_camera_shake() -> None:
     assert lip_activity([[(9.0, boxes[0])]], times, frames) == [[]]
 
 
+def test_a_panning_camera_does_not_make_a_listener_look_like_a_talker() -> None:
+    """The camera pans 8 px per motion frame (40 px a second) and faces are detected once a second: the box of the
+    nearest detection is followed into each pair's frames, so the listener's still mouth scores low and the
+    talker's moving one high. Carried over unchanged, the box slid off both mouths onto moving texture."""
+    from m3_memory.perception.lip_activity import LipParams, follow
+
+    rng = np.random.default_rng(2)
+    base = rng.integers(0, 255, (200, 420)).astype(np.uint8)
+    faces = [(140, 60, 200, 120), (300, 60, 360, 120)]           # at t = 0; the left one talks
+    frames, times = [], []
+    for i in range(11):
+        f = base.copy()
+        if i % 2:
+            f[100:125, 155:185] = rng.integers(0, 255, (25, 30))  # the talker's mouth, in room coordinates
+        frames.append(np.roll(f, -8 * i, axis=1))                 # the room moves left in the picture
+        times.append(i * 0.2)
+    assert follow(frames[0].astype(np.float32), faces[1], frames[3].astype(np.float32), LipParams()) == (-24, 0)
+
+    def at(box: tuple[int, int, int, int], t: float) -> tuple[int, int, int, int]:
+        dx = -int(round(40 * t))
+        return box[0] + dx, box[1], box[2] + dx, box[3]
+
+    tracks = [[(0.0, at(b, 0.0)), (1.0, at(b, 1.0)), (2.0, at(b, 2.0))] for b in faces]
+    talker, listener = lip_activity(tracks, times, frames)
+    assert len(talker) == len(listener) == 10
+    assert np.percentile([s for _, s in talker], 75) > 0.5
+    assert np.percentile([s for _, s in listener], 75) < 0.05
+
+
 def test_a_mouth_moving_in_a_dim_face_scores_like_one_in_a_bright_face() -> None:
     """The score is the mouth's change over its texture, so light (and contrast) does not decide who talks."""
     rng = np.random.default_rng(1)
