@@ -66,7 +66,9 @@ SPLITS = {"tune": list(range(600, 604)) + list(range(610, 618)), "report": list(
           "fresh5": list(range(940, 948)),
           # fresh5's 945 was then diagnosed (a panning face's lips); fresh6 is held out for following the face box
           # into the motion frames, run once on that code and the code before
-          "fresh6": list(range(960, 968))}
+          "fresh6": list(range(960, 968)),
+          # the eighth session's final code, run once: a last held-out look at every target after its three changes
+          "fresh7": list(range(980, 988))}
 TARGETS = [("face purity", "faces.purity", 0.90), ("face coverage", "faces.coverage", 0.90),
            ("talking person right", "talkers.right_rate", 0.90),
            ("voice purity (>= 10 dB)", "voices_10db.purity", 0.90),
