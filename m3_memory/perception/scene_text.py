@@ -84,7 +84,7 @@ def normalize_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().upper()
 
 
-def respace(units: list[tuple[str, float, float]], gap: float = 0.9) -> str:
+def respace(units: list[tuple[str, float, float]], gap: float = TextConfig.space_gap) -> str:
     """A line's text from its recognized units (text, left x, right x) in reading order: a space wherever two
     units stand at least ``gap`` character widths apart (the mean width of the line's characters) and the
     recognizer wrote none."""
