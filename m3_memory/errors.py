@@ -12,3 +12,8 @@ class ReadOnlyStoreError(StoreError):
 
 class UnknownCharacterError(StoreError):
     """A character id the store does not know (never was, or forgotten)."""
+
+
+class ClipConflictError(StoreError):
+    """A clip written while a person or memory it may name was deleted (forget, split, merge, by another process):
+    nothing of it was stored; writing it again (from its recording) is safe."""

@@ -117,7 +117,11 @@ def test_two_robots_write_one_memory_at_once_and_each_keeps_its_clips_poses_and_
     reader = MemoryStore(location, readonly=True)
     assert reader.robots() == ["robot1", "robot2"]
     rows = reader.conn.execute("SELECT id, robot, stream_clip FROM clips ORDER BY id").fetchall()
-    assert sorted(r[0] for r in rows) == list(range(12)), "the store numbers every robot's clips: 12 clips"
+    ids = [r[0] for r in rows]
+    assert len(set(ids)) == 12, "the store numbers every robot's clips: 12 clips"
+    for name in ("robot1", "robot2"):   # in the order each robot wrote them
+        mine = sorted((r[2], r[0]) for r in rows if r[1] == name)
+        assert [i for _, i in mine] == sorted(i for _, i in mine)
     assert sorted((r[1], r[2]) for r in rows) == sorted((n, k) for n in ("robot1", "robot2") for k in range(6))
     # each memory says which robot wrote it, through its clip
     mems = [m for r in rows for m in reader.clip_memories(r[0])]
@@ -147,11 +151,12 @@ def test_a_clip_a_robot_already_wrote_is_refused_for_it_but_not_for_another_robo
     b = MemoryStore(db_at("m.db"), robot="robot2")
     with a.begin_clip(0, 0.0, 30.0) as w:
         w.add_memory("robot1's first clip")
+    mine = w.clip_id
     with pytest.raises(Exception, match="clip 0 of robot1 is already committed"), a.begin_clip(0, 0.0, 30.0):
         pass
     with b.begin_clip(0, 0.0, 30.0) as w:
         w.add_memory("robot2's first clip")
-    assert a.clip_robots([0, 1]) == {0: "robot1", 1: "robot2"}
+    assert w.clip_id != mine and a.clip_robots([mine, w.clip_id]) == {mine: "robot1", w.clip_id: "robot2"}
     with pytest.raises(ValueError, match="robot name"):
         MemoryStore(db_at("m.db"), robot="robot 3; DROP TABLE clips")
     a.close()
@@ -254,6 +259,7 @@ def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is
     store = MemoryStore(url, robot="robot1")
     with store.begin_clip(0, 0.0, 30.0) as w:
         w.add_memory("before the restart")
+    first = w.clip_id
     server.stop()
     with pytest.raises(sqlite3.OperationalError, match="PostgreSQL"), store.begin_clip(1, 30.0, 60.0) as w:
         w.add_memory("while the server is down")
@@ -261,11 +267,13 @@ def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is
     try:
         with store.begin_clip(1, 30.0, 60.0) as w:
             w.add_memory("after the restart")
+        second = w.clip_id
         assert store.conn.reconnects == 1
         reader = MemoryStore(url, readonly=True)
-        assert [m.text for c in (0, 1) for m in reader.clip_memories(c)] == ["before the restart",
-                                                                             "after the restart"]
-        assert [h.clip_id for h in reader.search_clips("after the restart", topk=1, threshold=0.0)] == [1]
+        assert [m.text for c in (first, second) for m in reader.clip_memories(c)] == ["before the restart",
+                                                                                      "after the restart"]
+        assert reader.conn.execute("SELECT count(*) FROM clips").fetchone()[0] == 2
+        assert [h.clip_id for h in reader.search_clips("after the restart", topk=1, threshold=0.0)] == [second]
         reader.close()
         store.close()
     finally:

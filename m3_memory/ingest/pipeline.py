@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..errors import ClipConflictError
 from ..memorize import ClipResult, Memorizer
 from ..poses import Pose, PoseRefused, PoseTrack, SharedPoseTrack
 from ..store import MemoryStore, stream_records
@@ -453,7 +454,11 @@ class StreamPipeline:
             try:
                 t = time.perf_counter()
                 clip.poses = self.poses.window_when_covered(clip.start_time, clip.end_time, self.settings.pose_wait_s)
-                res = self.memorizer.process(clip)
+                try:
+                    res = self.memorizer.process(clip)
+                except ClipConflictError as e:   # a forget / split elsewhere while it was written: nothing stored
+                    self.log.warning(f"clip {clip.clip_id}: {e}; writing it again")
+                    res = self.memorizer.process(clip)
                 elapsed = time.perf_counter() - t
                 if res.skipped:
                     self.count.clips_skipped += 1

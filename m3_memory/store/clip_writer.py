@@ -53,11 +53,14 @@ class ClipWriter:
         self._next_id: dict[str, int] = {}  # table -> the next id this transaction gives (see _new_ids)
 
     def _new_ids(self, table: str, n: int) -> list[int]:
-        """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: the ones SQLite would give them one by one
-        (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction. Written with
-        their ids, rows need no read back (``lastrowid``), which on PostgreSQL would wait for the server. Every row
-        the writer adds to these tables takes its id from here (a row given its id by the database meanwhile would
-        be the id handed out next)."""
+        """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: on SQLite the ones it would give them one by one
+        (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction; on PostgreSQL,
+        where robots write at once, reserved from the table's sequence. Written with their ids, rows need no read
+        back (``lastrowid``), which on PostgreSQL would wait for the server. Every row the writer adds to these
+        tables takes its id from here (a row given its id by the database meanwhile would be the id handed out
+        next)."""
+        if self.store.engine == "postgresql":
+            return self.conn.reserve_ids(table, n)  # type: ignore[attr-defined]
         first = self._next_id.get(table)
         if first is None:
             first = int(self.conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0])
@@ -66,6 +69,9 @@ class ClipWriter:
 
     def _given_id(self, table: str, row_id: int) -> int:
         """A row written with an id of the caller's (an import): later new ids go on after it."""
+        if self.store.engine == "postgresql":
+            self.conn.skip_ids_through(table, int(row_id))  # type: ignore[attr-defined]
+            return int(row_id)
         if table in self._next_id:
             self._next_id[table] = max(self._next_id[table], int(row_id) + 1)
         return int(row_id)
@@ -76,10 +82,13 @@ class ClipWriter:
         else:
             self._changes.append((node_id, op))
 
-    def _flush_changes(self) -> None:
+    def _flush_changes(self) -> int:
+        """Write the clip's change log (under the write lock); returns how many changes it logged."""
+        n = len(self._changes or ())
         if self._changes:
             self.conn.executemany("INSERT INTO changes (node_id, op) VALUES (?, ?)", self._changes)
         self._changes = None
+        return n
 
     # -------------------------------------------------------------- entities (faces, voices)
     def _cap(self, kind: str) -> int:
@@ -90,9 +99,18 @@ class ClipWriter:
         if kind not in ENTITY_KINDS:
             raise StoreError(f"entity kind must be one of {ENTITY_KINDS}, got {kind!r}")
 
+    def serialize(self) -> None:
+        """From here to its commit the clip holds the write lock, and its caches hold what others committed before:
+        for decisions two robots must not make at the same time (a new person, face-voice evidence). A no-op on
+        SQLite (one writer) and once the lock is held."""
+        take = getattr(self.conn, "take_write_lock", None)
+        if take is not None and take():
+            self.cache.catch_up(self.conn)
+
     # -- face-voice evidence (av_links.py) --------------------------------------------------------------
     def record_av_evidence(self, ev: ClipEvidence, p: av_links.AVParams) -> set[int]:
         """This clip's speech and face credit, added to the store's evidence; returns the voices heard."""
+        self.serialize()   # evidence sums and the links decided from them: one robot at a time
         return av_links.record_clip(self.conn, ev, p, self.store.robot)
 
     def av_links_now(self, heard: Sequence[int], p: av_links.AVParams, same_speaker: float) -> list[av_links.AVLink]:
@@ -112,6 +130,7 @@ class ClipWriter:
                    node_id: int | None = None) -> int:
         """A new face/voice node with its first embeddings (capped) and contents (crops / voice turns)."""
         self._check_entity_kind(kind)
+        self.serialize()   # a new person: one robot at a time (match_entity took the lock before deciding)
         embs = normalize_rows(embeddings)
         nid = self._new_ids("nodes", 1)[0] if node_id is None else self._given_id("nodes", node_id)
         self.conn.execute(
@@ -206,12 +225,19 @@ class ClipWriter:
         c = self.store.config
         thr = threshold if threshold is not None else (c.face_match_threshold if kind == "face"
                                                        else c.voice_match_threshold)
-        nodes, per_node = self.entity_scores(kind, embeddings)
-        if not len(nodes):
-            return None, 0.0
-        best = int(np.argmax(per_node))
-        score = float(per_node[best])
-        return (int(nodes[best]) if score >= thr else None), score
+        for _ in range(2):
+            nodes, per_node = self.entity_scores(kind, embeddings)
+            best = int(np.argmax(per_node)) if len(nodes) else -1
+            score = float(per_node[best]) if len(nodes) else 0.0
+            if score >= thr:
+                return int(nodes[best]), score
+            # a new person? Decided under the write lock, with what other robots committed meanwhile (on
+            # PostgreSQL; two robots meeting one person at once make one node, as one after the other would)
+            take = getattr(self.conn, "take_write_lock", None)
+            if take is None or not take():
+                break
+            self.cache.catch_up(self.conn)
+        return None, score
 
     def entity_scores(self, kind: str, embeddings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(node ids, score of each) of every ``kind`` node with embeddings: the mean pairwise cosine of

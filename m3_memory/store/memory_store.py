@@ -29,7 +29,7 @@ import numpy as np
 from ..characters import Characters, resolve
 from ..config import StoreConfig
 from ..embedders import EmbeddingError, TextEmbedder, make_embedder
-from ..errors import ReadOnlyStoreError, StoreError, UnknownCharacterError
+from ..errors import ClipConflictError, ReadOnlyStoreError, StoreError, UnknownCharacterError
 from ..tags import back_translate, character_tag, find_tags, is_equivalence, replace_tags
 from ..timeline import META_ORIGIN, META_ZONE, WALL_STAMP_MIN, Timeline, check_zone
 from .bulk_rows import BulkRows
@@ -44,6 +44,7 @@ from .schema import check_robot_name, migrate
 from .select_in import select_in
 from .turn_reads import TurnReads
 from .vector_index import VectorIndex
+from .write_log import WriteLog
 from .writer_cache import WriterCache
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def _memory(row: Sequence) -> Memory:
                   end_time=row[5], weight=row[6])
 
 
-class MemoryStore(IndexKeeping, TurnReads, BulkRows):
+class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
     """Open (and create/migrate if needed) a memory database: a SQLite file, or a ``postgresql://`` URL (one memory
     that several robots write and read; give each its ``robot`` name).
 
@@ -110,6 +111,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         self._char_rows: tuple | None = None   # entities and equivalences by time, for that dict (characters())
         self._tx = 0                          # write transactions begun (the writer cache is checked per one)
         self._wcache = WriterCache()          # semantic memories per entity, face/voice embeddings
+        self._clip_changes: list[tuple[int, str]] | None = None   # the open clip's change log (begin_clip)
+        self._clip_deltas: list[tuple[int, float]] | None = None   # its edge weight changes, until its lock
         self._index_dir: Path | None = self._index_location() if self.config.index_persist else None
         self._index_header: Header | None = None
         self._index_saved: tuple[int, int] | None = None   # (seq, builds) of the last save
@@ -364,11 +367,14 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             raise ReadOnlyStoreError(f"{self.location} is open read-only")
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any error)."""
+    def transaction(self, lock_at_commit: bool = False) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, ROLLBACK on any error). ``lock_at_commit``: on
+        PostgreSQL the write lock is taken only to log and commit (a clip: :meth:`begin_clip`), so several
+        robots write at once; SQLite has one writer per file and takes it at the start either way."""
         self.require_writable()
         with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("BEGIN DEFERRED" if lock_at_commit and self.engine == "postgresql"
+                              else "BEGIN IMMEDIATE")
             self._tx += 1
             try:
                 yield self.conn
@@ -392,14 +398,26 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
             self.conn.execute("PRAGMA wal_autocheckpoint = 16384")  # a safety net: the thread checkpoints first
             self._checkpointer = Checkpointer(self, self.path, self.config.checkpoint_interval_s,
                                               self.config.synchronous)
-        with self.transaction():
+        with self.transaction(lock_at_commit=True):
             stream_clip, clip_id = self._clip_number(int(clip_id))
             writer = ClipWriter(self, clip_id, float(start_time), float(end_time))
-            writer._changes = []
+            writer._changes = self._clip_changes = []
+            # on PostgreSQL, reinforcing and weakening memories (rows that exist: row locks) waits for the lock
+            self._clip_deltas = [] if self.engine == "postgresql" else None
             writer.extra.update(extra or {})
-            yield writer
-            writer._flush_changes()
-            self._wcache.mark(self.conn, self._tx)
+            try:
+                yield writer
+                if self.engine == "postgresql":   # the change log is written in commit order: under the lock
+                    self.conn.take_write_lock()  # type: ignore[attr-defined]
+                deltas, self._clip_deltas = self._clip_deltas, None
+                for text_id, delta in deltas or ():
+                    self._edge_delta(text_id, delta)
+            finally:
+                self._clip_changes = self._clip_deltas = None
+            own = writer._flush_changes()
+            if self._wcache.mark(self.conn, self._tx, own):
+                raise ClipConflictError(f"clip {clip_id}: a person or memory it may name was deleted (forget, split, "
+                                        "merge) while it was written; nothing of it was stored: write it again")
             pose = writer.clip_pose  # where the robot was at the clip's middle (m3_memory.store.where), if known
             self.conn.execute(
                 "INSERT INTO clips (id, start_time, end_time, source, committed_at, extra, x, y, yaw, frame, robot, "
@@ -423,6 +441,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         if self.conn.execute("SELECT 1 FROM clips WHERE robot = ? AND stream_clip = ?",
                              (self.robot, stream_clip)).fetchone():
             raise StoreError(f"clip {stream_clip} of {self.robot} is already committed")
+        if self.engine == "postgresql":   # robots writing at once: from the sequence (see transaction())
+            return stream_clip, self.conn.reserve_ids("clips", 1, block=1)[0]  # type: ignore[attr-defined]
         return stream_clip, int(self.conn.execute("SELECT coalesce(max(id), -1) + 1 FROM clips").fetchone()[0])
 
     def last_clip(self) -> tuple[int, float, float] | None:
@@ -441,33 +461,6 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows):
         """Which robot wrote each clip (clips of the store's only robot are left out)."""
         return {int(r[0]): r[1] for r in select_in(self.conn, "SELECT id, robot FROM clips WHERE robot IS NOT NULL "
                                                    "AND id IN ({})", dict.fromkeys(int(c) for c in clip_ids))}
-
-    def _log(self, node_id: int, op: str) -> None:
-        self.conn.execute("INSERT INTO changes (node_id, op) VALUES (?, ?)", (node_id, op))
-
-    def _next_seed(self) -> int:
-        seed = int(self.meta("next_character_seed", "0") or 0)
-        self.set_meta("next_character_seed", seed + 1)
-        return seed
-
-    def _edge_delta(self, text_id: int, delta: float) -> None:
-        """Reinforce (+) / weaken (-) every edge of a text node; edges <= 0 are removed."""
-        self.conn.execute("UPDATE edges SET weight = weight + ? WHERE text_id = ?", (delta, text_id))
-        gone = []
-        if delta < 0:
-            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id, "
-                                     "(SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
-                                     (text_id,)).fetchall()   # one read (one round trip on PostgreSQL)
-            self._wcache.unlink(text_id, {r[0] for r in gone})
-        # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
-        # that only grows (or stays above zero) changes no character
-        self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
-        if not gone:   # (nothing read back: on PostgreSQL the update is pipelined, not waited for)
-            return
-        if gone[0][1]:
-            self._log(text_id, "eq")
-        else:   # its links changed: other writers' caches re-read them (writer_cache.py)
-            self._log(text_id, "upd")
 
     # ------------------------------------------------------------------ forget
     def forget_character(self, character_id: int, *, checkpoint_timeout_s: float = 10.0,

@@ -86,7 +86,9 @@ class WriterCache:
         self.embs: dict[str, dict[int, np.ndarray]] = {}              # kind -> node id -> its embeddings
         self.stacked: dict[str, tuple[np.ndarray, np.ndarray]] = {}    # kind -> (node id per row, rows)
         self.kinds: dict[int, str] | None = None                       # face/voice node id -> kind
-        self.seq: int | None = None    # max(changes.seq) after our last clip transaction
+        self.seq: int | None = None    # every change up to this one is in the cache (None: nothing is)
+        self.own: tuple[int, int] | None = None   # the changes our last clip logged (seq range): in it already
+        self.base: int = 0             # self.seq as validated in the current transaction
         self.tx: int = -1              # the transaction the cache was last validated in
 
     @staticmethod
@@ -102,13 +104,26 @@ class WriterCache:
         self.tx = tx
         if self.seq is None:
             self.clear()
+            self.base = self._max_seq(conn)   # what is loaded from here on holds at least this
             return
-        # what was logged since, with each node's kind, in one read (the transaction holds the write lock: nothing
-        # is logged meanwhile)
-        rows = conn.execute("SELECT c.node_id, c.op, n.type FROM changes c LEFT JOIN nodes n ON n.id = c.node_id "
-                            "WHERE c.seq > ? ORDER BY c.seq LIMIT ?", (self.seq, FOLLOW_MAX + 1)).fetchall()
-        if rows and not self._follow(conn, rows):
+        self.base = self.seq
+        self.catch_up(conn)
+
+    def catch_up(self, conn: sqlite3.Connection) -> None:
+        """Follow what others logged since the cache's base, with each node's kind, in one read. Changes are logged
+        in commit order (under the write lock), so the committed ones are every change up to the last one read. A
+        clip on PostgreSQL writes without the lock until its commit, so others may log more before it commits
+        (followed at the next clip, see mark()), or until it takes the lock to decide something others must not
+        decide at the same time (a new person: ClipWriter.serialize), when it catches up again."""
+        lo, hi = self.own or (0, -1)
+        rows = conn.execute("SELECT c.seq, c.node_id, c.op, n.type FROM changes c LEFT JOIN nodes n ON "
+                            "n.id = c.node_id WHERE c.seq > ? AND (c.seq < ? OR c.seq > ?) ORDER BY c.seq LIMIT ?",
+                            (self.base, lo, hi, FOLLOW_MAX + 1)).fetchall()
+        if rows and not self._follow(conn, [r[1:] for r in rows]):
             self.clear()
+            self.base = self._max_seq(conn)
+        else:
+            self.base = max(self.base, hi, int(rows[-1][0]) if rows else 0)
 
     def _follow(self, conn: sqlite3.Connection, rows: list[tuple]) -> bool:
         """Apply the logged changes ``(node id, op, node kind)`` to the caches; False when the cache must be emptied
@@ -151,11 +166,21 @@ class WriterCache:
                     got.add(int(tid), np.frombuffer(vec, dtype=np.float32))
         return True
 
-    def mark(self, conn: sqlite3.Connection, tx: int) -> None:
-        """At the end of a clip transaction that used the cache: what it holds is what the database holds."""
-        self.seq = self._max_seq(conn) if self.tx == tx else None
-        if self.seq is None:
-            self.clear()
+    def mark(self, conn: sqlite3.Connection, tx: int, own: int) -> bool:
+        """At the end of a clip transaction, under the write lock, after it logged its ``own`` changes: the cache
+        holds every change up to the one it was validated at and those ``own`` ones; what others logged between
+        (robots writing at once on PostgreSQL) is followed at the next clip. True when one of those was a delete
+        (a forget, a split, a merge): the clip may name what is gone, and must not commit."""
+        if self.tx != tx:
+            self.invalidate()
+            return False
+        hi, deletes = conn.execute("SELECT coalesce(max(seq), 0), count(CASE WHEN op = 'del' THEN 1 END) "
+                                   "FROM changes WHERE seq > ?", (self.base,)).fetchone()
+        if deletes:
+            self.invalidate()
+            return True
+        self.seq, self.own = self.base, ((int(hi) - own + 1, int(hi)) if own else None)
+        return False
 
     def clear(self) -> None:
         self.by_entity.clear()
@@ -165,7 +190,7 @@ class WriterCache:
 
     def invalidate(self) -> None:
         self.clear()
-        self.seq = None
+        self.seq, self.own = None, None
         self.tx = -1
 
     def linked(self, conn: sqlite3.Connection, entity_id: int) -> _Linked:

@@ -7,6 +7,10 @@ Transactions are the store's, as on SQLite (autocommit, explicit statements):
   at a time per database, as SQLite's write lock, so the ``changes`` log's numbers commit in order and a
   reader that applied change N has seen every change before it; a write statement outside a transaction takes
   the same lock;
+* ``BEGIN DEFERRED`` (a clip, :meth:`m3_memory.store.MemoryStore.begin_clip`) takes that lock only for its commit:
+  :meth:`PgConnection.take_write_lock` before the change log is written, or ``COMMIT`` itself. Two robots then
+  write their clips at the same time and take turns only to log and commit them; new rows take their ids from
+  the tables' sequences (:meth:`PgConnection.reserve_ids`), so the two never give one id twice;
 * ``BEGIN`` (a consistent read, e.g. a full index load) becomes a ``REPEATABLE READ`` snapshot.
 
 ``PRAGMA``: ``data_version`` (has anyone committed since?) is PostgreSQL's next transaction id, which any write
@@ -187,6 +191,11 @@ class PgConnection:
         self._pipe = None   # the psycopg Pipeline of the write transaction in progress (and its context)
         self._pipe_cm = None
         self._identities: set[str] = set()   # tables given explicit ids in this write transaction
+        self._deferred = False    # a write transaction whose lock waits for its commit (BEGIN DEFERRED)
+        self._locked = False      # ... and has taken it
+        self._held: list[tuple[list, str | None]] = []   # its updates and deletes until then ([sql, params, cursor])
+        self._pools: dict[str, list[int]] = {}   # table -> ids reserved from its sequence, not handed out yet
+        self._reserved_max: dict[str, int] = {}  # table -> the largest id ever reserved by this session
         self._conn = self._connect()
 
     def _connect(self):
@@ -231,6 +240,10 @@ class PgConnection:
             if head.startswith(("BEGIN", "COMMIT", "END", "ROLLBACK")):
                 return self._tx_statement(head)
             pg, returning, writes, explicit = _plan(sql)
+            if self._holds_back(pg):
+                held = [pg, params, None]
+                self._held.append((held, None))
+                return PgCursor(None, load=lambda: self._held_result(held, returning is not None, sql))
             wrap = writes and not self._in_tx
             try:
                 if wrap:
@@ -273,6 +286,9 @@ class PgConnection:
             pg, _, writes, explicit = _plan(sql)
             if pg.upper().endswith(" RETURNING ID"):
                 pg = pg[: -len(" RETURNING id")]
+            if self._holds_back(pg):
+                self._held.append(([pg, rows, None], "many"))
+                return PgCursor(None, -1)
             try:
                 if writes and not self._in_tx:
                     with self._conn.transaction():
@@ -283,6 +299,85 @@ class PgConnection:
             except Exception as e:
                 raise _sqlite_error(e, sql) from e
             return PgCursor(None, n)
+
+    def reserve_ids(self, table: str, n: int, block: int = 256) -> list[int]:
+        """``n`` new ids of ``table`` from its sequence, never given to anyone else (``nextval``: not undone by a
+        rollback, so an id may be skipped, never given twice). Fetched ``block`` at a time: one read per block,
+        not per clip. Ids of two writers interleave by blocks; the change log, not the ids, orders commits."""
+        if table not in IDENTITY_TABLES:
+            raise ValueError(f"{table} has no id sequence")
+        with self._mutex:
+            self._check_open()
+            pool = self._pools.setdefault(table, [])
+            if len(pool) < n:
+                try:
+                    cur = self._conn.execute(f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
+                                             "FROM generate_series(1, %s)", (max(block, n - len(pool)),))
+                    if self._pipe is not None:
+                        self._pipe.sync()
+                    got = sorted(int(r[0]) for r in cur.fetchall())
+                except Exception as e:
+                    raise _sqlite_error(e, f"nextval of {table}") from e
+                pool.extend(got)
+                self._reserved_max[table] = max(self._reserved_max.get(table, 0), got[-1])
+            out = pool[:n]
+            del pool[:n]
+            return out
+
+    def skip_ids_through(self, table: str, row_id: int) -> None:
+        """A row written with an id of the caller's (an import): the ids handed out next come after it, as on SQLite
+        (reserved ids up to it are dropped; the sequence moves past it now, never back)."""
+        with self._mutex:
+            pool = self._pools.get(table)
+            if pool:
+                self._pools[table] = [i for i in pool if i > row_id]
+            if row_id > self._reserved_max.get(table, 0):
+                seq = f"pg_get_serial_sequence('{table}', 'id')"
+                try:
+                    self._conn.execute(f"SELECT setval({seq}, GREATEST(%s, coalesce(pg_sequence_last_value("
+                                       f"{seq}::regclass), 0)))", (row_id,))
+                except Exception as e:
+                    raise _sqlite_error(e, f"setval of {table}") from e
+                self._reserved_max[table] = row_id
+                self._pools[table] = []
+
+    def take_write_lock(self) -> bool:
+        """In a ``BEGIN DEFERRED`` transaction: take the write lock now (sent, not waited for; the statements after
+        it run once it is held), then run the updates and deletes held back until it; True when it did. A no-op in
+        any other transaction (it holds the lock from its start)."""
+        with self._mutex:
+            if not (self._in_tx and self._deferred and not self._locked):
+                return False
+            try:
+                self._lock_and_release_held()
+            except Exception as e:
+                raise _sqlite_error(e, "take the write lock") from e
+            return True
+
+    def _lock_and_release_held(self) -> None:
+        self._lock()
+        self._locked = True
+        held, self._held = self._held, []
+        for stmt, many in held:
+            pg, params, _ = stmt
+            if many:
+                self._many(pg, params, None, pg)
+            else:
+                stmt[2] = self._run(pg, params, None, pg)
+
+    def _holds_back(self, pg: str) -> bool:
+        """An ``UPDATE`` or ``DELETE`` in a ``BEGIN DEFERRED`` transaction before its lock: held back until the lock
+        is taken. Rows that exist already are changed (row-locked) only under the write lock, so a clip that took
+        the lock early never waits for a row of a clip that waits for the lock (no deadlock); its own reads see
+        those rows as they were until then (the store reads nothing it changed this way in the same clip)."""
+        return (self._in_tx and self._deferred and not self._locked
+                and pg.lstrip()[:6].upper() in ("UPDATE", "DELETE"))
+
+    def _held_result(self, held: list, returning: bool, sql: str) -> tuple[list[tuple] | None, int, int | None]:
+        """The result of a held-back statement, read: the lock is taken (and the statement run) first."""
+        if held[2] is None:
+            self.take_write_lock()
+        return self._result(held[2], returning, sql)
 
     def close(self) -> None:
         with self._mutex:
@@ -305,7 +400,7 @@ class PgConnection:
             self._identity_first(sql, explicit, [params])
         cur = self._conn.execute(pg, tuple(params) if not isinstance(params, dict) else params)
         if explicit is not None and params[explicit] is not None:  # type: ignore[index]
-            self._advance_identity(sql)
+            self._advance_identity(sql, int(params[explicit]))  # type: ignore[index]
         return cur
 
     def _many(self, pg: str, rows: list[tuple], explicit: int | None, sql: str) -> int:
@@ -314,22 +409,29 @@ class PgConnection:
         with self._conn.cursor() as cur:
             cur.executemany(pg, rows)
             n = cur.rowcount if self._pipe is None else -1   # in a pipeline: not known until the next sync
-        if explicit is not None and any(r[explicit] is not None for r in rows):
-            self._advance_identity(sql)
+        if explicit is not None:
+            given = [int(r[explicit]) for r in rows if r[explicit] is not None]
+            if given:
+                self._advance_identity(sql, max(given))
         return n
 
-    def _advance_identity(self, sql: str) -> None:
-        """Rows written with their own ids (an import, a clip's rows): the identity goes on after the largest id;
-        in a write transaction once per table, at its commit."""
+    def _advance_identity(self, sql: str, largest: int) -> None:
+        """Rows written with their own ids (an import, a single robot's clip numbers): the identity goes on after
+        the largest id; in a write transaction once per table, at its commit. Ids reserved from the sequence
+        (:meth:`reserve_ids`) are behind it already."""
         table = _INSERT.match(sql).group(1).lower()  # type: ignore[union-attr]
+        if largest <= self._reserved_max.get(table, 0):
+            return
         if self._pipe is not None:
             self._identities.add(table)
             return
         self._set_identity(table)
 
     def _set_identity(self, table: str) -> None:
-        self._conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                           f"(SELECT GREATEST(coalesce(max(id), 0), 1) FROM {table}))")
+        """On after the table's largest id, never back (ids other writers reserved stay theirs)."""
+        seq = f"pg_get_serial_sequence('{table}', 'id')"
+        self._conn.execute(f"SELECT setval({seq}, GREATEST((SELECT coalesce(max(id), 0) FROM {table}), "
+                           f"coalesce(pg_sequence_last_value({seq}::regclass), 0), 1))")
 
     def _lock(self) -> None:
         self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
@@ -339,28 +441,38 @@ class PgConnection:
 
         try:
             if head.startswith("BEGIN"):
-                if "IMMEDIATE" in head or "EXCLUSIVE" in head:
+                if "DEFERRED" in head:   # a write transaction that takes the lock for its commit only
+                    self._conn.execute("BEGIN")
+                    self._in_tx, self._deferred, self._locked = True, True, False
+                    self._pipe_cm = self._conn.pipeline()
+                    self._pipe = self._pipe_cm.__enter__()
+                elif "IMMEDIATE" in head or "EXCLUSIVE" in head:
                     self._conn.execute("BEGIN")
                     try:
                         self._lock()
                     except BaseException:   # as SQLite's failed BEGIN IMMEDIATE: no transaction is left open
                         self._conn.execute("ROLLBACK")
                         raise
-                    self._in_tx = True
+                    self._in_tx, self._deferred = True, False
                     self._pipe_cm = self._conn.pipeline()
                     self._pipe = self._pipe_cm.__enter__()
                 else:
                     self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-                    self._in_tx = True
+                    self._in_tx, self._deferred = True, False
             elif head.startswith("ROLLBACK"):
-                self._in_tx = False
+                self._in_tx = self._deferred = self._locked = False
+                self._held = []
                 self._identities.clear()
                 self._end_pipeline(quiet=True)
                 if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
                     self._conn.execute("ROLLBACK")
             else:
-                self._in_tx = False
+                deferred, locked = self._deferred, self._locked
+                self._in_tx = self._deferred = self._locked = False
                 try:
+                    if deferred and not locked:   # every write commits under the lock (the log's order)
+                        self._lock_and_release_held()
+                        self._locked = False
                     for table in sorted(self._identities):
                         self._set_identity(table)
                     self._identities.clear()

@@ -1,0 +1,59 @@
+"""The store's write bookkeeping, mixed into MemoryStore: the change log every reader follows, character seeds, and
+the weights of memory edges (reinforce / weaken). Inside a clip on PostgreSQL the first and last wait for the clip's
+commit, under the write lock (see MemoryStore.begin_clip)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .writer_cache import WriterCache
+
+
+class WriteLog:
+    conn: sqlite3.Connection
+    engine: str
+    _wcache: WriterCache
+    _clip_changes: list[tuple[int, str]] | None
+    _clip_deltas: list[tuple[int, float]] | None
+
+    def _log(self, node_id: int, op: str) -> None:
+        if self._clip_changes is not None:   # a clip's changes are logged at its commit, under the write lock
+            self._clip_changes.append((node_id, op))
+            return
+        self.conn.execute("INSERT INTO changes (node_id, op) VALUES (?, ?)", (node_id, op))
+
+    def _next_seed(self) -> int:
+        if self.engine == "postgresql":   # one statement: two robots writing at once never take the same seed
+            row = self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('next_character_seed', '1') ON CONFLICT (key) DO UPDATE "
+                "SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT) RETURNING value").fetchone()
+            return int(row[0]) - 1
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'next_character_seed'").fetchone()
+        seed = int(row[0] or 0) if row else 0
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('next_character_seed', ?)",
+                          (str(seed + 1),))
+        return seed
+
+    def _edge_delta(self, text_id: int, delta: float) -> None:
+        """Reinforce (+) / weaken (-) every edge of a text node; edges <= 0 are removed."""
+        if self._clip_deltas is not None:   # a clip on PostgreSQL before its lock: at its commit (begin_clip)
+            self._clip_deltas.append((text_id, delta))
+            return
+        self.conn.execute("UPDATE edges SET weight = weight + ? WHERE text_id = ?", (delta, text_id))
+        gone = []
+        if delta < 0:
+            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id, "
+                                     "(SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
+                                     (text_id,)).fetchall()   # one read (one round trip on PostgreSQL)
+            self._wcache.unlink(text_id, {r[0] for r in gone})
+        # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
+        # that only grows (or stays above zero) changes no character
+        self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
+        if not gone:   # (nothing read back: on PostgreSQL the update is pipelined, not waited for)
+            return
+        if gone[0][1]:
+            self._log(text_id, "eq")
+        else:   # its links changed: other writers' caches re-read them (writer_cache.py)
+            self._log(text_id, "upd")
