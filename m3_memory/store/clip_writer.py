@@ -99,13 +99,15 @@ class ClipWriter:
         if kind not in ENTITY_KINDS:
             raise StoreError(f"entity kind must be one of {ENTITY_KINDS}, got {kind!r}")
 
-    def serialize(self) -> None:
+    def serialize(self) -> bool:
         """From here to its commit the clip holds the write lock, and its caches hold what others committed before:
-        for decisions two robots must not make at the same time (a new person, face-voice evidence). A no-op on
-        SQLite (one writer) and once the lock is held."""
+        for decisions two robots must not make at the same time (a new person, face-voice evidence). True when it
+        took the lock now; a no-op on SQLite (one writer) and once the lock is held."""
         take = getattr(self.conn, "take_write_lock", None)
-        if take is not None and take():
-            self.cache.catch_up(self.conn)
+        if take is None or not take():
+            return False
+        self.cache.catch_up(self.conn)
+        return True
 
     # -- face-voice evidence (av_links.py) --------------------------------------------------------------
     def record_av_evidence(self, ev: ClipEvidence, p: av_links.AVParams) -> set[int]:
@@ -233,10 +235,8 @@ class ClipWriter:
                 return int(nodes[best]), score
             # a new person? Decided under the write lock, with what other robots committed meanwhile (on
             # PostgreSQL; two robots meeting one person at once make one node, as one after the other would)
-            take = getattr(self.conn, "take_write_lock", None)
-            if take is None or not take():
+            if not self.serialize():
                 break
-            self.cache.catch_up(self.conn)
         return None, score
 
     def entity_scores(self, kind: str, embeddings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
