@@ -441,19 +441,16 @@ class PgConnection:
 
         try:
             if head.startswith("BEGIN"):
-                if "DEFERRED" in head:   # a write transaction that takes the lock for its commit only
+                if any(w in head for w in ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")):   # a write transaction
+                    deferred = "DEFERRED" in head   # takes the lock for its commit only
                     self._conn.execute("BEGIN")
-                    self._in_tx, self._deferred, self._locked = True, True, False
-                    self._pipe_cm = self._conn.pipeline()
-                    self._pipe = self._pipe_cm.__enter__()
-                elif "IMMEDIATE" in head or "EXCLUSIVE" in head:
-                    self._conn.execute("BEGIN")
-                    try:
-                        self._lock()
-                    except BaseException:   # as SQLite's failed BEGIN IMMEDIATE: no transaction is left open
-                        self._conn.execute("ROLLBACK")
-                        raise
-                    self._in_tx, self._deferred = True, False
+                    if not deferred:
+                        try:
+                            self._lock()
+                        except BaseException:   # as SQLite's failed BEGIN IMMEDIATE: no transaction is left open
+                            self._conn.execute("ROLLBACK")
+                            raise
+                    self._in_tx, self._deferred, self._locked = True, deferred, False
                     self._pipe_cm = self._conn.pipeline()
                     self._pipe = self._pipe_cm.__enter__()
                 else:
