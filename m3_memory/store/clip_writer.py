@@ -49,6 +49,7 @@ class ClipWriter:
         self.cache = store._wcache
         self.cache.validate(self.conn, store._tx)  # (a writer lives inside one transaction)
         self._changes: list[tuple[int, str]] | None = None  # begin_clip buffers the change log until its commit
+        self._seen: dict[int, None] = {}   # ... and the faces / voices seen in the clip (their end_time)
         self.clip_pose: Pose | None = None  # a poses.Pose stored with the clip row at commit (m3_memory.store.where)
         self._next_id: dict[str, int] = {}  # table -> the next id this transaction gives (see _new_ids)
 
@@ -83,7 +84,12 @@ class ClipWriter:
             self._changes.append((node_id, op))
 
     def _flush_changes(self) -> int:
-        """Write the clip's change log (under the write lock); returns how many changes it logged."""
+        """Write the clip's change log and its faces' and voices' last times (under the write lock); returns how
+        many changes it logged."""
+        if self._seen:
+            self.conn.executemany("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
+                                  [(self.end_time, n) for n in self._seen])
+            self._seen = {}
         n = len(self._changes or ())
         if self._changes:
             self.conn.executemany("INSERT INTO changes (node_id, op) VALUES (?, ?)", self._changes)
@@ -156,8 +162,11 @@ class ClipWriter:
             embs = normalize_rows(embeddings)
             self._store_embeddings(node_id, embs, self._cap(kind), kind)
         self._store_contents(node_id, kind, contents, content_kind, scores)
-        self.conn.execute("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
-                          (self.end_time, node_id))
+        if self._changes is not None:   # in begin_clip: one statement for the clip's faces and voices, at its commit
+            self._seen.setdefault(node_id)
+        else:
+            self.conn.execute("UPDATE nodes SET end_time = max(coalesce(end_time, 0), ?) WHERE id = ?",
+                              (self.end_time, node_id))
         self._log(node_id, "upd")
         if node_id not in self.node_ids:
             self.node_ids.append(node_id)

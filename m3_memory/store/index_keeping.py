@@ -19,6 +19,7 @@ from .select_in import select_in
 from .vector_index import IndexParams, VectorIndex
 
 log = logging.getLogger("m3_memory.store")
+REFRESH_ROWS = 50_000   # changes a reader applies per read while it follows the log
 
 
 class IndexKeeping:
@@ -60,10 +61,13 @@ class IndexKeeping:
             if lo is not None and lo > self._last_seq + 1:  # log was pruned past us: reload everything
                 self._full_load()
                 return
-            rows = self.conn.execute("SELECT seq, node_id, op FROM changes WHERE seq > ? ORDER BY seq",
-                                     (self._last_seq,)).fetchall()
-            if rows:
-                self._apply_changes(rows)
+            while True:   # in ordered, limited reads: an index range on any engine, whatever its statistics
+                rows = self.conn.execute("SELECT seq, node_id, op FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                                         (self._last_seq, REFRESH_ROWS)).fetchall()
+                if rows:
+                    self._apply_changes(rows)
+                if len(rows) < REFRESH_ROWS:
+                    break
 
     def _new_index(self, dim: int) -> VectorIndex:
         if self._index is not None:

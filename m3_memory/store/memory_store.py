@@ -410,8 +410,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
                 if self.engine == "postgresql":   # the change log is written in commit order: under the lock
                     self.conn.take_write_lock()  # type: ignore[attr-defined]
                 deltas, self._clip_deltas = self._clip_deltas, None
-                for text_id, delta in deltas or ():
-                    self._edge_delta(text_id, delta)
+                if deltas:
+                    self._edge_deltas(deltas)
             finally:
                 self._clip_changes = self._clip_deltas = None
             own = writer._flush_changes()

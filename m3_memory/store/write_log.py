@@ -5,7 +5,10 @@ commit, under the write lock (see MemoryStore.begin_clip)."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from .select_in import select_in
 
 if TYPE_CHECKING:
     from .writer_cache import WriterCache
@@ -57,3 +60,28 @@ class WriteLog:
             self._log(text_id, "eq")
         else:   # its links changed: other writers' caches re-read them (writer_cache.py)
             self._log(text_id, "upd")
+
+    def _edge_deltas(self, deltas: Sequence[tuple[int, float]]) -> None:
+        """A clip's reinforcing / weakening at its commit (PostgreSQL, under the lock): what :meth:`_edge_delta` one
+        after the other does, in three statements per round (one read: the edges that reached zero). Round k
+        applies each memory's k-th change, so a memory changed twice sees them in order."""
+        rounds: list[list[tuple[float, int]]] = []
+        seen: dict[int, int] = {}
+        for text_id, delta in deltas:
+            k = seen[text_id] = seen.get(text_id, -1) + 1
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append((delta, text_id))
+        for rows in rounds:
+            self.conn.executemany("UPDATE edges SET weight = weight + ? WHERE text_id = ?", rows)
+            weakened = [t for d, t in rows if d < 0]
+            gone = select_in(self.conn, "DELETE FROM edges WHERE weight <= 0 AND text_id IN ({}) RETURNING text_id, "
+                             "entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
+                             weakened) if weakened else []
+            self.conn.executemany("UPDATE nodes SET weight = weight + ? WHERE id = ?", rows)
+            lost: dict[int, tuple[set[int], bool]] = {}
+            for text_id, entity_id, eq in gone:
+                lost.setdefault(text_id, (set(), bool(eq)))[0].add(entity_id)
+            for text_id, (entities, eq) in lost.items():
+                self._wcache.unlink(text_id, entities)
+                self._log(text_id, "eq" if eq else "upd")

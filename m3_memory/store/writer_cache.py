@@ -31,6 +31,7 @@ import numpy as np
 from .select_in import select_in
 
 FOLLOW_MAX = 20_000   # more changes than this since the writer's last clip: reloading is cheaper than following
+MARK_ROWS = 4096   # changes since a clip began that mark() reads one by one (more: counted by the server)
 
 
 class _Linked:
@@ -174,8 +175,15 @@ class WriterCache:
         if self.tx != tx:
             self.invalidate()
             return False
-        hi, deletes = conn.execute("SELECT coalesce(max(seq), 0), count(CASE WHEN op = 'del' THEN 1 END) "
-                                   "FROM changes WHERE seq > ?", (self.base,)).fetchone()
+        # ordered and limited: an index range whatever the table's statistics say (an aggregate over "seq > ?" was
+        # planned as a scan of the whole log on a new PostgreSQL store: 4 ms a clip at 80k changes, under the lock)
+        rows = conn.execute("SELECT seq, op FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                            (self.base, MARK_ROWS)).fetchall()
+        if len(rows) < MARK_ROWS:
+            hi, deletes = (int(rows[-1][0]) if rows else 0), any(op == "del" for _, op in rows)
+        else:   # a long way behind (a large import meanwhile): count them all
+            hi, deletes = conn.execute("SELECT coalesce(max(seq), 0), count(CASE WHEN op = 'del' THEN 1 END) "
+                                       "FROM changes WHERE seq > ?", (self.base,)).fetchone()
         if deletes:
             self.invalidate()
             return True

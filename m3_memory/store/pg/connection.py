@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from . import batch
 from .dialect import split_top, translate
 from .schema import translate_ddl
 
@@ -46,6 +47,7 @@ WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions
 IDENTITY_TABLES = frozenset({"clips", "nodes", "embeddings", "contents", "turns", "gaps", "runs", "edits"})
 _INSERT = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(\w+)\s*\(([^)]*)\)", re.I | re.S)
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.I)
+_OR_REPLACE = re.compile(r"^\s*INSERT\s+OR\s+REPLACE\b", re.I)
 _DDL = re.compile(r"^\s*(CREATE|ALTER|DROP)\b", re.I)
 _PRAGMA = re.compile(r"^\s*PRAGMA\s+(\w+)\s*(?:\(\s*(\w*)\s*\))?\s*(?:=\s*(\S+))?\s*;?\s*$", re.I)
 _SQLITE_MASTER = re.compile(r"SELECT 1 FROM sqlite_master WHERE type\s*=\s*'table' AND name\s*=\s*'(\w+)'", re.I)
@@ -196,6 +198,8 @@ class PgConnection:
         self._held: list[tuple[list, str | None]] = []   # its updates and deletes until then ([sql, params, cursor])
         self._pools: dict[str, list[int]] = {}   # table -> ids reserved from its sequence, not handed out yet
         self._reserved_max: dict[str, int] = {}  # table -> the largest id ever reserved by this session
+        self._types: dict[tuple[str, str], str] | None = None   # (table, column) -> type, for batches (batch.py)
+        self._batches: dict[str, tuple[batch.Plan, str, list] | None] = {}   # statement -> its batch form
         self._conn = self._connect()
 
     def _connect(self):
@@ -204,6 +208,7 @@ class PgConnection:
 
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self._timeouts[0])
+            self._types, self._batches = None, {}
             # how long a writer waits for another's write lock, as SQLite's busy timeout
             conn.execute(f"SET lock_timeout = {self._timeouts[1]}")
             if self.readonly:
@@ -240,6 +245,8 @@ class PgConnection:
             if head.startswith(("BEGIN", "COMMIT", "END", "ROLLBACK")):
                 return self._tx_statement(head)
             pg, returning, writes, explicit = _plan(sql)
+            if _DDL.match(sql):   # the tables' columns may change: batches look them up again
+                self._types, self._batches = None, {}
             if self._holds_back(pg):
                 held = [pg, params, None]
                 self._held.append((held, None))
@@ -406,14 +413,45 @@ class PgConnection:
     def _many(self, pg: str, rows: list[tuple], explicit: int | None, sql: str) -> int:
         if self._identities:
             self._identity_first(sql, explicit, rows)
-        with self._conn.cursor() as cur:
-            cur.executemany(pg, rows)
-            n = cur.rowcount if self._pipe is None else -1   # in a pipeline: not known until the next sync
+        n = self._batch(pg, rows, sql) if len(rows) > 1 else None
+        if n is None:
+            with self._conn.cursor() as cur:
+                cur.executemany(pg, rows)
+                n = cur.rowcount if self._pipe is None else -1   # in a pipeline: not known until the next sync
         if explicit is not None:
             given = [int(r[explicit]) for r in rows if r[explicit] is not None]
             if given:
                 self._advance_identity(sql, max(given))
         return n
+
+    def _batch(self, pg: str, rows: list[tuple], sql: str) -> int | None:
+        """The rows of an ``executemany`` in one statement (:mod:`.batch`); None where it does not apply (the caller
+        sends them one by one)."""
+        if pg not in self._batches:
+            p = batch.plan(pg, bool(_OR_REPLACE.match(sql)))
+            form = None
+            if p is not None:
+                if self._types is None:
+                    cur = self._conn.execute("SELECT table_name, column_name, data_type FROM "
+                                             "information_schema.columns WHERE table_schema = current_schema()")
+                    if self._pipe is not None:
+                        self._pipe.sync()
+                    self._types = {(t.lower(), c.lower()): d for t, c, d in cur.fetchall()}
+                st = batch.statement(p, self._types)
+                form = (p, *st) if st is not None else None
+            self._batches[pg] = form
+        form = self._batches[pg]
+        if form is None:
+            return None
+        p, statement, convert = form
+        params = batch.parameters(p, convert, rows)
+        if params is None:
+            return None
+        n = 0
+        for one in params:
+            cur = self._conn.execute(statement, one)
+            n += cur.rowcount if self._pipe is None else 0
+        return n if self._pipe is None else -1
 
     def _advance_identity(self, sql: str, largest: int) -> None:
         """Rows written with their own ids (an import, a single robot's clip numbers): the identity goes on after
