@@ -515,8 +515,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
 
     def clip_memories(self, clip_id: int) -> list[Memory]:
         rows = self.conn.execute(f"SELECT {_MEMORY_COLS} FROM nodes WHERE clip_id = ? AND type IN "
-                                 "('episodic', 'semantic') ORDER BY id", (clip_id,)).fetchall()
-        return [_memory(r) for r in rows]
+                                 "('episodic', 'semantic')", (clip_id,)).fetchall()
+        return [_memory(r) for r in sorted(rows)]   # (sorted here: ORDER BY id may walk the primary key instead)
 
     def entities(self, kind: str | None = None, before_time: float | None = None) -> list[Entity]:
         chars = self.characters()

@@ -42,6 +42,7 @@ from urllib.parse import urlsplit, urlunsplit
 from . import batch
 from .dialect import split_top, translate
 from .schema import translate_ddl
+from .statistics import Statistics
 
 WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions ("m3ag")
 IDENTITY_TABLES = frozenset({"clips", "nodes", "embeddings", "contents", "turns", "gaps", "runs", "edits"})
@@ -198,6 +199,7 @@ class PgConnection:
         self._held: list[tuple[list, str | None]] = []   # its updates and deletes until then ([sql, params, cursor])
         self._pools: dict[str, list[int]] = {}   # table -> ids reserved from its sequence, not handed out yet
         self._reserved_max: dict[str, int] = {}  # table -> the largest id ever reserved by this session
+        self.statistics = Statistics()   # of the tables this writer fills (statistics.py)
         self._types: dict[tuple[str, str], str] | None = None   # (table, column) -> type, for batches (batch.py)
         self._batches: dict[str, tuple[batch.Plan, str, list] | None] = {}   # statement -> its batch form
         self._conn = self._connect()
@@ -502,7 +504,7 @@ class PgConnection:
                 if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
                     self._conn.execute("ROLLBACK")
             else:
-                deferred, locked = self._deferred, self._locked
+                deferred, locked, writes = self._deferred, self._locked, self._pipe is not None
                 self._in_tx = self._deferred = self._locked = False
                 try:
                     if deferred and not locked:   # every write commits under the lock (the log's order)
@@ -520,6 +522,8 @@ class PgConnection:
                         self._conn.execute("ROLLBACK")
                     raise
                 self._conn.execute("COMMIT")
+                if writes:
+                    self.statistics.after_commit(self._conn)
         except psycopg.Error as e:
             raise _sqlite_error(e, head) from e
         return PgCursor(None)
