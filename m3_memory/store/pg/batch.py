@@ -39,7 +39,6 @@ _REFUSED = re.compile(r"\b(RETURNING|FROM|USING|SELECT|JOIN)\b|%\(", re.I)
 _DEFAULT_ID = re.compile(r"^\s*COALESCE\(%s,\s*nextval\([^%]*\)\)\s*$", re.I)
 
 
-
 def _float(v: Any) -> float:
     if isinstance(v, (str, bytes)):
         raise TypeError("text for a number")
@@ -77,7 +76,7 @@ class Plan:
     """A statement's batch form, before the parameter types are known."""
     kind: str                          # insert / update / delete
     table: str
-    head: str                          # the statement with each %s replaced by {p1}, {p2}, ... (and {src})
+    head: str                          # the statement, "{src}" where the arrays go (an INSERT reads u._p1, ...)
     columns: tuple[str, ...]           # the column each parameter is typed by
     key: tuple[int, ...]               # parameters whose values must not repeat across rows (empty: any)
     keep_last: bool                    # repeated keys: keep each key's last row (INSERT OR REPLACE)
@@ -180,7 +179,7 @@ def parameters(p: Plan, convert: Sequence[Callable[[Any], Any]],
         if p.kind == "insert":
             return [tuple([None if r[j] is None else f(r[j]) for r in rows] for j, f in enumerate(convert))]
         f = convert[0]
-        if any(r[-1] is None for r in rows):   # "= NULL" matches nothing, "= ANY({NULL})" alike, but say so
+        if any(r[-1] is None for r in rows):   # (a NULL key matches nothing either way: rare, left one by one)
             return None
         groups: dict[tuple, list[Any]] = {}
         for r in rows:
