@@ -44,27 +44,13 @@ class WriteLog:
         if self._clip_deltas is not None:   # a clip on PostgreSQL before its lock: at its commit (begin_clip)
             self._clip_deltas.append((text_id, delta))
             return
-        self.conn.execute("UPDATE edges SET weight = weight + ? WHERE text_id = ?", (delta, text_id))
-        gone = []
-        if delta < 0:
-            gone = self.conn.execute("DELETE FROM edges WHERE text_id = ? AND weight <= 0 RETURNING entity_id, "
-                                     "(SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
-                                     (text_id,)).fetchall()   # one read (one round trip on PostgreSQL)
-            self._wcache.unlink(text_id, {r[0] for r in gone})
-        # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); a weight
-        # that only grows (or stays above zero) changes no character
-        self.conn.execute("UPDATE nodes SET weight = weight + ? WHERE id = ?", (delta, text_id))
-        if not gone:   # (nothing read back: on PostgreSQL the update is pipelined, not waited for)
-            return
-        if gone[0][1]:
-            self._log(text_id, "eq")
-        else:   # its links changed: other writers' caches re-read them (writer_cache.py)
-            self._log(text_id, "upd")
+        self._edge_deltas([(text_id, delta)])
 
     def _edge_deltas(self, deltas: Sequence[tuple[int, float]]) -> None:
-        """A clip's reinforcing / weakening at its commit (PostgreSQL, under the lock): what :meth:`_edge_delta` one
-        after the other does, in three statements per round (one read: the edges that reached zero). Round k
-        applies each memory's k-th change, so a memory changed twice sees them in order."""
+        """Apply weight changes in the order given (edges <= 0 removed after each weakening): three statements per
+        round (one read: the edges that reached zero, only when one weakens). Round k applies each memory's k-th
+        change, so a memory changed twice sees them in order. A clip's changes on PostgreSQL come here at its
+        commit, under the lock."""
         rounds: list[list[tuple[float, int]]] = []
         seen: dict[int, int] = {}
         for text_id, delta in deltas:
@@ -79,6 +65,9 @@ class WriteLog:
                              "entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
                              weakened) if weakened else []
             self.conn.executemany("UPDATE nodes SET weight = weight + ? WHERE id = ?", rows)
+            # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); other
+            # lost links: other writers' caches re-read them ("upd", writer_cache.py); a weight that stays above
+            # zero changes no character and logs nothing
             lost: dict[int, tuple[set[int], bool]] = {}
             for text_id, entity_id, eq in gone:
                 lost.setdefault(text_id, (set(), bool(eq)))[0].add(entity_id)

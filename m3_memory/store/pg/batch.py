@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .dialect import split_top
+from .dialect import values_tuple
 
 _INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)\s*VALUES\s*\(", re.I | re.S)
 _UPDATE = re.compile(r"^\s*UPDATE\s+(\w+)\s+SET\s+(.*?)\s+WHERE\s+(.*)$", re.I | re.S)
@@ -112,11 +112,8 @@ def plan(pg: str, replace: bool = False) -> Plan | None:
 
 def _plan_insert(pg: str, m: re.Match, replace: bool) -> Plan | None:
     table, cols = m.group(1).lower(), [c.strip().lower() for c in m.group(2).split(",")]
-    depth, end = 1, m.end()
-    while end < len(pg) and depth:
-        depth += (pg[end] == "(") - (pg[end] == ")")
-        end += 1
-    values, tail = split_top(pg[m.end(): end - 1]), pg[end:]
+    values, end = values_tuple(pg, m.end())
+    tail = pg[end:]
     if len(values) != len(cols) or "%s" in tail or re.search(r"\bRETURNING\b", tail, re.I):
         return None
     columns: list[str] = []

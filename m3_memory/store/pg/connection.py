@@ -40,7 +40,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from . import batch
-from .dialect import split_top, translate
+from .dialect import translate, values_tuple
 from .schema import translate_ddl
 from .statistics import Statistics
 
@@ -89,11 +89,7 @@ def _default_id(sql: str, table: str, pos: int) -> str | None:
     if not m:
         return None
     start = m.end()
-    depth, end = 1, start
-    while end < len(sql) and depth:
-        depth += (sql[end] == "(") - (sql[end] == ")")
-        end += 1
-    values = split_top(sql[start: end - 1])
+    values, end = values_tuple(sql, start)
     if pos >= len(values) or values[pos].strip() != "?":
         return None
     values[pos] = f" COALESCE(?, nextval(pg_get_serial_sequence('{table}', 'id')))"

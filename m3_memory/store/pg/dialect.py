@@ -114,6 +114,16 @@ def split_top(text: str) -> list[str]:
     return [*out, cur]
 
 
+def values_tuple(sql: str, start: int) -> tuple[list[str], int]:
+    """The items of the parenthesised list that opens just before ``start`` (after ``VALUES (``), and the position
+    after its closing parenthesis."""
+    depth, end = 1, start
+    while end < len(sql) and depth:
+        depth += (sql[end] == "(") - (sql[end] == ")")
+        end += 1
+    return split_top(sql[start: end - 1]), end
+
+
 @lru_cache(maxsize=2048)
 def translate(sql: str) -> str:
     """The PostgreSQL form of one SQLite statement of the store (see the module docstring)."""
