@@ -17,7 +17,7 @@ from ..errors import StoreError
 from ..poses import Pose
 from ..tags import find_tags, is_equivalence
 from . import av_links
-from .corrections import split_between
+from .corrections import entity_pairs
 from .records import ENTITY_KINDS, TEXT_KINDS, InsertResult
 
 if TYPE_CHECKING:
@@ -334,7 +334,8 @@ class ClipWriter:
     def _insert_memory(self, text: str, kind: str, vec: np.ndarray, node_id: int | None) -> InsertResult:
         ents = self._entities_of(text)
         eq = kind == "semantic" and is_equivalence(text)
-        if eq and split_between(self.conn, ents):  # a person split these apart (corrections.py): not again
+        if eq and not self.cache.split_pairs(self.conn).isdisjoint(entity_pairs(ents)):  # a person split these apart
+            # (corrections.py): not again
             log.info("equivalence %r refused: a user split these entities apart", text)
             return InsertResult(None, "refused", entities=ents)
         if kind == "semantic" and ents:

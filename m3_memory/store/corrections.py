@@ -62,13 +62,14 @@ class Link:
         return [entity_tag(kind, nid) for kind, nid in self.entities]
 
 
-def _pairs(ids: Iterable[int]) -> list[tuple[int, int]]:
+def entity_pairs(ids: Iterable[int]) -> list[tuple[int, int]]:
+    """Every two of ``ids`` as ``(smaller, larger)``: how ``entity_splits`` keeps a pair."""
     return list(itertools.combinations(sorted(set(ids)), 2))
 
 
 def split_between(conn: sqlite3.Connection, entity_ids: Sequence[int]) -> bool:
     """True when a user split any two of ``entity_ids`` apart (an equivalence joining them must be refused)."""
-    pairs = _pairs(entity_ids)
+    pairs = entity_pairs(entity_ids)
     if not pairs:
         return False
     where = " OR ".join("(entity_a = ? AND entity_b = ?)" for _ in pairs)
@@ -140,7 +141,7 @@ def merge_characters(store: MemoryStore, a: int, b: int, origin: str = "") -> in
             f"SELECT clip_id, start_time FROM nodes WHERE id IN ({','.join('?' * len(ids))}) "
             "ORDER BY start_time DESC LIMIT 1", ids).fetchone()
         all_ids = [nid for c in (ca, cb) for _, nid in chars.members[c]]
-        lifted = _pairs(all_ids)
+        lifted = entity_pairs(all_ids)
         conn.executemany("DELETE FROM entity_splits WHERE entity_a = ? AND entity_b = ?", lifted)
         extra = {"source": USER_SOURCE} if vector is not None else {"source": USER_SOURCE, NEEDS_REEMBED: True}
         cur = conn.execute(
@@ -185,7 +186,7 @@ def split_link(store: MemoryStore, memory_id: int, origin: str = "") -> list[int
         ents |= {r[0] for r in conn.execute(
             f"SELECT id FROM nodes WHERE id IN ({','.join('?' * len(tagged))}) AND type IN ('face', 'voice')",
             tagged)} if tagged else set()
-        pairs = _pairs(ents)
+        pairs = entity_pairs(ents)
         now = time.time()
         conn.executemany("INSERT OR IGNORE INTO entity_splits (entity_a, entity_b, created_at) VALUES (?, ?, ?)",
                          [(x, y, now) for x, y in pairs])

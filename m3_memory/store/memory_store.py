@@ -438,12 +438,15 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
             if self.conn.execute("SELECT 1 FROM clips WHERE robot IS NOT NULL LIMIT 1").fetchone():
                 raise StoreError(f"{self.location} is shared by named robots: open it with a robot name (robot_name)")
             return None, stream_clip
-        if self.conn.execute("SELECT 1 FROM clips WHERE robot = ? AND stream_clip = ?",
-                             (self.robot, stream_clip)).fetchone():
+        taken = self.conn.execute("SELECT 1 FROM clips WHERE robot = ? AND stream_clip = ?", (self.robot, stream_clip))
+        if self.engine == "postgresql":   # robots writing at once: from the sequence (see transaction()); the two
+            # reads wait for the server once (an id taken for a clip refused here is skipped, never given twice)
+            clip_id = self.conn.reserve_ids("clips", 1, block=1)[0]  # type: ignore[attr-defined]
+        else:
+            clip_id = int(self.conn.execute("SELECT coalesce(max(id), -1) + 1 FROM clips").fetchone()[0])
+        if taken.fetchone():
             raise StoreError(f"clip {stream_clip} of {self.robot} is already committed")
-        if self.engine == "postgresql":   # robots writing at once: from the sequence (see transaction())
-            return stream_clip, self.conn.reserve_ids("clips", 1, block=1)[0]  # type: ignore[attr-defined]
-        return stream_clip, int(self.conn.execute("SELECT coalesce(max(id), -1) + 1 FROM clips").fetchone()[0])
+        return stream_clip, clip_id
 
     def last_clip(self) -> tuple[int, float, float] | None:
         """The last committed clip (id, start, end) of this robot (of any, for the store's only robot)."""

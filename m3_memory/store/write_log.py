@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .select_in import select_in
+from .select_in import CHUNK
 
 if TYPE_CHECKING:
     from .writer_cache import WriterCache
@@ -58,19 +58,27 @@ class WriteLog:
             if k == len(rounds):
                 rounds.append([])
             rounds[k].append((delta, text_id))
+        # on PostgreSQL the edges each round removed are read after the last round is sent: one wait, not one per
+        # round (what they were is the same: nothing sent after them touches those rows' fate)
+        later = self.engine == "postgresql"
+        removed: list = []
         for rows in rounds:
             self.conn.executemany("UPDATE edges SET weight = weight + ? WHERE text_id = ?", rows)
             weakened = [t for d, t in rows if d < 0]
-            gone = select_in(self.conn, "DELETE FROM edges WHERE weight <= 0 AND text_id IN ({}) RETURNING text_id, "
-                             "entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
-                             weakened) if weakened else []
+            for i in range(0, len(weakened), CHUNK):
+                part = weakened[i:i + CHUNK]
+                cur = self.conn.execute(
+                    f"DELETE FROM edges WHERE weight <= 0 AND text_id IN ({','.join('?' * len(part))}) RETURNING "
+                    "text_id, entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)", part)
+                removed.append(cur if later else cur.fetchall())
             self.conn.executemany("UPDATE nodes SET weight = weight + ? WHERE id = ?", rows)
-            # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); other
-            # lost links: other writers' caches re-read them ("upd", writer_cache.py); a weight that stays above
-            # zero changes no character and logs nothing
-            lost: dict[int, tuple[set[int], bool]] = {}
-            for text_id, entity_id, eq in gone:
+        # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); other lost
+        # links: other writers' caches re-read them ("upd", writer_cache.py); a weight that stays above zero changes
+        # no character and logs nothing
+        lost: dict[int, tuple[set[int], bool]] = {}
+        for gone in removed:
+            for text_id, entity_id, eq in (gone.fetchall() if later else gone):
                 lost.setdefault(text_id, (set(), bool(eq)))[0].add(entity_id)
-            for text_id, (entities, eq) in lost.items():
-                self._wcache.unlink(text_id, entities)
-                self._log(text_id, "eq" if eq else "upd")
+        for text_id, (entities, eq) in lost.items():
+            self._wcache.unlink(text_id, entities)
+            self._log(text_id, "eq" if eq else "upd")

@@ -91,6 +91,7 @@ class WriterCache:
         self.own: tuple[int, int] | None = None   # the changes our last clip logged (seq range): in it already
         self.base: int = 0             # self.seq as validated in the current transaction
         self.tx: int = -1              # the transaction the cache was last validated in
+        self.splits: set[tuple[int, int]] | None = None   # entity_splits' pairs (a user's corrections: few)
 
     @staticmethod
     def _max_seq(conn: sqlite3.Connection) -> int:
@@ -131,6 +132,8 @@ class WriterCache:
         instead."""
         if len(rows) > FOLLOW_MAX or any(op == "del" for _, op, _ in rows):
             return False
+        if any(op == "eq" for _, op, _ in rows):
+            self.splits = None
         ids = list(dict.fromkeys(int(n) for n, _, _ in rows))
         kind_of = {int(n): t for n, _, t in rows if t is not None}
         entities = [n for n in ids if kind_of.get(n) in ("face", "voice")]
@@ -138,21 +141,7 @@ class WriterCache:
         if entities:   # new or updated faces / voices: their kind and current embeddings
             if self.kinds is not None:
                 self.kinds.update({n: kind_of[n] for n in entities})
-            embs: dict[int, list[tuple[int, bytes]]] = {}
-            for nid, eid, vec in select_in(conn, "SELECT node_id, id, vector FROM embeddings WHERE node_id IN ({})",
-                                           entities):
-                embs.setdefault(int(nid), []).append((int(eid), vec))
-            for n in entities:
-                per = self.embs.get(kind_of[n])
-                if per is None:
-                    continue
-                got = sorted(embs.get(n, []))
-                if got:
-                    per[n] = (np.array([r[0] for r in got], dtype=np.int64),
-                              np.frombuffer(b"".join(r[1] for r in got), dtype=np.float32).reshape(len(got), -1))
-                else:
-                    per.pop(n, None)
-                self.stacked.pop(kind_of[n], None)
+            self._follow_embeddings(conn, [n for n in entities if kind_of[n] in self.embs], kind_of)
         if semantic and self.by_entity:   # new or re-linked semantic memories of the entities loaded
             changed = np.array(sorted(semantic), dtype=np.int64)
             for linked in self.by_entity.values():   # one vectorised look-up per entity, a removal per hit
@@ -166,6 +155,38 @@ class WriterCache:
                 if got is not None and vec is not None:
                     got.add(int(tid), np.frombuffer(vec, dtype=np.float32))
         return True
+
+    def _follow_embeddings(self, conn: sqlite3.Connection, entities: list[int], kind_of: dict[int, str]) -> None:
+        """The current embeddings of faces / voices another writer changed, for the kinds loaded: every row's id,
+        and the vector only of rows the cache does not hold (a person's face keeps up to ten 2 KB vectors, of
+        which a clip adds one or two)."""
+        for i in range(0, len(entities), 100):
+            part = entities[i:i + 100]
+            known: dict[int, np.ndarray] = {}   # embedding id -> its vector, as cached
+            for n in part:
+                got = self.embs[kind_of[n]].get(n)
+                if got is not None:
+                    known.update(zip(got[0].tolist(), got[1], strict=True))
+            marks = ",".join("?" * len(part))
+            if known:
+                rows = conn.execute(f"SELECT node_id, id, CASE WHEN id IN ({','.join('?' * len(known))}) THEN NULL "
+                                    f"ELSE vector END FROM embeddings WHERE node_id IN ({marks})",
+                                    [*known, *part]).fetchall()
+            else:
+                rows = conn.execute(f"SELECT node_id, id, vector FROM embeddings WHERE node_id IN ({marks})",
+                                    part).fetchall()
+            embs: dict[int, list[tuple[int, np.ndarray]]] = {}
+            for nid, eid, vec in rows:
+                embs.setdefault(int(nid), []).append(
+                    (int(eid), known[int(eid)] if vec is None else np.frombuffer(vec, dtype=np.float32)))
+            for n in part:
+                per = self.embs[kind_of[n]]
+                got = sorted(embs.get(n, []), key=lambda r: r[0])
+                if got:
+                    per[n] = (np.array([r[0] for r in got], dtype=np.int64), np.stack([r[1] for r in got]))
+                else:
+                    per.pop(n, None)
+                self.stacked.pop(kind_of[n], None)
 
     def mark(self, conn: sqlite3.Connection, tx: int, own: int) -> bool:
         """At the end of a clip transaction, under the write lock, after it logged its ``own`` changes: the cache
@@ -190,7 +211,17 @@ class WriterCache:
         self.seq, self.own = self.base, ((int(hi) - own + 1, int(hi)) if own else None)
         return False
 
+    def split_pairs(self, conn: sqlite3.Connection) -> set[tuple[int, int]]:
+        """The face / voice pairs a user split apart (``entity_splits``, ``(smaller id, larger id)``), read once and
+        kept until a change of who is who: every write of ``entity_splits`` logs an ``eq`` (a merge lifting splits)
+        or a ``del`` (a split deletes its link, a forget its entities), which empties this in :meth:`_follow`. A
+        clip that raced a split without the lock finds its ``del`` at :meth:`mark` and is not committed."""
+        if self.splits is None:
+            self.splits = {(int(a), int(b)) for a, b in conn.execute("SELECT entity_a, entity_b FROM entity_splits")}
+        return self.splits
+
     def clear(self) -> None:
+        self.splits = None
         self.by_entity.clear()
         self.embs.clear()
         self.stacked.clear()

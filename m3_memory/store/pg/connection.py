@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from . import batch
+from . import batch, write_behind
 from .dialect import translate, values_tuple
 from .schema import translate_ddl
 from .statistics import Statistics
@@ -176,6 +176,7 @@ class PgConnection:
     """See the module docstring. ``url``: a libpq URL (``postgresql://user@host/db``, ``?host=/socket/dir``)."""
 
     engine = "postgresql"
+    hold_inserts = True   # hold a write transaction's plain inserts and send them together (write_behind.py)
 
     def __init__(self, url: str, readonly: bool = False, connect_timeout_s: float = 10.0,
                  busy_timeout_ms: int = 5000) -> None:
@@ -198,6 +199,8 @@ class PgConnection:
         self.statistics = Statistics()   # of the tables this writer fills (statistics.py)
         self._types: dict[tuple[str, str], str] | None = None   # (table, column) -> type, for batches (batch.py)
         self._batches: dict[str, tuple[batch.Plan, str, list] | None] = {}   # statement -> its batch form
+        self._ranks: dict[str, int] = {}   # table -> depth below its foreign keys' parents (write_behind.py)
+        self._behind = write_behind.WriteBehind()   # a write transaction's plain inserts, not sent yet
         self._conn = self._connect()
 
     def _connect(self):
@@ -207,6 +210,7 @@ class PgConnection:
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self._timeouts[0])
             self._types, self._batches = None, {}
+            self._behind.clear()
             # how long a writer waits for another's write lock, as SQLite's busy timeout
             conn.execute(f"SET lock_timeout = {self._timeouts[1]}")
             if self.readonly:
@@ -237,6 +241,7 @@ class PgConnection:
             head = sql.lstrip()[:16].upper()
             if head.startswith("PRAGMA"):
                 try:
+                    self._send_behind()
                     return self._pragma(sql)
                 except Exception as e:
                     raise _sqlite_error(e, sql) from e
@@ -249,8 +254,12 @@ class PgConnection:
                 held = [pg, params, None]
                 self._held.append((held, None))
                 return PgCursor(None, load=lambda: self._held_result(held, returning is not None, sql))
+            behind = self._hold(pg, [params], explicit, returning, sql) if not isinstance(params, dict) else None
+            if behind is not None:
+                return PgCursor(None, load=lambda: self._behind_result(behind, returning is not None, sql))
             wrap = writes and not self._in_tx
             try:
+                self._send_behind()
                 if wrap:
                     with self._conn.transaction():
                         self._lock()
@@ -294,7 +303,10 @@ class PgConnection:
             if self._holds_back(pg):
                 self._held.append(([pg, rows, None], "many"))
                 return PgCursor(None, -1)
+            if self._hold(pg, rows, explicit, None, sql) is not None:
+                return PgCursor(None, -1)
             try:
+                self._send_behind()
                 if writes and not self._in_tx:
                     with self._conn.transaction():
                         self._lock()
@@ -360,13 +372,21 @@ class PgConnection:
             return True
 
     def _lock_and_release_held(self) -> None:
+        self._send_behind()   # before the lock, as if sent at once
         self._lock()
         self._locked = True
         held, self._held = self._held, []
-        for stmt, many in held:
+        i = 0
+        while i < len(held):
+            stmt, many = held[i]
             pg, params, _ = stmt
-            if many:
-                self._many(pg, params, None, pg)
+            i += 1
+            if many:   # neighbours of one form: one executemany (the same rows, in the same order)
+                rows = list(params)
+                while i < len(held) and held[i][1] and held[i][0][0] == pg:
+                    rows += held[i][0][1]
+                    i += 1
+                self._many(pg, rows, None, pg)
             else:
                 stmt[2] = self._run(pg, params, None, pg)
 
@@ -387,6 +407,7 @@ class PgConnection:
     def close(self) -> None:
         with self._mutex:
             self._closed = True
+            self._behind.clear()
             self._end_pipeline(quiet=True)
             self._conn.close()
 
@@ -429,13 +450,7 @@ class PgConnection:
             p = batch.plan(pg, bool(_OR_REPLACE.match(sql)))
             form = None
             if p is not None:
-                if self._types is None:
-                    cur = self._conn.execute("SELECT table_name, column_name, data_type FROM "
-                                             "information_schema.columns WHERE table_schema = current_schema()")
-                    if self._pipe is not None:
-                        self._pipe.sync()
-                    self._types = {(t.lower(), c.lower()): d for t, c, d in cur.fetchall()}
-                st = batch.statement(p, self._types)
+                st = batch.statement(p, self._catalog())
                 form = (p, *st) if st is not None else None
             self._batches[pg] = form
         form = self._batches[pg]
@@ -450,6 +465,74 @@ class PgConnection:
             cur = self._conn.execute(statement, one)
             n += cur.rowcount if self._pipe is None else 0
         return n if self._pipe is None else -1
+
+    def _catalog(self) -> dict[tuple[str, str], str]:
+        """The columns' types (for batches) and the tables' foreign-key depth (``_ranks``, for held inserts), read
+        once per session and again after DDL."""
+        if self._types is None:
+            cols = self._conn.execute("SELECT table_name, column_name, data_type FROM "
+                                      "information_schema.columns WHERE table_schema = current_schema()")
+            keys = self._conn.execute("SELECT ch.relname, pa.relname FROM pg_constraint k JOIN pg_class ch "
+                                      "ON ch.oid = k.conrelid JOIN pg_class pa ON pa.oid = k.confrelid "
+                                      "WHERE k.contype = 'f' AND k.connamespace = current_schema()::regnamespace")
+            if self._pipe is not None:
+                self._pipe.sync()
+            self._types = {(t.lower(), c.lower()): d for t, c, d in cols.fetchall()}
+            self._ranks = write_behind.parent_ranks(keys.fetchall())
+        return self._types
+
+    def _hold(self, pg: str, rows: list, explicit: int | None, returning: str | None,
+              sql: str) -> write_behind.Held | None:
+        """A plain ``INSERT`` of a write transaction, held until the server needs it (:mod:`.write_behind`); None
+        where it goes now: outside a pipeline, a new id only the server knows, a statement of another form."""
+        table = write_behind.table_of(pg) if self._pipe is not None and self.hold_inserts else None
+        if table is None:
+            return None
+        rows = [tuple(r) for r in rows]
+        given = explicit is not None and all(r[explicit] is not None for r in rows)
+        if returning is not None and not given:
+            return None
+        if table in self._identities and not given:   # its identity must move on first (a read of the table)
+            return None
+        if given:
+            self._advance_identity(sql, max(int(r[explicit]) for r in rows))  # type: ignore[index]
+        return self._behind.hold(pg, table, rows, sql, explicit if given else None)
+
+    def _send_behind(self, before: write_behind.Held | None = None) -> None:
+        """Send the held inserts (or those held before ``before``): one statement per table and form, parents'
+        tables first."""
+        if not self._behind:
+            return
+        held = self._behind.take(before)
+        if not held:
+            return
+        if self._types is None and len({h.table for h in held}) > 1:
+            self._catalog()
+        for h in held:
+            h.sent = True
+        for form, rows, sql in write_behind.groups(held, self._ranks):
+            n = self._batch(form, rows, sql) if len(rows) > 1 else None
+            if n is None:
+                with self._conn.cursor() as cur:
+                    cur.executemany(form, rows)
+
+    def _behind_result(self, h: write_behind.Held, returning: bool, sql: str) -> tuple[list[tuple] | None, int,
+                                                                                       int | None]:
+        """The result of a held insert, read: sent now, on its own, after what was held before it (unless it was
+        sent with others already: :meth:`write_behind.Held.result`)."""
+        with self._mutex:
+            if h.cursor is None:
+                if h.sent or h.dropped:
+                    return h.result()
+                try:
+                    self._send_behind(before=h)
+                    self._behind.release(h)
+                    h.cursor = self._conn.execute(h.form + (write_behind.RETURNING_ID if returning else ""), h.rows[0])
+                except sqlite3.Error:
+                    raise
+                except Exception as e:
+                    raise _sqlite_error(e, sql) from e
+            return self._result(h.cursor, returning, sql)
 
     def _advance_identity(self, sql: str, largest: int) -> None:
         """Rows written with their own ids (an import, a single robot's clip numbers): the identity goes on after
@@ -495,6 +578,7 @@ class PgConnection:
             elif head.startswith("ROLLBACK"):
                 self._in_tx = self._deferred = self._locked = False
                 self._held = []
+                self._behind.clear()
                 self._identities.clear()
                 self._end_pipeline(quiet=True)
                 if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
@@ -503,6 +587,7 @@ class PgConnection:
                 deferred, locked, writes = self._deferred, self._locked, self._pipe is not None
                 self._in_tx = self._deferred = self._locked = False
                 try:
+                    self._send_behind()
                     if deferred and not locked:   # every write commits under the lock (the log's order)
                         self._lock_and_release_held()
                         self._locked = False
