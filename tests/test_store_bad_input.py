@@ -47,7 +47,15 @@ def test_duplicate_clip_wrong_kinds_dims_and_empty_text(db_at):
         w.add_memory("   ")
     with pytest.raises(StoreError, match="episodic or semantic"), store.begin_clip(5, 150.0, 180.0) as w:
         w.add_memory("x", kind="dream")
-    assert store.stats()["clips"] == 3
+    # a turn of a memory, or a face's turn said to be a voice's: refused (the writer cache knows each entity's kind)
+    for kind, node in (("voice", ids["m_coffee"]), ("voice", ids["alice_face"]), ("face", 10**9)):
+        with pytest.raises(StoreError, match=f"not a {kind} node"), store.begin_clip(5, 150.0, 180.0) as w:
+            w.add_turn(kind, node, 151.0, 152.0, "hello")
+    with store.begin_clip(5, 150.0, 180.0) as w:   # a right one after them: ids given by the writer
+        t1 = w.add_turn("voice", ids["alice_voice"], 151.0, 152.0, "hello", [ids["m_coffee"]])
+        t2 = w.add_turn("face", ids["alice_face"], 150.0, 160.0)
+    assert t2 == t1 + 1 or store.engine == "postgresql"
+    assert store.stats()["clips"] == 4
 
 
 def test_readonly_store_refuses_writes_and_missing_file(db_at):

@@ -54,12 +54,12 @@ class ClipWriter:
         self._next_id: dict[str, int] = {}  # table -> the next id this transaction gives (see _new_ids)
 
     def _new_ids(self, table: str, n: int) -> list[int]:
-        """Ids for ``n`` new rows of ``nodes`` / ``embeddings``: on SQLite the ones it would give them one by one
-        (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction; on PostgreSQL,
-        where robots write at once, reserved from the table's sequence. Written with their ids, rows need no read
-        back (``lastrowid``), which on PostgreSQL would wait for the server. Every row the writer adds to these
-        tables takes its id from here (a row given its id by the database meanwhile would be the id handed out
-        next)."""
+        """Ids for ``n`` new rows of ``nodes`` / ``embeddings`` / ``turns``: on SQLite the ones it would give them
+        one by one (max(id) + 1, ...; the clip's transaction holds the write lock), read once per transaction; on
+        PostgreSQL, where robots write at once, reserved from the table's sequence. Written with their ids, rows need
+        no read back (``lastrowid``), which on PostgreSQL would wait for the server. Every row the writer adds to
+        these tables takes its id from here (a row given its id by the database meanwhile would be the id handed
+        out next)."""
         if self.store.engine == "postgresql":
             return self.conn.reserve_ids(table, n)  # type: ignore[attr-defined]
         first = self._next_id.get(table)
@@ -294,10 +294,10 @@ class ClipWriter:
         ids = self._new_ids("nodes", len(texts))
         now = time.time()
         c, st, et = self.clip_id, self.start_time, self.end_time
-        self.conn.executemany(
+        self.conn.executemany(   # the form insert_text_node uses: on PostgreSQL both go as one statement
             "INSERT INTO nodes (id, type, clip_id, start_time, end_time, text, is_equivalence, created_at) "
-            "VALUES (?, 'episodic', ?, ?, ?, ?, 0, ?)",
-            [(nid, c, st, et, t, now) for nid, t in zip(ids, texts, strict=True)])
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(nid, "episodic", c, st, et, t, 0, now) for nid, t in zip(ids, texts, strict=True)])
         self.conn.executemany("INSERT INTO embeddings (id, node_id, clip_id, vector) VALUES (?, ?, ?, ?)",
                               [(eid, nid, c, _blob(v)) for eid, nid, v in
                                zip(self._new_ids("embeddings", len(ids)), ids, vectors, strict=True)])
@@ -399,16 +399,15 @@ class ClipWriter:
         self._check_entity_kind(kind)
         if not (np.isfinite(start_time) and np.isfinite(end_time)) or end_time < start_time:
             raise StoreError(f"turn of node {entity_id}: invalid time range [{start_time}, {end_time}]")
-        row = self.conn.execute("SELECT type FROM nodes WHERE id = ?", (entity_id,)).fetchone()
-        if not row or row[0] != kind:
+        if self.cache.entity_kind(self.conn, int(entity_id)) != kind:   # the writer cache: no read per turn
             raise StoreError(f"node {entity_id} is not a {kind} node")
         if language is not None and not (isinstance(language, str) and 2 <= len(language) <= 8
                                          and language.replace("-", "").isalpha()):
             raise StoreError(f"turn of node {entity_id}: language {language!r} is not a language code")
-        cur = self.conn.execute("INSERT INTO turns (clip_id, kind, entity_id, start_time, end_time, text, language) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?)", (self.clip_id, kind, entity_id, float(start_time),
-                                                                 float(end_time), text, language))
-        tid = int(cur.lastrowid)  # type: ignore[arg-type]
+        tid = self._new_ids("turns", 1)[0]   # given here: nothing to wait for (see _new_ids)
+        self.conn.execute("INSERT INTO turns (id, clip_id, kind, entity_id, start_time, end_time, text, language) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          (tid, self.clip_id, kind, int(entity_id), float(start_time), float(end_time), text, language))
         self.conn.executemany("INSERT OR IGNORE INTO turn_memories (turn_id, memory_id) VALUES (?, ?)",
                               [(tid, int(m)) for m in dict.fromkeys(memory_ids)])
         return tid
