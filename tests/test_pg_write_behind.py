@@ -152,3 +152,19 @@ def test_parents_come_first_and_only_neighbours_of_one_form_join():
     assert write_behind.table_of("INSERT INTO kid (id) SELECT id FROM parent") is None
     assert write_behind.table_of("INSERT INTO kid (id) VALUES (%s) RETURNING v") is None
     assert write_behind.table_of("INSERT INTO kid (id) VALUES (%s) RETURNING id") == "kid"
+
+
+def test_a_large_transaction_sends_what_it_holds_past_the_limit(pg_server, monkeypatch):
+    """An import writes everything in one transaction: held rows past ``MAX_HELD_ROWS`` go to the server then, so
+    the client never holds more than that."""
+    monkeypatch.setattr(write_behind, "MAX_HELD_ROWS", 50)
+    conn = _pg(pg_server, "held_limit")
+    conn.execute("BEGIN IMMEDIATE")
+    conn.executemany(PARENT, [(i, f"p{i}") for i in range(1, 41)])
+    assert conn._behind.rows == 40                   # under the limit: held
+    conn.executemany(PARENT, [(i, f"p{i}") for i in range(41, 61)])
+    assert conn._behind.rows == 0                    # past it: sent
+    conn.executemany(KID, [(i, i, 0.0) for i in range(1, 11)])
+    assert conn._behind.rows == 10
+    conn.execute("COMMIT")
+    assert [len(t) for t in _tables(conn)] == [60, 10, 0]

@@ -34,12 +34,13 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from . import batch, write_behind
+from .cursor import PgCursor
 from .dialect import translate, values_tuple
 from .schema import translate_ddl
 from .statistics import Statistics
@@ -118,58 +119,6 @@ def _plan(sql: str) -> tuple[str, str | None, bool, int | None]:
             returning_id = table
             sql = sql.rstrip().rstrip(";") + " RETURNING id"
     return translate(sql), returning_id, bool(_WRITE.match(sql)), explicit
-
-
-class PgCursor:
-    """The rows of one statement. Outside a pipeline they are fetched at once; inside one (a write transaction),
-    ``load`` fetches them when first read (a statement's result is read before the transaction ends or never)."""
-
-    def __init__(self, rows: list[tuple] | None, rowcount: int = -1, lastrowid: int | None = None,
-                 load: Callable[[], tuple[list[tuple] | None, int, int | None]] | None = None) -> None:
-        self._rows = rows or []
-        self._at = 0
-        self._rowcount = rowcount
-        self._lastrowid = lastrowid
-        self._load = load
-
-    def _ready(self) -> None:
-        if self._load is not None:
-            load, self._load = self._load, None
-            rows, self._rowcount, self._lastrowid = load()
-            self._rows = rows or []
-
-    @property
-    def rowcount(self) -> int:
-        self._ready()
-        return self._rowcount
-
-    @property
-    def lastrowid(self) -> int | None:
-        self._ready()
-        return self._lastrowid
-
-    def fetchone(self) -> tuple | None:
-        self._ready()
-        if self._at >= len(self._rows):
-            return None
-        self._at += 1
-        return self._rows[self._at - 1]
-
-    def fetchmany(self, size: int = 1) -> list[tuple]:
-        self._ready()
-        out = self._rows[self._at: self._at + size]
-        self._at += len(out)
-        return out
-
-    def fetchall(self) -> list[tuple]:
-        self._ready()
-        out = self._rows[self._at:]
-        self._at = len(self._rows)
-        return out
-
-    def __iter__(self):
-        while (row := self.fetchone()) is not None:
-            yield row
 
 
 class PgConnection:
@@ -496,7 +445,10 @@ class PgConnection:
             return None
         if given:
             self._advance_identity(sql, max(int(r[explicit]) for r in rows))  # type: ignore[index]
-        return self._behind.hold(pg, table, rows, sql, explicit if given else None)
+        held = self._behind.hold(pg, table, rows, sql, explicit if given else None)
+        if self._behind.full:
+            self._send_behind()
+        return held
 
     def _send_behind(self, before: write_behind.Held | None = None) -> None:
         """Send the held inserts (or those held before ``before``): one statement per table and form, parents'

@@ -5,7 +5,8 @@ A clip adds its memories one at a time (a node, its vector, its edges; the next 
 own, each a Bind / Execute the client sends and the server answers, although nobody reads their results. Held here,
 they go to the server when the transaction next needs the server to have them: a read, an ``UPDATE`` or ``DELETE``
 that runs now, a statement that is not held, the write lock (so they run before it, as when sent at once), the
-commit; or when a held statement's own result is read (then what was held before it goes first, and it alone).
+commit; or when a held statement's own result is read (then what was held before it goes first, and it alone); or
+when more than ``MAX_HELD_ROWS`` rows are held (a large import in one transaction).
 
 Sent together, the held rows are grouped by table, parents first (by the database's foreign keys: a vector's node
 before the vector); within one table the statements keep their order and only neighbours of the same form are
@@ -31,6 +32,7 @@ _TABLE = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\([^)]*\)\s*VALUES\s*\(", re.I
 _READS = re.compile(r"\b(SELECT|RETURNING)\b", re.I)   # a statement that reads tables or gives rows back
 _CONFLICT = re.compile(r"\bON\s+CONFLICT\b", re.I)
 RETURNING_ID = " RETURNING id"
+MAX_HELD_ROWS = 4096   # more held than this (a large import in one transaction): sent now, memory stays bounded
 
 
 @dataclass(eq=False)
@@ -90,6 +92,11 @@ class WriteBehind:
 
     def __init__(self) -> None:
         self.held: list[Held] = []
+        self.rows = 0   # rows held
+
+    @property
+    def full(self) -> bool:
+        return self.rows > MAX_HELD_ROWS
 
     def __bool__(self) -> bool:
         return bool(self.held)
@@ -98,22 +105,26 @@ class WriteBehind:
         """Hold ``form`` (a plain ``INSERT`` into ``table``: :func:`table_of`) with its rows."""
         h = Held(form.removesuffix(RETURNING_ID), table, rows, sql, id_at)
         self.held.append(h)
+        self.rows += len(rows)
         return h
 
     def take(self, before: Held | None = None) -> list[Held]:
         """Every held statement (or those before ``before``), no longer held."""
         n = len(self.held) if before is None else self.held.index(before)
         out, self.held = self.held[:n], self.held[n:]
+        self.rows -= sum(len(h.rows) for h in out)
         return out
 
     def release(self, h: Held) -> None:
         """``h`` is sent on its own (the statements before it were taken first)."""
         self.held.remove(h)
+        self.rows -= len(h.rows)
 
     def clear(self) -> None:
         for h in self.held:
             h.dropped = True
         self.held = []
+        self.rows = 0
 
 
 def groups(held: Sequence[Held], ranks: dict[str, int]) -> Iterator[tuple[str, list[tuple], str]]:
