@@ -447,7 +447,10 @@ class PgConnection:
             self._advance_identity(sql, max(int(r[explicit]) for r in rows))  # type: ignore[index]
         held = self._behind.hold(pg, table, rows, sql, explicit if given else None)
         if self._behind.full:
-            self._send_behind()
+            try:
+                self._send_behind()
+            except Exception as e:
+                raise _sqlite_error(e, sql) from e
         return held
 
     def _send_behind(self, before: write_behind.Held | None = None) -> None:
