@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .select_in import CHUNK
+from .select_in import execute_in
 
 if TYPE_CHECKING:
     from .writer_cache import WriterCache
@@ -65,11 +65,9 @@ class WriteLog:
         for rows in rounds:
             self.conn.executemany("UPDATE edges SET weight = weight + ? WHERE text_id = ?", rows)
             weakened = [t for d, t in rows if d < 0]
-            for i in range(0, len(weakened), CHUNK):
-                part = weakened[i:i + CHUNK]
-                cur = self.conn.execute(
-                    f"DELETE FROM edges WHERE weight <= 0 AND text_id IN ({','.join('?' * len(part))}) RETURNING "
-                    "text_id, entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)", part)
+            for cur in execute_in(self.conn, "DELETE FROM edges WHERE weight <= 0 AND text_id IN ({}) RETURNING "
+                                  "text_id, entity_id, (SELECT is_equivalence FROM nodes WHERE id = edges.text_id)",
+                                  weakened):
                 removed.append(cur if later else cur.fetchall())
             self.conn.executemany("UPDATE nodes SET weight = weight + ? WHERE id = ?", rows)
         # an equivalence that lost its edges changes who is who: readers recompute characters ("eq"); other lost
