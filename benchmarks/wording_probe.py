@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..N] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A..P] [--only-new] [--grid DIR]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -15,14 +15,16 @@ after a time, someone's turns after another's last, who never spoke in a room, w
 the last speaker in a room before a time, who spoke in both of two rooms) and a time question about words nobody
 said, set N six more (:data:`NEWEST_WORDINGS`: someone in a room after a time, the most talkative in a room before
 a time, the last time someone spoke in a room, where / when someone spoke for the n-th time, how many people spoke
-more than k times) and a question about the n-th time of words nobody said; references come from
+more than k times) and a question about the n-th time of words nobody said; sets O and P ask only twelve kinds of
+their own (``wording_kinds_op.py``); references come from
 the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep``
 folder holding ``seed_SEED/memory.db``. Prints every question with its reference, answer and replies, then right /
 asked.
 
 History (docs/benchmarks.md, "Question kinds nobody wrote phrasings for"): set A then B on seed 528 were looked at
 while fixing; each later set was run once held out on fresh seeds (C 529, D 530-531, E 532-533, F 534, G 535-536,
-H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548, N 549-550) before its misses were looked at.
+H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548, N 549-550, O 555-556) before its misses were
+looked at.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
+from wording_kinds_op import OP_SETS, op_questions  # noqa: E402
 
 from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, mmss, scene_questions, times  # noqa: E402
@@ -663,7 +666,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", choices=tuple(SETS))
+    ap.add_argument("--set", default="C", choices=tuple(SETS + OP_SETS))
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
@@ -684,6 +687,8 @@ def main() -> None:
         qs += recent_questions(scene, RECENT_SETS.index(args.set))
     if args.set in NEWEST_SETS:
         qs += newest_questions(scene, NEWEST_SETS.index(args.set))
+    if args.set in OP_SETS:
+        qs += op_questions(scene, OP_SETS.index(args.set))
     store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
     ans = _answerer(store, None)
     ans.load()
