@@ -4,8 +4,10 @@ Twelve kinds no earlier set (nor ``scene_bench.py``) asks: someone's turns after
 the least talkative in a room, the room where someone spoke most, where the first words were heard, the second to
 last speaker, how many people spoke more often than someone, in how many rooms anyone spoke, whether two people
 ever spoke in the same room, who had spoken most before someone's first turn, when anyone first spoke, and one
-about words nobody said (to decline). Set O asks the first wording of each, set P the second; references come from
-the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`).
+about words nobody said (to decline). Set O asks the first wording of each, set P the second (both written with the
+kinds), Q and R the third and fourth (written by a helper agent that had not seen the code, only the kinds' meanings
+and one example each); references come from the scene definition
+(:class:`m3_agent_ros.bags.procedural_questions.Facts`).
 """
 
 from __future__ import annotations
@@ -15,32 +17,56 @@ from collections import Counter
 
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, mmss
 
-OP_SETS = "OP"
+OP_SETS = "OPQR"   # Q and R: wordings written by a helper that never saw the code
 OP_WORDINGS: dict[str, tuple[str, ...]] = {
-    "count_person_after_t": ("How many times did {p} speak after {t}?",
-                             "After {t}, how often did I hear {p}?"),
-    "count_person_between_t": ("How many times did {p} talk between {t1} and {t2}?",
-                               "From {t1} to {t2}, how many turns did {p} take?"),
-    "least_in_place": ("Who spoke the least in the {pl}?",
-                       "In the {pl}, who talked the fewest times?"),
-    "place_most_person": ("In which room did {p} speak the most?",
-                          "Where did I hear {p} most often?"),
-    "where_first_words": ("Where was I when the first person spoke?",
-                          "Which room was I in when I heard the very first words?"),
-    "second_to_last_speaker": ("Who was the second to last person to speak?",
-                               "Who spoke just before the final speaker?"),
-    "people_more_than_person": ("How many people spoke more often than {p}?",
-                                "How many of the people I heard talked more times than {p}?"),
-    "rooms_with_talk": ("In how many rooms did anyone speak?",
-                        "How many different rooms did I hear people talking in?"),
-    "same_room_pair": ("Did {p1} and {p2} ever speak in the same room?",
-                       "Was there a room where I heard both {p1} and {p2}?"),
-    "most_before_first": ("Before {p} first spoke, who had spoken the most?",
-                          "Up to the first time {p} talked, who had talked most often?"),
-    "when_first_anyone": ("When did I first hear anyone speak?",
-                          "At what time did the first person talk?"),
+                             "count_person_after_t": ("How many times did {p} speak after {t}?",
+                             "After {t}, how often did I hear {p}?",
+                             "Tell me how many times {p} talked after {t}.",
+                             "After {t}, how often did you hear {p} say something?"),
+                               "count_person_between_t": ("How many times did {p} talk between {t1} and {t2}?",
+                               "From {t1} to {t2}, how many turns did {p} take?",
+                               "Count the times {p} said something between {t1} and {t2}.",
+                               "From {t1} to {t2}, how many times did {p} speak up?"),
+                       "least_in_place": ("Who spoke the least in the {pl}?",
+                       "In the {pl}, who talked the fewest times?",
+                       "Of everyone who talked in the {pl}, who talked there the fewest times?",
+                       "Which speaker in the {pl} spoke there least often?"),
+                          "place_most_person": ("In which room did {p} speak the most?",
+                          "Where did I hear {p} most often?",
+                          "Which room did {p} talk in most often?",
+                          "Tell me the room where you heard {p} speak the greatest number of times."),
+                          "where_first_words": ("Where was I when the first person spoke?",
+                          "Which room was I in when I heard the very first words?",
+                          "Which room was I in when the very first words were spoken?",
+                          "Do you know what room you were in when you heard the first words from anyone?"),
+                               "second_to_last_speaker": ("Who was the second to last person to speak?",
+                               "Who spoke just before the final speaker?",
+                               "Tell me who was the next-to-last person to say something.",
+                               "Whose voice did you hear just before the final speaker?"),
+                                "people_more_than_person": ("How many people spoke more often than {p}?",
+                                "How many of the people I heard talked more times than {p}?",
+                                "Count the people who talked more times than {p}.",
+                                "Do you know how many people spoke more frequently than {p}?"),
+                        "rooms_with_talk": ("In how many rooms did anyone speak?",
+                        "How many different rooms did I hear people talking in?",
+                        "How many different rooms did you hear someone talking in?",
+                        "Tell me the number of rooms where anybody said something."),
+                       "same_room_pair": ("Did {p1} and {p2} ever speak in the same room?",
+                       "Was there a room where I heard both {p1} and {p2}?",
+                       "Is there any room where both {p1} and {p2} spoke, even if at different times?",
+                       "Did {p1} and {p2} each say something in at least one shared room?"),
+                          "most_before_first": ("Before {p} first spoke, who had spoken the most?",
+                          "Up to the first time {p} talked, who had talked most often?",
+                          "Up until {p} said something for the first time, who had talked the most?",
+                          "Who had spoken most often by the time {p} first spoke?"),
+                          "when_first_anyone": ("When did I first hear anyone speak?",
+                          "At what time did the first person talk?",
+                          "At what time did someone first say something?",
+                          "Tell me when the first words were spoken."),
     "unknown_count_in_place": ("How many times did the person who said '{s}' speak in the {pl}?",
-                               "In the {pl}, how often did I hear the person who said '{s}'?"),
+                               "In the {pl}, how often did I hear the person who said '{s}'?",
+                               "Tell me how often the person who said '{s}' talked in the {pl}.",
+                               "In the {pl}, how many times did the person who said '{s}' say something?"),
 }
 
 

@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..P] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A..R] [--only-new] [--grid DIR]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -15,7 +15,7 @@ after a time, someone's turns after another's last, who never spoke in a room, w
 the last speaker in a room before a time, who spoke in both of two rooms) and a time question about words nobody
 said, set N six more (:data:`NEWEST_WORDINGS`: someone in a room after a time, the most talkative in a room before
 a time, the last time someone spoke in a room, where / when someone spoke for the n-th time, how many people spoke
-more than k times) and a question about the n-th time of words nobody said; sets O and P ask only twelve kinds of
+more than k times) and a question about the n-th time of words nobody said; sets O-R ask only twelve kinds of
 their own (``wording_kinds_op.py``); references come from
 the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`). DIR is a ``scene_bench.py --keep``
 folder holding ``seed_SEED/memory.db``. Prints every question with its reference, answer and replies, then right /
