@@ -59,7 +59,7 @@ OP_WORDINGS: dict[str, tuple[str, ...]] = {
                           "Up to the first time {p} talked, who had talked most often?",
                           "Up until {p} said something for the first time, who had talked the most?",
                           "Who had spoken most often by the time {p} first spoke?"),
-                          "when_first_anyone": ("When did I first hear anyone speak?",
+    "when_first_anyone": ("When did I first hear anyone speak?",
                           "At what time did the first person talk?",
                           "At what time did someone first say something?",
                           "Tell me when the first words were spoken."),
