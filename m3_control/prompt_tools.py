@@ -43,12 +43,15 @@ they looked ("the person who looked sad")
   rel=         right_before | right_after | before | after   (relative to other's first turn)
                | right_before_last | right_after_last | before_last | after_last   (relative to other's last turn)
                | with   (in view at the same time as other)
-  pick=        first | last | most | least | 2 | 3 ...   (the n-th person; with who=, their n-th time)
+               | same_place   (in a room where other was too, at any time)
+  pick=        first | last | most | least | 2 | 3 ... | -2 ...   (the n-th person; -2: second to last; with who=, \
+their n-th time)
   from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
   at=          a moment, m:ss
   place="..."  the room or place the robot was in
   act=         spoke | seen | any   (spoke: people talking; seen: people in view)
-  times        =0 | =2 | >3 | <2 ...   keeps the people who spoke that many times (=0: never spoke)
+  times        =0 | =2 | >3 | <2 ... | >other | <other   keeps the people who spoke that many times (=0: never \
+spoke; >other: more often than other)
 Search: looks up memories by meaning; write a short query after it. Use it for what was said about a topic, objects, \
 actions, and what was written on signs, labels or screens.
 Answer: picks the memory that answers the question: its number in brackets, e.g. Answer: [12]; the answer sentence is \
@@ -114,6 +117,16 @@ FEW_SHOT: list[tuple[str, str]] = [
      _q('find=yes who="I need a pen" times<3')),
     ("Question: Who talked the most in the garage?", _q('find=who pick=most place="garage"')),
     ("Question: Who spoke the fewest times?", _q("find=who pick=least")),
+    ("Question: Who was the second to last person to talk in the study?",
+     _q('find=who pick=-2 place="study" act=spoke')),
+    ("Question: How many people talked more often than the man who said 'the car is ready'?",
+     _q('find=count_people other="the car is ready" act=spoke times>other')),
+    ("Question: Did the woman who said 'nice hat' and the man who said 'thanks a lot' ever talk in the same room?",
+     _q('find=yes who="nice hat" other="thanks a lot" rel=same_place act=spoke')),
+    ("Question: In which room did the woman who said 'the tap is dripping' talk the most?",
+     _q('find=where who="the tap is dripping" pick=most act=spoke')),
+    ("Question: Who had talked the most before the man who said 'the dog is out' first spoke?",
+     _q('find=who other="the dog is out" rel=before pick=most act=spoke')),
     ("Question: Is the man who said 'open the box' the one who spoke first?",
      _q('find=same who="open the box" other="spoke first"')),
     ("Question: How many people did I see who never said a word?", _q("find=count_people act=seen times=0")),

@@ -30,7 +30,7 @@ from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
 from m3_memory.timeline import Timeline
 
-from .frame import Query, check_shape, pick_ordinal, rel_base
+from .frame import Query, check_shape, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .repair import repair
@@ -98,8 +98,8 @@ class QueryResult:
 
 
 def busiest_place(q: Query) -> bool:
-    """``find=where pick=most|least`` about nobody in particular: the place where people spoke (were seen) most."""
-    return q.find == "where" and q.who is None and q.pick in ("most", "least")
+    """``find=where pick=most|least``: the place where people (the person ``who``) spoke (were seen) most."""
+    return q.find == "where" and q.pick in ("most", "least")
 
 
 def _plain(v: Any) -> Any:
@@ -208,12 +208,19 @@ class QueryExecutor:
                 if cid not in rows:
                     rows[cid] = PersonRow(cid, "", [e for e in scope if e.character_id == cid], spoke.get(cid, 0))
         op, k = _times(q.times) if q.times else (None, 0)
+        if q.times and q.times.endswith("other") and other is not None:
+            # "how many people spoke more often than X?": X's own count in the same scope is the k; X is not one of
+            # the people compared with X
+            k = spoke.get(other, 0)
+            rows.pop(other, None)
+            res.steps.append({"step": f"times of other: {k}"})
         if op is not None and act == "spoke" and op(0, k):
             # "which of the people I heard never spoke in the bathroom?": everyone heard at all is counted, with no
             # turn in the scope; their turns elsewhere are the evidence that they were heard
             for e in facts.turns:
                 if e.kind == "voice" and e.character_id not in rows and e.character_id not in spoke and \
-                        (who is None or e.character_id == who):
+                        (who is None or e.character_id == who) and e.character_id != (
+                        other if q.times.endswith("other") else None):
                     rows[e.character_id] = PersonRow(e.character_id, "", [], 0)
                 if e.kind == "voice" and e.character_id in rows and not rows[e.character_id].spoke:
                     rows[e.character_id].events.append(e)
@@ -223,18 +230,20 @@ class QueryExecutor:
             self._step(res, f"times{q.times}", [e for p in people for e in p.events], people)
         # 4. pick
         n = pick_ordinal(q)
-        if q.pick and who is not None and q.find not in ("same", "more", "less"):
+        if busiest_place(q):
+            pass          # most / least of the places (project), not of the people
+        elif q.pick and who is not None and q.find not in ("same", "more", "less"):
             evs = [e for p in people for e in p.events]
             evs.sort(key=lambda e: (e.start, e.end))
             if q.pick == "last":
                 evs = [max(evs, key=lambda e: (e.end, e.start))] if evs else []
             elif n is not None:
-                evs = evs[n - 1:n]
+                evs = nth(evs, n)
             for p in people:
                 p.events = [e for e in p.events if e in evs]
             people = [p for p in people if p.events]
             self._step(res, f"pick {q.pick} event", evs, people)
-        elif q.pick and not busiest_place(q):
+        elif q.pick:
             if q.pick in ("most", "least"):
                 counts = [p.spoke for p in people if p.spoke > 0]
                 if counts:
@@ -244,8 +253,11 @@ class QueryExecutor:
                     people = []
             elif q.pick == "last":
                 people = [max(people, key=lambda p: (p.last, p.first))] if people else []
+            elif n is not None and n < 0:
+                # "the second to last person to speak": by their last turns, counted from the end
+                people = nth(sorted(people, key=lambda p: (p.last, p.first)), n)
             elif n is not None:
-                people = sorted(people, key=lambda p: p.first)[n - 1:n]
+                people = nth(sorted(people, key=lambda p: p.first), n)
             self._step(res, f"pick {q.pick}", [e for p in people for e in p.events], people)
         people.sort(key=lambda p: p.first if p.events else float("inf"))
         for p in people:
@@ -274,6 +286,16 @@ class QueryExecutor:
         the one turn of someone else right before / right after it; ``with``: other people's appearances while
         ``other`` was in view too (the anchor: ``other``'s first appearance with someone)."""
         mine = [e for e in facts.turns if e.character_id == other]
+        if q.rel == "same_place":
+            # "did A and B ever speak in the same room?": events in a place where other was heard (seen) too, at any
+            # time; other's own events are not among them
+            kinds = {"spoke": ("voice",), "seen": ("face",)}.get(q.act or "", ("voice", "face"))
+            theirs = [e for e in mine if e.kind in kinds]
+            self._places(res, theirs + scope)
+            shared = {res.places[e.id] for e in theirs if e.id in res.places}
+            out = [e for e in scope if e.character_id != other and res.places.get(e.id) in shared]
+            self._step(res, f"in a place where other was ({', '.join(sorted(shared)) or 'none known'})", out)
+            return out
         if q.rel == "with":
             seen = [e for e in mine if e.kind == "face"]
             out = [e for e in scope if e.kind == "face" and e.character_id != other
@@ -489,6 +511,7 @@ _OPS = {">=": operator.ge, "<=": operator.le, "=": operator.eq, ">": operator.gt
 
 
 def _times(spec: str) -> tuple[Any, int]:
-    """"=2" / ">3" / "<=1" -> (comparison, k); the frame parser checked the form."""
+    """"=2" / ">3" / "<=1" -> (comparison, k); the frame parser checked the form. ">other": k is the other
+    person's count, which the caller sets (0 here)."""
     k = spec.lstrip("<>=")
-    return _OPS[spec[: len(spec) - len(k)]], int(k)
+    return _OPS[spec[: len(spec) - len(k)]], 0 if k == "other" else int(k)

@@ -43,10 +43,13 @@ from .wording import (
     invented_times,
     place_named,
     place_not_person,
+    rank_from_end,
     rank_not_count,
     rank_of_person,
+    same_place_pair,
     self_relation,
     single_anchor,
+    than_person,
     when_or_where,
 )
 
@@ -90,6 +93,10 @@ _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often 
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
                     r"then|until|till|since|when|again|still|afterwards?|beforehand|anymore|by\s+the\s+time|"
                     r"once)\b", re.IGNORECASE)
+# a relation word bound to a clock ("after 1:01", "before the clock reached 0:36"): a window, not a relation to
+# the person a quote names
+_TO_A_CLOCK = re.compile(r"\b(?:before|after|until|since|later\s+than|earlier\s+than)\s+(?:\w+\s+){0,4}?"
+                         r"\d{1,2}:[0-5]\d\b", re.IGNORECASE)
 _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following|earlier|later|until|since)\b",
                            re.IGNORECASE)
 # words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
@@ -306,7 +313,7 @@ def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
     """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
     asked = _CLOCK.sub(" ", plain)
     silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
-    if q.times is not None and not _COUNT_WORDS.search(asked) and not silent:
+    if q.times is not None and not q.times.endswith("other") and not _COUNT_WORDS.search(asked) and not silent:
         added.append(f"times{q.times} dropped: the question names no number of times")
         q = replace(q, times=None)
     return q
@@ -374,7 +381,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = anchor_order(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
     q = single_anchor(q, question, quoted, _likeness, added)
     q = between_people(q, question, quoted, _likeness, bool(YES_NO_QUESTION.match(question)), added)
-    if q.rel == "with":
+    q = same_place_pair(q, plain, quoted, bool(YES_NO_QUESTION.match(question)), added)
+    q = than_person(q, question, quoted, bool(YES_NO_QUESTION.match(question)), added)
+    if q.rel == "same_place":
+        pass      # a place in common, not an order in time nor company
+    elif q.rel == "with":
         if not _TOGETHER.search(plain):
             missing.append("nobody in view together in the question (rel=with is not in the question)")
     elif q.rel and q.find in ("where", "when") and q.who is None and q.other and len(quoted) <= 1 and \
@@ -407,7 +418,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     for quote in quoted:
         if not any(_same_words(quote, r) for r in refs):
             if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and not _BEFORE_AFTER.search(
-                    plain) and spoken_quotes(question):
+                    _TO_A_CLOCK.sub(" ", plain)) and spoken_quotes(question):
                 # the one person the question names, left out of a frame that names nobody: it is who=
                 q = replace(q, who=quote)
                 refs = [quote]
@@ -459,15 +470,18 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if len(said) == 1:
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
-    q = rank_of_person(q, plain, added, to_a_moment)
+    q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
     asked = _CLOCK.sub(" ", plain)
-    if q.pick is None and q.find == "where" and q.who is None and q.rel is None and not q.until:
-        # "in which room did I hear the least talking?": most / least of the places (executor: the busiest place)
+    if q.pick is None and q.find == "where" and q.rel is None and not q.until:
+        # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places
+        # (executor: the busiest place)
         pick = _most_or_least(asked)
         if pick:
             q = replace(q, pick=pick, times=None)
             added.append(f"pick={q.pick} from the question: the place with the {q.pick} talk")
-    if q.pick is None and q.find == "who" and q.rel is None:
+    if q.pick is None and q.find == "who" and (q.rel is None or q.rel in _SPAN_RELS) and \
+            not (q.times or "").endswith("other"):
+        # "who talked the most?", "before A first spoke, who had spoken the most?" (among the turns before A's)
         pick = _most_or_least(asked)
         if pick:
             q = replace(q, pick=pick)

@@ -13,9 +13,10 @@ One table (:data:`FIELDS`) defines every field; the grammar the model decodes un
 
 Semantics (see :mod:`m3_control.query.execute`): events are selected (``act``: spoke / seen / any), filtered by
 time (``from``, ``to``, ``at``), place (``place``), relation to another person (``rel`` + ``other``: before / after
-their first turn, or with ``_last`` their last one, or ``with``: in view at the same time as them) and person
-(``who``); people are filtered by how many times they spoke there (``times``) and picked (``pick``: first, last,
-n-th, most, least); ``find`` says what the answer is.
+their first turn, or with ``_last`` their last one, or ``with``: in view at the same time as them, or
+``same_place``: in a place where they were too) and person (``who``); people are filtered by how many times they
+spoke there (``times``: a number, or ``other``: as often as the other person did there) and picked (``pick``: first,
+last, n-th, n-th from the end, most, least); ``find`` says what the answer is.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from typing import Any
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
         "less", "how_long")
 REL = ("right_before", "right_after", "before", "after", "right_before_last", "right_after_last", "before_last",
-       "after_last", "with")
-TIMED_REL = tuple(r for r in REL if r != "with")   # relative to one of other's turns: the first, or with _last the last
-PICK = ("first", "last", "most", "least")     # or an ordinal 2..20
+       "after_last", "with", "same_place")
+# relative to one of other's turns: the first, or with _last the last (with: in view together; same_place: in a place
+# where other was heard / seen too, at any time)
+TIMED_REL = tuple(r for r in REL if r not in ("with", "same_place"))
+PICK = ("first", "last", "most", "least")     # or an ordinal 2..20, or -2..-20 from the end (-2: second to last)
 ACT = ("spoke", "seen", "any")
 TIMES_OPS = (">=", "<=", "=", ">", "<")
 MAX_TEXT = 200
@@ -47,8 +50,10 @@ class Query:
     other: str | None = None       # the second person (same / more / less) or the one ``rel`` is relative to
     rel: str | None = None         # right_before | right_after | before | after (other's first turn; with the
     #                                suffix _last: other's last turn) | with (in view at the same time as other)
-    pick: str | None = None        # first | last | most | least | "2".."20"
-    times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1"
+    #                                | same_place (in a place where other was too)
+    pick: str | None = None        # first | last | most | least | "2".."20" | "-2".."-20" (from the end)
+    times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1", or
+    #                                against other's count: ">other", "=other", ...
     from_: str | None = None       # m:ss
     to: str | None = None          # m:ss
     at: str | None = None          # m:ss (a moment)
@@ -91,18 +96,19 @@ FIELDS: tuple[Field, ...] = (
     Field("who", "who", quoted=True, doc="a person, by what they said or by name"),
     Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
     Field("rel", "rel", REL, doc="events relative to other's first turn (..._last: other's last turn), or with: in "
-                                 "view together with other"),
-    Field("pick", "pick", PICK, doc="first, last, most, least, or an ordinal 2..20"),
+                                 "view together with other, or same_place: in a place where other was too"),
+    Field("pick", "pick", PICK, doc="first, last, most, least, an ordinal 2..20, or -2..-20 from the end"),
     Field("from", "from_", time=True, doc="start of the time window, m:ss"),
     Field("to", "to", time=True, doc="end of the time window, m:ss"),
     Field("at", "at", time=True, doc="a moment, m:ss"),
     Field("place", "place", quoted=True, doc="a named place where the robot was"),
     Field("act", "act", ACT, doc="spoke (voice turns), seen (face appearances) or any"),
-    Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2"),   # last: after act=seen
+    Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2, or >other: more often than "
+                                "other"),   # last: after act=seen
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
-_TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
+_TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _PAIR = re.compile(r'\s*(?P<key>[a-z_]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<val>"(?:[^"\\]|\\.)*"|\S+)')
 
 
@@ -173,13 +179,17 @@ def from_dict(data: dict[str, Any]) -> Query:
             if val.isdigit():
                 val = f"={val}"
             if not _TIMES.match(val):
-                raise QueryError(f"times must be =k, >k, <k, >=k or <=k, got {val!r}")
+                raise QueryError(f"times must be =k, >k, <k, >=k or <=k (k a number or other), got {val!r}")
         kw[f.attr] = val
     return Query(**kw, until=(" ".join(until.split()) or None) if until is not None else None)
 
 
 def _ordinal(val: str) -> int | None:
-    return int(val) if val.isdigit() and 1 <= int(val) <= 20 else None
+    """"2" -> 2; "-2" -> -2 (second to last); None for anything else (first / last are words)."""
+    n = val.removeprefix("-")
+    if not n.isdigit() or not 1 <= int(n) <= 20 or (val.startswith("-") and n == "1"):
+        return None
+    return -int(n) if val.startswith("-") else int(n)
 
 
 def check_shape(q: Query) -> None:
@@ -192,6 +202,8 @@ def check_shape(q: Query) -> None:
         raise QueryError("until (the second person of 'between A and B') goes with other=, without rel")
     if q.at and (q.from_ or q.to):
         raise QueryError("give either at=... or from=/to=..., not both")
+    if q.times and q.times.endswith("other") and (not q.other or q.rel or q.until):
+        raise QueryError("times>other compares with other=\"...\"'s count: give other= without rel")
 
 
 def rel_base(rel: str | None) -> str | None:
@@ -200,9 +212,17 @@ def rel_base(rel: str | None) -> str | None:
 
 
 def pick_ordinal(q: Query) -> int | None:
+    """The pick as a position: first 1, "3" 3, "-2" -2 (second to last); None for last / most / least."""
     if q.pick == "first":
         return 1
     return _ordinal(q.pick) if q.pick else None
+
+
+def nth(items: list, n: int) -> list:
+    """The n-th item (1-based; negative from the end: -2 is the second to last) as a list of one, [] past either
+    end."""
+    i = n - 1 if n > 0 else len(items) + n
+    return items[i:i + 1] if 0 <= i < len(items) else []
 
 
 def json_schema() -> dict[str, Any]:
@@ -210,7 +230,8 @@ def json_schema() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for f in FIELDS:
         if f.key == "pick":
-            props[f.key] = {"anyOf": [{"enum": list(f.values)}, {"type": "string", "pattern": "^([2-9]|1[0-9]|20)$"}]}
+            props[f.key] = {"anyOf": [{"enum": list(f.values)},
+                                      {"type": "string", "pattern": "^-?([2-9]|1[0-9]|20)$"}]}
         elif f.values:
             props[f.key] = {"enum": list(f.values)}
         elif f.key == "times":
@@ -237,9 +258,9 @@ def gbnf_rules(root: str = "query", finds: tuple[str, ...] = FIND) -> str:
         elif f.key == "rel":
             continue
         elif f.key == "times":
-            parts.append('(" times" ("=" | ">" | "<" | ">=" | "<=") [0-9] [0-9]?)?')
+            parts.append('(" times" ("=" | ">" | "<" | ">=" | "<=") ([0-9] [0-9]? | "other"))?')
         elif f.key == "pick":
-            parts.append(f'(" pick=" ({" | ".join(json.dumps(v) for v in f.values)} | [2-9]))?')
+            parts.append(f'(" pick=" ({" | ".join(json.dumps(v) for v in f.values)} | "-"? [2-9]))?')
         elif f.values:
             parts.append(f'(" {f.key}=" ({" | ".join(json.dumps(v) for v in f.values)}))?')
         elif f.time:

@@ -57,6 +57,9 @@ def conditions(res: QueryResult) -> str:
         a, b = sorted((res.anchor, res.until_anchor), key=lambda e: (e.start, e.end))
         out.append(f" between {res.describe[a.character_id]} ({res.say(a.start)}) and "  # type: ignore[index]
                    f"{res.describe[b.character_id]} ({res.say(b.start)})")  # type: ignore[index]
+    elif q.rel == "same_place" and "other" in res.who:
+        verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
+        out.append(f" in a place where I also {verb} {res.describe[res.who['other'].character_id]}")  # type: ignore[index]
     elif q.rel == "with" and res.anchor is not None:
         out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
     elif q.rel and res.anchor is not None:
@@ -85,6 +88,9 @@ def phrase(res: QueryResult) -> str:
             if not n:
                 return f"Nobody I {verb} stayed silent the whole time{cond}."
             return f"I {verb} {n} {people_word} who stayed silent the whole time{cond}."
+        if q.times and q.times.endswith("other"):
+            return f"{n} {people_word} spoke {_times_phrase(q.times, res)}{cond}." if n else \
+                f"Nobody spoke {_times_phrase(q.times, res)}{cond}."
         if q.times:   # the asked count is not said again: the answer states one number, the one counted
             return f"{n} {people_word} did{cond}." if n else f"Nobody did{cond}."
         if n == 0:
@@ -125,7 +131,7 @@ def phrase(res: QueryResult) -> str:
         word = "more" if f == "more" else "less"
         return f"{'Yes' if yes else 'No'}, {x} spoke {word} often ({times_word(nx)}) than {y} ({times_word(ny)}){cond}."
     if not people and f == "who" and q.times:
-        return f"Nobody spoke {_times_phrase(q.times)}{cond}."
+        return f"Nobody spoke {_times_phrase(q.times, res)}{cond}."
     if not people and f != "where":
         return _nobody(res, cond)
     if f == "who":
@@ -190,13 +196,21 @@ def _busiest(res: QueryResult, cond: str) -> str:
     n = res.place_counts[places[0]]
     word = "most" if q.pick == "most" else "least"
     lead = "I saw people" if q.act == "seen" else "People spoke"
+    if q.who and "who" in res.who:
+        d = res.describe[res.who["who"].character_id]  # type: ignore[index]
+        lead = f"I saw {d}" if q.act == "seen" else _cap(f"{d} spoke")
     if len(places) == 1:
         return f"{lead} {word} often in {_the(places[0])} ({times_word(n)}){cond}."
     return f"{lead} equally often in {_join([_the(p) for p in places])} ({times_word(n)} each){cond}, " \
         f"{'more' if q.pick == 'most' else 'less'} than anywhere else."
 
 
-def _times_phrase(spec: str) -> str:
+def _times_phrase(spec: str, res: QueryResult | None = None) -> str:
+    if spec.endswith("other"):
+        d = res.describe[res.who["other"].character_id] if res is not None and "other" in res.who else \
+            "the other person"  # type: ignore[index]
+        return {"=": "as often as ", ">": "more often than ", "<": "less often than ", ">=": "at least as often as ",
+                "<=": "at most as often as "}[spec.removesuffix("other")] + d
     k = int(spec.lstrip("<>="))
     if k == 0 and spec[0] in "=<":
         return "never"
@@ -286,6 +300,9 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
     n = pick_ordinal(q)
     if q.pick == "last":
         return f"{d} {verb} last{cond} ({res.say(people[0].last)})."
+    if n is not None and n < 0 and len(people) == 1:
+        what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
+        return f"{d} was the {_ORD.get(-n, f'{-n}th')} to last person {what}{cond} ({res.say(people[0].last)})."
     if n == 1 and len(people) == 1:
         return f"{d} {verb} first{cond} ({res.say(people[0].first)})."
     if n is not None and len(people) == 1:
@@ -293,7 +310,7 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
         return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{cond} ({res.say(people[0].first)})."
     if q.times:
         return f"{d} never spoke{cond}." if q.times in ("=0", "<1", "<=0") else \
-            f"{d} spoke {_times_phrase(q.times)}{cond}."
+            f"{d} spoke {_times_phrase(q.times, res)}{cond}."
     if q.at:
         return f"{d} {'was speaking' if verb == 'spoke' else verb}{cond}."
     return f"{d} {verb}{cond}."
@@ -329,7 +346,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
         nums.add(res.value)
     if isinstance(res.value, tuple):
         nums |= set(res.value)
-    if res.query.times:
+    if res.query.times and not res.query.times.endswith("other"):
         nums.add(int(res.query.times.lstrip("<>=")))
     for n in _NUMBER.findall(_CLOCK.sub(" ", plain)):
         if int(n) not in nums:

@@ -62,6 +62,9 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
                             pick=q.pick or ("last" if q.rel == "right_before" else None))
             elif q.at is None and q.from_ is None and q.to is None:
                 q = replace(q, **{field: None}, at=mss(t))
+            elif any(x is not None and time_of(x) == t for x in (q.at, q.from_, q.to)):
+                # "how many times did A speak after 0:50?" written from=0:50 and other="0:50": the time twice
+                q = replace(q, **{field: None}, **({"rel": None} if field == "other" else {}))
             else:
                 continue
             moved.append(f"{field}={ref!r} is a time: {q.compact()}")
@@ -98,7 +101,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         moved.append(f"find={q.find} names nobody to compare: a yes or no about whom the frame selects")
         q = replace(q, find="yes")
     if q.other is not None and q.rel is None and q.who is None and q.until is None and \
-            q.find not in ("same", "more", "less"):
+            q.find not in ("same", "more", "less") and not (q.times or "").endswith("other"):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
     if q.act == "spoke" and q.times in ("=0", "<1", "<=0") and not (q.place or q.from_ or q.to or q.at):
@@ -107,7 +110,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         moved.append("times=0 with act=spoke asks for nobody: dropped")
         q = replace(q, times=None)
     if q.find in ("more", "less") and q.other is None and q.who is not None:
-        k = int(q.times.lstrip("<>=")) if q.times else 1      # "more than k times": a count, not a comparison
+        k = int(q.times.lstrip("<>=")) if q.times and q.times[-1].isdigit() else 1   # "more than k times": a count
         moved.append(f"find={q.find} without other: spoke {'more' if q.find == 'more' else 'fewer'} than {k}")
         q = replace(q, find="yes", times=(">" if q.find == "more" else "<") + str(k))
     return q, moved

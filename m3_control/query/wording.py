@@ -294,7 +294,7 @@ def rank_of_person(q: Query, plain: str, added: list[str], to_moment: bool = Fal
 
 def rank_not_count(q: Query, plain: str, added: list[str]) -> Query:
     """times=4 for "who spoke fourth?": the question ranks people, it gives no number of times."""
-    if q.times is None or not q.times.startswith("=") or _N_TIMES.search(plain):
+    if q.times is None or not q.times.startswith("=") or not q.times[1:].isdigit() or _N_TIMES.search(plain):
         return q
     ranks = {_rank(m.group(1)) for m in _ORDINAL_IN.finditer(plain)}
     k = int(q.times[1:])
@@ -400,3 +400,77 @@ def clock_refs(q: Query, plain: str, added: list[str]) -> Query:
 
 
 _THE_CLOCK = re.compile(r"^\W*(?:the\s+)?(?:clock|time|timer|mark|moment)\W*$", re.IGNORECASE)
+
+
+# "the second to last person", "next-to-last", "penultimate", "the last but one": a rank counted from the end
+_FROM_END = re.compile(r"\b(?:(second|third|fourth|fifth)[\s-]+(?:to[\s-]+)?(?:the\s+)?(?:last|final)|"
+                       r"(next)[\s-]+to[\s-]+(?:the\s+)?(?:last|final)|(penultimate)|(?:last|final)\s+but\s+one|"
+                       r"(?:one|the\s+one)\s+before\s+(?:the\s+)?last)\b", re.IGNORECASE)
+
+
+def rank_from_end(q: Query, plain: str, added: list[str]) -> Query:
+    """"Who was the second to last person to speak?" written pick=last (or pick=2): the rank counts from the end
+    (pick=-2). Only where the frame ranks people or turns on their own (no relation to someone's turn)."""
+    m = _FROM_END.search(plain)
+    if m is None or q.rel or q.until or q.find not in ("who", "what", "when", "where"):
+        return q
+    word = (m.group(1) or "second").lower()
+    pick = str(-ORDINAL_WORDS[word])
+    if q.pick != pick:
+        added.append(f"pick={pick}: the question counts from the end ({m.group(0)!r})")
+        q = replace(q, pick=pick, times=None)
+    return q
+
+
+_SAYER = r"(?:(?:the\s+)?(?:person|man|woman|one|someone|somebody|speaker|guy|lady)\s+(?:who|that)\s+" \
+         r"(?:had\s+|has\s+)?(?:said|says|told\s+me|asked)\s+)?"
+# "more often than <quote>", "fewer times than <quote>", "as often as <quote>": a count compared with that person's
+_THAN_PERSON = re.compile(r"\b(?:(more)|(fewer|less))\s+(?:often\s+|times\s+|frequently\s+|)than\s+" + _SAYER
+                          + r"\x00(\d+)\x00|\bas\s+(?:often|many\s+times|frequently)\s+as\s+" + _SAYER
+                          + r"\x00(\d+)\x00|\bthe\s+same\s+number\s+of\s+times\s+as\s+" + _SAYER + r"\x00(\d+)\x00",
+                          re.IGNORECASE)
+
+
+def than_person(q: Query, question: str, quoted: list[str], yes_no: bool, added: list[str]) -> Query:
+    """"How many people spoke more often than the person who said X?" / "who talked as often as X?": people whose
+    turns compare with X's count (``other=X times>other``), not X's own turns nor a fixed number of times. A yes / no
+    question about two people ("did A speak more than B?") is a comparison of the two (``find=more``), not this."""
+    if yes_no or not quoted:
+        return q
+    marked, i = [], 0
+    for m in QUOTED.finditer(question):
+        marked.append(question[i:m.start()] + f"\x00{len(marked)}\x00")
+        i = m.end()
+    m = _THAN_PERSON.search("".join(marked) + question[i:])
+    if m is None:
+        return q
+    op = ">" if m.group(1) else "<" if m.group(2) else "="
+    x = quoted[int(next(g for g in m.groups()[2:] if g is not None))]
+    find = "count_people" if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.IGNORECASE) else "who"
+    new = replace(q, find=find, who=None, other=x, rel=None, until=None, times=f"{op}other", pick=None)
+    if new != q:
+        added.append(f"other={x!r} times{op}other: the question compares people's counts with theirs")
+    return new
+
+
+# "in the same room", "a room where I heard both A and B", "which room did both A and B talk in?", "one shared
+# room": the places the two have in common (at any time: "together" / "with" is company, rel=with)
+_SAME_PLACE = re.compile(r"\b(?:same|one|a\s+single|shared|common)\s+(?:room|place|part\s+of\s+the\s+house)\b|"
+                         r"\b(?:room|place)s?\b[^?]*\bboth\b|\bboth\b[^?]*\b(?:room|place)s?\b", re.IGNORECASE)
+_TOGETHER_WORDS = re.compile(r"\b(?:together|with|alongside|beside|at\s+the\s+same\s+time)\b", re.IGNORECASE)
+
+
+def same_place_pair(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str]) -> Query:
+    """Two quoted people and "the same room" (or "a room where both ..."): A's turns in a place where B was too
+    (``rel=same_place``), whatever in-time relation, comparison or place the frame wrote."""
+    if len(quoted) != 2 or not _SAME_PLACE.search(plain) or _TOGETHER_WORDS.search(plain):
+        return q      # "were A and B ever in the same room together?" is company (rel=with)
+    find = "yes" if yes_no else "count_places" if re.search(r"\bhow\s+many\b", plain, re.IGNORECASE) else \
+        "where" if re.search(r"\b(?:where|which|what)\b", plain, re.IGNORECASE) else q.find
+    who = q.who if q.who in quoted else quoted[0]
+    other = next(x for x in quoted if x != who)
+    new = replace(q, find=find, who=who, other=other, rel="same_place", until=None, place=None, pick=None,
+                  times=None)
+    if new != q:
+        added.append(f"rel=same_place: the question asks about a place both were in ({new.compact()})")
+    return new

@@ -1,0 +1,127 @@
+"""Operators that compose with the rest of the frame: a rank from the end (``pick=-2``), a count compared with
+another person's (``times>other``), a place in common (``rel=same_place``), the place where one person spoke most,
+and most / least among the turns before someone; and the question's words that put a frame in line with them. On
+the hand-built meeting of tests/test_query_executor.py:
+
+    kitchen (clip 0): Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
+    office  (clip 1): Cy 0:35 (TECH), Bo 0:40; Dee seen only
+    lab     (clip 2): Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query import QueryError, check, parse
+from m3_control.query.fidelity import check as fit_question
+from m3_control.query.frame import check_shape
+
+from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
+
+KNOWN = ["kitchen", "office", "lab"]
+A, B = "lay blue at x four now", "bin red by k seven now"
+
+
+def _names(res) -> list[str]:  # noqa: ANN001
+    return [p.description for p in res.people]
+
+
+def test_a_rank_counted_from_the_end(ex):  # noqa: F811
+    a, res = ask(ex, "find=who pick=-2 act=spoke")            # last turns: Bo 0:40, Cy 1:20, Ann 1:25
+    assert _names(res) == ['the person who said "I will call the technician"'], a
+    assert "second to last" in a and not check(a, res), a
+    _, res = ask(ex, "find=who pick=-3 act=spoke")
+    assert _names(res) == ['the person who said "The coffee machine is broken"']
+    a, res = ask(ex, "find=who pick=-5 act=spoke")            # three people spoke: nobody is fifth from the end
+    assert res.people == [] and "don't remember" in a
+    _, res = ask(ex, 'find=when who="Ann" pick=-2 act=spoke')  # Ann: 0:02, 0:20, 1:05, 1:25
+    assert res.value == [65.0]
+    with pytest.raises(QueryError):
+        parse("find=who pick=-1")                               # the last is pick=last
+
+
+def test_counts_compared_with_another_persons(ex):  # noqa: F811
+    a, res = ask(ex, f'find=count_people other="{TECH}" act=spoke times>other')    # Cy 3: Ann 4
+    assert res.value == 1 and "more often than" in a and not check(a, res), a
+    _, res = ask(ex, f'find=count_people other="{TECH}" act=spoke times<other')    # Bo 2
+    assert res.value == 1
+    _, res = ask(ex, f'find=count_people other="{TECH}" act=spoke times=other')    # nobody else spoke 3 times
+    assert res.value == 0
+    _, res = ask(ex, f'find=who other="{COFFEE}" act=spoke times>other')           # Bo 2: Ann 4, Cy 3
+    assert sorted(_names(res)) == sorted(["Ann", 'the person who said "I will call the technician"'])
+    _, res = ask(ex, f'find=count_people other="{TECH}" place="lab" act=spoke times=other')   # in the lab: 2 and 2
+    assert res.value == 1
+    with pytest.raises(QueryError):
+        check_shape(parse("find=count_people times>other"))   # compared with nobody
+
+
+def test_a_place_in_common(ex):  # noqa: F811
+    a, res = ask(ex, f'find=yes who="{COFFEE}" other="{TECH}" rel=same_place act=spoke')   # both in the office
+    assert res.value is True and a.startswith("Yes") and not check(a, res), a
+    _, res = ask(ex, f'find=where who="{COFFEE}" other="{TECH}" rel=same_place act=spoke')
+    assert res.value == ["office"]
+    _, res = ask(ex, f'find=count_places who="Ann" other="{TECH}" rel=same_place act=spoke')  # the lab only
+    assert res.value == 1
+    a, res = ask(ex, f'find=yes who="{COFFEE}" other="{TECH}" rel=same_place place="kitchen" act=spoke')
+    assert res.value is False and a.startswith("No"), a      # Cy never spoke in the kitchen
+    _, res = ask(ex, f'find=who other="{COFFEE}" rel=same_place act=spoke')      # in the kitchen or the office
+    assert sorted(_names(res)) == sorted(["Ann", 'the person who said "I will call the technician"'])
+
+
+def test_the_place_where_one_person_spoke_most_and_most_before_someone(ex):  # noqa: F811
+    a, res = ask(ex, f'find=where who="{TECH}" pick=most act=spoke')    # Cy: office 1, lab 2
+    assert res.value == ["lab"] and "lab" in a and "twice" in a and not check(a, res), a
+    _, res = ask(ex, f'find=where who="{TECH}" pick=least act=spoke')
+    assert res.value == ["office"]
+    a, res = ask(ex, 'find=where who="Ann" pick=most act=spoke')         # kitchen 2, lab 2: a tie, said as one
+    assert sorted(res.value) == ["kitchen", "lab"] and "equally" in a, a
+    a, res = ask(ex, f'find=who other="{TECH}" rel=before pick=most act=spoke')   # before 0:35: Ann 2, Bo 1
+    assert _names(res) == ["Ann"], a
+
+
+def test_the_questions_words_put_the_frame_in_line():
+    q, _, _ = fit_question("Who was the second to last person to speak?", parse("find=who pick=last act=spoke"),
+                           KNOWN)
+    assert q.pick == "-2", q
+    q, _, _ = fit_question("Tell me who was the next-to-last person to say something.", parse("find=who act=spoke"),
+                           KNOWN)
+    assert q.pick == "-2", q
+    q, _, _ = fit_question("Who spoke third to last?", parse("find=who pick=3 act=spoke"), KNOWN)
+    assert q.pick == "-3", q
+    q, _, _ = fit_question("Who spoke last?", parse("find=who pick=last act=spoke"), KNOWN)
+    assert q.pick == "last", q
+    q, _, missing = fit_question(f"How many people spoke more often than the person who said '{A}'?",
+                                 parse(f'find=count_people who="{A}" times>1'), KNOWN)
+    assert (q.find, q.who, q.other, q.times) == ("count_people", None, A, ">other") and not missing, q
+    q, _, _ = fit_question(f"Who talked as often as the person who said '{A}'?", parse(f'find=who who="{A}"'),
+                           KNOWN)
+    assert (q.other, q.times) == (A, "=other"), q
+    q, _, _ = fit_question(f"Did the person who said '{A}' speak more often than the person who said '{B}'?",
+                           parse(f'find=more who="{A}" other="{B}"'), KNOWN)
+    assert (q.find, q.times) == ("more", None), q                # two people compared: a yes / no
+    q, _, missing = fit_question(f"Did the person who said '{A}' and the person who said '{B}' ever speak in the "
+                                 "same room?", parse(f'find=same who="{A}" other="{B}" place="x four"'), KNOWN)
+    assert (q.find, q.rel, q.place, q.who, q.other) == ("yes", "same_place", None, A, B) and not missing, q
+    q, _, _ = fit_question(f"Which room did both the person who said '{A}' and the person who said '{B}' talk in?",
+                           parse(f'find=where who="{A}" other="{B}" rel=with'), KNOWN)
+    assert (q.find, q.rel) == ("where", "same_place"), q
+    q, _, _ = fit_question(f"Were the person who said '{A}' and the person who said '{B}' ever in the same room "
+                           "together?", parse(f'find=yes who="{A}" other="{B}" rel=with'), KNOWN)
+    assert q.rel == "with", q                                    # together: in view at the same time
+    q, _, _ = fit_question(f"Before the person who said '{A}' first spoke, who had spoken the most?",
+                           parse("find=who act=spoke times=3"), KNOWN)
+    assert (q.other, q.rel, q.pick, q.times) == (A, "before", "most", None), q
+    q, _, _ = fit_question(f"In which room did the person who said '{A}' speak the most?",
+                           parse(f'find=where who="{A}" act=spoke'), KNOWN)
+    assert q.pick == "most", q
+
+
+def test_a_clock_written_as_a_person_beside_the_same_time_is_that_time(ex):  # noqa: F811
+    a, res = ask(ex, f'find=count_times who="{TECH}" other="1:00" from=1:00 act=spoke')   # Cy at 1:10 and 1:20
+    assert res.status == "ok" and res.value == 2, (a, res.trace())
+    q, _, missing = fit_question(f"After 1:01, how many times did I hear the person who said '{A}'?",
+                                 parse("find=count_times from=1:01 act=spoke"), KNOWN)
+    assert q.who == A and not missing, (q, missing)      # the relation word is the clock's, the quote is who=
+    q, _, missing = fit_question(f"After the person who said '{A}' spoke, who talked?", parse("find=who act=spoke"),
+                                 KNOWN)
+    assert q.who != A, q                                 # after X: X is the anchor, not the person asked about
