@@ -125,3 +125,22 @@ def test_a_clock_written_as_a_person_beside_the_same_time_is_that_time(ex):  # n
     q, _, missing = fit_question(f"After the person who said '{A}' spoke, who talked?", parse("find=who act=spoke"),
                                  KNOWN)
     assert q.who != A, q                                 # after X: X is the anchor, not the person asked about
+
+
+def test_a_frame_that_names_one_of_two_related_people_gets_the_other():
+    q, _, missing = fit_question(f"After the person who said '{A}' had spoken for the last time, how many times did "
+                                 f"the person who said '{B}' speak?", parse(f'find=count_times other="{B}" act=spoke'),
+                                 KNOWN)
+    assert (q.who, q.other, q.rel) == (B, A, "after_last") and not missing, (q, missing)
+    q, _, missing = fit_question(f"How many times did the person who said '{B}' talk before the person who said "
+                                 f"'{A}' first spoke?", parse(f'find=count_times who="{B}" act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel) == (B, A, "before") and not missing, (q, missing)
+
+
+def test_more_than_anyone_else_is_the_most_and_how_often_is_a_count():
+    from m3_control.query.fidelity import asks_turn_count
+
+    q, _, _ = fit_question("Who spoke more times than anyone else?", parse("find=who times>other"), KNOWN)
+    assert (q.times, q.pick) == (None, "most"), q
+    assert asks_turn_count("How often did someone say something while I was in the hallway?")
+    assert not asks_turn_count("How often did someone talk about the red folder?")

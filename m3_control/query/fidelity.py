@@ -47,6 +47,7 @@ from .wording import (
     rank_not_count,
     rank_of_person,
     same_place_pair,
+    second_person,
     self_relation,
     single_anchor,
     than_person,
@@ -183,6 +184,7 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
 
 
 _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
+_HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)   # "how often did someone talk?"
 
 
 _NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|said)\b",
@@ -221,7 +223,9 @@ def asks_own_moves(question: str) -> bool:
 def asks_turn_count(question: str) -> bool:
     """The question counts someone's turns ("who spoke exactly twice?", "how many times did she talk?"): counts are
     in the turn records, never in one memory's text."""
-    return bool(_TURN_COUNT.search(_QUOTE.sub(" ", question)))
+    plain = _QUOTE.sub(" ", question)
+    return bool(_TURN_COUNT.search(plain)) or bool(_HOW_OFTEN.search(plain) and _HEARING.search(plain)
+                                                   and not re.search(r"\babout\b", plain, re.IGNORECASE))
 
 
 def asks_by_rank(question: str) -> bool:
@@ -312,6 +316,10 @@ def place_of_question(question: str, known: list[str]) -> str | None:
 def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
     """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
     asked = _CLOCK.sub(" ", plain)
+    if (q.times or "").endswith("other") and not q.other:
+        # "who spoke more times than anyone else?" written times>other: compared with nobody (the most is a pick)
+        added.append(f"times{q.times} dropped: nobody to compare with")
+        return replace(q, times=None)
     silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
     if q.times is not None and not q.times.endswith("other") and not _COUNT_WORDS.search(asked) and not silent:
         added.append(f"times{q.times} dropped: the question names no number of times")
@@ -378,7 +386,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                         "count_people" if re.search(r"\bhow many\b", plain, re.IGNORECASE) else "who",
                         who=None, other=quoted[0], rel="with", pick=None, times=None)
         added.append(f"rel=with: the question asks who was in view together ({q.compact()})")
-    q = anchor_order(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
+    q = second_person(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
+    q = anchor_order(q, question, quoted, _likeness, added)
     q = single_anchor(q, question, quoted, _likeness, added)
     q = between_people(q, question, quoted, _likeness, bool(YES_NO_QUESTION.match(question)), added)
     q = same_place_pair(q, plain, quoted, bool(YES_NO_QUESTION.match(question)), added)

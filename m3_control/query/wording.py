@@ -165,6 +165,24 @@ def anchor_order(q: Query, question: str, quoted: list[str], likeness, added: li
     return q
 
 
+def second_person(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
+    """Two quoted people, one relation word anchored on one of them ("after A had spoken for the last time, how many
+    times did B speak?"), and a frame that names only one of the two: the other goes in beside it
+    (:func:`anchor_order` then puts the anchor in ``other=``)."""
+    if len(quoted) != 2 or q.find in ("same", "more", "less") or q.rel == "with" or q.until or \
+            (q.times or "").endswith("other"):
+        return q
+    refs = [r for r in (q.who, q.other) if r]
+    if len(refs) != 1 or _anchor_quote(question, quoted) is None:
+        return q
+    named = [x for x in quoted if likeness(x, refs[0]) >= 0.75]
+    if len(named) != 1:
+        return q
+    missing = next(x for x in quoted if x != named[0])
+    added.append(f"{missing!r} beside {refs[0]!r}: the question names two people")
+    return replace(q, who=refs[0], other=missing)
+
+
 def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """One quoted person right after a relation word ("how many people had spoken *before* the person who said X
     first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with
