@@ -144,3 +144,32 @@ def test_more_than_anyone_else_is_the_most_and_how_often_is_a_count():
     assert (q.times, q.pick) == (None, "most"), q
     assert asks_turn_count("How often did someone say something while I was in the hallway?")
     assert not asks_turn_count("How often did someone talk about the red folder?")
+
+
+def test_roles_requests_and_rooms_with_talk(ex):  # noqa: F811
+    from m3_control.query.requests import direct_question
+
+    # the final speaker is anchored on their last turn: Ann's 1:25, right before it Cy's 1:20
+    a, res = ask(ex, 'find=who other="final speaker" rel=right_before act=spoke')
+    assert _names(res) == ['the person who said "I will call the technician"'], a
+    assert direct_question("Tell me the room where you heard the person who said 'hi' speak the most.").startswith(
+        "Which room where")
+    assert direct_question("Tell me the number of rooms where anybody said something.").startswith("How many rooms")
+    assert direct_question("Tell me the first thing anybody said.") == "What was the first thing anybody said?"
+    q, _, _ = fit_question("How many rooms where anybody said something?", parse("find=count_places"), KNOWN)
+    assert q.act == "spoke", q
+    q, _, _ = fit_question("How many rooms did I visit?", parse("find=count_places act=spoke"), KNOWN)
+    assert q.act is None, q
+    a, res = ask(ex, "find=count_places act=spoke")          # kitchen, office, lab
+    assert res.value == 3 and a.startswith("People spoke in 3") and not check(a, res), a
+    _, res = ask(ex, "find=count_places act=spoke from=0:30 to=0:50")    # the office only
+    assert res.value == 1
+    q, _, _ = fit_question(f"Up to the first time the person who said '{A}' talked, who had talked most often?",
+                           parse("find=who act=spoke times>10"), KNOWN)
+    assert (q.other, q.rel, q.pick, q.times) == (A, "before", "most", None), q
+    q, _, _ = fit_question(f"Who had spoken most often by the time the person who said '{A}' first spoke?",
+                           parse("find=who times>other"), KNOWN)
+    assert (q.other, q.rel, q.pick, q.times) == (A, "before", "most", None), q
+    q, _, _ = fit_question(f"Which room where you heard the person who said '{A}' speak the greatest number of "
+                           "times?", parse(f'find=where who="{A}" act=spoke'), KNOWN)
+    assert q.pick == "most", q

@@ -21,6 +21,7 @@ a time after the question, stop the query with that status; the answer says so (
 from __future__ import annotations
 
 import operator
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -306,7 +307,10 @@ class QueryExecutor:
             return out
         voiced = _own_turns(facts, other)
         rel = rel_base(q.rel)
-        anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") else voiced[0]) \
+        # "right before the final speaker": a person named by being last is anchored on that last turn
+        by_last = res.who.get("other") is not None and res.who["other"].how == "role" and \
+            bool(re.search(r"\b(?:last|final)\b", res.who["other"].ref, re.IGNORECASE))
+        anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") or by_last else voiced[0]) \
             if voiced else None
         res.anchor = anchor
         if anchor is None:
@@ -387,7 +391,8 @@ class QueryExecutor:
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",
                        [e for e in mine if res.places.get(e.id) in res.value])
         elif f in ("where", "count_places"):
-            if who is None and not q.rel and q.times is None and q.place is None:
+            if who is None and not q.rel and q.times is None and q.place is None and q.act is None:
+                # the robot's own rooms ("how many rooms did I go to?"); with act=: where people spoke / were seen
                 self._robot_places(res, facts, at, t1, t2)
                 names = [p for _, p in res.robot_places]
                 if q.pick in ("first", "last") and names:

@@ -88,8 +88,10 @@ _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\
 _MEETING = re.compile(r"\b(?:meet|met|meeting|encounter|encountered|run into|ran into)\b", re.IGNORECASE)
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
-_MOST = re.compile(rf"(?<!\bat )\bmost\b(?!\s+recent)|\bmore (?:often |times )?{_ANYONE}", re.IGNORECASE)
-_LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}", re.IGNORECASE)
+_MOST = re.compile(rf"(?<!\bat )\bmost\b(?!\s+recent)|\bmore (?:often |times )?{_ANYONE}|"
+                   r"\b(?:greatest|largest|highest|biggest)\s+number\b", re.IGNORECASE)
+_LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}|"
+                    r"\b(?:smallest|lowest)\s+number\b", re.IGNORECASE)
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
                     r"then|until|till|since|when|again|still|afterwards?|beforehand|anymore|by\s+the\s+time|"
@@ -98,6 +100,9 @@ _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|pr
 # the person a quote names
 _TO_A_CLOCK = re.compile(r"\b(?:before|after|until|since|later\s+than|earlier\s+than)\s+(?:\w+\s+){0,4}?"
                          r"\d{1,2}:[0-5]\d\b", re.IGNORECASE)
+# where the question's relation starts: the words before it pick among the people on its side
+_REL_SPLIT = re.compile(r"\b(?:before|after|until|till|since|once|following|preceding|prior\s+to|by\s+the\s+time|"
+                        r"up\s+(?:to|until|till))\b", re.IGNORECASE)
 _BEFORE_AFTER = re.compile(r"\b(?:before|after|next|previous|preceding|following|earlier|later|until|since)\b",
                            re.IGNORECASE)
 # words that place a relation at someone's last turn ("right before the last time she spoke", "after he had spoken
@@ -474,7 +479,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q.find in ("who", "what", "when", "where"):
         # "who was the first to speak after A first spoke?": a first / last before the relation word picks among
         # the people after (before) A's turn; one after it ("A first spoke") is the anchor's, which rel= gives
-        head = _BEFORE_AFTER.split(plain, maxsplit=1)[0]
+        head = _REL_SPLIT.split(plain, maxsplit=1)[0]
         said = _first_or_last(head)
         if len(said) == 1:
             q = replace(q, pick=said.pop())
@@ -495,7 +500,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if pick:
             q = replace(q, pick=pick)
             added.append(f"pick={q.pick} from the question")
-    if q.act in (None, "any") and q.find not in ("count_places", "same"):
+    if q.act in (None, "any") and q.find != "same":     # "in how many rooms did anyone speak?": rooms with talk
         act = act_of_question(question)
         if act is not None:
             q = replace(q, act=act)
@@ -506,7 +511,13 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         act = act_of_question(question)
         added.append(f"act={q.act} is act={act}: the question asks about {'hearing' if act == 'spoke' else 'seeing'}")
         q = replace(q, act=act)
-    elif (q.act is not None and q.find in ("how_long", "when", "where") and q.who is None and q.other is None
+    elif q.act is not None and q.find == "count_places" and q.who is None and q.other is None and \
+            act_of_question(question) is None:
+        # "how many rooms did I visit?": the robot's own rooms, nobody heard or seen in them
+        added.append(f"act={q.act} dropped: the question counts the robot's own places")
+        q = replace(q, act=None)
+    elif (q.act is not None and q.find in ("how_long", "when", "where") and q.who is None
+          and q.other is None
           and act_of_question(question) is None and not _HEARING.search(_DESCRIPTOR.sub(" ", plain))
           and not _SEEING.search(plain) and _ROBOT_MOVES.search(plain)):
         # the robot's own comings and goings: nobody was heard or seen, the frame's act asks about people

@@ -47,11 +47,11 @@ class Who:
                                self.candidates[:4]]}
 
 
-_ROLE_WORD = re.compile(r"\b(first|second|third|fourth|fifth|last|most|least|fewest)\b")
+_ROLE_WORD = re.compile(r"\b(first|second|third|fourth|fifth|last|final|most|least|fewest)\b")
 _ROLE_VERB = re.compile(r"\b(?:spoke|speak|speaks|talked|talk|talks|heard|said|talkative|speaker|voice)\b")
 _FILLER_WORDS = ("the a one person man woman guy lady who that which was is to of all people speaker voice i me did do "
                  "spoke speak speaks talked talk talks heard said talkative often times first second third fourth "
-                 "fifth last most least fewest time")
+                 "fifth last final most least fewest time")
 _ROLE_FILLER = frozenset(_FILLER_WORDS.split())
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
@@ -79,7 +79,7 @@ def by_role(facts: PeopleFacts, ref: str) -> Who | None:
         if len(hits) > 1:
             return Who(ref, "ambiguous", how="role", candidates=[(c, 1.0, ev[c]) for c in hits])
         return Who(ref, "found", hits[0], "role", 1.0, [ev[hits[0]]])
-    if word == "last":
+    if word in ("last", "final"):
         t = max(voice, key=lambda v: (v.end, v.start))
         return Who(ref, "found", t.character_id, "role", 1.0, [t])
     order = list(dict.fromkeys(t.character_id for t in voice))

@@ -98,8 +98,12 @@ def phrase(res: QueryResult) -> str:
         return f"I {verb} {n} different {people_word}{cond}."
     if f == "count_places":
         n = int(res.value)
-        return f"I was in {n} different {'place' if n == 1 else 'places'}{cond}." if n else \
-            f"I have no record of where I was{cond}."
+        word = "place" if n == 1 else "places"
+        if not res.robot_places and q.act in ("spoke", "seen", "any") and not q.who:
+            # rooms where people were heard (seen), not the robot's own
+            lead = {"spoke": "People spoke", "seen": "I saw people"}.get(q.act, "I saw or heard people")
+            return f"{lead} in {n} different {word}{cond}." if n else f"{lead} nowhere I know{cond}."
+        return f"I was in {n} different {word}{cond}." if n else f"I have no record of where I was{cond}."
     if f == "count_times":
         n = int(res.value)
         verb = "saw" if q.act == "seen" else "heard"

@@ -73,7 +73,9 @@ def unwrap_request(question: str) -> str:
     elif (w := _WHETHER.match(body)) is not None:
         out = "Is it true that " + body[w.end():]
     elif (m.group("tell1") or m.group("tell2")) and _THING.match(body):
-        out = "What was " + body
+        # "Tell me the room where ...", "tell me the number of rooms ...": the terse forms below say which question
+        full = expand_terse(body + "?")
+        out = full[:-1] if full != body + "?" else "What was " + body
     else:
         return question
     return out + "?"
@@ -81,7 +83,7 @@ def unwrap_request(question: str) -> str:
 
 _ORDINAL = r"first|second|third|fourth|fifth|sixth|last|final|next|previous|latest|most\s+recent"
 _TERSE: tuple[tuple[re.Pattern, object], ...] = (
-    (re.compile(r"^\W*number\s+of\s+", re.IGNORECASE), "How many "),
+    (re.compile(r"^\W*(?:the\s+)?number\s+of\s+", re.IGNORECASE), "How many "),
     (re.compile(r"^\W*(?:the\s+)?(room|place|location)\b", re.IGNORECASE), lambda m: f"Which {m.group(1).lower()}"),
     (re.compile(r"^\W*(?:the\s+)?time\s+(?=(?:someone|somebody|anyone|anybody|i|we|the|a|people)\b)", re.IGNORECASE),
      "At what time "),
