@@ -173,3 +173,13 @@ def test_roles_requests_and_rooms_with_talk(ex):  # noqa: F811
     q, _, _ = fit_question(f"Which room where you heard the person who said '{A}' speak the greatest number of "
                            "times?", parse(f'find=where who="{A}" act=spoke'), KNOWN)
     assert q.pick == "most", q
+
+
+def test_where_the_first_words_were_and_a_clock_compared_with(ex):  # noqa: F811
+    a, res = ask(ex, "find=where pick=first act=spoke")      # Ann at 0:02 in the kitchen
+    assert a == "I first heard someone speak in the kitchen." and not check(a, res), a
+    a, res = ask(ex, "find=where pick=last act=spoke")       # Ann at 1:25 in the lab (she spoke in the kitchen first)
+    assert a == "I last heard someone speak in the lab.", a
+    q, _, _ = fit_question(f"Tell me how many times the person who said '{A}' talked after 0:50.",
+                           parse(f'find=count_times who="{A}" other="0:50" act=spoke times>other'), KNOWN)
+    assert q.times is None, q

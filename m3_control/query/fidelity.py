@@ -321,8 +321,9 @@ def place_of_question(question: str, known: list[str]) -> str | None:
 def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
     """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
     asked = _CLOCK.sub(" ", plain)
-    if (q.times or "").endswith("other") and not q.other:
-        # "who spoke more times than anyone else?" written times>other: compared with nobody (the most is a pick)
+    if (q.times or "").endswith("other") and (not q.other or time_of(q.other) is not None):
+        # "who spoke more times than anyone else?" written times>other: compared with nobody (the most is a pick);
+        # "how many times did A talk after 0:50?" written other="0:50" times>other: the clock is a time, no person
         added.append(f"times{q.times} dropped: nobody to compare with")
         return replace(q, times=None)
     silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times

@@ -187,7 +187,14 @@ def phrase(res: QueryResult) -> str:
     d = _join([p.description for p in people]) if people else "that"
     verb = "heard" if all(e.kind == "voice" for e in res.events if e.id in res.places) else "saw"
     if q.pick in ("first", "last"):
-        return f"I {q.pick} {verb} {d} in {_the(places[0] if q.pick == 'first' else places[-1])}."
+        placed = [e for e in res.events if e.id in res.places]
+        edge = (placed[0] if q.pick == "first" else max(placed, key=lambda e: (e.end, e.start))) if placed else None
+        where = _the(res.places[edge.id]) if edge is not None else _the(places[0] if q.pick == "first" else
+                                                                          places[-1])
+        if not q.who and not q.other:
+            # "where was I when the first person spoke?": the place is the answer, whoever it was (cited)
+            return f"I {q.pick} {verb} someone{' speak' if verb == 'heard' else ''} in {where}."
+        return f"I {q.pick} {verb} {d} in {where}."
     return f"I {verb} {d} in {_join([_the(p) for p in places])}{cond}."
 
 
