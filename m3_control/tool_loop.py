@@ -32,6 +32,7 @@ from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, p
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
+from .query import routing as query_routing
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
@@ -220,11 +221,11 @@ class ToolReasoningLoop:
         queried = False       # a query ran (its result, not a search, said what the records hold)
         # a clock time, a person named by the words they said (matched to what was heard, mis-hearings included), by
         # looks or by rank among the speakers: a search ranks by meaning, only the records can say
-        records_only = (bool(_CLOCK_TIME.search(question)) or query_fidelity.asks_order_of_quote(question)
-                        or query_fidelity.asks_company_of_quote(question) or query_fidelity.asks_about_looks(question)
-                        or query_fidelity.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
-                        or query_fidelity.asks_turn_count(question) or query_fidelity.asks_who_spoke(question)
-                        or query_fidelity.asks_own_moves(question))
+        records_only = (bool(_CLOCK_TIME.search(question)) or query_routing.asks_order_of_quote(question)
+                        or query_routing.asks_company_of_quote(question) or query_routing.asks_about_looks(question)
+                        or query_routing.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
+                        or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
+                        or query_routing.asks_own_moves(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run

@@ -138,7 +138,7 @@ def test_a_frame_that_names_one_of_two_related_people_gets_the_other():
 
 
 def test_more_than_anyone_else_is_the_most_and_how_often_is_a_count():
-    from m3_control.query.fidelity import asks_turn_count
+    from m3_control.query.routing import asks_turn_count
 
     q, _, _ = fit_question("Who spoke more times than anyone else?", parse("find=who times>other"), KNOWN)
     assert (q.times, q.pick) == (None, "most"), q

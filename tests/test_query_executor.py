@@ -693,8 +693,8 @@ def test_people_described_by_how_they_looked(db_at):
     ("When did I see the woman who was crying?", "find=when act=seen", 'find=when who="the person who looked sad"'),
 ])
 def test_a_question_naming_someone_by_looks_gets_them_in_its_frame(question, frame, want):
-    from m3_control.query.fidelity import asks_about_looks
     from m3_control.query.fidelity import check as against
+    from m3_control.query.routing import asks_about_looks
 
     q, added, missing = against(question, parse(frame), [])
     assert asks_about_looks(question), question
@@ -703,7 +703,7 @@ def test_a_question_naming_someone_by_looks_gets_them_in_its_frame(question, fra
 
 
 def test_a_feeling_someone_spoke_of_is_not_how_anybody_looked():
-    from m3_control.query.fidelity import asks_about_looks
+    from m3_control.query.routing import asks_about_looks
 
     assert not asks_about_looks("Did anyone say they were happy?")
     assert not asks_about_looks("Who mentioned being upset about the printer?")
@@ -731,8 +731,8 @@ def test_a_frame_may_say_with_only_when_the_question_asks_who_was_together():
 
 
 def test_a_question_about_company_gets_rel_with_whatever_the_frame_said():
-    from m3_control.query.fidelity import asks_company_of_quote
     from m3_control.query.fidelity import check as against
+    from m3_control.query.routing import asks_company_of_quote
 
     yes_no = f"Was the person who said '{COFFEE}' ever in view together with the person who said '{TECH}'?"
     q, added, missing = against(yes_no, parse(f'find=same who="{COFFEE}" other="{TECH}"'), [])
@@ -818,7 +818,7 @@ def test_a_person_compared_with_the_role_they_hold_is_that_person_ties_included(
 
 
 def test_a_person_named_by_rank_among_the_speakers_is_asked_of_the_records(ex):
-    from m3_control.query.fidelity import asks_by_rank
+    from m3_control.query.routing import asks_by_rank
     from m3_control.tool_loop import ToolReasoningLoop
 
     from .test_tool_loop import Scripted, root_actions

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from m3_control.query import REFUSAL, parse
-from m3_control.query.fidelity import asks_by_rank, asks_turn_count, check
+from m3_control.query.fidelity import check
 from m3_control.query.polarity import align
+from m3_control.query.routing import asks_by_rank, asks_turn_count
 
 from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
 
@@ -149,8 +150,8 @@ def test_ranks_counts_of_people_and_places_written_as_people():
 
 
 def test_refs_the_question_never_says_and_scene_setting_clauses():
-    from m3_control.query.fidelity import asks_who_spoke
     from m3_control.query.polarity import YES_NO_QUESTION
+    from m3_control.query.routing import asks_who_spoke
 
     q, added, missing = check("Who had spoken most recently right before 0:57?",
                               parse('find=who other="the printer is out of paper" rel=right_before act=spoke'), KNOWN)
@@ -500,7 +501,7 @@ def test_novel_forms_asked_of_the_records(ex):  # noqa: F811
     """Questions written after set N, none of a probe kind's wording: "which people spoke more than five times?"
     written find=more times>5 named the most talkative person only; "who had the most turns while I was in the
     workshop?" and "when did I get to the workshop?" went to a search ("no memory")."""
-    from m3_control.query.fidelity import asks_own_moves, asks_who_spoke
+    from m3_control.query.routing import asks_own_moves, asks_who_spoke
 
     q, added, _ = check("Which people spoke more than twice?", parse("find=more times>2"), KNOWN)
     assert q.find == "who" and q.times == ">2", (q, added)

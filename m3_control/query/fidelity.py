@@ -145,18 +145,6 @@ def spoken_quotes(question: str) -> list[str]:
             if _SPOKEN_BEFORE.search(question[:m.start()]) or _SPOKEN_AFTER.search(question[m.end():])]
 
 
-def asks_order_of_quote(question: str) -> bool:
-    """The question quotes someone and asks about order in time ("who spoke right before the person who said
-    X?"): an order no search by meaning can find, only the turn records."""
-    return bool(quotes_of(question)) and bool(_ORDER.search(_QUOTE.sub(" ", question)))
-
-
-def asks_company_of_quote(question: str) -> bool:
-    """The question quotes someone and asks who was in view with them ("who was with the person who said X?"):
-    the face records know, a search by meaning does not."""
-    return bool(quotes_of(question)) and bool(_COMPANY.search(_QUOTE.sub(" ", question)))
-
-
 # a feeling someone spoke of ("did anyone say they were happy?") is what was said, not how anybody looked
 _SAID_FEELING = re.compile(r"\b(?:say|said|says|mention(?:ed|s)?|tell|told|talk(?:ed|s)? about)\s+(?:that\s+)?"
                            r"(?:(?:they|he|she|i|we|you|someone|everyone|it)\s+)?(?:(?:was|were|is|are|felt|feels?|"
@@ -173,71 +161,11 @@ def look_of_question(question: str) -> str | None:
     return labels[0] if len(labels) == 1 else None
 
 
-def asks_about_looks(question: str) -> bool:
-    """The question names a person by how they looked: only the face records know (a search by meaning finds the
-    "looks happy" memory, not who was with her or whether she spoke)."""
-    return look_of_question(question) is not None
-
-
-_RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
-                     r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
-                     r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b"
-                     r"|\b(?:first|earliest|last|final|latest|most\s+recent|opening|closing)\s+(?:words?|things?|"
-                     r"sentences?|"
-                     r"remarks?)\b",
-                     re.IGNORECASE)
-
-
-_TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
-_HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)   # "how often did someone talk?"
-
-
 _NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|said)\b",
                           re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
 _OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
-_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:person|people|one|ones|speaker|of\s+(?:the|them))|"
-                        r"when|"
-                        r"(?:at\s+)?what\s+time|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
-                        r"[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
-                        r"talking|voice|hear|heard|turns?|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
-                        re.IGNORECASE)
-
-
-def asks_who_spoke(question: str) -> bool:
-    """"Whose voice did I hear last in the library?", "who opened the talking?", "which of the people I heard
-    never spoke in the kitchen?", "at what time did someone first talk in the bathroom?", "which room had the most
-    talking?": a person, a time or a place by who spoke when or where, which the turn records hold (not "who talked
-    about the umbrella?": a topic is a search)."""
-    plain = _QUOTE.sub(" ", question)
-    return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
-
-
 _ASKS_WHO = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|ones?|speakers?|of))\b", re.IGNORECASE)
-_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|where)\b[^?]*\b(?:i|we)\s+(?:get|got|arrive|"
-                        r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent)\b",
-                        re.IGNORECASE)
-
-
-def asks_own_moves(question: str) -> bool:
-    """"When did I get to the workshop?", "how long did I stay in the kitchen?": the robot's own path, which the pose
-    records hold and no memory's text does."""
-    return bool(_OWN_MOVES.search(_QUOTE.sub(" ", question)))
-
-
-def asks_turn_count(question: str) -> bool:
-    """The question counts someone's turns ("who spoke exactly twice?", "how many times did she talk?"): counts are
-    in the turn records, never in one memory's text."""
-    plain = _QUOTE.sub(" ", question)
-    return bool(_TURN_COUNT.search(plain)) or bool(_HOW_OFTEN.search(plain) and _HEARING.search(plain)
-                                                   and not re.search(r"\babout\b", plain, re.IGNORECASE))
-
-
-def asks_by_rank(question: str) -> bool:
-    """The question names a person or their words by rank among the speakers ("the third person who spoke", "who
-    spoke second", "the last words I heard"): an order in time no memory's text holds, only the turn records."""
-    return bool(_RANKED.search(_QUOTE.sub(" ", question)))
-
 
 def _likeness(a: str, b: str) -> float:
     """How alike two quotes are, either way round (quotes.quote_score is the share of the first one's words)."""
