@@ -21,7 +21,6 @@ a time after the question, stop the query with that status; the answer says so (
 from __future__ import annotations
 
 import operator
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +30,7 @@ from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
 from m3_memory.timeline import Timeline
 
-from .frame import Query, check_shape, nth, pick_ordinal, rel_base
+from .frame import Query, check_shape, compares_with_other, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .repair import repair
@@ -209,7 +208,7 @@ class QueryExecutor:
                 if cid not in rows:
                     rows[cid] = PersonRow(cid, "", [e for e in scope if e.character_id == cid], spoke.get(cid, 0))
         op, k = _times(q.times) if q.times else (None, 0)
-        if q.times and q.times.endswith("other") and other is not None:
+        if compares_with_other(q.times) and other is not None:
             # "how many people spoke more often than X?": X's own count in the same scope is the k; X is not one of
             # the people compared with X
             k = spoke.get(other, 0)
@@ -221,7 +220,7 @@ class QueryExecutor:
             for e in facts.turns:
                 if e.kind == "voice" and e.character_id not in rows and e.character_id not in spoke and \
                         (who is None or e.character_id == who) and e.character_id != (
-                        other if q.times.endswith("other") else None):
+                        other if compares_with_other(q.times) else None):
                     rows[e.character_id] = PersonRow(e.character_id, "", [], 0)
                 if e.kind == "voice" and e.character_id in rows and not rows[e.character_id].spoke:
                     rows[e.character_id].events.append(e)
@@ -307,10 +306,11 @@ class QueryExecutor:
             return out
         voiced = _own_turns(facts, other)
         rel = rel_base(q.rel)
-        # "right before the final speaker": a person named by being last is anchored on that last turn
-        by_last = res.who.get("other") is not None and res.who["other"].how == "role" and \
-            bool(re.search(r"\b(?:last|final)\b", res.who["other"].ref, re.IGNORECASE))
-        anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") or by_last else voiced[0]) \
+        # a person named by a role is anchored on the turn that gave the role ("right before the final speaker":
+        # their last turn; "the one who spoke first", "the most talkative": their first)
+        w = res.who.get("other")
+        role_turn = w.evidence[0] if w is not None and w.how == "role" and w.evidence else None
+        anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") else role_turn or voiced[0]) \
             if voiced else None
         res.anchor = anchor
         if anchor is None:

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from m3_memory.timeline import Timeline
 
-from .frame import TIMED_REL, Query, rel_base
+from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
@@ -249,13 +249,13 @@ def place_of_question(question: str, known: list[str]) -> str | None:
 def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
     """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
     asked = _CLOCK.sub(" ", plain)
-    if (q.times or "").endswith("other") and (not q.other or time_of(q.other) is not None):
+    if compares_with_other(q.times) and (not q.other or time_of(q.other) is not None):
         # "who spoke more times than anyone else?" written times>other: compared with nobody (the most is a pick);
         # "how many times did A talk after 0:50?" written other="0:50" times>other: the clock is a time, no person
         added.append(f"times{q.times} dropped: nobody to compare with")
         return replace(q, times=None)
     silent = q.times in ("=0", "<1", "<=0") and _SILENT.search(asked)   # "never spoke", "stayed silent": zero times
-    if q.times is not None and not q.times.endswith("other") and not _COUNT_WORDS.search(asked) and not silent:
+    if q.times is not None and not compares_with_other(q.times) and not _COUNT_WORDS.search(asked) and not silent:
         added.append(f"times{q.times} dropped: the question names no number of times")
         q = replace(q, times=None)
     return q
@@ -323,9 +323,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = second_person(self_relation(q, quoted, _likeness, added), question, quoted, _likeness, added)
     q = anchor_order(q, question, quoted, _likeness, added)
     q = single_anchor(q, question, quoted, _likeness, added)
-    q = between_people(q, question, quoted, _likeness, bool(YES_NO_QUESTION.match(question)), added)
-    q = same_place_pair(q, plain, quoted, bool(YES_NO_QUESTION.match(question)), added)
-    q = than_person(q, question, quoted, bool(YES_NO_QUESTION.match(question)), added)
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    q = between_people(q, question, quoted, _likeness, yes_no, added)
+    q = same_place_pair(q, plain, quoted, yes_no, added)
+    q = than_person(q, question, quoted, yes_no, added)
     if q.rel == "same_place":
         pass      # a place in common, not an order in time nor company
     elif q.rel == "with":
@@ -423,7 +424,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=pick, times=None)
             added.append(f"pick={q.pick} from the question: the place with the {q.pick} talk")
     if q.pick is None and q.find == "who" and (q.rel is None or q.rel in _SPAN_RELS) and \
-            not (q.times or "").endswith("other"):
+            not compares_with_other(q.times):
         # "who talked the most?", "before A first spoke, who had spoken the most?" (among the turns before A's)
         pick = _most_or_least(asked)
         if pick:

@@ -202,8 +202,13 @@ def check_shape(q: Query) -> None:
         raise QueryError("until (the second person of 'between A and B') goes with other=, without rel")
     if q.at and (q.from_ or q.to):
         raise QueryError("give either at=... or from=/to=..., not both")
-    if q.times and q.times.endswith("other") and (not q.other or q.rel or q.until):
+    if compares_with_other(q.times) and (not q.other or q.rel or q.until):
         raise QueryError("times>other compares with other=\"...\"'s count: give other= without rel")
+
+
+def compares_with_other(times: str | None) -> bool:
+    """``times>other`` and the like: the count is compared with ``other``'s own, not with a number."""
+    return bool(times) and times.endswith("other")  # type: ignore[union-attr]
 
 
 def rel_base(rel: str | None) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .execute import PersonRow, QueryResult, busiest_place
-from .frame import pick_ordinal, rel_base
+from .frame import compares_with_other, pick_ordinal, rel_base
 from .people import look_of
 
 _QUOTE = re.compile(r'"([^"]*)"')
@@ -88,7 +88,7 @@ def phrase(res: QueryResult) -> str:
             if not n:
                 return f"Nobody I {verb} stayed silent the whole time{cond}."
             return f"I {verb} {n} {people_word} who stayed silent the whole time{cond}."
-        if q.times and q.times.endswith("other"):
+        if compares_with_other(q.times):
             return f"{n} {people_word} spoke {_times_phrase(q.times, res)}{cond}." if n else \
                 f"Nobody spoke {_times_phrase(q.times, res)}{cond}."
         if q.times:   # the asked count is not said again: the answer states one number, the one counted
@@ -217,7 +217,7 @@ def _busiest(res: QueryResult, cond: str) -> str:
 
 
 def _times_phrase(spec: str, res: QueryResult | None = None) -> str:
-    if spec.endswith("other"):
+    if compares_with_other(spec):
         d = res.describe[res.who["other"].character_id] if res is not None and "other" in res.who else \
             "the other person"  # type: ignore[index]
         return {"=": "as often as ", ">": "more often than ", "<": "less often than ", ">=": "at least as often as ",
@@ -357,7 +357,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
         nums.add(res.value)
     if isinstance(res.value, tuple):
         nums |= set(res.value)
-    if res.query.times and not res.query.times.endswith("other"):
+    if res.query.times and not compares_with_other(res.query.times):
         nums.add(int(res.query.times.lstrip("<>=")))
     for n in _NUMBER.findall(_CLOCK.sub(" ", plain)):
         if int(n) not in nums:

@@ -10,7 +10,7 @@ import difflib
 import re
 from dataclasses import replace
 
-from .frame import Query
+from .frame import Query, compares_with_other
 
 _WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen twenty")
@@ -101,7 +101,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         moved.append(f"find={q.find} names nobody to compare: a yes or no about whom the frame selects")
         q = replace(q, find="yes")
     if q.other is not None and q.rel is None and q.who is None and q.until is None and \
-            q.find not in ("same", "more", "less") and not (q.times or "").endswith("other"):
+            q.find not in ("same", "more", "less") and not compares_with_other(q.times):
         moved.append("other without rel is the person asked about")
         q = replace(q, who=q.other, other=None)
     if q.act == "spoke" and q.times in ("=0", "<1", "<=0") and not (q.place or q.from_ or q.to or q.at):

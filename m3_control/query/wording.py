@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query
+from .frame import Query, compares_with_other
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
@@ -171,7 +171,7 @@ def second_person(q: Query, question: str, quoted: list[str], likeness, added: l
     times did B speak?"), and a frame that names only one of the two: the other goes in beside it
     (:func:`anchor_order` then puts the anchor in ``other=``)."""
     if len(quoted) != 2 or q.find in ("same", "more", "less") or q.rel == "with" or q.until or \
-            (q.times or "").endswith("other"):
+            compares_with_other(q.times):
         return q
     refs = [r for r in (q.who, q.other) if r]
     if len(refs) != 1 or _anchor_quote(question, quoted) is None:
