@@ -67,6 +67,49 @@ def test_clips_commit_and_every_lost_input_is_counted(db_at):
         assert level == "warn" and values["clips_committed"] == 2 and values["lost./mic.transport"] == 5
 
 
+@pytest.mark.parametrize("written_before", [False, True], ids=["pending", "in_store"])
+def test_messages_delivered_after_their_watermark_are_taken_back_from_the_transport_loss(db_at, written_before):
+    """A loaded machine: the transport delivers 4 audio messages after the replay's watermark gave up on them. They
+    were recorded lost; when they turn up (memorized into the open clip, or late for a finished one) the next
+    watermark takes them back from the loss, in the ledger, /diagnostics and the store's gaps table (whether or not
+    the loss had been written yet), so no message counts as both memorized and lost."""
+    with MemoryStore(db_at("m.db")) as store:
+        pipe, _ = _pipeline(store)
+        pipe.start()
+        sent = _feed(pipe, 0.0, 3.0)
+        r = pipe.sync(3.0, {"/cam": sent, "/mic": sent + 4}, receive_timeout_s=0.1)
+        assert r.lost_in_transport["/mic"] == 4
+        if written_before:
+            pipe.save_losses()
+            assert sum(g.count for g in gaps(store, cause="transport")) == 4
+        pipe.audio("/mic", 1.05, lambda: (48000, np.zeros(4800, np.float32)))   # clip 0 is finished: late
+        for t in (2.95, 2.97, 2.99):                                               # clip 1 still open
+            pipe.audio("/mic", t, lambda: (48000, np.zeros(480, np.float32)))
+        sent += _feed(pipe, 3.0, 2.0)
+        r = pipe.sync(5.0, {"/cam": sent, "/mic": sent + 4}, receive_timeout_s=0.1)
+        assert r.lost_in_transport["/mic"] == 0 and r.received["/mic"] == sent + 4
+        assert "transport" not in pipe.ledger.counts().get("/mic", {})
+        assert "lost./mic.transport" not in pipe.status()[2]
+        pipe.stop(drain=True)
+        assert gaps(store, cause="transport") == []
+        assert [g.count for g in gaps(store, cause="late", topic="/mic")] == [1]
+
+
+def test_a_loss_taken_back_only_in_part_keeps_the_rest(db_at):
+    with MemoryStore(db_at("m.db")) as store:
+        pipe, _ = _pipeline(store)
+        pipe.start()
+        sent = _feed(pipe, 0.0, 3.0)
+        pipe.sync(3.0, {"/cam": sent + 3, "/mic": sent}, receive_timeout_s=0.1)
+        pipe.save_losses()
+        pipe.frame("/cam", 2.96, lambda: np.zeros((8, 8, 3), np.uint8), "frame")   # one of the three turns up
+        sent += _feed(pipe, 3.0, 2.0)
+        r = pipe.sync(5.0, {"/cam": sent + 3, "/mic": sent}, receive_timeout_s=0.1)
+        assert r.lost_in_transport["/cam"] == 2
+        pipe.stop(drain=True)
+        assert [g.count for g in gaps(store, cause="transport", topic="/cam")] == [2]
+
+
 def test_a_robots_ros_time_stamps_anchor_the_memory_and_the_watermark_follows(db_at):
     with MemoryStore(db_at("robot.db")) as store:
         pipe, done = _pipeline(store)

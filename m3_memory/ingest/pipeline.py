@@ -362,13 +362,18 @@ class StreamPipeline:
         deadline = time.monotonic() + max(0.0, receive_timeout_s)
         while any(self.received.get(t, 0) < n for t, n in published.items()) and time.monotonic() < deadline:
             time.sleep(0.01)
-        for topic, n in published.items():
-            missing = n - self.received.get(topic, 0) - self._transport_lost.get(topic, 0)
-            if missing > 0:
-                self._transport_lost[topic] = self._transport_lost.get(topic, 0) + missing
-                self.ledger.record(topic, "transport", self.latest_t, max(mark, self.latest_t), count=missing)
-                self.log.warning(f"{missing} messages published on {topic} never arrived (best-effort transport): "
+        for topic, n in published.items():   # cumulative counts: a message late for an earlier watermark is taken back
+            lost = max(0, n - self.received.get(topic, 0))
+            was = self._transport_lost.get(topic, 0)
+            if lost > was:
+                self.ledger.record(topic, "transport", self.latest_t, max(mark, self.latest_t), count=lost - was)
+                self.log.warning(f"{lost - was} messages published on {topic} never arrived (best-effort transport): "
                                  "recorded as lost")
+            elif lost < was:
+                self.ledger.retract(topic, "transport", was - lost)
+                self.log.info(f"{was - lost} messages on {topic} recorded as lost in transport arrived after their "
+                              "watermark: taken back (they count as memorized or as late)")
+            self._transport_lost[topic] = lost
         with self._lock:
             clips = self.assembler.advance_to(mark)
         self._commit(clips)

@@ -17,7 +17,8 @@ Causes
                 dropped (m3_memory.timeline.StampAnchor)
   overflow      a finished clip dropped because memorization fell too far behind
   no_audio / no_video   stream time with no input on an expected topic (a gap), recorded as silence / no frames
-  transport     published (by the replay) but never received: best-effort transport dropped it
+  transport     published (by the replay) but not received by its watermark: best-effort transport dropped it
+                (taken back by :meth:`StreamLedger.retract` when such a message turns up at a later watermark)
   clip_error    a clip whose memorization failed
   short_speech  a speech turn shorter than the voice stage's ``min_turn_s``: heard, but neither attributed to a
                 voice nor transcribed (too short for a voice print)
@@ -61,13 +62,39 @@ class StreamLedger:
         with self._lock:
             self._counts[(topic, cause)] += count
             self._seconds[(topic, cause)] += end - start_time
-            last = next((x for x in reversed(self._pending) if x.topic == topic and x.cause == cause), None)
+            last = next((x for x in reversed(self._pending) if x.topic == topic and x.cause == cause and x.count > 0),
+                        None)
             if (last is not None and not detail and not last.detail
                     and last.start_time - MERGE_WITHIN_S <= start_time <= last.end_time + MERGE_WITHIN_S):
                 last.start_time, last.end_time = min(last.start_time, start_time), max(last.end_time, end)
                 last.count += count
                 return
             self._pending.append(Loss(topic, cause, float(start_time), float(end), count, detail))
+
+    def retract(self, topic: str, cause: str, count: int) -> int:
+        """``count`` messages recorded lost under ``cause`` turned up after all (a message the transport delivered
+        after its watermark): taken back from the counts and from the losses not yet written; what was already
+        taken for the store stays pending as a negative :class:`Loss` (the store takes it off its rows). Returns
+        the number taken back."""
+        with self._lock:
+            n = min(count, self._counts[(topic, cause)])
+            if n <= 0:
+                return 0
+            self._counts[(topic, cause)] -= n
+            if not self._counts[(topic, cause)]:
+                del self._counts[(topic, cause)]
+            left = n
+            for x in reversed(self._pending):
+                if left and x.topic == topic and x.cause == cause and x.count > 0:
+                    k = min(left, x.count)
+                    x.count, left = x.count - k, left - k
+                    if x.count == 0:
+                        self._seconds[(topic, cause)] = max(0.0, self._seconds[(topic, cause)]
+                                                            - (x.end_time - x.start_time))
+            self._pending = [x for x in self._pending if x.count != 0]
+            if left:
+                self._pending.append(Loss(topic, cause, 0.0, 0.0, -left, detail="arrived after its watermark"))
+            return n
 
     def take(self) -> list[Loss]:
         """The losses recorded since the last call (to be written to the store)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sqlite3
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass
@@ -34,6 +35,8 @@ class Gap:
 
 
 def record_gaps(store: MemoryStore, losses: list[Loss], source: str = "") -> None:
+    """Insert the losses; a negative count takes that many back from this source's newest rows of its topic and
+    cause (messages recorded lost in transport that arrived at a later watermark: StreamLedger.retract)."""
     if not losses:
         return
     now = time.time()
@@ -42,7 +45,24 @@ def record_gaps(store: MemoryStore, losses: list[Loss], source: str = "") -> Non
             "INSERT INTO gaps (topic, start_time, end_time, cause, count, detail, source, recorded_at, robot) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
             [(x.topic, x.start_time, x.end_time, x.cause, x.count, x.detail or None, source, now, store.robot or None)
-             for x in losses])
+             for x in losses if x.count > 0])
+        for x in losses:
+            if x.count < 0:
+                _take_back(conn, store.robot or "", source, x.topic, x.cause, -x.count)
+
+
+def _take_back(conn: sqlite3.Connection, robot: str, source: str, topic: str, cause: str, n: int) -> None:
+    rows = conn.execute("SELECT id, count FROM gaps WHERE topic = ? AND cause = ? AND COALESCE(source, '') = ? "
+                        "AND COALESCE(robot, '') = ? ORDER BY id DESC", (topic, cause, source, robot)).fetchall()
+    for gap_id, count in rows:
+        if n <= 0:
+            break
+        k = min(n, int(count))
+        if k == count:
+            conn.execute("DELETE FROM gaps WHERE id = ?", (gap_id,))
+        else:
+            conn.execute("UPDATE gaps SET count = count - ? WHERE id = ?", (k, gap_id))
+        n -= k
 
 
 def gaps(store: MemoryStore, cause: str | None = None, topic: str | None = None) -> list[Gap]:
