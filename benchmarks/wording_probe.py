@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..R] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED --keep DIR [--set A..V] [--only-new] [--grid DIR]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -42,6 +42,7 @@ from tabulate import tabulate
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
 from wording_kinds_op import OP_SETS, op_questions  # noqa: E402
+from wording_kinds_rank import RANK_SETS, rank_questions  # noqa: E402
 
 from m3_agent_ros.bags.procedural import make_scene  # noqa: E402
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock, mmss, scene_questions, times  # noqa: E402
@@ -666,7 +667,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", choices=tuple(SETS + OP_SETS))
+    ap.add_argument("--set", default="C", choices=tuple(SETS + OP_SETS + RANK_SETS))
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="")
@@ -689,6 +690,8 @@ def main() -> None:
         qs += newest_questions(scene, NEWEST_SETS.index(args.set))
     if args.set in OP_SETS:
         qs += op_questions(scene, OP_SETS.index(args.set))
+    if args.set in RANK_SETS:
+        qs += rank_questions(scene, RANK_SETS.index(args.set))
     store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
     ans = _answerer(store, None)
     ans.load()
