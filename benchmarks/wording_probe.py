@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED --keep DIR [--set A..V] [--only-new] [--grid DIR]
+    python benchmarks/wording_probe.py SEED [SEED ...] --keep DIR [--set A..V, or several: STUV] [--only-new]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -663,39 +663,47 @@ def questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     return out
 
 
+def _questions(scene, which: str, only_new: bool) -> list[dict]:  # noqa: ANN001
+    """Set ``which``'s questions about ``scene``."""
+    qs = [] if only_new or which not in SETS else questions(scene, SETS.index(which))
+    for letters, make in ((NEW_SETS, new_questions), (NEWER_SETS, newer_questions), (LATEST_SETS, latest_questions),
+                          (RECENT_SETS, recent_questions), (NEWEST_SETS, newest_questions), (OP_SETS, op_questions),
+                          (RANK_SETS, rank_questions)):
+        if which in letters:
+            qs += make(scene, letters.index(which))
+    return qs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int)
+    ap.add_argument("seed", type=int, nargs="+")
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", choices=tuple(SETS + OP_SETS + RANK_SETS))
+    ap.add_argument("--set", default="C", help="one set (A..V) or several, e.g. STUV: the model loads once")
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
-    ap.add_argument("--json", default="")
+    ap.add_argument("--json", default="", help="the results file ({seed} and {set} are filled in)")
     args = ap.parse_args()
     from m3_control.evaluation.judge import make_judge
     from m3_memory import MemoryStore
 
-    scene = make_scene(args.seed, args.grid)
-    at = scene_questions(scene)[0].at
-    qs = [] if args.only_new or args.set not in SETS else questions(scene, SETS.index(args.set))
-    if args.set in NEW_SETS:
-        qs += new_questions(scene, NEW_SETS.index(args.set))
-    if args.set in NEWER_SETS:
-        qs += newer_questions(scene, NEWER_SETS.index(args.set))
-    if args.set in LATEST_SETS:
-        qs += latest_questions(scene, LATEST_SETS.index(args.set))
-    if args.set in RECENT_SETS:
-        qs += recent_questions(scene, RECENT_SETS.index(args.set))
-    if args.set in NEWEST_SETS:
-        qs += newest_questions(scene, NEWEST_SETS.index(args.set))
-    if args.set in OP_SETS:
-        qs += op_questions(scene, OP_SETS.index(args.set))
-    if args.set in RANK_SETS:
-        qs += rank_questions(scene, RANK_SETS.index(args.set))
-    store = MemoryStore(Path(args.keep) / f"seed_{args.seed}" / "memory.db", readonly=True)
-    ans = _answerer(store, None)
-    ans.load()
-    judge, rows = make_judge(None), []
+    bad = [x for x in args.set if x not in SETS + OP_SETS + RANK_SETS]
+    if bad:
+        ap.error(f"unknown set(s) {bad}: {SETS + OP_SETS + RANK_SETS}")
+    judge, shared = make_judge(None), None
+    for seed in args.seed:
+        scene = make_scene(seed, args.grid)
+        at = scene_questions(scene)[0].at
+        store = MemoryStore(Path(args.keep) / f"seed_{seed}" / "memory.db", readonly=True)
+        ans = _answerer(store, shared)
+        if shared is None:
+            ans.load()
+            shared = ans
+        for which in args.set:
+            _probe(ans, judge, seed, which, _questions(scene, which, args.only_new), at, args.json)
+
+
+def _probe(ans, judge, seed: int, which: str, qs: list[dict], at: float, json_out: str) -> None:  # noqa: ANN001
+    rows = []
     for q in qs:
         t = time.perf_counter()
         a = ans.answer(q["q"], at, 5)
@@ -708,14 +716,14 @@ def main() -> None:
               "|", rows[-1]["replies"], flush=True)
     right = sum(r["correct"] for r in rows)
     lat = sorted(r["latency_s"] for r in rows)
-    print(f"set {args.set}, seed {args.seed}: {right}/{len(rows)} right; p50 {lat[len(lat) // 2]:.2f} s")
+    print(f"set {which}, seed {seed}: {right}/{len(rows)} right; p50 {lat[len(lat) // 2]:.2f} s")
     acc, p50 = right / max(1, len(rows)), lat[len(lat) // 2]
     print(tabulate([["strict accuracy (issue 26's overall target)", ">= 95%", f"{acc:.1%}", "met" if acc >= 0.95 else
                      "NOT MET"], ["answer latency p50", "<= 2 s", f"{p50:.2f} s", "met" if p50 <= 2.0 else "NOT MET"]],
                    headers=["metric", "target", "measured", ""]))
-    out = Path(args.json or Path(__file__).parent / "results" / f"wording_probe_{args.seed}_{args.set}.json")
-    out.write_text(json.dumps({"seed": args.seed, "set": args.set, "right": right, "n": len(rows), "rows": rows},
-                              indent=1))
+    out = Path(json_out.format(seed=seed, set=which) if json_out else
+               Path(__file__).parent / "results" / f"wording_probe_{seed}_{which}.json")
+    out.write_text(json.dumps({"seed": seed, "set": which, "right": right, "n": len(rows), "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

@@ -45,7 +45,8 @@ they looked ("the person who looked sad")
                | with   (in view at the same time as other)
                | same_place   (in a room where other was too, at any time)
   pick=        first | last | most | least | 2 | 3 ... | -2 ...   (the n-th person; -2: second to last; with who=, \
-their n-th time)
+their n-th time) | second_most | third_most | second_least   (by how often they spoke)
+  by=turn      pick counts the things said, not the people ("the third thing I heard": pick=3 by=turn)
   from= to=    a time window, m:ss ("in the first minute": from=0:00 to=1:00)
   at=          a moment, m:ss
   place="..."  the room or place the robot was in
@@ -117,6 +118,10 @@ FEW_SHOT: list[tuple[str, str]] = [
      _q('find=yes who="I need a pen" times<3')),
     ("Question: Who talked the most in the garage?", _q('find=who pick=most place="garage"')),
     ("Question: Who spoke the fewest times?", _q("find=who pick=least")),
+    ("Question: Who talked the second most in the workshop?",
+     _q('find=who pick=second_most place="workshop" act=spoke')),
+    ("Question: What was the fourth thing anyone said?", _q("find=what pick=4 by=turn act=spoke")),
+    ("Question: Who said the second to last thing I heard?", _q("find=who pick=-2 by=turn act=spoke")),
     ("Question: Who was the second to last person to talk in the study?",
      _q('find=who pick=-2 place="study" act=spoke')),
     ("Question: How many people talked more often than the man who said 'the car is ready'?",

@@ -183,3 +183,74 @@ def test_where_the_first_words_were_and_a_clock_compared_with(ex):  # noqa: F811
     q, _, _ = fit_question(f"Tell me how many times the person who said '{A}' talked after 0:50.",
                            parse(f'find=count_times who="{A}" other="0:50" act=spoke times>other'), KNOWN)
     assert q.times is None, q
+
+
+def test_ranks_by_count_beyond_the_most_and_the_least(ex):  # noqa: F811
+    a, res = ask(ex, "find=who pick=second_most act=spoke")         # Ann 4, Cy 3, Bo 2
+    assert _names(res) == [f'the person who said "{TECH}"'] and "second most" in a and "3 times" in a, a
+    assert not check(a, res), a
+    _, res = ask(ex, "find=who pick=third_most act=spoke")
+    assert _names(res) == ['the person who said "The coffee machine is broken"']
+    _, res = ask(ex, "find=who pick=second_least act=spoke")
+    assert _names(res) == [f'the person who said "{TECH}"']
+    a, res = ask(ex, 'find=who pick=second_most place="lab" act=spoke')   # Ann 2, Cy 2: nobody is second
+    assert res.people == [] and "TECH" not in a and "Ann" not in a, a
+    _, res = ask(ex, 'find=where pick=second_most act=spoke')            # kitchen 3, lab 4, office 2
+    assert res.value == ["kitchen"]
+    with pytest.raises(QueryError):
+        check_shape(parse("find=who pick=second_most by=turn"))
+
+
+def test_the_nth_thing_heard_is_a_turn_not_a_person(ex):  # noqa: F811
+    # turns: Ann 0:02, Bo 0:10, Ann 0:20, Cy 0:35, Bo 0:40, Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+    a, res = ask(ex, "find=who pick=3 by=turn act=spoke")
+    assert _names(res) == ["Ann"] and "third thing" in a and "00:20" in a and not check(a, res), a
+    _, res = ask(ex, "find=who pick=3 act=spoke")                        # the third person
+    assert _names(res) == [f'the person who said "{TECH}"']
+    a, res = ask(ex, "find=what pick=2 by=turn act=spoke")
+    assert COFFEE.lower() in a.lower() and "second thing" in a and not check(a, res), a
+    _, res = ask(ex, "find=who pick=-3 by=turn act=spoke")             # Cy 1:10 (the third to last person: Bo)
+    assert _names(res) == [f'the person who said "{TECH}"'] and [e.start for e in res.events] == [70.0]
+    _, res = ask(ex, 'find=when pick=2 by=turn place="lab" act=spoke')   # lab: Ann 1:05, Cy 1:10
+    assert res.value == [70.0]
+
+
+def test_the_questions_words_rank_by_count_and_by_turn():
+    for question, frame, want in [
+            ("Who spoke the second most?", "find=who pick=most act=spoke", ("second_most", None)),
+            ("Which person did I hear talking the second most often?", "find=who pick=2 act=spoke",
+             ("second_most", None)),
+            ("Who had the second highest number of turns in the lab?", "find=who times=2", ("second_most", None)),
+            ("Who spoke the second fewest times?", "find=who pick=least", ("second_least", None)),
+            ("Who talked the third most?", "find=who pick=3", ("third_most", None)),
+            ("Who said the third thing I heard?", "find=who pick=3 act=spoke", ("3", "turn")),
+            ("The fourth time I heard someone speak, who was it?", "find=who pick=4", ("4", "turn")),
+            ("What did you hear said third?", "find=what pick=3 act=spoke", ("3", "turn")),
+            ("What were the second to last words I heard?", "find=what pick=last", ("-2", "turn")),
+            ("What was said just before the last thing you heard?", "find=what pick=last", ("-2", "turn")),
+            ("Which words did I hear second to last?", "find=what act=spoke", ("-2", "turn")),
+            ("What did the third person to speak say?", "find=what pick=3 by=turn act=spoke", ("3", None)),
+            ("Who was the second most recent speaker?", "find=who pick=-2 act=spoke", ("-2", None)),
+            ("Who was the second person to speak?", "find=who pick=2 act=spoke", ("2", None))]:
+        q, _, _ = fit_question(question, parse(frame), KNOWN)
+        assert (q.pick, q.by) == want, (question, q)
+    q, _, _ = fit_question(f"When did the person who said '{A}' speak for the second time?",
+                           parse(f'find=when who="{A}" pick=2'), KNOWN)
+    assert (q.pick, q.by, q.who) == ("2", None, A), q                   # their own second turn
+
+
+def test_someones_own_nth_time_and_a_rank_nobody_asked_for():
+    q, _, _ = fit_question(f"When did the person who said '{A}' speak for the second time?",
+                           parse(f'find=when who="{A}" other="spoke first" rel=right_after_last act=spoke'), KNOWN)
+    assert (q.who, q.other, q.rel, q.pick) == (A, None, None, "2"), q
+    q, _, _ = fit_question(f"At what time did I hear the person who said '{A}' talk again after their first turn?",
+                           parse(f'find=when who="{A}" other="spoke first" rel=right_after_last'), KNOWN)
+    assert (q.who, q.other, q.rel, q.pick) == (A, None, None, "2"), q
+    q, _, _ = fit_question(f"What did I hear right after the person who said '{A}' spoke for the last time?",
+                           parse(f'find=what other="{A}" rel=right_after_last'), KNOWN)
+    assert (q.who, q.other, q.rel) == (None, A, "right_after_last"), q     # a relation to their last turn
+    q, _, _ = fit_question(f"Before the person who said '{A}' said anything, how many turns had I heard?",
+                           parse(f'find=count_times who="{A}" pick=-2 act=spoke'), KNOWN)
+    assert (q.pick, q.other, q.rel) == (None, A, "before"), q
+    q, _, _ = fit_question("Who was speaker number two?", parse("find=who pick=2"), KNOWN)
+    assert q.pick == "2", q

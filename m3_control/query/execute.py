@@ -30,7 +30,7 @@ from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
 from m3_memory.timeline import Timeline
 
-from .frame import Query, check_shape, compares_with_other, nth, pick_ordinal, rel_base
+from .frame import Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .repair import repair
@@ -99,7 +99,7 @@ class QueryResult:
 
 def busiest_place(q: Query) -> bool:
     """``find=where pick=most|least``: the place where people (the person ``who``) spoke (were seen) most."""
-    return q.find == "where" and q.pick in ("most", "least")
+    return q.find == "where" and count_rank(q.pick) is not None
 
 
 def _plain(v: Any) -> Any:
@@ -184,8 +184,8 @@ class QueryExecutor:
             assert other is not None
             scope = self._relate(res, facts, q, other, scope)
         # 2. select
-        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or q.pick in ("most", "least")
-                        else "any")
+        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or count_rank(q.pick)
+                        or q.by == "turn" else "any")
         if q.rel == "with":
             act = "seen"      # in view together: the face appearances are the events, whatever the frame said
         kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
@@ -232,7 +232,8 @@ class QueryExecutor:
         n = pick_ordinal(q)
         if busiest_place(q):
             pass          # most / least of the places (project), not of the people
-        elif q.pick and who is not None and q.find not in ("same", "more", "less"):
+        elif q.pick and (who is not None or q.by == "turn") and q.find not in ("same", "more", "less"):
+            # someone's n-th (last) turn, or with by=turn the n-th thing anyone said ("the third thing I heard")
             evs = [e for p in people for e in p.events]
             evs.sort(key=lambda e: (e.start, e.end))
             if q.pick == "last":
@@ -244,13 +245,12 @@ class QueryExecutor:
             people = [p for p in people if p.events]
             self._step(res, f"pick {q.pick} event", evs, people)
         elif q.pick:
-            if q.pick in ("most", "least"):
+            if count_rank(q.pick):
+                # "who spoke the second most?": counts ranked without gaps (a tie for the most leaves the next count
+                # second)
                 counts = [p.spoke for p in people if p.spoke > 0]
-                if counts:
-                    best = max(counts) if q.pick == "most" else min(counts)
-                    people = [p for p in people if p.spoke == best]
-                else:
-                    people = []
+                best = by_count(counts, q.pick)
+                people = [p for p in people if best is not None and p.spoke == best]
             elif q.pick == "last":
                 people = [max(people, key=lambda p: (p.last, p.first))] if people else []
             elif n is not None and n < 0:
@@ -386,7 +386,7 @@ class QueryExecutor:
             mine = [e for e in events if e.kind == kind]
             self._places(res, mine)
             res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places))
-            best = (max if q.pick == "most" else min)(counts.values()) if counts else 0
+            best = by_count(list(counts.values()), q.pick or "most")
             res.value = [p for p, n in counts.items() if n == best]
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",
                        [e for e in mine if res.places.get(e.id) in res.value])

@@ -28,6 +28,7 @@ from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
+from .ranking import own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
 from .wording import (
     CLOCK,
@@ -415,6 +416,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
     q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
+    q = own_nth_time(rank_by_count(q, plain, added), plain, quoted, added)
+    q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.rel is None and not q.until:
         # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places

@@ -16,7 +16,8 @@ time (``from``, ``to``, ``at``), place (``place``), relation to another person (
 their first turn, or with ``_last`` their last one, or ``with``: in view at the same time as them, or
 ``same_place``: in a place where they were too) and person (``who``); people are filtered by how many times they
 spoke there (``times``: a number, or ``other``: as often as the other person did there) and picked (``pick``: first,
-last, n-th, n-th from the end, most, least); ``find`` says what the answer is.
+last, n-th, n-th from the end, most, least, second most ...; ``by=turn``: the n-th turn of anyone, as opposed to the
+n-th person); ``find`` says what the answer is.
 """
 
 from __future__ import annotations
@@ -33,7 +34,10 @@ REL = ("right_before", "right_after", "before", "after", "right_before_last", "r
 # relative to one of other's turns: the first, or with _last the last (with: in view together; same_place: in a place
 # where other was heard / seen too, at any time)
 TIMED_REL = tuple(r for r in REL if r not in ("with", "same_place"))
-PICK = ("first", "last", "most", "least")     # or an ordinal 2..20, or -2..-20 from the end (-2: second to last)
+PICK = ("first", "last", "most", "least", "second_most", "third_most", "second_least")
+# or an ordinal 2..20, or -2..-20 from the end (-2: second to last); second_most: the people with the second highest
+# count (counts ranked without gaps: two people tied for the most leave the next count second)
+BY = ("person", "turn")   # what an ordinal pick counts when no person is named: people (default) or turns
 ACT = ("spoke", "seen", "any")
 TIMES_OPS = (">=", "<=", "=", ">", "<")
 MAX_TEXT = 200
@@ -51,7 +55,9 @@ class Query:
     rel: str | None = None         # right_before | right_after | before | after (other's first turn; with the
     #                                suffix _last: other's last turn) | with (in view at the same time as other)
     #                                | same_place (in a place where other was too)
-    pick: str | None = None        # first | last | most | least | "2".."20" | "-2".."-20" (from the end)
+    pick: str | None = None        # first | last | most | least | second_most | third_most | second_least |
+    #                                "2".."20" | "-2".."-20" (from the end)
+    by: str | None = None          # person (default) | turn: "the third thing I heard" is the third turn
     times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1", or
     #                                against other's count: ">other", "=other", ...
     from_: str | None = None       # m:ss
@@ -97,7 +103,9 @@ FIELDS: tuple[Field, ...] = (
     Field("other", "other", quoted=True, doc="the second person (same, more, less) or the person rel refers to"),
     Field("rel", "rel", REL, doc="events relative to other's first turn (..._last: other's last turn), or with: in "
                                  "view together with other, or same_place: in a place where other was too"),
-    Field("pick", "pick", PICK, doc="first, last, most, least, an ordinal 2..20, or -2..-20 from the end"),
+    Field("pick", "pick", PICK, doc="first, last, most, least, second_most, third_most, second_least, an ordinal "
+                                    "2..20, or -2..-20 from the end"),
+    Field("by", "by", BY, doc="what pick counts: person (the n-th person) or turn (the n-th thing said)"),
     Field("from", "from_", time=True, doc="start of the time window, m:ss"),
     Field("to", "to", time=True, doc="end of the time window, m:ss"),
     Field("at", "at", time=True, doc="a moment, m:ss"),
@@ -204,6 +212,24 @@ def check_shape(q: Query) -> None:
         raise QueryError("give either at=... or from=/to=..., not both")
     if compares_with_other(q.times) and (not q.other or q.rel or q.until):
         raise QueryError("times>other compares with other=\"...\"'s count: give other= without rel")
+    if q.by == "turn" and (q.pick is None or count_rank(q.pick) is not None):
+        raise QueryError("by=turn ranks turns: it goes with pick=first, last or an ordinal")
+
+
+def count_rank(pick: str | None) -> tuple[bool, int] | None:
+    """most -> (True, 1), second_most -> (True, 2), least -> (False, 1), second_least -> (False, 2); None for a
+    pick that is no rank by count."""
+    ranks = {"most": (True, 1), "second_most": (True, 2), "third_most": (True, 3), "least": (False, 1),
+             "second_least": (False, 2)}
+    return ranks.get(pick or "")
+
+
+def by_count(counts: list[int], pick: str) -> int | None:
+    """The count a rank by count picks from ``counts`` (ranked without gaps, most first for most / second_most);
+    None where there are fewer different counts."""
+    most, k = count_rank(pick) or (True, 1)
+    values = sorted(set(counts), reverse=most)
+    return values[k - 1] if len(values) >= k else None
 
 
 def compares_with_other(times: str | None) -> bool:

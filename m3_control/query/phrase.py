@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .execute import PersonRow, QueryResult, busiest_place
-from .frame import compares_with_other, pick_ordinal, rel_base
+from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .people import look_of
 
 _QUOTE = re.compile(r'"([^"]*)"')
@@ -19,6 +19,15 @@ _NUMBER = re.compile(r"\b\d+\b")
 _ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
         9: "ninth", 10: "tenth"}
 REFUSAL = "I can't answer that reliably from my memory."
+
+
+def _turn_rank(q, n: int | None) -> str:  # noqa: ANN001
+    """"third", "second to last", "last" for a by=turn pick."""
+    if q.pick == "last" or n is None:
+        return "last"
+    if n < 0:
+        return f"{_ORD.get(-n, f'{-n}th')} to last"
+    return _ORD.get(n, f"{n}th")
 
 
 def times_word(n: int) -> str:
@@ -112,6 +121,8 @@ def phrase(res: QueryResult) -> str:
                     f"{_cap(people[0].description)} spoke {times_word(n)}{cond}.")
         if q.who:
             return f"{_cap(res.describe[res.who['who'].character_id])} never spoke{cond}."  # type: ignore[index]
+        if n == 0:
+            return f"I {'saw nobody' if q.act == 'seen' else 'heard nobody speak'}{cond}."
         return f"I {verb} people speak {times_word(n)}{cond}." if q.act != "seen" else \
             f"I saw people {times_word(n)}{cond}."
     if f == "how_long":
@@ -146,6 +157,8 @@ def phrase(res: QueryResult) -> str:
             return f"{_cap(_join([p.description for p in people]))} did not say anything I heard{cond}."
         named = [p for p in people if not p.description.startswith("the person who said")]
         lead = f"{_cap(_join([p.description for p in named]))} said" if named and len(people) == 1 else "I heard"
+        if q.by == "turn" and q.who is None and len(said) == 1 and len(res.events) == 1:
+            lead = f"The {_turn_rank(q, pick_ordinal(q))} thing I heard ({res.say(res.events[0].start)}) was"
         if len(said) == 1:
             return f'{lead} "{said[0]}"{cond}.'
         return f"{lead}, in order{cond}: " + "; ".join(f'"{s}"' for s in said[:8]) + \
@@ -305,10 +318,16 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
     verb = {"seen": "was seen", "any": "was there"}.get(q.act or "", "spoke")
     if q.act is None and all(e.kind == "voice" for p in people for e in p.events):
         verb = "spoke"
-    if q.pick in ("most", "least"):
+    rank = count_rank(q.pick)
+    if rank is not None:
         tie = " equally" if len(people) > 1 else ""
-        return f"{d} spoke {q.pick} often{tie} ({times_word(people[0].spoke)}{cond})."
+        word = ("most" if rank[0] else "least") if rank[1] == 1 else \
+            f"the {_ORD[rank[1]]} {'most' if rank[0] else 'least'}"
+        return f"{d} spoke {word} often{tie} ({times_word(people[0].spoke)}{cond})."
     n = pick_ordinal(q)
+    if q.by == "turn" and q.who is None and len(people) == 1 and len(people[0].events) == 1:
+        e = people[0].events[0]
+        return f"{d} said the {_turn_rank(q, n)} thing I heard{cond} ({res.say(e.start)})."
     if q.pick == "last":
         return f"{d} {verb} last{cond} ({res.say(people[0].last)})."
     if n is not None and n < 0 and len(people) == 1:

@@ -33,9 +33,11 @@ def asks_about_looks(question: str) -> bool:
 _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th))\s+(?:(?:different|new)\s+)?"
                      r"(?:person|one|speaker|voice|man|woman|to (?:speak|talk))\b"
                      r"|\b(?:spoke|talked|speaking|talking)\s+(?:first|second|third|fourth|fifth|last)\b"
-                     r"|\b(?:first|earliest|last|final|latest|most\s+recent|opening|closing)\s+(?:words?|things?|"
-                     r"sentences?|"
-                     r"remarks?)\b",
+                     r"|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)|"
+                     r"earliest|last|final|latest|most\s+recent|opening|closing|penultimate)\s+(?:words?|things?|"
+                     r"sentences?|remarks?|utterances?|time\s+(?:that\s+)?(?:i|you|we)\s+heard)\b"
+                     r"|\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?(?:first|second|third|fourth|fifth|last)\b"
+                     r"|\b(?:second|third)[\s-]+(?:most|least|fewest|highest|lowest|greatest)\b",
                      re.IGNORECASE)
 
 

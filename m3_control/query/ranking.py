@@ -1,0 +1,137 @@
+"""Ranks the question's own words leave one reading of (used by :mod:`.fidelity`), beside wording.py's n-th person
+and n-th from the end:
+
+* "the second most", "the second highest number of turns", "the second fewest times": a rank by count
+  (``pick=second_most``, ``third_most``, ``second_least``), not the most nor the second person;
+* "the third thing I heard", "the second to last words", "what did you hear said third?": the n-th *turn* of anyone
+  (``by=turn``), not the n-th person; "the third person to speak" stays a person;
+* "when did X speak for the second time?": X's own second turn, not a relation to someone's;
+* a rank the question never says (``pick=-2`` for "before X said anything, how many turns had I heard?") goes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query, compares_with_other
+
+_ORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORD_RE = r"(?:" + "|".join(_ORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
+_MOST_WORDS = r"(?:most|highest|greatest|largest|biggest)"
+_LEAST_WORDS = r"(?:least|fewest|lowest|smallest)"
+_BY_COUNT = re.compile(rf"\b(second|third|2nd|3rd)[\s-]+(?:{_MOST_WORDS}(?!\s+recent)|({_LEAST_WORDS}))\b",
+                       re.IGNORECASE)
+_ORDINAL_OR_END = (r"(?P<ord>(?P<end>second|third|next)[\s-]+to[\s-]+(?:the\s+)?(?:last|final)|penultimate|"
+                   rf"{_ORD_RE}|last|final)")
+# "the third thing I heard", "the second to last words", "the fourth utterance", "the 3rd time I heard someone speak"
+_TURN_NOUN = re.compile(rf"\b{_ORDINAL_OR_END}\s+(?:things?|words|utterances?|sentences?|remarks?|lines?|"
+                        r"time\s+(?:that\s+)?(?:i|you|we)\s+(?:heard|hear)\s+(?:someone|somebody|anyone|anybody|"
+                        r"a\s+voice|people))\b", re.IGNORECASE)
+_STEP = re.compile(r"\b(?:just|right|immediately)\s+(before|after)\s+(?:the\s+)?$", re.IGNORECASE)
+# "what did you hear said third?", "which words did I hear second to last?": only in a question about words
+_HEARD_ORD = re.compile(rf"\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?{_ORDINAL_OR_END}\b", re.IGNORECASE)
+_PERSON_RANK = re.compile(rf"\b{_ORD_RE}\s+(?:person|people|one|speaker|voice|to\s+(?:speak|talk))\b", re.IGNORECASE)
+
+
+def rank_by_count(q: Query, plain: str, added: list[str]) -> Query:
+    """"Who spoke the second most?" written pick=most, pick=2 or times=2: the people with the second highest count
+    (``pick=second_most``); "the third most" and "the second fewest" likewise."""
+    m = _BY_COUNT.search(plain)
+    if m is None or q.find not in ("who", "what", "when", "where") or q.until or compares_with_other(q.times) or \
+            (q.rel and q.rel not in ("before", "after", "before_last", "after_last", "same_place")):
+        return q
+    word = m.group(1).lower()
+    k = 3 if word in ("third", "3rd") else 2
+    least = m.group(2) is not None
+    pick = "second_least" if least and k == 2 else None if least else f"{'second' if k == 2 else 'third'}_most"
+    if pick is None or q.pick == pick:
+        return q
+    added.append(f"pick={pick}: the question ranks by count ({m.group(0)!r})")
+    return replace(q, pick=pick, times=None, by=None)
+
+
+def _pick_of(m: re.Match) -> str:
+    word = m.group("ord").lower()
+    if m.group("end") or word == "penultimate":
+        end = (m.group("end") or "second").lower()
+        return str(-(_ORDS.index(end) + 1 if end in _ORDS else 2))
+    if word in ("last", "final"):
+        return "last"
+    n = _ORDS.index(word) + 1 if word in _ORDS else int(re.sub(r"\D", "", word))
+    return "first" if n == 1 else str(n)
+
+
+def _stepped(pick: str, step: int) -> str | None:
+    """One turn earlier (-1) or later (+1) than ``pick``: "just before the last thing" is the second to last."""
+    n = {"first": 1, "last": -1}.get(pick) or int(pick)
+    n = n + step
+    if n == 0 or (n == -1 and step > 0):
+        return None
+    return "first" if n == 1 else "last" if n == -1 else str(n)
+
+
+def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"Who said the third thing I heard?": the third turn of anyone (``pick=3 by=turn``), whatever pick the frame
+    wrote; "what was said just before the last thing I heard?" is the second to last (a relation to a turn no
+    quote names); a frame that counts turns where the question ranks people ("the third person to speak") counts
+    people."""
+    no_quote = not quoted
+    if q.who or q.until or q.find not in ("who", "what", "when", "where") or \
+            (q.rel and not (no_quote and q.rel in ("right_before", "right_after"))):
+        return q
+    picks = set()
+    for m in _TURN_NOUN.finditer(plain):
+        step = _STEP.search(plain[:m.start()])
+        pick = _pick_of(m)
+        picks.add(_stepped(pick, -1 if step.group(1).lower() == "before" else 1) if step else pick)
+    if not picks and q.find == "what":
+        picks = {_pick_of(m) for m in _HEARD_ORD.finditer(plain)}
+    if len(picks) == 1 and None not in picks:
+        pick = str(picks.pop())
+        if (q.pick, q.by, q.rel) != (pick, "turn", None):
+            added.append(f"pick={pick} by=turn: the question ranks the things said, not the people")
+            return replace(q, pick=pick, by="turn", times=None, rel=None if no_quote else q.rel,
+                           other=None if no_quote else q.other)
+        return q
+    if q.by == "turn" and not picks and _PERSON_RANK.search(plain):
+        added.append("by=turn dropped: the question ranks people")
+        return replace(q, by=None)
+    return q
+
+
+_NTH_TIME = re.compile(rf"\bfor\s+the\s+{_ORDINAL_OR_END}\s+time\b|"
+                       r"\b(?P<again>again)\s+after\s+(?:their|his|her|the)\s+(?:very\s+)?first\s+(?:turn|time|words)\b",
+                       re.IGNORECASE)
+_RELATION = re.compile(r"\b(?:before|after|next|following|preceding|previous|since|until|till|once|between)\b",
+                       re.IGNORECASE)
+
+
+def own_nth_time(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"When did X speak for the second time?", "... talk again after their first turn?": X's own second turn
+    (``who=X pick=2``), not a relation to somebody's turn; with a relation word before it ("what did I hear right
+    after X spoke for the second time?") the question is about another turn and stays as it is."""
+    if len(quoted) != 1 or q.find not in ("when", "where", "what") or q.until:
+        return q
+    m = _NTH_TIME.search(plain)
+    if m is None or (not m.group("again") and _RELATION.search(plain[:m.start()] + " " + plain[m.end():])):
+        return q
+    pick = "2" if m.group("again") else _pick_of(m)
+    if (q.who, q.other, q.rel, q.pick) == (quoted[0], None, None, pick):
+        return q
+    added.append(f"who={quoted[0]!r} pick={pick}: the question asks about their own {m.group(0)!r}")
+    return replace(q, who=quoted[0], other=None, rel=None, pick=pick, by=None, times=None)
+
+
+_RANK_WORDS = re.compile(rf"\b{_ORD_RE}\b|\bpenultimate\b|\bto[\s-]+(?:the\s+)?(?:last|final)\b|\bbut\s+one\b|"
+                         r"\bbefore\s+(?:the\s+)?last\b|\bagain\b|\bnext\b|\bnumber\s+(?:\d+|one|two|three|four|five|six|"
+                         r"seven|eight|nine|ten)\b|#\s*\d", re.IGNORECASE)
+
+
+def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
+    """An ordinal pick (2, -2, ...) in a question that ranks nothing ("before X said anything, how many turns had I
+    heard?" written ``pick=-2``): dropped."""
+    if not q.pick or not re.fullmatch(r"-?\d+", q.pick) or _RANK_WORDS.search(plain):
+        return q
+    added.append(f"pick={q.pick} dropped: the question ranks nothing")
+    return replace(q, pick=None, by=None)
