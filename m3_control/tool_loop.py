@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.store.where import load_places
+from m3_memory.store.where import load_places, robot_stays
 
 from . import quote_fit
 from .answerer import Answer, ErrorKind
@@ -298,8 +298,9 @@ class ToolReasoningLoop:
                         info.flags.append("polarity_from_question")
                     places = [p.name for p in load_places(self.store)]   # read only when a query runs
                     timeline = self.store.timeline()
-                    aligned, added, missing = query_fidelity.check(question, aligned, places, timeline,
-                                                                   timeline.now(before_time))
+                    now = timeline.now(before_time)
+                    aligned, added, missing = query_fidelity.check(
+                        question, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t))
                     aligned = query_polarity.align(question, aligned)     # relations the check put in
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")

@@ -254,3 +254,33 @@ def test_someones_own_nth_time_and_a_rank_nobody_asked_for():
     assert (q.pick, q.other, q.rel) == (None, A, "before"), q
     q, _, _ = fit_question("Who was speaker number two?", parse("find=who pick=2"), KNOWN)
     assert q.pick == "2", q
+
+
+def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811
+    """Kitchen 0:00-0:30, office 0:30-1:00, lab 1:00-1:30 on the robot's track (robot_stays reads it)."""
+    from m3_memory.store.where import robot_stays
+
+    stays = robot_stays(ex.store)
+    assert [(p, round(t0)) for p, t0, _ in stays] == [("kitchen", 0), ("office", 30), ("lab", 60)], stays
+    assert stays[-1][2] is None and round(stays[0][2]) == 30
+
+    def fit(question: str, frame: str):  # noqa: ANN202
+        return fit_question(question, parse(frame), KNOWN, stays=lambda: stays)
+
+    q, added, _ = fit("Who spoke right before I entered the lab?", 'find=who place="lab" act=spoke')
+    assert (q.to, q.pick, q.place) == ("60.0", "last", None), (q, added)
+    a, res = ask(ex, q.compact())
+    assert _names(res) == ['the person who said "The coffee machine is broken"'] and not check(a, res), a  # Bo 0:40
+    q, _, _ = fit("Who was the first to speak after I got to the office?", 'find=who pick=first place="office"')
+    _, res = ask(ex, q.compact())
+    assert _names(res) == [f'the person who said "{TECH}"'] and 30 <= float(q.from_) <= 31, q   # Cy 0:35
+    q, _, _ = fit("How many people had spoken by the time I walked into the lab?", "find=count_people act=spoke")
+    _, res = ask(ex, q.compact())
+    assert res.value == 3, q
+    q, _, _ = fit("After I left the kitchen, how many times did people talk?", 'find=count_times place="kitchen"')
+    _, res = ask(ex, q.compact())
+    assert res.value == 6 and q.place is None, q                    # 0:35 onwards: Cy, Bo, Ann, Cy, Cy, Ann
+    q, _, missing = fit("Who spoke after I left the lab?", "find=who act=spoke")   # still in the lab
+    assert missing and q.from_ is None, (q, missing)
+    q, _, _ = fit("Who spoke in the lab?", 'find=who place="lab" act=spoke')       # no move: the place filters
+    assert q.place == "lab" and q.from_ is None

@@ -20,11 +20,13 @@ instead of the person in the porch), so before it runs, the frame is checked aga
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from m3_memory.timeline import Timeline
 
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
+from .moves import Stays, move_moments
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
@@ -263,11 +265,12 @@ def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
 
 
 def check(question: str, q: Query, known_places: list[str], timeline: Timeline | None = None,
-          now: float | None = None) -> tuple[Query, list[str], list[str]]:
+          now: float | None = None, stays: Callable[[], Stays] | None = None) -> tuple[Query, list[str], list[str]]:
     """(frame, what was added, what the frame leaves out of the question). ``timeline`` and ``now`` (the question's
     moment, stream seconds) resolve the times a question names in words ("ten minutes ago", "this morning", "at
     3 pm": :meth:`m3_memory.timeline.Timeline.spans`): code sets the frame's window from them, whatever the model
-    wrote, since calendar arithmetic is not a small model's job."""
+    wrote, since calendar arithmetic is not a small model's job; ``stays`` (the robot's stays in places, read only
+    when the question names one of its moves) does the same for "after I entered the lab" (moves.py)."""
     timeline = timeline or Timeline()
     added: list[str] = []
     missing: list[str] = []
@@ -465,6 +468,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if place is not None:
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
+    q = move_moments(q, plain, known_places, stays, added, missing)
     if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
             (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not

@@ -176,3 +176,22 @@ def track_between(store: MemoryStore, t0: float | None = None, t1: float | None 
         f"SELECT t, x, y, yaw, frame FROM poses WHERE t >= ? AND t <= ?{mine} ORDER BY t",
         (-math.inf if t0 is None else t0, math.inf if t1 is None else t1, *robot)).fetchall()
     return [Pose(r[0], r[1], r[2], r[3] or 0.0, 0.0, r[4] or "") for r in rows]
+
+
+def robot_stays(store: MemoryStore, until: float | None = None) -> list[tuple[str, float, float | None]]:
+    """The robot's stays in named places up to ``until``, in time order: (place, entered, left; None while it is
+    still there at the end of the track). Positions outside every place end a stay."""
+    places = load_places(store)
+    stays: list[tuple[str, float, float | None]] = []
+    current: tuple[str, float] | None = None
+    for pose in track_between(store, None, until):
+        p = place_of(places, pose.x, pose.y)
+        name = p.name if p is not None else None
+        if current is not None and name != current[0]:
+            stays.append((current[0], current[1], pose.t))
+            current = None
+        if current is None and name is not None:
+            current = (name, pose.t)
+    if current is not None:
+        stays.append((current[0], current[1], None))
+    return stays

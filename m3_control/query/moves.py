@@ -1,0 +1,73 @@
+"""The robot's own moves as the moment a question is relative to ("who spoke first after I entered the lab?",
+"who was talking when I left the kitchen?", "how many people had spoken before I got to the porch?"), read from the
+question's words and the robot's pose track (used by :mod:`.fidelity`).
+
+The moment becomes the frame's time: after / since / once it -> ``from``; before / until / by the time -> ``to``;
+when / as / as soon as -> ``at``; "right after" / "just before" also pick the first / last. The place named in the
+move is the moment's, not a filter: a ``place=`` or ``other=`` the model wrote for it goes. A move the track does not
+hold (a room the robot never entered, or never left, by the question's moment) leaves the frame without a time and
+is reported as missing, so the question is declined rather than answered about another time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from .frame import Query
+
+Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
+
+_ENTER = (r"enter(?:ed)?|got\s+(?:to|into|in\s+to)|get\s+(?:to|into)|arrived?\s+(?:in|at)|reach(?:ed)?|"
+          r"(?:walked|came|went|moved|drove|rolled|stepped|wandered)\s+(?:in(?:to)?|to)|came\s+back\s+to")
+_LEAVE = (r"left|leave|exit(?:ed)?|(?:walked|went|came|drove|rolled|stepped|moved)\s+out\s+of|"
+          r"(?:walked|went|drove|rolled|moved)\s+away\s+from")
+_REL = (r"(?P<rel>(?:right|just|immediately|directly)\s+(?:before|after)|before|after|since|once|as\s+soon\s+as|"
+        r"when|as|until|till|by\s+the\s+time|upon)")
+
+
+def _pattern(places: list[str]) -> re.Pattern:
+    names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    return re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
+                      rf"(?P<which>first\s+|last\s+|finally\s+|just\s+|again\s+)?"
+                      rf"(?:(?P<enter>{_ENTER})|(?P<leave>{_LEAVE}))\s+(?:the\s+|my\s+|our\s+)?(?P<place>{names})\b",
+                      re.IGNORECASE)
+
+
+def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
+                 added: list[str], missing: list[str]) -> Query:
+    """The frame with the time of the robot move the question is relative to (see the module's text)."""
+    if not known_places or stays is None or q.find in ("same", "more", "less") or q.until:
+        return q
+    found = list(_pattern(known_places).finditer(plain))
+    if len(found) != 1:
+        return q
+    m = found[0]
+    place = next(p for p in known_places if p.lower() == m.group("place").lower())
+    mine = [s for s in stays() if s[0] == place]
+    last = (m.group("which") or "").strip().lower() in ("last", "finally")
+    stay = (mine[-1] if last else mine[0]) if mine else None
+    t = None if stay is None else stay[2] if m.group("leave") else stay[1]
+    move = m.group(0)[len(m.group("rel")):].strip()
+    if t is None:
+        missing.append(f"the moment {move!r} (the robot's track has no such move)")
+        return q
+    rel = " ".join(m.group("rel").lower().split())
+    side = "to" if re.search(r"before|until|till|by the time", rel) else \
+        "from" if re.search(r"after|since|once", rel) else "at"
+    fields: dict = {"from_": None, "to": None, "at": None}
+    fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
+    if rel.split()[0] in ("right", "just", "immediately", "directly") and q.pick is None and \
+            q.find in ("who", "what", "when", "where"):
+        fields["pick"] = "first" if side == "from" else "last"
+    elsewhere = len(re.findall(rf"\b{re.escape(place)}\b", plain, re.IGNORECASE)) > 1
+    if q.place and q.place.lower().removeprefix("the ") == place.lower() and not elsewhere:
+        fields["place"] = None
+    if q.other and (q.rel or "").removesuffix("_last") in ("before", "after", "right_before", "right_after") and \
+            place.lower() in q.other.lower():
+        fields.update(other=None, rel=None)
+    new = replace(q, **fields)
+    if new != q:
+        added.append(f"{side}={t:.1f}: the moment {move!r} on the robot's track")
+    return new
