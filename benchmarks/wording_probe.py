@@ -1,6 +1,6 @@
 """Question kinds and wordings the procedural benchmark does not ask, on its scenes' kept stores.
 
-    python benchmarks/wording_probe.py SEED [SEED ...] --keep DIR [--set A..V, or several: STUV] [--only-new]
+    python benchmarks/wording_probe.py SEED [SEED ...] --keep DIR [--set A..Z, or several: STUV] [--only-new]
 
 A probe of how answers hold on questions nobody wrote phrasings for: relations to someone's *last* turn, the first
 speaker after / the last before a clock time, counts after a time, who spoke first / last in a place, the first /
@@ -41,6 +41,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
+from wording_kinds_move import MOVE_SETS, move_questions  # noqa: E402
 from wording_kinds_op import OP_SETS, op_questions  # noqa: E402
 from wording_kinds_rank import RANK_SETS, rank_questions  # noqa: E402
 
@@ -668,7 +669,7 @@ def _questions(scene, which: str, only_new: bool) -> list[dict]:  # noqa: ANN001
     qs = [] if only_new or which not in SETS else questions(scene, SETS.index(which))
     for letters, make in ((NEW_SETS, new_questions), (NEWER_SETS, newer_questions), (LATEST_SETS, latest_questions),
                           (RECENT_SETS, recent_questions), (NEWEST_SETS, newest_questions), (OP_SETS, op_questions),
-                          (RANK_SETS, rank_questions)):
+                          (RANK_SETS, rank_questions), (MOVE_SETS, move_questions)):
         if which in letters:
             qs += make(scene, letters.index(which))
     return qs
@@ -678,7 +679,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int, nargs="+")
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", help="one set (A..V) or several, e.g. STUV: the model loads once")
+    ap.add_argument("--set", default="C", help="one set (A..Z) or several, e.g. STUV: the model loads once")
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="", help="the results file ({seed} and {set} are filled in)")
@@ -686,9 +687,9 @@ def main() -> None:
     from m3_control.evaluation.judge import make_judge
     from m3_memory import MemoryStore
 
-    bad = [x for x in args.set if x not in SETS + OP_SETS + RANK_SETS]
+    bad = [x for x in args.set if x not in SETS + OP_SETS + RANK_SETS + MOVE_SETS]
     if bad:
-        ap.error(f"unknown set(s) {bad}: {SETS + OP_SETS + RANK_SETS}")
+        ap.error(f"unknown set(s) {bad}: {SETS + OP_SETS + RANK_SETS + MOVE_SETS}")
     judge, shared = make_judge(None), None
     for seed in args.seed:
         scene = make_scene(seed, args.grid)
