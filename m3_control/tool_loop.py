@@ -304,6 +304,16 @@ class ToolReasoningLoop:
                     aligned = query_polarity.align(question, aligned)     # relations the check put in
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
+                    moment = next((m for m in missing if m.startswith("the moment '")), None)
+                    if moment is not None:
+                        # a move of the robot's its pose track does not hold: no frame the model could write fixes
+                        # that, and any time the query could run at is another moment
+                        info.flags.append("moment_not_on_track")
+                        trace["rounds"].append(row)
+                        run.report(info)
+                        move = moment.split("'")[1]
+                        return done(Answer(answer=f"I don't know: I have no record that {move} by then.",
+                                           rounds_used=r + 1), "model")
                     if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
                         info.flags.append("recheck_off_question")
                         trace["rounds"].append(row)

@@ -3,6 +3,7 @@ and its grammar: answers pick shown memories, tools compute, garbage never crash
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -193,3 +194,23 @@ def test_the_same_frame_that_cannot_run_written_again_is_said_so_not_no_memory(m
     a = ToolReasoningLoop(store, be).run("Is the person who said 'the coffee machine is broken' the same as Ann?",
                                          before_time=91.0, max_rounds=4)
     assert a.answer.startswith("No"), a
+
+
+def test_a_move_of_the_robots_is_the_queries_moment_and_one_it_never_made_is_not_answered(db_at):
+    from m3_memory.poses import Place
+    from m3_memory.store.where import save_places
+
+    from .test_query_executor import _poses
+
+    store, _ = meeting_store(db_at("m.db"), _poses)    # kitchen 0:00-0:30, office 0:30-1:00, lab 1:00-1:30
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        be = Scripted(['find=who place="lab" act=spoke'], grammar_ok=True)
+        a = ToolReasoningLoop(store, be).run("Who spoke right before I entered the lab?", before_time=91.0)
+        assert a.success and "coffee machine" in a.answer.lower() and "01:00" in a.answer, a.answer   # Bo 0:40
+        be = Scripted(["find=who act=spoke", "find=who act=spoke"], grammar_ok=True)
+        a = ToolReasoningLoop(store, be).run("Who spoke after I left the lab?", before_time=91.0)
+        assert a.answer == "I don't know: I have no record that I left the lab by then.", a.answer
+        assert "moment_not_on_track" in json.dumps(a.trace) and a.rounds_used == 1, a.trace   # no second round
+    finally:
+        store.close()
