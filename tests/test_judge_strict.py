@@ -58,6 +58,16 @@ def test_person_described_by_what_they_said(strict):
     assert not v.correct and "asserts other content" in v.detail
 
 
+def test_a_number_inside_the_quoted_words_of_a_person_is_no_count(strict):
+    """"Who had the second highest number of turns?" asks for a person; the 'two' in the sentence they are named by
+    is not a count the answer must state."""
+    q, ref = "Who had the second highest number of turns in the hall?", "the person who said 'lay blue by c two again'"
+    assert strict.judge(q, ref, 'The person who said "lay blue by c two again" spoke the second most (once).').correct
+    assert not strict.judge(q, ref, 'The person who said "bin red at f two now" spoke the second most.').correct
+    assert not strict.judge("How many times did the person who said 'lay blue by c two again' speak?", "3",
+                            "They spoke twice.").correct
+
+
 @pytest.mark.parametrize(("answer", "correct", "detail"), [
     ("5 people", True, "count 5 matches"),
     ("five", True, "count 5 matches"),

@@ -224,6 +224,7 @@ def test_the_questions_words_rank_by_count_and_by_turn():
             ("Who spoke the second fewest times?", "find=who pick=least", ("second_least", None)),
             ("Who talked the third most?", "find=who pick=3", ("third_most", None)),
             ("Who said the third thing I heard?", "find=who pick=3 act=spoke", ("3", "turn")),
+            ("Whose words were the ninth thing you heard?", "find=what pick=9 by=turn", ("9", "turn")),
             ("The fourth time I heard someone speak, who was it?", "find=who pick=4", ("4", "turn")),
             ("What did you hear said third?", "find=what pick=3 act=spoke", ("3", "turn")),
             ("What were the second to last words I heard?", "find=what pick=last", ("-2", "turn")),
@@ -234,6 +235,8 @@ def test_the_questions_words_rank_by_count_and_by_turn():
             ("Who was the second person to speak?", "find=who pick=2 act=spoke", ("2", None))]:
         q, _, _ = fit_question(question, parse(frame), KNOWN)
         assert (q.pick, q.by) == want, (question, q)
+    q, _, _ = fit_question("Who said the seventh thing I heard?", parse("find=what pick=7 by=turn"), KNOWN)
+    assert q.find == "who", q                                           # the speaker, not the words
     q, _, _ = fit_question(f"When did the person who said '{A}' speak for the second time?",
                            parse(f'find=when who="{A}" pick=2'), KNOWN)
     assert (q.pick, q.by, q.who) == ("2", None, A), q                   # their own second turn

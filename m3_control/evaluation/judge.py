@@ -228,7 +228,7 @@ class StrictMatchJudge:
         ref_times = _clock_times(reference)
         if ref_times:
             return self._times(ref_times, answer)
-        ref_nums = _number_tokens(reference)
+        ref_nums = _number_tokens(_QUOTES.sub(" ", reference))   # "the person who said 'c two'" holds no count
         if ref_nums and (_COUNT_QUESTION.search((question or "").lower()) or _is_bare_count(reference)):
             return self._count(ref_nums, answer)
         if _first_word(reference) in ("yes", "no") and _polarities(reference, False) and not _NO_ONE.match(reference):

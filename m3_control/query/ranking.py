@@ -31,6 +31,7 @@ _TURN_NOUN = re.compile(rf"\b{_ORDINAL_OR_END}\s+(?:things?|words|utterances?|se
 _STEP = re.compile(r"\b(?:just|right|immediately)\s+(before|after)\s+(?:the\s+)?$", re.IGNORECASE)
 # "what did you hear said third?", "which words did I hear second to last?": only in a question about words
 _HEARD_ORD = re.compile(rf"\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?{_ORDINAL_OR_END}\b", re.IGNORECASE)
+_WHO_ASKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|one|speaker|voice))\b", re.IGNORECASE)
 _PERSON_RANK = re.compile(rf"\b{_ORD_RE}\s+(?:person|people|one|speaker|voice|to\s+(?:speak|talk))\b", re.IGNORECASE)
 
 
@@ -89,6 +90,10 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
         picks = {_pick_of(m) for m in _HEARD_ORD.finditer(plain)}
     if len(picks) == 1 and None not in picks:
         pick = str(picks.pop())
+        if q.find == "what" and _WHO_ASKED.match(plain):
+            # "whose words were the ninth thing I heard?", "who said the seventh thing?": the speaker, not the words
+            added.append("find=who: the question asks who said it")
+            q = replace(q, find="who")
         if (q.pick, q.by, q.rel) != (pick, "turn", None):
             added.append(f"pick={pick} by=turn: the question ranks the things said, not the people")
             return replace(q, pick=pick, by="turn", times=None, rel=None if no_quote else q.rel,

@@ -36,7 +36,8 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
                      r"|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)|"
                      r"earliest|last|final|latest|most\s+recent|opening|closing|penultimate)\s+(?:words?|things?|"
                      r"sentences?|remarks?|utterances?|time\s+(?:that\s+)?(?:i|you|we)\s+heard)\b"
-                     r"|\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?(?:first|second|third|fourth|fifth|last)\b"
+                     r"|\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|"
+                     r"ninth|tenth|\d+(?:st|nd|rd|th)|last)\b"
                      r"|\b(?:second|third)[\s-]+(?:most|least|fewest|highest|lowest|greatest)\b",
                      re.IGNORECASE)
 
