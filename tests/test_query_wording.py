@@ -511,6 +511,7 @@ def test_novel_forms_asked_of_the_records(ex):  # noqa: F811
     assert q.find != "who"
     assert asks_who_spoke("Who had the most turns while I was in the workshop?")
     assert asks_own_moves("When did I get to the workshop?") and asks_own_moves("How long did I stay in the lab?")
+    assert asks_own_moves("Where did I start out?") and asks_own_moves("Where did I end up?")  # stop 53 regression
     assert not asks_own_moves("When did Ann get to the workshop?") and not asks_own_moves("Where is the cup?")
     # "after everyone else" is the last, "before anybody else" the first (the model wrote times=0 and no pick)
     q, _, _ = check("Who spoke after everyone else?", parse("find=who act=spoke times=0"), KNOWN)

@@ -64,13 +64,14 @@ def asks_who_spoke(question: str) -> bool:
 
 
 _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|where)\b[^?]*\b(?:i|we)\s+(?:get|got|arrive|"
-                        r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent)\b",
+                        r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent|start|"
+                        r"started|begin|began|finish|finished|end|ended)\b",
                         re.IGNORECASE)
 
 
 def asks_own_moves(question: str) -> bool:
-    """"When did I get to the workshop?", "how long did I stay in the kitchen?": the robot's own path, which the pose
-    records hold and no memory's text does."""
+    """"When did I get to the workshop?", "how long did I stay in the kitchen?", "where did I start out?": the robot's
+    own path, which the pose records hold and no memory's text does."""
     return bool(_OWN_MOVES.search(_QUOTE.sub(" ", question)))
 
 
