@@ -285,5 +285,8 @@ def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811
     assert res.value == 6 and q.place is None, q                    # 0:35 onwards: Cy, Bo, Ann, Cy, Cy, Ann
     q, _, missing = fit("Who spoke after I left the lab?", "find=who act=spoke")   # still in the lab
     assert missing and q.from_ is None, (q, missing)
+    q, _, _ = fit("After I came into the office, what was the first thing anyone said?",
+                  'find=what who="I" act=spoke times=1')
+    assert (q.who, q.pick, q.by, q.times) == (None, "first", "turn", None) and 30 <= float(q.from_) <= 31, q
     q, _, _ = fit("Who spoke in the lab?", 'find=who place="lab" act=spoke')       # no move: the place filters
     assert q.place == "lab" and q.from_ is None

@@ -511,7 +511,12 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
             continue
         key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
         n = ORDINAL_WORDS.get(key.removesuffix(" one").removesuffix(" speaker"))
-        if n is not None and q.pick is None and q.find not in ("same", "more", "less"):
+        if key in _SELF:
+            # "after I came into the office, what was the first thing anyone said?" written who="I": the robot
+            # asking is nobody it heard or saw
+            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
+            added.append(f"{field}={ref!r} dropped: the robot itself")
+        elif n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")
         elif place and _names_place(key, place) and not any(quote_score(x, ref) >= 0.5 for x in quotes_of(question)):
@@ -526,6 +531,7 @@ def _refs_from_question(q: Query, question: str, known_places: list[str], added:
     return q
 
 
+_SELF = frozenset(["i", "me", "myself", "you", "yourself", "we", "us", "robot", "the robot"])
 _PLACE_LEAD = frozenset(["in", "at", "on", "inside", "near", "by", "into", "the", "a", "while", "when", "i", "we",
                          "was", "were", "spoke", "speak", "speaking", "talked", "talking", "heard", "seen", "saw",
                          "someone", "anyone", "people", "there"])
