@@ -216,12 +216,14 @@ def check_shape(q: Query) -> None:
         raise QueryError("by=turn ranks turns: it goes with pick=first, last or an ordinal")
 
 
+_COUNT_RANKS = {"most": (True, 1), "second_most": (True, 2), "third_most": (True, 3), "least": (False, 1),
+                "second_least": (False, 2)}
+
+
 def count_rank(pick: str | None) -> tuple[bool, int] | None:
     """most -> (True, 1), second_most -> (True, 2), least -> (False, 1), second_least -> (False, 2); None for a
     pick that is no rank by count."""
-    ranks = {"most": (True, 1), "second_most": (True, 2), "third_most": (True, 3), "least": (False, 1),
-             "second_least": (False, 2)}
-    return ranks.get(pick or "")
+    return _COUNT_RANKS.get(pick or "")
 
 
 def by_count(counts: list[int], pick: str) -> int | None:

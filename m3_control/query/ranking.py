@@ -15,9 +15,9 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
+from .wording import ORDINAL_WORDS, _rank
 
-_ORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_ORD_RE = r"(?:" + "|".join(_ORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
+_ORD_RE = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
 _MOST_WORDS = r"(?:most|highest|greatest|largest|biggest)"
 _LEAST_WORDS = r"(?:least|fewest|lowest|smallest)"
 _BY_COUNT = re.compile(rf"\b(second|third|2nd|3rd)[\s-]+(?:{_MOST_WORDS}(?!\s+recent)|({_LEAST_WORDS}))\b",
@@ -56,10 +56,10 @@ def _pick_of(m: re.Match) -> str:
     word = m.group("ord").lower()
     if m.group("end") or word == "penultimate":
         end = (m.group("end") or "second").lower()
-        return str(-(_ORDS.index(end) + 1 if end in _ORDS else 2))
+        return str(-ORDINAL_WORDS.get(end, 2))   # "next to last" is the second to last
     if word in ("last", "final"):
         return "last"
-    n = _ORDS.index(word) + 1 if word in _ORDS else int(re.sub(r"\D", "", word))
+    n = _rank(word)
     return "first" if n == 1 else str(n)
 
 
