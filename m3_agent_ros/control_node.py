@@ -133,7 +133,9 @@ class ControlNode(M3LifecycleNode):
             if error:
                 self.get_logger().error(f"{error}; answers come from the labelled fallback")
             else:
-                self.get_logger().info(f"model loaded and warmed up in {time.monotonic() - t:.1f} s")
+                how = getattr(getattr(self._answerer, "backend", None), "warmup_from", "")
+                how = f" (prompt prefix {how})" if isinstance(how, str) and how else ""
+                self.get_logger().info(f"model loaded and warmed up in {time.monotonic() - t:.1f} s{how}")
         self._queue = AnswerQueue(p.max_pending_queries, p.query_timeout_s, self._log_from_queue)
         self._service = self.create_service(Query, p.service_name, self._on_query,
                                             qos_profile=query_qos(p.max_pending_queries), callback_group=self._group)

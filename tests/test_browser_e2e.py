@@ -33,7 +33,7 @@ if not CHROMIUM.exists():
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("dlib")
 pytest.importorskip("resemblyzer")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.once]   # once: see .ci/run
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,8 @@ from m3_memory.perception.clip_edges import HeardOverEnd, hear_over_end, leave_h
 
 from .media import grid_clip, grid_transcripts
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 SR = 16000
 
 

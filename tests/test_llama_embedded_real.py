@@ -34,8 +34,9 @@ MESSAGES = [
 
 
 @pytest.fixture(scope="module")
-def backend() -> Iterator[EmbeddedLlamaBackend]:
-    be = EmbeddedLlamaBackend(n_ctx=2048, threads=2, max_tokens=32)
+def backend(tmp_path_factory) -> Iterator[EmbeddedLlamaBackend]:
+    be = EmbeddedLlamaBackend(n_ctx=2048, threads=2, max_tokens=32,
+                              prompt_state_dir=tmp_path_factory.mktemp("prompt_states"))
     yield be
     be.close()
 
@@ -69,3 +70,54 @@ def test_missing_model_file_is_a_chat_error(tmp_path) -> None:
         EmbeddedLlamaBackend(model_path=str(tmp_path / "none.gguf")).load()
     with pytest.raises(ValueError, match="unknown packaged model"):
         EmbeddedLlamaBackend(model="nope")
+
+
+def test_a_warmed_prompt_is_kept_and_the_next_start_restores_it_with_the_same_reply(tmp_path) -> None:
+    """warmup() saves the slot (tokens + KV cache) once; a new server restores it instead of processing the prompt
+    again and answers exactly as the one that processed it; a corrupt file costs the processing, never the reply."""
+    prefix = MESSAGES[:1]
+
+    def start() -> EmbeddedLlamaBackend:
+        be = EmbeddedLlamaBackend(n_ctx=2048, threads=2, max_tokens=24, prompt_state_dir=tmp_path)
+        be.warmup(prefix)
+        return be
+
+    first = start()
+    files = list(tmp_path.glob("*.slot"))
+    assert first.warmup_from == "processed" and len(files) == 1 and files[0].stat().st_size > 100_000, files
+    assert not list(tmp_path.glob("*.tmp-*"))
+    reply = first.complete(MESSAGES, grammar=ACTION_GRAMMAR)
+    first.close()
+
+    second = start()
+    assert second.warmup_from == "restored"
+    assert second.complete(MESSAGES, grammar=ACTION_GRAMMAR) == reply
+    assert second.last_usage["prompt_tokens_details"]["cached_tokens"] > 20
+    second.close()
+
+    files[0].write_bytes(b"\x00garbage" * 1000)                 # a torn or foreign file under the right name
+    third = start()
+    assert third.warmup_from == "processed" and third.complete(MESSAGES, grammar=ACTION_GRAMMAR) == reply
+    third.close()
+    assert files[0].stat().st_size > 100_000                    # processed again and kept again
+    other = EmbeddedLlamaBackend(n_ctx=2048, threads=2, prompt_state_dir=tmp_path)
+    assert other._state_name(prefix) == files[0].name
+    assert other._state_name(MESSAGES) != files[0].name         # another prompt is another file
+    assert EmbeddedLlamaBackend(n_ctx=4096, prompt_state_dir=tmp_path)._state_name(prefix) != files[0].name
+
+
+def test_old_prompt_states_are_pruned_newest_kept(tmp_path) -> None:
+    import os
+
+    from m3_control.backends import prompt_state
+
+    for i in range(prompt_state.KEEP + 3):
+        f = tmp_path / f"model-{i:04d}{prompt_state.SUFFIX}"
+        f.write_bytes(b"x")
+        os.utime(f, (1000 + i, 1000 + i))
+    (tmp_path / f"model-x{prompt_state.SUFFIX}.tmp-999999999").write_bytes(b"x")   # left by a dead process
+    (tmp_path / f"other-0{prompt_state.SUFFIX}").write_bytes(b"x")                 # another model's
+    removed = prompt_state.prune(tmp_path, "model")
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert len(removed) == 4 and left[0] == f"model-0003{prompt_state.SUFFIX}" and len(left) == prompt_state.KEEP + 1
+    assert f"other-0{prompt_state.SUFFIX}" in left

@@ -9,7 +9,7 @@ import pytest
 
 from m3_agent_ros.bench import main as bench_main
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.once]   # once: see .ci/run
 BAGS = Path(__file__).resolve().parents[1] / "rosbags" / "demo"
 
 

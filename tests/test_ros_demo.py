@@ -10,7 +10,8 @@ import pytest
 
 from m3_agent_ros.demo import main as demo_main
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.once]   # once (.ci/run): on Jazzy the same bag goes
+# through the same demo as a robot's own recording (tests/test_ros_robot_time.py)
 BAG = Path(__file__).resolve().parents[1] / "rosbags" / "demo" / "grid_scene"
 
 

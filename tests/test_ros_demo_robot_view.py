@@ -13,7 +13,7 @@ import pytest
 from m3_agent_ros.demo import BAGS
 from m3_agent_ros.demo import main as demo_main
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.once]   # once: see .ci/run
 BAG = BAGS[1]
 
 

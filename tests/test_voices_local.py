@@ -14,6 +14,8 @@ from m3_memory.perception.segmentation import aggregate_chunks
 
 from .media import AMI, LIBRI, ami_turns, need, purity_coverage
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 
 def _unit(*rows: list[float]) -> np.ndarray:
     x = np.array(rows, float)
