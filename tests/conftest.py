@@ -124,7 +124,8 @@ def pg_server(tmp_path_factory) -> Iterator[object]:
     server.stop()
 
 
-@pytest.fixture(params=STORE_ENGINES)
+# the PostgreSQL variants are the same server binary and client library on every Python: Kilted only (.ci/run)
+@pytest.fixture(params=[pytest.param(e, marks=pytest.mark.once) if e == "postgresql" else e for e in STORE_ENGINES])
 def db_at(request, tmp_path):
     """Where a test's store lives, on each engine: ``db_at("m.db")`` is a file in ``tmp_path`` (SQLite) or a fresh
     database of the session's PostgreSQL server (the same name gives the same database within a test)."""

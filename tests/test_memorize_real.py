@@ -14,6 +14,8 @@ from m3_memory.perception.wer import wer
 
 from .media import grid_stream, grid_transcripts
 
+pytestmark = pytest.mark.once   # the same numerics on every Python: .ci/run runs it on the default one only
+
 pytest.importorskip("dlib")
 pytest.importorskip("resemblyzer")
 
