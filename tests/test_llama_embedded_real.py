@@ -111,13 +111,17 @@ def test_old_prompt_states_are_pruned_newest_kept(tmp_path) -> None:
 
     from m3_control.backends import prompt_state
 
+    def name(model: str, i: int) -> str:
+        return f"{model}-{i:024x}{prompt_state.SUFFIX}"
+
     for i in range(prompt_state.KEEP + 3):
-        f = tmp_path / f"model-{i:04d}{prompt_state.SUFFIX}"
+        f = tmp_path / name("model", i)
         f.write_bytes(b"x")
         os.utime(f, (1000 + i, 1000 + i))
-    (tmp_path / f"model-x{prompt_state.SUFFIX}.tmp-999999999").write_bytes(b"x")   # left by a dead process
-    (tmp_path / f"other-0{prompt_state.SUFFIX}").write_bytes(b"x")                 # another model's
+    (tmp_path / f"{name('model', 99)}.tmp-999999999").write_bytes(b"x")   # left by a dead process
+    (tmp_path / name("other", 0)).write_bytes(b"x")                       # another model's
+    (tmp_path / name("model-b", 0)).write_bytes(b"x")                     # another model, named like this one
     removed = prompt_state.prune(tmp_path, "model")
     left = sorted(p.name for p in tmp_path.iterdir())
-    assert len(removed) == 4 and left[0] == f"model-0003{prompt_state.SUFFIX}" and len(left) == prompt_state.KEEP + 1
-    assert f"other-0{prompt_state.SUFFIX}" in left
+    assert len(removed) == 4 and left[0] == name("model", 3) and len(left) == prompt_state.KEEP + 2
+    assert name("other", 0) in left and name("model-b", 0) in left

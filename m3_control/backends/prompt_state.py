@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 DEFAULT_DIR = CACHE / "prompt_states"
 KEEP = 6                                   # files per model kept, the most recently used (one per prompt)
 SUFFIX = ".slot"
+_DIGEST = 24                               # hex digits of the name's hash
+_AFTER_STEM = re.compile(rf"-[0-9a-f]{{{_DIGEST}}}{re.escape(SUFFIX)}(?:\.tmp-(\d+))?")
 
 
 class PromptStateError(RuntimeError):
@@ -45,8 +48,11 @@ def state_name(model: Path, messages: list[dict[str, str]], settings: dict[str, 
         build = "unknown"
     ident = json.dumps({"model": [model.name, st.st_size, st.st_mtime_ns], "build": build, "settings": settings,
                         "messages": messages}, sort_keys=True, ensure_ascii=False)
-    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in model.stem)[:60]
-    return f"{stem}-{hashlib.sha256(ident.encode()).hexdigest()[:24]}{SUFFIX}"
+    return f"{_file_stem(model.stem)}-{hashlib.sha256(ident.encode()).hexdigest()[:_DIGEST]}{SUFFIX}"
+
+
+def _file_stem(model_stem: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in model_stem)[:60]
 
 
 def slot_action(address: str, api_key: str, action: str, filename: str, timeout_s: float = 120.0) -> dict:
@@ -68,11 +74,19 @@ def slot_action(address: str, api_key: str, action: str, filename: str, timeout_
 def prune(folder: Path, model_stem: str, keep: int = KEEP) -> list[Path]:
     """Remove all but the ``keep`` newest state files of this model (and temporary files left by killed
     processes); the removed paths."""
-    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in model_stem)[:60]
-    mine = sorted((p for p in folder.glob(f"{stem}-*{SUFFIX}") if p.is_file()),
-                  key=lambda p: p.stat().st_mtime, reverse=True)
-    stale = [p for p in folder.glob(f"{stem}-*{SUFFIX}.tmp-*") if p.is_file()
-             and not _alive(p.name.rsplit("-", 1)[-1])]
+    stem = _file_stem(model_stem)
+    mine: list[Path] = []
+    stale: list[Path] = []
+    for p in folder.iterdir():
+        # exactly this model's names: another model whose name starts like this one ("gemma" / "gemma-3") is not it
+        m = _AFTER_STEM.fullmatch(p.name[len(stem):]) if p.name.startswith(stem) and p.is_file() else None
+        if m is None:
+            continue
+        if m.group(1) is None:
+            mine.append(p)
+        elif not _alive(m.group(1)):
+            stale.append(p)
+    mine.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     removed = []
     for p in mine[keep:] + stale:
         try:
