@@ -41,6 +41,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
+from wording_kinds_gap import GAP_SETS, gap_questions  # noqa: E402
 from wording_kinds_move import MOVE_SETS, move_questions  # noqa: E402
 from wording_kinds_op import OP_SETS, op_questions  # noqa: E402
 from wording_kinds_rank import RANK_SETS, rank_questions  # noqa: E402
@@ -669,7 +670,8 @@ def _questions(scene, which: str, only_new: bool) -> list[dict]:  # noqa: ANN001
     qs = [] if only_new or which not in SETS else questions(scene, SETS.index(which))
     for letters, make in ((NEW_SETS, new_questions), (NEWER_SETS, newer_questions), (LATEST_SETS, latest_questions),
                           (RECENT_SETS, recent_questions), (NEWEST_SETS, newest_questions), (OP_SETS, op_questions),
-                          (RANK_SETS, rank_questions), (MOVE_SETS, move_questions)):
+                          (RANK_SETS, rank_questions), (MOVE_SETS, move_questions),
+                          (GAP_SETS, gap_questions)):
         if which in letters:
             qs += make(scene, letters.index(which))
     return qs
@@ -679,7 +681,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int, nargs="+")
     ap.add_argument("--keep", required=True, help="a scene_bench.py --keep folder with seed_SEED/memory.db")
-    ap.add_argument("--set", default="C", help="one set (A..Z) or several, e.g. STUV: the model loads once")
+    ap.add_argument("--set", default="C", help="one set (A..Z, a..d) or several, e.g. STUV: the model loads once")
     ap.add_argument("--only-new", action="store_true", help="ask only the new kinds (sets G-N)")
     ap.add_argument("--grid", default=str(GRID))
     ap.add_argument("--json", default="", help="the results file ({seed} and {set} are filled in)")
@@ -687,9 +689,10 @@ def main() -> None:
     from m3_control.evaluation.judge import make_judge
     from m3_memory import MemoryStore
 
-    bad = [x for x in args.set if x not in SETS + OP_SETS + RANK_SETS + MOVE_SETS]
+    known = SETS + OP_SETS + RANK_SETS + MOVE_SETS + GAP_SETS
+    bad = [x for x in args.set if x not in known]
     if bad:
-        ap.error(f"unknown set(s) {bad}: {SETS + OP_SETS + RANK_SETS + MOVE_SETS}")
+        ap.error(f"unknown set(s) {bad}: {known}")
     judge, shared = make_judge(None), None
     for seed in args.seed:
         scene = make_scene(seed, args.grid)
