@@ -158,6 +158,11 @@ FEW_SHOT: list[tuple[str, str]] = [
     ("Question: How long did the man who said 'pass the salt' talk in total?",
      _q('find=how_long who="pass the salt" act=spoke')),
     ("Question: How much time did I spend in the cellar?", _q('find=how_long place="cellar"')),
+    ("Question: How long after the man who said 'the door is open' first spoke did the woman who said 'I am cold' "
+     "first speak?", _q('find=gap who="I am cold" other="the door is open" rel=after act=spoke')),
+    ("Question: How many seconds after 2:10 did someone first talk?", _q("find=gap from=2:10 act=spoke")),
+    ("Question: Were more than two different people talking in the lounge?",
+     _q('find=yes place="lounge" act=spoke count>2')),
     ("Question: Where did the guest put the blue cup?",
      "Search: blue cup"),
     ("Memories (best first):\n[12] 00:20 <character_2> appears in the scene.\n"

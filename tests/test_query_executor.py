@@ -383,7 +383,7 @@ def test_the_form_of_the_question_narrows_what_a_frame_may_ask_for():
     assert finds_for("Who spoke exactly three times?") == ("who", "what", "more", "less", "same")
     assert finds_for("Where was I at 1:10?") == ("where",) and finds_for("At what time did she leave?") == ("when",)
     assert finds_for("Which person did I hear just once?") == ("who", "what", "more", "less", "same")
-    assert finds_for("Tell me who spoke first.") == tuple(f for f in FIND if f != "how_long")   # no duration asked
+    assert finds_for("Tell me who spoke first.") == tuple(f for f in FIND if f not in ("how_long", "gap"))  # no span
 
 
 def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():
@@ -525,7 +525,8 @@ def test_no_memory_of_a_quote_or_a_clock_time_is_rechecked_with_a_query(ex):
 def test_how_long_a_person_talked_and_the_robot_stayed(ex):
     from m3_control.query.polarity import finds_for
 
-    assert finds_for("How long was I in the office?") == ("how_long",) == finds_for("For how long did Ann talk?")
+    # a span: how long something lasted, or the time between two moments (tests/test_query_spans.py)
+    assert finds_for("How long was I in the office?") == ("how_long", "gap") == finds_for("For how long did Ann talk?")
     text, res = answer_query(ex, 'find=how_long who="Ann" act=spoke', 91.0)
     assert res.value == 8 and text == "Ann spoke for 8 seconds in all.", text      # four turns of 2 s
     text, res = answer_query(ex, 'find=how_long place="office"', 91.0)

@@ -228,6 +228,9 @@ class StrictMatchJudge:
         ref_times = _clock_times(reference)
         if ref_times:
             return self._times(ref_times, answer)
+        ref_span = _durations(reference)
+        if len(ref_span) == 1 and _is_duration(reference):
+            return self._duration(ref_span[0], answer)
         ref_nums = _number_tokens(_QUOTES.sub(" ", reference))   # "the person who said 'c two'" holds no count
         if ref_nums and (_COUNT_QUESTION.search((question or "").lower()) or _is_bare_count(reference)):
             return self._count(ref_nums, answer)
@@ -244,6 +247,18 @@ class StrictMatchJudge:
             return Verdict(True, self.name, f"count {_fmt_numbers(want)} matches")
         return Verdict(False, self.name, f"wrong count: answer says {_fmt_numbers(got)}, "
                                          f"reference {_fmt_numbers(want)}")
+
+    def _duration(self, want: float, answer: str) -> Verdict:
+        """A time between two moments ("14 seconds"): the answer states one, within ``DURATION_TOLERANCE_S`` (each
+        end of the reference and of the answer is a moment the recording's own timing places to about a second)."""
+        plain = _CLOCK.sub(" ", _QUOTES.sub(" ", answer))
+        said = set(_durations(plain))
+        if not said:
+            return Verdict(False, self.name, f"no time span in answer, reference {want:g} s")
+        off = [d for d in said if abs(d - want) > DURATION_TOLERANCE_S]
+        if off:
+            return Verdict(False, self.name, f"answer says {_fmt_numbers(said)} s, reference {want:g} s")
+        return Verdict(True, self.name, f"{_fmt_numbers(said)} s within {DURATION_TOLERANCE_S:g} s of {want:g} s")
 
     def _times(self, want: list[float], answer: str) -> Verdict:
         plain = _QUOTES.sub(" ", answer)
@@ -344,6 +359,30 @@ def _hedged(question: str, ref: list[str], known: set[str], answer: str) -> list
 
 
 TIME_TOLERANCE_S = 3.0
+DURATION_TOLERANCE_S = 2.0
+_SPAN_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)\s*(hours?|hrs?|minutes?|mins?|seconds?|secs?)\b", re.IGNORECASE)
+_UNIT_S = {"h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def _durations(text: str) -> list[float]:
+    """Time spans stated in ``text`` in seconds: "14 seconds", "2 minutes", "1 minute and 5 seconds" (one span)."""
+    out: list[float] = []
+    last_end = -1
+    for m in _SPAN_UNIT.finditer(text or ""):
+        v = float(m.group(1)) * _UNIT_S[m.group(2)[0].lower()]
+        joined = last_end >= 0 and re.fullmatch(r"\s*(?:,|and)?\s*", text[last_end:m.start()])
+        if joined and out:
+            out[-1] += v
+        else:
+            out.append(v)
+        last_end = m.end()
+    return out
+
+
+def _is_duration(reference: str) -> bool:
+    """The reference is only a time span ("14 seconds", "about 1 minute 5 seconds")."""
+    rest = _SPAN_UNIT.sub(" ", reference or "")
+    return not re.sub(r"\b(?:about|around|roughly|and)\b|[^a-z0-9]", "", rest.lower())
 MAX_SPAN_S = 30.0   # a stated span wider than this is no answer to "when" ("between 00:00 and 02:00")
 _SPAN = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?)\s*(?:-|–|to|until|till|and)\s*(\d{1,2}:\d{2}(?::\d{2})?)\b")
 

@@ -77,6 +77,7 @@ class QueryResult:
     timeline: Timeline = field(default_factory=Timeline)  # how the memory's stream seconds meet the wall clock
     now: float | None = None      # the question's moment (stream seconds)
     into_recording: bool = False  # the question gave times into the recording: answers say them that way too
+    gap: tuple[float, Turn] | None = None   # find=gap: the first moment and the turn the time runs to
 
     def read(self, t: str | None) -> float | None:
         """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""
@@ -184,7 +185,7 @@ class QueryExecutor:
             assert other is not None
             scope = self._relate(res, facts, q, other, scope)
         # 2. select
-        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less") or count_rank(q.pick)
+        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less", "gap") or count_rank(q.pick)
                         or q.by == "turn" else "any")
         if q.rel == "with":
             act = "seen"      # in view together: the face appearances are the events, whatever the frame said
@@ -372,8 +373,15 @@ class QueryExecutor:
         elif f == "count_times":
             kind = "face" if q.act == "seen" else "voice"
             res.value = sum(1 for p in people for e in p.events if e.kind == kind)
+        elif f == "yes" and q.count:
+            # "did more than three people speak?": the number of people found, compared with the question's
+            op, k = _times(q.count)
+            res.value = op(len(people), k)
+            self._step(res, f"count{q.count}: {len(people)} people", events, people)
         elif f == "yes":
             res.value = bool(people)
+        elif f == "gap":
+            self._gap(res, facts, q, who, other, t1 if t1 is not None else at)
         elif f == "same":
             res.value = who == other
         elif f in ("more", "less"):
@@ -429,6 +437,39 @@ class QueryExecutor:
             res.value = [t for _, t in said]
         else:  # who
             res.value = [p.character_id for p in people]
+
+    def _gap(self, res: QueryResult, facts: PeopleFacts, q: Query, who: int | None, other: int | None,
+             clock: float | None) -> None:
+        """find=gap: seconds from the first moment (other's turn that ``rel`` names, or ``from`` / ``at``) to the
+        first selected turn after it (with a ``before`` relation: the last one before it; "between A and B": B's
+        turn). A person named by ``who`` whose turns all lie on the other side is still measured (the answer then
+        says "before" where the question said "after": what the records hold, not what the question assumed)."""
+        anchor = res.anchor
+        start = anchor.start if anchor is not None else clock
+        if start is None:
+            return
+        kind = "face" if q.act == "seen" else "voice"
+        if res.until_anchor is not None:
+            end: Turn | None = res.until_anchor
+        else:
+            cands = [e for e in res.events if e is not anchor and e.kind == kind
+                     and (who is not None or e.character_id != other)]
+            before = rel_base(q.rel) in ("before", "right_before")
+            side = [e for e in cands if (e.start < start if before else e.start >= start - 1e-6)]
+            if not side and who is not None:
+                side = [e for e in facts.turns if e.character_id == who and e.kind == kind and e is not anchor]
+                before = bool(side) and side[0].start < start and not any(e.start >= start for e in side)
+            if q.pick == "last":
+                before = False
+                side = side[-1:]
+            end = (max(side, key=lambda e: e.start) if before else min(side, key=lambda e: e.start)) if side else None
+        if end is None:
+            self._step(res, "gap: no turn to measure to", [])
+            return
+        res.gap = (start, end)
+        res.value = int(round(abs(end.start - start)))
+        res.events = sorted({end, *([anchor] if anchor is not None else [])}, key=lambda e: (e.start, e.end, e.id))
+        self._step(res, f"gap {res.say(start)} to {res.say(end.start)}: {res.value} s", res.events)
 
     def _robot_time_in(self, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:
         """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its

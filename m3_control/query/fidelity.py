@@ -32,6 +32,7 @@ from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .ranking import own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
+from .spans import people_count, time_between
 from .wording import (
     CLOCK,
     ORDINAL_WORDS,
@@ -67,7 +68,7 @@ _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
-                    "one person people man woman most least")
+                    "one person people man woman most least clock timer mark dot")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 _OPENING = re.compile(r"\b(opening|closing)\s+(?:words?|remarks?|lines?|sentences?)\b", re.IGNORECASE)
 _EDGE = re.compile(r"\b(?:at|in|near|towards?)\s+the\s+(?:very\s+)?(end|beginning|start)\b(?!\s+of\b)", re.IGNORECASE)
@@ -184,8 +185,9 @@ def quoted_in(ref: str, quoted: list[str]) -> bool:
 
 
 def _last_turn(q: Query, plain: str, added: list[str]) -> Query:
-    """rel relative to other's last turn exactly when the question says so ("the last time she spoke")."""
-    if not q.rel or q.rel == "with":
+    """rel relative to other's last turn exactly when the question says so ("the last time she spoke"); a time
+    between two people's turns has its own reading of that (spans.time_between)."""
+    if not q.rel or q.rel == "with" or q.find == "gap":
         return q
     says_last = bool(_LAST_TURN.search(plain) or _QUOTE_LAST_TURN.search(plain))
     if says_last and not q.rel.endswith("_last"):
@@ -291,6 +293,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = place_named(q, plain, named_place, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
+    q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
+    q = time_between(q, question, plain, quoted, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:
         # nobody to compare: "who spoke more times than anyone else?" asks for the one who spoke most, "was anyone
         # seen but not heard?" for a yes or no (with the question's place and time)
@@ -344,6 +348,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append(f"who={q.other!r}{' pick=' + pick if pick else ''}: the question asks about their own turn "
                      f"(rel={q.rel} dropped)")
         q = replace(q, who=q.other, other=None, rel=None, pick=pick)
+    elif q.rel and q.find == "gap":
+        pass      # the time between other's turn and the next: the relation says which side, "between" included
     elif q.rel and not _ORDER.search(plain):
         # "Between A and B, who spoke more?" written as who spoke right after B: the question asks nothing about
         # order. Two people and more / less is a comparison; anything else goes back to the model.

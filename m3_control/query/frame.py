@@ -7,6 +7,8 @@ robot's places and times), written by the model in a compact ``key=value`` form 
     find=yes who="lay red with p nine again"
     find=how_long place="kitchen"
     find=who other="the milk is gone" rel=with
+    find=gap who="I am cold" other="the door is open" rel=after
+    find=yes place="lounge" act=spoke count>2
 
 One table (:data:`FIELDS`) defines every field; the grammar the model decodes under (GBNF), the JSON schema
 (for backends with ``response_format``) and the parser are all made from it, so they cannot disagree.
@@ -17,7 +19,9 @@ their first turn, or with ``_last`` their last one, or ``with``: in view at the 
 ``same_place``: in a place where they were too) and person (``who``); people are filtered by how many times they
 spoke there (``times``: a number, or ``other``: as often as the other person did there) and picked (``pick``: first,
 last, n-th, n-th from the end, most, least, second most ...; ``by=turn``: the n-th turn of anyone, as opposed to the
-n-th person); ``find`` says what the answer is.
+n-th person); ``find`` says what the answer is: ``gap`` the time between two moments (other's turn, or ``from`` /
+``at``, and the first selected turn after it, or the last before it); ``yes`` with ``count`` whether the number of
+people found compares so with a number ("did more than 3 people speak?").
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
-        "less", "how_long")
+        "less", "how_long", "gap")
 REL = ("right_before", "right_after", "before", "after", "right_before_last", "right_after_last", "before_last",
        "after_last", "with", "same_place")
 # relative to one of other's turns: the first, or with _last the last (with: in view together; same_place: in a place
@@ -60,6 +64,7 @@ class Query:
     by: str | None = None          # person (default) | turn: "the third thing I heard" is the third turn
     times: str | None = None       # spoken-turn count condition per person: "=2", ">3", "<2", ">=1", "<=1", or
     #                                against other's count: ">other", "=other", ...
+    count: str | None = None       # find=yes: the number of people found compared with a number: ">3", ">=2", "=2"
     from_: str | None = None       # m:ss
     to: str | None = None          # m:ss
     at: str | None = None          # m:ss (a moment)
@@ -75,8 +80,8 @@ class Query:
             v = getattr(self, f.attr)
             if v is None:
                 continue
-            if f.key == "times":
-                parts.append(f"times{v}")
+            if f.key in ("times", "count"):
+                parts.append(f"{f.key}{v}")
             else:
                 parts.append(f"{f.key}={json.dumps(v) if f.quoted else v}")
         if self.until is not None:
@@ -112,11 +117,14 @@ FIELDS: tuple[Field, ...] = (
     Field("place", "place", quoted=True, doc="a named place where the robot was"),
     Field("act", "act", ACT, doc="spoke (voice turns), seen (face appearances) or any"),
     Field("times", "times", doc="how many times a person spoke, e.g. =2, >3, <2, or >other: more often than "
-                                "other"),   # last: after act=seen
+                                "other"),   # after act=seen
+    Field("count", "count", doc="find=yes: how many different people were found, compared with a number, e.g. "
+                                ">3 (more than three people), >=2, =2, <4"),
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
+_COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
 _PAIR = re.compile(r'\s*(?P<key>[a-z_]+)\s*(?P<op>>=|<=|=|>|<)\s*(?P<val>"(?:[^"\\]|\\.)*"|\S+)')
 
 
@@ -146,7 +154,7 @@ def parse(text: str) -> Query:
                 val = json.loads(val)
             except json.JSONDecodeError:
                 raise QueryError(f"bad quoted text for {key}: {val}") from None
-        if key == "times":
+        if key in ("times", "count"):
             val = f"{op}{val}"
         elif op != "=":
             raise QueryError(f"{key} takes '=', not {op!r}")
@@ -188,6 +196,11 @@ def from_dict(data: dict[str, Any]) -> Query:
                 val = f"={val}"
             if not _TIMES.match(val):
                 raise QueryError(f"times must be =k, >k, <k, >=k or <=k (k a number or other), got {val!r}")
+        if key == "count":
+            if val.isdigit():
+                val = f"={val}"
+            if not _COUNT.match(val):
+                raise QueryError(f"count must be =k, >k, <k, >=k or <=k (k a number), got {val!r}")
         kw[f.attr] = val
     return Query(**kw, until=(" ".join(until.split()) or None) if until is not None else None)
 
@@ -214,6 +227,11 @@ def check_shape(q: Query) -> None:
         raise QueryError("times>other compares with other=\"...\"'s count: give other= without rel")
     if q.by == "turn" and (q.pick is None or count_rank(q.pick) is not None):
         raise QueryError("by=turn ranks turns: it goes with pick=first, last or an ordinal")
+    if q.count and q.find != "yes":
+        raise QueryError("count compares the number of people found with a number: it goes with find=yes")
+    if q.find == "gap" and not (q.other or q.from_ or q.at):
+        raise QueryError("find=gap is the time between two moments: give the first one (other=\"...\" with rel=, "
+                         "or from=)")
 
 
 _COUNT_RANKS = {"most": (True, 1), "second_most": (True, 2), "third_most": (True, 3), "least": (False, 1),
@@ -269,6 +287,8 @@ def json_schema() -> dict[str, Any]:
             props[f.key] = {"enum": list(f.values)}
         elif f.key == "times":
             props[f.key] = {"type": "string", "pattern": _TIMES.pattern}
+        elif f.key == "count":
+            props[f.key] = {"type": "string", "pattern": _COUNT.pattern}
         elif f.time:
             props[f.key] = {"type": "string", "pattern": r"^\d{1,3}:[0-5]\d$"}
         else:
@@ -292,6 +312,8 @@ def gbnf_rules(root: str = "query", finds: tuple[str, ...] = FIND) -> str:
             continue
         elif f.key == "times":
             parts.append('(" times" ("=" | ">" | "<" | ">=" | "<=") ([0-9] [0-9]? | "other"))?')
+        elif f.key == "count":
+            parts.append('(" count" ("=" | ">" | "<" | ">=" | "<=") [0-9] [0-9]?)?')
         elif f.key == "pick":
             parts.append(f'(" pick=" ({" | ".join(json.dumps(v) for v in f.values)} | "-"? [2-9]))?')
         elif f.values:

@@ -127,6 +127,8 @@ def phrase(res: QueryResult) -> str:
             f"I saw people {times_word(n)}{cond}."
     if f == "how_long":
         return _how_long(res, cond)
+    if f == "gap":
+        return _gap(res)
     if f == "yes":
         return _yes(res, cond)
     if f == "same":
@@ -292,8 +294,35 @@ def _how_long(res: QueryResult, cond: str) -> str:
     return f"People {verb} for {span}{cond} in all." if secs else f"Nobody {verb}{cond}."
 
 
+def _gap(res: QueryResult) -> str:
+    """"B spoke 14 seconds after the person who said A (00:07; B at 00:21)."""
+    q = res.query
+    if res.gap is None or res.value is None:
+        if (q.rel or q.until) and res.anchor is None:
+            return "I don't remember anyone like that."
+        return f"I don't remember anyone speaking{' after' if rel_base(q.rel) != 'before' else ' before'} that."
+    start, end = res.gap
+    secs = int(res.value)
+    span = f"{secs} second{'s' if secs != 1 else ''}"
+    side = "before" if end.start < start else "after"
+    d = _cap(res.describe[end.character_id])  # type: ignore[index]
+    verb = "was seen" if end.kind == "face" else "spoke"
+    if res.anchor is None:
+        return f"{d} {verb} {span} {side} {res.say(start)} (at {res.say(end.start)})."
+    a = res.describe[res.anchor.character_id]  # type: ignore[index]
+    which = " spoke for the last time" if q.rel and q.rel.endswith("_last") else ""
+    return f"{d} {verb} {span} {side} {a}{which} ({res.say(res.anchor.start)}; then {res.say(end.start)})." \
+        if side == "after" else f"{d} {verb} {span} {side} {a}{which} ({res.say(end.start)}; then " \
+        f"{res.say(res.anchor.start)})."
+
+
 def _yes(res: QueryResult, cond: str) -> str:
     q = res.query
+    if q.count:
+        n = len(res.people)
+        verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
+        what = f"{n} different {'person' if n == 1 else 'people'}" if n else "nobody"
+        return f"{'Yes' if res.value else 'No'}: I {verb} {what}{cond}."
     if q.who:
         cid = res.who["who"].character_id
         d = res.describe[cid]  # type: ignore[index]

@@ -105,8 +105,11 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
                 re.IGNORECASE), ("count_people",)),
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:places|rooms|locations)\b", re.IGNORECASE),
      ("count_places",)),
+    # a time span: how long something lasted, or the time between two moments ("how many seconds passed ...")
+    (re.compile(r"^\W*how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
-    (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long",)),
+    (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long", "gap")),
+    (re.compile(r"^\W*how much (?:later|earlier|sooner)\b", re.IGNORECASE), ("gap",)),
     (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),
      ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),
@@ -123,7 +126,7 @@ def finds_for(question: str) -> tuple[str, ...]:
     # the question word may follow a leading clause: "In the library, how many times ...?", "Counting each person
     # once, who spoke fourth?"
     blank = _QUOTED_SPEECH.sub(lambda m: " " * len(m.group(0)), question)    # commas inside quotes split nothing
-    clauses = [question[m.end():] for m in re.finditer(r",\s*", blank)]
+    clauses = [question[m.end():] for m in re.finditer(r"[,;]\s*", blank)]
     # "When she spoke for the last time, who spoke next?": a leading clause that sets the time asks nothing
     for clause in ([] if clauses and _SETTING_CLAUSE.match(question) else [question]) + clauses:
         if YES_NO_QUESTION.match(clause):
@@ -132,4 +135,4 @@ def finds_for(question: str) -> tuple[str, ...]:
         if finds is not None:
             return finds
     # a duration only where the question asks "how long" ("which person did I hear just one time?" is no duration)
-    return tuple(f for f in FIND if f != "how_long")
+    return tuple(f for f in FIND if f not in ("how_long", "gap"))

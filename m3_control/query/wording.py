@@ -146,8 +146,9 @@ def _anchor_quote(question: str, quoted: list[str]) -> int | None:
 
 def anchor_order(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """Two quoted people related in time: other= is the one the relation word anchors on (swapped if the frame has
-    it the other way round); a frame with both people and no relation gets the question's before / after."""
-    if q.who is None or q.other is None or q.rel == "with" or q.find in ("same", "more", "less"):
+    it the other way round); a frame with both people and no relation gets the question's before / after. (A time
+    between two people's turns runs from the first one named: spans.time_between.)"""
+    if q.who is None or q.other is None or q.rel == "with" or q.find in ("same", "more", "less", "gap"):
         return q
     i = _anchor_quote(question, quoted)
     if i is None:

@@ -1,0 +1,113 @@
+"""Question checks for two operators that read like others: a number of people compared with a number
+(``find=yes count>3``: "did more than three people speak?", not ``times>3``: "did someone speak more than three
+times?") and the time between two moments (``find=gap``: "how long after A spoke did B speak?", not ``how_long``:
+"how long did B talk?"). Each reads what the question states, never which kind of question it is: a number of
+*people* next to a comparison word, a duration asked *between* two moments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import TIMED_REL, Query, compares_with_other
+from .wording import QUOTED
+
+_NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+              "ten": 10, "eleven": 11, "twelve": 12}
+_NUM = r"(\d{1,2}|" + "|".join(_NUM_WORDS) + r")"
+_WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s+)?" \
+       r"(?:people|persons|speakers|voices|individuals|others|talkers)\b"
+_OPS = {"more than": ">", "over": ">", "at least": ">=", "fewer than": "<", "less than": "<", "under": "<",
+        "at most": "<=", "no more than": "<=", "exactly": "=", "only": "="}
+_BEFORE_NUM = re.compile(r"\b(no more than|more than|over|at least|fewer than|less than|under|at most|exactly|only)\s+"
+                         + _NUM + r"\s+" + _WHO, re.IGNORECASE)
+_NUM_OR = re.compile(r"\b" + _NUM + r"\s+or\s+(more|fewer|less)\s+" + _WHO, re.IGNORECASE)
+_PLAIN_NUM = re.compile(r"\b(?:were there|was there|had|did)\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
+
+
+def number(word: str) -> int:
+    return int(word) if word.isdigit() else _NUM_WORDS[word.lower()]
+
+
+def people_compared(plain: str) -> str | None:
+    """The number of people a question compares with, as a ``count`` value (">3", ">=2", "=2"), or None."""
+    m = _BEFORE_NUM.search(plain)
+    if m:
+        return f"{_OPS[' '.join(m.group(1).lower().split())]}{number(m.group(2))}"
+    m = _NUM_OR.search(plain)
+    if m:
+        return f"{'>=' if m.group(2).lower() == 'more' else '<='}{number(m.group(1))}"
+    m = _PLAIN_NUM.search(plain)
+    if m:
+        return f"={number(m.group(1))}"
+    return None
+
+
+def people_count(q: Query, plain: str, yes_no: bool, added: list[str]) -> Query:
+    """``count`` as the question states it: set for "did more than 3 people speak?" (the model may have written
+    ``times>3``, a number of turns per person, or nothing), dropped where the question compares no number of
+    people."""
+    said = people_compared(plain) if yes_no else None
+    if said is None:
+        if q.count is not None:
+            added.append(f"count{q.count} dropped: the question compares no number of people")
+            return replace(q, count=None)
+        return q
+    if q.find in ("same", "more", "less") and q.who and q.other:
+        return q         # two people compared: no number of people
+    times = q.times
+    if times is not None and not compares_with_other(times) and times == said:
+        times = None     # the model's times>3 was this number of people
+    if q.count == said and q.find == "yes" and times == q.times:
+        return q
+    added.append(f"count{said}: the question compares the number of people with {said.lstrip('<>=')}")
+    return replace(q, find="yes", count=said, times=times, pick=None if q.pick in ("most", "least") else q.pick)
+
+
+_GAP = re.compile(
+    r"\bhow\s+(?:long|much\s+(?:time|later|earlier|sooner)|many\s+(?:seconds|minutes))\s+"
+    r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|"
+    r"did\s+(?:you|i)\s+(?:have\s+to\s+)?wait)\b"
+    r"|\b(?:passed|went\s+by|elapsed|gone\s+by)\s+(?:between|from|after|before|until|till)\b"
+    r"|\bhow\s+much\s+later\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
+    re.IGNORECASE)
+
+
+def asks_time_between(plain: str) -> bool:
+    """"How long after A spoke did B speak?", "how many seconds passed between ...", "how much later ...", "how
+    long was it until ...": the time between two moments, not how long something lasted."""
+    return bool(_GAP.search(plain))
+
+
+_LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b", re.IGNORECASE)
+
+
+def time_between(q: Query, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """``find=gap`` for a question that asks the time between two moments (written ``how_long``, the length of the
+    turns, or a count), and back to ``how_long`` where the question asks how long something lasted. Between two
+    people the question names, the time runs from the first one it names to the second ("how long after A did B
+    speak?", "between A's first words and B's", "after A's last words, how long until B spoke?")."""
+    between = asks_time_between(plain)
+    # the words up to the second person: whether the time runs from the first one's first or last turn
+    spans = list(QUOTED.finditer(question))
+    head = question[:spans[1].start()] if len(spans) == 2 else ""
+    if q.find == "gap" and not between and re.search(r"\bhow\s+long\b", plain, re.IGNORECASE):
+        added.append("find=how_long: the question asks how long something lasted")
+        return replace(q, find="how_long")
+    if not between or q.find not in ("gap", "how_long", "count_times", "when"):
+        return q
+    if q.find != "gap":
+        added.append(f"find=gap: the question asks the time between two moments (not find={q.find})")
+        q = replace(q, find="gap")
+    if len(quoted) == 2 and not q.until:
+        rel = q.rel if q.rel in TIMED_REL else "after"
+        if _LAST.search(head) and not rel.endswith("_last"):
+            # "after A spoke for the last time", "after the last thing I heard from A": from A's last turn
+            rel = f"{rel}_last"
+        if (q.other, q.who) != (quoted[0], quoted[1]):
+            added.append(f"other={quoted[0]!r} who={quoted[1]!r}: the time runs from the first person named")
+        q = replace(q, other=quoted[0], who=quoted[1], rel=rel, times=None, from_=None, to=None, at=None)
+    elif q.other and not q.rel and not q.until:
+        q = replace(q, rel="after")
+    return q

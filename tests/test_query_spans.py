@@ -1,0 +1,166 @@
+"""The time between two moments (``find=gap``) and a number of people compared with a number (``find=yes
+count>3``): executed on the hand-built meeting of tests/test_query_executor.py, the question checks that put a
+frame in line with them, and the strict judge's reading of a time span.
+
+    kitchen (clip 0): Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
+    office  (clip 1): Cy 0:35 (TECH), Bo 0:40; Dee seen only
+    lab     (clip 2): Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.evaluation.judge import StrictMatchJudge
+from m3_control.query import QueryError, check, parse
+from m3_control.query.fidelity import check as fit_question
+from m3_control.query.frame import check_shape
+from m3_control.query.spans import asks_time_between, people_compared
+
+from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
+
+KNOWN = ["kitchen", "office", "lab"]
+A, B = "lay blue at x four now", "bin red by k seven now"
+
+
+def test_the_time_from_one_persons_first_turn_to_anothers(ex):  # noqa: F811
+    a, res = ask(ex, f'find=gap who="{TECH}" other="{COFFEE}" rel=after act=spoke')   # Bo 0:10, Cy 0:35
+    assert res.value == 25 and "25 seconds after" in a and not check(a, res), a
+    assert {e.start for e in res.events} == {10.0, 35.0}          # provenance: both turns
+    a, res = ask(ex, f'find=gap other="{COFFEE}" rel=after act=spoke')               # anyone else: Ann 0:20
+    assert res.value == 10 and a.startswith("Ann spoke 10 seconds after"), a
+    a, res = ask(ex, 'find=gap other="Ann" rel=right_after act=spoke')                 # Bo right after 0:02
+    assert res.value == 8, a
+
+
+def test_the_time_after_a_last_turn_and_after_a_clock_time(ex):  # noqa: F811
+    a, res = ask(ex, f'find=gap who="Ann" other="{COFFEE}" rel=after_last act=spoke')  # Bo last 0:40, Ann 1:05
+    assert res.value == 25 and "for the last time" in a and not check(a, res), a
+    a, res = ask(ex, "find=gap from=1:00 act=spoke")                                    # Ann 1:05
+    assert res.value == 5 and "after 01:00" in a and not check(a, res), a
+    a, res = ask(ex, "find=gap from=0:50 act=seen")                                     # Dee seen at 0:50
+    assert res.value == 0, a
+
+
+def test_a_time_the_records_put_on_the_other_side_is_said_so(ex):  # noqa: F811
+    # "how long after Cy last spoke did Bo speak?": Bo never spoke after 1:20; his last turn was 40 s before it
+    a, res = ask(ex, f'find=gap who="{COFFEE}" other="{TECH}" rel=after_last act=spoke')
+    assert res.value == 40 and "40 seconds before" in a and not check(a, res), a
+
+
+def test_a_time_between_that_cannot_be_measured_is_declined(ex):  # noqa: F811
+    a, res = ask(ex, f'find=gap who="{TECH}" other="{A}" rel=after act=spoke')        # nobody said A
+    assert res.status == "unknown_person" and "don't remember" in a, a
+    a, res = ask(ex, "find=gap from=1:28 act=spoke")                                    # nobody spoke after 1:28
+    assert res.value is None and "don't remember" in a, a
+    with pytest.raises(QueryError):
+        check_shape(parse("find=gap act=spoke"))                                       # from nothing
+
+
+@pytest.mark.parametrize("frame, value, lead", [
+    ("find=yes act=spoke count>2", True, "Yes: I heard 3 different people"),            # Ann, Bo, Cy
+    ("find=yes act=spoke count>3", False, "No: I heard 3 different people"),
+    ("find=yes act=spoke count=3", True, "Yes"),
+    ('find=yes place="office" act=spoke count>=2', True, "Yes: I heard 2 different people in the office"),
+    ('find=yes place="lab" act=spoke count<2', False, "No"),                            # Ann and Cy
+    (f'find=yes other="{TECH}" rel=before act=spoke count=2', True, "Yes"),             # Ann, Bo before 0:35
+    ("find=yes act=seen count>=4", True, "Yes: I saw 4 different people"),              # Dee too
+])
+def test_a_number_of_people_compared_with_a_number(ex, frame, value, lead):  # noqa: F811
+    a, res = ask(ex, frame)
+    assert res.value is value and a.startswith(lead) and not check(a, res), a
+
+
+def test_count_goes_with_a_yes_or_no_only():
+    with pytest.raises(QueryError):
+        check_shape(parse("find=who count>2"))
+    with pytest.raises(QueryError):
+        parse("find=yes count>many")
+    assert parse("find=yes count=3").compact() == "find=yes count=3"
+
+
+@pytest.mark.parametrize("question, want", [
+    ("Did more than 3 different people speak?", ">3"),
+    ("Were there at least two people talking in the kitchen?", ">=2"),
+    ("In the lab, did I hear 3 or more different people?", ">=3"),
+    ("Did I hear speech from under 4 distinct people after 0:40?", "<4"),
+    ("Had exactly 2 people spoken before the person who said 'x' first spoke?", "=2"),
+    ("Did the man who said 'x' speak more than four times?", None),
+    ("Did anyone speak more than twice?", None),
+])
+def test_the_number_of_people_a_question_compares_with(question, want):
+    assert people_compared(question) == want
+
+
+def test_the_question_check_puts_a_number_of_people_in_count():
+    q, added, _ = fit_question("Did more than 3 different people speak?", parse("find=yes act=spoke times>3"), KNOWN)
+    assert (q.count, q.times, q.find) == (">3", None, "yes"), added
+    q, _, _ = fit_question(f"Did the man who said '{A}' speak more than 4 times?",
+                           parse(f'find=yes who="{A}" act=spoke times>4 count>4'), KNOWN)
+    assert (q.count, q.times) == (None, ">4")
+
+
+@pytest.mark.parametrize("question, between", [
+    ("How long after the person who said 'x' first spoke did the person who said 'y' first speak?", True),
+    ("How many seconds passed between the first words of A and the first words of B?", True),
+    ("I heard A speak for the first time; how much later did I first hear B?", True),
+    ("Starting from 1:05, how many seconds did you wait before the next person said something?", True),
+    ("Counting from 1:05 on the clock, how long was it until I first heard anyone talk?", True),
+    ("How long did the person who said 'x' talk in total?", False),
+    ("How much time did I spend in the kitchen?", False),
+])
+def test_a_question_about_the_time_between_two_moments(question, between):
+    assert asks_time_between(question) is between
+
+
+def test_the_question_check_turns_a_length_into_a_time_between_and_back():
+    q, _, missing = fit_question(f"How long after the person who said '{A}' first spoke did the person who said "
+                                 f"'{B}' first speak?", parse(f'find=how_long who="{B}" other="{A}" rel=after'), KNOWN)
+    assert (q.find, q.rel) == ("gap", "after") and not missing
+    q, _, _ = fit_question(f"How long did the person who said '{A}' talk in total?",
+                           parse(f'find=gap who="{A}" from=0:00 act=spoke'), KNOWN)
+    assert q.find == "how_long"
+
+
+@pytest.mark.parametrize("answer, ok", [
+    ("The person spoke 13 seconds after the other (00:07; then 00:20).", True),   # clock times are no span
+    ("14 seconds.", True),
+    ("It took 17 seconds.", False),
+    ("13 seconds, or maybe 30 seconds.", False),                                    # two spans
+    ("Fourteen.", False),                                                          # no span stated
+])
+def test_the_judge_reads_a_time_span_within_its_tolerance(answer, ok):
+    v = StrictMatchJudge().judge("How long after A spoke did B speak?", "14 seconds", answer)
+    assert v.correct is ok, v.detail
+    assert StrictMatchJudge().judge("How long?", "65 seconds", "1 minute and 5 seconds").correct
+
+
+@pytest.mark.parametrize("question", [
+    f"How many seconds went by between the first time the person who said '{A}' said anything and the first time "
+    f"the person who said '{B}' did?",
+    f"I heard the person who said '{A}' speak for the first time; how much later did I first hear the person who "
+    f"said '{B}'?",
+])
+def test_the_time_between_two_people_runs_from_the_first_one_named(question):
+    from m3_control.query.polarity import finds_for
+
+    assert "gap" in finds_for(question)
+    for frame in (f'find=count_times who="{A}" other="{B}"', f'find=gap who="{A}" other="{B}" rel=after'):
+        q, added, missing = fit_question(question, parse(frame), KNOWN)
+        assert (q.find, q.other, q.who, q.rel) == ("gap", A, B, "after") and not missing, added
+
+
+@pytest.mark.parametrize("question", [
+    f"How long after the person who said '{A}' spoke for the last time did the person who said '{B}' talk next?",
+    f"After the last thing I heard from the person who said '{A}', how long did it take until the person who said "
+    f"'{B}' spoke next?",
+])
+def test_the_time_from_someones_last_turn(question):
+    q, added, _ = fit_question(question, parse(f'find=how_long who="{A}" other="{B}" rel=after'), KNOWN)
+    assert (q.find, q.other, q.who, q.rel) == ("gap", A, B, "after_last"), added
+
+
+def test_on_the_clock_is_no_place():
+    q, _, _ = fit_question("Counting from 1:05 on the clock, how long was it until I first heard anyone talk?",
+                           parse("find=how_long from=1:05 act=spoke"), KNOWN)
+    assert (q.find, q.place, q.from_) == ("gap", None, "1:05")
