@@ -164,3 +164,23 @@ def test_on_the_clock_is_no_place():
     q, _, _ = fit_question("Counting from 1:05 on the clock, how long was it until I first heard anyone talk?",
                            parse("find=how_long from=1:05 act=spoke"), KNOWN)
     assert (q.find, q.place, q.from_) == ("gap", None, "1:05")
+
+
+@pytest.mark.parametrize("question, yes_no", [
+    ("Fewer than 3 different speakers after 1:13, right?", True),
+    ("More than four people spoke in the kitchen, is that right?", True),
+    ("Who spoke first, right?", False),                 # a who-question with a tag still asks who
+    ("Tell me who spoke first.", False),
+])
+def test_a_statement_with_a_tag_asks_yes_or_no(question, yes_no):
+    from m3_control.query.polarity import YES_NO_QUESTION
+
+    assert YES_NO_QUESTION.match(question) is yes_no
+
+
+def test_how_soon_asks_a_time_between_and_above_compares_a_number_of_people():
+    from m3_control.query.polarity import finds_for
+
+    question = "A spoke one last time; how soon after that did B start talking again?"
+    assert asks_time_between(question) and finds_for(question) == ("gap",)
+    assert people_compared("Did I hear above 3 distinct voices?") == ">3"

@@ -87,6 +87,10 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
 
 
 _QUOTE_POSSESSIVE = re.compile(r"''s\b")
+# "Fewer than 3 speakers after 1:10, right?": a statement with a tag asks for a yes or a no
+_TAG = re.compile(r",\s*(?:right|correct|true|yes|no|is\s+that\s+(?:right|so|true)|(?:is|was|did|do|does|has|had)"
+                  r"(?:n't|\s+not)?\s+(?:it|they|i|you|he|she|there|that))\s*\?\s*$", re.IGNORECASE)
+_WH = re.compile(r"^\W*(?:who|whose|whom|what|when|where|which|why|how)\b", re.IGNORECASE)
 
 
 class _YesNoQuestion:
@@ -95,7 +99,8 @@ class _YesNoQuestion:
     def match(self, question: str) -> bool:
         # "After the person who said 'X''s final turn, did ...?": the possessive closes the quote
         question = _QUOTE_POSSESSIVE.sub("' s", question)
-        return bool(_YES_NO.match(question)) and not _EITHER_OF_TWO.search(question)
+        tagged = bool(_TAG.search(question)) and not _WH.match(question)
+        return bool(_YES_NO.match(question) or tagged) and not _EITHER_OF_TWO.search(question)
 
 
 YES_NO_QUESTION = _YesNoQuestion()
@@ -109,7 +114,7 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long", "gap")),
-    (re.compile(r"^\W*how much (?:later|earlier|sooner)\b", re.IGNORECASE), ("gap",)),
+    (re.compile(r"^\W*how (?:much (?:later|earlier|sooner)|soon|quickly)\b", re.IGNORECASE), ("gap",)),
     (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),
      ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),

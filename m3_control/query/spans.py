@@ -19,8 +19,10 @@ _NUM = r"(\d{1,2}|" + "|".join(_NUM_WORDS) + r")"
 _WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s+)?" \
        r"(?:people|persons|speakers|voices|individuals|others|talkers)\b"
 _OPS = {"more than": ">", "over": ">", "at least": ">=", "fewer than": "<", "less than": "<", "under": "<",
-        "at most": "<=", "no more than": "<=", "exactly": "=", "only": "="}
-_BEFORE_NUM = re.compile(r"\b(no more than|more than|over|at least|fewer than|less than|under|at most|exactly|only)\s+"
+        "at most": "<=", "no more than": "<=", "exactly": "=", "only": "=", "above": ">", "below": "<",
+        "greater than": ">", "higher than": ">", "lower than": "<"}
+_BEFORE_NUM = re.compile(r"\b(no more than|more than|over|at least|fewer than|less than|under|at most|exactly|only|"
+                         r"above|below|greater than|higher than|lower than)\s+"
                          + _NUM + r"\s+" + _WHO, re.IGNORECASE)
 _NUM_OR = re.compile(r"\b" + _NUM + r"\s+or\s+(more|fewer|less)\s+" + _WHO, re.IGNORECASE)
 _PLAIN_NUM = re.compile(r"\b(?:were there|was there|had|did)\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
@@ -70,7 +72,7 @@ _GAP = re.compile(
     r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|"
     r"did\s+(?:you|i)\s+(?:have\s+to\s+)?wait)\b"
     r"|\b(?:passed|went\s+by|elapsed|gone\s+by)\s+(?:between|from|after|before|until|till)\b"
-    r"|\bhow\s+much\s+later\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
+    r"|\bhow\s+(?:much\s+later|soon|quickly)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
     re.IGNORECASE)
 
 
