@@ -184,3 +184,34 @@ def test_how_soon_asks_a_time_between_and_above_compares_a_number_of_people():
     question = "A spoke one last time; how soon after that did B start talking again?"
     assert asks_time_between(question) and finds_for(question) == ("gap",)
     assert people_compared("Did I hear above 3 distinct voices?") == ">3"
+
+
+@pytest.mark.parametrize("question, want", [
+    ("Count up every distinct voice you heard: does that number go above 4?", ">4"),
+    ("Talking in the kitchen: 3 different people at minimum, yes or no?", ">=3"),
+    ("If you only count what came after 1:13, is the number of people who talked smaller than 2?", "<2"),
+    ("Precisely 3 distinct speakers ahead of the first words from Ann, correct?", "=3"),
+])
+def test_a_number_of_people_said_in_other_forms(question, want):
+    from m3_control.query.polarity import YES_NO_QUESTION
+
+    assert people_compared(question) == want and YES_NO_QUESTION.match(question)
+
+
+def test_counted_people_relative_to_a_named_person_are_not_that_person():
+    q, added, _ = fit_question(f"Had exactly 2 people spoken before the person who said '{A}' first spoke?",
+                               parse(f'find=yes who="{A}" act=spoke times=2'), KNOWN)
+    assert (q.find, q.count, q.who, q.other, q.rel) == ("yes", "=2", None, A, "before"), added
+
+
+@pytest.mark.parametrize("question", [
+    f"First words from the person who said '{A}', then first words from the person who said '{B}': how far apart, "
+    "in seconds?",
+    f"Seconds between the final remark of the person who said '{A}' and the next remark of the person who said '{B}'?",
+])
+def test_terse_questions_about_the_time_between(question):
+    from m3_control.query.polarity import finds_for
+    from m3_control.query.requests import direct_question
+
+    full = direct_question(question)
+    assert asks_time_between(full) and finds_for(full)[0] == "gap", full

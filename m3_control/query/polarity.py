@@ -79,7 +79,7 @@ _SETTING_CLAUSE = re.compile(rf"^\W*(?:when|whenever|while|as|once|after|before|
                              re.IGNORECASE)
 # "did she ...?", or after a clause that sets the scene: "Once he had left, did she still speak?"
 # (the clause may quote someone: "After the last turn of the person who said 'X', did she ...?")
-_YES_NO = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*,\s*{_AUX})",
+_YES_NO = re.compile(rf"^(?:\W*{_AUX}|(?:[^?'\"]|(?<=\w)'(?=\w)|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\")*[,:;]\s*{_AUX})",
                      re.IGNORECASE)
 # "did the person who said A or the person who said B speak more?": a choice of two people, not a yes or no
 _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:person|man|woman|one|someone|somebody)\b",
@@ -88,8 +88,9 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
 
 _QUOTE_POSSESSIVE = re.compile(r"''s\b")
 # "Fewer than 3 speakers after 1:10, right?": a statement with a tag asks for a yes or a no
-_TAG = re.compile(r",\s*(?:right|correct|true|yes|no|is\s+that\s+(?:right|so|true)|(?:is|was|did|do|does|has|had)"
-                  r"(?:n't|\s+not)?\s+(?:it|they|i|you|he|she|there|that))\s*\?\s*$", re.IGNORECASE)
+_TAG = re.compile(r",\s*(?:right|correct|true|yes\s+or\s+no|yes|no|is\s+that\s+(?:right|so|true)|"
+                  r"(?:is|was|did|do|does|has|had)(?:n't|\s+not)?\s+(?:it|they|i|you|he|she|there|that))\s*\?\s*$",
+                  re.IGNORECASE)
 _WH = re.compile(r"^\W*(?:who|whose|whom|what|when|where|which|why|how)\b", re.IGNORECASE)
 
 
@@ -114,7 +115,8 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long", "gap")),
-    (re.compile(r"^\W*how (?:much (?:later|earlier|sooner)|soon|quickly)\b", re.IGNORECASE), ("gap",)),
+    (re.compile(r"^\W*how (?:much (?:later|earlier|sooner)|soon|quickly|(?:far|long|many seconds) apart)\b",
+                re.IGNORECASE), ("gap",)),
     (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),
      ("who", "what", "more", "less", "same")),   # "who spoke more, A or B?"
     (re.compile(r"^\W*(?:when|(?:at )?what time)\b", re.IGNORECASE), ("when",)),
@@ -131,7 +133,7 @@ def finds_for(question: str) -> tuple[str, ...]:
     # the question word may follow a leading clause: "In the library, how many times ...?", "Counting each person
     # once, who spoke fourth?"
     blank = _QUOTED_SPEECH.sub(lambda m: " " * len(m.group(0)), question)    # commas inside quotes split nothing
-    clauses = [question[m.end():] for m in re.finditer(r"[,;]\s*", blank)]
+    clauses = [question[m.end():] for m in re.finditer(r"[,;:]\s*", blank)]
     # "When she spoke for the last time, who spoke next?": a leading clause that sets the time asks nothing
     for clause in ([] if clauses and _SETTING_CLAUSE.match(question) else [question]) + clauses:
         if YES_NO_QUESTION.match(clause):

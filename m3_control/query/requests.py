@@ -19,7 +19,8 @@ the person who said X?" ask yes or no themselves and stay as they are.
 A terse question (a noun phrase and a question mark, as people type or say to a robot) gets the words it leaves out:
 "First speaker after 1:02?" -> "Who was the first speaker after 1:02?", "Number of turns between A and B?" -> "How
 many turns between A and B?", "Room I was in when A first spoke?" -> "Which room was I in when A first spoke?",
-"Time someone first spoke in the lab?" -> "At what time someone first spoke in the lab?", "Any words from A before
+"Time someone first spoke in the lab?" -> "At what time someone first spoke in the lab?", "Seconds between A and B?"
+-> "How many seconds passed between A and B?", "Any words from A before
 1:02?" -> "Were there any words from A before 1:02?". Read as they stand, their first words ask nothing, and the
 model answered "Number of different people ...?" with a count of something else and "Any words from A ...?" with
 what A said instead of yes or no.
@@ -83,6 +84,8 @@ def unwrap_request(question: str) -> str:
 
 _ORDINAL = r"first|second|third|fourth|fifth|sixth|last|final|next|previous|latest|most\s+recent"
 _TERSE: tuple[tuple[re.Pattern, object], ...] = (
+    (re.compile(r"^\W*(?:the\s+)?(?:number\s+of\s+)?(seconds|minutes)\s+(?=between\b|from\b)", re.IGNORECASE),
+     lambda m: f"How many {m.group(1).lower()} passed "),
     (re.compile(r"^\W*(?:the\s+)?number\s+of\s+", re.IGNORECASE), "How many "),
     (re.compile(r"^\W*(?:the\s+)?(room|place|location)\b", re.IGNORECASE), lambda m: f"Which {m.group(1).lower()}"),
     (re.compile(r"^\W*(?:the\s+)?time\s+(?=(?:someone|somebody|anyone|anybody|i|we|the|a|people)\b)", re.IGNORECASE),
@@ -98,9 +101,13 @@ _TERSE: tuple[tuple[re.Pattern, object], ...] = (
 )
 
 
+# "First words from A, then from B: how far apart?": a later clause asks the question, the opening words set it up
+_LATER_ASKS = re.compile(r"[,:;]\s*(?:who|whose|what|when|where|which|how)\b", re.IGNORECASE)
+
+
 def expand_terse(question: str) -> str:
     """The full question a terse one stands for (see the module), or ``question`` itself."""
-    if not question.rstrip().endswith("?"):
+    if not question.rstrip().endswith("?") or _LATER_ASKS.search(question):
         return question
     for form, full in _TERSE:
         m = form.match(question)

@@ -20,12 +20,22 @@ _WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s
        r"(?:people|persons|speakers|voices|individuals|others|talkers)\b"
 _OPS = {"more than": ">", "over": ">", "at least": ">=", "fewer than": "<", "less than": "<", "under": "<",
         "at most": "<=", "no more than": "<=", "exactly": "=", "only": "=", "above": ">", "below": "<",
-        "greater than": ">", "higher than": ">", "lower than": "<"}
-_BEFORE_NUM = re.compile(r"\b(no more than|more than|over|at least|fewer than|less than|under|at most|exactly|only|"
-                         r"above|below|greater than|higher than|lower than)\s+"
-                         + _NUM + r"\s+" + _WHO, re.IGNORECASE)
+        "greater than": ">", "higher than": ">", "lower than": "<", "precisely": "=", "smaller than": "<",
+        "larger than": ">", "bigger than": ">", "exceed": ">", "exceeds": ">", "exceeded": ">"}
+_OP_WORDS = "|".join(sorted((re.escape(k).replace("\\ ", r"\s+") for k in _OPS), key=len, reverse=True))
+_BEFORE_NUM = re.compile(r"\b(" + _OP_WORDS + r")\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
+# "3 different people at minimum", "two speakers at most"
+_NUM_AT = re.compile(r"\b" + _NUM + r"\s+" + _WHO + r"\s+at\s+(?:the\s+)?(minimum|least|most|maximum)\b", re.IGNORECASE)
+# "is the number of people who talked smaller than 2?", "does that number go above 4?" (people named anywhere)
+_NUMBER_OF = re.compile(r"\b(?:number|count|total)\b[^?.!]*?\b(" + _OP_WORDS + r")\s+" + _NUM + r"\b", re.IGNORECASE)
+_PEOPLE_WORD = re.compile(r"\b(?:people|persons?|speakers?|voices?|individuals?|talkers?)\b", re.IGNORECASE)
 _NUM_OR = re.compile(r"\b" + _NUM + r"\s+or\s+(more|fewer|less)\s+" + _WHO, re.IGNORECASE)
 _PLAIN_NUM = re.compile(r"\b(?:were there|was there|had|did)\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
+
+
+_BEFORE = re.compile(r"\b(?:before|by\s+the\s+time|until|till|up\s+to|prior\s+to|ahead\s+of|earlier\s+than|"
+                     r"preceding)\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:after|once|since|following|later\s+than)\b", re.IGNORECASE)
 
 
 def number(word: str) -> int:
@@ -40,6 +50,12 @@ def people_compared(plain: str) -> str | None:
     m = _NUM_OR.search(plain)
     if m:
         return f"{'>=' if m.group(2).lower() == 'more' else '<='}{number(m.group(1))}"
+    m = _NUM_AT.search(plain)
+    if m:
+        return f"{'>=' if m.group(2).lower() in ('minimum', 'least') else '<='}{number(m.group(1))}"
+    m = _NUMBER_OF.search(plain)
+    if m and _PEOPLE_WORD.search(plain):
+        return f"{_OPS[' '.join(m.group(1).lower().split())]}{number(m.group(2))}"
     m = _PLAIN_NUM.search(plain)
     if m:
         return f"={number(m.group(1))}"
@@ -64,15 +80,22 @@ def people_count(q: Query, plain: str, yes_no: bool, added: list[str]) -> Query:
     if q.count == said and q.find == "yes" and times == q.times:
         return q
     added.append(f"count{said}: the question compares the number of people with {said.lstrip('<>=')}")
-    return replace(q, find="yes", count=said, times=times, pick=None if q.pick in ("most", "least") else q.pick)
+    q = replace(q, find="yes", count=said, times=times, pick=None if q.pick in ("most", "least") else q.pick)
+    if q.who and not q.other:
+        # "had 3 people spoken before A first spoke?" written who=A: the people are counted, A is the moment
+        rel = "before" if _BEFORE.search(plain) else "after" if _AFTER.search(plain) else None
+        if rel is not None:
+            added.append(f"other={q.who!r} rel={rel}: the people are counted relative to the person named")
+            q = replace(q, other=q.who, who=None, rel=rel)
+    return q
 
 
 _GAP = re.compile(
     r"\bhow\s+(?:long|much\s+(?:time|later|earlier|sooner)|many\s+(?:seconds|minutes))\s+"
-    r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|"
+    r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|between|apart|"
     r"did\s+(?:you|i)\s+(?:have\s+to\s+)?wait)\b"
     r"|\b(?:passed|went\s+by|elapsed|gone\s+by)\s+(?:between|from|after|before|until|till)\b"
-    r"|\bhow\s+(?:much\s+later|soon|quickly)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
+    r"|\bhow\s+(?:much\s+later|soon|quickly|far\s+apart)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
     re.IGNORECASE)
 
 
