@@ -191,6 +191,7 @@ def test_how_soon_asks_a_time_between_and_above_compares_a_number_of_people():
     ("Talking in the kitchen: 3 different people at minimum, yes or no?", ">=3"),
     ("If you only count what came after 1:13, is the number of people who talked smaller than 2?", "<2"),
     ("Precisely 3 distinct speakers ahead of the first words from Ann, correct?", "=3"),
+    ("So counting only the kitchen, does the number of different voices reach 3?", ">=3"),
 ])
 def test_a_number_of_people_said_in_other_forms(question, want):
     from m3_control.query.polarity import YES_NO_QUESTION

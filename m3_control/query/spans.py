@@ -21,7 +21,8 @@ _WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s
 _OPS = {"more than": ">", "over": ">", "at least": ">=", "fewer than": "<", "less than": "<", "under": "<",
         "at most": "<=", "no more than": "<=", "exactly": "=", "only": "=", "above": ">", "below": "<",
         "greater than": ">", "higher than": ">", "lower than": "<", "precisely": "=", "smaller than": "<",
-        "larger than": ">", "bigger than": ">", "exceed": ">", "exceeds": ">", "exceeded": ">"}
+        "larger than": ">", "bigger than": ">", "exceed": ">", "exceeds": ">", "exceeded": ">", "reach": ">=",
+        "reaches": ">=", "reached": ">="}
 _OP_WORDS = "|".join(sorted((re.escape(k).replace("\\ ", r"\s+") for k in _OPS), key=len, reverse=True))
 _BEFORE_NUM = re.compile(r"\b(" + _OP_WORDS + r")\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
 # "3 different people at minimum", "two speakers at most"
