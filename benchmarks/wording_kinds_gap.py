@@ -6,7 +6,9 @@ number of people compared with a number in a yes / no question (more than n over
 than n after a time, exactly n before someone first spoke), and one about a person nobody heard (to decline). Sets
 a and b ask the first and second wording (written with the kinds), c and d the third and fourth (written by a helper
 agent that had not seen the code, only the kinds' meanings and one example each, which it was told not to copy), e
-and f the fifth and sixth (written by a second helper that saw only the existing wordings' placeholders and meanings).
+and f the fifth and sixth (written by a second helper that saw only the existing wordings' placeholders and meanings),
+g and h the seventh and eighth (written by a third helper that saw only the earlier wordings' placeholders and
+meanings).
 References come from the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`): a time between
 two moments is from the start of one's speech to the start of the other's, in whole seconds ("14 seconds"; the
 judge allows its clock tolerance either way); a yes / no about a count asks one more or one fewer than the true
@@ -19,8 +21,9 @@ import random
 
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock
 
-GAP_SETS = "abcdef"   # c and d: wordings written by a helper that never saw the code; e and f by a second helper
-#                       that saw only the kinds' existing wordings' placeholders and meanings
+GAP_SETS = "abcdefgh"   # c and d: wordings written by a helper that never saw the code; e and f by a second
+#                         helper that saw only the kinds' existing wordings' placeholders and meanings; g and h by a
+#                         third helper that saw only the earlier wordings' placeholders and meanings
 GAP_WORDINGS: dict[str, tuple[str, ...]] = {
     "gap_first_turns": (
         "How long after {p1} first spoke did {p2} first speak?",
@@ -28,56 +31,72 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "How many seconds went by between the first time {p1} said anything and the first time {p2} did?",
         "I heard {p1} speak for the first time; how much later did I first hear {p2}?",
         "So, counting from when {p1} first piped up, how long was it till {p2} piped up for the first time?",
-        "First words from {p1}, then first words from {p2}: how far apart, in seconds?"),
+        "First words from {p1}, then first words from {p2}: how far apart, in seconds?",
+        "How much time went by from the first time {p1} talked to the first time {p2} talked?",
+        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?"),
     "gap_after_last": (
         "How long after {p1} spoke for the last time did {p2} talk next?",
         "After {p1} last said something, how many seconds was it until {p2} spoke again?",
         "Once {p1} had said their final words, how many seconds passed before you next heard {p2}?",
         "After the last thing I heard from {p1}, how long did it take until {p2} spoke next?",
         "So {p1} said one last thing; how soon after that did {p2} start talking again?",
-        "Seconds between the final remark of {p1} and the next remark of {p2}?"),
+        "Seconds between the final remark of {p1} and the next remark of {p2}?",
+        "How much time passed between the last thing {p1} said and the next thing {p2} said?",
+        "Could you tell me how long it took {p2} to speak after {p1} said their last words?"),
     "gap_from_clock": (
         "How long after {t} did someone first speak?",
         "From {t}, how many seconds did it take until I heard anyone talk?",
         "Starting from {t}, how many seconds did you wait before the next person said something?",
         "Counting from {t} on the clock, how long was it until I first heard anyone talk?",
         "So the clock hits {t}; how long till somebody says something?",
-        "Until somebody next talked, how much time had gone by since {t}?"),
+        "Until somebody next talked, how much time had gone by since {t}?",
+        "How much time passed after {t} before anyone spoke?",
+        "Could you tell me how long it was from {t} until somebody next talked?"),
     "more_than_n_people": (
         "Did more than {n} different people speak?",
         "Were there more than {n} people talking in all?",
         "Over the whole recording, did you hear over {n} different people talking?",
         "Did I hear speech from more than {n} separate people in total?",
         "Count up every distinct voice you heard: does that number go above {n}?",
-        "More than {n} speakers overall, yes or no?"),
+        "More than {n} speakers overall, yes or no?",
+        "Have more than {n} different people spoken?",
+        "Have you heard more than {n} different voices?"),
     "at_least_n_in_place": (
         "Did at least {n} different people talk in the {pl}?",
         "In the {pl}, did I hear {n} or more different people?",
         "When you were in the {pl}, did you hear {n} or more different people say something?",
         "Were there at least {n} distinct speakers that I heard in the {pl}?",
         "So counting only the {pl}, does the number of different voices reach {n}?",
-        "Talking in the {pl}: {n} different people at minimum, yes or no?"),
+        "Talking in the {pl}: {n} different people at minimum, yes or no?",
+        "Did {n} or more different people speak in the {pl}?",
+        "Could you tell me if at least {n} different people spoke in the {pl}?"),
     "fewer_than_n_after_t": (
         "Did fewer than {n} people speak after {t}?",
         "After {t}, were there fewer than {n} different people talking?",
         "Once it was past {t}, did you hear fewer than {n} different people speak?",
         "Did I hear speech from under {n} distinct people after the clock read {t}?",
         "Less than {n} different speakers after {t}, right?",
-        "If you only count what came after {t}, is the number of people who talked smaller than {n}?"),
+        "If you only count what came after {t}, is the number of people who talked smaller than {n}?",
+        "Did you hear fewer than {n} different people after {t}?",
+        "Could you tell me if fewer than {n} people said anything after {t}?"),
     "exactly_n_people_before_other": (
         "Had exactly {n} people spoken before {p1} first spoke?",
         "Before {p1} said anything, had I heard exactly {n} different people?",
         "By the time {p1} said something for the first time, had you heard exactly {n} other people talk?",
         "Before I first heard {p1}, had exactly {n} different people already spoken?",
         "So up to the moment {p1} opened their mouth for the first time, you'd heard precisely {n} voices, true?",
-        "Precisely {n} distinct speakers ahead of the first words from {p1}, correct?"),
+        "Precisely {n} distinct speakers ahead of the first words from {p1}, correct?",
+        "Did exactly {n} different people talk before {p1} said their first words?",
+        "Could you tell me whether exactly {n} people had spoken before you first heard {p1}?"),
     "gap_unknown": (
         "How long after {p1} first spoke did {p2} first speak?",
         "How many seconds passed between the first words of {p1} and the first words of {p2}?",
         "How many seconds went by between the first time {p1} said anything and the first time {p2} did?",
         "I heard {p1} speak for the first time; how much later did I first hear {p2}?",
         "So, counting from when {p1} first piped up, how long was it till {p2} piped up for the first time?",
-        "First words from {p1}, then first words from {p2}: how far apart, in seconds?"),
+        "First words from {p1}, then first words from {p2}: how far apart, in seconds?",
+        "How much time went by from the first time {p1} talked to the first time {p2} talked?",
+        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?"),
 }
 MIN_GAP_S = 4   # a time between two moments shorter than this is within the judge's tolerance of zero: not asked
 

@@ -216,3 +216,25 @@ def test_terse_questions_about_the_time_between(question):
 
     full = direct_question(question)
     assert asks_time_between(full) and finds_for(full)[0] == "gap", full
+
+
+def test_the_time_to_someones_next_turn_is_theirs_not_whoever_spoke_next(ex):  # noqa: F811
+    a, res = ask(ex, f'find=gap who="{TECH}" other="Ann" rel=right_after act=spoke')   # Ann 0:02, Bo 0:10, Cy 0:35
+    assert res.value == 33 and "33 seconds after" in a, a
+
+
+@pytest.mark.parametrize("question, start, end, rel", [
+    (f"Could you tell me how long it took the person who said '{A}' to speak after the person who said '{B}' said "
+     "their last words?", B, A, "after_last"),
+    (f"How much time passed between the last thing the person who said '{A}' said and the next thing the person who "
+     f"said '{B}' said?", A, B, "after_last"),
+    (f"Could you tell me how long it was between the person who said '{A}' first speaking and the person who said "
+     f"'{B}' first speaking?", A, B, "after"),
+])
+def test_the_time_runs_from_the_person_after_after(question, start, end, rel):
+    from m3_control.query.requests import direct_question
+
+    full = direct_question(question)
+    q, added, missing = fit_question(full, parse(f'find=gap who="{start}" other="{end}" rel=right_after act=spoke'),
+                                     KNOWN)
+    assert (q.find, q.other, q.who, q.rel) == ("gap", start, end, rel) and not missing, added

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from m3_memory.people import PeopleFacts, Turn
@@ -183,7 +183,10 @@ class QueryExecutor:
             scope = self._between(res, facts, other, until, scope)
         if q.rel:
             assert other is not None
-            scope = self._relate(res, facts, q, other, scope)
+            # the time until someone's next turn ("... and the next thing B said") is measured to B's next turn,
+            # not to whoever spoke right after
+            rq = replace(q, rel=q.rel.replace("right_", "")) if q.find == "gap" and who is not None else q
+            scope = self._relate(res, facts, rq, other, scope)
         # 2. select
         act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less", "gap") or count_rank(q.pick)
                         or q.by == "turn" else "any")

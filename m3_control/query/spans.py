@@ -96,7 +96,9 @@ _GAP = re.compile(
     r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|between|apart|"
     r"did\s+(?:you|i)\s+(?:have\s+to\s+)?wait)\b"
     r"|\b(?:passed|went\s+by|elapsed|gone\s+by)\s+(?:between|from|after|before|until|till)\b"
-    r"|\bhow\s+(?:much\s+later|soon|quickly|far\s+apart)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
+    r"|\bhow\s+(?:much\s+later|soon|quickly|far\s+apart)\b"
+    r"|\bhow\s+(?:long|much\s+time)\s+it\s+(?:was|had\s+been|has\s+been)\s+(?:between|from|after|before|until|"
+    r"till|since|for)\b|\bhow\s+(?:long|much\s+time)\s+(?:did\s+)?it\s+(?:took|take)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
     re.IGNORECASE)
 
 
@@ -106,6 +108,16 @@ def asks_time_between(plain: str) -> bool:
     return bool(_GAP.search(plain))
 
 
+# how long something lasted: "how long did A talk (in total)?", "how much time did I spend in the lab?"
+_LASTED = re.compile(r"\bhow\s+(?:long|much\s+time)\s+(?:did|was|were|have|has|had)\s+(?:\w+\s+){0,8}?(?:talk|talked|"
+                     r"speak|spoke|spend|spent|stay|stayed|last|lasted|in\s+(?:the|my)\b)|\b(?:in\s+total|in\s+all|"
+                     r"altogether)\b", re.IGNORECASE)
+_FILLER = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|first|last|final|very|time|moment|"
+           r"had|has|did|was|spoke|spoken|talked|turn|turns|words?|of|their|his|her|i|you|heard|someone|somebody|"
+           r"anyone|thing|things|remark|from))*\s*$")
+_START = re.compile(r"\b(?:after|since|following|once|from)\b" + _FILLER, re.IGNORECASE)
+# "A's last words", "A spoke for the last time", "A said their final words": the words right after A's quote
+_LAST_OWN = re.compile(r"^\W*(?:s\s+)?(?:\w+\s+){0,4}?(?:last|final)\b", re.IGNORECASE)
 _LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b", re.IGNORECASE)
 
 
@@ -117,8 +129,7 @@ def time_between(q: Query, question: str, plain: str, quoted: list[str], added: 
     between = asks_time_between(plain)
     # the words up to the second person: whether the time runs from the first one's first or last turn
     spans = list(QUOTED.finditer(question))
-    head = question[:spans[1].start()] if len(spans) == 2 else ""
-    if q.find == "gap" and not between and re.search(r"\bhow\s+long\b", plain, re.IGNORECASE):
+    if q.find == "gap" and not between and _LASTED.search(plain):
         added.append("find=how_long: the question asks how long something lasted")
         return replace(q, find="how_long")
     if not between or q.find not in ("gap", "how_long", "count_times", "when"):
@@ -126,14 +137,24 @@ def time_between(q: Query, question: str, plain: str, quoted: list[str], added: 
     if q.find != "gap":
         added.append(f"find=gap: the question asks the time between two moments (not find={q.find})")
         q = replace(q, find="gap")
-    if len(quoted) == 2 and not q.until:
-        rel = q.rel if q.rel in TIMED_REL else "after"
-        if _LAST.search(head) and not rel.endswith("_last"):
+    if len(quoted) == 2 and len(spans) == 2 and not q.until:
+        # from the person after "after" / "since" / "once" / "from" ("how long did it take B to speak after A's last
+        # words?"), else from the first one named ("between A's first words and B's", "how long after A did B ...?")
+        starts = [i for i, m in enumerate(spans) if _START.search(question[(spans[i - 1].end() if i else 0):m.start()])]
+        i = starts[0] if len(starts) == 1 else 0
+        start, end = quoted[i], quoted[1 - i]
+        # (to someone's next turn, not to whoever spoke right after: "right_" says nothing here)
+        rel = q.rel.replace("right_", "") if q.rel in TIMED_REL else "after"
+        before_end = question[:spans[1 - i].start()] if i == 0 else question[spans[0].end():spans[1].start()]
+        if _LAST.search(question[:spans[i].start()] if i == 0 else before_end) or \
+                _LAST_OWN.match(question[spans[i].end():]):
             # "after A spoke for the last time", "after the last thing I heard from A": from A's last turn
-            rel = f"{rel}_last"
-        if (q.other, q.who) != (quoted[0], quoted[1]):
-            added.append(f"other={quoted[0]!r} who={quoted[1]!r}: the time runs from the first person named")
-        q = replace(q, other=quoted[0], who=quoted[1], rel=rel, times=None, from_=None, to=None, at=None)
+            rel = rel if rel.endswith("_last") else f"{rel}_last"
+        elif rel.endswith("_last") and not _LAST.search(question):
+            rel = rel.removesuffix("_last")
+        if (q.other, q.who) != (start, end):
+            added.append(f"other={start!r} who={end!r}: the time runs from {start!r}")
+        q = replace(q, other=start, who=end, rel=rel, times=None, from_=None, to=None, at=None)
     elif q.other and not q.rel and not q.until:
         q = replace(q, rel="after")
     return q
