@@ -41,6 +41,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
+from wording_kinds_compose import COMPOSE_SETS, compose_questions  # noqa: E402
 from wording_kinds_gap import GAP_SETS, gap_questions  # noqa: E402
 from wording_kinds_move import MOVE_SETS, move_questions  # noqa: E402
 from wording_kinds_op import OP_SETS, op_questions  # noqa: E402
@@ -671,7 +672,7 @@ def _questions(scene, which: str, only_new: bool) -> list[dict]:  # noqa: ANN001
     for letters, make in ((NEW_SETS, new_questions), (NEWER_SETS, newer_questions), (LATEST_SETS, latest_questions),
                           (RECENT_SETS, recent_questions), (NEWEST_SETS, newest_questions), (OP_SETS, op_questions),
                           (RANK_SETS, rank_questions), (MOVE_SETS, move_questions),
-                          (GAP_SETS, gap_questions)):
+                          (GAP_SETS, gap_questions), (COMPOSE_SETS, compose_questions)):
         if which in letters:
             qs += make(scene, letters.index(which))
     return qs
@@ -689,7 +690,7 @@ def main() -> None:
     from m3_control.evaluation.judge import make_judge
     from m3_memory import MemoryStore
 
-    known = SETS + OP_SETS + RANK_SETS + MOVE_SETS + GAP_SETS
+    known = SETS + OP_SETS + RANK_SETS + MOVE_SETS + GAP_SETS + COMPOSE_SETS
     bad = [x for x in args.set if x not in known]
     if bad:
         ap.error(f"unknown set(s) {bad}: {known}")
