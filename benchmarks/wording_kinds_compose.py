@@ -24,10 +24,18 @@ from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock
 
 COMPOSE_SETS = "ij"   # both: wordings written by a helper that never saw the code
 COMPOSE_WORDINGS: dict[str, tuple[str, ...]] = {
-    "gap_after_enter": (),
-    "gap_own_again": (),
-    "count_between_times": (),
-    "gap_after_enter_unknown": (),
+    "gap_after_enter": (
+        "How many seconds after you went into the {pl} did somebody start talking?",
+        "Once I got into the {pl}, how long was it until anyone said something?"),
+    "gap_own_again": (
+        "How long after {p1} first spoke did they speak again?",
+        "Can you tell me how many seconds went by between the first and second time {p1} talked?"),
+    "count_between_times": (
+        "Did more than {n} people speak between {t1} and {t2}?",
+        "Between {t1} and {t2}, did you hear more than {n} people talking?"),
+    "gap_after_enter_unknown": (
+        "How many seconds after you went into the {pl} did somebody start talking?",
+        "Once I got into the {pl}, how long was it until anyone said something?"),
 }
 MARGIN_S = 1.2
 

@@ -8,7 +8,8 @@ a and b ask the first and second wording (written with the kinds), c and d the t
 agent that had not seen the code, only the kinds' meanings and one example each, which it was told not to copy), e
 and f the fifth and sixth (written by a second helper that saw only the existing wordings' placeholders and meanings),
 g and h the seventh and eighth (written by a third helper that saw only the earlier wordings' placeholders and
-meanings).
+meanings), i and j the ninth and tenth (written by a fourth helper that saw only the earlier wordings' placeholders
+and meanings).
 References come from the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`): a time between
 two moments is from the start of one's speech to the start of the other's, in whole seconds ("14 seconds"; the
 judge allows its clock tolerance either way); a yes / no about a count asks one more or one fewer than the true
@@ -21,9 +22,10 @@ import random
 
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock
 
-GAP_SETS = "abcdefgh"   # c and d: wordings written by a helper that never saw the code; e and f by a second
-#                         helper that saw only the kinds' existing wordings' placeholders and meanings; g and h by a
-#                         third helper that saw only the earlier wordings' placeholders and meanings
+GAP_SETS = "abcdefghij"   # c and d: wordings written by a helper that never saw the code; e and f by a second
+#                           helper that saw only the kinds' existing wordings' placeholders and meanings; g and h by a
+#                           third helper that saw only the earlier wordings' placeholders and meanings; i and j by a
+#                           fourth helper that saw only the earlier wordings' placeholders and meanings
 GAP_WORDINGS: dict[str, tuple[str, ...]] = {
     "gap_first_turns": (
         "How long after {p1} first spoke did {p2} first speak?",
@@ -33,7 +35,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So, counting from when {p1} first piped up, how long was it till {p2} piped up for the first time?",
         "First words from {p1}, then first words from {p2}: how far apart, in seconds?",
         "How much time went by from the first time {p1} talked to the first time {p2} talked?",
-        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?"),
+        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?",
+        "How long was it from the first time {p1} spoke until the first time {p2} spoke?",
+        "Can you tell me how soon after {p1} first talked {p2} said their first words?"),
     "gap_after_last": (
         "How long after {p1} spoke for the last time did {p2} talk next?",
         "After {p1} last said something, how many seconds was it until {p2} spoke again?",
@@ -42,7 +46,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So {p1} said one last thing; how soon after that did {p2} start talking again?",
         "Seconds between the final remark of {p1} and the next remark of {p2}?",
         "How much time passed between the last thing {p1} said and the next thing {p2} said?",
-        "Could you tell me how long it took {p2} to speak after {p1} said their last words?"),
+        "Could you tell me how long it took {p2} to speak after {p1} said their last words?",
+        "How long was it from the last words of {p1} until {p2} next spoke?",
+        "After {p1} stopped talking for good, how many seconds went by before {p2} said something?"),
     "gap_from_clock": (
         "How long after {t} did someone first speak?",
         "From {t}, how many seconds did it take until I heard anyone talk?",
@@ -51,7 +57,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So the clock hits {t}; how long till somebody says something?",
         "Until somebody next talked, how much time had gone by since {t}?",
         "How much time passed after {t} before anyone spoke?",
-        "Could you tell me how long it was from {t} until somebody next talked?"),
+        "Could you tell me how long it was from {t} until somebody next talked?",
+        "How long was it from {t} until the next time anyone spoke?",
+        "After {t}, how soon did somebody speak?"),
     "more_than_n_people": (
         "Did more than {n} different people speak?",
         "Were there more than {n} people talking in all?",
@@ -60,7 +68,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Count up every distinct voice you heard: does that number go above {n}?",
         "More than {n} speakers overall, yes or no?",
         "Have more than {n} different people spoken?",
-        "Have you heard more than {n} different voices?"),
+        "Have you heard more than {n} different voices?",
+        "Were more than {n} people speaking overall?",
+        "Can you tell me if over {n} people talked?"),
     "at_least_n_in_place": (
         "Did at least {n} different people talk in the {pl}?",
         "In the {pl}, did I hear {n} or more different people?",
@@ -69,7 +79,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So counting only the {pl}, does the number of different voices reach {n}?",
         "Talking in the {pl}: {n} different people at minimum, yes or no?",
         "Did {n} or more different people speak in the {pl}?",
-        "Could you tell me if at least {n} different people spoke in the {pl}?"),
+        "Could you tell me if at least {n} different people spoke in the {pl}?",
+        "Did at least {n} people speak in the {pl}?",
+        "In the {pl}, can you tell me if you heard at least {n} people talking?"),
     "fewer_than_n_after_t": (
         "Did fewer than {n} people speak after {t}?",
         "After {t}, were there fewer than {n} different people talking?",
@@ -78,7 +90,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Less than {n} different speakers after {t}, right?",
         "If you only count what came after {t}, is the number of people who talked smaller than {n}?",
         "Did you hear fewer than {n} different people after {t}?",
-        "Could you tell me if fewer than {n} people said anything after {t}?"),
+        "Could you tell me if fewer than {n} people said anything after {t}?",
+        "Were fewer than {n} people talking after {t}?",
+        "Once the clock passed {t}, did fewer than {n} people speak?"),
     "exactly_n_people_before_other": (
         "Had exactly {n} people spoken before {p1} first spoke?",
         "Before {p1} said anything, had I heard exactly {n} different people?",
@@ -87,7 +101,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So up to the moment {p1} opened their mouth for the first time, you'd heard precisely {n} voices, true?",
         "Precisely {n} distinct speakers ahead of the first words from {p1}, correct?",
         "Did exactly {n} different people talk before {p1} said their first words?",
-        "Could you tell me whether exactly {n} people had spoken before you first heard {p1}?"),
+        "Could you tell me whether exactly {n} people had spoken before you first heard {p1}?",
+        "Did exactly {n} people speak before {p1} spoke for the first time?",
+        "Can you tell me whether exactly {n} people talked before {p1} first said something?"),
     "gap_unknown": (
         "How long after {p1} first spoke did {p2} first speak?",
         "How many seconds passed between the first words of {p1} and the first words of {p2}?",
@@ -96,7 +112,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "So, counting from when {p1} first piped up, how long was it till {p2} piped up for the first time?",
         "First words from {p1}, then first words from {p2}: how far apart, in seconds?",
         "How much time went by from the first time {p1} talked to the first time {p2} talked?",
-        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?"),
+        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?",
+        "How long was it from the first time {p1} spoke until the first time {p2} spoke?",
+        "Can you tell me how soon after {p1} first talked {p2} said their first words?"),
 }
 MIN_GAP_S = 4   # a time between two moments shorter than this is within the judge's tolerance of zero: not asked
 
