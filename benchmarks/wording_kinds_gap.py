@@ -104,18 +104,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Could you tell me whether exactly {n} people had spoken before you first heard {p1}?",
         "Did exactly {n} people speak before {p1} spoke for the first time?",
         "Can you tell me whether exactly {n} people talked before {p1} first said something?"),
-    "gap_unknown": (
-        "How long after {p1} first spoke did {p2} first speak?",
-        "How many seconds passed between the first words of {p1} and the first words of {p2}?",
-        "How many seconds went by between the first time {p1} said anything and the first time {p2} did?",
-        "I heard {p1} speak for the first time; how much later did I first hear {p2}?",
-        "So, counting from when {p1} first piped up, how long was it till {p2} piped up for the first time?",
-        "First words from {p1}, then first words from {p2}: how far apart, in seconds?",
-        "How much time went by from the first time {p1} talked to the first time {p2} talked?",
-        "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?",
-        "How long was it from the first time {p1} spoke until the first time {p2} spoke?",
-        "Can you tell me how soon after {p1} first talked {p2} said their first words?"),
 }
+# the first-turns question about a person nobody heard (to decline)
+GAP_WORDINGS["gap_unknown"] = GAP_WORDINGS["gap_first_turns"]
 MIN_GAP_S = 4   # a time between two moments shorter than this is within the judge's tolerance of zero: not asked
 
 
