@@ -238,3 +238,11 @@ def test_the_time_runs_from_the_person_after_after(question, start, end, rel):
     q, added, missing = fit_question(full, parse(f'find=gap who="{start}" other="{end}" rel=right_after act=spoke'),
                                      KNOWN)
     assert (q.find, q.other, q.who, q.rel) == ("gap", start, end, rel) and not missing, added
+
+
+def test_counted_speakers_are_the_people_heard_and_no_one_is_picked_among_them():
+    q, _, missing = fit_question(f"Precisely 3 distinct speakers ahead of the first words from the person who said "
+                                 f"'{A}', correct?", parse(f'find=yes who="{A}" pick=3'), KNOWN)
+    assert (q.count, q.pick, q.act, q.other, q.rel) == ("=3", None, "spoke", A, "before") and not missing
+    q, _, _ = fit_question("More than 4 speakers overall, yes or no?", parse("find=yes"), KNOWN)
+    assert (q.count, q.act) == (">4", "spoke")

@@ -99,7 +99,7 @@ _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often 
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
                     r"then|until|till|since|when|again|still|afterwards?|beforehand|anymore|by\s+the\s+time|"
-                    r"once)\b", re.IGNORECASE)
+                    r"once|ahead\s+of|up\s+to\s+the\s+(?:moment|time|point))\b", re.IGNORECASE)
 # a relation word bound to a clock ("after 1:01", "before the clock reached 0:36"): a window, not a relation to
 # the person a quote names
 _TO_A_CLOCK = re.compile(r"\b(?:before|after|until|since|later\s+than|earlier\s+than)\s+(?:\w+\s+){0,4}?"

@@ -34,6 +34,8 @@ _NUM_OR = re.compile(r"\b" + _NUM + r"\s+or\s+(more|fewer|less)\s+" + _WHO, re.I
 _PLAIN_NUM = re.compile(r"\b(?:were there|was there|had|did)\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
 
 
+_SPEECH = re.compile(r"\b(?:speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|say|says|said|saying|"
+                     r"speakers?|voices?|talkers?|hear|heard|hearing|words?)\b", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|by\s+the\s+time|until|till|up\s+to|prior\s+to|ahead\s+of|earlier\s+than|"
                      r"preceding)\b", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|once|since|following|later\s+than)\b", re.IGNORECASE)
@@ -81,7 +83,9 @@ def people_count(q: Query, plain: str, yes_no: bool, added: list[str]) -> Query:
     if q.count == said and q.find == "yes" and times == q.times:
         return q
     added.append(f"count{said}: the question compares the number of people with {said.lstrip('<>=')}")
-    q = replace(q, find="yes", count=said, times=times, pick=None if q.pick in ("most", "least") else q.pick)
+    # (a pick would single out one person of those counted; "speakers", "talked": the people heard)
+    act = "spoke" if q.act is None and _SPEECH.search(plain) else q.act
+    q = replace(q, find="yes", count=said, times=times, pick=None, by=None, act=act)
     if q.who and not q.other:
         # "had 3 people spoken before A first spoke?" written who=A: the people are counted, A is the moment
         rel = "before" if _BEFORE.search(plain) else "after" if _AFTER.search(plain) else None
