@@ -33,6 +33,7 @@ from .query import REFUSAL, QueryError, QueryExecutor, answer_query
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query import routing as query_routing
+from .query import spans as query_spans
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
@@ -225,7 +226,7 @@ class ToolReasoningLoop:
                         or query_routing.asks_company_of_quote(question) or query_routing.asks_about_looks(question)
                         or query_routing.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
                         or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
-                        or query_routing.asks_own_moves(question))
+                        or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run

@@ -246,3 +246,22 @@ def test_counted_speakers_are_the_people_heard_and_no_one_is_picked_among_them()
     assert (q.count, q.pick, q.act, q.other, q.rel) == ("=3", None, "spoke", A, "before") and not missing
     q, _, _ = fit_question("More than 4 speakers overall, yes or no?", parse("find=yes"), KNOWN)
     assert (q.count, q.act) == (">4", "spoke")
+
+
+def test_the_time_to_the_same_persons_next_turn(ex):  # noqa: F811
+    a, res = ask(ex, f'find=gap who="{TECH}" other="{TECH}" rel=after act=spoke')      # Cy 0:35, then 1:10
+    assert res.value == 35 and "again 35 seconds after their first turn" in a and not check(a, res), a
+    for question in (f"How long after the person who said '{A}' first spoke did they speak again?",
+                     f"How many seconds went by between the first and second time the person who said '{A}' talked?"):
+        q, added, _ = fit_question(question, parse(f'find=gap who="{A}" other="spoke again" rel=after'), KNOWN)
+        assert (q.who, q.other, q.rel) == (A, A, "after"), added
+
+
+def test_a_span_after_one_of_the_robots_moves_goes_to_the_records():
+    from m3_control.query.routing import asks_own_moves
+
+    assert asks_own_moves("How many seconds after you went into the kitchen did somebody start talking?")
+    q, _, _ = fit_question(f"After the person who said '{A}' stopped talking for good, how many seconds went by "
+                           f"before the person who said '{B}' said something?",
+                           parse(f'find=gap who="{A}" other="{B}"'), KNOWN)
+    assert (q.other, q.who, q.rel) == (A, B, "after_last")

@@ -63,7 +63,8 @@ def asks_who_spoke(question: str) -> bool:
     return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
 
 
-_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|where)\b[^?]*\b(?:i|we)\s+(?:get|got|arrive|"
+_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+seconds|where)\b[^?]*\b"
+                        r"(?:i|we|you)\s+(?:get|got|arrive|"
                         r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent|start|"
                         r"started|begin|began|finish|finished|end|ended)\b",
                         re.IGNORECASE)

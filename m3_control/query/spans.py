@@ -121,8 +121,13 @@ _FILLER = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|
            r"anyone|thing|things|remark|from))*\s*$")
 _START = re.compile(r"\b(?:after|since|following|once|from)\b" + _FILLER, re.IGNORECASE)
 # "A's last words", "A spoke for the last time", "A said their final words": the words right after A's quote
-_LAST_OWN = re.compile(r"^\W*(?:s\s+)?(?:\w+\s+){0,4}?(?:last|final)\b", re.IGNORECASE)
-_LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b", re.IGNORECASE)
+# the same person again: "did they speak again", "her second turn", "the first and second time A talked"
+_OWN_AGAIN = re.compile(r"\b(?:they|he|she|them|him|her|that\s+(?:same\s+)?person|the\s+same\s+person)\b[^?]*?\b"
+                        r"(?:again|once\s+more|a\s+second\s+time|next)\b"
+                        r"|\b(?:their|his|her)\s+(?:second|next)\s+(?:turn|time|words)\b"
+                        r"|\bfirst\s+and\s+(?:the\s+)?second\s+(?:time|turn)", re.IGNORECASE)
+_LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b|\bfor\s+good\b|\bnever\s+(?:spoke|talked|said)\s+again\b",
+                   re.IGNORECASE)
 
 
 def time_between(q: Query, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
@@ -149,16 +154,23 @@ def time_between(q: Query, question: str, plain: str, quoted: list[str], added: 
         start, end = quoted[i], quoted[1 - i]
         # (to someone's next turn, not to whoever spoke right after: "right_" says nothing here)
         rel = q.rel.replace("right_", "") if q.rel in TIMED_REL else "after"
-        before_end = question[:spans[1 - i].start()] if i == 0 else question[spans[0].end():spans[1].start()]
-        if _LAST.search(question[:spans[i].start()] if i == 0 else before_end) or \
-                _LAST_OWN.match(question[spans[i].end():]):
-            # "after A spoke for the last time", "after the last thing I heard from A": from A's last turn
+        # the words about the start person: all before the other's quote (or, when it comes second, after the first)
+        about_start = question[:spans[1].start()] if i == 0 else question[spans[0].end():]
+        if _LAST.search(about_start):
+            # "after A spoke for the last time", "after the last thing I heard from A", "once A stopped for good"
             rel = rel if rel.endswith("_last") else f"{rel}_last"
         elif rel.endswith("_last") and not _LAST.search(question):
             rel = rel.removesuffix("_last")
         if (q.other, q.who) != (start, end):
             added.append(f"other={start!r} who={end!r}: the time runs from {start!r}")
         q = replace(q, other=start, who=end, rel=rel, times=None, from_=None, to=None, at=None)
+    elif len(quoted) == 1 and _OWN_AGAIN.search(plain):
+        # "how long after A first spoke did they speak again?", "between the first and second time A talked": from
+        # A's first (last) turn to A's own next one
+        rel = "after_last" if _LAST.search(plain) and not re.search(r"\bfirst\b", plain, re.IGNORECASE) else "after"
+        if (q.who, q.other, q.rel) != (quoted[0], quoted[0], rel):
+            added.append(f"who=other={quoted[0]!r}: the time to the same person's next turn")
+        q = replace(q, who=quoted[0], other=quoted[0], rel=rel, pick=None, from_=None, to=None, at=None)
     elif q.other and not q.rel and not q.until:
         q = replace(q, rel="after")
     return q

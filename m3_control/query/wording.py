@@ -190,7 +190,8 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with
     the relation word's before / after (``_last`` where it says their last / final turn), not who=X or a person
     the question never names."""
-    if len(quoted) != 1 or q.find in ("same", "more", "less") or q.rel == "with":
+    if len(quoted) != 1 or q.find in ("same", "more", "less") or q.rel == "with" or (q.find == "gap" and q.who
+                                                                                   and q.who == q.other):
         return q
     spans = list(_QUOTED.finditer(question))
     if len(spans) != 1:
@@ -393,8 +394,9 @@ def grounded_refs(q: Query, question: str, is_look, added: list[str]) -> Query: 
 
 def self_relation(q: Query, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """who= and other= the same one quote with a relation in time ("when did X speak for the last time?" written
-    who=X other=X rel=right_before_last): nobody else is in the question, the relation goes."""
-    if not (q.rel and q.rel != "with" and q.who and q.other) or len(quoted) > 1:
+    who=X other=X rel=right_before_last): nobody else is in the question, the relation goes (not for the time from
+    someone's turn to their own next one: find=gap, spans.time_between)."""
+    if not (q.rel and q.rel != "with" and q.who and q.other) or len(quoted) > 1 or q.find == "gap":
         return q
     if likeness(q.who, q.other) < 0.75:
         return q
