@@ -265,3 +265,14 @@ def test_a_span_after_one_of_the_robots_moves_goes_to_the_records():
                            f"before the person who said '{B}' said something?",
                            parse(f'find=gap who="{A}" other="{B}"'), KNOWN)
     assert (q.other, q.who, q.rel) == (A, B, "after_last")
+
+
+def test_what_someone_did_is_no_words_they_said(ex):  # noqa: F811
+    # "spoke again" left "again" as the words said, which ends one of the meeting's sentences... not any more
+    from m3_control.query.people import resolve
+    from m3_memory.people import PeopleFacts
+
+    facts = PeopleFacts(ex.store, 91.0)
+    assert resolve(facts, "spoke again").status == "unknown"
+    assert resolve(facts, "the one who talked again").status == "unknown"
+    assert resolve(facts, "the coffee machine is broken").status == "found"

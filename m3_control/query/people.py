@@ -17,7 +17,7 @@ from m3_memory.people import PeopleFacts, Turn, similarity
 from m3_memory.perception.expression import look_label
 from m3_memory.tags import find_tags
 
-from .quotes import quote_score
+from .quotes import quote_score, spoken
 
 MIN_MATCH = 0.75     # share of the quote's words heard, in order (quotes.quote_score)
 MARGIN = 0.1
@@ -148,6 +148,11 @@ def by_look(facts: PeopleFacts, ref: str) -> Who | None:
     return Who(ref, "found", cid, "look", 1.0, [t])
 
 
+_NO_WORDS_SAID = frozenset(("again", "first", "last", "next", "before", "after", "later", "earlier", "then", "too",
+                            "also", "more", "most", "less", "once", "twice", "now", "still", "anymore", "ever", "never",
+                            "something", "anything", "nothing", "it", "that", "this", "so"))
+
+
 def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: float = MARGIN) -> Who:
     ref = " ".join(str(ref).split())
     role = by_role(facts, ref) or by_look(facts, ref)
@@ -159,6 +164,9 @@ def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: 
             return Who(ref, "found", r.character_id, r.how, 1.0, list(r.evidence))
     said = facts._said_part(ref)
     best: dict[int, tuple[float, Turn]] = {}
+    if said and set(spoken(said)) <= _NO_WORDS_SAID:
+        # "spoke again", "talked first": what someone did, not words anyone said ("again" is in many sentences)
+        return Who(ref, "unknown")
     if said:
         for t in facts._speech_candidates(said):
             if similarity(said, t.text) < PREFILTER:   # cheap first: most turns are about something else
