@@ -1,7 +1,7 @@
-"""Question kinds first asked by wording sets i-j of ``wording_probe.py``: the span and count operators of sets a-h
-composed with the rest of the frame, in kinds no set had asked. Every wording of these kinds was written by a helper
-agent that had not seen the code (only each kind's meaning), after the code they test was committed, and each set is
-run once held out before anything is fixed from it.
+"""Question kinds first asked by wording sets i-j of ``wording_probe.py`` (and again by sets k-l): the span and count
+operators of sets a-h composed with the rest of the frame, in kinds no set had asked. Every wording of these kinds
+(sets i-j, and now k-l) was written by a helper agent that had not seen the code (only each kind's meaning), after the
+code they test was committed, and each set is run once held out before anything is fixed from it.
 
 - ``gap_after_enter``: the time from one of the robot's own moves (entering a room it entered once) to the next words;
 - ``gap_own_again``: the time from someone's first turn to their own second one;
@@ -22,20 +22,28 @@ from wording_kinds_gap import MIN_GAP_S, seconds
 from m3_agent_ros.bags.procedural import PLACE_POOL
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock
 
-COMPOSE_SETS = "ij"   # both: wordings written by a helper that never saw the code
+COMPOSE_SETS = "ijkl"   # i-j and k-l: all wordings written by helpers that never saw the code
 COMPOSE_WORDINGS: dict[str, tuple[str, ...]] = {
     "gap_after_enter": (
         "How many seconds after you went into the {pl} did somebody start talking?",
-        "Once I got into the {pl}, how long was it until anyone said something?"),
+        "Once I got into the {pl}, how long was it until anyone said something?",
+        "How long after you entered the {pl} did someone first speak?",
+        "When I came into the {pl}, how many seconds passed before anyone talked?"),
     "gap_own_again": (
         "How long after {p1} first spoke did they speak again?",
-        "Can you tell me how many seconds went by between the first and second time {p1} talked?"),
+        "Can you tell me how many seconds went by between the first and second time {p1} talked?",
+        "After {p1} first spoke, how many seconds passed before they spoke a second time?",
+        "How soon did {p1} talk again after their first words?"),
     "count_between_times": (
         "Did more than {n} people speak between {t1} and {t2}?",
-        "Between {t1} and {t2}, did you hear more than {n} people talking?"),
+        "Between {t1} and {t2}, did you hear more than {n} people talking?",
+        "Were more than {n} people talking between {t1} and {t2}?",
+        "From {t1} to {t2}, did I hear over {n} different people speak?"),
     "gap_after_enter_unknown": (
         "How many seconds after you went into the {pl} did somebody start talking?",
-        "Once I got into the {pl}, how long was it until anyone said something?"),
+        "Once I got into the {pl}, how long was it until anyone said something?",
+        "How long after you entered the {pl} did someone first speak?",
+        "When I came into the {pl}, how many seconds passed before anyone talked?"),
 }
 MARGIN_S = 1.2
 

@@ -9,7 +9,8 @@ agent that had not seen the code, only the kinds' meanings and one example each,
 and f the fifth and sixth (written by a second helper that saw only the existing wordings' placeholders and meanings),
 g and h the seventh and eighth (written by a third helper that saw only the earlier wordings' placeholders and
 meanings), i and j the ninth and tenth (written by a fourth helper that saw only the earlier wordings' placeholders
-and meanings).
+and meanings), k and l the eleventh and twelfth (written by a fifth helper that saw only the earlier wordings'
+placeholders and meanings).
 References come from the scene definition (:class:`m3_agent_ros.bags.procedural_questions.Facts`): a time between
 two moments is from the start of one's speech to the start of the other's, in whole seconds ("14 seconds"; the
 judge allows its clock tolerance either way); a yes / no about a count asks one more or one fewer than the true
@@ -22,10 +23,11 @@ import random
 
 from m3_agent_ros.bags.procedural_questions import NOT_SAID, Facts, clock
 
-GAP_SETS = "abcdefghij"   # c and d: wordings written by a helper that never saw the code; e and f by a second
+GAP_SETS = "abcdefghijkl"   # c and d: wordings written by a helper that never saw the code; e and f by a second
 #                           helper that saw only the kinds' existing wordings' placeholders and meanings; g and h by a
 #                           third helper that saw only the earlier wordings' placeholders and meanings; i and j by a
-#                           fourth helper that saw only the earlier wordings' placeholders and meanings
+#                           fourth helper that saw only the earlier wordings' placeholders and meanings; k and l
+#                           by a fifth helper that saw only the earlier wordings' placeholders and meanings
 GAP_WORDINGS: dict[str, tuple[str, ...]] = {
     "gap_first_turns": (
         "How long after {p1} first spoke did {p2} first speak?",
@@ -37,7 +39,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "How much time went by from the first time {p1} talked to the first time {p2} talked?",
         "Could you tell me how long it was between {p1} first speaking and {p2} first speaking?",
         "How long was it from the first time {p1} spoke until the first time {p2} spoke?",
-        "Can you tell me how soon after {p1} first talked {p2} said their first words?"),
+        "Can you tell me how soon after {p1} first talked {p2} said their first words?",
+        "How long did it take {p2} to say their first words after {p1} said theirs?",
+        "Please tell me the time from {p1} first talking to {p2} first talking."),
     "gap_after_last": (
         "How long after {p1} spoke for the last time did {p2} talk next?",
         "After {p1} last said something, how many seconds was it until {p2} spoke again?",
@@ -48,7 +52,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "How much time passed between the last thing {p1} said and the next thing {p2} said?",
         "Could you tell me how long it took {p2} to speak after {p1} said their last words?",
         "How long was it from the last words of {p1} until {p2} next spoke?",
-        "After {p1} stopped talking for good, how many seconds went by before {p2} said something?"),
+        "After {p1} stopped talking for good, how many seconds went by before {p2} said something?",
+        "How long was it between the final time {p1} spoke and the next time {p2} spoke?",
+        "After {p1} was done talking for the last time, how soon did I next hear {p2}?"),
     "gap_from_clock": (
         "How long after {t} did someone first speak?",
         "From {t}, how many seconds did it take until I heard anyone talk?",
@@ -59,7 +65,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "How much time passed after {t} before anyone spoke?",
         "Could you tell me how long it was from {t} until somebody next talked?",
         "How long was it from {t} until the next time anyone spoke?",
-        "After {t}, how soon did somebody speak?"),
+        "After {t}, how soon did somebody speak?",
+        "How many seconds after {t} did the next person talk?",
+        "Please tell me how long it stayed quiet after {t} before someone spoke."),
     "more_than_n_people": (
         "Did more than {n} different people speak?",
         "Were there more than {n} people talking in all?",
@@ -70,7 +78,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Have more than {n} different people spoken?",
         "Have you heard more than {n} different voices?",
         "Were more than {n} people speaking overall?",
-        "Can you tell me if over {n} people talked?"),
+        "Can you tell me if over {n} people talked?",
+        "Was the number of people who spoke greater than {n}?",
+        "Altogether, did I hear from more than {n} people?"),
     "at_least_n_in_place": (
         "Did at least {n} different people talk in the {pl}?",
         "In the {pl}, did I hear {n} or more different people?",
@@ -81,7 +91,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Did {n} or more different people speak in the {pl}?",
         "Could you tell me if at least {n} different people spoke in the {pl}?",
         "Did at least {n} people speak in the {pl}?",
-        "In the {pl}, can you tell me if you heard at least {n} people talking?"),
+        "In the {pl}, can you tell me if you heard at least {n} people talking?",
+        "Did the {pl} have at least {n} different people speaking?",
+        "Please tell me whether you heard no fewer than {n} people speak in the {pl}."),
     "fewer_than_n_after_t": (
         "Did fewer than {n} people speak after {t}?",
         "After {t}, were there fewer than {n} different people talking?",
@@ -92,7 +104,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Did you hear fewer than {n} different people after {t}?",
         "Could you tell me if fewer than {n} people said anything after {t}?",
         "Were fewer than {n} people talking after {t}?",
-        "Once the clock passed {t}, did fewer than {n} people speak?"),
+        "Once the clock passed {t}, did fewer than {n} people speak?",
+        "Between {t} and the end, did fewer than {n} people speak?",
+        "Past {t}, did I hear from under {n} people?"),
     "exactly_n_people_before_other": (
         "Had exactly {n} people spoken before {p1} first spoke?",
         "Before {p1} said anything, had I heard exactly {n} different people?",
@@ -103,7 +117,9 @@ GAP_WORDINGS: dict[str, tuple[str, ...]] = {
         "Did exactly {n} different people talk before {p1} said their first words?",
         "Could you tell me whether exactly {n} people had spoken before you first heard {p1}?",
         "Did exactly {n} people speak before {p1} spoke for the first time?",
-        "Can you tell me whether exactly {n} people talked before {p1} first said something?"),
+        "Can you tell me whether exactly {n} people talked before {p1} first said something?",
+        "Before {p1} first spoke, had exactly {n} people already talked?",
+        "Please tell me if I'd heard exactly {n} people before {p1} first said anything."),
 }
 # the first-turns question about a person nobody heard (to decline)
 GAP_WORDINGS["gap_unknown"] = GAP_WORDINGS["gap_first_turns"]
