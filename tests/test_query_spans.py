@@ -276,3 +276,15 @@ def test_what_someone_did_is_no_words_they_said(ex):  # noqa: F811
     assert resolve(facts, "spoke again").status == "unknown"
     assert resolve(facts, "the one who talked again").status == "unknown"
     assert resolve(facts, "the coffee machine is broken").status == "found"
+
+
+def test_a_move_into_a_room_the_memory_has_no_place_for_is_no_moment():
+    # "how many seconds after you went into the bedroom ...?" ran with invented times (an answer to a question
+    # memory cannot answer): the move is reported missing, which the tool loop declines
+    _, _, missing = fit_question("How many seconds after you went into the bedroom did somebody start talking?",
+                                 parse("find=gap from=0:00 to=0:01 act=spoke"), KNOWN,
+                                 stays=lambda: [("kitchen", 10.0, 20.0)])
+    assert any("no place called 'bedroom'" in m for m in missing), missing
+    q, _, missing = fit_question("How many seconds after you went into the kitchen did somebody start talking?",
+                                 parse("find=gap act=spoke"), KNOWN, stays=lambda: [("kitchen", 10.0, 20.0)])
+    assert q.from_ == "10.0" and not missing

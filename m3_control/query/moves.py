@@ -35,12 +35,27 @@ def _pattern(places: list[str]) -> re.Pattern:
                       re.IGNORECASE)
 
 
+# the same move with any room name after "the" / "my" / "our" ("after I went into the attic")
+_ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
+                       rf"(?:first\s+|last\s+|finally\s+|just\s+|again\s+)?"
+                       rf"(?:{_ENTER}|{_LEAVE})\s+(?:the|my|our)\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+_NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", "next", "first", "last", "way"))
+
+
 def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
                  added: list[str], missing: list[str]) -> Query:
     """The frame with the time of the robot move the question is relative to (see the module's text)."""
-    if not known_places or stays is None or q.find in ("same", "more", "less") or q.until:
+    if stays is None or q.find in ("same", "more", "less") or q.until:
         return q
-    found = list(_pattern(known_places).finditer(plain))
+    found = list(_pattern(known_places).finditer(plain)) if known_places else []
+    if not found:
+        # a move into (out of) a room the memory has no place for: the robot never was there
+        other = [m for m in _ANY_ROOM.finditer(plain) if m.group("place").lower() not in _NOT_ROOMS]
+        if len(other) == 1:
+            move = other[0].group(0)[len(other[0].group("rel")):].strip()
+            missing.append(f"the moment {move!r} (the robot's track has no such move: no place called "
+                           f"{other[0].group('place')!r})")
+        return q
     if len(found) != 1:
         return q
     m = found[0]
