@@ -288,3 +288,29 @@ def test_a_move_into_a_room_the_memory_has_no_place_for_is_no_moment():
     q, _, missing = fit_question("How many seconds after you went into the kitchen did somebody start talking?",
                                  parse("find=gap act=spoke"), KNOWN, stays=lambda: [("kitchen", 10.0, 20.0)])
     assert q.from_ == "10.0" and not missing
+
+
+@pytest.mark.parametrize("question, frame, want", [
+    ("Was the number of people who spoke greater than 4?", "find=yes count>4", ("yes", ">4", "spoke")),
+    ("Please tell me whether you heard no fewer than 5 people speak in the kitchen.", "find=yes count=5",
+     ("yes", ">=5", "spoke")),
+])
+def test_counts_in_request_and_number_forms(question, frame, want):
+    from m3_control.query.requests import direct_question
+
+    q, _, _ = fit_question(direct_question(question), parse(frame), KNOWN)
+    assert (q.find, q.count, q.act) == want
+
+
+def test_a_span_from_the_moment_of_a_move_and_a_request_for_the_time_between(ex):  # noqa: F811
+    from m3_control.query.requests import direct_question
+
+    q2, _, _ = fit_question(direct_question(f"Please tell me the time from the person who said '{A}' first talking "
+                                            f"to the person who said '{B}' first talking."),
+                            parse("find=how_long act=spoke"), KNOWN)
+    assert (q2.find, q2.other, q2.who) == ("gap", A, B)
+    a, res = ask(ex, "find=gap at=0:30 act=spoke")         # "when I came into the office, how many seconds ...": 0:35
+    assert res.value == 5, a
+    q, _, _ = fit_question(f"How soon did the person who said '{A}' talk again after their first words?",
+                           parse(f'find=gap who="{A}" other="spoke first" rel=after'), KNOWN)
+    assert (q.who, q.other) == (A, A)

@@ -138,7 +138,7 @@ class QueryExecutor:
         if t1 is not None or t2 is not None:
             scope = [e for e in scope if (t1 is None or e.end >= t1) and (t2 is None or e.start <= t2)]
             self._step(res, f"window {res.say(t1 or 0)}-{res.say(t2) if t2 is not None else 'now'}", scope)
-        if at is not None:
+        if at is not None and q.find != "gap":   # (for a time between, the moment is where it starts)
             # a wall time written to the minute ("at 9:01", "at 3 pm") is that whole minute
             minute = 60.0 if res.timeline.is_wall and q.at and q.at.count(":") < 2 and not _plain_seconds(q.at) \
                 and not res.into_recording else 0.0

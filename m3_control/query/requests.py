@@ -86,6 +86,7 @@ _ORDINAL = r"first|second|third|fourth|fifth|sixth|last|final|next|previous|late
 _TERSE: tuple[tuple[re.Pattern, object], ...] = (
     (re.compile(r"^\W*(?:the\s+)?(?:number\s+of\s+)?(seconds|minutes)\s+(?=between\b|from\b)", re.IGNORECASE),
      lambda m: f"How many {m.group(1).lower()} passed "),
+    (re.compile(r"^\W*(?:the\s+)?time\s+(?=between\b|from\b)", re.IGNORECASE), "How much time passed "),
     (re.compile(r"^\W*(?:the\s+)?number\s+of\s+", re.IGNORECASE), "How many "),
     (re.compile(r"^\W*(?:the\s+)?(room|place|location)\b", re.IGNORECASE), lambda m: f"Which {m.group(1).lower()}"),
     (re.compile(r"^\W*(?:the\s+)?time\s+(?=(?:someone|somebody|anyone|anybody|i|we|the|a|people)\b)", re.IGNORECASE),

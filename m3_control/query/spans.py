@@ -22,7 +22,8 @@ _OPS = {"more than": ">", "over": ">", "at least": ">=", "fewer than": "<", "les
         "at most": "<=", "no more than": "<=", "exactly": "=", "only": "=", "above": ">", "below": "<",
         "greater than": ">", "higher than": ">", "lower than": "<", "precisely": "=", "smaller than": "<",
         "larger than": ">", "bigger than": ">", "exceed": ">", "exceeds": ">", "exceeded": ">", "reach": ">=",
-        "reaches": ">=", "reached": ">="}
+        "reaches": ">=", "reached": ">=", "no fewer than": ">=", "not fewer than": ">=", "no less than": ">=",
+        "not less than": ">=", "not more than": "<="}
 _OP_WORDS = "|".join(sorted((re.escape(k).replace("\\ ", r"\s+") for k in _OPS), key=len, reverse=True))
 _BEFORE_NUM = re.compile(r"\b(" + _OP_WORDS + r")\s+" + _NUM + r"\s+" + _WHO, re.IGNORECASE)
 # "3 different people at minimum", "two speakers at most"
@@ -80,11 +81,11 @@ def people_count(q: Query, plain: str, yes_no: bool, added: list[str]) -> Query:
     times = q.times
     if times is not None and not compares_with_other(times) and times == said:
         times = None     # the model's times>3 was this number of people
-    if q.count == said and q.find == "yes" and times == q.times:
-        return q
-    added.append(f"count{said}: the question compares the number of people with {said.lstrip('<>=')}")
     # (a pick would single out one person of those counted; "speakers", "talked": the people heard)
     act = "spoke" if q.act is None and _SPEECH.search(plain) else q.act
+    if q.count == said and q.find == "yes" and times == q.times and act == q.act and q.pick is None:
+        return q
+    added.append(f"count{said}: the question compares the number of people with {said.lstrip('<>=')}")
     q = replace(q, find="yes", count=said, times=times, pick=None, by=None, act=act)
     if q.who and not q.other:
         # "had 3 people spoken before A first spoke?" written who=A: the people are counted, A is the moment
@@ -100,7 +101,7 @@ _GAP = re.compile(
     r"(?:after|before|later|earlier|passed|went\s+by|elapsed|had\s+passed|did\s+it\s+take|was\s+it|between|apart|"
     r"did\s+(?:you|i)\s+(?:have\s+to\s+)?wait)\b"
     r"|\b(?:passed|went\s+by|elapsed|gone\s+by)\s+(?:between|from|after|before|until|till)\b"
-    r"|\bhow\s+(?:much\s+later|soon|quickly|far\s+apart)\b"
+    r"|\bhow\s+(?:much\s+later|soon|quickly|far\s+apart)\b|^\W*(?:the|how\s+much)\s+time\s+(?:passed\s+)?(?:from|between)\b"
     r"|\bhow\s+(?:long|much\s+time)\s+it\s+(?:was|had\s+been|has\s+been)\s+(?:between|from|after|before|until|"
     r"till|since|for)\b|\bhow\s+(?:long|much\s+time)\s+(?:did\s+)?it\s+(?:took|take)\b|\bhow\s+(?:long|much\s+time)\s+(?:was\s+it\s+|did\s+it\s+take\s+)?(?:until|till)\b",
     re.IGNORECASE)
@@ -125,6 +126,7 @@ _START = re.compile(r"\b(?:after|since|following|once|from)\b" + _FILLER, re.IGN
 _OWN_AGAIN = re.compile(r"\b(?:they|he|she|them|him|her|that\s+(?:same\s+)?person|the\s+same\s+person)\b[^?]*?\b"
                         r"(?:again|once\s+more|a\s+second\s+time|next)\b"
                         r"|\b(?:their|his|her)\s+(?:second|next)\s+(?:turn|time|words)\b"
+                        r"|\bagain\b[^?]*?\b(?:after|since)\s+(?:their|his|her)\s+(?:first|last|final)\b"
                         r"|\bfirst\s+and\s+(?:the\s+)?second\s+(?:time|turn)", re.IGNORECASE)
 _LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b|\bfor\s+good\b|\bnever\s+(?:spoke|talked|said)\s+again\b",
                    re.IGNORECASE)
