@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from .frame import TIMED_REL, Query, compares_with_other
-from .wording import QUOTED
+from .wording import QUOTED, REL_FILLER
 
 _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
               "ten": 10, "eleven": 11, "twelve": 12}
@@ -117,11 +117,9 @@ def asks_time_between(plain: str) -> bool:
 _LASTED = re.compile(r"\bhow\s+(?:long|much\s+time)\s+(?:did|was|were|have|has|had)\s+(?:\w+\s+){0,8}?(?:talk|talked|"
                      r"speak|spoke|spend|spent|stay|stayed|last|lasted|in\s+(?:the|my)\b)|\b(?:in\s+total|in\s+all|"
                      r"altogether)\b", re.IGNORECASE)
-_FILLER = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|first|last|final|very|time|moment|"
-           r"had|has|did|was|spoke|spoken|talked|turn|turns|words?|of|their|his|her|i|you|heard|someone|somebody|"
-           r"anyone|thing|things|remark|from))*\s*$")
-_START = re.compile(r"\b(?:after|since|following|once|from)\b" + _FILLER, re.IGNORECASE)
-# "A's last words", "A spoke for the last time", "A said their final words": the words right after A's quote
+# a word that starts a time, then the words that may stand before the quote ("after the last thing I heard from ...")
+_START = re.compile(rf"\b(?:after|since|following|once|from)\b"
+                    rf"(?:\s+(?:{REL_FILLER}|word|you|thing|things|remark|from))*\s*$", re.IGNORECASE)
 # the same person again: "did they speak again", "her second turn", "the first and second time A talked"
 _OWN_AGAIN = re.compile(r"\b(?:they|he|she|them|him|her|that\s+(?:same\s+)?person|the\s+same\s+person)\b[^?]*?\b"
                         r"(?:again|once\s+more|a\s+second\s+time|next)\b"

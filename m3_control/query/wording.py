@@ -38,11 +38,11 @@ _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+t
                            + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
+# the words that may stand between a relation word and the quote it anchors on ("after the person who said ...")
+REL_FILLER = ("the|a|an|that|this|person|man|woman|one|who|said|says|say|told|first|last|final|very|time|moment|had|"
+              "has|did|was|spoke|spoken|talked|turn|turns|words|of|their|his|her|i|heard|someone|somebody|anyone")
 _REL_WORD = re.compile(r"\b(?:before|after|once|by\s+the\s+time|until|till|up\s+(?:to|until|till)|since|following|"
-                       r"preceding|prior\s+to)\b"
-                       r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|first|last|final|very|"
-                       r"time|moment|had|has|did|was|spoke|spoken|talked|turn|turns|words|of|their|his|her|i|heard|"
-                       r"someone|somebody|anyone))*\s*$", re.IGNORECASE)
+                       rf"preceding|prior\s+to)\b(?:\s+(?:{REL_FILLER}))*\s*$", re.IGNORECASE)
 _BEFORE_REL = re.compile(r"\b(?:before|by\s+the\s+time|until|till|up\s+to|prior\s+to|earlier\s+than|preceding)\b",
                          re.IGNORECASE)
 _AFTER_REL = re.compile(r"\b(?:after|once|since|following|later\s+than|again|still)\b", re.IGNORECASE)
