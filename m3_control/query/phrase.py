@@ -311,13 +311,11 @@ def _gap(res: QueryResult) -> str:
         return f"{d} {verb} {span} {side} {res.say(start)} (at {res.say(end.start)})."
     a = res.describe[res.anchor.character_id]  # type: ignore[index]
     which = " spoke for the last time" if q.rel and q.rel.endswith("_last") else ""
+    first, then = sorted((res.anchor.start, end.start))
+    when = f"({res.say(first)}; then {res.say(then)})"
     if res.anchor.character_id == end.character_id:   # the same person's next turn
-        turn = "last" if which else "first"
-        return f"{d} {verb} again {span} {side} their {turn} turn ({res.say(res.anchor.start)}; then " \
-            f"{res.say(end.start)})."
-    return f"{d} {verb} {span} {side} {a}{which} ({res.say(res.anchor.start)}; then {res.say(end.start)})." \
-        if side == "after" else f"{d} {verb} {span} {side} {a}{which} ({res.say(end.start)}; then " \
-        f"{res.say(res.anchor.start)})."
+        return f"{d} {verb} again {span} {side} their {'last' if which else 'first'} turn {when}."
+    return f"{d} {verb} {span} {side} {a}{which} {when}."
 
 
 def _yes(res: QueryResult, cond: str) -> str:

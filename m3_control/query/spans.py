@@ -133,10 +133,10 @@ _LAST = re.compile(r"(?<!\bat )\b(?:last|final|latest)\b|\bfor\s+good\b|\bnever\
 def time_between(q: Query, question: str, plain: str, quoted: list[str], added: list[str]) -> Query:
     """``find=gap`` for a question that asks the time between two moments (written ``how_long``, the length of the
     turns, or a count), and back to ``how_long`` where the question asks how long something lasted. Between two
-    people the question names, the time runs from the first one it names to the second ("how long after A did B
-    speak?", "between A's first words and B's", "after A's last words, how long until B spoke?")."""
+    people the question names, the time runs from the one after "after / since / once / from", else from the first
+    one it names ("how long after A did B speak?", "between A's first words and B's", "how long did it take B to
+    speak after A's last words?"); one person "again" is measured to their own next turn."""
     between = asks_time_between(plain)
-    # the words up to the second person: whether the time runs from the first one's first or last turn
     spans = list(QUOTED.finditer(question))
     if q.find == "gap" and not between and _LASTED.search(plain):
         added.append("find=how_long: the question asks how long something lasted")
