@@ -39,6 +39,9 @@ class StoreConfig:
     # opens it ready instead of rebuilding it from the database (issue 29: 15 s at 100k, minutes at 1M)
     index_on_write: bool = True
     index_close_wait_s: float = 600.0      # ... at close a writer finishes its index builds for up to this long
+    # where text memories are searched: "local" (each process its own faiss index, above) or "server" (PostgreSQL
+    # only: pgvector's HNSW in the database, one index for every robot and reader; store/pg/server_index.py)
+    vector_search: str = "local"
     cache_mb: int = 64                     # SQLite page cache per connection
     checkpoint_interval_s: float = 1.0     # WAL checkpoints by a background thread of the writer (0: in commits)
     synchronous: str = "NORMAL"            # SQLite synchronous pragma in WAL mode (FULL survives power loss too)
@@ -52,6 +55,10 @@ class StoreConfig:
         if unknown:
             raise ValueError(f"unknown store config keys: {sorted(unknown)}")
         return cls(**d)
+
+    def __post_init__(self) -> None:
+        if self.vector_search not in ("local", "server"):
+            raise ValueError(f"vector_search: 'local' or 'server', got {self.vector_search!r}")
 
     def to_dict(self) -> dict:
         return asdict(self)

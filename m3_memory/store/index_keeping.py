@@ -88,6 +88,8 @@ class IndexKeeping:
         from . import index_files
 
         self._index_header = header = self._header()
+        if self._server_search():
+            return self._open_server_index()
         if self._index_dir is None or not header.dim:
             self.index_note = "rebuilt from the database: " + ("no text vectors yet" if not header.dim
                                                                else "index persistence is off")
@@ -119,10 +121,30 @@ class IndexKeeping:
         log.info("vector index of %s: %s", self.location, self.index_note)
         return True
 
+    def _server_search(self) -> bool:
+        """Is the vector index pgvector's, on the server (``StoreConfig.vector_search``)?"""
+        return self.config.vector_search == "server"
+
+    def _open_server_index(self) -> bool:
+        from .pg.server_index import ServerIndex
+
+        if self._index is not None:
+            self._index.close()
+        idx = ServerIndex(self.conn.url, self._index_params())   # type: ignore[attr-defined]
+        self._index, self._last_seq, self._characters = idx, idx.seq, {}   # type: ignore[assignment]
+        self.index_note = (f"on the server (pgvector HNSW), {len(idx)} rows at change {idx.seq}" if idx.exists
+                           else "on the server (pgvector HNSW), no text vectors yet")
+        log.info("vector index of %s: %s", self.location, self.index_note)
+        return True
+
     def _full_load(self) -> None:
         """Rebuild from SQLite: every text vector, in time order, into the exact part; the background builder
-        turns them into HNSW segments while exact search serves."""
+        turns them into HNSW segments while exact search serves. With the index on the server: its table
+        rewritten from the database."""
         self._index_header = self._header()
+        if self._server_search():
+            self._full_load_server()
+            return
         self.conn.execute("BEGIN")
         try:
             self._last_seq = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
@@ -134,12 +156,7 @@ class IndexKeeping:
             while rows := cur.fetchmany(65536):
                 if index is None:
                     index = self._new_index(dim or len(rows[0][3]) // 4)
-                index.add(
-                    np.array([r[0] for r in rows], dtype=np.int64),
-                    np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), index.dim),
-                    np.array([-1 if r[1] is None else r[1] for r in rows], dtype=np.int64),
-                    np.array([np.inf if r[2] is None else r[2] for r in rows], dtype=np.float64),
-                )
+                index.add(*_text_rows(rows))
         finally:
             self.conn.execute("COMMIT")
         self._index = index or self._new_index(dim)
@@ -148,6 +165,29 @@ class IndexKeeping:
         if self._index.unsaved_build:
             self._index.unsaved_build = False
             self._save_index(self._index)
+
+    def _full_load_server(self) -> None:
+        from .pg.server_index import ServerIndex
+
+        if not isinstance(self._index, ServerIndex):
+            self._open_server_index()
+        idx = self._index
+        assert isinstance(idx, ServerIndex)
+        self.conn.execute("BEGIN")
+        try:
+            last = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0]
+            cur = self.conn.execute(
+                "SELECT n.id, n.clip_id, n.end_time, e.vector FROM nodes n JOIN embeddings e ON e.node_id = n.id "
+                "WHERE n.type IN ('episodic', 'semantic') ORDER BY n.id")
+
+            def chunks():
+                while rows := cur.fetchmany(16384):
+                    yield _text_rows(rows)
+
+            idx.replace_all(chunks(), last)
+        finally:
+            self.conn.execute("COMMIT")
+        self._last_seq, self._characters = last, {}
 
     def _index_params(self) -> IndexParams:
         c = self.config
@@ -158,14 +198,19 @@ class IndexKeeping:
                            background=c.index_background, search_threads=c.search_threads)
 
     def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
+        from .pg.server_index import ServerIndex
+
         assert self._index is not None
         touched = list(dict.fromkeys(nid for _, nid, op in rows if op in ("add", "upd", "del")))
         if any(op in ("eq", "del") for _, _, op in rows):
             self._characters = {}
-        self._last_seq = rows[-1][0]
+        server = self._index if isinstance(self._index, ServerIndex) else None
+        # another process brought the server's index this far: the rows' kinds only (for the character cache)
+        vectors = server is None or not server.covers(rows[-1][0])
         found = select_in(  # one row per node; only text nodes' vectors (an entity has many)
-            self.conn, "SELECT n.id, n.type, n.clip_id, n.end_time, (SELECT e.vector FROM embeddings e WHERE "
-            "e.node_id = n.id AND n.type IN ('episodic', 'semantic') LIMIT 1) FROM nodes n WHERE n.id IN ({})",
+            self.conn, "SELECT n.id, n.type, n.clip_id, n.end_time, " + (
+                "(SELECT e.vector FROM embeddings e WHERE e.node_id = n.id AND n.type IN ('episodic', 'semantic') "
+                "LIMIT 1)" if vectors else "NULL") + " FROM nodes n WHERE n.id IN ({})",
             touched, chunk=30000)   # SQLite allows 32766 variables per statement
         with_vector = {r[0] for r in found if r[4] is not None}  # deleted, or text whose vector was dropped
         text_rows = [r for r in found if r[1] in TEXT_KINDS and r[4] is not None]
@@ -174,18 +219,19 @@ class IndexKeeping:
         added = {nid for _, nid, op in rows if op == "add"}
         if any(r[1] in ENTITY_KINDS and r[0] in added for r in found):
             self._characters = {}
+        if server is not None:   # the log position moves only once the server holds the changes
+            if vectors:
+                server.apply([nid for nid in touched if nid not in with_vector], *_text_rows(text_rows), rows[-1][0])
+            self._last_seq = rows[-1][0]
+            return
+        self._last_seq = rows[-1][0]
         if text_rows and self._index.dim == 0:
             self._index = self._new_index(len(text_rows[0][4]) // 4)
         index = self._index
         with index.lock:  # the state and its change-log position move together (a save snapshots both)
             index.remove([nid for nid in touched if nid not in with_vector])
             if text_rows:
-                index.add(
-                    np.array([r[0] for r in text_rows], dtype=np.int64),
-                    np.frombuffer(b"".join(r[4] for r in text_rows), dtype=np.float32).reshape(len(text_rows), -1),
-                    np.array([-1 if r[2] is None else r[2] for r in text_rows], dtype=np.int64),
-                    np.array([np.inf if r[3] is None else r[3] for r in text_rows], dtype=np.float64),
-                )
+                index.add(*_text_rows(text_rows))
             index.seq = self._last_seq
         if index.unsaved_build:  # built inline (no background thread): save now that the state has its seq
             index.unsaved_build = False
@@ -212,8 +258,10 @@ class IndexKeeping:
         return ok
 
     def _keeps_index(self) -> bool:
-        """Does this store keep the vector index as it writes (``StoreConfig.index_on_write``, a persisted index)?"""
-        return self.config.index_on_write and self._index_dir is not None and not self.readonly
+        """Does this store keep the vector index as it writes (``StoreConfig.index_on_write``, a persisted index or
+        the server's)?"""
+        return (self.config.index_on_write and not self.readonly
+                and (self._index_dir is not None or self._server_search()))
 
     def _finish_index_for_readers(self) -> None:
         """At a writer's close: finish the index builds still planned (sealing pending rows, merging segments; at
@@ -254,3 +302,13 @@ class IndexKeeping:
         assert self._index is not None
         return self._index
 
+
+def _text_rows(rows: list[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(ids, vectors, clips, end times) of ``(id, [type,] clip, end time, vector bytes)`` rows (-1: no clip,
+    inf: no end time)."""
+    vec_of = [r[-1] for r in rows]
+    dim = len(vec_of[0]) // 4 if rows else 0
+    return (np.array([r[0] for r in rows], dtype=np.int64),
+            np.frombuffer(b"".join(vec_of), dtype=np.float32).reshape(len(rows), dim),
+            np.array([-1 if r[-3] is None else r[-3] for r in rows], dtype=np.int64),
+            np.array([np.inf if r[-2] is None else r[-2] for r in rows], dtype=np.float64))

