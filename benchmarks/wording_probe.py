@@ -41,6 +41,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scene_bench import GRID, _answerer, declined  # noqa: E402
+from wording_blind_mn import BLIND_SETS, BLIND_WORDINGS  # noqa: E402
 from wording_kinds_compose import COMPOSE_SETS, compose_questions  # noqa: E402
 from wording_kinds_gap import GAP_SETS, gap_questions  # noqa: E402
 from wording_kinds_move import MOVE_SETS, move_questions  # noqa: E402
@@ -525,8 +526,10 @@ def recent_questions(scene, which: int) -> list[dict]:  # noqa: ANN001
             both = [p for p in f.speakers if f.in_place(a, p) and f.in_place(b, p)]
             if len(both) == 1:
                 add("both_places", f.who(both[0]), pl1=a, pl2=b)
-    asked = ("When did someone say '{s}'?", "At what time did I hear someone say '{s}'?")[which]
-    out.append({"kind": "unknown_when", "q": asked.format(s=f.fake_sentence(r)), "a": NOT_SAID, "answerable": False})
+    if which < 2:   # sets M-N (the blind sets m-n have no wording of their own for it)
+        asked = ("When did someone say '{s}'?", "At what time did I hear someone say '{s}'?")[which]
+        out.append({"kind": "unknown_when", "q": asked.format(s=f.fake_sentence(r)), "a": NOT_SAID,
+                    "answerable": False})
     return out
 
 
@@ -664,6 +667,14 @@ def questions(scene, which: int) -> list[dict]:  # noqa: ANN001
     add("unknown_right_after", NOT_SAID, False, s=fake)
     add("unknown_where", NOT_SAID, False, s=fake)
     return out
+
+
+# sets m-n: every kind above in two more wordings, written blind (wording_blind_mn.py)
+for _table in (WORDINGS, NEW_WORDINGS, NEWER_WORDINGS, LATEST_WORDINGS, RECENT_WORDINGS, NEWEST_WORDINGS):
+    for _kind in _table:
+        _table[_kind] = _table[_kind] + BLIND_WORDINGS[_kind]
+SETS, NEW_SETS, NEWER_SETS, LATEST_SETS, RECENT_SETS, NEWEST_SETS = (
+    s + BLIND_SETS for s in (SETS, NEW_SETS, NEWER_SETS, LATEST_SETS, RECENT_SETS, NEWEST_SETS))
 
 
 def _questions(scene, which: str, only_new: bool) -> list[dict]:  # noqa: ANN001
