@@ -49,7 +49,7 @@ from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import ControlParams
 from m3_control.answerer import Answer, Answerer, ErrorKind, run_query, validate_query
 from m3_control.answerers import make_answerer
-from m3_memory import MemoryStore
+from m3_memory import MemoryStore, StoreConfig
 from m3_memory.store import store_exists, store_location
 
 NODE_NAME = "m3_agent_control"
@@ -112,7 +112,8 @@ class ControlNode(M3LifecycleNode):
             db = store_location(params.db_path)
             if not store_exists(db):
                 raise FileNotFoundError(f"memory store {db} does not exist (db_path)")
-            self._store = MemoryStore(db, readonly=True, robot=params.robot_name)
+            self._store = MemoryStore(db, config=StoreConfig(vector_search=params.vector_search), readonly=True,
+                                      robot=params.robot_name)
             self._answerer = make_answerer(params.answerer, self._store, **params.answerer_options())
             self.params = params
         except Exception as e:

@@ -34,6 +34,7 @@ from std_srvs.srv import Trigger
 from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, stamp_seconds
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
+from m3_memory.config import StoreConfig
 from m3_memory.ingest.frames import check_compressed, check_raw, decode_compressed, decode_raw
 from m3_memory.ingest.pipeline import IngestSettings, StreamPipeline
 from m3_memory.memorize import ClipResult, Memorizer
@@ -85,7 +86,8 @@ class MemorizationNode(M3LifecycleNode):
 
             # the audio message type first: a missing audio_common_msgs fails configure before models load
             self._audio_types = load_audio_types(p.audio_msg_type) if p.audio_topic else None
-            self.store = MemoryStore(store_location(p.db_path), robot=p.robot_name)
+            self.store = MemoryStore(store_location(p.db_path), config=StoreConfig(vector_search=p.vector_search),
+                                     robot=p.robot_name)
             memorizer = Memorizer(self.store, writer=p.writer_config(), source=self.get_name(), **make_stages(p))
             settings = IngestSettings(
                 p.clip_seconds, p.sample_fps, p.sample_rate, p.audio_grace_s, p.stream_origin, p.max_queued_clips,

@@ -68,6 +68,8 @@ class ControlParams(_Documented):
     db_path: str = _p("", "memory store to answer from: a SQLite file or a postgresql:// URL (required; read-only)")
     robot_name: str = _p("", "this robot's name in a memory several robots share ('' = the store's only robot): "
                              "where-was-I questions read its own pose track")
+    vector_search: str = _p("local", "where memories are searched: local (this process's own index) or server "
+                                     "(PostgreSQL only: pgvector's HNSW in the database, shared)")
     service_name: str = _p("m3_agent/query", "name of the m3_agent/srv/Query service (relative: in the namespace)")
     answerer: str = _p("m3", "m3 (multi-turn reasoning with a chat model) or extractive (no LLM)")
     prompt: str = _p("tools", "m3 answerer's prompt: tools (few-shot + entity tools + grammar, for small models) "
@@ -108,6 +110,7 @@ class ControlParams(_Documented):
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
 
     RULES: ClassVar[dict[str, Rule]] = {
+        "vector_search": Rule(choices=("local", "server")),
         "answerer": Rule(choices=("m3", "extractive")),
         "prompt": Rule(choices=("tools", "m3")),
         "backend": Rule(choices=("embedded", "openai", "vllm", "transformers")),
@@ -168,6 +171,8 @@ class MemorizationParams(_Documented):
     db_path: str = _p("", "memory store to write: a SQLite file (created if missing) or a postgresql:// URL")
     robot_name: str = _p("", "this robot's name in a memory several robots share ('' = the store's only robot): "
                              "its clips, poses, gaps and runs carry it")
+    vector_search: str = _p("local", "where memories are searched: local (an index kept per machine) or server "
+                                     "(PostgreSQL only: pgvector's HNSW in the database, kept by this writer)")
     image_topic: str = _p("camera/image_raw", "sensor_msgs/Image topic ('' to disable)")
     compressed_topic: str = _p("camera/image_raw/compressed", "sensor_msgs/CompressedImage topic ('' to disable)")
     audio_topic: str = _p("audio", "audio topic, of audio_msg_type ('' to disable)")
@@ -234,6 +239,7 @@ class MemorizationParams(_Documented):
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
 
     RULES: ClassVar[dict[str, Rule]] = {
+        "vector_search": Rule(choices=("local", "server")),
         "clip_seconds": Rule(range=(0.5, 3600.0)),
         "sample_fps": Rule(range=(0.01, 60.0)),
         "motion_fps": Rule(range=(0.0, 60.0)),

@@ -139,6 +139,23 @@ def test_a_forced_refresh_rebuilds_the_server_table_from_the_database(pgvector_s
     store.close()
 
 
+def test_a_server_index_far_behind_the_log_is_rebuilt_at_open_not_grown_row_by_row(pgvector_server, monkeypatch):
+    from m3_memory.store import index_keeping
+
+    url = _fresh(pgvector_server, "server_behind")
+    store, vecs, _ = _filled(url, StoreConfig(), clips=4, per_clip=10)   # written in the default mode
+    store.close()
+    monkeypatch.setattr(index_keeping, "SERVER_REBUILD_BEHIND", 20)
+    reader = MemoryStore(url, config=SERVER, readonly=True)
+    found, _ = reader.index.search(vecs[min(vecs)][None, :], 1)
+    assert found.tolist() == [min(vecs)] and "rebuilt" in reader.index_note, reader.index_note
+    with psycopg.connect(url) as c:
+        assert c.execute("SELECT count(*) FROM text_vectors").fetchone()[0] == 40
+        assert c.execute("SELECT seq FROM text_vectors_state").fetchone()[0] == c.execute(
+            "SELECT max(seq) FROM changes").fetchone()[0]
+    reader.close()
+
+
 def test_server_search_needs_postgresql_and_refuses_what_pgvector_cannot_hold(tmp_path):
     with pytest.raises(StoreError, match="vector_search"):
         MemoryStore(tmp_path / "m.db", config=SERVER)

@@ -20,6 +20,7 @@ from .vector_index import IndexParams, VectorIndex
 
 log = logging.getLogger("m3_memory.store")
 REFRESH_ROWS = 50_000   # changes a reader applies per read while it follows the log
+SERVER_REBUILD_BEHIND = 20_000   # the server's index this far behind the log at open: rebuilt, not caught up
 
 
 class IndexKeeping:
@@ -64,8 +65,8 @@ class IndexKeeping:
             while True:   # in ordered, limited reads: an index range on any engine, whatever its statistics
                 rows = self.conn.execute("SELECT seq, node_id, op FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
                                          (self._last_seq, REFRESH_ROWS)).fetchall()
-                if rows:
-                    self._apply_changes(rows)
+                if rows and not self._apply_changes(rows):
+                    break   # the server's index is being brought up by another process: search what it holds
                 if len(rows) < REFRESH_ROWS:
                     break
 
@@ -132,6 +133,11 @@ class IndexKeeping:
             self._index.close()
         idx = ServerIndex(self.conn.url, self._index_params())   # type: ignore[attr-defined]
         self._index, self._last_seq, self._characters = idx, idx.seq, {}   # type: ignore[assignment]
+        behind = self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0] - idx.seq
+        if behind > SERVER_REBUILD_BEHIND:   # rows first, the graph after: faster than growing it row by row
+            self.index_note = f"on the server (pgvector HNSW), rebuilt: {behind} changes behind"
+            log.info("vector index of %s: %s", self.location, self.index_note)
+            return False
         self.index_note = (f"on the server (pgvector HNSW), {len(idx)} rows at change {idx.seq}" if idx.exists
                            else "on the server (pgvector HNSW), no text vectors yet")
         log.info("vector index of %s: %s", self.location, self.index_note)
@@ -197,7 +203,8 @@ class IndexKeeping:
                            max_segment_rows=c.index_max_segment_rows, dtype=c.index_dtype,
                            background=c.index_background, search_threads=c.search_threads)
 
-    def _apply_changes(self, rows: list[tuple[int, int, str]]) -> None:
+    def _apply_changes(self, rows: list[tuple[int, int, str]]) -> bool:
+        """Follow ``rows`` of the change log; False when the server's index was busy (nothing moved)."""
         from .pg.server_index import ServerIndex
 
         assert self._index is not None
@@ -220,10 +227,12 @@ class IndexKeeping:
         if any(r[1] in ENTITY_KINDS and r[0] in added for r in found):
             self._characters = {}
         if server is not None:   # the log position moves only once the server holds the changes
-            if vectors:
-                server.apply([nid for nid in touched if nid not in with_vector], *_text_rows(text_rows), rows[-1][0])
+            if vectors and not server.apply([nid for nid in touched if nid not in with_vector],
+                                            *_text_rows(text_rows), rows[-1][0], wait=not self.readonly):
+                self._data_version = -1   # another process is applying them: search what is there, ask again
+                return False
             self._last_seq = rows[-1][0]
-            return
+            return True
         self._last_seq = rows[-1][0]
         if text_rows and self._index.dim == 0:
             self._index = self._new_index(len(text_rows[0][4]) // 4)
@@ -236,6 +245,7 @@ class IndexKeeping:
         if index.unsaved_build:  # built inline (no background thread): save now that the state has its seq
             index.unsaved_build = False
             self._save_index(index)
+        return True
 
     def _save_index(self, idx: VectorIndex) -> bool:
         """Persist ``idx`` beside the database (after builds, and at close); True when the files hold its state."""
