@@ -35,16 +35,18 @@ def _talking_face() -> tuple[list[np.ndarray], np.ndarray]:
     return _decode(GRID / "bbaf2n.mpg", (360, 288), FPS)
 
 
-def _memorization(name: str, url: str, tmp: Path):
+def _memorization(name: str, url: str, tmp: Path, search: str):
     return start_module("m3_agent_ros.memorization_node", [
         "--ros-args", "-r", f"__ns:=/{name}", "-p", f"db_path:={url}", "-p", f"robot_name:={name}",
+        "-p", f"vector_search:={search}",
         "-p", f"clip_seconds:={CLIP_S}", "-p", "sample_fps:=2.0", "-p", "pose_topic:=odom",
         "-p", "pose_frame:=map", "-p", "audio_grace_s:=5.0"], tmp / f"{name}_memorization.log")
 
 
 @pytest.mark.timeout(900)
+@pytest.mark.parametrize("search", ["local", "server"])   # each node's own index / pgvector's on the server
 def test_a_person_seen_by_one_robot_and_heard_by_the_other_is_one_character_and_answers_cite_both(
-        tmp_path: Path, pg_server) -> None:
+        tmp_path: Path, search: str, request) -> None:
     pytest.importorskip("dlib")
     if not GRID.is_dir():
         pytest.skip(f"{GRID} is not there")
@@ -57,11 +59,12 @@ def test_a_person_seen_by_one_robot_and_heard_by_the_other_is_one_character_and_
 
     from m3_memory.ingest.frames import encode_jpeg
 
-    url = pg_server.database("two_robots")
+    server = request.getfixturevalue("pg_server" if search == "local" else "pgvector_server")
+    url = server.database(f"two_robots_{search}_{time.time_ns() % 10**9}")
     frames, speech = _talking_face()
     blank = encode_jpeg(np.full((288, 360, 3), 90, np.uint8))   # robot2's camera sees nobody
     faces = [encode_jpeg(f) for f in frames]
-    procs = {name: _memorization(name, url, tmp_path) for name in ("robot1", "robot2")}
+    procs = {name: _memorization(name, url, tmp_path, search) for name in ("robot1", "robot2")}
     ros = RosTestNode("two_robots_publisher")
     try:
         n, qos = ros.node, QoSProfile(depth=200)
@@ -113,13 +116,16 @@ def test_a_person_seen_by_one_robot_and_heard_by_the_other_is_one_character_and_
         chars = store.characters()
         joined = {chars.character_of(f.id) for f in faces_seen} & {chars.character_of(v.id) for v in voices_heard}
         assert len(joined) == 1 and len(chars.members) == 1, chars.members   # one person: one character
+        if search == "server":   # the writers kept pgvector's index as they wrote: every text memory is in it
+            texts = store.conn.execute("SELECT count(*) FROM nodes WHERE type IN ('episodic', 'semantic')")
+            assert store.conn.execute("SELECT count(*) FROM text_vectors").fetchone()[0] == texts.fetchone()[0] > 0
         heard = sorted({r[6] for r in store.turn_rows() if r[3] == "voice" and r[6]})   # what robot2 transcribed
         assert heard, store.turn_rows()
         store.close()
 
         control = start_module("m3_agent_ros.control_node", [
             "--ros-args", "-r", "__ns:=/robot1", "-p", f"db_path:={url}", "-p", "robot_name:=robot1",
-            "-p", "answerer:=extractive"], tmp_path / "robot1_control.log")
+            "-p", f"vector_search:={search}", "-p", "answerer:=extractive"], tmp_path / "robot1_control.log")
         try:
             ask = n.create_client(Query, "/robot1/m3_agent/query")
             wait_for_service(ask, timeout_sec=60, proc=control)
