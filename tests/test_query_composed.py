@@ -257,6 +257,16 @@ def test_someones_own_nth_time_and_a_rank_nobody_asked_for():
     assert (q.pick, q.other, q.rel) == (None, A, "before"), q
     q, _, _ = fit_question("Who was speaker number two?", parse("find=who pick=2"), KNOWN)
     assert q.pick == "2", q
+    # the n-th time as a clause (blind set n): their own turn, and "fourth" is no room
+    q, added, _ = fit_question(f"Which room was I in the third time I heard the person who said '{A}' speak?",
+                               parse(f'find=where other="{A}" pick=third_most act=spoke'), KNOWN)
+    assert (q.who, q.other, q.pick, q.place) == (A, None, "3", None), (q, added)
+    q, added, _ = fit_question(f"Which room was I in the fourth time I heard the person who said '{A}' speak?",
+                               parse(f'find=where who="{A}" pick=4 act=spoke'), KNOWN)
+    assert (q.who, q.pick, q.place) == (A, "4", None), (q, added)
+    q, _, _ = fit_question(f"Who spoke right after the second time the person who said '{A}' spoke?",
+                           parse(f'find=who other="{A}" rel=right_after act=spoke'), KNOWN)
+    assert (q.other, q.rel) == (A, "right_after"), q                        # a relation to that turn stays
 
 
 def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811

@@ -33,6 +33,11 @@ Q = "the person who said 'the coffee machine is broken'"
     ("I was wondering how many people spoke.", "How many people spoke?"),
     ("Who spoke first, do you remember?", "Who spoke first?"),                  # the request after the question
     (f"Where was I when {Q} spoke, can you tell me?", f"Where was I when {Q} spoke?"),
+    # blind set n: "do you remember" with a thing the terse forms know, a wh-word with the thing before its verb
+    ("Do you remember the very first words someone said?", "What were the first words someone said?"),
+    ("Do you know who the second person to talk in the bathroom was?",
+     "Who was the second person to talk in the bathroom?"),
+    ("Do you know what the last thing someone said was?", "What was the last thing someone said?"),
 ])
 def test_a_request_is_the_question_it_wraps(asked, plain):
     assert unwrap_request(asked) == plain
@@ -41,6 +46,7 @@ def test_a_request_is_the_question_it_wraps(asked, plain):
 @pytest.mark.parametrize("asked", [
     "Can you see the red folder?",                        # a yes / no question itself
     f"Do you remember {Q}?",                              # "do you remember X": yes or no
+    f"Do you remember the person who said {Q}?",
     "Who spoke first?", "Did Ann speak?",                 # no request
     "Tell me about the red folder.",                      # a content request: the search path reads it as it is
     "Can you tell me?", "Say hello.",

@@ -362,6 +362,15 @@ def test_first_or_last_before_the_relation_word_picks_among_the_people_on_that_s
     assert q.pick == "last", q
     _, res = ask(ex, q.compact())                    # Cy first at 0:35: Ann 0:20 before it
     assert [p.description for p in res.people] == ["Ann"]
+    # the relation's clause first, the pick after it (a blind wording of set m: 3 misses)
+    for asked in (f"After the person who said '{COFFEE}' spoke for the first time, who spoke first?",
+                  f"Once the person who said '{COFFEE}' had spoken for the first time, who was the first one to "
+                  "speak after that?"):
+        q, added, _ = check(asked, parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)
+        assert (q.pick, q.rel, q.other) == ("first", "after", COFFEE), (asked, q, added)
+    q, _, _ = check(f"After the person who said '{COFFEE}' spoke for the first time, who spoke?",
+                    parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)
+    assert q.pick is None, q
     # no ordinal before the relation: every person after A's first turn, as written
     q, _, _ = check(f"Who spoke after the person who said '{COFFEE}' first spoke?",
                     parse(f'find=who other="{COFFEE}" rel=after act=spoke'), KNOWN)

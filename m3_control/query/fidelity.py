@@ -66,7 +66,8 @@ _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|few|minute|minutes|second|seconds|"
                       r"hour))", re.IGNORECASE)   # "the first one I heard" is a person, "the first one minute" a time
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
-                    "morning afternoon evening night day first last second third "
+                    "morning afternoon evening night day first last second third fourth fifth sixth seventh eighth "
+                    "ninth tenth final next previous "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least clock timer mark dot")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
@@ -417,10 +418,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"pick={q.pick} from the question")
     if q.pick is None and q.rel in _SPAN_RELS and q.other and not to_a_moment and \
             q.find in ("who", "what", "when", "where"):
-        # "who was the first to speak after A first spoke?": a first / last before the relation word picks among
-        # the people after (before) A's turn; one after it ("A first spoke") is the anchor's, which rel= gives
-        head = _REL_SPLIT.split(plain, maxsplit=1)[0]
-        said = _first_or_last(head)
+        # "who was the first to speak after A first spoke?", "after A first spoke, who spoke first?": a first /
+        # last outside the relation's clause picks among the people after (before) A's turn; one inside it ("A
+        # first spoke") is the anchor's, which rel= gives
+        said = _first_or_last(_outside_relation(plain))
         if len(said) == 1:
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
@@ -486,6 +487,16 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
 
 _BEFORE_OR_AFTER_ALL = re.compile(r"\b(before|after)\s+(?:everyone|everybody|anyone|anybody|all\s+the\s+others?|"
                                   r"all\s+of\s+them)(?:\s+else)?\b", re.IGNORECASE)
+
+
+def _outside_relation(plain: str) -> str:
+    """The question without its relation clause: from its first relation word ("after", "once", ...) to the next
+    comma, or to the end."""
+    m = _REL_SPLIT.search(plain)
+    if m is None:
+        return plain
+    comma = plain.find(",", m.end())
+    return plain[:m.start()] + " " + (plain[comma:] if comma >= 0 else "")
 
 
 def _first_or_last(text: str) -> set[str]:

@@ -108,6 +108,9 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
 _NTH_TIME = re.compile(rf"\bfor\s+the\s+{_ORDINAL_OR_END}\s+time\b|"
                        r"\b(?P<again>again)\s+after\s+(?:their|his|her|the)\s+(?:very\s+)?first\s+(?:turn|time|words)\b",
                        re.IGNORECASE)
+# "where was I the third time I heard X speak?": the n-th time as a clause, not "for the n-th time"
+_NTH_TIME_CLAUSE = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s+(?:that\s+)?(?:i|you|we|they|he|she|someone|"
+                              r"somebody|anyone|anybody|the\s+person)\b", re.IGNORECASE)
 _RELATION = re.compile(r"\b(?:before|after|next|following|preceding|previous|since|until|till|once|between)\b",
                        re.IGNORECASE)
 
@@ -118,10 +121,10 @@ def own_nth_time(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
     after X spoke for the second time?") the question is about another turn and stays as it is."""
     if len(quoted) != 1 or q.find not in ("when", "where", "what") or q.until:
         return q
-    m = _NTH_TIME.search(plain)
-    if m is None or (not m.group("again") and _RELATION.search(plain[:m.start()] + " " + plain[m.end():])):
+    m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain)
+    if m is None or (not m.groupdict().get("again") and _RELATION.search(plain[:m.start()] + " " + plain[m.end():])):
         return q
-    pick = "2" if m.group("again") else _pick_of(m)
+    pick = "2" if m.groupdict().get("again") else _pick_of(m)
     if (q.who, q.other, q.rel, q.pick) == (quoted[0], None, None, pick):
         return q
     added.append(f"who={quoted[0]!r} pick={pick}: the question asks about their own {m.group(0)!r}")

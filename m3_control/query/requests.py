@@ -51,8 +51,14 @@ _SUBJECT_BE = re.compile(r"^((?:where|when|(?:which|what)(?:\s+(?!i\b|you\b|we\b
                          r"\s+(i|you|we|they|he|she|it)\s+(was|were|am|is|are)\b", re.IGNORECASE)
 
 
+# "who the second person to talk in the lab was" -> "who was the second person to talk in the lab"
+_WH_THING_BE = re.compile(r"^(who|what|which\s+\w+)\s+((?:the|a|an)\s+.+?)\s+(was|were|is|are)$", re.IGNORECASE)
+
+
 def _direct_order(text: str) -> str:
-    """"where I was ..." -> "where was I ..." (see :data:`_SUBJECT_BE`)."""
+    """"where I was ..." -> "where was I ..." (see :data:`_SUBJECT_BE`), "who the last speaker was" -> "who was the
+    last speaker"."""
+    text = _WH_THING_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", text, count=1)
     return _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", text, count=1)
 
 
@@ -73,9 +79,11 @@ def unwrap_request(question: str) -> str:
         out = body[0].upper() + body[1:]
     elif (w := _WHETHER.match(body)) is not None:
         out = "Is it true that " + body[w.end():]
-    elif (m.group("tell1") or m.group("tell2")) and _THING.match(body):
-        # "Tell me the room where ...", "tell me the number of rooms ...": the terse forms below say which question
-        full = expand_terse(body + "?")
+    elif _THING.match(body) and ((full := expand_terse(body + "?")) != body + "?" or m.group("tell1")
+                                 or m.group("tell2")):
+        # "Tell me the room where ...", "do you remember the very first words someone said?": the terse forms below
+        # say which question; "tell me" with any other thing asks what it was, "do you remember the person who
+        # said X?" asks yes or no and stays
         out = full[:-1] if full != body + "?" else "What was " + body
     else:
         return question
@@ -93,7 +101,8 @@ _TERSE: tuple[tuple[re.Pattern, object], ...] = (
      "At what time "),
     (re.compile(rf"^\W*(?:the\s+)?({_ORDINAL})\s+(person|people|speakers?|ones?|voices?)\b", re.IGNORECASE),
      lambda m: f"Who was the {m.group(1).lower()} {m.group(2).lower()}"),
-    (re.compile(rf"^\W*(?:the\s+)?(?:({_ORDINAL}|opening)\s+)?(words?|things?\s+said|sentences?)\b", re.IGNORECASE),
+    (re.compile(rf"^\W*(?:the\s+)?(?:very\s+)?(?:({_ORDINAL}|opening)\s+)?(words?|things?\s+said|sentences?)\b",
+                re.IGNORECASE),
      lambda m: "What " + ("were" if m.group(2).lower().endswith("s") else "was") + " the "
      + " ".join(w.lower() for w in m.groups() if w)),
     (re.compile(r"^\W*any\s+(?=(?:words?|turns?|talk|talking|speech|sound|one\s+else)\b)", re.IGNORECASE),
