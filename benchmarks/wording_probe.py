@@ -23,8 +23,9 @@ asked.
 
 History (docs/benchmarks.md, "Question kinds nobody wrote phrasings for"): set A then B on seed 528 were looked at
 while fixing; each later set was run once held out on fresh seeds (C 529, D 530-531, E 532-533, F 534, G 535-536,
-H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548, N 549-550, O 555-556) before its misses were
-looked at.
+H 537-538, I 539-540, J 541-542, K 543-544, L 545-546, M 547-548, N 549-550, O 555-556, m 571 and n 572) before
+its misses were looked at. Sets m-n (``wording_blind_mn.py``) ask every kind of sets A-N in two wordings a helper
+wrote blind.
 """
 
 from __future__ import annotations
