@@ -14,6 +14,7 @@ import logging
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -42,17 +43,7 @@ class LocalPostgres:
 
     def database(self, name: str) -> str:
         """The URL of database ``name``, created (with the vector extension) if it does not exist."""
-        import psycopg
-
-        if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
-            raise ValueError(f"database name {name!r}: use lower-case letters, digits and _")
-        with psycopg.connect(self.url, autocommit=True) as c:
-            if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-                c.execute(f'CREATE DATABASE "{name}"')
-        url = self._server.get_uri(name)
-        with psycopg.connect(url, autocommit=True) as c:
-            c.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        return url
+        return _database(self.url, name, lambda: self._server.get_uri(name))
 
     def stop(self) -> None:
         self._server.cleanup()
@@ -72,18 +63,22 @@ class ExternalPostgres:
         self.url = url
 
     def database(self, name: str) -> str:
-        import psycopg
+        return _database(self.url, name, lambda: urlunsplit(urlsplit(self.url)._replace(path=f"/{name}")))
 
-        if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
-            raise ValueError(f"database name {name!r}: use lower-case letters, digits and _")
-        with psycopg.connect(self.url, autocommit=True) as c:
-            if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-                c.execute(f'CREATE DATABASE "{name}"')
-        parts = urlsplit(self.url)
-        url = urlunsplit(parts._replace(path=f"/{name}"))
-        with psycopg.connect(url, autocommit=True) as c:
-            c.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        return url
+
+def _database(server_url: str, name: str, url_of: Callable[[], str]) -> str:
+    """Database ``name`` on the server at ``server_url``, created (with the vector extension) if missing; its URL."""
+    import psycopg
+
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
+        raise ValueError(f"database name {name!r}: use lower-case letters, digits and _")
+    with psycopg.connect(server_url, autocommit=True) as c:
+        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            c.execute(f'CREATE DATABASE "{name}"')
+    url = url_of()
+    with psycopg.connect(url, autocommit=True) as c:
+        c.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    return url
 
     def stop(self) -> None:
         pass
