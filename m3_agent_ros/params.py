@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from m3_memory.config import VECTOR_SEARCH
 from m3_memory.timeline import check_zone
 
 # memorization node: message types it can take audio in (m3_agent_ros/audio_inputs.py imports them lazily)
@@ -110,7 +111,7 @@ class ControlParams(_Documented):
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
 
     RULES: ClassVar[dict[str, Rule]] = {
-        "vector_search": Rule(choices=("local", "server")),
+        "vector_search": Rule(choices=VECTOR_SEARCH),
         "answerer": Rule(choices=("m3", "extractive")),
         "prompt": Rule(choices=("tools", "m3")),
         "backend": Rule(choices=("embedded", "openai", "vllm", "transformers")),
@@ -239,7 +240,7 @@ class MemorizationParams(_Documented):
     autostart: bool = _p(True, "configure and activate on start (false: wait for a lifecycle manager)")
 
     RULES: ClassVar[dict[str, Rule]] = {
-        "vector_search": Rule(choices=("local", "server")),
+        "vector_search": Rule(choices=VECTOR_SEARCH),
         "clip_seconds": Rule(range=(0.5, 3600.0)),
         "sample_fps": Rule(range=(0.01, 60.0)),
         "motion_fps": Rule(range=(0.0, 60.0)),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+VECTOR_SEARCH = ("local", "server")   # StoreConfig.vector_search, and the nodes' parameter of that name
+
 
 @dataclass
 class StoreConfig:
@@ -57,8 +59,8 @@ class StoreConfig:
         return cls(**d)
 
     def __post_init__(self) -> None:
-        if self.vector_search not in ("local", "server"):
-            raise ValueError(f"vector_search: 'local' or 'server', got {self.vector_search!r}")
+        if self.vector_search not in VECTOR_SEARCH:
+            raise ValueError(f"vector_search: {' or '.join(map(repr, VECTOR_SEARCH))}, got {self.vector_search!r}")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -424,7 +424,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         said = _first_or_last(_outside_relation(plain))
         if len(said) == 1:
             q = replace(q, pick=said.pop())
-            added.append(f"pick={q.pick}: the question's {q.pick} before its relation word")
+            added.append(f"pick={q.pick}: the question's {q.pick} outside its relation's clause")
     q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
     q = own_nth_time(rank_by_count(q, plain, added), plain, quoted, added)
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)

@@ -18,8 +18,9 @@ before it searches. So a new process answers at once (nothing to build), writers
 and whoever searches first catches the table up. Rows follow their node: ``ON DELETE CASCADE`` (a forget removes
 them in its transaction; ``forget.py`` vacuums the table with the others).
 
-Cost, measured on a 2-core machine (docs/benchmarks.md): an HNSW insert of a 384-d vector is ~4 ms of server CPU,
-so keeping the table is ~80 ms per 30 s clip of a robot, but caps a bulk import at a few hundred memories/s.
+Cost, measured on a 2-core machine (docs/benchmarks.md, "Engines"): an HNSW insert of a 384-d vector is ~6 ms of
+server CPU at 100k rows, so keeping the table is ~100 ms per 30 s clip of a robot, but caps a bulk import at
+165-182 memories/s there.
 pgvector's HNSW indexes vectors of at most 2,000 dimensions.
 """
 
@@ -91,7 +92,7 @@ class ServerIndex:
         if self.dim == dim:
             return
         if self.dim:
-            raise StoreError(f"the server's vector index holds {self.dim}-d vectors, the embedder gives {dim}-d")
+            self._other_dim(dim)
         if dim > MAX_DIM:
             raise StoreError(f"pgvector's HNSW indexes at most {MAX_DIM} dimensions, the embedder gives {dim}: "
                              "use vector_search: local")
@@ -107,8 +108,11 @@ class ServerIndex:
             self._conn.execute("INSERT INTO text_vectors_state (seq, dim) VALUES (0, %s) ON CONFLICT DO NOTHING",
                                (dim,))
         self._read_state()
-        if self.dim != dim:
-            raise StoreError(f"the server's vector index holds {self.dim}-d vectors, the embedder gives {dim}-d")
+        if self.dim != dim:   # another process created it first, for another embedder
+            self._other_dim(dim)
+
+    def _other_dim(self, dim: int) -> None:
+        raise StoreError(f"the server's vector index holds {self.dim}-d vectors, the embedder gives {dim}-d")
 
     def _hnsw_ddl(self) -> str:
         return (f"CREATE INDEX IF NOT EXISTS text_vectors_hnsw ON text_vectors USING hnsw (vec vector_ip_ops) "
