@@ -156,6 +156,21 @@ def test_a_server_index_far_behind_the_log_is_rebuilt_at_open_not_grown_row_by_r
     reader.close()
 
 
+def test_a_dropped_server_session_loses_no_clip_and_the_next_refresh_catches_the_table_up(pgvector_server):
+    url = _fresh(pgvector_server, "server_dropped")
+    store, vecs, _ = _filled(url, SERVER, clips=2, per_clip=5)
+    with psycopg.connect(url, autocommit=True) as c:   # the index's session ends under it (a restart, a failover)
+        c.execute("SELECT pg_terminate_backend(%s)", (store.index._session.info.backend_pid,))
+    v = unit(np.random.default_rng(4), 1, DIM)
+    with store.begin_clip(9, 300.0, 330.0) as w:    # committed; applying it to the table fails, logged, not raised
+        new = w.add_memories(["memory 9-0"], vectors=v)[0].node_id
+    found, _ = store.index.search(v, 1)             # the next refresh reconnects and applies it
+    assert found.tolist() == [new]
+    with psycopg.connect(url) as c:
+        assert c.execute("SELECT count(*) FROM text_vectors").fetchone()[0] == len(vecs) + 1
+    store.close()
+
+
 def test_server_search_needs_postgresql_and_refuses_what_pgvector_cannot_hold(tmp_path):
     with pytest.raises(StoreError, match="vector_search"):
         MemoryStore(tmp_path / "m.db", config=SERVER)

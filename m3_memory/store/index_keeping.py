@@ -212,8 +212,10 @@ class IndexKeeping:
         if any(op in ("eq", "del") for _, _, op in rows):
             self._characters = {}
         server = self._index if isinstance(self._index, ServerIndex) else None
-        # another process brought the server's index this far: the rows' kinds only (for the character cache)
-        vectors = server is None or not server.covers(rows[-1][0])
+        try:   # another process brought the server's index this far: the rows' kinds only (for the character cache)
+            vectors = server is None or not server.covers(rows[-1][0])
+        except ServerIndex.ServerError as e:
+            return self._server_behind(e)
         found = select_in(  # one row per node; only text nodes' vectors (an entity has many)
             self.conn, "SELECT n.id, n.type, n.clip_id, n.end_time, " + (
                 "(SELECT e.vector FROM embeddings e WHERE e.node_id = n.id AND n.type IN ('episodic', 'semantic') "
@@ -227,8 +229,12 @@ class IndexKeeping:
         if any(r[1] in ENTITY_KINDS and r[0] in added for r in found):
             self._characters = {}
         if server is not None:   # the log position moves only once the server holds the changes
-            if vectors and not server.apply([nid for nid in touched if nid not in with_vector],
-                                            *_text_rows(text_rows), rows[-1][0], wait=not self.readonly):
+            try:
+                applied = not vectors or server.apply([nid for nid in touched if nid not in with_vector],
+                                                      *_text_rows(text_rows), rows[-1][0], wait=not self.readonly)
+            except ServerIndex.ServerError as e:
+                return self._server_behind(e)
+            if not applied:
                 self._data_version = -1   # another process is applying them: search what is there, ask again
                 return False
             self._last_seq = rows[-1][0]
@@ -246,6 +252,14 @@ class IndexKeeping:
             index.unsaved_build = False
             self._save_index(index)
         return True
+
+    def _server_behind(self, e: Exception) -> bool:
+        """The server's index could not be brought up (the server restarted after a clip's commit, say): the clip
+        stays written, the table trails the log, the next refresh applies the changes (its session reconnected)."""
+        log.warning("vector index of %s: changes after %d not applied on the server yet (%s); the next refresh "
+                    "applies them", self.location, self._last_seq, str(e).strip())
+        self._data_version = -1
+        return False
 
     def _save_index(self, idx: VectorIndex) -> bool:
         """Persist ``idx`` beside the database (after builds, and at close); True when the files hold its state."""

@@ -48,6 +48,8 @@ _LEN_TTL_S = 5.0          # how long a row count is reused (``len()``: a search'
 class ServerIndex:
     """The face of :class:`m3_memory.store.vector_index.VectorIndex` the store uses, on pgvector."""
 
+    from psycopg import Error as ServerError  # what the server's failures raise (a lost session among them)
+
     segments: tuple = ()       # nothing of it is kept on this machine: nothing to save or merge
     unsaved_build = False
     pending = 0
@@ -63,17 +65,31 @@ class ServerIndex:
         self._clips: dict[int, int] = {}
         self._len: tuple[float, int] | None = None
         try:
-            self._conn = psycopg.connect(url, autocommit=True)
-            if self._conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
-                raise StoreError("vector_search = 'server' needs the vector extension (pgvector >= 0.8) in the "
-                                 "database: CREATE EXTENSION vector")
-            register(self._conn)
-            # iterative scans: a filtered search walks on until k rows pass (pgvector >= 0.8; an older one ignores it)
-            self._conn.execute(f"SET hnsw.ef_search = {int(params.hnsw_ef_search)}")
-            self._conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            self._session = self._connect()
         except psycopg.Error as e:
             raise StoreError(f"server vector index: {str(e).strip()}") from e
         self._read_state()
+
+    def _connect(self):
+        import psycopg
+
+        conn = psycopg.connect(self.url, autocommit=True)
+        if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
+            conn.close()
+            raise StoreError("vector_search = 'server' needs the vector extension (pgvector >= 0.8) in the "
+                             "database: CREATE EXTENSION vector")
+        register(conn)
+        # iterative scans: a filtered search walks on until k rows pass (pgvector >= 0.8; an older one ignores it)
+        conn.execute(f"SET hnsw.ef_search = {int(self.p.hnsw_ef_search)}")
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        return conn
+
+    @property
+    def _conn(self):
+        """The session, reconnected after the server dropped it (a restart, a failover), as the store's own."""
+        if self._session.closed or self._session.broken:
+            self._session = self._connect()
+        return self._session
 
     # -- the tables -------------------------------------------------------------------------------------------
     def _read_state(self) -> None:
@@ -270,4 +286,4 @@ class ServerIndex:
         return True
 
     def close(self) -> None:
-        self._conn.close()
+        self._session.close()
