@@ -106,6 +106,34 @@ def test_a_warmed_prompt_is_kept_and_the_next_start_restores_it_with_the_same_re
     assert EmbeddedLlamaBackend(n_ctx=4096, prompt_state_dir=tmp_path)._state_name(prefix) != files[0].name
 
 
+def test_flash_attention_is_part_of_a_kept_state(tmp_path) -> None:
+    """llama.cpp refuses to restore a state saved with flash attention into a server without it (the V cache is
+    kept the other way round), so each setting keeps its own state: a start with the other setting processes the
+    prompt (it never fails on the first one's file), the next start with it restores its own."""
+    prefix = MESSAGES[:1]
+
+    def start(flash_attn: str) -> EmbeddedLlamaBackend:
+        be = EmbeddedLlamaBackend(n_ctx=2048, threads=2, max_tokens=24, prompt_state_dir=tmp_path,
+                                  flash_attn=flash_attn)
+        be.warmup(prefix)
+        return be
+
+    off = start("off")
+    assert off.warmup_from == "processed" and off._server is not None
+    off.close()
+    on = start("on")
+    assert on.warmup_from == "processed"
+    assert parse_reply(on.complete(MESSAGES, grammar=ACTION_GRAMMAR)).content
+    on.close()
+    assert len(list(tmp_path.glob("*.slot"))) == 2
+    for setting in ("on", "off"):
+        again = start(setting)
+        assert again.warmup_from == "restored", setting
+        again.close()
+    with pytest.raises(ValueError, match="flash_attn"):
+        EmbeddedLlamaBackend(flash_attn="fast")
+
+
 def test_old_prompt_states_are_pruned_newest_kept(tmp_path) -> None:
     import os
 

@@ -46,11 +46,12 @@ class LlamaHttpServer:
     def __init__(self, model: str | None = None, model_path: str | None = None, host: str = "127.0.0.1",
                  port: int = 8000, alias: str = DEFAULT_ALIAS, n_ctx: int = 8192, threads: int = 2,
                  n_batch: int = 512, api_key: str | None = None, embeddings: bool = False,
-                 pooling: str = "mean", verbosity: int = 1) -> None:
+                 pooling: str = "mean", verbosity: int = 1, flash_attn: str = "off") -> None:
         """``model``: a packaged model name (default qwen2.5-coder-1.5b), ``model_path``: any local GGUF (wins).
         ``alias``: the model name clients send and ``/v1/models`` lists. ``api_key``: required from clients
         (None: no key). ``embeddings``: also serve ``/v1/embeddings`` (llama.cpp then runs in embedding mode)
-        with ``pooling`` (mean, last, cls) of the token states."""
+        with ``pooling`` (mean, last, cls) of the token states. ``flash_attn``: off (default, faster on CPUs), on,
+        auto (GPU builds)."""
         if not 0 <= port <= 65535:
             raise ValueError(f"port must be in 0..65535, got {port}")
         if pooling not in POOLING:
@@ -58,7 +59,7 @@ class LlamaHttpServer:
         self.pooling = pooling
         # the embedded backend validates the model choice and finds (or joins) the packaged GGUF
         self._model = EmbeddedLlamaBackend(model_path=model_path, model=model, n_ctx=n_ctx, threads=threads,
-                                           n_batch=n_batch, verbosity=verbosity)
+                                           n_batch=n_batch, verbosity=verbosity, flash_attn=flash_attn)
         self.host, self.port, self.alias = host, port, alias
         self._api_key, self._embeddings = api_key, embeddings
         self._server: Any = None
@@ -81,7 +82,7 @@ class LlamaHttpServer:
         m = self._model
         t0 = time.perf_counter()
         p = server_params(xlc, path, m.n_ctx, m.threads, m.n_batch, m.cache_ram_mib, m.verbosity,
-                          host=self.host, port=self.port)
+                          host=self.host, port=self.port, flash_attn=m.flash_attn)
         p.model_alias = {self.alias}
         p.embedding = self._embeddings
         if self._embeddings:
@@ -207,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--alias", default=DEFAULT_ALIAS, help="model name clients send (default %(default)s)")
     ap.add_argument("--threads", type=int, default=2, help="CPU threads of llama.cpp (default %(default)s)")
     ap.add_argument("--n-ctx", type=int, default=8192, help="context length in tokens (default %(default)s)")
+    ap.add_argument("--flash-attn", default="off", choices=("off", "on", "auto"),
+                    help="llama.cpp flash attention (default off: faster on CPUs; auto for GPU builds)")
     ap.add_argument("--embeddings", action="store_true", help="serve /v1/embeddings (embedding mode)")
     ap.add_argument("--pooling", default="mean", choices=POOLING, help="embedding mode: pooling of token states")
     ap.add_argument("--api-key-env", default="", help="environment variable whose value clients must send as "
@@ -226,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         srv = LlamaHttpServer(model=a.model, model_path=a.model_path, host=a.host, port=a.port, alias=a.alias,
                               n_ctx=a.n_ctx, threads=a.threads, api_key=key, embeddings=a.embeddings,
-                              pooling=a.pooling, verbosity=a.verbosity).start()
+                              pooling=a.pooling, verbosity=a.verbosity, flash_attn=a.flash_attn).start()
     except (ChatError, ValueError) as e:
         print(f"m3-serve-llm: {e}", file=sys.stderr)
         return 1
