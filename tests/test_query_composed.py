@@ -300,3 +300,31 @@ def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811
     assert (q.who, q.pick, q.by, q.times) == (None, "first", "turn", None) and 30 <= float(q.from_) <= 31, q
     q, _, _ = fit("Who spoke in the lab?", 'find=who place="lab" act=spoke')       # no move: the place filters
     assert q.place == "lab" and q.from_ is None
+
+
+def test_a_person_named_by_a_number_of_turns_and_a_move_written_as_a_person(ex):  # noqa: F811
+    """Frames of questions nobody wrote phrasings for (stop 57): "the person who spoke only twice" written as
+    who="only twice" is the one with two turns (Bo, "coffee"), not anybody's words; "after I got to the office"
+    written as other="I got to the office" without a relation is the robot's move (0:30), not a quote."""
+    from m3_control.query.routing import asks_own_moves
+    from m3_memory.store.where import robot_stays
+
+    q, added, _ = fit_question("What did the person who spoke only twice say?",
+                               parse('find=what who="only twice" act=spoke'), KNOWN)
+    assert (q.who, q.times) == (None, "=2"), (q, added)
+    a, res = ask(ex, q.compact())
+    assert COFFEE in a.lower() and TECH.lower() not in a.lower() and not check(a, res), a
+    q, _, _ = fit_question("Where was the person who spoke the most times?",
+                           parse('find=where who="the most times" act=spoke'), KNOWN)
+    assert (q.who, q.pick) == (None, "most"), q
+    q, _, _ = fit_question(f"What did the person who said '{COFFEE}' say?", parse(f'find=what who="{COFFEE}"'), KNOWN)
+    assert q.who == COFFEE and q.times is None, q                          # words someone said stay a person
+    stays = robot_stays(ex.store)
+    question = f"How many times did the person who said '{TECH}' speak after I got to the office?"
+    q, added, missing = fit_question(question, parse(f'find=count_times who="{TECH}" other="I got to the office" '
+                                                     'act=spoke'), KNOWN, stays=lambda: stays)
+    assert q.other is None and 30 <= float(q.from_) <= 31 and not missing, (q, added, missing)
+    a, res = ask(ex, q.compact())
+    assert res.value == 3 and not check(a, res), a                          # Cy: 0:35 onwards, all three turns
+    assert asks_own_moves("How long was I in the hallway?") and asks_own_moves("When were we in the lab?")
+    assert not asks_own_moves("How long was the talk in the lab?")

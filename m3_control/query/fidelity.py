@@ -42,6 +42,7 @@ from .wording import (
     clock_bounds,
     clock_fields,
     clock_refs,
+    count_as_person,
     counted_people,
     grounded_refs,
     invented_times,
@@ -288,7 +289,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         q = replace(q, find="who")
         added.append("find=who: the question asks who, and the frame compares nobody")
     q = clock_refs(q, spaced, added)
-    q = _refs_from_question(q, question, known_places, added)
+    q = _refs_from_question(count_as_person(q, quoted, _same_words, added), question, known_places, added)
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_named(q, plain, named_place, added)

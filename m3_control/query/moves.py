@@ -39,6 +39,10 @@ def _pattern(places: list[str]) -> re.Pattern:
 _ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
                        rf"(?:first\s+|last\s+|finally\s+|just\s+|again\s+)?"
                        rf"(?:{_ENTER}|{_LEAVE})\s+(?:the|my|our)\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
 _NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", "next", "first", "last", "way"))
 
 
@@ -79,8 +83,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     elsewhere = len(re.findall(rf"\b{re.escape(place)}\b", plain, re.IGNORECASE)) > 1
     if q.place and q.place.lower().removeprefix("the ") == place.lower() and not elsewhere:
         fields["place"] = None
-    if q.other and (q.rel or "").removesuffix("_last") in ("before", "after", "right_before", "right_after") and \
-            place.lower() in q.other.lower():
+    if q.other and (q.rel or "").removesuffix("_last") in ("", "before", "after", "right_before", "right_after") and \
+            place.lower() in q.other.lower() and _words(q.other) <= _words(plain):
+        # the move written as the person a count or relation is to (other="I entered the bathroom", with or without
+        # rel=): it is the moment, nobody's words (a quote is not in ``plain``, which has the quotes taken out)
         fields.update(other=None, rel=None)
     new = replace(q, **fields)
     if new != q:

@@ -66,7 +66,10 @@ def asks_who_spoke(question: str) -> bool:
 _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+seconds|where)\b[^?]*\b"
                         r"(?:i|we|you)\s+(?:get|got|arrive|"
                         r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent|start|"
-                        r"started|begin|began|finish|finished|end|ended)\b",
+                        r"started|begin|began|finish|finished|end|ended)\b"
+                        # "how long was I in the hallway?", "when were we in the lab?"
+                        r"|^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+(?:seconds|minutes))\b[^?]*\b"
+                        r"(?:was|were|have|had)\s+(?:i|we|you)\s+(?:been\s+)?(?:in|at|inside)\s",
                         re.IGNORECASE)
 
 

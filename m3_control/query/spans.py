@@ -11,10 +11,9 @@ import re
 from dataclasses import replace
 
 from .frame import TIMED_REL, Query, compares_with_other
+from .wording import NUM_WORDS as _NUM_WORDS
 from .wording import QUOTED, REL_FILLER
 
-_NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-              "ten": 10, "eleven": 11, "twelve": 12}
 _NUM = r"(\d{1,2}|" + "|".join(_NUM_WORDS) + r")"
 _WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s+)?" \
        r"(?:people|persons|speakers|voices|individuals|others|talkers)\b"

@@ -284,6 +284,41 @@ def when_or_where(q: Query, plain: str, added: list[str]) -> Query:
     return q
 
 
+NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+             "ten": 10, "eleven": 11, "twelve": 12}
+_TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3}
+# words around a number of turns written as a person ("the person who spoke only once", "the one who talked twice")
+_COUNT_REF_FILLER = frozenset(("the", "a", "person", "people", "one", "ones", "speaker", "voice", "who", "that",
+                               "spoke", "speak", "talked", "talk", "said", "say", "something", "anything", "only",
+                               "exactly", "just", "time", "times", "did", "has", "had", "in", "all", "total", "often",
+                               "of"))
+
+
+def count_as_person(q: Query, quoted: list[str], same_words, added: list[str]) -> Query:  # noqa: ANN001
+    """who= that is a number of turns, not anybody's words ("what did the person who spoke only once say?" written
+    who="only once"): the person is the one who spoke that many times (times=), or the most / least (pick=). Not a
+    quote of the question, not other= (a relation is to one named person's turn, and a count names nobody)."""
+    ref = q.who
+    if not ref or q.times is not None or q.pick is not None or q.find in ("same", "more", "less") or \
+            any(same_words(x, ref) for x in quoted):
+        return q
+    words = re.findall(r"[a-z0-9]+", ref.lower())
+    rest = [w for w in words if w not in _COUNT_REF_FILLER]
+    if len(rest) != 1:
+        return q
+    w = rest[0]
+    times = "times" in words or "time" in words
+    n = _TIMES_WORDS.get(w) or (int(w) if w.isdigit() and times else NUM_WORDS.get(w) if times else None)
+    pick = {"most": "most", "least": "least", "fewest": "least"}.get(w)
+    if n is not None:
+        added.append(f"times={n}: who={ref!r} is a number of turns, not anybody's words")
+        return replace(q, who=None, times=f"={n}")
+    if pick is not None:
+        added.append(f"pick={pick}: who={ref!r} is the one who spoke {pick}, not anybody's words")
+        return replace(q, who=None, pick=pick)
+    return q
+
+
 ORDINAL_WORDS = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                                               "eighth", "ninth", "tenth"), start=1)}
 _ORDINAL_IN = re.compile(r"\b(" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
