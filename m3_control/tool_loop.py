@@ -30,6 +30,7 @@ from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, parse_tools_reply, tool_error_turn
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
+from .query import choice as query_choice
 from .query import fidelity as query_fidelity
 from .query import polarity as query_polarity
 from .query import routing as query_routing
@@ -315,24 +316,31 @@ class ToolReasoningLoop:
                         move = moment.split("'")[1]
                         return done(Answer(answer=f"I don't know: I have no record that {move} by then.",
                                            rounds_used=r + 1), "model")
-                    if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
-                        info.flags.append("recheck_off_question")
-                        trace["rounds"].append(row)
-                        run.report(info)
-                        return done(Answer(answer=fallback, rounds_used=r + 1), "model")
-                    if missing and aligned.compact() in refused_frames:
-                        # the model wrote the frame it was told leaves something out again: asking once more
-                        # only costs rounds (seconds each). Without the person the question names, its result
-                        # is about other people: refused; otherwise it runs as written. The flag says so.
-                        info.flags.append("refused_frame_repeated")
-                        if any(m.startswith("the words '") for m in missing):
+                    which = query_choice.order_choice(question)
+                    if which is not None:
+                        # which of two people came first / last: two frames compared by code (choice.py), whatever
+                        # the model's frame related (no one frame says it)
+                        info.flags.append(f"order_choice_{which}")
+                        text, qres = query_choice.answer(self.queries, aligned, which, question, before_time)
+                    else:
+                        if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
+                            info.flags.append("recheck_off_question")
                             trace["rounds"].append(row)
                             run.report(info)
-                            return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
-                    elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
-                        refused_frames.add(aligned.compact())
-                        raise QueryError("the query leaves out " + "; ".join(missing))
-                    text, qres = answer_query(self.queries, aligned.compact(), before_time)
+                            return done(Answer(answer=fallback, rounds_used=r + 1), "model")
+                        if missing and aligned.compact() in refused_frames:
+                            # the model wrote the frame it was told leaves something out again: asking once more
+                            # only costs rounds (seconds each). Without the person the question names, its result
+                            # is about other people: refused; otherwise it runs as written. The flag says so.
+                            info.flags.append("refused_frame_repeated")
+                            if any(m.startswith("the words '") for m in missing):
+                                trace["rounds"].append(row)
+                                run.report(info)
+                                return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
+                        elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
+                            refused_frames.add(aligned.compact())
+                            raise QueryError("the query leaves out " + "; ".join(missing))
+                        text, qres = answer_query(self.queries, aligned.compact(), before_time)
                 except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:
                     # a frame that does not fit (QueryError), or a fault of the executor on this memory: reported
                     # to the model for another round and recorded, never raised out of the loop

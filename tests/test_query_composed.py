@@ -328,3 +328,33 @@ def test_a_person_named_by_a_number_of_turns_and_a_move_written_as_a_person(ex):
     assert res.value == 3 and not check(a, res), a                          # Cy: 0:35 onwards, all three turns
     assert asks_own_moves("How long was I in the hallway?") and asks_own_moves("When were we in the lab?")
     assert not asks_own_moves("How long was the talk in the lab?")
+
+
+def test_which_of_two_people_came_first_or_last(ex):  # noqa: F811
+    """"Who spoke first, A or B?": no one frame says it; two frames (each person's first / last turn in the
+    question's place) compared by code, the answer naming the one and both times. Bo ("coffee") first speaks at
+    0:10 and never in the lab, Cy ("technician") at 0:35 and last in the lab."""
+    from m3_control.query.choice import answer, order_choice
+
+    a, b = f"the person who said '{COFFEE}'", f"the person who said '{TECH}'"
+    assert order_choice(f"Who spoke first, {b} or {a}?") == "first"
+    assert order_choice(f"Which of {a} and {b} was heard more recently?") == "last"
+    assert order_choice(f"Did {a} or {b} talk later?") == "last"
+    assert order_choice(f"Out of {a} and {b}, who was heard first?") == "first"
+    assert order_choice(f"Can you tell me who spoke first, {a} or {b}?") == "first"
+    for other in (f"Did {a} speak before {b}?", f"Who spoke more often, {a} or {b}?",
+                  f"Who spoke right after {a}, {b} or the person who said 'See you tomorrow'?",
+                  f"Who spoke first and last, {a} or {b}?"):
+        assert order_choice(other) is None, other
+    question = f"Who spoke first, {b} or {a}?"
+    text, res = answer(ex, parse("find=who act=spoke"), "first", question, 91.0)
+    assert text.startswith(f'The person who said "{COFFEE}" spoke first (00:10)') and "00:35" in text, text
+    assert len({e.character_id for e in res.events}) == 2, res.events      # both people's turns: the provenance
+    text, _ = answer(ex, parse("find=who act=spoke"), "last", question, 91.0)
+    assert text.startswith(f'The person who said "{TECH}" spoke last'), text
+    text, _ = answer(ex, parse('find=who place="lab" act=spoke'), "first", question + " (in the lab)", 91.0)
+    assert text.startswith(f'The person who said "{TECH}" spoke first') and \
+        f'I did not hear the person who said "{COFFEE}" in the lab' in text, text
+    text, _ = answer(ex, parse("find=who act=spoke"), "first",
+                     f"Who spoke first, {a} or the person who said 'the printer is out of paper'?", 91.0)
+    assert text.startswith("I don't remember anyone saying"), text

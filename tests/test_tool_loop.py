@@ -214,3 +214,16 @@ def test_a_move_of_the_robots_is_the_queries_moment_and_one_it_never_made_is_not
         assert "moment_not_on_track" in json.dumps(a.trace) and a.rounds_used == 1, a.trace   # no second round
     finally:
         store.close()
+
+
+def test_which_of_two_people_spoke_first_is_answered_from_both_peoples_turns(meeting):
+    """A frame that relates the two people ("who spoke right before B") does not ask which of them came first:
+    the loop compares their first turns by code (query/choice.py), in the first round, citing both."""
+    store, _ = meeting
+    coffee, tech = "the coffee machine is broken", "I will call the technician"
+    be = Scripted([f'find=who other="{tech}" rel=right_before act=spoke'], grammar_ok=True)
+    a = ToolReasoningLoop(store, be).run(f"Who spoke first, the person who said '{tech}' or the person who said "
+                                         f"'{coffee}'?", before_time=91.0)
+    assert a.success and a.rounds_used == 1, a.trace
+    assert a.answer.startswith(f'The person who said "{coffee}" spoke first (00:10)') and "00:35" in a.answer, a.answer
+    assert "order_choice_first" in json.dumps(a.trace) and len(a.trace["provenance"]) == 2, a.trace["provenance"]
