@@ -39,6 +39,8 @@ def _pattern(places: list[str]) -> re.Pattern:
 _ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
                        rf"(?:first\s+|last\s+|finally\s+|just\s+|again\s+)?"
                        rf"(?:{_ENTER}|{_LEAVE})\s+(?:the|my|our)\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
 
