@@ -318,28 +318,31 @@ class ToolReasoningLoop:
                                            rounds_used=r + 1), "model")
                     which = query_choice.order_choice(question)
                     if which is not None:
-                        # which of two people came first / last: two frames compared by code (choice.py), whatever
-                        # the model's frame related (no one frame says it)
+                        # which of two people came first / last: two frames compared by code (choice.py), which
+                        # read the two people from the question, whatever the model's frame related (no one frame
+                        # says it); a clock time the frame left out is still its window, asked for as for any frame
+                        missing = [m for m in missing if m.startswith("the time ")]
+                    if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
+                        info.flags.append("recheck_off_question")
+                        trace["rounds"].append(row)
+                        run.report(info)
+                        return done(Answer(answer=fallback, rounds_used=r + 1), "model")
+                    if missing and aligned.compact() in refused_frames:
+                        # the model wrote the frame it was told leaves something out again: asking once more
+                        # only costs rounds (seconds each). Without the person the question names, its result
+                        # is about other people: refused; otherwise it runs as written. The flag says so.
+                        info.flags.append("refused_frame_repeated")
+                        if any(m.startswith("the words '") for m in missing):
+                            trace["rounds"].append(row)
+                            run.report(info)
+                            return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
+                    elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
+                        refused_frames.add(aligned.compact())
+                        raise QueryError("the query leaves out " + "; ".join(missing))
+                    if which is not None:
                         info.flags.append(f"order_choice_{which}")
                         text, qres = query_choice.answer(self.queries, aligned, which, question, before_time)
                     else:
-                        if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
-                            info.flags.append("recheck_off_question")
-                            trace["rounds"].append(row)
-                            run.report(info)
-                            return done(Answer(answer=fallback, rounds_used=r + 1), "model")
-                        if missing and aligned.compact() in refused_frames:
-                            # the model wrote the frame it was told leaves something out again: asking once more
-                            # only costs rounds (seconds each). Without the person the question names, its result
-                            # is about other people: refused; otherwise it runs as written. The flag says so.
-                            info.flags.append("refused_frame_repeated")
-                            if any(m.startswith("the words '") for m in missing):
-                                trace["rounds"].append(row)
-                                run.report(info)
-                                return done(Answer(answer=REFUSAL, rounds_used=r + 1), "model")
-                        elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
-                            refused_frames.add(aligned.compact())
-                            raise QueryError("the query leaves out " + "; ".join(missing))
                         text, qres = answer_query(self.queries, aligned.compact(), before_time)
                 except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:
                     # a frame that does not fit (QueryError), or a fault of the executor on this memory: reported

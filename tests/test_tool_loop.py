@@ -227,3 +227,17 @@ def test_which_of_two_people_spoke_first_is_answered_from_both_peoples_turns(mee
     assert a.success and a.rounds_used == 1, a.trace
     assert a.answer.startswith(f'The person who said "{coffee}" spoke first (00:10)') and "00:35" in a.answer, a.answer
     assert "order_choice_first" in json.dumps(a.trace) and len(a.trace["provenance"]) == 2, a.trace["provenance"]
+
+
+def test_which_of_two_people_spoke_first_after_a_clock_time_keeps_the_window(meeting):
+    """The choice reads the two people from the question, not the window: a clock time the frame left out (one the
+    check cannot place itself) is asked for as for any frame, so after 0:30 Cy (0:35) comes before Bo (0:40),
+    although Bo spoke first of all (0:10)."""
+    store, _ = meeting
+    coffee, tech = "the coffee machine is broken", "I will call the technician"
+    be = Scripted(["find=who act=spoke", "find=who from=0:30 act=spoke", "find=who from=0:30 act=spoke"],
+                  grammar_ok=True)
+    a = ToolReasoningLoop(store, be).run(f"Who spoke first, the person who said '{coffee}' or the person who said "
+                                         f"'{tech}', once it was 0:30?", before_time=91.0)
+    assert a.success and a.answer.startswith(f'The person who said "{tech}" spoke first (00:35)'), (a.answer, a.trace)
+    assert "00:40" in a.answer and "00:10" not in a.answer and a.rounds_used == 2, a.answer

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import ChatError
-from .llama_embedded import EmbeddedLlamaBackend, server_params
+from .llama_embedded import FLASH_ATTN, EmbeddedLlamaBackend, server_params
 
 log = logging.getLogger(__name__)
 DEFAULT_ALIAS = "m3-embedded"
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--alias", default=DEFAULT_ALIAS, help="model name clients send (default %(default)s)")
     ap.add_argument("--threads", type=int, default=2, help="CPU threads of llama.cpp (default %(default)s)")
     ap.add_argument("--n-ctx", type=int, default=8192, help="context length in tokens (default %(default)s)")
-    ap.add_argument("--flash-attn", default="off", choices=("off", "on", "auto"),
+    ap.add_argument("--flash-attn", default="off", choices=tuple(FLASH_ATTN),
                     help="llama.cpp flash attention (default off: faster on CPUs; auto for GPU builds)")
     ap.add_argument("--embeddings", action="store_true", help="serve /v1/embeddings (embedding mode)")
     ap.add_argument("--pooling", default="mean", choices=POOLING, help="embedding mode: pooling of token states")
