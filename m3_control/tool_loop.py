@@ -30,8 +30,8 @@ from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, parse_tools_reply, tool_error_turn
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
-from .query import choice as query_choice
 from .query import fidelity as query_fidelity
+from .query import plans as query_plans
 from .query import polarity as query_polarity
 from .query import routing as query_routing
 from .query import spans as query_spans
@@ -221,13 +221,15 @@ class ToolReasoningLoop:
         requery = False      # the last frame was refused: the next round writes it again
         refused = False       # an answer refused (echo, another person, unchecked "no memory"): next, a query
         queried = False       # a query ran (its result, not a search, said what the records hold)
+        plan = query_plans.plan_for(question)    # a question no one frame says (plans.py)
         # a clock time, a person named by the words they said (matched to what was heard, mis-hearings included), by
         # looks or by rank among the speakers: a search ranks by meaning, only the records can say
         records_only = (bool(_CLOCK_TIME.search(question)) or query_routing.asks_order_of_quote(question)
                         or query_routing.asks_company_of_quote(question) or query_routing.asks_about_looks(question)
                         or query_routing.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
                         or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
-                        or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question))
+                        or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question)
+                        or plan is not None)
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
@@ -298,12 +300,18 @@ class ToolReasoningLoop:
                     aligned = query_polarity.align(question, q)
                     if aligned != q:
                         info.flags.append("polarity_from_question")
+                    # a plan's frame keeps its window, place and act; the checks read the question as the plan says
+                    asked = question if plan is None else plan.check_question or question
+                    if plan is not None:
+                        aligned = plan.prepare(aligned)
                     places = [p.name for p in load_places(self.store)]   # read only when a query runs
                     timeline = self.store.timeline()
                     now = timeline.now(before_time)
                     aligned, added, missing = query_fidelity.check(
-                        question, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t))
-                    aligned = query_polarity.align(question, aligned)     # relations the check put in
+                        asked, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t))
+                    aligned = query_polarity.align(asked, aligned)     # relations the check put in
+                    if plan is not None:
+                        aligned = plan.prepare(aligned)
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
                     moment = next((m for m in missing if m.startswith("the moment '")), None)
@@ -316,12 +324,10 @@ class ToolReasoningLoop:
                         move = moment.split("'")[1]
                         return done(Answer(answer=f"I don't know: I have no record that {move} by then.",
                                            rounds_used=r + 1), "model")
-                    which = query_choice.order_choice(question)
-                    if which is not None:
-                        # which of two people came first / last: two frames compared by code (choice.py), which
-                        # read the two people from the question, whatever the model's frame related (no one frame
-                        # says it); a clock time the frame left out is still its window, asked for as for any frame
-                        missing = [m for m in missing if m.startswith("the time ")]
+                    if plan is not None:
+                        # a plan that reads the people from the question does not need them in the frame; a clock
+                        # time the frame left out is still its window, asked for as for any frame
+                        missing = [m for m in missing if plan.keeps(m)]
                     if missing and fallback is not None:   # the recheck does not ask the question: no memory stands
                         info.flags.append("recheck_off_question")
                         trace["rounds"].append(row)
@@ -339,9 +345,9 @@ class ToolReasoningLoop:
                     elif missing and r < rounds - 2:   # one more query round is left: the model fixes the frame
                         refused_frames.add(aligned.compact())
                         raise QueryError("the query leaves out " + "; ".join(missing))
-                    if which is not None:
-                        info.flags.append(f"order_choice_{which}")
-                        text, qres = query_choice.answer(self.queries, aligned, which, question, before_time)
+                    if plan is not None:
+                        info.flags.append(f"plan_{plan.kind}")
+                        text, qres = plan.run(self.queries, aligned, before_time)
                     else:
                         text, qres = answer_query(self.queries, aligned.compact(), before_time)
                 except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:

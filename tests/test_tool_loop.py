@@ -226,7 +226,7 @@ def test_which_of_two_people_spoke_first_is_answered_from_both_peoples_turns(mee
                                          f"'{coffee}'?", before_time=91.0)
     assert a.success and a.rounds_used == 1, a.trace
     assert a.answer.startswith(f'The person who said "{coffee}" spoke first (00:10)') and "00:35" in a.answer, a.answer
-    assert "order_choice_first" in json.dumps(a.trace) and len(a.trace["provenance"]) == 2, a.trace["provenance"]
+    assert "plan_order_first" in json.dumps(a.trace) and len(a.trace["provenance"]) == 2, a.trace["provenance"]
 
 
 def test_which_of_two_people_spoke_first_after_a_clock_time_keeps_the_window(meeting):

@@ -1,10 +1,13 @@
-"""Which of two people did something first or last: "who spoke first, A or B?", "which of the two was heard more
-recently: A or B?", "did A or B talk earlier?".
+"""Which of the people a question lists did something first or last: "who spoke first, A or B?", "which of the two
+was heard more recently: A or B?", "did A, B or C talk earlier?".
 
-No one frame says this (a frame picks among everyone, or relates one person to another's turn), so it is two
-frames, one per person: their first (last) turn in the question's place, window and act, executed by code and
-compared. The answer names the one who was first (last) and states both times, each from its own executed result
+No one frame says this (a frame picks among everyone, or relates one person to another's turn), so it is one frame
+per person: their first (last) turn in the question's place, window and act, executed by code and compared. The
+answer names the one who was first (last) and states every listed person's time, each from its own executed result
 (checked against it); a person nobody heard or several people match is the answer instead (the executor's decline).
+
+"Who spoke right after A: B or C?" lists the people the answer may be, not people to compare: it is the one frame
+relative to A (:func:`relation_choice`), whose answer names whoever it was.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ _ASKS = re.compile(r"\b(?:who|which|whose)\b|^\W*(?:did|was|were|of|out\s+of)\b"
 
 
 def order_choice(question: str) -> str | None:
-    """"first" or "last" when the question asks which of the two people it quotes came first or last (joined by
-    "or", or "which of / out of A and B"), else None."""
-    if len(quotes_of(question)) != 2:
+    """"first" or "last" when the question asks which of the people it quotes came first or last (joined by "or",
+    or "which of / out of A and B"), else None."""
+    if len(quotes_of(question)) < 2:
         return None
     marked = _QUOTE.sub(" <Q> ", question)
     plain = marked.replace("<Q>", " ")
@@ -48,6 +51,36 @@ def order_choice(question: str) -> str | None:
     return "first" if first else "last"
 
 
+_RIGHT = re.compile(r"\b(?:right|just|immediately|directly)\s+(before|after)\b", re.IGNORECASE)
+
+
+def relation_choice(question: str) -> str | None:
+    """``right_after`` / ``right_before`` when the question asks who came right after (before) the first person it
+    quotes and lists the others as the choices ("who spoke right after A, B or C?"), else None."""
+    quoted = quotes_of(question)
+    if len(quoted) < 3:
+        return None
+    marked = _QUOTE.sub(" <Q> ", question)
+    first = marked.index("<Q>")
+    m = _RIGHT.search(marked[:first])
+    if not m or not _ASKS.search(marked.replace("<Q>", " ")):
+        return None
+    second = marked.index("<Q>", first + 3)
+    if not re.search(r"\bor\b", marked[second:marked.rindex("<Q>")], re.IGNORECASE):
+        return None
+    return f"right_{m.group(1).lower()}"
+
+
+def answer_relation(executor: QueryExecutor, q: Query, rel: str, question: str,
+                    before_time: float | None) -> tuple[str, QueryResult]:
+    """The answer to :func:`relation_choice`'s question: who came right after (before) its first person, whoever
+    that was (one of the choices or not), in the frame's place and window."""
+    frame = replace(q, find="who", who=None, other=quotes_of(question)[0], rel=rel, pick=None, times=None, count=None,
+                    by=None, until=None, act=q.act if q.act in ("spoke", "seen") else "spoke")
+    res = executor.run(frame, before_time)
+    return phrase(res), res
+
+
 def answer(executor: QueryExecutor, q: Query, which: str, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, one result holding both people's turns for provenance). ``q``: the checked frame, whose place,
@@ -62,7 +95,7 @@ def answer(executor: QueryExecutor, q: Query, which: str, question: str,
     heard = [(res, res.events[0]) for res in results if res.events]
     merged = results[0]
     merged.events = [e for res in results for e in res.events]
-    merged.steps = [{"step": f"{which} of two", "frames": [r.query.compact() for r in results]}] + \
+    merged.steps = [{"step": f"{which} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
         [s for r in results for s in r.steps]
     if not heard:
         return phrase(results[0]), merged
@@ -72,9 +105,8 @@ def answer(executor: QueryExecutor, q: Query, which: str, question: str,
     parts = [(f"{_cap(win.describe[turn.character_id])} {verb} {which} ({win.say(turn.start)})", win)]
     for res, e in rest:
         parts.append((f"{res.describe[e.character_id]} {which} {verb} at {res.say(e.start)}", res))
-    if not rest:       # the other one has no such turn in the question's place and window
-        other = next(r for r in results if not r.events)
-        where = f" in the {q.place}" if q.place else ""
+    where = f" in the {q.place}" if q.place else ""
+    for other in (r for r in results if not r.events):   # no such turn in the question's place and window
         parts.append((f"I did not {'hear' if act == 'spoke' else 'see'} "
                       f"{other.describe[other.who['who'].character_id]}{where}", other))
     if any(check(text, res) for text, res in parts):

@@ -148,7 +148,7 @@ class QueryExecutor:
             place = find_place(load_places(self.store), q.place)
             if place is None:
                 return self._stop(res, "unknown_place", q.place)
-            self._places(res, scope)
+            self.place_turns(res, scope)
             scope = [e for e in scope if res.places.get(e.id) == place.name]
             self._step(res, f"place {place.name}", scope)
         who = other = until = None
@@ -295,7 +295,7 @@ class QueryExecutor:
             # time; other's own events are not among them
             kinds = {"spoke": ("voice",), "seen": ("face",)}.get(q.act or "", ("voice", "face"))
             theirs = [e for e in mine if e.kind in kinds]
-            self._places(res, theirs + scope)
+            self.place_turns(res, theirs + scope)
             shared = {res.places[e.id] for e in theirs if e.id in res.places}
             out = [e for e in scope if e.character_id != other and res.places.get(e.id) in shared]
             self._step(res, f"in a place where other was ({', '.join(sorted(shared)) or 'none known'})", out)
@@ -357,7 +357,8 @@ class QueryExecutor:
         res.steps.append({"step": "stop", "status": status, "problem": problem})
         return res
 
-    def _places(self, res: QueryResult, events: list[Turn]) -> None:
+    def place_turns(self, res: QueryResult, events: list[Turn]) -> None:
+        """``res.places``: the place of each of ``events`` on the robot's track."""
         need = [e.id for e in events if e.id not in res.places]
         if not need:
             return
@@ -395,7 +396,7 @@ class QueryExecutor:
             # "in which room did people talk the most?": most / least applies to the places, not to a person
             kind = "face" if q.act == "seen" else "voice"
             mine = [e for e in events if e.kind == kind]
-            self._places(res, mine)
+            self.place_turns(res, mine)
             res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places))
             best = by_count(list(counts.values()), q.pick or "most")
             res.value = [p for p, n in counts.items() if n == best]
@@ -410,7 +411,7 @@ class QueryExecutor:
                     names = [names[0] if q.pick == "first" else names[-1]]
                     res.robot_places = [next(x for x in res.robot_places if x[1] == names[0])]
             else:
-                self._places(res, events)
+                self.place_turns(res, events)
                 names = [res.places[e.id] for e in events if e.id in res.places]
             res.value = len(set(names)) if f == "count_places" else list(dict.fromkeys(names))
         elif f == "how_long":

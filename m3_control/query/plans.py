@@ -1,0 +1,54 @@
+"""Questions no one frame says, answered by code over several frames (or one frame's result regrouped):
+
+- ``order``: which of the listed people came first / last (:mod:`.choice`)
+- ``right_after`` / ``right_before``: who came right after A, of the people listed as choices (:mod:`.choice`)
+- ``side``: before or after a moment (:mod:`.sides`)
+- ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
+- ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+
+The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
+question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
+and runs the frames. What it answers is built from the executed results and checked against them like any frame's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import choice, rooms, sides, talk_span
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+
+
+@dataclass(frozen=True)
+class Plan:
+    kind: str
+    run: Callable[[QueryExecutor, Query, float | None], tuple[str, QueryResult]]
+    prepare: Callable[[Query], Query] = lambda q: q            # the model's frame, before the checks
+    check_question: str | None = None                         # the question as the checks read it (None: as asked)
+    people_from_question: bool = True                         # the checks' complaints about people do not stand
+
+    def keeps(self, missing: str) -> bool:
+        """Whether one of the checks' complaints still stands: the plan reads people (and more) itself."""
+        return not self.people_from_question or missing.startswith("the time ")
+
+
+def plan_for(question: str) -> Plan | None:
+    """The plan for a question no one frame says, else None (the frame runs as written)."""
+    if sides.asks_side(question):
+        return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
+                    check_question=sides.check_question(question), people_from_question=False)
+    rel = choice.relation_choice(question)
+    if rel is not None:
+        return Plan(rel, lambda ex, q, t: choice.answer_relation(ex, q, rel, question, t))
+    which = choice.order_choice(question)
+    if which is not None:
+        return Plan(f"order_{which}", lambda ex, q, t: choice.answer(ex, q, which, question, t))
+    ask = rooms.asks_rooms(question)
+    if ask is not None:
+        return Plan(f"rooms_{ask.kind}", lambda ex, q, t: rooms.answer(ex, q, ask, question, t),
+                    prepare=rooms.prepare)
+    if talk_span.asks_span(question):
+        return Plan("span", lambda ex, q, t: talk_span.answer(ex, q, t), prepare=talk_span.prepare)
+    return None

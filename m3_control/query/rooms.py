@@ -1,0 +1,133 @@
+"""People by the places they were in: "who spoke in both rooms?", "who did I hear in just one room?", "how many
+people were seen in more than one place?", "did anyone talk only in the kitchen?".
+
+No frame field counts a person's places (``count_places`` is one person's number), so this runs one frame (everyone
+selected in the question's window, by its act), places each turn on the robot's track, and keeps the people whose
+set of places fits: all the places anyone was in, exactly one, more than one, or only the named one. The answer
+lists each person with their places, and is checked against the result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from m3_memory.store.where import find_place, load_places
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import act_of_question, quotes_of
+from .frame import Query
+from .phrase import REFUSAL, check
+from .polarity import YES_NO_QUESTION
+
+_ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
+_ALL = re.compile(rf"\b(?:both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|these\s+)?"
+                  rf"(?:two\s+|three\s+|four\s+)?{_ROOM}\b", re.IGNORECASE)
+_ONE = re.compile(rf"\b(?:(?:only|just|exactly)\s+(?:in\s+)?(?:one|1|a\s+single)|a\s+single|one\s+single)\s+{_ROOM}\b|"
+                  rf"\b(?:one|1)\s+{_ROOM}\s+only\b|\bone\s+{_ROOM}\s+but\s+not\s+the\s+other\b", re.IGNORECASE)
+_MANY = re.compile(rf"\b(?:more\s+than\s+one|several|multiple|two\s+or\s+more|at\s+least\s+two|different|"
+                   rf"two\s+different|various)\s+{_ROOM}\b", re.IGNORECASE)
+_ONLY_IN = re.compile(r"\b(?:only|just|exclusively|solely)\s+(?:ever\s+)?(?:in|at)\s+(?:the\s+|my\s+|our\s+)?"
+                      r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+_NOT_PLACES = frozenset(("one", "a", "two", "single", "once", "time", "there"))
+_PEOPLE = re.compile(r"\b(?:who|whom|whose|anyone|anybody|someone|somebody|people|persons?|speakers?|voices?|"
+                     r"everyone|everybody|faces?|nobody|no\s+one)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RoomsAsk:
+    kind: str               # all | one | many | only
+    place: str | None = None   # kind only: the words naming the place
+
+
+def asks_rooms(question: str) -> RoomsAsk | None:
+    """What the question asks of people's places, or None when it asks nothing about how many places."""
+    if quotes_of(question) or not _PEOPLE.search(question):
+        return None         # one named person's places is a frame of its own (find=where / count_places)
+    plain = question
+    if _ONE.search(plain):
+        return RoomsAsk("one")
+    if _ALL.search(plain):
+        return RoomsAsk("all")
+    if _MANY.search(plain):
+        return RoomsAsk("many")
+    m = _ONLY_IN.search(plain)
+    if m and m.group("place").lower() not in _NOT_PLACES:
+        return RoomsAsk("only", m.group("place"))
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """The window of the model's frame, everyone in it (the question's people are chosen by their places here)."""
+    return Query(find="who", act=q.act, from_=q.from_, to=q.to, at=q.at)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    act = act_of_question(question) or (q.act if q.act in ("spoke", "seen") else "any")
+    base = Query(find="who", act=act, from_=q.from_, to=q.to, at=q.at)
+    res = executor.run(base, before_time)
+    if res.status != "ok":
+        return REFUSAL, res
+    executor.place_turns(res, res.events)
+    where: dict[int, list[str]] = {}
+    for e in res.events:
+        name = res.places.get(e.id)
+        if name is not None and name not in where.setdefault(e.character_id, []):
+            where[e.character_id].append(name)
+    rooms = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
+    named = None
+    if ask.kind == "only":
+        place = find_place(load_places(executor.store), ask.place or "")
+        if place is None:
+            res.status, res.problem = "unknown_place", ask.place or ""
+            return f"I have no place called {ask.place!r} in my memory.", res
+        named = place.name
+    fits = {"all": lambda ps: len(rooms) >= 2 and set(ps) == set(rooms), "one": lambda ps: len(ps) == 1,
+            "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == [named]}[ask.kind]
+    keep = [p for p in res.people if fits(where.get(p.character_id, []))]
+    res.people = keep
+    res.events = sorted({e for p in keep for e in p.events}, key=lambda e: (e.start, e.end, e.id))
+    res.value = [p.character_id for p in keep]
+    res.steps.append({"step": f"places {ask.kind}" + (f" {named}" if named else ""), "rooms": rooms,
+                      "people": len(keep)})
+    verb = {"spoke": "spoke", "seen": "was seen"}.get(act, "was seen or heard")
+    cond = {"all": f"in {'both' if len(rooms) == 2 else 'all of'} {_join([_the(r) for r in rooms])}",
+            "one": "in only one place", "many": "in more than one place", "only": f"only in {_the(named or '')}"}[
+        ask.kind]
+    if ask.kind == "all" and len(rooms) < 2:
+        text = f"I only heard or saw people in one place{' (' + _the(rooms[0]) + ')' if rooms else ''}."
+        return text, res
+    listed = [f"{res.describe[p.character_id]} ({_join([_the(n) for n in where[p.character_id]])})"  # type: ignore[index]
+              for p in keep]
+    low = question.lower().lstrip(" ¿")
+    if re.match(r"\W*how\s+many\b", low):
+        n = len(keep)
+        text = (f"{n} {'person' if n == 1 else 'people'} {verb if n == 1 else _plural(verb)} {cond}: "
+                f"{_join(listed)}.") if keep else f"Nobody {verb} {cond}."
+    elif YES_NO_QUESTION.match(question):
+        text = f"Yes: {_join(listed)} {verb if len(keep) == 1 else _plural(verb)} {cond}." if keep else \
+            f"No, nobody {verb} {cond}."
+    else:
+        text = f"{_cap(_join(listed))} {verb if len(keep) == 1 else _plural(verb)} {cond}." if keep else \
+            f"Nobody {verb} {cond}."
+    if check(text, res):
+        return REFUSAL, res
+    return text, res
+
+
+def _plural(verb: str) -> str:
+    return verb.replace("was ", "were ")
+
+
+def _the(place: str) -> str:
+    return place if place.lower().startswith("the ") else f"the {place}"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+

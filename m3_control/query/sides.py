@@ -1,0 +1,109 @@
+"""Which side of a moment someone's turns were on: "did A speak before or after I entered the bathroom?", "was A
+heard before or after 0:30?", "did A talk before or after B first spoke?".
+
+The moment is read as for "after" (the question is checked with "before or after" read as "after", so the regular
+checks place it: a move on the robot's track, a clock time, another person's turn); the frame then runs on both
+sides of it, and the answer says on which side(s) the person's turns were, with their times, each clause checked
+against its own executed result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import act_of_question, quotes_of
+from .frame import TIMED_REL, Query
+from .phrase import REFUSAL, check, phrase
+
+_EITHER = re.compile(r"\b(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or\s+later\s+than|"
+                     r"later\s+or\s+earlier\s+than|prior\s+to\s+or\s+after)\b", re.IGNORECASE)
+
+
+def asks_side(question: str) -> bool:
+    """The question asks on which side of one moment someone spoke or was seen ("before or after ..."), naming them
+    by their words or asking about speaking / seeing (not "did he wash his hands before or after lunch?": what
+    someone did is in the memories' text, not in the turn records)."""
+    return bool(_EITHER.search(question)) and bool(quotes_of(question) or act_of_question(question))
+
+
+def check_question(question: str) -> str:
+    """The question as the frame's checks read it: the moment as for "after"."""
+    return _EITHER.sub("after", question, count=1)
+
+
+def prepare(q: Query) -> Query:
+    """The model's frame as the turns of one person after the moment (whatever it asked: a comparison, a count)."""
+    rel = q.rel
+    if rel in TIMED_REL:
+        rel = "after_last" if rel.endswith("_last") else "after"
+    elif q.other and rel is None:
+        rel = "after"
+    return replace(q, find="when", rel=rel, pick=None, times=None, count=None, by=None, until=None)
+
+
+def answer(executor: QueryExecutor, q: Query, question: str, before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, one result holding the person's turns on both sides for provenance)."""
+    if q.who is None:
+        return REFUSAL, executor.run(q, before_time)
+    act = q.act if q.act in ("spoke", "seen") else "spoke"
+    after = replace(q, act=act)
+    if q.rel in ("after", "after_last") and q.other:
+        before = replace(after, rel=q.rel.replace("after", "before"))
+    elif q.from_ is not None and q.rel is None:
+        before = replace(after, from_=None, to=q.from_)
+    else:                      # no moment the checks could place: the frame as it is
+        res = executor.run(after, before_time)
+        return phrase(res), res
+    ra, rb = executor.run(after, before_time), executor.run(before, before_time)
+    for res in (ra, rb):
+        if res.status != "ok":
+            return phrase(res), res
+    cid = ra.who["who"].character_id
+    d = ra.describe[cid]  # type: ignore[index]
+    mine_a = [e for e in ra.events if e.character_id == cid and e is not ra.anchor]
+    mine_b = [e for e in rb.events if e.character_id == cid and e is not rb.anchor]
+    moment = _moment(ra, question)
+    verb = "spoke" if act == "spoke" else "was seen"
+    heard = "hear" if act == "spoke" else "see"
+    parts: list[tuple[str, QueryResult]] = []
+    if mine_b and mine_a:
+        parts = [(f"Both: {d} {verb} before {moment} (at {_times(rb, mine_b)})", rb),
+                 (f"and after it (at {_times(ra, mine_a)})", ra)]
+    elif mine_a:
+        parts = [(f"After: {d} {verb} after {moment}, at {_times(ra, mine_a)}", ra),
+                 (f"I did not {heard} them before it", rb)]
+    elif mine_b:
+        parts = [(f"Before: {d} {verb} before {moment}, at {_times(rb, mine_b)}", rb),
+                 (f"I did not {heard} them after it", ra)]
+    else:
+        parts = [(f"I did not {heard} {d} before or after {moment}", ra)]
+    merged = ra
+    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": "before or after", "frames": [after.compact(), before.compact()]}] + ra.steps + rb.steps
+    if any(check(text, res) for text, res in parts):
+        return REFUSAL, merged
+    joiner = " " if mine_a and mine_b else "; "
+    return joiner.join(text for text, _ in parts) + ".", merged
+
+
+def _times(res: QueryResult, events: list) -> str:  # noqa: ANN001
+    says = list(dict.fromkeys(res.say(e.start) for e in events))
+    return says[0] if len(says) == 1 else ", ".join(says[:-1]) + " and " + says[-1]
+
+
+def _moment(res: QueryResult, question: str) -> str:
+    """The moment in words with its time: another person's turn, or the question's own words for a move or a
+    clock time."""
+    if res.anchor is not None:
+        last = (res.query.rel or "").endswith("_last")
+        who = res.describe[res.anchor.character_id]  # type: ignore[index]
+        return f"{who} {'spoke for the last time' if last else 'first spoke'} ({res.say(res.anchor.start)})"
+    t = res.read(res.query.from_)
+    m = _EITHER.search(question)
+    words = question[m.end():].strip(" ?.!,") if m else ""
+    when = res.say(t) if t is not None else ""
+    if not words or words.replace(" ", "") == when.replace(" ", "") or re.fullmatch(r"[\d:.\s]+", words):
+        return when
+    return f"{words} ({when})"

@@ -1,0 +1,67 @@
+"""How long the talk went on, first words to last: "how long did the conversation last?", "how much time passed
+between the first and the last words anyone said?", "for how long were people talking in the hallway?" (as a
+stretch of time, not the sum of the turns, which ``find=how_long`` gives: "how long did people talk in all?").
+
+One frame selects every voice turn in the question's place and window; the span runs from the start of the first to
+the end of the last, and the answer states both times and the seconds between, checked against the result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, check, conditions
+
+_HOW_LONG = re.compile(r"\b(?:how\s+long|how\s+much\s+time|for\s+how\s+long|how\s+many\s+(?:seconds|minutes)|"
+                       r"(?:what\s+was\s+)?the\s+(?:duration|length)\s+of)\b", re.IGNORECASE)
+_TALK = r"(?:conversation|talk(?:ing)?|discussion|chat(?:ting)?|chatter|exchange|dialog(?:ue)?|speaking)"
+# the talk as one stretch that lasted: "did the conversation last", "did the talking go on", "the length of the chat"
+_STRETCH = re.compile(rf"\b{_TALK}\b[^?.!]*?\b(?:last|lasted|go\s+on|went\s+on|take|took|run|ran|continue|continued|"
+                      rf"span|spanned)\b|\b(?:duration|length)\s+of\s+(?:the\s+)?(?:whole\s+|entire\s+)?{_TALK}\b",
+                      re.IGNORECASE)
+# "between the first and the last words", "from the first thing said to the last"
+_FIRST_TO_LAST = re.compile(r"\b(?:between|from)\s+the\s+(?:very\s+)?first\b[^?.!]*?\b(?:and|to|until|till)\s+the\s+"
+                            r"(?:very\s+)?last\b", re.IGNORECASE)
+_IN_ALL = re.compile(r"\b(?:in\s+(?:all|total)|altogether|combined|all\s+together|added\s+up)\b", re.IGNORECASE)
+
+
+def asks_span(question: str) -> bool:
+    """The question asks how long the talk went on as one stretch (not a named person's talk, not a total)."""
+    if quotes_of(question) or not _HOW_LONG.search(question) or _IN_ALL.search(question):
+        return False
+    return bool(_STRETCH.search(question) or _FIRST_TO_LAST.search(question))
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's turns in the model's place and window."""
+    return Query(find="how_long", act="spoke", place=q.place, from_=q.from_, to=q.to)
+
+
+def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+    base = replace(prepare(q), act="spoke")
+    res = executor.run(base, before_time)
+    if res.status != "ok":
+        return REFUSAL, res
+    voiced = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
+    cond = conditions(res)
+    if not voiced:
+        res.value = 0
+        return f"I heard nobody speak{cond}.", res
+    first, last = voiced[0], max(voiced, key=lambda e: (e.end, e.start))
+    secs = int(round(last.end - first.start))
+    res.value = secs
+    res.events = sorted({first, last}, key=lambda e: (e.start, e.end, e.id))
+    res.steps.append({"step": "first to last words", "from": first.start, "to": last.end})
+    span = f"{secs} second{'s' if secs != 1 else ''}"
+    if first is last:
+        text = f"I heard only one turn{cond}: {span}, from {res.say(first.start)} to {res.say(last.end)}."
+    else:
+        text = (f"The talk{cond} went on for {span}: from the first words at {res.say(first.start)} to the end of the "
+                f"last at {res.say(last.end)}.")
+    if check(text, res):
+        return REFUSAL, res
+    return text, res
