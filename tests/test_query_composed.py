@@ -300,6 +300,12 @@ def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811
     assert (q.who, q.pick, q.by, q.times) == (None, "first", "turn", None) and 30 <= float(q.from_) <= 31, q
     q, _, _ = fit("Who spoke in the lab?", 'find=who place="lab" act=spoke')       # no move: the place filters
     assert q.place == "lab" and q.from_ is None
+    for question in ("Who was the first to speak after arriving in the office?", "Upon entering the office, who "
+                     "spoke first?", "Who spoke first after my arrival in the office?"):       # no "I": the move
+        q, _, _ = fit(question, 'find=who pick=first place="office" act=spoke')
+        assert q.place is None and q.from_ is not None and 30 <= float(q.from_ or q.at) <= 31, (question, q)
+    q, _, _ = fit("Who spoke last before leaving the kitchen?", 'find=who pick=last place="kitchen" act=spoke')
+    assert q.place is None and 29 <= float(q.to) <= 31, q
 
 
 def test_a_person_named_by_a_number_of_turns_and_a_move_written_as_a_person(ex):  # noqa: F811

@@ -62,6 +62,10 @@ def test_people_by_the_places_they_were_in(ex):  # noqa: F811
     assert text.startswith("1 person was seen in only one place"), text
     text, res, _ = run(ex, "Did anyone talk only in the lab?", 'find=yes place="lab" act=spoke')
     assert text.startswith("No, nobody spoke only in the lab"), text     # Ann and Cy spoke elsewhere too
+    text, res, _ = run(ex, "Which people did I hear in both the kitchen and the lab?", 'find=who place="kitchen"')
+    assert text.startswith("Ann (the kitchen and the lab) spoke in both the kitchen and the lab"), text
+    text, res, _ = run(ex, "Was anyone seen in only one of the rooms?", "find=yes act=seen")
+    assert text.startswith("Yes:") and len(res.people) == 1, text       # Dee
     text, res, _ = run(ex, "Did anyone talk only in the garage?", 'find=yes place="garage" act=spoke')
     assert "no place called 'garage'" in text, text
     assert plan_for(f"Who spoke in the lab, {BO} or {CY}?") is None      # a named person's places: a frame

@@ -19,24 +19,28 @@ from .frame import Query
 
 Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
 
-_ENTER = (r"enter(?:ed)?|got\s+(?:to|into|in\s+to)|get\s+(?:to|into)|arrived?\s+(?:in|at)|reach(?:ed)?|"
-          r"(?:walked|came|went|moved|drove|rolled|stepped|wandered)\s+(?:in(?:to)?|to)|came\s+back\s+to")
-_LEAVE = (r"left|leave|exit(?:ed)?|(?:walked|went|came|drove|rolled|stepped|moved)\s+out\s+of|"
-          r"(?:walked|went|drove|rolled|moved)\s+away\s+from")
+_ENTER = (r"enter(?:ed|ing)?|got\s+(?:to|into|in\s+to)|get(?:ting)?\s+(?:to|into)|arriv(?:e|ed|ing)\s+(?:in|at)|"
+          r"reach(?:ed|ing)?|(?:walked|came|went|moved|drove|rolled|stepped|wandered|walking|coming|going|moving|"
+          r"rolling|stepping)\s+(?:in(?:to)?|to)|(?:came|coming)\s+back\s+to|return(?:ed|ing)?\s+to|"
+          # "after my arrival in the lab", "upon my entry into the kitchen"
+          r"my\s+(?:arrival\s+(?:in|at)|entry\s+(?:in)?to|entrance\s+(?:in)?to|return\s+to)")
+_LEAVE = (r"left|leav(?:e|ing)|exit(?:ed|ing)?|(?:walked|went|came|drove|rolled|stepped|moved|walking|going|coming|"
+          r"rolling|stepping|moving)\s+out\s+of|(?:walked|went|drove|rolled|moved|walking|going|moving)\s+away\s+"
+          r"from|my\s+(?:departure|exit)\s+from")
 _REL = (r"(?P<rel>(?:right|just|immediately|directly)\s+(?:before|after)|before|after|since|once|as\s+soon\s+as|"
-        r"when|as|until|till|by\s+the\s+time|upon)")
+        r"when|as|until|till|by\s+the\s+time|upon|on)")
 
 
 def _pattern(places: list[str]) -> re.Pattern:
     names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
-    return re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
+    return re.compile(rf"\b{_REL}\s+(?:(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?)?"
                       rf"(?P<which>first\s+|last\s+|finally\s+|just\s+|again\s+)?"
                       rf"(?:(?P<enter>{_ENTER})|(?P<leave>{_LEAVE}))\s+(?:the\s+|my\s+|our\s+)?(?P<place>{names})\b",
                       re.IGNORECASE)
 
 
 # the same move with any room name after "the" / "my" / "our" ("after I went into the attic")
-_ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?"
+_ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|were\s+)?)?"
                        rf"(?:first\s+|last\s+|finally\s+|just\s+|again\s+)?"
                        rf"(?:{_ENTER}|{_LEAVE})\s+(?:the|my|our)\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
@@ -77,6 +81,8 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     rel = " ".join(m.group("rel").lower().split())
     side = "to" if re.search(r"before|until|till|by the time", rel) else \
         "from" if re.search(r"after|since|once", rel) else "at"
+    if side == "at" and q.pick == "first":
+        side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
     fields: dict = {"from_": None, "to": None, "at": None}
     fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
     if rel.split()[0] in ("right", "just", "immediately", "directly") and q.pick is None and \

@@ -23,10 +23,14 @@ from .polarity import YES_NO_QUESTION
 _ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
 _ALL = re.compile(rf"\b(?:both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|these\s+)?"
                   rf"(?:two\s+|three\s+|four\s+)?{_ROOM}\b", re.IGNORECASE)
-_ONE = re.compile(rf"\b(?:(?:only|just|exactly)\s+(?:in\s+)?(?:one|1|a\s+single)|a\s+single|one\s+single)\s+{_ROOM}\b|"
+_ONE = re.compile(rf"\b(?:(?:only|just|exactly)\s+(?:in\s+)?(?:one|1|a\s+single)(?:\s+of\s+(?:the|my|these)"
+                  rf"(?:\s+two|\s+three)?)?|a\s+single|one\s+single)\s+{_ROOM}\b|"
                   rf"\b(?:one|1)\s+{_ROOM}\s+only\b|\bone\s+{_ROOM}\s+but\s+not\s+the\s+other\b", re.IGNORECASE)
 _MANY = re.compile(rf"\b(?:more\s+than\s+one|several|multiple|two\s+or\s+more|at\s+least\s+two|different|"
                    rf"two\s+different|various)\s+{_ROOM}\b", re.IGNORECASE)
+# "in both the kitchen and the lab": the named places, all of them
+_BOTH_NAMED = re.compile(r"\bboth\s+(?:in\s+)?(?:the\s+|my\s+)?(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:in\s+)?"
+                         r"(?:the\s+|my\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _ONLY_IN = re.compile(r"\b(?:only|just|exclusively|solely)\s+(?:ever\s+)?(?:in|at)\s+(?:the\s+|my\s+|our\s+)?"
                       r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _NOT_PLACES = frozenset(("one", "a", "two", "single", "once", "time", "there"))
@@ -36,8 +40,9 @@ _PEOPLE = re.compile(r"\b(?:who|whom|whose|anyone|anybody|someone|somebody|peopl
 
 @dataclass(frozen=True)
 class RoomsAsk:
-    kind: str               # all | one | many | only
-    place: str | None = None   # kind only: the words naming the place
+    kind: str               # all | one | many | only | named
+    place: str | None = None   # only: the words naming the place
+    places: tuple[str, ...] = ()   # named: the words naming the places, each of which the person was in
 
 
 def asks_rooms(question: str) -> RoomsAsk | None:
@@ -49,6 +54,9 @@ def asks_rooms(question: str) -> RoomsAsk | None:
         return RoomsAsk("one")
     if _ALL.search(plain):
         return RoomsAsk("all")
+    m = _BOTH_NAMED.search(plain)
+    if m and not {m.group("a").lower(), m.group("b").lower()} & _NOT_PLACES:
+        return RoomsAsk("named", places=(m.group("a"), m.group("b")))
     if _MANY.search(plain):
         return RoomsAsk("many")
     m = _ONLY_IN.search(plain)
@@ -76,25 +84,27 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
         if name is not None and name not in where.setdefault(e.character_id, []):
             where[e.character_id].append(name)
     rooms = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
-    named = None
-    if ask.kind == "only":
-        place = find_place(load_places(executor.store), ask.place or "")
+    named: list[str] = []
+    for words in ((ask.place,) if ask.kind == "only" else ask.places):
+        place = find_place(load_places(executor.store), words or "")
         if place is None:
-            res.status, res.problem = "unknown_place", ask.place or ""
-            return f"I have no place called {ask.place!r} in my memory.", res
-        named = place.name
+            res.status, res.problem = "unknown_place", words or ""
+            return f"I have no place called {words!r} in my memory.", res
+        named.append(place.name)
     fits = {"all": lambda ps: len(rooms) >= 2 and set(ps) == set(rooms), "one": lambda ps: len(ps) == 1,
-            "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == [named]}[ask.kind]
+            "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == named,
+            "named": lambda ps: set(named) <= set(ps)}[ask.kind]
     keep = [p for p in res.people if fits(where.get(p.character_id, []))]
     res.people = keep
     res.events = sorted({e for p in keep for e in p.events}, key=lambda e: (e.start, e.end, e.id))
     res.value = [p.character_id for p in keep]
-    res.steps.append({"step": f"places {ask.kind}" + (f" {named}" if named else ""), "rooms": rooms,
+    res.steps.append({"step": f"places {ask.kind}" + (f" {', '.join(named)}" if named else ""), "rooms": rooms,
                       "people": len(keep)})
     verb = {"spoke": "spoke", "seen": "was seen"}.get(act, "was seen or heard")
     cond = {"all": f"in {'both' if len(rooms) == 2 else 'all of'} {_join([_the(r) for r in rooms])}",
-            "one": "in only one place", "many": "in more than one place", "only": f"only in {_the(named or '')}"}[
-        ask.kind]
+            "one": "in only one place", "many": "in more than one place",
+            "only": f"only in {_the(named[0]) if named else ''}",
+            "named": f"in both {_join([_the(n) for n in named])}"}[ask.kind]
     if ask.kind == "all" and len(rooms) < 2:
         text = f"I only heard or saw people in one place{' (' + _the(rooms[0]) + ')' if rooms else ''}."
         return text, res
