@@ -54,6 +54,23 @@ def _sounds(a: str, b: str) -> float:
 
 
 @lru_cache(maxsize=65536)
+def _merge_ok(parts: tuple[str, ...], other: str) -> bool:
+    """Two words heard as one (or one said as two): each of the two words has at least half its letters in the
+    other side's word, in order. "bin blue" / "bimbloo" pair; "b five" / "five" do not (the "b" is not in it: a
+    different letter, swallowed by the next word)."""
+    joined = "".join(parts)
+    hit = [False] * len(joined)
+    for a, _, n in difflib.SequenceMatcher(None, joined, other, autojunk=False).get_matching_blocks():
+        hit[a:a + n] = [True] * n
+    pos = 0
+    for w in parts:
+        if 2 * sum(hit[pos:pos + len(w)]) < len(w):
+            return False
+        pos += len(w)
+    return True
+
+
+@lru_cache(maxsize=65536)
 def _align(q: tuple[str, ...], t: tuple[str, ...]) -> float:
     n, m = len(q), len(t)
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
@@ -64,6 +81,9 @@ def _align(q: tuple[str, ...], t: tuple[str, ...]) -> float:
                 for dj in (1, 2):
                     if i + di <= n and j + dj <= m and (di, dj) != (2, 2):
                         s = _pair("".join(q[i:i + di]), "".join(t[j:j + dj]))
+                        if s and di + dj == 3 and not (_merge_ok(q[i:i + di], "".join(t[j:j + dj])) if di == 2
+                                                       else _merge_ok(t[j:j + dj], "".join(q[i:i + di]))):
+                            s = 0.0
                         if s:
                             v = max(v, s * di + best[i + di][j + dj])
             best[i][j] = v

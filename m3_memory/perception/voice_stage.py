@@ -16,9 +16,10 @@ import numpy as np
 
 from ..ingest.clips import Clip
 from ..store import ClipWriter
-from ..writing import FaceEvidence, VoiceTurnEvidence
+from ..writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
 from .clip_edges import HeardOverEnd, hear_over_end, leave_heard
+from .cut_sentences import join_cut_sentences
 from .lip_activity import Loudness
 from .talker_split import split_by_lips
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
@@ -154,11 +155,16 @@ class VoiceStage:
         if analysis.speakers:
             self.check_store(graph)
         loudness = analysis.loudness
+        splits: list[tuple[int, list[int]]] = []
         if faces and frame_times:
             analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times,
                                                       apart_below=self.match_threshold, loudness=loudness)
-            for k, _ in splits:          # each part gets a sample of its own speech
-                analysis.snippets.pop(k, None)
+        ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces or []), frame_times=list(frame_times or []),
+                          loudness=loudness) if faces and frame_times else None
+        analysis.speakers, joins = join_cut_sentences(analysis.speakers, ev)
+        for k, _ in splits + joins:      # each part gets a sample of its own speech
+            analysis.snippets.pop(k, None)
+        if splits or joins:
             self._snippets(analysis)
         used: set[int] = set()
         emb = self.pipeline.embedder
