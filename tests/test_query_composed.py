@@ -306,6 +306,13 @@ def test_the_robots_own_move_is_the_moment(ex):  # noqa: F811
         assert q.place is None and q.from_ is not None and 30 <= float(q.from_ or q.at) <= 31, (question, q)
     q, _, _ = fit("Who spoke last before leaving the kitchen?", 'find=who pick=last place="kitchen" act=spoke')
     assert q.place is None and 29 <= float(q.to) <= 31, q
+    q, _, _ = fit("Who spoke first after arriving in the office?", 'find=who other="arrived in the office" rel=after')
+    assert (q.other, q.rel) == (None, None) and 30 <= float(q.from_) <= 31, q      # "arrived": the move, nobody's words
+    q, _, missing = fit(f"How long after I entered the office did the person who said '{COFFEE}' first speak?",
+                        "find=gap act=spoke")                 # the one person named, though "after" is the move's
+    assert q.who == COFFEE and 30 <= float(q.from_) <= 31 and not missing, (q, missing)
+    a, res = ask(ex, q.compact())
+    assert res.value == 10 and "10 seconds after" in a, a                 # Bo at 0:40
 
 
 def test_a_person_named_by_a_number_of_turns_and_a_move_written_as_a_person(ex):  # noqa: F811

@@ -9,11 +9,13 @@ of tests/test_query_executor.py:
 
 from __future__ import annotations
 
-from m3_control.query import check, parse
+from m3_control.query import QueryExecutor, check, parse
 from m3_control.query.fidelity import check as fit_question
 from m3_control.query.plans import plan_for
-from m3_memory.store.where import robot_stays
+from m3_memory.poses import Place, Pose
+from m3_memory.store.where import robot_stays, save_places
 
+from .people_helpers import meeting_store
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
 
 KNOWN = ["kitchen", "office", "lab"]
@@ -80,6 +82,8 @@ def test_how_long_the_talk_went_on_from_the_first_words_to_the_last(ex):  # noqa
     assert "85 seconds" in text, text
     text, res, _ = run(ex, "How long did the talking in the kitchen go on?", 'find=how_long place="kitchen"')
     assert "20 seconds" in text and "in the kitchen" in text, text      # 0:02 to the end of 0:20's turn
+    text, res, _ = run(ex, "How long did the conversation in the office last?", 'find=how_long place="office"')
+    assert "7 seconds" in text and "00:35" in text and "00:42" in text, text   # Cy 0:35 to the end of Bo's 0:40
     assert plan_for("How long did people talk in total?") is None         # the sum of the turns: find=how_long
     assert plan_for(f"How long did {BO} talk?") is None
 
@@ -94,3 +98,16 @@ def test_who_of_several_came_first_and_who_came_right_after_of_the_choices(ex): 
                              f'find=who other="{COFFEE}" rel=right_after act=spoke')   # the frame about a choice
     assert not missing and text.lower().startswith(f'the person who said "{COFFEE}" spoke right after'), text  # 0:40
     assert plan_for(f"Who spoke right after {CY}?") is None
+
+
+def test_a_place_visited_twice_has_one_stretch_of_talk_per_visit(db_at):
+    """The robot in the kitchen for clips 0 and 2 and the office for clip 1: the kitchen's talk is two stretches."""
+    rooms = {0: (0.0, 0.0), 1: (8.0, 0.0), 2: (0.0, 0.0)}
+    store, _ = meeting_store(db_at("v.db"), lambda c: [Pose(30.0 * c + 0.5 * i, *rooms[c], 0.0, 0.0, "map")
+                                                       for i in range(61)])
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, "")])
+    text, res, _ = run(QueryExecutor(store), "How long did the conversation in the kitchen last?",
+                       'find=how_long place="kitchen" act=spoke')
+    assert "20 seconds the first time" in text and "22 seconds the second time" in text, text  # 0:02-0:22, 1:05-1:27
+    assert res.value == (20, 22) and not check(text, res), text
+    store.close()

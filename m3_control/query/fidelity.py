@@ -26,7 +26,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline
 
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
-from .moves import Stays, move_moments
+from .moves import Stays, move_moments, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
@@ -374,7 +374,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     for quote in quoted:
         if not any(_same_words(quote, r) for r in refs):
             if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and not _BEFORE_AFTER.search(
-                    _TO_A_CLOCK.sub(" ", plain)) and spoken_quotes(question):
+                    without_moves(_TO_A_CLOCK.sub(" ", plain), known_places)) and spoken_quotes(question):
                 # the one person the question names, left out of a frame that names nobody: it is who=
                 q = replace(q, who=quote)
                 refs = [quote]

@@ -45,8 +45,19 @@ _ANY_ROOM = re.compile(rf"\b{_REL}\s+(?:(?:i|we|you)\s+(?:had\s+|have\s+|was\s+|
                        rf"(?:{_ENTER}|{_LEAVE})\s+(?:the|my|our)\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
+def without_moves(plain: str, known_places: list[str]) -> str:
+    """``plain`` with the robot's moves to known places taken out ("after I entered the garden"): what is left says
+    whether the question relates anything to a person's turn."""
+    return _pattern(known_places).sub(" ", plain) if known_places else plain
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _stems(text: str) -> set[str]:
+    """Words to their first four letters: "arrived" is the question's "arriving"."""
+    return {w[:4] for w in _words(text)}
 
 
 _NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", "next", "first", "last", "way"))
@@ -92,9 +103,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     if q.place and q.place.lower().removeprefix("the ") == place.lower() and not elsewhere:
         fields["place"] = None
     if q.other and (q.rel or "").removesuffix("_last") in ("", "before", "after", "right_before", "right_after") and \
-            place.lower() in q.other.lower() and _words(q.other) <= _words(plain):
+            place.lower() in q.other.lower() and _stems(q.other) <= _stems(plain):
         # the move written as the person a count or relation is to (other="I entered the bathroom", with or without
-        # rel=): it is the moment, nobody's words (a quote is not in ``plain``, which has the quotes taken out)
+        # rel=, or "arrived in the garden" for "arriving"): it is the moment, nobody's words (a quote is not in
+        # ``plain``, which has the quotes taken out)
         fields.update(other=None, rel=None)
     new = replace(q, **fields)
     if new != q:

@@ -3,13 +3,16 @@ between the first and the last words anyone said?", "for how long were people ta
 stretch of time, not the sum of the turns, which ``find=how_long`` gives: "how long did people talk in all?").
 
 One frame selects every voice turn in the question's place and window; the span runs from the start of the first to
-the end of the last, and the answer states both times and the seconds between, checked against the result.
+the end of the last, and the answer states both times and the seconds between, checked against the result. A place
+the robot was in more than once has one stretch per visit (the talk there is not one conversation).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+
+from m3_memory.store.where import robot_stays
 
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
@@ -51,6 +54,9 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     if not voiced:
         res.value = 0
         return f"I heard nobody speak{cond}.", res
+    visits = _visits(executor, res.query.place, voiced, before_time)
+    if len(visits) > 1:       # the robot was in the place more than once: each visit's talk is its own stretch
+        return _per_visit(res, visits)
     first, last = voiced[0], max(voiced, key=lambda e: (e.end, e.start))
     secs = int(round(last.end - first.start))
     res.value = secs
@@ -62,6 +68,37 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     else:
         text = (f"The talk{cond} went on for {span}: from the first words at {res.say(first.start)} to the end of the "
                 f"last at {res.say(last.end)}.")
+    if check(text, res):
+        return REFUSAL, res
+    return text, res
+
+
+_NTH = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _visits(executor: QueryExecutor, place: str | None, voiced: list, before_time: float | None) -> list[list]:
+    """The place's turns grouped by the robot's stays there (one group when no place or one stay)."""
+    if not place:
+        return [voiced]
+    stays = [(a, b) for p, a, b in robot_stays(executor.store, before_time) if p.lower() == place.lower()]
+    groups = [[e for e in voiced if a - 1.0 <= e.start and (b is None or e.start <= b + 1.0)] for a, b in stays]
+    groups = [g for g in groups if g]
+    return groups if len(groups) > 1 and sum(map(len, groups)) == len(voiced) else [voiced]
+
+
+def _per_visit(res: QueryResult, visits: list[list]) -> tuple[str, QueryResult]:
+    spans, parts, edges = [], [], []
+    for i, group in enumerate(visits[:len(_NTH)]):
+        first, last = group[0], max(group, key=lambda e: (e.end, e.start))
+        secs = int(round(last.end - first.start))
+        spans.append(secs)
+        edges += [first, last]
+        parts.append(f"{secs} second{'s' if secs != 1 else ''} the {_NTH[i]} time I was there (from "
+                     f"{res.say(first.start)} to {res.say(last.end)})")
+    res.value = tuple(spans)
+    res.events = sorted(set(edges), key=lambda e: (e.start, e.end, e.id))
+    res.steps.append({"step": "first to last words per visit", "visits": len(spans)})
+    text = f"The talk{conditions(res)} went on for " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
     if check(text, res):
         return REFUSAL, res
     return text, res
