@@ -527,3 +527,17 @@ def test_novel_forms_asked_of_the_records(ex):  # noqa: F811
     assert (q.pick, q.times) == ("last", None)
     q, _, _ = check("Who talked before anybody else?", parse("find=who act=spoke"), KNOWN)
     assert q.pick == "first"
+
+
+def test_what_came_immediately_after_is_the_next_turn():
+    """"After X spoke for the last time, what was said immediately afterwards?" written rel=after_last (everything
+    said after): "immediately afterwards" / "next" after the quote is the one turn right after (set m, stop 58)."""
+    x = f"the person who said '{TECH}'"
+    q, _, _ = check(f"After {x} spoke for the last time, what was said immediately afterwards?",
+                    parse(f'find=what other="{TECH}" rel=after_last act=spoke'), KNOWN)
+    assert q.rel == "right_after_last", q
+    q, _, _ = check(f"After {x} spoke, who spoke next?", parse(f'find=who other="{TECH}" rel=after'), KNOWN)
+    assert q.rel == "right_after", q
+    q, _, _ = check(f"After {x} spoke, how many people spoke?", parse(f'find=count_people other="{TECH}" rel=after'),
+                    KNOWN)
+    assert q.rel == "after", q                                    # everyone after, not the next one

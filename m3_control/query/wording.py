@@ -185,6 +185,10 @@ def second_person(q: Query, question: str, quoted: list[str], likeness, added: l
     return replace(q, who=refs[0], other=missing)
 
 
+_NEXT_AFTER = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:after(?:wards)?|before|next|then|following)\b|"
+                         r"\bnext\b", re.IGNORECASE)
+
+
 def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """One quoted person right after a relation word ("how many people had spoken *before* the person who said X
     first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with
@@ -199,6 +203,10 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     m = _REL_WORD.search(question[:spans[0].start()])
     when = _WHEN_WORD.search(question[:spans[0].start()]) if m is None else None
     x = quoted[0]
+    if m is not None and q.rel in ("after", "after_last", "before", "before_last") and q.other is not None and \
+            likeness(x, q.other) >= 0.75 and _NEXT_AFTER.search(_QUOTED.sub(" ", question[spans[0].end():])):
+        added.append(f"rel=right_{q.rel}: the question asks what came next")   # "..., what was said immediately after?"
+        return replace(q, rel=f"right_{q.rel}")
     if (m is None and when is None) or (q.other is not None and (CLOCK.search(q.other) or (likeness(x, q.other) >=
                                                                                            0.75 and q.rel))):
         return q
@@ -206,7 +214,8 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
         words = m.group(0)
         before, after = bool(_BEFORE_REL.search(words)), bool(_AFTER_REL.search(words))
         lead = question[:spans[0].start()][:m.start()]
-        right = bool(re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I))
+        right = bool(re.search(r"\b(?:just|right|immediately|directly)\s*$", lead, re.I)) or bool(_NEXT_AFTER.search(
+            _QUOTED.sub(" ", question[spans[0].end():])))       # "after X spoke, what was said immediately afterwards?"
     else:
         # "When X spoke for the last time, who spoke next?": the order is in the rest of the question
         words = rest = _QUOTED.sub(" ", question[spans[0].end():])
