@@ -231,6 +231,7 @@ def test_values_written_into_the_wrong_field_are_moved(ex):
     ("set white in z three now", "Set blue with E5 now.", False),
     # scene 574: "b five" paired with "five" (the "b" swallowed) and "white in" with "with" made it 0.85
     ("set white in b five now", "Set blue with E5 now.", False),
+    ("bin blue at f two now", "Big blue F2 now.", True),          # the demo's robot view: "at" dropped, "bin" -> "big"
 ])
 def test_quotes_match_what_was_said_not_sentences_built_alike(quote, heard, same):
     from m3_control.query.people import MIN_MATCH

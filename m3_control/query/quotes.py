@@ -24,6 +24,8 @@ from m3_memory.perception.wer import normalize
 PAIR_RATIO = 0.75
 SOUND_WEIGHT = 0.9   # a pair that only sounds alike
 MAX_WORDS = 40
+# words speech recognition drops without changing what was said: a pair may swallow one of them
+_SMALL_WORDS = frozenset(("a", "an", "the", "at", "by", "in", "on", "of", "to", "with", "and", "is", "it"))
 
 
 def spoken(text: str) -> tuple[str, ...]:
@@ -56,7 +58,8 @@ def _sounds(a: str, b: str) -> float:
 @lru_cache(maxsize=65536)
 def _merge_ok(parts: tuple[str, ...], other: str) -> bool:
     """Two words heard as one (or one said as two): each of the two words has at least half its letters in the
-    other side's word, in order. "bin blue" / "bimbloo" pair; "b five" / "five" do not (the "b" is not in it: a
+    other side's word, in order, or is a small word speech recognition drops ("blue at" / "blue": "Big blue F2 now"
+    for "bin blue at f two now"). "bin blue" / "bimbloo" pair; "b five" / "five" do not (the "b" is not in it: a
     different letter, swallowed by the next word)."""
     joined = "".join(parts)
     hit = [False] * len(joined)
@@ -64,7 +67,7 @@ def _merge_ok(parts: tuple[str, ...], other: str) -> bool:
         hit[a:a + n] = [True] * n
     pos = 0
     for w in parts:
-        if 2 * sum(hit[pos:pos + len(w)]) < len(w):
+        if 2 * sum(hit[pos:pos + len(w)]) < len(w) and w not in _SMALL_WORDS:
             return False
         pos += len(w)
     return True
