@@ -83,8 +83,8 @@ def answer_relation(executor: QueryExecutor, q: Query, rel: str, question: str,
 
 def answer(executor: QueryExecutor, q: Query, which: str, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
-    """(the answer, one result holding both people's turns for provenance). ``q``: the checked frame, whose place,
-    window and act are kept; ``which``: "first" or "last" (:func:`order_choice`)."""
+    """(the answer, one result holding every listed person's turns for provenance). ``q``: the checked frame,
+    whose place, window and act are kept; ``which``: "first" or "last" (:func:`order_choice`)."""
     act = q.act if q.act in ("spoke", "seen") else "spoke"
     base = replace(q, find="when", who=None, other=None, rel=None, until=None, pick=which, by=None, times=None,
                    count=None, act=act)
