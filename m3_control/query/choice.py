@@ -18,7 +18,7 @@ from dataclasses import replace
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, phrase
+from .phrase import REFUSAL, _cap, check, phrase
 from .wording import QUOTED as _QUOTE
 
 _FIRST = re.compile(r"\b(?:first|earlier|earliest|sooner|before\s+the\s+other)\b", re.IGNORECASE)
@@ -113,6 +113,3 @@ def answer(executor: QueryExecutor, q: Query, which: str, question: str,
         return REFUSAL, merged
     return "; ".join(text for text, _ in parts) + ".", merged
 
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]

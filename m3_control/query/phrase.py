@@ -44,6 +44,8 @@ def _said(ref: str) -> str:
 
 def _join(items: list[str]) -> str:
     items = list(dict.fromkeys(items))
+    if not items:
+        return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 

@@ -10,14 +10,14 @@ lists each person with their places, and is checked against the result like any 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from m3_memory.store.where import find_place, load_places
 
 from .execute import QueryExecutor, QueryResult
 from .fidelity import act_of_question, quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check
+from .phrase import REFUSAL, _cap, _join, check
 from .polarity import YES_NO_QUESTION
 
 _ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
@@ -73,8 +73,7 @@ def prepare(q: Query) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     act = act_of_question(question) or (q.act if q.act in ("spoke", "seen") else "any")
-    base = Query(find="who", act=act, from_=q.from_, to=q.to, at=q.at)
-    res = executor.run(base, before_time)
+    res = executor.run(replace(prepare(q), act=act), before_time)
     if res.status != "ok":
         return REFUSAL, res
     executor.place_turns(res, res.events)
@@ -85,8 +84,9 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
             where[e.character_id].append(name)
     rooms = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
     named: list[str] = []
+    known = load_places(executor.store) if ask.kind in ("only", "named") else []
     for words in ((ask.place,) if ask.kind == "only" else ask.places):
-        place = find_place(load_places(executor.store), words or "")
+        place = find_place(known, words or "")
         if place is None:
             res.status, res.problem = "unknown_place", words or ""
             return f"I have no place called {words!r} in my memory.", res
@@ -133,11 +133,4 @@ def _plural(verb: str) -> str:
 def _the(place: str) -> str:
     return place if place.lower().startswith("the ") else f"the {place}"
 
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
 

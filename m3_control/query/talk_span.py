@@ -10,7 +10,6 @@ the robot was in more than once has one stretch per visit (the talk there is not
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from m3_memory.store.where import robot_stays
 
@@ -45,8 +44,7 @@ def prepare(q: Query) -> Query:
 
 
 def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
-    base = replace(prepare(q), act="spoke")
-    res = executor.run(base, before_time)
+    res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return REFUSAL, res
     voiced = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
