@@ -46,6 +46,10 @@ def test_a_time_the_records_put_on_the_other_side_is_said_so(ex):  # noqa: F811
     # "how long after Cy last spoke did Bo speak?": Bo never spoke after 1:20; his last turn was 40 s before it
     a, res = ask(ex, f'find=gap who="{COFFEE}" other="{TECH}" rel=after_last act=spoke')
     assert res.value == 40 and "40 seconds before" in a and not check(a, res), a
+    assert "did not speak after" in a, a                       # not a time after that was never there
+    # from a clock time: Bo's turns all before 1:00
+    a, res = ask(ex, f'find=gap who="{COFFEE}" from=1:00 act=spoke')
+    assert res.value is not None and "did not speak after 01:00" in a and "before it" in a and not check(a, res), a
 
 
 def test_a_time_between_that_cannot_be_measured_is_declined(ex):  # noqa: F811

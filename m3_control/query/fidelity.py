@@ -32,10 +32,10 @@ from .polarity import YES_NO_QUESTION
 from .quotes import quote_score
 from .ranking import own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
+from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
 from .wording import (
     CLOCK,
-    ORDINAL_WORDS,
     QUOTED,
     anchor_order,
     between_people,
@@ -46,6 +46,7 @@ from .wording import (
     counted_people,
     grounded_refs,
     invented_times,
+    opening_window,
     place_named,
     place_not_person,
     rank_from_end,
@@ -64,8 +65,9 @@ _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern w
 _PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
-                      r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|few|minute|minutes|second|seconds|"
-                      r"hour))", re.IGNORECASE)   # "the first one I heard" is a person, "the first one minute" a time
+                      r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|ten|twenty|thirty|half|few|minute|"
+                      r"minutes|second|seconds|hour))", re.IGNORECASE)
+# ("the first one I heard" is a person, "the first one minute" a time)
 _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third fourth fifth sixth seventh eighth "
                     "ninth tenth final next previous "
@@ -121,9 +123,15 @@ _LAST_TURN = re.compile(r"\b(?:(?:the|their|his|her|one)\s+(?:very\s+)?(?:last|f
 _QUOTE_LAST_TURN = re.compile(r"(?<!\w)'s?\s+(?:very\s+)?(?:last|final)\s+(?:words|say|turn|time)\b", re.IGNORECASE)
 # words that ask who was in view together with someone: the only questions a frame may answer with rel=with
 _NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
-_TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO})\b", re.IGNORECASE)
+# "were A and B ever on camera at the same time?": in view together (a time in common said with seeing)
+_IN_VIEW = r"(?:on camera|on screen|in view|in (?:the )?(?:picture|frame|shot)|visible|seen|see|saw)"
+_AT_ONCE = r"(?:at the same time|at one time|simultaneously|at once)"
+_SEEN_AT_ONCE = rf"{_IN_VIEW}\b[^.?!]*\b{_AT_ONCE}|{_AT_ONCE}\b[^.?!]*\b{_IN_VIEW}"
+_TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO}|{_SEEN_AT_ONCE})\b",
+                       re.IGNORECASE)
 # ... and those that can only mean that: a question with these is about company, whatever the frame says
-_COMPANY = re.compile(r"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|"
+_COMPANY = re.compile(rf"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|"
+                      rf"{_SEEN_AT_ONCE}|"
                       rf"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|{_NEXT_TO}))\b",
                       re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
@@ -289,7 +297,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         q = replace(q, find="who")
         added.append("find=who: the question asks who, and the frame compares nobody")
     q = clock_refs(q, spaced, added)
-    q = _refs_from_question(count_as_person(q, quoted, _same_words, added), question, known_places, added)
+    q = short_refs(count_as_person(q, quoted, _same_words, added), question, quoted,
+                   q.place or named_place, _same_words,
+                   bool(_HEARING.search(plain)), added)
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_named(q, plain, named_place, added)
@@ -308,7 +318,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, find="yes")
         added.append(f"find={q.find}: the frame compares nobody")
     if q.find in ("same", "more", "less") and q.who and q.other and len(quoted) <= 1 and \
-            _same_words(q.who, q.other):
+            _same_words(q.who, q.other) and rank_of_role(q.who) == rank_of_role(q.other):
         # one person compared with themselves ("was A talking while I was in the hallway?" written as find=same
         # who=A other=<A's words cut short>): the question names one person; a yes / no asks whether they did it
         if YES_NO_QUESTION.match(question):
@@ -391,6 +401,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             missing.append(f"the words '{quote}' (who= or other=)")
     read = lambda t: _read(timeline, t, now)   # noqa: E731
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
+    if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)
+        q = opening_window(q, spaced, added)
     spans = timeline.spans(plain, now)
     if spans:
         starts = [s.start for s in spans if s.start is not None]
@@ -428,6 +440,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"pick={q.pick}: the question's {q.pick} outside its relation's clause")
     q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
     q = own_nth_time(rank_by_count(q, plain, added), plain, quoted, added)
+    if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
+        missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.rel is None and not q.until:
@@ -514,54 +528,6 @@ def _most_or_least(text: str) -> str | None:
 
 
 _SPAN_RELS = ("after", "before", "after_last", "before_last")   # every turn on one side (not the one next to it)
-
-
-def _refs_from_question(q: Query, question: str, known_places: list[str], added: list[str]) -> Query:
-    """A person the frame names in a word or two, or by a tag, must come from the question: "fourth" is the 4th
-    person (a pick); a word the question does not hold is dropped ("which of the speakers did I hear least often?"
-    written with who="name"); a place written as a person is the question's place (dropped). Longer references
-    may be words the model copied from memory and stay for the executor to resolve or refuse."""
-    low = " ".join(re.findall(r"[a-z0-9]+", question.lower()))
-    place = q.place or place_of_question(question, known_places)
-    for field in ("who", "other"):
-        ref = getattr(q, field)
-        if not ref:
-            continue
-        key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
-        n = ORDINAL_WORDS.get(key.removesuffix(" one").removesuffix(" speaker"))
-        if key in _SELF:
-            # "after I came into the office, what was the first thing anyone said?" written who="I": the robot
-            # asking is nobody it heard or saw
-            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
-            added.append(f"{field}={ref!r} dropped: the robot itself")
-        elif n is not None and q.pick is None and q.find not in ("same", "more", "less"):
-            q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
-            added.append(f"{field}={ref!r} is pick={q.pick}")
-        elif place and _names_place(key, place) and not any(quote_score(x, ref) >= 0.5 for x in quotes_of(question)):
-            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
-            added.append(f"{field}={ref!r} is the place")
-        elif key and (len(key.split()) <= 2 or re.search(r"[_0-9]", ref)) and not re.search(rf"\b{re.escape(key)}\b",
-                                                                                          low) and not any(
-                _same_words(x, ref) for x in quotes_of(question)) \
-                and not re.search(r"\b(?:spoke|talked|said|heard|seen|speaker)\b", key):
-            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
-            added.append(f"{field}={ref!r} dropped: the question names nobody so")
-    return q
-
-
-_SELF = frozenset(["i", "me", "myself", "you", "yourself", "we", "us", "robot", "the robot"])
-_PLACE_LEAD = frozenset(["in", "at", "on", "inside", "near", "by", "into", "the", "a", "while", "when", "i", "we",
-                         "was", "were", "spoke", "speak", "speaking", "talked", "talking", "heard", "seen", "saw",
-                         "someone", "anyone", "people", "there"])
-
-
-def _names_place(key: str, place: str) -> bool:
-    """A reference that is the place, perhaps with the words leading to it ("in the hallway", "while i was in the
-    hallway", "spoke in the hallway" for the place "hallway"). A quote the question holds is never the place
-    (the caller checks)."""
-    pkey = " ".join(re.findall(r"[a-z0-9]+", place.lower())).removeprefix("the ")
-    lead = key[: len(key) - len(pkey)].split() if key.endswith(pkey) else None
-    return bool(pkey) and lead is not None and (not lead or key[-len(pkey) - 1] == " ") and set(lead) <= _PLACE_LEAD
 
 
 def _time_words_back(q: Query, quoted: list[str], plain: str, added: list[str]) -> Query:

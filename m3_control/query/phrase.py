@@ -309,6 +309,18 @@ def _gap(res: QueryResult) -> str:
     side = "before" if end.start < start else "after"
     d = _cap(res.describe[end.character_id])  # type: ignore[index]
     verb = "was seen" if end.kind == "face" else "spoke"
+    asked = "before" if rel_base(q.rel) in ("before", "right_before") else "after"
+    if (side != asked and q.who and res.until_anchor is None and q.pick != "last"
+            and (res.anchor is None or res.anchor.character_id != end.character_id)):
+        # every turn of the person lies on the other side of the moment: say so, then what the records hold
+        seen = end.kind == "face"
+        if res.anchor is None:
+            moment, it, when = res.say(start), "it", f"(at {res.say(end.start)})"
+        else:
+            moment, it = res.describe[res.anchor.character_id], "them"  # type: ignore[index]
+            when = f"({res.say(min(start, end.start))}; then {res.say(max(start, end.start))})"
+        return (f"{d} {'was not seen' if seen else 'did not speak'} {asked} {moment}; "
+                f"{'they were seen' if seen else 'they spoke'} {span} {side} {it} {when}.")
     if res.anchor is None:
         return f"{d} {verb} {span} {side} {res.say(start)} (at {res.say(end.start)})."
     a = res.describe[res.anchor.character_id]  # type: ignore[index]
@@ -339,10 +351,13 @@ def _yes(res: QueryResult, cond: str) -> str:
             when = f" at {res.say(first.start)}" if first is not None else ""
             verb = "spoke" if first is not None and first.kind == "voice" else "was seen" if first else "was there"
             return f"Yes, {d} {verb}{when}{cond}."
-        return f"No, I did not {'see' if q.act == 'seen' else 'hear'} {d}{cond}."
+        return f"No, I did not {'see' if q.act == 'seen' or q.rel == 'with' else 'hear'} {d}{cond}."
+    # "did anyone speak more than twice in the kitchen?": what nobody did, said in full
+    how = _times_phrase(q.times) if q.times and not compares_with_other(q.times) else ""
+    did = " never spoke" if how == "never" else f" spoke {how}" if how else ""
     if res.value:
-        return f"Yes, {_join([p.description for p in res.people])}{cond}."
-    return f"No, nobody{cond}."
+        return f"Yes, {_join([p.description for p in res.people])}{did}{cond}."
+    return f"No, nobody{did}{cond}."
 
 
 def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:

@@ -15,7 +15,7 @@ from .frame import Query, compares_with_other
 _WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen twenty")
 _NUM: dict[str, float] = {w: i for i, w in enumerate(_WORDS.split())}
-_NUM |= {"a": 1, "an": 1, "half": 0.5}
+_NUM |= {"a": 1, "an": 1, "half": 0.5, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
 _UNIT = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}
 _CLOCK = re.compile(r"^(?:at |the )?(\d{1,3}):([0-5]\d)(?: mark)?$")
 _AMOUNT = re.compile(r"^(?:the |a |an )?(?:first )?([a-z]+|\d+(?:\.\d+)?)[ -](second|seconds|minute|minutes|hour|hours)"
@@ -94,7 +94,8 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         ref = getattr(q, field)
         role = " ".join(ref.lower().split()).removeprefix("the ").removesuffix(" one").removesuffix(" person") \
             .removesuffix(" speaker") if ref else ""
-        if role in ("first", "last") and q.pick in (None, role):
+        if role in ("first", "last") and q.pick in (None, role) and q.find not in ("same", "more", "less"):
+            # (a comparison keeps its two people: "the first speaker" is a person by rank, people.by_role)
             moved.append(f"{field}={ref!r} is pick={role}")
             q = replace(q, **{field: None}, pick=role, rel=None if field == "other" else q.rel)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:

@@ -23,6 +23,7 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
+from .repair import time_of
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
@@ -90,6 +91,32 @@ def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # no
             q = replace(q, **{f: None})
             added.append(f"{_FIELD_NAME[f]}={v} dropped: the question never says that time")
     return q
+
+
+# "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
+# start of the recording, which no clock in the question says
+_OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during|within|over|throughout|inside|"
+                      r"before|by|until|till))\s+(?:the\s+end\s+of\s+)?the\s+(?:very\s+)?first\s+"
+                      r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
+
+
+def opening_window(q: Query, plain: str, added: list[str]) -> Query:
+    """The question's span from the start of the recording ("how many people spoke after the first minute?":
+    from=1:00; "who spoke in the first 30 seconds?": to=0:30), whatever times the model wrote for it."""
+    found = list(_OPENING.finditer(plain))
+    if len(found) != 1 or CLOCK.search(plain):
+        return q
+    m = found[0]
+    secs = time_of(f"{m.group(3) or 'one'} {m.group(4)}s")
+    if secs is None:
+        return q
+    secs = int(round(secs))
+    clock = f"{secs // 60}:{secs % 60:02d}"
+    field = "from_" if m.group(1) else "to"
+    if getattr(q, field) == clock and q.at is None and getattr(q, "to" if field == "from_" else "from_") is None:
+        return q
+    added.append(f"{_FIELD_NAME[field]}={clock}: the question's {m.group(0)!r} (from the start of the recording)")
+    return replace(q, **({"from_": None, "to": None, "at": None} | {field: clock}))
 
 
 def clock_fields(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
