@@ -38,6 +38,11 @@ Q = "the person who said 'the coffee machine is broken'"
     ("Do you know who the second person to talk in the bathroom was?",
      "Who was the second person to talk in the bathroom?"),
     ("Do you know what the last thing someone said was?", "What was the last thing someone said?"),
+    # blind probe 576: an order to name people asks who (it went to a search and said "no memory")
+    ("Name everyone who spoke in the garden.", "Who spoke in the garden?"),
+    ("Please list all the people that I heard after 1:00", "Who did I hear after 1:00?"),
+    ("Identify the people you saw in the lab.", "Who did you see in the lab?"),
+    ("Can you name each person who was seen in the lab?", "Who was seen in the lab?"),
 ])
 def test_a_request_is_the_question_it_wraps(asked, plain):
     assert unwrap_request(asked) == plain
@@ -49,7 +54,7 @@ def test_a_request_is_the_question_it_wraps(asked, plain):
     f"Do you remember the person who said {Q}?",
     "Who spoke first?", "Did Ann speak?",                 # no request
     "Tell me about the red folder.",                      # a content request: the search path reads it as it is
-    "Can you tell me?", "Say hello.",
+    "Can you tell me?", "Say hello.", "Name everyone.",   # nobody to name by anything
     "Did Ann speak, do you know?",                        # a yes / no question with a request after it
 ])
 def test_other_questions_stay_as_they_are(asked):

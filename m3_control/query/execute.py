@@ -193,8 +193,12 @@ class QueryExecutor:
         if q.rel == "with":
             act = "seen"      # in view together: the face appearances are the events, whatever the frame said
         kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
-        sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who)]
-        self._step(res, f"act {act}" + (" of who" if who is not None else ""), sel)
+        # "how many times in total did A and B speak?": both people's turns (a second person with no relation)
+        both = q.find == "count_times" and who is not None and other is not None and not q.rel and not q.until \
+            and not compares_with_other(q.times)
+        sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
+                                                        or (both and e.character_id == other))]
+        self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
         # 3. people
         spoke: dict[int, int] = {}
         for e in scope:

@@ -110,14 +110,24 @@ def phrase(res: QueryResult) -> str:
     if f == "count_places":
         n = int(res.value)
         word = "place" if n == 1 else "places"
+        # the places named too: "which rooms did I go through?" is often written as a count
+        named = list(dict.fromkeys([p for _, p in res.robot_places] if res.robot_places else
+                                   [res.places[e.id] for e in res.events if e.id in res.places]))
+        which = f": {_join([_the(x) for x in named])}" if n and len(named) == n else ""
         if not res.robot_places and q.act in ("spoke", "seen", "any") and not q.who:
             # rooms where people were heard (seen), not the robot's own
             lead = {"spoke": "People spoke", "seen": "I saw people"}.get(q.act, "I saw or heard people")
-            return f"{lead} in {n} different {word}{cond}." if n else f"{lead} nowhere I know{cond}."
-        return f"I was in {n} different {word}{cond}." if n else f"I have no record of where I was{cond}."
+            return f"{lead} in {n} different {word}{cond}{which}." if n else f"{lead} nowhere I know{cond}."
+        return f"I was in {n} different {word}{cond}{which}." if n else f"I have no record of where I was{cond}."
     if f == "count_times":
         n = int(res.value)
         verb = "saw" if q.act == "seen" else "heard"
+        if q.who and q.other and not q.rel and not q.until and q.act != "seen" and "other" in res.who:
+            # two people's turns together: each one's count, then the sum
+            each = [(res.describe[res.who[k].character_id], res.spoke.get(res.who[k].character_id, 0))  # type: ignore
+                    for k in ("who", "other")]
+            said = " and ".join(f"{d} {'spoke ' + times_word(k) if k else 'never spoke'}" for d, k in each)
+            return f"{_cap(said)}{cond}: {times_word(n)} in all."
         if q.who and people:
             return (f"I saw {people[0].description} {times_word(n)}{cond}." if q.act == "seen" else
                     f"{_cap(people[0].description)} spoke {times_word(n)}{cond}.")

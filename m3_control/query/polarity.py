@@ -66,7 +66,7 @@ def fit(question: str, q: Query, answer: str) -> str:
     if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
         m = _COMPARED.match(answer)   # the one who did, in few words (the counts stay in the trace)
         if m:
-            answer = f"{m.group(1)} spoke {m.group(2)} often."
+            answer = f"{m.group(1)[:1].upper()}{m.group(1)[1:]} spoke {m.group(2)} often."
     return answer
 
 

@@ -11,7 +11,9 @@ keeps the words as asked.
   someone spoke." -> "How many times someone spoke?");
 - "whether" / "if" asks yes or no: "Do you remember whether A spoke again?" -> "Is it true that A spoke again?";
 - "tell me" / "remind me" with a thing asks what it was: "Tell me the first thing anybody said." -> "What was the
-  first thing anybody said?".
+  first thing anybody said?";
+- "name" / "list" everyone who ... asks who: "Name everyone who spoke in the garden." -> "Who spoke in the
+  garden?".
 
 Only a request about something said, seen or known is unwrapped: "Can you see the red folder?" or "Do you remember
 the person who said X?" ask yes or no themselves and stay as they are.
@@ -62,8 +64,27 @@ def _direct_order(text: str) -> str:
     return _SUBJECT_BE.sub(lambda b: f"{b.group(1)} {b.group(3)} {b.group(2)}", text, count=1)
 
 
+# "Name everyone who spoke in the garden.", "List the people that I heard after 1:00": who they were
+_NAME_PEOPLE = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:name|list|identify|enumerate|give\s+me|mention)\s+"
+    r"(?:(?:to\s+me\s+)?)(?:everyone|everybody|anyone|anybody|every\s+(?:person|one|speaker)|each\s+(?:person|one|speaker)"
+    r"|all\s+(?:of\s+)?(?:the\s+)?(?:people|persons|speakers|voices|those)|the\s+(?:people|persons|speakers|ones))"
+    r"\s+(?:(?:who|that)\s+|(?=(?:i|we|you)\s))", re.IGNORECASE)
+
+
+_BASE = {"heard": "hear", "saw": "see", "met": "meet", "noticed": "notice", "spotted": "spot", "watched": "watch",
+         "recorded": "record", "listened": "listen"}
+_SUBJECT_VERB = re.compile(rf"^(i|we|you)\s+({'|'.join(_BASE)})\b", re.IGNORECASE)
+
+
 def unwrap_request(question: str) -> str:
     """The question a request wraps (see the module), or ``question`` itself when it is not such a request."""
+    named = _NAME_PEOPLE.match(question)
+    if named is not None and question[named.end():].strip(" .!?"):
+        rest = question[named.end():].strip().rstrip(" .!?")
+        # "... that I heard after 1:00" -> "Who did I hear after 1:00?"
+        rest = _SUBJECT_VERB.sub(lambda v: f"did {v.group(1)} {_BASE[v.group(2).lower()]}", rest, count=1)
+        return "Who " + rest + "?"
     m = _REQUEST.match(question)
     if m is None:
         tag = _TAG.search(question)
