@@ -30,6 +30,7 @@ from .backends.base import ChatBackend, ChatError, StopCheck
 from .loop import RoundCallback, RoundInfo, clean_answer
 from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, parse_tools_reply, tool_error_turn
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
+from .query import also as query_also
 from .query import fidelity as query_fidelity
 from .query import plans as query_plans
 from .query import polarity as query_polarity
@@ -37,6 +38,7 @@ from .query import routing as query_routing
 from .query import spans as query_spans
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
+from .query.phrase import described_nobody
 from .query.quotes import quote_score
 from .query.requests import direct_question
 from .robot_provenance import robots_of
@@ -206,6 +208,7 @@ class ToolReasoningLoop:
         which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``."""
         rounds = max(2, max_rounds or self.default_rounds)
         asked, question = question, direct_question(question)   # "Can you tell me who ...?" asks who
+        also, question = query_also.split(question)   # "..., and in which rooms?": asked of the result (also.py)
         messages = initial_messages(question)
         shown: dict[int, dict] = {}
         trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": asked,
@@ -213,6 +216,8 @@ class ToolReasoningLoop:
                                  "counts": {"invalid": 0, "tool_errors": 0, "repeated_query": 0}}
         if question != asked:
             trace["asked_as"] = question
+        if also:
+            trace["also_asked"] = also
         run = Rounds(self.backend, trace, should_stop, on_round)
         searches, done = run.searches, run.answer
 
@@ -373,6 +378,10 @@ class ToolReasoningLoop:
                     if not run.report(info):
                         return run.cancelled(r + 1)
                     continue
+                text = described_nobody(qres, question) or text
+                more = query_also.answer(also, qres, self.queries) if also else ""
+                if also:
+                    info.flags.append(f"also_{also}" if more else f"also_{also}_unanswered")
                 info.search_s = time.perf_counter() - t
                 info.results = len(qres.events)
                 turns = qres.events[:MAX_PROVENANCE_TURNS]
@@ -383,6 +392,7 @@ class ToolReasoningLoop:
                 trace["provenance"] = prov.provenance()
                 run.report(info)
                 text = fit_polarity(question, query_polarity.fit(question, aligned, text))
+                text = f"{text} {more}" if more else text
                 return done(Answer(answer=text, rounds_used=r + 1,
                                    cited_memory_ids=prov.memory_ids), "model")
             if action == "tool":

@@ -28,7 +28,7 @@ from m3_memory.timeline import Timeline
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
-from .polarity import YES_NO_QUESTION
+from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .quotes import quote_score
 from .ranking import own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
@@ -39,6 +39,7 @@ from .wording import (
     QUOTED,
     anchor_order,
     between_people,
+    busiest_place,
     clock_bounds,
     clock_fields,
     clock_refs,
@@ -47,6 +48,7 @@ from .wording import (
     grounded_refs,
     invented_times,
     opening_window,
+    place_choice,
     place_named,
     place_not_person,
     rank_from_end,
@@ -97,9 +99,10 @@ _MEETING = re.compile(r"\b(?:meet|met|meeting|encounter|encountered|run into|ran
 _SILENT = re.compile(r"\b(?:never|silent|quiet|nothing|without|not|didn't|did not)\b", re.IGNORECASE)
 _ANYONE = r"than (?:anyone|anybody|everyone|everybody|the others)\b"
 _MOST = re.compile(rf"(?<!\bat )\bmost\b(?!\s+recent)|\bmore (?:often |times )?{_ANYONE}|"
-                   r"\b(?:greatest|largest|highest|biggest)\s+number\b", re.IGNORECASE)
+                   r"\b(?:greatest|largest|highest|biggest)\s+number\b|\b(?:busiest|liveliest|noisiest)\b",
+                   re.IGNORECASE)
 _LEAST = re.compile(rf"(?<!\bat )\b(?:least|fewest)\b|\b(?:less|fewer) (?:often |times )?{_ANYONE}|"
-                    r"\b(?:smallest|lowest)\s+number\b", re.IGNORECASE)
+                    r"\b(?:smallest|lowest)\s+number\b|\bquietest\b", re.IGNORECASE)
 # words that ask about order in time: a frame may only relate two people in time (rel=) when the question does
 _ORDER = re.compile(r"\b(?:before|after|earlier|later|next|previous|preceding|prior|following|followed|preceded|"
                     r"then|until|till|since|when|again|still|afterwards?|beforehand|anymore|by\s+the\s+time|"
@@ -302,7 +305,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                    bool(_HEARING.search(plain)), added)
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
-    q = place_named(q, plain, named_place, added)
+    q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
+    q = busiest_place(q, plain, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
@@ -485,7 +489,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # "where did I first meet her?": seen or heard, whichever came first
         added.append(f"act={q.act} dropped: meeting someone is seeing or hearing them")
         q = replace(q, act=None)
-    if q.place is None and q.find not in ("same", "more", "less"):
+    if q.place is None and q.find not in ("same", "more", "less") and not (
+            q.find == "where" and EITHER_PLACE.search(plain)):     # a choice of places is no place (place_choice)
         place = place_of_question(question, known_places)
         if place is not None:
             q = replace(q, place=place)

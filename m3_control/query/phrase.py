@@ -283,6 +283,22 @@ def _stopped(res: QueryResult) -> str:
     return f"I don't remember anyone saying \"{_said(ref)}\"."
 
 
+def described_nobody(res: QueryResult, question: str) -> str | None:
+    """A person the question describes in its own words, not by a quote, a name or a look the faces hold ("did the
+    person wearing a red hat speak?"), whom no record matches: the memory cannot tell, which is not "nobody said
+    'red hat'". None for any other result."""
+    ref = res.problem
+    if res.status != "unknown_person" or not ref or re.search(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"", question):
+        return None
+    who = next((w for w in res.who.values() if w.ref == ref), None)
+    if who is None or who.name_like or who.how in ("look", "role"):
+        return None
+    if re.search(rf"\b(?:say|said|says|saying|words?)\s+(?:that\s+)?\W*{re.escape(ref)}", question, re.IGNORECASE):
+        return None       # "did anyone say close the gate?": words someone would have said
+    return (f"I don't know who you mean by \"{_said(ref)}\": I know people by what they said, their names and how "
+            "they looked.")
+
+
 def _nobody(res: QueryResult, cond: str) -> str:
     verb = {"spoke": " speak", "seen": ""}.get(res.query.act or "", "")
     if (res.query.rel or res.query.until) and res.anchor is None:

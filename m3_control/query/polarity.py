@@ -86,6 +86,11 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
                             re.IGNORECASE)
 
 
+# "did A speak in the hallway or in the bedroom?": a choice of two places, answered by where (wording.place_choice)
+EITHER_PLACE = re.compile(r"\b(?:in|at|inside)\s+the\s+([a-z]+(?:\s+[a-z]+)?)\s+or\s+(?:in\s+|at\s+|inside\s+)?the\s+"
+                          r"([a-z]+(?:\s+[a-z]+)?)\s*\?*\s*$", re.IGNORECASE)
+
+
 _QUOTE_POSSESSIVE = re.compile(r"''s\b")
 # "Fewer than 3 speakers after 1:10, right?": a statement with a tag asks for a yes or a no
 _TAG = re.compile(r",\s*(?:right|correct|true|yes\s+or\s+no|yes|no|is\s+that\s+(?:right|so|true)|"
@@ -101,7 +106,8 @@ class _YesNoQuestion:
         # "After the person who said 'X''s final turn, did ...?": the possessive closes the quote
         question = _QUOTE_POSSESSIVE.sub("' s", question)
         tagged = bool(_TAG.search(question)) and not _WH.match(question)
-        return bool(_YES_NO.match(question) or tagged) and not _EITHER_OF_TWO.search(question)
+        return bool(_YES_NO.match(question) or tagged) and not _EITHER_OF_TWO.search(question) \
+            and not EITHER_PLACE.search(question)
 
 
 YES_NO_QUESTION = _YesNoQuestion()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .fidelity import _COMPANY, _HEARING, _ORDER, _QUOTE, look_of_question, quotes_of
+from .wording import BUSY_PLACE as _BUSY_PLACE
 
 
 def asks_order_of_quote(question: str) -> bool:
@@ -60,7 +61,10 @@ def asks_who_spoke(question: str) -> bool:
     talking?": a person, a time or a place by who spoke when or where, which the turn records hold (not "who talked
     about the umbrella?": a topic is a search)."""
     plain = _QUOTE.sub(" ", question)
-    return bool(_WHO_SPOKE.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
+    return bool(_WHO_SPOKE.search(plain) or _BUSY_PLACE.search(plain)) and not re.search(r"\babout\b", plain,
+                                                                                          re.IGNORECASE)
+
+
 
 
 _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+seconds|where)\b[^?]*\b"

@@ -23,6 +23,7 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
+from .polarity import EITHER_PLACE
 from .repair import time_of
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
@@ -567,3 +568,38 @@ def same_place_pair(q: Query, plain: str, quoted: list[str], yes_no: bool, added
     if new != q:
         added.append(f"rel=same_place: the question asks about a place both were in ({new.compact()})")
     return new
+
+
+# "which was the busiest room?": the place with the most talk (a blind probe's search found no memory of it)
+_BUSY = r"(?:busiest|liveliest|noisiest|quietest|most\s+(?:active|crowded|lively))"
+BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
+                         rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
+                         re.IGNORECASE)
+
+
+def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
+    """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
+    talk."""
+    m = BUSY_PLACE.search(plain)
+    if m is None or q.who or q.other:
+        return q
+    pick = "least" if "quiet" in m.group(0).lower() else "most"
+    new = replace(q, find="where", pick=pick, place=None, times=None, count=None, by=None)
+    if new != q:
+        added.append(f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
+    return new
+
+
+def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
+    """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
+    or no about one of the places; only when both are places the robot knows."""
+    m = EITHER_PLACE.search(plain)
+    names = {k.lower(): k for k in known}
+    if m is None or not all(g.lower() in names for g in (m.group(1), m.group(2))):
+        return q
+    new = replace(q, find="where", place=None, pick=None, times=None, count=None,
+                  other=None if not q.rel else q.other, act=q.act or "spoke")
+    if new != q:
+        added.append("find=where: the question offers a choice of two places (where, each of them)")
+    return new
+

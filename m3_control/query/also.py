@@ -1,0 +1,63 @@
+"""A second ask joined to a question ("How many times did A speak, and in which rooms?", "Who spoke between 0:40
+and 1:00, and how many times?", "Who spoke right after A, and what did they say?").
+
+The frame answers the question without its second ask (read by the model and the checks as a question of its own:
+"how many times" in a tail made the frame count people who spoke that many times); the second ask is then answered
+for the people the executed result holds, from the same result (their turns in its scope, their places on the
+robot's track), and checked like any answer. Nothing is said for it when the result holds nobody.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .execute import QueryExecutor, QueryResult
+from .phrase import _cap, _join, _the, check, times_word
+
+_ALSO = re.compile(
+    r",?\s+and\s+(?P<ask>(?:when|at\s+what\s+time)(?:\s+(?:was\s+that|did\s+(?:they|he|she)(?:\s+\w+)?))?"
+    r"|where(?:\s+(?:was\s+that|were\s+they|was\s+(?:he|she)|did\s+(?:they|he|she)(?:\s+\w+)?))?"
+    r"|(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)(?:\s+(?:was\s+that|were\s+they|did\s+(?:they|he|she)"
+    r"(?:\s+\w+)?))?"
+    r"|how\s+many\s+times(?:\s+(?:each|did\s+(?:they|he|she|each)(?:\s+\w+)?))?|how\s+often"
+    r"|what\s+did\s+(?:they|he|she)\s+say|what\s+(?:was|were)\s+(?:said|their\s+words))\s*[?.!]*\s*$",
+    re.IGNORECASE)
+
+
+def split(question: str) -> tuple[str | None, str]:
+    """(the second ask: "when" / "where" / "times" / "what", or None; the question without it)."""
+    m = _ALSO.search(question)
+    if m is None or m.start() == 0:
+        return None, question
+    ask = m.group("ask").lower()
+    kind = "what" if ask.startswith("what did") or ask.startswith("what w") else \
+        "where" if re.match(r"(?:in\s+)?(?:which|what)\s+(?:room|place)", ask) or ask.startswith("where") else \
+        "times" if ask.startswith("how") else "when"
+    return kind, question[:m.start()].rstrip(" ,") + "?"
+
+
+def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
+    """The second ask answered for the result's people ("" when it holds nobody, or the answer would state what
+    the result does not hold)."""
+    people = [p for p in res.people if p.events]
+    if res.status != "ok" or not people:
+        return ""
+    parts: list[str] = []
+    for p in people:
+        d = res.describe.get(p.character_id, p.description)
+        voice = [e for e in p.events if e.kind == "voice"]
+        if kind == "times":
+            parts.append(f"{d} spoke {times_word(res.spoke.get(p.character_id, len(voice)))}")
+        elif kind == "when":
+            parts.append(f"{d} at {_join([res.say(e.start) for e in p.events])}")
+        elif kind == "what":
+            said = list(dict.fromkeys(e.text.strip().rstrip(".!?") for e in voice if e.text.strip()))
+            if said:
+                parts.append(f"{d} said {_join([chr(34) + s + chr(34) for s in said])}")
+        else:
+            ex.place_turns(res, p.events)
+            where = list(dict.fromkeys(res.places[e.id] for e in p.events if e.id in res.places))
+            if where:
+                parts.append(f"{d} {'spoke' if voice else 'was seen'} in {_join([_the(w) for w in where])}")
+    text = f"{_cap('; '.join(parts))}." if parts else ""
+    return "" if not text or check(text, res) else text
