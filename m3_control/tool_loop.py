@@ -355,7 +355,7 @@ class ToolReasoningLoop:
                         text, qres = plan.run(self.queries, aligned, before_time)
                     else:
                         text, qres = answer_query(self.queries, aligned.compact(), before_time)
-                except (QueryError, ValueError, TypeError, KeyError, IndexError) as e:
+                except Exception as e:   # noqa: BLE001  (any fault of the executor: reported, never raised)
                     # a frame that does not fit (QueryError), or a fault of the executor on this memory: reported
                     # to the model for another round and recorded, never raised out of the loop
                     info.flags.append("query_error" if isinstance(e, QueryError) else "query_failed")

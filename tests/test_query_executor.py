@@ -857,3 +857,12 @@ def test_the_turns_of_two_people_together(ex):
     assert res.value == 2 and "never spoke" in a, a
     _, res = ask(ex, f'find=count_times who="Ann" other="{COFFEE}" rel=after act=spoke')  # a relation: Ann only
     assert res.value == 3, res.trace()
+
+
+def test_a_comparison_counts_both_people_whatever_a_pick_left(ex):
+    # a frame that picked the first of two compared people dropped the other from the people, and the executor
+    # raised StopIteration out of the tool loop (a benchmark run ended there)
+    a, res = ask(ex, f'find=more who="Ann" other="{COFFEE}" pick=first')
+    assert res.value == (4, 2) and a.startswith("Yes, Ann spoke more often (4 times)"), a
+    _, res = ask(ex, f'find=less who="{COFFEE}" other="{TECH}" rel=before')   # Bo's turns before Cy's first
+    assert res.status == "ok" and isinstance(res.value, tuple), res.trace()

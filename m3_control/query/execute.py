@@ -393,9 +393,9 @@ class QueryExecutor:
         elif f == "same":
             res.value = who == other
         elif f in ("more", "less"):
-            a = next(p for p in people if p.character_id == who)
-            b = next(p for p in people if p.character_id == other)
-            res.value = (a.spoke, b.spoke)
+            # each one's turns in the scope, whatever a pick or a relation left of the people (a frame that picks
+            # the first of two compared people dropped the other from them)
+            res.value = (res.spoke.get(who, 0), res.spoke.get(other, 0))  # type: ignore[arg-type]
         elif busiest_place(q):
             # "in which room did people talk the most?": most / least applies to the places, not to a person
             kind = "face" if q.act == "seen" else "voice"
