@@ -205,7 +205,22 @@ class ToolReasoningLoop:
     def run(self, question: str, before_time: float | None = None, max_rounds: int | None = None,
             on_round: RoundCallback | None = None, should_stop: StopCheck | None = None) -> Answer:
         """``should_stop`` (cancel, deadline, shutdown) is checked before every round and handed to the backend,
-        which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``."""
+        which aborts a generation in progress where it can; either way the answer is ``error="cancelled"``.
+        Two whole questions joined by ", and" are asked one after the other (also.two_questions)."""
+        pair = query_also.two_questions(direct_question(question))
+        if pair is None:
+            return self._run(question, before_time, max_rounds, on_round, should_stop)
+        parts = [self._run(q, before_time, max_rounds, on_round, should_stop) for q in pair]
+        failed = next((a for a in parts if a.error), None)
+        trace = {**parts[0].trace, "question": question, "parts": [a.trace for a in parts],
+                 "provenance": [p for a in parts for p in a.trace.get("provenance", [])]}
+        return Answer(answer=" ".join(a.answer for a in parts if a.answer), trace=trace,
+                      rounds_used=sum(a.rounds_used for a in parts), searches=[s for a in parts for s in a.searches],
+                      cited_memory_ids=list(dict.fromkeys(i for a in parts for i in a.cited_memory_ids)),
+                      error=failed.error if failed else "", error_kind=failed.error_kind if failed else ErrorKind.NONE)
+
+    def _run(self, question: str, before_time: float | None, max_rounds: int | None, on_round: RoundCallback | None,
+             should_stop: StopCheck | None) -> Answer:
         rounds = max(2, max_rounds or self.default_rounds)
         asked, question = question, direct_question(question)   # "Can you tell me who ...?" asks who
         also, question = query_also.split(question)   # "..., and in which rooms?": asked of the result (also.py)

@@ -10,7 +10,9 @@ tests/test_query_executor.py (a scripted model writes the frame a small model wr
 - a choice of two places ("did A speak in the kitchen or in the lab?"): where, not a yes or no about one;
 - "which was the busiest room?": the place with the most talk, not a search;
 - a person the question describes in words the memory does not keep ("the person wearing a red hat"): it cannot
-  tell, which is not "nobody said 'red hat'".
+  tell, which is not "nobody said 'red hat'";
+- and from fresh seed 578's probe: two whole questions joined by ", and"; the robot's n-th room; how long someone
+  talked (not a gap); a person's own last turn before the robot's move; the turns between two people's first words.
 """
 
 from __future__ import annotations
@@ -89,3 +91,31 @@ def test_a_person_described_in_words_the_memory_does_not_keep(ex):  # noqa: F811
     assert a.answer.startswith("I don't know who you mean by") and "never heard" not in a.answer, a.answer
     a = answer(ex, "Did anyone say close the window?", 'find=yes who="close the window"')   # words, unquoted
     assert a.answer.startswith("No, I never heard anyone say"), a.answer
+
+
+def test_two_whole_questions_are_each_answered(ex):  # noqa: F811
+    a = answer(ex, "How many people did I hear in total, and who spoke the most?",
+               "find=count_people act=spoke", "find=who pick=most")
+    assert a.answer.startswith("I heard 3 different people.") and "Ann spoke most often (4 times)" in a.answer, a.answer
+    assert len(a.trace["parts"]) == 2 and a.trace["provenance"], a.trace
+
+
+def test_the_robots_nth_room_and_how_long_someone_talked(ex):  # noqa: F811
+    a = answer(ex, "Which room did I visit second?", "find=where pick=second_least")     # a rank by count, written
+    assert "office" in a.answer and "kitchen" not in a.answer and "lab" not in a.answer, a.answer
+    a = answer(ex, "How many seconds did Ann talk in the lab?", 'find=gap who="Ann" act=spoke')   # 1:05, 1:25
+    assert a.answer == "Ann spoke for 4 seconds in the lab in all.", a.answer
+
+
+def test_an_order_to_the_robots_move_is_about_the_persons_own_turn(ex):  # noqa: F811
+    a = answer(ex, f"When did {BO} last speak before I entered the lab?",
+               f'find=when other="{COFFEE}" rel=before act=spoke')                        # Bo 0:10, 0:40
+    assert "00:40" in a.answer and "00:10" not in a.answer, a.answer
+
+
+def test_the_turns_between_two_peoples_first_words(ex):  # noqa: F811
+    q = f"Between {BO}'s first words and {CY}'s first words, how many times did someone speak?"
+    frame, added, missing = fit_question(q, parse("find=count_times act=spoke"), KNOWN)
+    assert (frame.other, frame.until) == (COFFEE, TECH) and not missing, added
+    a = answer(ex, q, "find=count_times act=spoke")                                    # Bo 0:10 .. Cy 0:35: Ann 0:20
+    assert "once" in a.answer, a.answer

@@ -36,6 +36,26 @@ def split(question: str) -> tuple[str | None, str]:
     return kind, question[:m.start()].rstrip(" ,") + "?"
 
 
+# "How many people did I hear in total, and who spoke the most?": two whole questions, each asked on its own
+_SECOND_QUESTION = re.compile(r"\s*[,;]\s*and\s+(?=(?:who|whom|whose|what|when|where|which|how|did|does|do|was|were|is|"
+                              r"are|has|had)\b)", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:he|she|they|them|him|her|his|their|theirs|it|that|this|those|there|then)\b", re.IGNORECASE)
+_ASKS = re.compile(r"^\W*(?:who|whom|whose|what|when|where|which|how|did|does|do|was|were|is|are|has|had|in\s+which|"
+                   r"at\s+what)\b", re.IGNORECASE)
+
+
+def two_questions(question: str) -> tuple[str, str] | None:
+    """The two whole questions a question joins with ", and" (the second needs nothing from the first: no
+    pronoun), else None."""
+    if split(question)[0] is not None:      # "..., and when?": a second ask of the same result
+        return None
+    parts = _SECOND_QUESTION.split(question.strip(), maxsplit=1)
+    if len(parts) != 2 or not _ASKS.match(parts[0]) or _PRONOUN.search(parts[1]) or len(parts[1].split()) < 3:
+        return None
+    first, second = parts[0].rstrip(" ?") + "?", parts[1].strip()
+    return first, second[0].upper() + second[1:].rstrip(" ?.") + "?"
+
+
 def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
     """The second ask answered for the result's people ("" when it holds nobody, or the answer would state what
     the result does not hold)."""

@@ -411,9 +411,13 @@ class QueryExecutor:
                 # the robot's own rooms ("how many rooms did I go to?"); with act=: where people spoke / were seen
                 self._robot_places(res, facts, at, t1, t2)
                 names = [p for _, p in res.robot_places]
-                if q.pick in ("first", "last") and names:
-                    names = [names[0] if q.pick == "first" else names[-1]]
-                    res.robot_places = [next(x for x in res.robot_places if x[1] == names[0])]
+                n = {"first": 1, "last": -1}.get(q.pick or "") or (int(q.pick) if q.pick and
+                                                                   q.pick.lstrip("-").isdigit() else 0)
+                if n and names:     # "which room did I visit second?": the n-th of its stays, in order
+                    ok = 0 < n <= len(names) or 0 < -n <= len(names)
+                    stay = res.robot_places[n - 1 if n > 0 else n] if ok else None
+                    res.robot_places = [stay] if stay else []
+                    names = [stay[1]] if stay else []
             else:
                 self.place_turns(res, events)
                 names = [res.places[e.id] for e in events if e.id in res.places]

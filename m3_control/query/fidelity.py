@@ -29,8 +29,9 @@ from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
+from .question_forms import busiest_place, duration_not_gap, opening_window, place_choice
 from .quotes import quote_score
-from .ranking import own_nth_time, rank_by_count, rank_of_turn, unasked_rank
+from .ranking import _RELATION, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
@@ -39,7 +40,6 @@ from .wording import (
     QUOTED,
     anchor_order,
     between_people,
-    busiest_place,
     clock_bounds,
     clock_fields,
     clock_refs,
@@ -47,8 +47,6 @@ from .wording import (
     counted_people,
     grounded_refs,
     invented_times,
-    opening_window,
-    place_choice,
     place_named,
     place_not_person,
     rank_from_end,
@@ -306,7 +304,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
-    q = busiest_place(q, plain, added)
+    q = duration_not_gap(busiest_place(q, plain, added), plain, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
@@ -364,6 +362,12 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append(f"who={q.other!r}{' pick=' + pick if pick else ''}: the question asks about their own turn "
                      f"(rel={q.rel} dropped)")
         q = replace(q, who=q.other, other=None, rel=None, pick=pick)
+    elif (q.rel and q.rel != "same_place" and q.who is None and q.other and len(quoted) == 1
+          and q.find in ("what", "when", "where") and not _RELATION.search(without_moves(plain, known_places))):
+        # "what was the last thing A said before I entered the office?": the order is to the robot's move
+        # (moves.py sets the window), the turn asked about is A's own
+        added.append(f"who={q.other!r}: the question's order is to the robot's move (rel={q.rel} dropped)")
+        q = replace(q, who=q.other, other=None, rel=None)
     elif q.rel and q.find == "gap":
         pass      # the time between other's turn and the next: the relation says which side, "between" included
     elif q.rel and not _ORDER.search(plain):

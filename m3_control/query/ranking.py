@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query, compares_with_other
+from .frame import Query, compares_with_other, count_rank
 from .wording import ORDINAL_WORDS, _rank
 
 _ORD_RE = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
@@ -136,9 +136,20 @@ _RANK_WORDS = re.compile(rf"\b{_ORD_RE}\b|\bpenultimate\b|\bto[\s-]+(?:the\s+)?(
                          r"seven|eight|nine|ten)\b|#\s*\d", re.IGNORECASE)
 
 
+_COUNTING = re.compile(r"\b(?:most|least|fewest|more|less|fewer|often|times|talkative|busiest|quietest|highest|lowest|"
+                       r"greatest|largest|smallest|biggest|number|turns|count)\b", re.IGNORECASE)
+
+
 def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
     """An ordinal pick (2, -2, ...) in a question that ranks nothing ("before X said anything, how many turns had I
-    heard?" written ``pick=-2``): dropped."""
+    heard?" written ``pick=-2``): dropped. A rank by count (second_least) where the question counts nothing and
+    names an ordinal ("which room did I visit second?"): that ordinal."""
+    if count_rank(q.pick) and count_rank(q.pick)[1] > 1 and not _COUNTING.search(plain):  # type: ignore[index]
+        m = re.search(rf"\b{_ORD_RE}\b", plain, re.IGNORECASE)
+        n = ORDINAL_WORDS.get(m.group(0).lower()) if m else None
+        if n:
+            added.append(f"pick={n}: the question counts nothing, its {m.group(0)!r} is an order")  # type: ignore
+            return replace(q, pick="first" if n == 1 else str(n))
     if not q.pick or not re.fullmatch(r"-?\d+", q.pick) or _RANK_WORDS.search(plain):
         return q
     added.append(f"pick={q.pick} dropped: the question ranks nothing")

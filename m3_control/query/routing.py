@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .fidelity import _COMPANY, _HEARING, _ORDER, _QUOTE, look_of_question, quotes_of
-from .wording import BUSY_PLACE as _BUSY_PLACE
+from .question_forms import BUSY_PLACE as _BUSY_PLACE
 
 
 def asks_order_of_quote(question: str) -> bool:

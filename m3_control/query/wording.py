@@ -23,8 +23,6 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
-from .polarity import EITHER_PLACE
-from .repair import time_of
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
@@ -92,32 +90,6 @@ def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # no
             q = replace(q, **{f: None})
             added.append(f"{_FIELD_NAME[f]}={v} dropped: the question never says that time")
     return q
-
-
-# "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
-# start of the recording, which no clock in the question says
-_OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during|within|over|throughout|inside|"
-                      r"before|by|until|till))\s+(?:the\s+end\s+of\s+)?the\s+(?:very\s+)?first\s+"
-                      r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
-
-
-def opening_window(q: Query, plain: str, added: list[str]) -> Query:
-    """The question's span from the start of the recording ("how many people spoke after the first minute?":
-    from=1:00; "who spoke in the first 30 seconds?": to=0:30), whatever times the model wrote for it."""
-    found = list(_OPENING.finditer(plain))
-    if len(found) != 1 or CLOCK.search(plain):
-        return q
-    m = found[0]
-    secs = time_of(f"{m.group(3) or 'one'} {m.group(4)}s")
-    if secs is None:
-        return q
-    secs = int(round(secs))
-    clock = f"{secs // 60}:{secs % 60:02d}"
-    field = "from_" if m.group(1) else "to"
-    if getattr(q, field) == clock and q.at is None and getattr(q, "to" if field == "from_" else "from_") is None:
-        return q
-    added.append(f"{_FIELD_NAME[field]}={clock}: the question's {m.group(0)!r} (from the start of the recording)")
-    return replace(q, **({"from_": None, "to": None, "at": None} | {field: clock}))
 
 
 def clock_fields(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
@@ -269,10 +241,13 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
 _FILLER_TO_QUOTE = (r"(?:\s+(?:the|a|an|that|this|person|man|woman|one|who|said|says|say|told|time|moment|when|turn|"
                     r"turns|words|of|their|his|her|i|heard|someone|somebody|first|spoke|talked))*\s*$")
 _BETWEEN = re.compile(r"\b(between|after|since|following|before|until|till)\b" + _FILLER_TO_QUOTE, re.IGNORECASE)
-_AND = re.compile(r"^\s*(?:,\s*)?(?:and|but)\b(?:\s+(after|since|following|before|until|till|prior\s+to))?"
+_AND = re.compile(r"^(?:'s|\u2019s)?(?:\s+(?:very\s+)?(?:first|last|opening|final)\s+(?:words?|turn|time|sentence))?"
+                  r"\s*(?:,\s*)?(?:and|but)\b(?:\s+(after|since|following|before|until|till|prior\s+to))?"
                   + _FILLER_TO_QUOTE, re.IGNORECASE)
 _AFTER_SIDE, _BEFORE_SIDE = {"after", "since", "following"}, {"before", "until", "till", "prior to"}
 # "between A and B, who spoke more / first?", "which of them": a choice between the two people, not a time
+_BOUND_TURN = re.compile(r"\b(?:very\s+)?(?:first|last|opening|final)\s+(?:words?|turns?|time|sentence)\b",
+                         re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|"
                      r"different(?!\s+(?:people|persons|speakers|voices|individuals))|"
                      r"either|which\s+of|longer)\b", re.IGNORECASE)
@@ -291,7 +266,8 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
         return q
     first, second = h.group(1).lower(), " ".join((a.group(1) or "").lower().split())
     if first == "between":
-        if second or _CHOICE.search(_QUOTED.sub(" ", question)):
+        # ("between A's first words and B's": whose turn bounds the time, no choice between them)
+        if second or _CHOICE.search(_BOUND_TURN.sub(" ", _QUOTED.sub(" ", question))):
             return q
     elif not ({first, second} & _AFTER_SIDE and {first, second} & _BEFORE_SIDE):
         return q     # "after A and after B", "after A and B": no window between two turns
@@ -568,38 +544,3 @@ def same_place_pair(q: Query, plain: str, quoted: list[str], yes_no: bool, added
     if new != q:
         added.append(f"rel=same_place: the question asks about a place both were in ({new.compact()})")
     return new
-
-
-# "which was the busiest room?": the place with the most talk (a blind probe's search found no memory of it)
-_BUSY = r"(?:busiest|liveliest|noisiest|quietest|most\s+(?:active|crowded|lively))"
-BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
-                         rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
-                         re.IGNORECASE)
-
-
-def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
-    """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
-    talk."""
-    m = BUSY_PLACE.search(plain)
-    if m is None or q.who or q.other:
-        return q
-    pick = "least" if "quiet" in m.group(0).lower() else "most"
-    new = replace(q, find="where", pick=pick, place=None, times=None, count=None, by=None)
-    if new != q:
-        added.append(f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
-    return new
-
-
-def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
-    """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
-    or no about one of the places; only when both are places the robot knows."""
-    m = EITHER_PLACE.search(plain)
-    names = {k.lower(): k for k in known}
-    if m is None or not all(g.lower() in names for g in (m.group(1), m.group(2))):
-        return q
-    new = replace(q, find="where", place=None, pick=None, times=None, count=None,
-                  other=None if not q.rel else q.other, act=q.act or "spoke")
-    if new != q:
-        added.append("find=where: the question offers a choice of two places (where, each of them)")
-    return new
-

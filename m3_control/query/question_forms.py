@@ -1,0 +1,88 @@
+"""Forms of a question a frame must follow, whatever the model wrote: a span from the start of the recording
+("after the first minute"), the busiest or quietest room, a choice of two places ("in the hallway or in the
+bedroom?"), and how long someone talked (a duration, not the time between two moments). Each found by a blind
+probe of question kinds written before the scene was built (docs/benchmarks.md, stop 59)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .frame import Query
+from .polarity import EITHER_PLACE
+from .repair import time_of
+from .wording import _FIELD_NAME, CLOCK
+
+# "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
+# start of the recording, which no clock in the question says
+_OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during|within|over|throughout|inside|"
+                      r"before|by|until|till))\s+(?:the\s+end\s+of\s+)?the\s+(?:very\s+)?first\s+"
+                      r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
+
+
+def opening_window(q: Query, plain: str, added: list[str]) -> Query:
+    """The question's span from the start of the recording ("how many people spoke after the first minute?":
+    from=1:00; "who spoke in the first 30 seconds?": to=0:30), whatever times the model wrote for it."""
+    found = list(_OPENING.finditer(plain))
+    if len(found) != 1 or CLOCK.search(plain):
+        return q
+    m = found[0]
+    secs = time_of(f"{m.group(3) or 'one'} {m.group(4)}s")
+    if secs is None:
+        return q
+    secs = int(round(secs))
+    clock = f"{secs // 60}:{secs % 60:02d}"
+    field = "from_" if m.group(1) else "to"
+    if getattr(q, field) == clock and q.at is None and getattr(q, "to" if field == "from_" else "from_") is None:
+        return q
+    added.append(f"{_FIELD_NAME[field]}={clock}: the question's {m.group(0)!r} (from the start of the recording)")
+    return replace(q, **({"from_": None, "to": None, "at": None} | {field: clock}))
+
+
+# "which was the busiest room?": the place with the most talk (a blind probe's search found no memory of it)
+_BUSY = r"(?:busiest|liveliest|noisiest|quietest|most\s+(?:active|crowded|lively))"
+BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
+                         rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
+                         re.IGNORECASE)
+
+
+def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
+    """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
+    talk."""
+    m = BUSY_PLACE.search(plain)
+    if m is None or q.who or q.other:
+        return q
+    pick = "least" if "quiet" in m.group(0).lower() else "most"
+    new = replace(q, find="where", pick=pick, place=None, times=None, count=None, by=None)
+    if new != q:
+        added.append(f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
+    return new
+
+
+def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
+    """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
+    or no about one of the places; only when both are places the robot knows."""
+    m = EITHER_PLACE.search(plain)
+    names = {k.lower(): k for k in known}
+    if m is None or not all(g.lower() in names for g in (m.group(1), m.group(2))):
+        return q
+    new = replace(q, find="where", place=None, pick=None, times=None, count=None,
+                  other=None if not q.rel else q.other, act=q.act or "spoke")
+    if new != q:
+        added.append("find=where: the question offers a choice of two places (where, each of them)")
+    return new
+
+
+# "how many seconds did A talk in the bedroom?" is a duration; a gap is between two moments
+_GAP_WORDS = re.compile(r"\b(?:after|before|between|since|until|till|passed|elapsed|went\s+by|gone\s+by|later|earlier|"
+                        r"gap|wait|waited|apart|from|then)\b", re.IGNORECASE)
+_HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time)\b[^?]*\b"
+                            r"(?:talk|talked|speak|spoke|speaking|talking|in\s+view|seen|visible)\b", re.IGNORECASE)
+
+
+def duration_not_gap(q: Query, plain: str, added: list[str]) -> Query:
+    """find=gap for a question about how long someone talked (or was in view), with no second moment: how_long."""
+    if q.find != "gap" or q.other or q.until or _GAP_WORDS.search(plain) or not _HOW_MUCH_TALK.search(plain):
+        return q
+    added.append("find=how_long: the question asks how long someone talked, not the time between two moments")
+    return replace(q, find="how_long", from_=None, to=None, at=None, rel=None)
