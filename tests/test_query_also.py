@@ -119,3 +119,12 @@ def test_the_turns_between_two_peoples_first_words(ex):  # noqa: F811
     assert (frame.other, frame.until) == (COFFEE, TECH) and not missing, added
     a = answer(ex, q, "find=count_times act=spoke")                                    # Bo 0:10 .. Cy 0:35: Ann 0:20
     assert "once" in a.answer, a.answer
+
+
+def test_nobody_who_never_spoke_there_is_said_as_everyone_did(ex):  # noqa: F811
+    from m3_control.query import answer_query
+    # blind probe 578: "who did I hear in the office that I had not heard in the bedroom?" -> "Nobody spoke never"
+    a, res = answer_query(ex, "find=who act=spoke times=0 from=0:00 to=0:45", 91.0)   # Ann, Bo, Cy all spoke then
+    assert res.people == [] and a == "Everyone I heard spoke between 00:00 and 00:45.", a
+    a, res = answer_query(ex, 'find=who act=spoke times=0 place="office"', 91.0)     # Ann never spoke there
+    assert a == "Ann never spoke in the office.", a

@@ -160,7 +160,9 @@ def phrase(res: QueryResult) -> str:
         word = "more" if f == "more" else "less"
         return f"{'Yes' if yes else 'No'}, {x} spoke {word} often ({times_word(nx)}) than {y} ({times_word(ny)}){cond}."
     if not people and f == "who" and q.times:
-        return f"Nobody spoke {_times_phrase(q.times, res)}{cond}."
+        how = _times_phrase(q.times, res)
+        # "who never spoke in the bedroom?" with nobody: everyone heard did ("nobody spoke never" says nothing)
+        return f"Everyone I heard spoke{cond}." if how == "never" else f"Nobody spoke {how}{cond}."
     if not people and f != "where":
         return _nobody(res, cond)
     if f == "who":
