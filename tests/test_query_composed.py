@@ -232,7 +232,10 @@ def test_the_questions_words_rank_by_count_and_by_turn():
             ("Which words did I hear second to last?", "find=what act=spoke", ("-2", "turn")),
             ("What did the third person to speak say?", "find=what pick=3 by=turn act=spoke", ("3", None)),
             ("Who was the second most recent speaker?", "find=who pick=-2 act=spoke", ("-2", None)),
-            ("Who was the second person to speak?", "find=who pick=2 act=spoke", ("2", None))]:
+            ("Who was the second person to speak?", "find=who pick=2 act=spoke", ("2", None)),
+            # fresh seed 579: a turn count where the question counts each person once
+            ("Counting each person once, who spoke fourth?", "find=who pick=4 by=turn", ("4", None)),
+            ("Who was the fourth different person I heard?", "find=who pick=4 by=turn", ("4", None))]:
         q, _, _ = fit_question(question, parse(frame), KNOWN)
         assert (q.pick, q.by) == want, (question, q)
     q, _, _ = fit_question("Who said the seventh thing I heard?", parse("find=what pick=7 by=turn"), KNOWN)
