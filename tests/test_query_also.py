@@ -128,3 +128,18 @@ def test_nobody_who_never_spoke_there_is_said_as_everyone_did(ex):  # noqa: F811
     assert res.people == [] and a == "Everyone I heard spoke between 00:00 and 00:45.", a
     a, res = answer_query(ex, 'find=who act=spoke times=0 place="office"', 91.0)     # Ann never spoke there
     assert a == "Ann never spoke in the office.", a
+
+
+def test_fresh_seed_579s_probe(ex):  # noqa: F811
+    from .test_tool_loop import root_actions
+    # a count of turns written with by=turn (a query error twice, then declined)
+    a = answer(ex, f"How many turns did {BO} take altogether?", f'find=count_times who="{COFFEE}" by=turn')
+    assert "twice" in a.answer, a.answer
+    # the turns next to a move of the robot's are records, not a search
+    be = Scripted(["Action: [Query]\nContent: find=what pick=last act=spoke"], grammar_ok=True)
+    a = ToolReasoningLoop(ex.store, be).run("What was said right before I left the kitchen?", before_time=91.0)
+    assert root_actions(be.grammars[0]) == {"Query"} and "Put the red folder on the desk" in a.answer, a.answer
+    # "between my arrival in the lab and Cy's next words": from the move (1:00) to Cy's 1:10
+    a = answer(ex, f"How much time passed between my arrival in the lab and {CY}'s next words?",
+               f'find=gap who="{TECH}" act=spoke')
+    assert "10 seconds" in a.answer, a.answer

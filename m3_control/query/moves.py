@@ -28,7 +28,7 @@ _LEAVE = (r"left|leav(?:e|ing)|exit(?:ed|ing)?|(?:walked|went|came|drove|rolled|
           r"rolling|stepping|moving)\s+out\s+of|(?:walked|went|drove|rolled|moved|walking|going|moving)\s+away\s+"
           r"from|my\s+(?:departure|exit)\s+from")
 _REL = (r"(?P<rel>(?:right|just|immediately|directly)\s+(?:before|after)|before|after|since|once|as\s+soon\s+as|"
-        r"when|as|until|till|by\s+the\s+time|upon|on)")
+        r"between|when|as|until|till|by\s+the\s+time|upon|on)")
 
 
 def _pattern(places: list[str]) -> re.Pattern:
@@ -91,7 +91,7 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         return q
     rel = " ".join(m.group("rel").lower().split())
     side = "to" if re.search(r"before|until|till|by the time", rel) else \
-        "from" if re.search(r"after|since|once", rel) else "at"
+        "from" if re.search(r"after|since|once|between", rel) else "at"   # "between my arrival in X and ...": from
     if side == "at" and q.pick == "first":
         side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
     fields: dict = {"from_": None, "to": None, "at": None}

@@ -145,7 +145,11 @@ _COUNTING = re.compile(r"\b(?:most|least|fewest|more|less|fewer|often|times|talk
 def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
     """An ordinal pick (2, -2, ...) in a question that ranks nothing ("before X said anything, how many turns had I
     heard?" written ``pick=-2``): dropped. A rank by count (second_least) where the question counts nothing and
-    names an ordinal ("which room did I visit second?"): that ordinal."""
+    names an ordinal ("which room did I visit second?"): that ordinal. ``by=turn`` with no pick to count by (a count
+    of turns written ``find=count_times by=turn``): dropped."""
+    if q.by and not q.pick:
+        added.append(f"by={q.by} dropped: no pick for it to rank")
+        q = replace(q, by=None)
     if count_rank(q.pick) and count_rank(q.pick)[1] > 1 and not _COUNTING.search(plain):  # type: ignore[index]
         m = re.search(rf"\b{_ORD_RE}\b", plain, re.IGNORECASE)
         n = ORDINAL_WORDS.get(m.group(0).lower()) if m else None

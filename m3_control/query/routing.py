@@ -73,14 +73,19 @@ _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+man
                         r"started|begin|began|finish|finished|end|ended)\b"
                         # "how long was I in the hallway?", "when were we in the lab?"
                         r"|^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+(?:seconds|minutes))\b[^?]*\b"
-                        r"(?:was|were|have|had)\s+(?:i|we|you)\s+(?:been\s+)?(?:in|at|inside)\s",
+                        r"(?:was|were|have|had)\s+(?:i|we|you)\s+(?:been\s+)?(?:in|at|inside)\s"
+                        # "what was said right before I left the garden?": the turns next to a move of the robot's
+                        r"|^\W*(?:what|who|whose|which|how\s+many)\b[^?]*\b(?:before|after|until|since|once|as\s+soon\s+as)"
+                        r"\s+(?:i|we|you)\s+(?:had\s+)?(?:left|entered|arrived|reached|got\s+(?:to|into)|came\s+(?:in|into|to)|"
+                        r"went\s+(?:in|into|to)|walked\s+(?:in|into|to))\b",
                         re.IGNORECASE)
 
 
 def asks_own_moves(question: str) -> bool:
     """"When did I get to the workshop?", "how long did I stay in the kitchen?", "where did I start out?": the robot's
     own path, which the pose records hold and no memory's text does."""
-    return bool(_OWN_MOVES.search(_QUOTE.sub(" ", question)))
+    plain = _QUOTE.sub(" ", question)
+    return bool(_OWN_MOVES.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
 
 
 def asks_turn_count(question: str) -> bool:
