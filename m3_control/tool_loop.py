@@ -334,6 +334,14 @@ class ToolReasoningLoop:
                         aligned = plan.prepare(aligned)
                     for what in added:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
+                    beyond = next((m for m in missing if m.startswith("unsupported: ")), None)
+                    if beyond is not None:
+                        # a relation the query language cannot say: no frame the model writes answers it
+                        info.flags.append("unsupported_relation")
+                        trace["rounds"].append(row)
+                        run.report(info)
+                        return done(Answer(answer=f"I can't answer that reliably: {beyond.split(': ', 1)[1]}.",
+                                           rounds_used=r + 1), "model")
                     moment = next((m for m in missing if m.startswith("the moment '")), None)
                     if moment is not None:
                         # a move of the robot's its pose track does not hold: no frame the model could write fixes

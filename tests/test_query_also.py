@@ -143,3 +143,16 @@ def test_fresh_seed_579s_probe(ex):  # noqa: F811
     a = answer(ex, f"How much time passed between my arrival in the lab and {CY}'s next words?",
                f'find=gap who="{TECH}" act=spoke')
     assert "10 seconds" in a.answer, a.answer
+
+
+def test_a_relation_to_someones_nth_turn_is_declined_not_answered_about_the_first(ex):  # noqa: F811
+    # fresh seed 578's probe: "who spoke right before A spoke for the second time?" answered "I don't remember
+    # anyone" (relative to A's first turn, which nobody preceded): the language relates to a first or last turn only
+    a = answer(ex, "Who spoke right before Ann spoke for the second time?",
+               'find=who other="Ann" rel=right_before pick=2')
+    assert a.answer.startswith("I can't answer that reliably") and "'for the second time'" in a.answer, a.answer
+    assert "unsupported_relation" in a.trace["rounds"][0]["flags"]
+    a = answer(ex, "Who spoke right before Ann spoke for the last time?", 'find=who other="Ann" rel=right_before_last')
+    assert a.answer.startswith(f"The person who said \"{TECH}\" spoke right before Ann"), a.answer   # Cy 1:20
+    a = answer(ex, "When did Ann speak for the second time?", 'find=when who="Ann" pick=2')   # her own: 0:20
+    assert "00:20" in a.answer, a.answer

@@ -31,7 +31,7 @@ from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import busiest_place, duration_not_gap, opening_window, place_choice
 from .quotes import quote_score
-from .ranking import _RELATION, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
+from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
@@ -451,6 +451,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
+    nth = nth_anchor(q, plain)
+    if nth is not None:
+        missing.append(f"unsupported: I can relate a time to someone's first or last turn, not to {nth!r}")
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.rel is None and not q.until:
         # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places

@@ -160,3 +160,15 @@ def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append(f"pick={q.pick} dropped: the question ranks nothing")
     return replace(q, pick=None, by=None)
+
+
+def nth_anchor(q: Query, plain: str) -> str | None:
+    """The words of a relation to someone's n-th turn, other than their first or last ("who spoke right before A
+    spoke for the second time?"): the query language relates to a first or last turn only, so the question is
+    declined rather than answered about the first one. None when the question asks no such thing."""
+    if not q.rel or not q.other or q.rel in ("with", "same_place"):
+        return None
+    m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain)
+    if m is None or m.groupdict().get("again") or _pick_of(m) in ("first", "last"):
+        return None
+    return m.group(0)
