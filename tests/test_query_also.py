@@ -156,3 +156,18 @@ def test_a_relation_to_someones_nth_turn_is_declined_not_answered_about_the_firs
     assert a.answer.startswith(f"The person who said \"{TECH}\" spoke right before Ann"), a.answer   # Cy 1:20
     a = answer(ex, "When did Ann speak for the second time?", 'find=when who="Ann" pick=2')   # her own: 0:20
     assert "00:20" in a.answer, a.answer
+
+
+def test_fresh_seed_580s_probe(ex):  # noqa: F811
+    # "did A and B both speak in the lab?": yes only if each did (it answered about A alone)
+    a = answer(ex, f"Did Ann and {BO} both speak in the lab?", f'find=yes who="Ann" other="{COFFEE}" place="lab"')
+    assert a.answer.startswith("No:") and "did not speak" in a.answer and "01:05" in a.answer, a.answer
+    a = answer(ex, f"Did Ann and {CY} both speak in the lab?", f'find=yes who="Ann" other="{TECH}" place="lab"')
+    assert a.answer.startswith("Yes, both:") and "01:05" in a.answer and "01:10" in a.answer, a.answer
+    # "did anyone speak more often than A?" written who=A times>other with nobody to compare
+    a = answer(ex, f"Did anyone speak more often than {BO}?", f'find=yes who="{COFFEE}" times>other')
+    assert a.answer.startswith("Yes") and "Ann" in a.answer and "coffee" not in a.answer.split(":")[0], a.answer
+    # "who spoke immediately before the last person to speak?": the anchor is the last speaker (Ann 1:25: Cy 1:20)
+    a = answer(ex, "Who spoke immediately before the last person to speak?",
+               'find=who other="last" rel=right_before_last act=spoke')
+    assert a.answer.startswith(f'The person who said "{TECH}" spoke right before'), a.answer

@@ -43,6 +43,8 @@ Q = "the person who said 'the coffee machine is broken'"
     ("Please list all the people that I heard after 1:00", "Who did I hear after 1:00?"),
     ("Identify the people you saw in the lab.", "Who did you see in the lab?"),
     ("Can you name each person who was seen in the lab?", "Who was seen in the lab?"),
+    ("Name the rooms I went to.", "Which rooms did I go to?"),                  # blind probe 580
+    ("Please list all the places we visited", "Which places did I go to?"),
 ])
 def test_a_request_is_the_question_it_wraps(asked, plain):
     assert unwrap_request(asked) == plain

@@ -98,6 +98,12 @@ class QueryResult:
                             "events": len(p.events)} for p in self.people]}
 
 
+def both_people(q: Query) -> bool:
+    """``find=yes`` with two people and no relation between them: "did A and B both speak in the workshop?"."""
+    return q.find == "yes" and bool(q.who and q.other) and not q.rel and not q.until and not q.count \
+        and not compares_with_other(q.times)
+
+
 def busiest_place(q: Query) -> bool:
     """``find=where pick=most|least``: the place where people (the person ``who``) spoke (were seen) most."""
     return q.find == "where" and count_rank(q.pick) is not None
@@ -194,8 +200,9 @@ class QueryExecutor:
             act = "seen"      # in view together: the face appearances are the events, whatever the frame said
         kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
         # "how many times in total did A and B speak?": both people's turns (a second person with no relation)
-        both = q.find == "count_times" and who is not None and other is not None and not q.rel and not q.until \
-            and not compares_with_other(q.times)
+        # ... and "did A and B both speak in the workshop?": yes only if each did
+        both = q.find in ("count_times", "yes") and who is not None and other is not None and not q.rel \
+            and not q.until and not compares_with_other(q.times) and not q.count
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
@@ -387,7 +394,8 @@ class QueryExecutor:
             res.value = op(len(people), k)
             self._step(res, f"count{q.count}: {len(people)} people", events, people)
         elif f == "yes":
-            res.value = bool(people)
+            found = {p.character_id for p in people}
+            res.value = {who, other} <= found if both_people(q) else bool(people)
         elif f == "gap":
             self._gap(res, facts, q, who, other, t1 if t1 is not None else at)
         elif f == "same":

@@ -29,7 +29,7 @@ from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
-from .question_forms import busiest_place, duration_not_gap, opening_window, place_choice
+from .question_forms import anyone_than, busiest_place, duration_not_gap, opening_window, place_choice
 from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
@@ -304,7 +304,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
-    q = duration_not_gap(busiest_place(q, plain, added), plain, added)
+    q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)

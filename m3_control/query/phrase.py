@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .execute import PersonRow, QueryResult, busiest_place
+from .execute import PersonRow, QueryResult, both_people, busiest_place
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .people import look_of
 
@@ -367,6 +367,18 @@ def _yes(res: QueryResult, cond: str) -> str:
         verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
         what = f"{n} different {'person' if n == 1 else 'people'}" if n else "nobody"
         return f"{'Yes' if res.value else 'No'}: I {verb} {what}{cond}."
+    if both_people(q) and "other" in res.who and res.who["who"].character_id != res.who["other"].character_id:
+        # each of the two people: what they did in the scope, or that they did not
+        parts = []
+        for key in ("who", "other"):
+            cid = res.who[key].character_id
+            own = [p for p in res.people if p.character_id == cid]
+            did = f"{'spoke' if own[0].events[0].kind == 'voice' else 'was seen'} at " \
+                  f"{res.say(own[0].events[0].start)}" if own and own[0].events else \
+                  f"did not {'be seen' if q.act == 'seen' else 'speak'}"
+            parts.append(f"{res.describe[cid]} {did}")  # type: ignore[index]
+        lead = "Yes, both" if res.value else "No"
+        return f"{lead}: {' and '.join(parts)}{cond}.".replace("did not be seen", "was not seen")
     if q.who:
         cid = res.who["who"].character_id
         d = res.describe[cid]  # type: ignore[index]

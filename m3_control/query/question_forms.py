@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query
+from .frame import Query, compares_with_other
 from .polarity import EITHER_PLACE
 from .repair import time_of
 from .wording import _FIELD_NAME, CLOCK
@@ -86,3 +86,16 @@ def duration_not_gap(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append("find=how_long: the question asks how long someone talked, not the time between two moments")
     return replace(q, find="how_long", from_=None, to=None, at=None, rel=None)
+
+
+_ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any\s+(?:one|person|other)|people|who|which)\b",
+                     re.IGNORECASE)
+
+
+def anyone_than(q: Query, plain: str, added: list[str]) -> Query:
+    """"Did anyone speak more often than A?" written ``who=A times>other`` with no other: A is the one compared
+    with (``other=A``), the people asked about are everyone else."""
+    if not compares_with_other(q.times) or not q.who or q.other or not _ANYONE.search(plain):
+        return q
+    added.append(f"other={q.who!r}: the person compared with (who= is anyone)")
+    return replace(q, who=None, other=q.who)

@@ -94,7 +94,13 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         ref = getattr(q, field)
         role = " ".join(ref.lower().split()).removeprefix("the ").removesuffix(" one").removesuffix(" person") \
             .removesuffix(" speaker") if ref else ""
-        if role in ("first", "last") and q.pick in (None, role) and q.find not in ("same", "more", "less"):
+        if role in ("first", "last") and field == "other" and q.rel and q.rel not in ("with", "same_place") \
+                and ref.lower().strip() != f"the {role} speaker":
+            # "who spoke right before the last person to speak?": the anchor is the speaker by rank (by_role)
+            moved.append(f"other={ref!r} is the {role} speaker")
+            q = replace(q, other=f"the {role} speaker")
+        elif role in ("first", "last") and q.pick in (None, role) and q.find not in ("same", "more", "less") \
+                and not (field == "other" and q.rel):
             # (a comparison keeps its two people: "the first speaker" is a person by rank, people.by_role)
             moved.append(f"{field}={ref!r} is pick={role}")
             q = replace(q, **{field: None}, pick=role, rel=None if field == "other" else q.rel)

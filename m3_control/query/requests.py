@@ -77,8 +77,19 @@ _BASE = {"heard": "hear", "saw": "see", "met": "meet", "noticed": "notice", "spo
 _SUBJECT_VERB = re.compile(rf"^(i|we|you)\s+({'|'.join(_BASE)})\b", re.IGNORECASE)
 
 
+# "Name the rooms I went to.", "List all the places we visited": which places the robot was in
+_NAME_PLACES = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:name|list|tell\s+me|give\s+me|enumerate)\s+"
+    r"(?:all\s+)?(?:of\s+)?the\s+(rooms|places|locations)\s+(?:that\s+|which\s+)?(?:i|we|you)\s+(?:have\s+|had\s+)?"
+    r"(?:went\s+(?:to|into|through)|go\s+(?:to|into|through)|visited|been\s+(?:to|in)|was\s+in|were\s+in|passed\s+through|"
+    r"entered)\W*$", re.IGNORECASE)
+
+
 def unwrap_request(question: str) -> str:
     """The question a request wraps (see the module), or ``question`` itself when it is not such a request."""
+    places = _NAME_PLACES.match(question)
+    if places is not None:
+        return f"Which {places.group(1).lower()} did I go to?"
     named = _NAME_PEOPLE.match(question)
     if named is not None and question[named.end():].strip(" .!?"):
         rest = question[named.end():].strip().rstrip(" .!?")
