@@ -210,7 +210,9 @@ class ToolReasoningLoop:
         pair = query_also.two_questions(direct_question(question))
         if pair is None:
             return self._run(question, before_time, max_rounds, on_round, should_stop)
-        parts = [self._run(q, before_time, max_rounds, on_round, should_stop) for q in pair]
+        parts = [self._run(pair[0], before_time, max_rounds, on_round, should_stop)]
+        if not parts[0].error:     # a cancel, deadline or failure of the first ends the question
+            parts.append(self._run(pair[1], before_time, max_rounds, on_round, should_stop))
         failed = next((a for a in parts if a.error), None)
         trace = {**parts[0].trace, "question": question, "parts": [a.trace for a in parts],
                  "provenance": [p for a in parts for p in a.trace.get("provenance", [])]}
