@@ -403,7 +403,7 @@ class ToolReasoningLoop:
                     if not run.report(info):
                         return run.cancelled(r + 1)
                     continue
-                text = described_nobody(qres, question) or text
+                text = described_nobody(qres, question, query_fidelity.quotes_of(question)) or text
                 more = query_also.answer(also, qres, self.queries) if also else ""
                 if also:
                     info.flags.append(f"also_{also}" if more else f"also_{also}_unanswered")

@@ -98,9 +98,10 @@ class QueryResult:
                             "events": len(p.events)} for p in self.people]}
 
 
-def both_people(q: Query) -> bool:
-    """``find=yes`` with two people and no relation between them: "did A and B both speak in the workshop?"."""
-    return q.find == "yes" and bool(q.who and q.other) and not q.rel and not q.until and not q.count \
+def both_people(q: Query, finds: tuple[str, ...] = ("yes",)) -> bool:
+    """Two people and no relation between them: "did A and B both speak in the workshop?" (``find=yes``), "how many
+    times in total did A and B speak?" (``find=count_times``): each one's turns, not a relation of one to the other."""
+    return q.find in finds and bool(q.who and q.other) and not q.rel and not q.until and not q.count \
         and not compares_with_other(q.times)
 
 
@@ -201,8 +202,7 @@ class QueryExecutor:
         kinds = {"spoke": ("voice",), "seen": ("face",), "any": ("voice", "face")}[act]
         # "how many times in total did A and B speak?": both people's turns (a second person with no relation)
         # ... and "did A and B both speak in the workshop?": yes only if each did
-        both = q.find in ("count_times", "yes") and who is not None and other is not None and not q.rel \
-            and not q.until and not compares_with_other(q.times) and not q.count
+        both = both_people(q, ("count_times", "yes")) and who is not None and other is not None
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)

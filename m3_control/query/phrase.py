@@ -122,7 +122,7 @@ def phrase(res: QueryResult) -> str:
     if f == "count_times":
         n = int(res.value)
         verb = "saw" if q.act == "seen" else "heard"
-        if q.who and q.other and not q.rel and not q.until and q.act != "seen" and "other" in res.who:
+        if both_people(q, ("count_times",)) and q.act != "seen" and "other" in res.who:
             # two people's turns together: each one's count, then the sum
             each = [(res.describe[res.who[k].character_id], res.spoke.get(res.who[k].character_id, 0))  # type: ignore
                     for k in ("who", "other")]
@@ -285,12 +285,12 @@ def _stopped(res: QueryResult) -> str:
     return f"I don't remember anyone saying \"{_said(ref)}\"."
 
 
-def described_nobody(res: QueryResult, question: str) -> str | None:
+def described_nobody(res: QueryResult, question: str, quoted: list[str]) -> str | None:
     """A person the question describes in its own words, not by a quote, a name or a look the faces hold ("did the
     person wearing a red hat speak?"), whom no record matches: the memory cannot tell, which is not "nobody said
-    'red hat'". None for any other result."""
+    'red hat'". ``quoted``: what the question quotes (fidelity.quotes_of). None for any other result."""
     ref = res.problem
-    if res.status != "unknown_person" or not ref or re.search(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"", question):
+    if res.status != "unknown_person" or not ref or quoted:
         return None
     who = next((w for w in res.who.values() if w.ref == ref), None)
     if who is None or who.name_like or who.how in ("look", "role"):
@@ -375,10 +375,10 @@ def _yes(res: QueryResult, cond: str) -> str:
             own = [p for p in res.people if p.character_id == cid]
             did = f"{'spoke' if own[0].events[0].kind == 'voice' else 'was seen'} at " \
                   f"{res.say(own[0].events[0].start)}" if own and own[0].events else \
-                  f"did not {'be seen' if q.act == 'seen' else 'speak'}"
+                  "was not seen" if q.act == "seen" else "did not speak"
             parts.append(f"{res.describe[cid]} {did}")  # type: ignore[index]
         lead = "Yes, both" if res.value else "No"
-        return f"{lead}: {' and '.join(parts)}{cond}.".replace("did not be seen", "was not seen")
+        return f"{lead}: {' and '.join(parts)}{cond}."
     if q.who:
         cid = res.who["who"].character_id
         d = res.describe[cid]  # type: ignore[index]
