@@ -73,7 +73,8 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
         elif kind == "what":
             said = list(dict.fromkeys(e.text.strip().rstrip(".!?") for e in voice if e.text.strip()))
             if said:
-                parts.append(f"{d} said {_join([chr(34) + s + chr(34) for s in said])}")
+                words = _join(['"' + s + '"' for s in said])
+                parts.append(f"{d} said {words}")
         else:
             ex.place_turns(res, p.events)
             where = list(dict.fromkeys(res.places[e.id] for e in p.events if e.id in res.places))

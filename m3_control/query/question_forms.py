@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from .frame import Query, compares_with_other
 from .polarity import EITHER_PLACE
-from .repair import time_of
+from .repair import mss, time_of
 from .wording import _FIELD_NAME, CLOCK
 
 # "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
@@ -30,8 +30,7 @@ def opening_window(q: Query, plain: str, added: list[str]) -> Query:
     secs = time_of(f"{m.group(3) or 'one'} {m.group(4)}s")
     if secs is None:
         return q
-    secs = int(round(secs))
-    clock = f"{secs // 60}:{secs % 60:02d}"
+    clock = mss(secs)
     field = "from_" if m.group(1) else "to"
     if getattr(q, field) == clock and q.at is None and getattr(q, "to" if field == "from_" else "from_") is None:
         return q
