@@ -145,13 +145,18 @@ def test_fresh_seed_579s_probe(ex):  # noqa: F811
     assert "10 seconds" in a.answer, a.answer
 
 
-def test_a_relation_to_someones_nth_turn_is_declined_not_answered_about_the_first(ex):  # noqa: F811
+def test_a_relation_to_someones_nth_turn_is_to_that_turn(ex):  # noqa: F811
     # fresh seed 578's probe: "who spoke right before A spoke for the second time?" answered "I don't remember
-    # anyone" (relative to A's first turn, which nobody preceded): the language relates to a first or last turn only
+    # anyone" (relative to A's first turn, which nobody preceded); declined at stop 59, related to the n-th turn since
     a = answer(ex, "Who spoke right before Ann spoke for the second time?",
-               'find=who other="Ann" rel=right_before pick=2')
-    assert a.answer.startswith("I can't answer that reliably") and "'for the second time'" in a.answer, a.answer
-    assert "unsupported_relation" in a.trace["rounds"][0]["flags"]
+               'find=who other="Ann" rel=right_before pick=2')                     # Ann 0:20; before her Bo 0:10
+    assert a.answer.startswith(f"The person who said \"{COFFEE[0].upper() + COFFEE[1:]}\" spoke right before Ann spoke "
+                               "for the second time (00:20)"), a.answer
+    a = answer(ex, "What was said right after Ann spoke for the third time?",
+               'find=what other="Ann" rel=right_after')                             # Ann 1:05; then Cy 1:10
+    assert "I will call the technician" in a.answer and "01:05" in a.answer, a.answer
+    a = answer(ex, "Who spoke right before Ann spoke for the fifth time?", 'find=who other="Ann" rel=right_before')
+    assert a.answer == "Ann spoke 4 times in all: there was no fifth time.", a.answer
     a = answer(ex, "Who spoke right before Ann spoke for the last time?", 'find=who other="Ann" rel=right_before_last')
     assert a.answer.startswith(f"The person who said \"{TECH}\" spoke right before Ann"), a.answer   # Cy 1:20
     a = answer(ex, "When did Ann speak for the second time?", 'find=when who="Ann" pick=2')   # her own: 0:20

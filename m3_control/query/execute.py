@@ -27,13 +27,14 @@ from typing import Any
 
 from m3_memory.people import PeopleFacts, Turn
 from m3_memory.poses import place_of
-from m3_memory.store.where import find_place, load_places, pose_near, track_between, turn_poses
+from m3_memory.store.where import find_place, load_places, turn_poses
 from m3_memory.timeline import Timeline
 
 from .frame import Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .repair import repair
+from .robot_track import robot_places, robot_time_in
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -151,6 +152,12 @@ class QueryExecutor:
                 and not res.into_recording else 0.0
             scope = [e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
             self._step(res, f"at {res.say(at)}", scope)
+        windowed = scope
+        away = None
+        if q.not_place is not None:   # "in the garage but not in the workshop": people never there in the window
+            away = find_place(load_places(self.store), q.not_place)
+            if away is None:
+                return self._stop(res, "unknown_place", q.not_place)
         if q.place is not None:
             place = find_place(load_places(self.store), q.place)
             if place is None:
@@ -186,6 +193,10 @@ class QueryExecutor:
                 other = w.character_id
             else:
                 until = w.character_id
+        if q.other_turn is not None and other is not None and \
+                not nth(_own_turns(facts, other), int(q.other_turn)):
+            res.value = len(_own_turns(facts, other))
+            return self._stop(res, "no_such_turn", q.other_turn)
         if q.until and other is not None and until is not None:
             scope = self._between(res, facts, other, until, scope)
         if q.rel:
@@ -206,6 +217,12 @@ class QueryExecutor:
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
+        if away is not None:
+            there = [e for e in windowed if e.kind in kinds]
+            self.place_turns(res, there)
+            gone = {e.character_id for e in there if res.places.get(e.id) == away.name}
+            sel = [e for e in sel if e.character_id not in gone]
+            self._step(res, f"not in {away.name}", sel)
         # 3. people
         spoke: dict[int, int] = {}
         for e in scope:
@@ -327,6 +344,8 @@ class QueryExecutor:
         role_turn = w.evidence[0] if w is not None and w.how == "role" and w.evidence else None
         anchor = (max(voiced, key=lambda e: (e.start, e.end)) if q.rel.endswith("_last") else role_turn or voiced[0]) \
             if voiced else None
+        if q.other_turn is not None:    # other's n-th turn ("right before A spoke for the second time")
+            anchor = next(iter(nth(voiced, int(q.other_turn))), None)
         res.anchor = anchor
         if anchor is None:
             return []
@@ -417,7 +436,7 @@ class QueryExecutor:
         elif f in ("where", "count_places"):
             if who is None and not q.rel and q.times is None and q.place is None and q.act is None:
                 # the robot's own rooms ("how many rooms did I go to?"); with act=: where people spoke / were seen
-                self._robot_places(res, facts, at, t1, t2)
+                robot_places(self.store, res, facts, at, t1, t2)
                 names = [p for _, p in res.robot_places]
                 n = {"first": 1, "last": -1}.get(q.pick or "") or (int(q.pick) if q.pick and
                                                                    q.pick.lstrip("-").isdigit() else 0)
@@ -432,17 +451,21 @@ class QueryExecutor:
             res.value = len(set(names)) if f == "count_places" else list(dict.fromkeys(names))
         elif f == "how_long":
             if who is None and not q.rel and q.times is None and q.act is None and q.place is not None:
-                res.value = self._robot_time_in(res, q.place, t1, t2 if t2 is not None else facts.before_time)
+                res.value = robot_time_in(self.store, res, q.place, t1, t2 if t2 is not None else facts.before_time)
             else:   # how long the selected people talked (or were in view): their turns' lengths
                 kind = "face" if q.act == "seen" else "voice"
                 res.value = int(round(sum(e.end - e.start for e in events if e.kind == kind)))
         elif f == "when":
             if who is None and not q.rel and q.act is None and q.place is not None and q.times is None:
-                # "when did I get to the hallway?": the robot's arrivals there, not the people it met
-                self._robot_time_in(res, q.place, t1, t2 if t2 is not None else facts.before_time)
+                # "when did I get to the hallway?": the robot's arrivals there, not the people it met (move=left:
+                # when it left)
+                robot_time_in(self.store, res, q.place, t1, t2 if t2 is not None else facts.before_time,
+                                    left=q.move == "left")
                 arrived = [t for t, _ in res.robot_places]
                 res.value = arrived[-1:] if q.pick == "last" else arrived[:1] if q.pick == "first" else arrived
                 res.robot_places = [x for x in res.robot_places if x[0] in res.value]
+                if q.move == "left" and not res.value:   # never left it: when it got there (the answer says so)
+                    robot_time_in(self.store, res, q.place, t1, t2 if t2 is not None else facts.before_time)
             else:
                 res.value = [e.start for e in events if e is not res.anchor or who == other]
         elif f == "what":
@@ -490,45 +513,6 @@ class QueryExecutor:
         res.value = int(round(abs(end.start - start)))
         res.events = sorted({end, *([anchor] if anchor is not None else [])}, key=lambda e: (e.start, e.end, e.id))
         self._step(res, f"gap {res.say(start)} to {res.say(end.start)}: {res.value} s", res.events)
-
-    def _robot_time_in(self, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:
-        """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its
-        stays there as (time, place) runs for the answer and its check."""
-        places = load_places(self.store)
-        place = find_place(places, place_name)
-        total, prev_in, prev_t = 0.0, False, None
-        for pose in track_between(self.store, t1, t2):
-            p = place_of(places, pose.x, pose.y)
-            inside = p is not None and place is not None and p.name == place.name
-            if inside and prev_in and prev_t is not None:
-                total += pose.t - prev_t
-            if inside and not prev_in:
-                res.robot_places.append((pose.t, p.name))  # type: ignore[union-attr]
-            prev_in, prev_t = inside, pose.t
-        return int(round(total))
-
-    def _robot_places(self, res: QueryResult, facts: PeopleFacts, at: float | None, t1: float | None,
-                      t2: float | None) -> None:
-        """Where the robot was: at a moment, or along its track in a window (all of it when open), as
-        (time, place) runs; positions outside every named place are said in metres."""
-        places = load_places(self.store)
-        if at is not None:
-            pose = pose_near(self.store, at)
-            track = [pose] if pose is not None else []
-        else:
-            end = t2 if t2 is not None else facts.before_time
-            track = track_between(self.store, t1, end)
-        for pose in track:
-            p = place_of(places, pose.x, pose.y)
-            if p is None and at is None:
-                continue          # driving between rooms
-            name = p.name if p is not None else f"x {pose.x:.1f}, y {pose.y:.1f}"
-            if not res.robot_places or res.robot_places[-1][1] != name:
-                res.robot_places.append((pose.t, name))
-        # provenance: what the robot saw or heard around then (the memories written there), nearest first
-        mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
-        res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
-                            key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
 
 
 def _own_turns(facts: PeopleFacts, cid: int) -> list[Turn]:

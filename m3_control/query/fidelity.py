@@ -29,7 +29,15 @@ from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
-from .question_forms import anyone_than, busiest_place, duration_not_gap, opening_window, place_choice
+from .question_forms import (
+    anyone_than,
+    busiest_place,
+    duration_not_gap,
+    opening_window,
+    place_choice,
+    place_difference,
+    robot_departure,
+)
 from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
 from .repair import time_of
@@ -305,6 +313,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = when_or_where(q, plain, added)
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
     q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
+    q = place_difference(robot_departure(q, plain, added), plain, known_places, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
@@ -451,9 +460,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
-    nth = nth_anchor(q, plain)
-    if nth is not None:
-        missing.append(f"unsupported: I can relate a time to someone's first or last turn, not to {nth!r}")
+    q = nth_anchor(q, plain, added)
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.rel is None and not q.until:
         # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places

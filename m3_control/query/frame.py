@@ -73,6 +73,11 @@ class Query:
     # not the model's to write (no grammar field): set by the question check for "between A and B" (fidelity.py),
     # the second person: the window runs between other's first turn and theirs, whichever came first
     until: str | None = None
+    # also the question checks' own (question_forms.py): a place the people must not have been in ("in the garage
+    # but not in the workshop"), and move="left" for when the robot left ``place`` (not when it got there)
+    not_place: str | None = None
+    move: str | None = None
+    other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -84,8 +89,10 @@ class Query:
                 parts.append(f"{f.key}{v}")
             else:
                 parts.append(f"{f.key}={json.dumps(v) if f.quoted else v}")
-        if self.until is not None:
-            parts.append(f"until={json.dumps(self.until)}")
+        for key in HIDDEN:
+            v = getattr(self, key)
+            if v is not None:
+                parts.append(f"{key}={json.dumps(v) if key in ('until', 'not_place') else v}")
         return " ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
@@ -122,6 +129,7 @@ FIELDS: tuple[Field, ...] = (
                                 ">3 (more than three people), >=2, =2, <4"),
 )
 _BY_KEY = {f.key: f for f in FIELDS}
+HIDDEN = ("until", "not_place", "move", "other_turn")   # fields the question checks set, never the model (no grammar)
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
@@ -167,9 +175,15 @@ def parse(text: str) -> Query:
 
 def from_dict(data: dict[str, Any]) -> Query:
     data = dict(data)
-    until = data.pop("until", None)      # the question check's field (not in the grammar), read back from a trace
-    if until is not None and (not isinstance(until, str) or len(until) > MAX_TEXT):
-        raise QueryError(f"until is text of at most {MAX_TEXT} characters")
+    # the question checks' fields (not in the grammar), read back from a trace
+    hidden = {k: data.pop(k, None) for k in HIDDEN}
+    for key, v in hidden.items():
+        if v is not None and (not isinstance(v, str) or len(v) > MAX_TEXT):
+            raise QueryError(f"{key} is text of at most {MAX_TEXT} characters")
+    if hidden["move"] not in (None, "left"):
+        raise QueryError(f"move is left, got {hidden['move']!r}")
+    if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None:
+        raise QueryError(f"other_turn is an ordinal 2..20 or -2..-20, got {hidden['other_turn']!r}")
     unknown = [k for k in data if k not in _BY_KEY]
     if unknown:
         raise QueryError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(_BY_KEY)}")
@@ -202,7 +216,7 @@ def from_dict(data: dict[str, Any]) -> Query:
             if not _COUNT.match(val):
                 raise QueryError(f"count must be =k, >k, <k, >=k or <=k (k a number), got {val!r}")
         kw[f.attr] = val
-    return Query(**kw, until=(" ".join(until.split()) or None) if until is not None else None)
+    return Query(**kw, **{k: (" ".join(v.split()) or None) if v is not None else None for k, v in hidden.items()})
 
 
 def _ordinal(val: str) -> int | None:

@@ -25,6 +25,11 @@ def _turn_rank(q, n: int | None) -> str:  # noqa: ANN001
     """"third", "second to last", "last" for a by=turn pick."""
     if q.pick == "last" or n is None:
         return "last"
+    return ordinal_word(n)
+
+
+def ordinal_word(n: int) -> str:
+    """3 -> "third", -2 -> "second to last"."""
     if n < 0:
         return f"{_ORD.get(-n, f'{-n}th')} to last"
     return _ORD.get(n, f"{n}th")
@@ -55,6 +60,8 @@ def conditions(res: QueryResult) -> str:
     out = []
     if q.place:
         out.append(f" in the {q.place.lower().removeprefix('the ')}")
+    if q.not_place:
+        out.append(f"{' but' if q.place else ''} never in the {q.not_place.lower().removeprefix('the ')}")
     t1, t2, at = res.read(q.from_), res.read(q.to), res.read(q.at)
     if t1 is not None and t2 is not None:
         out.append(f" between {res.say(min(t1, t2))} and {res.say(max(t1, t2))}")
@@ -75,9 +82,10 @@ def conditions(res: QueryResult) -> str:
         out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
     elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
-        if q.rel.endswith("_last"):
+        if q.rel.endswith("_last") or q.other_turn:
             rel = (rel_base(q.rel) or "").replace("_", " ")
-            out.append(f" {rel} {who} spoke for the last time ({res.say(res.anchor.start)})")
+            nth = ordinal_word(int(q.other_turn)) if q.other_turn else "last"
+            out.append(f" {rel} {who} spoke for the {nth} time ({res.say(res.anchor.start)})")
         else:
             out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
     return "".join(out)
@@ -183,10 +191,13 @@ def phrase(res: QueryResult) -> str:
         times = sorted(res.value)
         if res.robot_places or (not times and q.who is None and q.act is None and q.place and not q.rel):
             where = cond.replace(f" in the {q.place.lower().removeprefix('the ')}", "")
+            if not times and q.move == "left" and res.robot_places:
+                return f"I have not left the {q.place}{where}: I got there at {res.say(res.robot_places[0][0])}."
             if not times:
                 return f"I was never in the {q.place}{where}."
             shown = [res.say(t) for t in times[:6]]
-            return f"I got to the {q.place}{where} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
+            verb = "left" if q.move == "left" else "got to"
+            return f"I {verb} the {q.place}{where} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
         if not times:
             return _nobody(res, cond)
         d = _join([p.description for p in people])
@@ -267,6 +278,10 @@ def _stopped(res: QueryResult) -> str:
     s, ref = res.status, res.problem
     if s == "future_time":
         return f"I have no memory of {ref} yet."
+    if s == "no_such_turn":     # "right before A spoke for the third time" when A spoke twice
+        n = int(ref)
+        d = res.describe[res.who["other"].character_id]  # type: ignore[index]
+        return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
     if s == "unknown_place":
         return f"I don't know a place called \"{_said(ref)}\"."
     who = next((w for w in res.who.values() if w.ref == ref), None)
@@ -357,7 +372,8 @@ def _gap(res: QueryResult) -> str:
     when = f"({res.say(first)}; then {res.say(then)})"
     if res.anchor.character_id == end.character_id:   # the same person's next turn
         return f"{d} {verb} again {span} {side} their {'last' if which else 'first'} turn {when}."
-    return f"{d} {verb} {span} {side} {a}{which} {when}."
+    own_last = " for the last time" if q.pick == "last" and q.who else ""
+    return f"{d} {verb}{own_last} {span} {side} {a}{which} {when}."
 
 
 def _yes(res: QueryResult, cond: str) -> str:

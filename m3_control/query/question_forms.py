@@ -98,3 +98,47 @@ def anyone_than(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append(f"other={q.who!r}: the person compared with (who= is anyone)")
     return replace(q, who=None, other=q.who)
+
+
+# "at what time did I leave the garage?", "when did I last walk out of the kitchen?": the robot's departure
+_DEPART = re.compile(r"^\W*(?:at\s+)?(?:what\s+time|when|what\s+moment)\s+(?:did|do|have|had)\s+(?:i|we|you)\s+"
+                     r"(?P<which>first\s+|last\s+|finally\s+)?(?:leave|left|exit(?:ed)?|depart(?:ed)?(?:\s+from)?|"
+                     r"(?:walk|go|get|drive|roll|move|step|head)\s+(?:out\s+of|away\s+from))\s+(?:the\s+|my\s+)?"
+                     r"(?P<place>[a-z][a-z ]*?)(?:\s+(?:for\s+)?the\s+(?P<which2>first|last)\s+time)?\s*\??\s*$",
+                     re.IGNORECASE)
+
+
+def robot_departure(q: Query, plain: str, added: list[str]) -> Query:
+    """"When did I leave the garage?": the times the robot left the place (``move=left``), not when it got there
+    nor the people it met there."""
+    m = _DEPART.match(plain)
+    if m is None:
+        return q
+    which = (m.group("which") or m.group("which2") or "").strip().lower()
+    pick = {"first": "first", "last": "last", "finally": "last"}.get(which)
+    new = Query(find="when", place=m.group("place").strip(), pick=pick, move="left", from_=q.from_, to=q.to)
+    if new != q:
+        added.append(f"find=when place={new.place!r} move=left: the question asks when the robot left it")
+    return new
+
+
+# "who spoke in the garage but not in the workshop?", "... in the kitchen and never in the hallway?"
+_BUT_NOT = re.compile(r"\bin\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\s*,?\s+(?:but|and|yet)\s+(?:was\s+|were\s+)?"
+                      r"(?:not|never)\s+(?:(?:heard|seen|spoke|speak|talked|talk|once|at\s+all|ever)\s+)*"
+                      r"(?:in\s+)?(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
+def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
+    """People in one place who were never in another ("who spoke in the garage but not in the workshop?"):
+    ``place`` the first, ``not_place`` the second (a place the robot does not know is declined by the query)."""
+    m = _BUT_NOT.search(plain)
+    names = {k.lower(): k for k in known}
+    if m is None or m.group("p1").lower() not in names:
+        return q
+    p1, p2 = names[m.group("p1").lower()], names.get(m.group("p2").lower(), m.group("p2"))
+    if p1.lower() == p2.lower():
+        return q
+    new = replace(q, place=p1, not_place=p2)
+    if new != q:
+        added.append(f"place={p1!r} not_place={p2!r}: in the one and never in the other")
+    return new

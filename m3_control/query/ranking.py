@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query, compares_with_other, count_rank
+from .frame import Query, compares_with_other, count_rank, rel_base
 from .wording import ORDINAL_WORDS, _rank
 
 _ORD_RE = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
@@ -162,13 +162,17 @@ def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, pick=None, by=None)
 
 
-def nth_anchor(q: Query, plain: str) -> str | None:
-    """The words of a relation to someone's n-th turn, other than their first or last ("who spoke right before A
-    spoke for the second time?"): the query language relates to a first or last turn only, so the question is
-    declined rather than answered about the first one. None when the question asks no such thing."""
+def nth_anchor(q: Query, plain: str, added: list[str]) -> Query:
+    """A relation to someone's n-th turn, other than their first or last ("who spoke right before A spoke for the
+    second time?"): ``other_turn`` (a field of the question checks, not the model's), not their first turn; a pick
+    the model wrote for that ordinal goes (it numbers other's turns, not the people asked about)."""
     if not q.rel or not q.other or q.rel in ("with", "same_place"):
-        return None
+        return q
     m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain)
     if m is None or m.groupdict().get("again") or _pick_of(m) in ("first", "last"):
-        return None
-    return m.group(0)
+        return q
+    n = _pick_of(m)
+    new = replace(q, other_turn=n, rel=rel_base(q.rel), pick=None if q.pick == n else q.pick)
+    if new != q:
+        added.append(f"other_turn={n}: the relation is to other's {m.group(0)!r}")
+    return new

@@ -160,9 +160,16 @@ def time_between(q: Query, question: str, plain: str, quoted: list[str], added: 
             rel = rel if rel.endswith("_last") else f"{rel}_last"
         elif rel.endswith("_last") and not _LAST.search(question):
             rel = rel.removesuffix("_last")
+        # the words about the end person: from their quote to the next one (or the end): "... and B's last words",
+        # "... until B spoke for the last time": the time runs to B's last turn, not their first after the start
+        j = 1 - i
+        about_end = question[spans[j].end():spans[j + 1].start() if j + 1 < len(spans) else len(question)]
+        pick = "last" if _LAST.search(about_end) else None if q.pick == "last" else q.pick
         if (q.other, q.who) != (start, end):
             added.append(f"other={start!r} who={end!r}: the time runs from {start!r}")
-        q = replace(q, other=start, who=end, rel=rel, times=None, from_=None, to=None, at=None)
+        if pick != q.pick:
+            added.append(f"pick={pick}: the time runs to {end!r}'s {'last turn' if pick else 'next turn'}")
+        q = replace(q, other=start, who=end, rel=rel, times=None, from_=None, to=None, at=None, pick=pick)
     elif len(quoted) == 1 and _OWN_AGAIN.search(plain):
         # "how long after A first spoke did they speak again?", "between the first and second time A talked": from
         # A's first (last) turn to A's own next one

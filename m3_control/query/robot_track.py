@@ -1,0 +1,55 @@
+"""The robot's own track as a query's answer: how long it stayed in a place and when it got there (or left), and
+where it was at a moment or along a window (used by :mod:`.execute`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from m3_memory.people import PeopleFacts
+from m3_memory.poses import place_of
+from m3_memory.store.where import find_place, load_places, pose_near, track_between
+
+if TYPE_CHECKING:
+    from .execute import QueryResult
+
+
+def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None,
+                  left: bool = False) -> int:
+    """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its
+    stays there as (time, place) runs for the answer and its check (``left``: the times it left them, at the
+    first pose outside; a stay it has not left has none)."""
+    places = load_places(store)
+    place = find_place(places, place_name)
+    total, prev_in, prev_t = 0.0, False, None
+    for pose in track_between(store, t1, t2):
+        p = place_of(places, pose.x, pose.y)
+        inside = p is not None and place is not None and p.name == place.name
+        if inside and prev_in and prev_t is not None:
+            total += pose.t - prev_t
+        if inside != prev_in and (inside != left) and place is not None:
+            res.robot_places.append((pose.t, place.name))
+        prev_in, prev_t = inside, pose.t
+    return int(round(total))
+
+def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | None, t1: float | None,
+                 t2: float | None) -> None:
+    """Where the robot was: at a moment, or along its track in a window (all of it when open), as
+    (time, place) runs; positions outside every named place are said in metres."""
+    places = load_places(store)
+    if at is not None:
+        pose = pose_near(store, at)
+        track = [pose] if pose is not None else []
+    else:
+        end = t2 if t2 is not None else facts.before_time
+        track = track_between(store, t1, end)
+    for pose in track:
+        p = place_of(places, pose.x, pose.y)
+        if p is None and at is None:
+            continue          # driving between rooms
+        name = p.name if p is not None else f"x {pose.x:.1f}, y {pose.y:.1f}"
+        if not res.robot_places or res.robot_places[-1][1] != name:
+            res.robot_places.append((pose.t, name))
+    # provenance: what the robot saw or heard around then (the memories written there), nearest first
+    mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
+    res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
+                        key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
