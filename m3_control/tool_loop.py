@@ -32,6 +32,7 @@ from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, p
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
 from .query import also as query_also
 from .query import fidelity as query_fidelity
+from .query import place_refs as query_place_refs
 from .query import plans as query_plans
 from .query import polarity as query_polarity
 from .query import routing as query_routing
@@ -231,12 +232,19 @@ class ToolReasoningLoop:
         trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": asked,
                                  "before_time": before_time, "rounds": [], "provenance": [],
                                  "counts": {"invalid": 0, "tool_errors": 0, "repeated_query": 0}}
+        # "the last room I went to", "the room where X first spoke": the place's name (place_refs.py)
+        question, place_ref = query_place_refs.resolve(question, self.queries, before_time)
+        if place_ref is not None:
+            trace["place_ref"] = place_ref.trace()
         if question != asked:
             trace["asked_as"] = question
         if also:
             trace["also_asked"] = also
         run = Rounds(self.backend, trace, should_stop, on_round)
         searches, done = run.searches, run.answer
+        if place_ref is not None and place_ref.place is None:   # a described place the records do not hold
+            return done(Answer(answer=f"I don't know which place you mean by \"{place_ref.said}\": {place_ref.why}.",
+                               rounds_used=0), "model")
 
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
@@ -251,6 +259,7 @@ class ToolReasoningLoop:
                         or query_routing.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
                         or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
                         or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question)
+                        or query_routing.asks_who_was_there(question)
                         or plan is not None)
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
@@ -338,8 +347,8 @@ class ToolReasoningLoop:
                         info.flags.append(f"{what.split('=')[0].split()[0]}_from_question")
                     beyond = next((m for m in missing if m.startswith("unsupported: ")), None)
                     if beyond is not None:
-                        # a relation the query language cannot say: no frame the model writes answers it
-                        info.flags.append("unsupported_relation")
+                        # what the query language cannot say: no frame the model writes answers it
+                        info.flags.append("unsupported_question")
                         trace["rounds"].append(row)
                         run.report(info)
                         return done(Answer(answer=f"I can't answer that reliably: {beyond.split(': ', 1)[1]}.",

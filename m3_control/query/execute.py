@@ -33,8 +33,9 @@ from m3_memory.timeline import Timeline
 from .frame import Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
+from .rank_people import ranked
 from .repair import repair
-from .robot_track import robot_places, robot_time_in
+from .robot_track import robot_places, robot_seconds_by_place, robot_time_in
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -79,6 +80,7 @@ class QueryResult:
     now: float | None = None      # the question's moment (stream seconds)
     into_recording: bool = False  # the question gave times into the recording: answers say them that way too
     gap: tuple[float, Turn] | None = None   # find=gap: the first moment and the turn the time runs to
+    seconds: dict[int, int] = field(default_factory=dict)   # measure=time: character -> seconds of their events
 
     def read(self, t: str | None) -> float | None:
         """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""
@@ -278,11 +280,7 @@ class QueryExecutor:
             self._step(res, f"pick {q.pick} event", evs, people)
         elif q.pick:
             if count_rank(q.pick):
-                # "who spoke the second most?": counts ranked without gaps (a tie for the most leaves the next count
-                # second)
-                counts = [p.spoke for p in people if p.spoke > 0]
-                best = by_count(counts, q.pick)
-                people = [p for p in people if best is not None and p.spoke == best]
+                people = ranked(res, q, people)
             elif q.pick == "last":
                 people = [max(people, key=lambda p: (p.last, p.first))] if people else []
             elif n is not None and n < 0:
@@ -423,6 +421,12 @@ class QueryExecutor:
             # each one's turns in the scope, whatever a pick or a relation left of the people (a frame that picks
             # the first of two compared people dropped the other from them)
             res.value = (res.spoke.get(who, 0), res.spoke.get(other, 0))  # type: ignore[arg-type]
+        elif busiest_place(q) and q.measure == "time" and who is None and q.act is None:
+            # "which room did I spend the most time in?": the robot's own stays, by seconds
+            res.place_counts = robot_seconds_by_place(self.store, t1, t2 if t2 is not None else facts.before_time)
+            best = by_count(list(res.place_counts.values()), q.pick or "most")
+            res.value = [p for p, n in res.place_counts.items() if n == best]
+            self._step(res, f"the robot's place with the {q.pick} time", [])
         elif busiest_place(q):
             # "in which room did people talk the most?": most / least applies to the places, not to a person
             kind = "face" if q.act == "seen" else "voice"
@@ -443,6 +447,8 @@ class QueryExecutor:
                 if n and names:     # "which room did I visit second?": the n-th of its stays, in order
                     ok = 0 < n <= len(names) or 0 < -n <= len(names)
                     stay = res.robot_places[n - 1 if n > 0 else n] if ok else None
+                    if stay is None:   # "which was the third room I entered?" of a robot that went to two
+                        res.problem = f"visited {len(names)}: " + ", ".join(names)
                     res.robot_places = [stay] if stay else []
                     names = [stay[1]] if stay else []
             else:
@@ -492,6 +498,19 @@ class QueryExecutor:
         if start is None:
             return
         kind = "face" if q.act == "seen" else "voice"
+        if q.measure == "silence" and anchor is not None:
+            # "for how long did nobody speak after A's first words?": from the end of A's turn to anyone's next words
+            start = anchor.end
+            nxt = [e for e in facts.turns
+                   if e.kind == "voice" and e is not anchor and e.start >= anchor.end - REL_SLACK_S]
+            end_turn = min(nxt, key=lambda e: e.start) if nxt else None
+            if end_turn is None:
+                self._step(res, "silence: nobody spoke after", [])
+                return
+            res.gap, res.value = (start, end_turn), int(round(max(0.0, end_turn.start - start)))
+            res.events = [anchor, end_turn]
+            self._step(res, f"silence {res.say(start)} to {res.say(end_turn.start)}: {res.value} s", res.events)
+            return
         if res.until_anchor is not None:
             end: Turn | None = res.until_anchor
         else:

@@ -31,15 +31,26 @@ from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import (
     anyone_than,
+    beyond_language,
     busiest_place,
     duration_not_gap,
     opening_window,
     place_choice,
     place_difference,
+    ranked_by_time_or_top,
     robot_departure,
+    silence_after,
 )
 from .quotes import quote_score
-from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, unasked_rank
+from .ranking import (
+    _RELATION,
+    nth_anchor,
+    own_nth_time,
+    rank_by_count,
+    rank_of_turn,
+    recent_is_last,
+    unasked_rank,
+)
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
@@ -96,7 +107,7 @@ _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five
 _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|"
                       r"say|says|said|saying|voice|voices)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
-                     r"silent|quiet)\b", re.IGNORECASE)
+                     r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)
 _DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b", re.IGNORECASE)
 _TIME_UNITS = frozenset(("second", "seconds", "minute", "minutes", "hour", "hours"))
 _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\.\d+)?)[ -](?:seconds?|minutes?|hours?)"
@@ -134,7 +145,9 @@ _QUOTE_LAST_TURN = re.compile(r"(?<!\w)'s?\s+(?:very\s+)?(?:last|final)\s+(?:wor
 _NEXT_TO = r"next to(?!\s+(?:speak|talk|say|arrive|come|go|leave)\b)"    # "the next to speak" is order, not company
 # "were A and B ever on camera at the same time?": in view together (a time in common said with seeing)
 _IN_VIEW = r"(?:on camera|on screen|in view|in (?:the )?(?:picture|frame|shot)|visible|seen|see|saw)"
-_AT_ONCE = r"(?:at the same time|at one time|simultaneously|at once)"
+# ("was A on camera while B was speaking?": B was in view saying it)
+_AT_ONCE = r"(?:at the same time|at one time|simultaneously|at once|" \
+           r"while\b[^.?!]*?\b(?:was|were)\s+(?:speaking|talking|on camera|in view|visible))"
 _SEEN_AT_ONCE = rf"{_IN_VIEW}\b[^.?!]*\b{_AT_ONCE}|{_AT_ONCE}\b[^.?!]*\b{_IN_VIEW}"
 _TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO}|{_SEEN_AT_ONCE})\b",
                        re.IGNORECASE)
@@ -314,6 +327,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
     q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
     q = place_difference(robot_departure(q, plain, added), plain, known_places, added)
+    q = silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(q, added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
@@ -456,11 +470,14 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} outside its relation's clause")
     q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
-    q = own_nth_time(rank_by_count(q, plain, added), plain, quoted, added)
+    q = own_nth_time(recent_is_last(rank_by_count(q, plain, added), plain, added), plain, quoted, added)
     if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
     q = nth_anchor(q, plain, added)
+    beyond = beyond_language(plain)
+    if beyond is not None:
+        missing.append(f"unsupported: I cannot tell {beyond} from my records")
     asked = _CLOCK.sub(" ", plain)
     if q.pick is None and q.find == "where" and q.rel is None and not q.until:
         # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places
@@ -503,7 +520,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # "where did I first meet her?": seen or heard, whichever came first
         added.append(f"act={q.act} dropped: meeting someone is seeing or hearing them")
         q = replace(q, act=None)
-    if q.place is None and q.find not in ("same", "more", "less") and not (
+    if q.place is None and q.find != "same" and not (
             q.find == "where" and EITHER_PLACE.search(plain)):     # a choice of places is no place (place_choice)
         place = place_of_question(question, known_places)
         if place is not None:

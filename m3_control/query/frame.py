@@ -78,6 +78,9 @@ class Query:
     not_place: str | None = None
     move: str | None = None
     other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first
+    measure: str | None = None      # "time": most / least rank by seconds (talk, the robot's stays), not by turns;
+    #                                 "silence": find=gap from the end of other's turn to anyone's next words
+    top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -129,7 +132,8 @@ FIELDS: tuple[Field, ...] = (
                                 ">3 (more than three people), >=2, =2, <4"),
 )
 _BY_KEY = {f.key: f for f in FIELDS}
-HIDDEN = ("until", "not_place", "move", "other_turn")   # fields the question checks set, never the model (no grammar)
+# fields the question checks set, never the model (no grammar)
+HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top")
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
@@ -182,6 +186,10 @@ def from_dict(data: dict[str, Any]) -> Query:
             raise QueryError(f"{key} is text of at most {MAX_TEXT} characters")
     if hidden["move"] not in (None, "left"):
         raise QueryError(f"move is left, got {hidden['move']!r}")
+    if hidden["measure"] not in (None, "time", "silence"):
+        raise QueryError(f"measure is time or silence, got {hidden['measure']!r}")
+    if hidden["top"] is not None and hidden["top"] not in ("2", "3", "4", "5"):
+        raise QueryError(f"top is 2..5, got {hidden['top']!r}")
     if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None:
         raise QueryError(f"other_turn is an ordinal 2..20 or -2..-20, got {hidden['other_turn']!r}")
     unknown = [k for k in data if k not in _BY_KEY]

@@ -18,6 +18,7 @@ from dataclasses import replace
 from .frame import Query
 
 Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
+MOVE_BEFORE_S, MOVE_AFTER_S = 1.0, 3.0   # "when I arrived": speech from this long before the move to this long after
 
 _ENTER = (r"enter(?:ed|ing)?|got\s+(?:to|into|in\s+to)|get(?:ting)?\s+(?:to|into)|arriv(?:e|ed|ing)\s+(?:in|at)|"
           r"reach(?:ed|ing)?|(?:walked|came|went|moved|drove|rolled|stepped|wandered|walking|coming|going|moving|"
@@ -66,7 +67,7 @@ _NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", 
 def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
                  added: list[str], missing: list[str]) -> Query:
     """The frame with the time of the robot move the question is relative to (see the module's text)."""
-    if stays is None or q.find in ("same", "more", "less") or q.until:
+    if stays is None or q.find == "same" or q.until:
         return q
     found = list(_pattern(known_places).finditer(plain)) if known_places else []
     if not found:
@@ -95,7 +96,12 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     if side == "at" and q.pick == "first":
         side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
     fields: dict = {"from_": None, "to": None, "at": None}
-    fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
+    if side == "at" and q.find in ("who", "what", "count_people", "yes"):
+        # "who was speaking when I arrived in the garage?": the robot's arrival is no sharp moment (a drive into a
+        # room's circle); speech starting in the seconds after it, or going on as it came, is "when I arrived"
+        fields.update(from_=f"{max(0.0, t - MOVE_BEFORE_S):.1f}", to=f"{t + MOVE_AFTER_S:.1f}")
+    else:
+        fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
     if rel.split()[0] in ("right", "just", "immediately", "directly") and q.pick is None and \
             q.find in ("who", "what", "when", "where"):
         fields["pick"] = "first" if side == "from" else "last"
@@ -110,5 +116,6 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         fields.update(other=None, rel=None)
     new = replace(q, **fields)
     if new != q:
-        added.append(f"{side}={t:.1f}: the moment {move!r} on the robot's track")
+        said = f"from={new.from_} to={new.to}" if side == "at" and new.at is None else f"{side}={t:.1f}"
+        added.append(f"{said}: the moment {move!r} on the robot's track")
     return new

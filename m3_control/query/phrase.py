@@ -35,6 +35,10 @@ def ordinal_word(n: int) -> str:
     return _ORD.get(n, f"{n}th")
 
 
+def _secs_word(n: int) -> str:
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
 def times_word(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
@@ -222,6 +226,9 @@ def phrase(res: QueryResult) -> str:
             return f"{lead} in {_the(names[0])}."
         return f"{lead} in " + ", then ".join(_the(n) for n in names) + "."
     places = list(res.value or [])
+    if not places and res.problem.startswith("visited "):
+        seen = res.problem.split(": ", 1)[1].split(", ")
+        return f"I went to only {len(seen)} place{'s' if len(seen) != 1 else ''}: {_join([_the(p) for p in seen])}."
     if not places:
         return "I have no record of where that was."
     d = _join([p.description for p in people]) if people else "that"
@@ -242,6 +249,13 @@ def _busiest(res: QueryResult, cond: str) -> str:
     """"In which room did people talk the most?": the place(s) with the most (fewest) turns, with the count."""
     q = res.query
     places = list(res.value or [])
+    if q.measure == "time" and not q.who and q.act is None:     # the robot's own stays
+        if not places:
+            return f"I have no record of where I was{cond}."
+        rest = "; ".join(f"{_the(p)} {_secs_word(n)}" for p, n in res.place_counts.items() if p not in places)
+        return f"I spent the {'most' if q.pick != 'least' else 'least'} time in {_join([_the(p) for p in places])} " \
+            f"({_secs_word(res.place_counts[places[0]])}{' each' if len(places) > 1 else ''}" \
+            f"{'; ' + rest if rest else ''}){cond}."
     if not places:
         return f"I have no record of where {'I saw people' if q.act == 'seen' else 'people spoke'}{cond}."
     n = res.place_counts[places[0]]
@@ -349,6 +363,11 @@ def _gap(res: QueryResult) -> str:
     start, end = res.gap
     secs = int(res.value)
     span = f"{secs} second{'s' if secs != 1 else ''}"
+    if q.measure == "silence" and res.anchor is not None:
+        a = res.describe[res.anchor.character_id]  # type: ignore[index]
+        nxt = res.describe[end.character_id]  # type: ignore[index]
+        return (f"Nobody spoke for {span} after {a} ({res.say(res.anchor.start)} to {res.say(start)}); then "
+                f"{nxt} spoke at {res.say(end.start)}.")
     side = "before" if end.start < start else "after"
     d = _cap(res.describe[end.character_id])  # type: ignore[index]
     verb = "was seen" if end.kind == "face" else "spoke"
@@ -420,9 +439,21 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
     q = res.query
     d = _cap(_join([p.description for p in people]))
     verb = {"seen": "was seen", "any": "was there"}.get(q.act or "", "spoke")
-    if q.act is None and all(e.kind == "voice" for p in people for e in p.events):
-        verb = "spoke"
+    if q.act is None and any(p.events and all(e.kind == "face" for e in p.events) for p in people):
+        verb = "was there"     # someone only seen ("who was in the office with me?") did not speak
+    if len(people) > 1:
+        verb = verb.replace("was ", "were ")
     rank = count_rank(q.pick)
+    if rank is not None and (q.measure == "time" or q.top):
+        # "who talked the longest?" (seconds), "which two people spoke the most?" (each one's count)
+        secs = q.measure == "time"
+        score = (lambda p: res.seconds.get(p.character_id, 0)) if secs else (lambda p: p.spoke)
+        people = sorted(people, key=score, reverse=rank[0])       # ranked, the top first
+        each = [f"{p.description} ({_secs_word(res.seconds.get(p.character_id, 0)) if secs else times_word(p.spoke)})"
+                for p in people]
+        word = ("the longest" if rank[0] else "the shortest time") if secs else ("the most" if rank[0] else "the least")
+        verb = ("was seen" if q.act == "seen" else "talked") if secs else "spoke"
+        return f"{_cap(_join(each))} {verb} {word}{cond}."
     if rank is not None:
         tie = " equally" if len(people) > 1 else ""
         word = ("most" if rank[0] else "least") if rank[1] == 1 else \
@@ -475,7 +506,8 @@ def check(answer: str, res: QueryResult) -> list[str]:
     for c in _CLOCK.findall(plain):
         if c not in times and c.zfill(5) not in times:
             problems.append(f"time not in the result: {c}")
-    nums = {len(res.people), *res.spoke.values(), *res.place_counts.values()}
+    nums = {len(res.people), *res.spoke.values(), *res.place_counts.values(), *res.seconds.values()}
+    nums |= {int(x) for x in re.findall(r"\b\d+\b", res.problem)}     # "visited 2: ..." (a count the result says)
     if isinstance(res.value, int) and not isinstance(res.value, bool):
         nums.add(res.value)
     if isinstance(res.value, tuple):

@@ -66,11 +66,13 @@ def fit(question: str, q: Query, answer: str) -> str:
     if q.find in ("more", "less") and not YES_NO_QUESTION.match(question):
         m = _COMPARED.match(answer)   # the one who did, in few words (the counts stay in the trace)
         if m:
-            answer = f"{m.group(1)[:1].upper()}{m.group(1)[1:]} spoke {m.group(2)} often."
+            answer = f"{m.group(1)[:1].upper()}{m.group(1)[1:]} spoke {m.group(2)} often{m.group(3)}."
     return answer
 
 
-_COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \(.*\) than .*$')
+# (the scope stays: "... than B (once) in the lab." -> "A spoke more often in the lab.")
+_COMPARED = re.compile(r'^(?:Yes|No), (.+?) spoke (more|less) often \([^)]*\) than .*? '
+                       r'\((?:never|once|twice|\d+ times)\)(.*?)\.?$')
 
 
 _AUX = r"(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|should)\b"

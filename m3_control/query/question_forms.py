@@ -76,7 +76,8 @@ def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Qu
 _GAP_WORDS = re.compile(r"\b(?:after|before|between|since|until|till|passed|elapsed|went\s+by|gone\s+by|later|earlier|"
                         r"gap|wait|waited|apart|from|then)\b", re.IGNORECASE)
 _HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time)\b[^?]*\b"
-                            r"(?:talk|talked|speak|spoke|speaking|talking|in\s+view|seen|visible)\b", re.IGNORECASE)
+                            r"(?:talk|talked|speak|spoke|speaking|talking|in\s+view|seen|visible|on\s+camera|on\s+screen)\b",
+                            re.IGNORECASE)
 
 
 def duration_not_gap(q: Query, plain: str, added: list[str]) -> Query:
@@ -142,3 +143,79 @@ def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -
     if new != q:
         added.append(f"place={p1!r} not_place={p2!r}: in the one and never in the other")
     return new
+
+
+# "who spoke for the longest time in total?", "whose talking took the least time?": seconds, not turns
+_LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|speak)\s+(?:for\s+)?(?:the\s+)?"
+                           r"(longest|shortest|most\s+time|least\s+time)|(longest|shortest)\s+(?:time\s+)?"
+                           r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking))\b", re.IGNORECASE)
+# "which room did I spend the most time in?", "where did I stay the longest?": the robot's own stays
+_LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)|where)\s+(?:did|have|had)\s+(?:i|we)\s+"
+                           r"(?:spend|spent|stay|stayed|been|be)\b[^?]*\b(most|least|longest|shortest)\b",
+                           re.IGNORECASE)
+_TOP = re.compile(r"^\W*(?:which|who\s+(?:are|were)\s+the|name\s+the|list\s+the|what\s+(?:are|were)\s+the)\s+"
+                  r"(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)?\b[^?]*\b(most|least|fewest)\b",
+                  re.IGNORECASE)
+_NUMBER = {"two": "2", "three": "3", "four": "4", "five": "5"}
+
+
+def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
+    """Most / least by seconds and the k most: "who spoke for the longest time?" (``measure=time``: the seconds
+    of their turns), "which room did I spend the most time in?" (the robot's stays by seconds), "which two people
+    spoke the most?" (``top=2``)."""
+    stay = _LONGEST_STAY.match(plain)
+    if stay is not None:
+        pick = "most" if stay.group(1).lower() in ("most", "longest") else "least"
+        new = Query(find="where", pick=pick, measure="time", from_=q.from_, to=q.to)
+        if new != q:
+            added.append(f"find=where pick={pick} measure=time: the place the robot stayed the {stay.group(1)}")
+        return new
+    new = q
+    talk = _LONGEST_TALK.search(plain)
+    if talk is not None and not q.who and q.find in ("who", "count_people", "how_long", "when", "what"):
+        word = next(g for g in talk.groups() if g).lower()
+        pick = "most" if word.startswith(("longest", "most")) else "least"
+        new = replace(new, find="who" if q.find in ("count_people", "how_long", "when") else q.find, pick=pick,
+                      measure="time", times=None, count=None, by=None, act=q.act or "spoke")
+    top = _TOP.match(plain)
+    if top is not None and not q.who and not q.other:
+        pick = "most" if top.group(2).lower() == "most" else "least"
+        k = _NUMBER.get(top.group(1).lower(), top.group(1))
+        new = replace(new, find="who", pick=new.pick if new.measure else pick, top=k, times=None, count=None, by=None)
+    if new != q:
+        added.append(f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}: "
+                     "the question ranks people " + ("by the time they talked" if new.measure else "by their turns"))
+    return new
+
+
+# "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
+_SILENCE = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
+                      r"silence|silent|quiet)\b[^?]*\b(?:after|following|once)\b", re.IGNORECASE)
+
+
+def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"For how long did nobody speak after A's first words?": the silence from the end of A's turn to anyone's next
+    words (``find=gap measure=silence``), not how long people talked after A."""
+    if len(quoted) != 1 or not _SILENCE.match(plain):
+        return q
+    rel = "after_last" if re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE) else "after"
+    new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
+    if new != q:
+        added.append("find=gap measure=silence: the time nobody spoke after their turn")
+    return new
+
+
+# what no frame says: declined with the reason (the tool loop's "unsupported: ..."), never answered as the nearest
+# frame ("did A ever speak twice in a row?" was answered "yes, A spoke twice")
+_BEYOND = (
+    (re.compile(r"\b(?:in\s+a\s+row|consecutive(?:ly)?|back[\s-]to[\s-]back|without\s+anyone\s+(?:else\s+)?in\s+between)\b",
+                re.IGNORECASE), "turns in a row"),
+    (re.compile(r"\b(?:hear|heard)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:saw|see|seen)\s+(?:them|him|her)\b|"
+                r"\b(?:see|saw|seen)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:heard|hear)\s+(?:them|him|her)\b",
+                re.IGNORECASE), "whether I heard someone before I saw them"),
+)
+
+
+def beyond_language(plain: str) -> str | None:
+    """What the question asks that the query language cannot say, in words; None when it asks nothing such."""
+    return next((what for pattern, what in _BEYOND if pattern.search(plain)), None)

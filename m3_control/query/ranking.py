@@ -54,6 +54,23 @@ def rank_by_count(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, pick=pick, times=None, by=None)
 
 
+# ("the second most recent speaker" is a rank from the end, read by the rank checks)
+_RECENT = re.compile(r"(?<!second )(?<!third )(?<!fourth )\b(most|least)\s+recent(?:ly)?\b", re.IGNORECASE)
+
+
+def recent_is_last(q: Query, plain: str, added: list[str]) -> Query:
+    """"Who spoke most recently?" written pick=most: the last (least recently: the first), an order in time, not a
+    count."""
+    m = _RECENT.search(plain)
+    if m is None or q.find not in ("who", "what", "when", "where") or q.rel or q.until:
+        return q
+    pick = "last" if m.group(1).lower() == "most" else "first"
+    if q.pick == pick:
+        return q
+    added.append(f"pick={pick}: {m.group(0)!r} is an order in time, not a count")
+    return replace(q, pick=pick, times=None, by=None if q.by != "turn" else q.by)
+
+
 def _pick_of(m: re.Match) -> str:
     word = m.group("ord").lower()
     if m.group("end") or word == "penultimate":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from m3_memory.people import PeopleFacts
 from m3_memory.poses import place_of
-from m3_memory.store.where import find_place, load_places, pose_near, track_between
+from m3_memory.store.where import find_place, load_places, pose_near, robot_stays, track_between
 
 if TYPE_CHECKING:
     from .execute import QueryResult
@@ -53,3 +53,14 @@ def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | N
     mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
     res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
                         key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def robot_seconds_by_place(store: Any, t1: float | None, t2: float | None) -> dict[str, int]:
+    """Whole seconds of the robot's stays in each named place within the window (a stay it has not left runs to
+    ``t2``), for "which room did I spend the most time in?"."""
+    out: dict[str, float] = {}
+    for place, a, b in robot_stays(store, t2):
+        lo, hi = max(a, t1) if t1 is not None else a, b if b is not None else t2
+        if hi is not None and hi > lo:
+            out[place] = out.get(place, 0.0) + hi - lo
+    return {p: int(round(s)) for p, s in out.items()}

@@ -39,7 +39,10 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
                      r"sentences?|remarks?|utterances?|time\s+(?:that\s+)?(?:i|you|we)\s+heard)\b"
                      r"|\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|"
                      r"ninth|tenth|\d+(?:st|nd|rd|th)|last)\b"
-                     r"|\b(?:second|third)[\s-]+(?:most|least|fewest|highest|lowest|greatest)\b",
+                     r"|\b(?:second|third)[\s-]+(?:most|least|fewest|highest|lowest|greatest)\b"
+                     # "the person who spoke the least", "the most talkative", "the one who talked the longest"
+                     r"|\b(?:spoke|talked|speaking|talking)\s+(?:the\s+)?(?:most|least|fewest|longest|shortest)\b"
+                     r"|\b(?:most|least)\s+(?:talkative|often|recently)\b",
                      re.IGNORECASE)
 
 
@@ -47,7 +50,8 @@ _TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re
 _HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)   # "how often did someone talk?"
 
 
-_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:person|people|one|ones|speaker|of\s+(?:the|them))|"
+_WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:(?:two|three|four|five|\d)\s+)?"
+                        r"(?:person|people|one|ones|speakers?|of\s+(?:the|them))|"
                         r"when|"
                         r"(?:at\s+)?what\s+time|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
                         r"[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
@@ -67,7 +71,8 @@ def asks_who_spoke(question: str) -> bool:
 
 
 
-_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+seconds|where)\b[^?]*\b"
+_OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+much\s+time|how\s+many\s+"
+                        r"(?:seconds|minutes)|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b[^?]*\b"
                         r"(?:i|we|you)\s+(?:get|got|arrive|"
                         r"arrived|reach|reached|enter|entered|leave|left|go|went|come|came|stay|stayed|spend|spent|start|"
                         r"started|begin|began|finish|finished|end|ended)\b"
@@ -79,6 +84,19 @@ _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+man
                         r"\s+(?:i|we|you)\s+(?:had\s+)?(?:left|entered|arrived|reached|got\s+(?:to|into)|came\s+(?:in|into|to)|"
                         r"went\s+(?:in|into|to)|walked\s+(?:in|into|to))\b",
                         re.IGNORECASE)
+
+
+# "who was in the kitchen with me?", "how many people did I see in the lab?": the whole question is who was there
+_WHO_WAS_THERE = re.compile(r"^\W*(?:who|which\s+(?:\w+\s+)?(?:person|people)|how\s+many\s+(?:different\s+)?"
+                            r"(?:people|persons))\s+(?:else\s+)?(?:was|were|did\s+(?:i|we)\s+(?:see|meet))\s+"
+                            r"(?:(?:in|at|inside)\s+the\s+[a-z]+(?:\s+room)?|there)(?:\s+with\s+(?:me|us))?\s*\??\s*$",
+                            re.IGNORECASE)
+
+
+def asks_who_was_there(question: str) -> bool:
+    """"Who was in the kitchen with me?", "how many people did I see in the lab?": people by place, which the
+    face and voice records hold (a search finds a memory written there, not everyone)."""
+    return bool(_WHO_WAS_THERE.match(_QUOTE.sub(" ", question)))
 
 
 def asks_own_moves(question: str) -> bool:

@@ -38,6 +38,12 @@ def short_refs(q: Query, question: str, quoted: list[str], place: str | None, sa
             role = f"the {base} speaker"
             q = replace(q, **{field: role})
             added.append(f"{field}={ref!r} is {role!r}")
+        elif n is not None and field == "other" and q.rel and q.find not in ("same", "more", "less") and hearing:
+            # "who spoke right after the second person to speak?": the anchor is that speaker (people.by_role),
+            # the relation stays
+            role = f"the {base} speaker"
+            q = replace(q, other=role)
+            added.append(f"other={ref!r} is {role!r}")
         elif n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")

@@ -135,6 +135,8 @@ def time_between(q: Query, question: str, plain: str, quoted: list[str], added: 
     people the question names, the time runs from the one after "after / since / once / from", else from the first
     one it names ("how long after A did B speak?", "between A's first words and B's", "how long did it take B to
     speak after A's last words?"); one person "again" is measured to their own next turn."""
+    if q.measure == "silence":
+        return q      # the time nobody spoke after someone (question_forms.silence_after)
     between = asks_time_between(plain)
     spans = list(QUOTED.finditer(question))
     if q.find == "gap" and not between and _LASTED.search(plain):

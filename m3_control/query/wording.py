@@ -36,6 +36,8 @@ _AFTER_WORDS = re.compile(r"\b(?:after|past|passed|since|from|beyond|following|l
                           + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
 _BEFORE_WORDS = re.compile(r"\b(?:before|until|till|by|as\s+of|up\s+to|prior\s+to|earlier\s+than|ahead\s+of)"
                            + _CLOCK_SAID + r"\s*$", re.IGNORECASE)
+_BETWEEN_FIRST = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_BETWEEN_SECOND = re.compile(r"\b(?:between|from)\s+\d{1,3}:[0-5]\d\s*(?:and|to|till|until|-)\s*$", re.IGNORECASE)
 _AT_WORDS = re.compile(r"\b(?:at|around|about)\s*$", re.IGNORECASE)
 # words that place one person's turn relative to another's: the quote right after them is the anchor
 # the words that may stand between a relation word and the quote it anchors on ("after the person who said ...")
@@ -74,8 +76,10 @@ def clock_role(plain: str, m: re.Match) -> str | None:
         return "from_"
     if _BEFORE_FOLLOW.search(after):
         return "to"
-    return "from_" if _AFTER_WORDS.search(before) else "to" if _BEFORE_WORDS.search(before) else \
-        "at" if _AT_WORDS.search(before) else None
+    if _BETWEEN_SECOND.search(before):     # "between 0:30 and 1:30", "from 0:30 to 1:30"
+        return "to"
+    return "from_" if _AFTER_WORDS.search(before) or _BETWEEN_FIRST.search(before) else \
+        "to" if _BEFORE_WORDS.search(before) else "at" if _AT_WORDS.search(before) else None
 
 
 def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
