@@ -143,3 +143,30 @@ def test_what_no_frame_says_is_declined_with_the_reason(ex, question):  # noqa: 
     a = answer(ex, question, 'find=yes who="Ann" times=2')
     assert a.answer.startswith("I can't answer that reliably: I cannot tell"), a.answer
     assert "unsupported_question" in a.trace["rounds"][0]["flags"]
+
+
+# ---- fresh seeds 583-584's blind probes (stop 60) ----
+
+
+def test_the_named_persons_next_words_and_what_they_did_not_do(ex):  # noqa: F811
+    # "what did C say right after B's last words?": C's own next words (Ann spoke in between), not "nobody"
+    a = answer(ex, f"What did {CY} say right after {BO}'s last words?", f'find=what other="{COFFEE}" rel=right_after')
+    assert a.answer.startswith(f'I heard "{TECH}"') and "after the person who said" in a.answer, a.answer
+    assert "right after" not in a.answer
+    a = answer(ex, f"What did {BO} say in the lab?", f'find=what who="{COFFEE}" place="lab" act=spoke')
+    assert a.answer == f'The person who said "{COFFEE}" did not speak in the lab.', a.answer
+
+
+def test_the_robots_stays_a_frame_cannot_say(ex):  # noqa: F811
+    a = answer(ex, "How long was I in the lab before anyone spoke?", "find=gap from=0:00 to=0:01")  # 1:00 -> 1:05
+    assert "5 seconds after 01:00" in a.answer, a.answer
+    a = answer(ex, "Which room did I go to after the kitchen?", "find=where act=seen times=1")
+    assert a.answer.endswith("first in the office."), a.answer
+    a = answer(ex, "Where did I go before the lab?", "find=where pick=last")
+    assert a.answer.endswith("last in the office."), a.answer
+
+
+def test_who_else_was_there_is_company(ex):  # noqa: F811
+    frame, added, _ = fit_question(f"Who else was in the office when {CY} spoke there?",
+                                   parse(f'find=who other="{TECH}" act=seen'), KNOWN)
+    assert (frame.rel, frame.other, frame.place) == ("with", TECH, "office"), added

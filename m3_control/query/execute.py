@@ -205,8 +205,15 @@ class QueryExecutor:
             assert other is not None
             # the time until someone's next turn ("... and the next thing B said") is measured to B's next turn,
             # not to whoever spoke right after
-            rq = replace(q, rel=q.rel.replace("right_", "")) if q.find == "gap" and who is not None else q
+            # ... and "what did C say right after A's last words?" is C's next words, whoever spoke in between
+            next_of = who is not None and who != other and q.find in ("what", "when", "where") and \
+                q.rel.startswith("right_")
+            rq = replace(q, rel=q.rel.replace("right_", "")) if (q.find == "gap" or next_of) and who is not None \
+                else q
             scope = self._relate(res, facts, rq, other, scope)
+            if next_of:     # the executed frame is what the answer says ("after", their next turn)
+                q = res.query = replace(q, rel=rq.rel, pick=q.pick or ("first" if "after" in q.rel else "last"))
+                res.steps.append({"step": f"rel={q.rel} pick={q.pick}: the named person's own next turn"})
         # 2. select
         act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less", "gap") or count_rank(q.pick)
                         or q.by == "turn" else "any")

@@ -26,7 +26,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline
 
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
-from .moves import Stays, move_moments, without_moves
+from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import (
@@ -149,10 +149,11 @@ _IN_VIEW = r"(?:on camera|on screen|in view|in (?:the )?(?:picture|frame|shot)|v
 _AT_ONCE = r"(?:at the same time|at one time|simultaneously|at once|" \
            r"while\b[^.?!]*?\b(?:was|were)\s+(?:speaking|talking|on camera|in view|visible))"
 _SEEN_AT_ONCE = rf"{_IN_VIEW}\b[^.?!]*\b{_AT_ONCE}|{_AT_ONCE}\b[^.?!]*\b{_IN_VIEW}"
-_TOGETHER = re.compile(rf"\b(?:with|together|alongside|accompan\w*|company|beside|{_NEXT_TO}|{_SEEN_AT_ONCE})\b",
+_TOGETHER = re.compile(rf"\b(?:with|who else|together|alongside|accompan\w*|company|beside|{_NEXT_TO}|"
+                       rf"{_SEEN_AT_ONCE})\b",
                        re.IGNORECASE)
 # ... and those that can only mean that: a question with these is about company, whatever the frame says
-_COMPANY = re.compile(rf"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|"
+_COMPANY = re.compile(rf"\b(?:together|alongside|accompan\w*|in (?:the )?company of|in view with|seen with|who else|"
                       rf"{_SEEN_AT_ONCE}|"
                       rf"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|{_NEXT_TO}))\b",
                       re.IGNORECASE)
@@ -527,6 +528,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
     q = move_moments(q, plain, known_places, stays, added, missing)
+    q = robot_room_forms(q, plain, known_places, stays, added, missing)
     if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
             (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not

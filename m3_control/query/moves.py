@@ -119,3 +119,50 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         said = f"from={new.from_} to={new.to}" if side == "at" and new.at is None else f"{side}={t:.1f}"
         added.append(f"{said}: the moment {move!r} on the robot's track")
     return new
+
+
+def _stay_pattern(places: list[str]) -> tuple[re.Pattern, re.Pattern]:
+    names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    # "how long was I in the lab before anyone spoke?": from the robot's arrival to the first words there
+    before_speech = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:was|were|had)\s+(?:i|we)\s+"
+                               rf"(?:been\s+)?(?:in|at|inside)\s+(?:the\s+)?(?P<place>{names})\s+before\s+"
+                               rf"(?:anyone|anybody|someone|somebody|a\s+person|people)\s+(?:spoke|talked|said|started)",
+                               re.IGNORECASE)
+    # "which room did I go to after the bathroom?": the robot's next (previous) room
+    next_room = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)\s+did\s+(?:i|we)|where\s+did\s+(?:i|we))"
+                           rf"\s+(?:go|move|drive|head|come|walk|roll|get)(?:\s+(?:in)?to)?\s+(?P<rel>after|before)\s+"
+                           rf"(?:(?:i|we)\s+(?:left|was\s+in|visited)\s+)?(?:the\s+)?(?P<place>{names})\b",
+                           re.IGNORECASE)
+    return before_speech, next_room
+
+
+def robot_room_forms(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
+                     added: list[str], missing: list[str]) -> Query:
+    """Two questions about the robot's own stays that no frame the model writes says: the time from its arrival in
+    a room to the first words there, and the room it went to after (before) another."""
+    if stays is None or not known_places:
+        return q
+    before_speech, next_room = _stay_pattern(known_places)
+    m = before_speech.match(plain) or next_room.match(plain)
+    if m is None:
+        return q
+    place = next(p for p in known_places if p.lower() == m.group("place").lower())
+    mine = [s for s in stays() if s[0] == place]
+    if not mine:
+        missing.append(f"the moment the robot was in the {place} (its track has no stay there)")
+        return q
+    if m.re is before_speech:
+        new = Query(find="gap", from_=f"{mine[0][1]:.1f}", place=place, act="spoke")
+        why = f"from={new.from_}: the time from my arrival in the {place} to the first words there"
+    elif m.group("rel").lower() == "after":
+        if mine[0][2] is None:
+            missing.append(f"the moment the robot left the {place} (it has not)")
+            return q
+        new = Query(find="where", from_=f"{mine[0][2]:.1f}", pick="first")
+        why = f"from={new.from_} pick=first: the room I went to after the {place}"
+    else:
+        new = Query(find="where", to=f"{max(0.0, mine[0][1] - 0.5):.1f}", pick="last")   # (not the arrival's pose)
+        why = f"to={new.to} pick=last: the room I was in before the {place}"
+    if new != q:
+        added.append(why)
+    return new

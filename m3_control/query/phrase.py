@@ -331,11 +331,18 @@ def described_nobody(res: QueryResult, question: str, quoted: list[str]) -> str 
 
 
 def _nobody(res: QueryResult, cond: str) -> str:
-    verb = {"spoke": " speak", "seen": ""}.get(res.query.act or "", "")
-    if (res.query.rel or res.query.until) and res.anchor is None:
+    q = res.query
+    if (q.rel or q.until) and res.anchor is None:
         return "I don't remember anyone like that."
-    return f"I don't remember {'seeing' if res.query.act == 'seen' else 'anyone'}{verb}{cond}." \
-        if res.query.act != "seen" else f"I don't remember seeing anyone{cond}."
+    w = res.who.get("who")
+    act = "seen" if q.rel == "with" else q.act     # in view together: faces, whatever the frame's act
+    if q.who and w is not None and w.character_id is not None:
+        # the person the question names did not do it there or then ("what did C say right after A?")
+        did = {"spoke": "did not speak", "seen": "was not seen"}.get(act or "", "was not seen or heard")
+        return f"{_cap(res.describe[w.character_id])} {did}{cond}."  # type: ignore[index]
+    if act == "seen":
+        return f"I don't remember seeing anyone{cond}."
+    return f"I don't remember anyone{' speaking' if q.act == 'spoke' else ''}{cond}."
 
 
 def _how_long(res: QueryResult, cond: str) -> str:
