@@ -170,3 +170,30 @@ def test_who_else_was_there_is_company(ex):  # noqa: F811
     frame, added, _ = fit_question(f"Who else was in the office when {CY} spoke there?",
                                    parse(f'find=who other="{TECH}" act=seen'), KNOWN)
     assert (frame.rel, frame.other, frame.place) == ("with", TECH, "office"), added
+
+
+# ---- blind wording sets m-n on fresh seeds 583-584 (stop 60): misses older than this stop ----
+
+
+@pytest.mark.parametrize("question, frame, want", [
+    # a count of someone's turns before another's first words, written as a comparison of counts
+    (f"How many times had {BO} spoken before {CY} said anything for the first time?",
+     f'find=count_times other="{TECH}" times>other', ("count_times", COFFEE, TECH, "before", None)),
+    # the words of the question about a turn, written as a person
+    ("What was the last thing someone said before 0:44?", 'find=what other="the last thing someone said" rel=before',
+     ("what", None, None, None, "last")),
+    # "someone first speak in the bedroom": the first there, not the first speaker of all
+    ("At what time did someone first speak in the lab?", 'find=when who="spoke first" place="lab" act=spoke',
+     ("when", None, None, None, "first")),
+])
+def test_what_the_frame_names_that_the_question_does_not(question, frame, want):
+    q, added, missing = fit_question(question, parse(frame), KNOWN)
+    assert (q.find, q.who, q.other, q.rel, q.pick) == want and not missing, (q.compact(), added)
+
+
+def test_who_spoke_asks_about_speaking(ex):  # noqa: F811
+    # "in the lab, who spoke last prior to 1:22?": not the last person seen (Dee, seen only, would win elsewhere)
+    q, _, _ = fit_question("In the office, who spoke last prior to 0:59?", parse('find=who pick=last to=0:59'), KNOWN)
+    assert q.act == "spoke"
+    a = answer(ex, "In the office, who spoke last prior to 0:59?", 'find=who other="the office" pick=last to=0:59')
+    assert a.answer.startswith("The person who said \"The coffee machine is broken\" spoke last"), a.answer

@@ -33,6 +33,7 @@ from .question_forms import (
     anyone_than,
     beyond_language,
     busiest_place,
+    compared_with_nobody,
     duration_not_gap,
     opening_window,
     place_choice,
@@ -108,7 +109,10 @@ _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaki
                       r"say|says|said|saying|voice|voices)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)
-_DESCRIPTOR = re.compile(r"\b(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b", re.IGNORECASE)
+# "the person who said ...": a description of someone, which asks nothing about speaking ("who spoke last?" does)
+_DESCRIPTOR = re.compile(r"\b(?:person|one|man|woman|people|persons|someone|anyone|somebody|anybody|speaker|voice|guy|"
+                         r"lady|individual)\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b",
+                         re.IGNORECASE)
 _TIME_UNITS = frozenset(("second", "seconds", "minute", "minutes", "hour", "hours"))
 _TIME_PHRASE = re.compile(r"\b(?:(?:the|a|an)\s+)?(?:first\s+)?(?:[a-z]+|\d+(?:\.\d+)?)[ -](?:seconds?|minutes?|hours?)"
                           r"(?:[ -]mark|\s+point)?\b", re.IGNORECASE)
@@ -330,7 +334,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = place_difference(robot_departure(q, plain, added), plain, known_places, added)
     q = silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
-    q = counted_people(q, added)
+    q = counted_people(compared_with_nobody(q, plain, added), added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
     q = time_between(q, question, plain, quoted, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:

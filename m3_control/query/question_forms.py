@@ -219,3 +219,17 @@ _BEYOND = (
 def beyond_language(plain: str) -> str | None:
     """What the question asks that the query language cannot say, in words; None when it asks nothing such."""
     return next((what for pattern, what in _BEYOND if pattern.search(plain)), None)
+
+
+_COMPARES = re.compile(r"\b(?:more|less|fewer|often|than|as\s+many|as\s+much|same\s+number|equal(?:ly)?|most|least)\b",
+                       re.IGNORECASE)
+
+
+def compared_with_nobody(q: Query, plain: str, added: list[str]) -> Query:
+    """``times>other`` in a question that compares no counts ("how many times had A spoken before B said anything?"
+    written find=count_times other=B times>other): the comparison goes, the relation the question says stays for
+    the other checks."""
+    if not compares_with_other(q.times) or _COMPARES.search(plain):
+        return q
+    added.append(f"times{q.times} dropped: the question compares nobody's count")
+    return replace(q, times=None)

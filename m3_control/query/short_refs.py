@@ -26,6 +26,19 @@ def short_refs(q: Query, question: str, quoted: list[str], place: str | None, sa
         key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
         base = key.removesuffix(" one").removesuffix(" speaker")
         n = ORDINAL_WORDS.get(base)
+        if not any(same_words(x, ref) for x in quoted) and _NOBODY_IN.search(key) and not re.search(
+                r"\b(?:person|speaker|man|woman|one)\b", key):
+            # "the last thing someone said" written as other= (with before): words about a turn, nobody's name
+            q = replace(q, **{field: None}, rel=None if field == "other" else q.rel)
+            added.append(f"{field}={ref!r} dropped: it names no one")
+            continue
+        if field == "who" and not q.rel and q.pick is None and _ROLE_PICK.match(key) and _SOMEONE.search(question):
+            # "at what time did someone first speak in the bedroom?" written who="spoke first": the first there
+            # (a pick in the frame's scope), not the first speaker of all
+            pick = "first" if "first" in key else "last"
+            q = replace(q, who=None, pick=pick)
+            added.append(f"who={ref!r} is pick={pick}: the question asks about someone, in its own scope")
+            continue
         if key in _SELF:
             # "after I came into the office, what was the first thing anyone said?" written who="I": the robot
             # asking is nobody it heard or saw
@@ -59,6 +72,10 @@ def short_refs(q: Query, question: str, quoted: list[str], place: str | None, sa
     return q
 
 
+_NOBODY_IN = re.compile(r"\b(?:someone|somebody|anyone|anybody|something|anything|thing|things|words)\b")
+_ROLE_PICK = re.compile(r"^(?:spoke|talked|spoken|speaking)\s+(first|last)$|"
+                        r"^(first|last)\s+(?:to\s+)?(?:speak|speaker)$")
+_SOMEONE = re.compile(r"\b(?:someone|somebody|anyone|anybody)\b", re.IGNORECASE)
 _SELF = frozenset(["i", "me", "myself", "you", "yourself", "we", "us", "robot", "the robot"])
 _PLACE_LEAD = frozenset(["in", "at", "on", "inside", "near", "by", "into", "the", "a", "while", "when", "i", "we",
                          "was", "were", "spoke", "speak", "speaking", "talked", "talking", "heard", "seen", "saw",
