@@ -197,3 +197,30 @@ def test_who_spoke_asks_about_speaking(ex):  # noqa: F811
     assert q.act == "spoke"
     a = answer(ex, "In the office, who spoke last prior to 0:59?", 'find=who other="the office" pick=last to=0:59')
     assert a.answer.startswith("The person who said \"The coffee machine is broken\" spoke last"), a.answer
+
+
+# ---- fresh seeds 585-586's blind probes (stop 60) ----
+
+
+def test_fresh_seed_586s_probe(ex):  # noqa: F811
+    a = answer(ex, "Did I meet anyone who never said a word?", "find=yes act=seen times=0")     # Dee, seen only
+    assert a.answer.startswith("Yes") and "00:50" in a.answer, a.answer
+    a = answer(ex, "Which people spoke in the kitchen but not in the lab?",
+               'find=who place="kitchen" act=spoke times=0 count=0')                           # Bo (Ann: the lab too)
+    assert "coffee" in a.answer.lower() and "Ann" not in a.answer, a.answer
+    a = answer(ex, f"Was {BO} the last person I heard?", f'find=yes who="{COFFEE}" pick=last')  # Ann was
+    assert a.answer.startswith("No"), a.answer
+    a = answer(ex, "Was Ann the last person I heard?", 'find=yes who="Ann" pick=last')
+    assert a.answer.startswith("Yes"), a.answer
+    a = answer(ex, f"Did {CY} ever speak twice?", f'find=yes who="{TECH}" times=2')            # 3 times: yes
+    assert a.answer.startswith("Yes"), a.answer
+    a = answer(ex, "List the people I heard in the lab in the order they first spoke.", "find=who act=spoke times=2")
+    assert a.answer.startswith(f'Ann and the person who said "{TECH}"'), a.answer            # not "Ann spoke first"
+    assert a.trace["asked_as"] == "Who did I hear in the lab?"
+
+
+def test_when_i_got_there_is_the_rooms_arrival():
+    stays = lambda: [("kitchen", 0.0, 30.0), ("office", 30.0, 60.0), ("lab", 60.0, None)]   # noqa: E731
+    q, added, missing = fit_question("How many people were in the lab when I got there?",
+                                     parse('find=count_people place="lab"'), KNOWN, stays=stays)
+    assert (q.from_, q.to, q.place) == ("59.0", "63.0", "lab") and not missing, added

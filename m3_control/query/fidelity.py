@@ -35,9 +35,11 @@ from .question_forms import (
     busiest_place,
     compared_with_nobody,
     duration_not_gap,
+    ever_k_times,
     opening_window,
     place_choice,
     place_difference,
+    rank_identity,
     ranked_by_time_or_top,
     robot_departure,
     silence_after,
@@ -204,6 +206,8 @@ def look_of_question(question: str) -> str | None:
 
 _NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|said)\b",
                           re.IGNORECASE)
+_NEVER_A_WORD = re.compile(r"\b(?:never|not|n't)\s+(?:once\s+)?(?:said|say|spoke|speak|talked|talk|uttered|utter)\s+"
+                           r"(?:a\s+(?:single\s+)?word|anything|a\s+thing|at\s+all)\b", re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
 _OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
 _ASKS_WHO = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|ones?|speakers?|of))\b", re.IGNORECASE)
@@ -266,7 +270,10 @@ def act_of_question(question: str) -> str | None:
     only asks about seeing ("did I see him?"); None where it asks both or neither ("where did I meet her?"). Quoted
     speech and "the person who said ..." name a person; they ask nothing."""
     words = _DESCRIPTOR.sub(" ", _QUOTE.sub(" ", question))
-    hear, see = bool(_HEARING.search(words)), bool(_SEEING.search(words))
+    # "did I meet anyone who never said a word?": people seen, who never spoke (not a question about hearing)
+    silent = bool(_NEVER_A_WORD.search(words))
+    words = _NEVER_A_WORD.sub(" ", words)
+    hear, see = bool(_HEARING.search(words)), bool(_SEEING.search(words)) or silent
     return "spoke" if hear and not see else "seen" if see and not hear else None
 
 
@@ -333,6 +340,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
     q = place_difference(robot_departure(q, plain, added), plain, known_places, added)
     q = silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added)
+    if YES_NO_QUESTION.match(question):
+        q = ever_k_times(rank_identity(q, plain, quoted, added), plain, added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(compared_with_nobody(q, plain, added), added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)

@@ -61,6 +61,8 @@ def _stems(text: str) -> set[str]:
     return {w[:4] for w in _words(text)}
 
 
+_THERE = re.compile(r"\b(?:when|as|once|after|before|by\s+the\s+time|until)\s+(?:i|we)\s+(?:first\s+)?"
+                    r"(?:got|arrived|came)\s+(there)\b", re.IGNORECASE)
 _NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", "next", "first", "last", "way"))
 
 
@@ -69,6 +71,12 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     """The frame with the time of the robot move the question is relative to (see the module's text)."""
     if stays is None or q.find == "same" or q.until:
         return q
+    there = _THERE.search(plain)
+    named = [p for p in known_places if re.search(rf"\b{re.escape(p)}\b", plain, re.IGNORECASE)]
+    if there is not None and len(named) == 1:
+        # "how many people were in the living room when I got there?": there is the room the question names
+        into = "in" if there.group(0).lower().split()[-2].startswith("arriv") else "to"
+        plain = plain[:there.start(1)] + f"{into} the {named[0]}" + plain[there.end(1):]
     found = list(_pattern(known_places).finditer(plain)) if known_places else []
     if not found:
         # a move into (out of) a room the memory has no place for: the robot never was there

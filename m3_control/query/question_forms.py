@@ -139,7 +139,8 @@ def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -
     p1, p2 = names[m.group("p1").lower()], names.get(m.group("p2").lower(), m.group("p2"))
     if p1.lower() == p2.lower():
         return q
-    new = replace(q, place=p1, not_place=p2)
+    # (the "not" is the other place's: a times=0 the model wrote for it goes)
+    new = replace(q, place=p1, not_place=p2, times=None if q.times in ("=0", "<1", "<=0") else q.times)
     if new != q:
         added.append(f"place={p1!r} not_place={p2!r}: in the one and never in the other")
     return new
@@ -233,3 +234,35 @@ def compared_with_nobody(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append(f"times{q.times} dropped: the question compares nobody's count")
     return replace(q, times=None)
+
+
+# "was the person who said X the last person I heard?": X against the speaker of that rank, not X's own last turn
+_IS_RANK = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+(?:very\s+)?(first|last|final|second|third|fourth|fifth)\s+"
+                      r"(?:person|one|speaker|voice)(?:\s+(?:to\s+(?:speak|talk)|(?:that\s+|who\s+)?(?:i|we)\s+heard|"
+                      r"(?:who|that)\s+spoke|i\s+heard\s+speak))?\s*\??\s*$", re.IGNORECASE)
+
+
+def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"Was A the last person I heard?", "is A the second speaker?": A compared with the speaker of that rank
+    (``find=same other="the last speaker"``), whatever pick the frame gave A's own turns."""
+    m = _IS_RANK.match(plain)
+    if m is None or len(quoted) != 1:
+        return q
+    rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
+    new = Query(find="same", who=quoted[0], other=f"the {rank} speaker", from_=q.from_, to=q.to, place=q.place)
+    if new != q:
+        added.append(f"find=same other='the {rank} speaker': the question asks whether they were that speaker")
+    return new
+
+
+_EVER_K = re.compile(r"\bever\b[^?]*\b(?:(twice|thrice)|(\d+|two|three|four|five)\s+times)\b", re.IGNORECASE)
+
+
+def ever_k_times(q: Query, plain: str, added: list[str]) -> Query:
+    """"Did A ever speak twice?": at least twice (``times>=2``), not exactly."""
+    m = _EVER_K.search(plain)
+    if m is None or q.find != "yes" or not q.times or not q.times.startswith("=") or \
+            re.search(r"\b(?:exactly|only|just|precisely)\b", plain, re.IGNORECASE):
+        return q
+    added.append(f"times>={q.times[1:]}: 'ever ... {m.group(0).split()[-1]}' is at least that many")
+    return replace(q, times=f">={q.times[1:]}")

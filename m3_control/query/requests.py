@@ -72,6 +72,10 @@ _NAME_PEOPLE = re.compile(
     r"\s+(?:(?:who|that)\s+|(?=(?:i|we|you)\s))", re.IGNORECASE)
 
 
+_IN_ORDER = re.compile(r",?\s*\b(?:in\s+(?:the\s+)?order(?:\s+(?:that\s+|in\s+which\s+)?(?:they|he|she)\s+(?:first\s+)?"
+                       r"(?:spoke|talked|appeared|were\s+(?:heard|seen)|came(?:\s+in)?))?|in\s+order\s+of\s+"
+                       r"(?:appearance|their\s+first\s+words|speaking)|one\s+(?:by|after)\s+(?:one|another|the\s+other))\b",
+                       re.IGNORECASE)
 _BASE = {"heard": "hear", "saw": "see", "met": "meet", "noticed": "notice", "spotted": "spot", "watched": "watch",
          "recorded": "record", "listened": "listen"}
 _SUBJECT_VERB = re.compile(rf"^(i|we|you)\s+({'|'.join(_BASE)})\b", re.IGNORECASE)
@@ -92,7 +96,9 @@ def unwrap_request(question: str) -> str:
         return f"Which {places.group(1).lower()} did I go to?"
     named = _NAME_PEOPLE.match(question)
     if named is not None and question[named.end():].strip(" .!?"):
-        rest = question[named.end():].strip().rstrip(" .!?")
+        # "... in the order they first spoke": people are listed by their first turn anyway (the order clause's
+        # "first" is no pick)
+        rest = _IN_ORDER.sub("", question[named.end():]).strip().rstrip(" .!?,")
         # "... that I heard after 1:00" -> "Who did I hear after 1:00?"
         rest = _SUBJECT_VERB.sub(lambda v: f"did {v.group(1)} {_BASE[v.group(2).lower()]}", rest, count=1)
         return "Who " + rest + "?"

@@ -80,8 +80,9 @@ _OWN_MOVES = re.compile(r"^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+muc
                         r"|^\W*(?:when|(?:at\s+)?what\s+time|how\s+long|how\s+many\s+(?:seconds|minutes))\b[^?]*\b"
                         r"(?:was|were|have|had)\s+(?:i|we|you)\s+(?:been\s+)?(?:in|at|inside)\s"
                         # "what was said right before I left the garden?": the turns next to a move of the robot's
-                        r"|^\W*(?:what|who|whose|which|how\s+many)\b[^?]*\b(?:before|after|until|since|once|as\s+soon\s+as)"
-                        r"\s+(?:i|we|you)\s+(?:had\s+)?(?:left|entered|arrived|reached|got\s+(?:to|into)|came\s+(?:in|into|to)|"
+                        r"|^\W*(?:what|who|whose|which|how\s+many)\b[^?]*\b(?:before|after|until|since|once|as\s+soon\s+as|"
+                        r"when)\s+(?:i|we|you)\s+(?:had\s+)?(?:left|entered|arrived|reached|got\s+(?:to|into|there)|"
+                        r"came\s+(?:in|into|to)|"
                         r"went\s+(?:in|into|to)|walked\s+(?:in|into|to))\b",
                         re.IGNORECASE)
 
