@@ -224,3 +224,13 @@ def test_when_i_got_there_is_the_rooms_arrival():
     q, added, missing = fit_question("How many people were in the lab when I got there?",
                                      parse('find=count_people place="lab"'), KNOWN, stays=stays)
     assert (q.from_, q.to, q.place) == ("59.0", "63.0", "lab") and not missing, added
+
+
+def test_one_person_in_every_room_and_their_last_words(ex):  # noqa: F811
+    a = answer(ex, "Did Ann speak in every room I visited?", 'find=yes who="Ann" count>0')
+    assert a.answer == "No: Ann spoke in the kitchen and the lab, not in the office.", a.answer
+    assert "plan_rooms_every" in a.trace["rounds"][0]["flags"]
+    a = answer(ex, f"Did {CY} speak in all the rooms before 1:05?", f'find=yes who="{TECH}"')   # the office only
+    assert a.answer.endswith("spoke in the office, not in the kitchen and the lab."), a.answer       # (lab at 1:10)
+    a = answer(ex, f"When did {CY} stop talking for good?", f'find=when who="{TECH}" act=spoke')   # 1:20
+    assert "last spoke at 01:20" in a.answer, a.answer

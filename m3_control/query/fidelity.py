@@ -565,10 +565,15 @@ def _outside_relation(plain: str) -> str:
     return plain[:m.start()] + " " + (plain[comma:] if comma >= 0 else "")
 
 
+_STOPPED = re.compile(r"\b(?:stop(?:ped)?|finish(?:ed)?|quit)\s+(?:talking|speaking)\b|\bfor\s+good\b|"
+                      r"\bnever\s+(?:spoke|talked)\s+again\b", re.IGNORECASE)
+
+
 def _first_or_last(text: str) -> set[str]:
     """The picks the text's order words give: first / earliest -> first; last, final, latest, most recent -> last;
     "before everyone else" -> first, "after everyone else" -> last."""
     picks = {"first" if m.group(1).lower() in ("first", "earliest") else "last" for m in _ORDINAL.finditer(text)}
+    picks |= {"last"} if _STOPPED.search(text) else set()      # "when did A stop talking for good?": A's last turn
     return picks | {"first" if m.group(1).lower() == "before" else "last" for m in _BEFORE_OR_AFTER_ALL.finditer(text)}
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from m3_memory.store.where import find_place, load_places
+from m3_memory.store.where import find_place, load_places, robot_stays
 
 from .execute import QueryExecutor, QueryResult
 from .fidelity import act_of_question, quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, _join, check
+from .phrase import REFUSAL, _cap, _join, check, phrase
 from .polarity import YES_NO_QUESTION
 
 _ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
@@ -33,6 +33,7 @@ _BOTH_NAMED = re.compile(r"\bboth\s+(?:in\s+)?(?:the\s+|my\s+)?(?P<a>[a-z]+(?:\s
                          r"(?:the\s+|my\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _ONLY_IN = re.compile(r"\b(?:only|just|exclusively|solely)\s+(?:ever\s+)?(?:in|at)\s+(?:the\s+|my\s+|our\s+)?"
                       r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+_NAMED = re.compile(r"^\W*(?i:did|has|had|was|is)\s+([A-Z][a-z]+)\b(?!\s+(?:I|we)\b)")
 _NOT_PLACES = frozenset(("one", "a", "two", "single", "once", "time", "there"))
 _PEOPLE = re.compile(r"\b(?:who|whom|whose|anyone|anybody|someone|somebody|people|persons?|speakers?|voices?|"
                      r"everyone|everybody|faces?|nobody|no\s+one)\b", re.IGNORECASE)
@@ -43,11 +44,17 @@ class RoomsAsk:
     kind: str               # all | one | many | only | named
     place: str | None = None   # only: the words naming the place
     places: tuple[str, ...] = ()   # named: the words naming the places, each of which the person was in
+    who: str | None = None     # every: the one person the question names ("did A speak in every room I visited?")
 
 
 def asks_rooms(question: str) -> RoomsAsk | None:
     """What the question asks of people's places, or None when it asks nothing about how many places."""
-    if quotes_of(question) or not _PEOPLE.search(question):
+    quoted = quotes_of(question)
+    named = _NAMED.match(question)
+    if _ALL.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
+        # one person (by their words or a name) in each of the robot's rooms
+        return RoomsAsk("every", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
+    if quoted or not _PEOPLE.search(question):
         return None         # one named person's places is a frame of its own (find=where / count_places)
     plain = question
     if _ONE.search(plain):
@@ -70,9 +77,36 @@ def prepare(q: Query) -> Query:
     return Query(find="who", act=q.act, from_=q.from_, to=q.to, at=q.at)
 
 
+def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
+                before_time: float | None) -> tuple[str, QueryResult]:
+    """"Did A speak in every room I visited?": A's places against the robot's rooms in the window."""
+    res = executor.run(replace(prepare(q), act=act, who=ask.who), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    executor.place_turns(res, res.events)
+    mine = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
+    t1, t2 = res.read(q.from_), res.read(q.to)
+    rooms = list(dict.fromkeys(p for p, a, b in robot_stays(executor.store, before_time)
+                               if (t1 is None or b is None or b >= t1) and (t2 is None or a <= t2)))
+    missed = [r for r in rooms if r not in mine]
+    res.value = not missed and bool(rooms)
+    res.steps.append({"step": "places every", "rooms": rooms, "theirs": mine})
+    who = res.describe[res.who["who"].character_id]  # type: ignore[index]
+    verb = {"spoke": "spoke", "seen": "was seen"}.get(act, "was seen or heard")
+    if not rooms:
+        return "I have no record of the rooms I went to.", res
+    if not missed:
+        return f"Yes, {who} {verb} in {'both' if len(rooms) == 2 else 'all of'} {_join([_the(r) for r in rooms])}.", res
+    there = f"{verb} in {_join([_the(r) for r in mine])}" if mine else \
+        {"spoke": "never spoke", "seen": "was never seen"}.get(act, "was never seen or heard")
+    return f"No: {who} {there}, not in {_join([_the(r) for r in missed])}.", res
+
+
 def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     act = act_of_question(question) or (q.act if q.act in ("spoke", "seen") else "any")
+    if ask.kind == "every":
+        return _every_room(executor, q, ask, act, before_time)
     res = executor.run(replace(prepare(q), act=act), before_time)
     if res.status != "ok":
         return REFUSAL, res
