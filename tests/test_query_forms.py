@@ -234,3 +234,8 @@ def test_one_person_in_every_room_and_their_last_words(ex):  # noqa: F811
     assert a.answer.endswith("spoke in the office, not in the kitchen and the lab."), a.answer       # (lab at 1:10)
     a = answer(ex, f"When did {CY} stop talking for good?", f'find=when who="{TECH}" act=spoke')   # 1:20
     assert "last spoke at 01:20" in a.answer, a.answer
+
+
+def test_a_yes_about_anyone_says_what_they_did(ex):  # noqa: F811
+    a = answer(ex, "Did anyone speak between 0:30 and 0:45?", "find=yes from=0:30 to=0:45")   # Cy 0:35, Bo 0:40
+    assert a.answer.startswith("Yes,") and " spoke between 00:30 and 00:45." in a.answer, a.answer

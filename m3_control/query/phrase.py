@@ -437,6 +437,9 @@ def _yes(res: QueryResult, cond: str) -> str:
     # "did anyone speak more than twice in the kitchen?": what nobody did, said in full
     how = _times_phrase(q.times) if q.times and not compares_with_other(q.times) else ""
     did = " never spoke" if how == "never" else f" spoke {how}" if how else ""
+    if not did and res.people:     # "did anyone speak between 0:10 and 0:20?": "Yes, A and B spoke ..."
+        heard = all(e.kind == "voice" for p in res.people for e in p.events)
+        did = " spoke" if heard else " were seen" if len(res.people) > 1 else " was seen"
     if res.value:
         return f"Yes, {_join([p.description for p in res.people])}{did}{cond}."
     return f"No, nobody{did}{cond}."
