@@ -239,3 +239,27 @@ def test_one_person_in_every_room_and_their_last_words(ex):  # noqa: F811
 def test_a_yes_about_anyone_says_what_they_did(ex):  # noqa: F811
     a = answer(ex, "Did anyone speak between 0:30 and 0:45?", "find=yes from=0:30 to=0:45")   # Cy 0:35, Bo 0:40
     assert a.answer.startswith("Yes,") and " spoke between 00:30 and 00:45." in a.answer, a.answer
+
+
+# ---- fresh seeds 587-588's blind probes (stop 60) ----
+
+
+def test_fresh_seed_587_and_588s_probes(ex):  # noqa: F811
+    a = answer(ex, "Who were the first two people to speak?", 'find=who pick=first place="lab" act=spoke')
+    assert a.answer.startswith(f'Ann and the person who said "{COFFEE[0].upper() + COFFEE[1:]}" (00:02 and 00:10) '
+                               "were the first 2 people to speak"), a.answer
+    a = answer(ex, "What did the most talkative person say?", "find=what pick=most by=turn")      # Ann, 4 turns
+    assert "Put the red folder on the desk" in a.answer and "The first thing" not in a.answer, a.answer
+    a = answer(ex, f"Did {CY} speak more often than everyone else?", f'find=yes who="{TECH}" times>other')
+    assert a.answer == "No: the person who spoke the most was Ann.", a.answer
+    a = answer(ex, f"Did {CY} speak exactly as often as {BO}?", f'find=more who="{TECH}" other="{COFFEE}"')
+    assert a.answer.startswith("No,") and "3 times" in a.answer and "twice" in a.answer, a.answer
+    a = answer(ex, f"What was said right after {BO}'s second turn?",
+               f'find=what other="{COFFEE}" rel=right_after pick=2 by=turn')                  # Bo 0:40; then Ann 1:05
+    assert "for the second time (00:40)" in a.answer, a.answer
+    a = answer(ex, f"What's the name of the room where I heard {CY} first?", 'find=what place="technician" act=spoke')
+    assert a.answer.endswith("in the office."), a.answer
+    a = answer(ex, f"How many seconds of talking did I hear from {CY}?", f'find=gap who="{TECH}"')   # 3 turns x 2 s
+    assert "for 6 seconds in all" in a.answer, a.answer
+    a = answer(ex, f"What did {CY} say when I first arrived in the lab?", f'find=what who="{TECH}" act=spoke')
+    assert "did not speak between 00:59 and 01:03" in a.answer, a.answer                   # (1:10: not on arrival)

@@ -288,6 +288,9 @@ class QueryExecutor:
         elif q.pick:
             if count_rank(q.pick):
                 people = ranked(res, q, people)
+            elif q.top and q.pick in ("first", "last"):   # "the first two people to speak"
+                order = sorted(people, key=lambda p: p.first if q.pick == "first" else -p.last)
+                people = order[:int(q.top)]
             elif q.pick == "last":
                 people = [max(people, key=lambda p: (p.last, p.first))] if people else []
             elif n is not None and n < 0:

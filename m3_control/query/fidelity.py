@@ -29,21 +29,7 @@ from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
-from .question_forms import (
-    anyone_than,
-    beyond_language,
-    busiest_place,
-    compared_with_nobody,
-    duration_not_gap,
-    ever_k_times,
-    opening_window,
-    place_choice,
-    place_difference,
-    rank_identity,
-    ranked_by_time_or_top,
-    robot_departure,
-    silence_after,
-)
+from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
 from .quotes import quote_score
 from .ranking import (
     _RELATION,
@@ -337,11 +323,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = grounded_refs(q, question, look_of, added)
     q = when_or_where(q, plain, added)
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
-    q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
-    q = place_difference(robot_departure(q, plain, added), plain, known_places, added)
-    q = silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added)
-    if YES_NO_QUESTION.match(question):
-        q = ever_k_times(rank_identity(q, plain, quoted, added), plain, added)
+    q = forms(q, plain, quoted, known_places, bool(YES_NO_QUESTION.match(question)), added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
     q = counted_people(compared_with_nobody(q, plain, added), added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
@@ -468,7 +450,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     # relation to somebody's turn: the question's first / last picks in it as in any window
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
-        said = _first_or_last(plain)
+        said = _first_or_last(without_moves(plain, known_places))   # ("when I first arrived": the move's)
         said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
         said |= {"first" if m.group(1).lower() == "opening" else "last" for m in _OPENING.finditer(plain)}
         if len(said) == 1:      # "when did she last speak?": the last time, not every time

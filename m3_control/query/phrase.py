@@ -156,6 +156,10 @@ def phrase(res: QueryResult) -> str:
     if f == "yes":
         return _yes(res, cond)
     if f == "same":
+        other = res.who.get("other")
+        if other is not None and other.how == "role" and other.character_id is not None and not res.value:
+            # "was A the last person I heard?": who that was
+            return f"No: {other.ref} was {res.describe[other.character_id]}."  # type: ignore[index]
         return "Yes, that is the same person." if res.value else "No, they are two different people."
     if f in ("more", "less"):
         na, nb = res.value
@@ -425,6 +429,11 @@ def _yes(res: QueryResult, cond: str) -> str:
         cid = res.who["who"].character_id
         d = res.describe[cid]  # type: ignore[index]
         n = res.spoke.get(cid, 0)  # type: ignore[arg-type]
+        if q.times and compares_with_other(q.times) and "other" in res.who:
+            # "did A speak exactly as often as B?": both counts
+            o = res.who["other"].character_id
+            return (f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)} and "  # type: ignore[index]
+                    f"{res.describe[o]} {times_word(res.spoke.get(o, 0))}{cond}.")  # type: ignore[index,arg-type]
         if q.times:
             return f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)}{cond}."
         if res.value:
@@ -470,6 +479,11 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
             f"the {_ORD[rank[1]]} {'most' if rank[0] else 'least'}"
         return f"{d} spoke {word} often{tie} ({times_word(people[0].spoke)}{cond})."
     n = pick_ordinal(q)
+    if q.top and q.pick in ("first", "last"):      # "who were the first two people to speak?"
+        what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
+        times = [res.say(p.first if q.pick == "first" else p.last) for p in people]
+        return f"{d} ({_join(times)}) were the {q.pick} {len(people)} people {what}{cond}." if len(people) > 1 else \
+            f"{d} was the only person {what}{cond}."
     if q.by == "turn" and q.who is None and len(people) == 1 and len(people[0].events) == 1:
         e = people[0].events[0]
         return f"{d} said the {_turn_rank(q, n)} thing I heard{cond} ({res.say(e.start)})."

@@ -75,6 +75,7 @@ def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Qu
 # "how many seconds did A talk in the bedroom?" is a duration; a gap is between two moments
 _GAP_WORDS = re.compile(r"\b(?:after|before|between|since|until|till|passed|elapsed|went\s+by|gone\s+by|later|earlier|"
                         r"gap|wait|waited|apart|from|then)\b", re.IGNORECASE)
+_HEAR_FROM = re.compile(r"\b(?:hear|heard|hearing)\s+from\b", re.IGNORECASE)   # "talk I heard from A": no moment
 _HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time)\b[^?]*\b"
                             r"(?:talk|talked|speak|spoke|speaking|talking|in\s+view|seen|visible|on\s+camera|on\s+screen)\b",
                             re.IGNORECASE)
@@ -82,7 +83,8 @@ _HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long
 
 def duration_not_gap(q: Query, plain: str, added: list[str]) -> Query:
     """find=gap for a question about how long someone talked (or was in view), with no second moment: how_long."""
-    if q.find != "gap" or q.other or q.until or _GAP_WORDS.search(plain) or not _HOW_MUCH_TALK.search(plain):
+    if q.find != "gap" or q.other or q.until or _GAP_WORDS.search(_HEAR_FROM.sub(" ", plain)) or \
+            not _HOW_MUCH_TALK.search(plain):
         return q
     added.append("find=how_long: the question asks how long someone talked, not the time between two moments")
     return replace(q, find="how_long", from_=None, to=None, at=None, rel=None)
@@ -158,6 +160,8 @@ _TOP = re.compile(r"^\W*(?:which|who\s+(?:are|were)\s+the|name\s+the|list\s+the|
                   r"(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)?\b[^?]*\b(most|least|fewest)\b",
                   re.IGNORECASE)
 _NUMBER = {"two": "2", "three": "3", "four": "4", "five": "5"}
+_FIRST_K = re.compile(r"\bthe\s+(first|last)\s+(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)\b",
+                      re.IGNORECASE)
 
 
 def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
@@ -183,6 +187,11 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
         pick = "most" if top.group(2).lower() == "most" else "least"
         k = _NUMBER.get(top.group(1).lower(), top.group(1))
         new = replace(new, find="who", pick=new.pick if new.measure else pick, top=k, times=None, count=None, by=None)
+    first_k = _FIRST_K.search(plain)
+    if first_k is not None and not q.who and not q.other and q.find in ("who", "what", "when"):
+        # "who were the first two people to speak?": the first k people by their first turns (last: by their last)
+        new = replace(new, pick=first_k.group(1).lower(), top=_NUMBER.get(first_k.group(2).lower(), first_k.group(2)),
+                      times=None, count=None, by=None)
     if new != q:
         added.append(f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}: "
                      "the question ranks people " + ("by the time they talked" if new.measure else "by their turns"))
@@ -266,3 +275,62 @@ def ever_k_times(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append(f"times>={q.times[1:]}: 'ever ... {m.group(0).split()[-1]}' is at least that many")
     return replace(q, times=f">={q.times[1:]}")
+
+
+# "did A speak exactly as often as B?": a yes or no about equal counts (not who spoke more)
+_AS_OFTEN = re.compile(r"\b(?:exactly\s+|just\s+)?as\s+(?:often|many\s+times|much)\s+as\b|"
+                       r"\bthe\s+same\s+number\s+of\s+times\b", re.IGNORECASE)
+# "did A speak more often than everyone else?": A against the most (least) talkative
+_THAN_ALL = re.compile(r"\b(more|most|less|fewer|least)\b[^?]*\bthan\s+(?:everyone|everybody|anyone|anybody|"
+                       r"all\s+the\s+others?|the\s+others?|all\s+of\s+them)(?:\s+else)?\b", re.IGNORECASE)
+
+
+def counts_of_two(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """Yes / no about counts: "did A speak exactly as often as B?" (``times=other``: A's count equal to B's), "did A
+    speak more often than everyone else?" (A against the person who spoke the most)."""
+    if len(quoted) == 2 and _AS_OFTEN.search(plain):
+        new = Query(find="yes", who=quoted[0], other=quoted[1], times="=other", act="spoke", from_=q.from_, to=q.to,
+                    place=q.place)
+        why = "times=other: the question asks whether the two counts are equal"
+    elif len(quoted) == 1 and (m := _THAN_ALL.search(plain)) is not None:
+        most = m.group(1).lower() in ("more", "most")
+        new = Query(find="same", who=quoted[0], other=f"the person who spoke the {'most' if most else 'least'}",
+                    from_=q.from_, to=q.to, place=q.place)
+        why = f"find=same: the question compares them with the one who spoke the {'most' if most else 'least'}"
+    else:
+        return q
+    if new != q:
+        added.append(why)
+    return new
+
+
+# "what's the name of the room where I heard A first?", "which place did I first see A in?": where, not what A said
+_ROOM_OF = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\s+)?(?:which|what|the)\s+(?:room|place)\b"
+                      r"[^?]*?"
+                      r"\b(?:(?:where|in\s+which)\s+)?(?:i|we)\s+(?:(first|last)\s+)?(heard|saw|met|noticed|spotted)\b"
+                      r"(?:[^?]*?\b(first|last)\b)?", re.IGNORECASE)
+
+
+def room_of_person(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"What's the name of the room where I heard A first?": the place of A's first (last) turn or appearance."""
+    m = _ROOM_OF.match(plain)
+    if m is None or len(quoted) != 1:
+        return q
+    pick = (m.group(1) or m.group(3) or "").lower() or None
+    act = {"heard": "spoke", "saw": "seen", "spotted": "seen", "noticed": "seen"}.get(m.group(2).lower())
+    new = Query(find="where", who=quoted[0], pick=pick, act=act, from_=q.from_, to=q.to)
+    if new != q:
+        added.append(f"find=where who={quoted[0]!r}: the question asks for the room")
+    return new
+
+
+def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
+    """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
+    from the start of the recording and the choice of two places are applied where their inputs are ready)."""
+    q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
+    q = place_difference(robot_departure(q, plain, added), plain, known, added)
+    q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
+                       added)
+    if yes_no:
+        q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
+    return q

@@ -130,6 +130,8 @@ _NTH_TIME = re.compile(rf"\bfor\s+the\s+{_ORDINAL_OR_END}\s+time\b|"
 # "where was I the third time I heard X speak?": the n-th time as a clause, not "for the n-th time"
 _NTH_TIME_CLAUSE = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s+(?:that\s+)?(?:i|you|we|they|he|she|someone|"
                               r"somebody|anyone|anybody|the\s+person)\b", re.IGNORECASE)
+# "right after the person who said X's second turn" (the quote taken out: "... 's second turn")
+_NTH_TURN_OF = re.compile(rf"(?<!\w)'s\s+{_ORDINAL_OR_END}\s+(?:turn|time|words|sentence|remark)\b", re.IGNORECASE)
 _RELATION = re.compile(r"\b(?:before|after|next|following|preceding|previous|since|until|till|once|between)\b",
                        re.IGNORECASE)
 
@@ -185,11 +187,13 @@ def nth_anchor(q: Query, plain: str, added: list[str]) -> Query:
     the model wrote for that ordinal goes (it numbers other's turns, not the people asked about)."""
     if not q.rel or not q.other or q.rel in ("with", "same_place"):
         return q
-    m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain)
+    m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain) or _NTH_TURN_OF.search(plain)
     if m is None or m.groupdict().get("again") or _pick_of(m) in ("first", "last"):
         return q
     n = _pick_of(m)
-    new = replace(q, other_turn=n, rel=rel_base(q.rel), pick=None if q.pick == n else q.pick)
+    dropped = q.pick == n      # (the model's pick for that ordinal numbers other's turns, with its by=turn)
+    new = replace(q, other_turn=n, rel=rel_base(q.rel), pick=None if dropped else q.pick,
+                  by=None if dropped else q.by)
     if new != q:
         added.append(f"other_turn={n}: the relation is to other's {m.group(0)!r}")
     return new

@@ -10,7 +10,7 @@ import difflib
 import re
 from dataclasses import replace
 
-from .frame import Query, compares_with_other
+from .frame import Query, compares_with_other, count_rank
 
 _WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen twenty")
@@ -46,6 +46,10 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
     """``q`` with misplaced values moved; ``said_by_someone(text) -> bool`` tells whether a reference matches a
     person (then it stays a person). Returns the query and what was moved."""
     moved: list[str] = []
+    if q.by == "turn" and count_rank(q.pick) is not None:
+        # "what did the most talkative person say?" written pick=most by=turn: most ranks people, not turns
+        q = replace(q, by=None)
+        moved.append(f"by=turn dropped: pick={q.pick} ranks people by their turns")
     names = {p.lower(): p for p in place_names}
     for field in ("other", "who"):
         ref = getattr(q, field)
