@@ -20,6 +20,13 @@ _OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during
                       r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
 
 
+def _noted(q: Query, new: Query, added: list[str], why: str) -> Query:
+    """``new``, with ``why`` noted among what the checks changed when it differs from ``q``."""
+    if new != q:
+        added.append(why)
+    return new
+
+
 def opening_window(q: Query, plain: str, added: list[str]) -> Query:
     """The question's span from the start of the recording ("how many people spoke after the first minute?":
     from=1:00; "who spoke in the first 30 seconds?": to=0:30), whatever times the model wrote for it."""
@@ -53,9 +60,7 @@ def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
         return q
     pick = "least" if "quiet" in m.group(0).lower() else "most"
     new = replace(q, find="where", pick=pick, place=None, times=None, count=None, by=None)
-    if new != q:
-        added.append(f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
-    return new
+    return _noted(q, new, added, f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
 
 
 def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
@@ -67,9 +72,7 @@ def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Qu
         return q
     new = replace(q, find="where", place=None, pick=None, times=None, count=None,
                   other=None if not q.rel else q.other, act=q.act or "spoke")
-    if new != q:
-        added.append("find=where: the question offers a choice of two places (where, each of them)")
-    return new
+    return _noted(q, new, added, "find=where: the question offers a choice of two places (where, each of them)")
 
 
 # "how many seconds did A talk in the bedroom?" is a duration; a gap is between two moments
@@ -120,9 +123,7 @@ def robot_departure(q: Query, plain: str, added: list[str]) -> Query:
     which = (m.group("which") or m.group("which2") or "").strip().lower()
     pick = {"first": "first", "last": "last", "finally": "last"}.get(which)
     new = Query(find="when", place=m.group("place").strip(), pick=pick, move="left", from_=q.from_, to=q.to)
-    if new != q:
-        added.append(f"find=when place={new.place!r} move=left: the question asks when the robot left it")
-    return new
+    return _noted(q, new, added, f"find=when place={new.place!r} move=left: the question asks when I left it")
 
 
 # "who spoke in the garage but not in the workshop?", "... in the kitchen and never in the hallway?"
@@ -143,9 +144,7 @@ def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -
         return q
     # (the "not" is the other place's: a times=0 the model wrote for it goes)
     new = replace(q, place=p1, not_place=p2, times=None if q.times in ("=0", "<1", "<=0") else q.times)
-    if new != q:
-        added.append(f"place={p1!r} not_place={p2!r}: in the one and never in the other")
-    return new
+    return _noted(q, new, added, f"place={p1!r} not_place={p2!r}: in the one and never in the other")
 
 
 # "who spoke for the longest time in total?", "whose talking took the least time?": seconds, not turns
@@ -192,10 +191,9 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
         # "who were the first two people to speak?": the first k people by their first turns (last: by their last)
         new = replace(new, pick=first_k.group(1).lower(), top=_NUMBER.get(first_k.group(2).lower(), first_k.group(2)),
                       times=None, count=None, by=None)
-    if new != q:
-        added.append(f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}: "
-                     "the question ranks people " + ("by the time they talked" if new.measure else "by their turns"))
-    return new
+    fields = f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}"
+    by = "by the time they talked" if new.measure else "by their turns"
+    return _noted(q, new, added, f"{fields}: the question ranks people {by}")
 
 
 # "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
@@ -210,9 +208,7 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         return q
     rel = "after_last" if re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE) else "after"
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
-    if new != q:
-        added.append("find=gap measure=silence: the time nobody spoke after their turn")
-    return new
+    return _noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")
 
 
 # what no frame says: declined with the reason (the tool loop's "unsupported: ..."), never answered as the nearest
@@ -259,9 +255,7 @@ def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         return q
     rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
     new = Query(find="same", who=quoted[0], other=f"the {rank} speaker", from_=q.from_, to=q.to, place=q.place)
-    if new != q:
-        added.append(f"find=same other='the {rank} speaker': the question asks whether they were that speaker")
-    return new
+    return _noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker")
 
 
 _EVER_K = re.compile(r"\bever\b[^?]*\b(?:(twice|thrice)|(\d+|two|three|four|five)\s+times)\b", re.IGNORECASE)
@@ -299,9 +293,7 @@ def counts_of_two(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         why = f"find=same: the question compares them with the one who spoke the {'most' if most else 'least'}"
     else:
         return q
-    if new != q:
-        added.append(why)
-    return new
+    return _noted(q, new, added, why)
 
 
 # "what's the name of the room where I heard A first?", "which place did I first see A in?": where, not what A said
@@ -319,9 +311,7 @@ def room_of_person(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     pick = (m.group(1) or m.group(3) or "").lower() or None
     act = {"heard": "spoke", "saw": "seen", "spotted": "seen", "noticed": "seen"}.get(m.group(2).lower())
     new = Query(find="where", who=quoted[0], pick=pick, act=act, from_=q.from_, to=q.to)
-    if new != q:
-        added.append(f"find=where who={quoted[0]!r}: the question asks for the room")
-    return new
+    return _noted(q, new, added, f"find=where who={quoted[0]!r}: the question asks for the room")
 
 
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
