@@ -215,7 +215,8 @@ class QueryExecutor:
                 q = res.query = replace(q, rel=rq.rel, pick=q.pick or ("first" if "after" in q.rel else "last"))
                 res.steps.append({"step": f"rel={q.rel} pick={q.pick}: the named person's own next turn"})
         # 2. select
-        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less", "gap") or count_rank(q.pick)
+        act = q.act or ("spoke" if q.find in ("what", "count_times", "more", "less", "gap") or (count_rank(q.pick)
+                                                                                          and q.measure != "people")
                         or q.by == "turn" else "any")
         if q.rel == "with":
             act = "seen"      # in view together: the face appearances are the events, whatever the frame said
@@ -440,9 +441,11 @@ class QueryExecutor:
         elif busiest_place(q):
             # "in which room did people talk the most?": most / least applies to the places, not to a person
             kind = "face" if q.act == "seen" else "voice"
-            mine = [e for e in events if e.kind == kind]
+            mine = [e for e in events if e.kind == kind or (q.measure == "people" and q.act is None)]
             self.place_turns(res, mine)
-            res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places))
+            res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places)) \
+                if q.measure != "people" else dict(Counter(p for p, _ in {(res.places[e.id], e.character_id)
+                                                                           for e in mine if e.id in res.places}))
             best = by_count(list(counts.values()), q.pick or "most")
             res.value = [p for p, n in counts.items() if n == best]
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",

@@ -410,9 +410,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     refs = [r for r in (q.who, q.other, q.until) if r]
     for quote in quoted:
         if not any(_same_words(quote, r) for r in refs):
-            if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and not _BEFORE_AFTER.search(
-                    without_moves(_TO_A_CLOCK.sub(" ", plain), known_places)) and spoken_quotes(question):
-                # the one person the question names, left out of a frame that names nobody: it is who=
+            if len(quoted) == 1 and not refs and q.find not in ("same", "more", "less") and (q.find == "gap" or not
+                    _BEFORE_AFTER.search(without_moves(_TO_A_CLOCK.sub(" ", plain), known_places))) and \
+                    spoken_quotes(question):
+                # the one person the question names, left out of a frame that names nobody: it is who= (a time
+                # between a moment and someone's words runs to theirs)
                 q = replace(q, who=quote)
                 refs = [quote]
                 added.append(f"who={quote!r}: the person the question names")

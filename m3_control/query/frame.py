@@ -79,7 +79,8 @@ class Query:
     move: str | None = None
     other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first
     measure: str | None = None      # "time": most / least rank by seconds (talk, the robot's stays), not by turns;
-    #                                 "silence": find=gap from the end of other's turn to anyone's next words
+    #                                 "silence": find=gap from the end of other's turn to anyone's next words;
+    #                                 "people": the busiest place by different people, not turns
     top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
 
     def compact(self) -> str:
@@ -186,8 +187,8 @@ def from_dict(data: dict[str, Any]) -> Query:
             raise QueryError(f"{key} is text of at most {MAX_TEXT} characters")
     if hidden["move"] not in (None, "left"):
         raise QueryError(f"move is left, got {hidden['move']!r}")
-    if hidden["measure"] not in (None, "time", "silence"):
-        raise QueryError(f"measure is time or silence, got {hidden['measure']!r}")
+    if hidden["measure"] not in (None, "time", "silence", "people"):
+        raise QueryError(f"measure is time, silence or people, got {hidden['measure']!r}")
     if hidden["top"] is not None and hidden["top"] not in ("2", "3", "4", "5"):
         raise QueryError(f"top is 2..5, got {hidden['top']!r}")
     if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from .frame import Query
 
 Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
-MOVE_BEFORE_S, MOVE_AFTER_S = 1.0, 3.0   # "when I arrived": speech from this long before the move to this long after
+MOVE_BEFORE_S, MOVE_AFTER_S = 1.0, 1.5   # "when I arrived": speech from this long before the move to this long after
 
 _ENTER = (r"enter(?:ed|ing)?|got\s+(?:to|into|in\s+to)|get(?:ting)?\s+(?:to|into)|arriv(?:e|ed|ing)\s+(?:in|at)|"
           r"reach(?:ed|ing)?|(?:walked|came|went|moved|drove|rolled|stepped|wandered|walking|coming|going|moving|"

@@ -262,6 +262,12 @@ def _busiest(res: QueryResult, cond: str) -> str:
             f"{'; ' + rest if rest else ''}){cond}."
     if not places:
         return f"I have no record of where {'I saw people' if q.act == 'seen' else 'people spoke'}{cond}."
+    if q.measure == "people":     # "which room had the most people?": different people per place
+        who = {"spoke": "speakers", "seen": "people seen"}.get(q.act or "", "people")
+        rest = "; ".join(f"{_the(p)} {n}" for p, n in res.place_counts.items() if p not in places)
+        return f"{_cap(_join([_the(p) for p in places]))} had the {'most' if q.pick != 'least' else 'fewest'} " \
+            f"{who} ({res.place_counts[places[0]]}{' each' if len(places) > 1 else ''}{'; ' + rest if rest else ''})" \
+            f"{cond}."
     n = res.place_counts[places[0]]
     word = "most" if q.pick == "most" else "least"
     lead = "I saw people" if q.act == "seen" else "People spoke"
@@ -449,6 +455,8 @@ def _yes(res: QueryResult, cond: str) -> str:
     if not did and res.people:     # "did anyone speak between 0:10 and 0:20?": "Yes, A and B spoke ..."
         heard = all(e.kind == "voice" for p in res.people for e in p.events)
         did = " spoke" if heard else " were seen" if len(res.people) > 1 else " was seen"
+    elif not did:
+        did = " was seen" if q.act == "seen" else " spoke" if q.act == "spoke" else " was seen or heard"
     if res.value:
         return f"Yes, {_join([p.description for p in res.people])}{did}{cond}."
     return f"No, nobody{did}{cond}."

@@ -50,11 +50,21 @@ _BUSY = r"(?:busiest|liveliest|noisiest|quietest|most\s+(?:active|crowded|lively
 BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
                          rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
                          re.IGNORECASE)
+# ... and "which room had the most people?", "which of the rooms had the fewest speakers?": people, not turns
+_PEOPLE_WORDS = r"(most|fewest|least|more|fewer)\s+(?:different\s+)?(people|persons|speakers|voices|faces)\b"
+_PLACE_PEOPLE = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*\b"
+                           + _PEOPLE_WORDS, re.IGNORECASE)
 
 
 def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
     """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
-    talk."""
+    talk; "which room had the most people?": the most different people (``measure=people``)."""
+    m = _PLACE_PEOPLE.match(plain)
+    if m is not None and not q.who and not q.other:
+        pick = "most" if m.group(1).lower() in ("most", "more") else "least"
+        act = {"speakers": "spoke", "voices": "spoke", "faces": "seen"}.get(m.group(2).lower())
+        new = Query(find="where", pick=pick, measure="people", act=act, from_=q.from_, to=q.to)
+        return _noted(q, new, added, f"find=where pick={pick} measure=people: the place with the {pick} people")
     m = BUSY_PLACE.search(plain)
     if m is None or q.who or q.other:
         return q

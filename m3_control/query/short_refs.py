@@ -23,8 +23,11 @@ def short_refs(q: Query, question: str, quoted: list[str], place: str | None, sa
         ref = getattr(q, field)
         if not ref:
             continue
-        key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ").removesuffix(" person")
-        base = key.removesuffix(" one").removesuffix(" speaker")
+        key = " ".join(re.findall(r"[a-z0-9]+", ref.lower())).removeprefix("the ")
+        # "the first person in the kitchen": a rank in the question's place (the place is the frame's)
+        ranked = re.sub(rf"\s+(?:in|at)\s+(?:the\s+)?{re.escape(place.lower())}$", "", key) if place else key
+        key = key.removesuffix(" person")
+        base = ranked.removesuffix(" to speak").removesuffix(" person").removesuffix(" one").removesuffix(" speaker")
         n = ORDINAL_WORDS.get(base)
         if not any(same_words(x, ref) for x in quoted) and _NOBODY_IN.search(key) and not re.search(
                 r"\b(?:person|speaker|man|woman|one)\b", key):
@@ -57,6 +60,11 @@ def short_refs(q: Query, question: str, quoted: list[str], place: str | None, sa
             role = f"the {base} speaker"
             q = replace(q, other=role)
             added.append(f"other={ref!r} is {role!r}")
+        elif n is not None and q.pick == ("first" if n == 1 else str(n)) and field == "who" and \
+                q.find in ("where", "when"):
+            # "where was I when the second person spoke?" written who="second person" pick=2: that speaker's first turn
+            q = replace(q, who=f"the {base} speaker", pick="first")
+            added.append(f"who={ref!r} is 'the {base} speaker' (their first turn)")
         elif n is not None and q.pick is None and q.find not in ("same", "more", "less"):
             q = replace(q, **{field: None}, pick="first" if n == 1 else str(n), rel=None if field == "other" else q.rel)
             added.append(f"{field}={ref!r} is pick={q.pick}")
