@@ -284,3 +284,8 @@ def test_fresh_seed_589_and_590s_probes(ex):  # noqa: F811
     assert "10 seconds after 01:00" in a.answer, a.answer
     a = answer(ex, "Was anyone speaking when I left the kitchen?", "find=yes act=seen times=0")   # 0:30; Ann 0:20
     assert a.answer.startswith("No, nobody"), a.answer
+
+
+def test_what_someone_wears_is_no_place(ex):  # noqa: F811
+    a = answer(ex, "Did the woman in the red dress speak?", 'find=yes who="the woman in the red dress"')
+    assert a.answer.startswith('I don\'t know who you mean by "the woman in the red dress"'), a.answer

@@ -70,7 +70,9 @@ from .wording import (
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
-_PLACE = re.compile(r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
+# (not what someone wears: "the woman in the red dress")
+_PLACE = re.compile(r"(?<!woman )(?<!man )(?<!person )(?<!lady )(?<!guy )(?<!girl )(?<!boy )(?<!one )"
+                    r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|ten|twenty|thirty|half|few|minute|"
