@@ -289,3 +289,10 @@ def test_fresh_seed_589_and_590s_probes(ex):  # noqa: F811
 def test_what_someone_wears_is_no_place(ex):  # noqa: F811
     a = answer(ex, "Did the woman in the red dress speak?", 'find=yes who="the woman in the red dress"')
     assert a.answer.startswith('I don\'t know who you mean by "the woman in the red dress"'), a.answer
+
+
+def test_a_person_named_by_a_role_in_a_question_about_their_turns(ex):  # noqa: F811
+    a = answer(ex, "How many times did the most talkative person speak?", "find=count_times by=turn")   # Ann, 4
+    assert a.answer.startswith("Ann spoke 4 times"), a.answer
+    a = answer(ex, "Where was the person who spoke the least?", "find=where")                         # Bo
+    assert "coffee" in a.answer.lower() and "kitchen" in a.answer and "office" in a.answer, a.answer

@@ -479,7 +479,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     if beyond is not None:
         missing.append(f"unsupported: I cannot tell {beyond} from my records")
     asked = _CLOCK.sub(" ", plain)
-    if q.pick is None and q.find == "where" and q.rel is None and not q.until:
+    if q.pick is None and q.find == "where" and q.rel is None and not q.until and not _most_or_least(q.who or ""):
         # "in which room did I hear the least talking?", "where did A talk most often?": most / least of the places
         # (executor: the busiest place)
         pick = _most_or_least(asked)

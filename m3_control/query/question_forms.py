@@ -324,6 +324,22 @@ def room_of_person(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     return _noted(q, new, added, f"find=where who={quoted[0]!r}: the question asks for the room")
 
 
+# "how many times did the most talkative person speak?": a person named by a role (people.by_role), in a question
+# about their own turns
+_ROLE_PERSON = re.compile(r"\bthe\s+(?:most|least)\s+talkative(?:\s+(?:person|one|speaker))?\b|"
+                          r"\bthe\s+(?:person|one|speaker)\s+who\s+(?:spoke|talked)\s+(?:the\s+)?(?:most|least)"
+                          r"(?:\s+often)?\b", re.IGNORECASE)
+
+
+def role_person(q: Query, plain: str, added: list[str]) -> Query:
+    """The person a question names by a role, left out of a frame about someone's own turns: who= that role."""
+    m = _ROLE_PERSON.search(plain)
+    if m is None or q.who or q.other or q.find not in ("count_times", "when", "where", "how_long"):
+        return q
+    return _noted(q, replace(q, who=m.group(0), pick=None, by=None, times=None), added,
+                  f"who={m.group(0)!r}: the person the question names by a role")
+
+
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
@@ -331,6 +347,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = place_difference(robot_departure(q, plain, added), plain, known, added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
+    q = role_person(q, plain, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q
