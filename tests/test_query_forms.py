@@ -296,3 +296,9 @@ def test_a_person_named_by_a_role_in_a_question_about_their_turns(ex):  # noqa: 
     assert a.answer.startswith("Ann spoke 4 times"), a.answer
     a = answer(ex, "Where was the person who spoke the least?", "find=where")                         # Bo
     assert "coffee" in a.answer.lower() and "kitchen" in a.answer and "office" in a.answer, a.answer
+
+
+def test_a_role_the_model_wrote_in_a_few_words_is_said_in_full(ex):  # noqa: F811
+    a = answer(ex, f"Are {CY} and the person who spoke first the same person?",
+               f'find=same who="{TECH}" other="spoke first"')
+    assert a.answer == "No: the person who spoke first was Ann.", a.answer

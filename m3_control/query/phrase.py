@@ -158,8 +158,11 @@ def phrase(res: QueryResult) -> str:
     if f == "same":
         other = res.who.get("other")
         if other is not None and other.how == "role" and other.character_id is not None and not res.value:
-            # "was A the last person I heard?": who that was
-            return f"No: {other.ref} was {res.describe[other.character_id]}."  # type: ignore[index]
+            # "was A the last person I heard?": who that was ("spoke first" -> "the person who spoke first")
+            role = other.ref.strip()
+            if not role.lower().startswith("the "):
+                role = f"the person who {role}" if re.match(r"(?:spoke|talked|said)\b", role, re.I) else f"the {role}"
+            return f"No: {role} was {res.describe[other.character_id]}."  # type: ignore[index]
         return "Yes, that is the same person." if res.value else "No, they are two different people."
     if f in ("more", "less"):
         na, nb = res.value
