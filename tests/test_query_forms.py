@@ -302,3 +302,11 @@ def test_a_role_the_model_wrote_in_a_few_words_is_said_in_full(ex):  # noqa: F81
     a = answer(ex, f"Are {CY} and the person who spoke first the same person?",
                f'find=same who="{TECH}" other="spoke first"')
     assert a.answer == "No: the person who spoke first was Ann.", a.answer
+
+
+def test_more_people_in_one_room_or_the_other(ex):  # noqa: F811
+    from m3_control.query.routing import asks_who_spoke
+
+    assert asks_who_spoke("Did more people speak in the kitchen or in the office?")     # records, not a search
+    a = answer(ex, "Did more people speak in the office or in the lab?", 'find=yes place="office"')
+    assert a.answer.startswith("The ") and "had the most speakers (2 each" in a.answer, a.answer   # 2 everywhere

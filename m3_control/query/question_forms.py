@@ -52,17 +52,20 @@ BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
                          re.IGNORECASE)
 # ... and "which room had the most people?", "which of the rooms had the fewest speakers?": people, not turns
 _PEOPLE_WORDS = r"(most|fewest|least|more|fewer)\s+(?:different\s+)?(people|persons|speakers|voices|faces)\b"
-_PLACE_PEOPLE = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*\b"
-                           + _PEOPLE_WORDS, re.IGNORECASE)
+# ("did more people speak in the library or in the bedroom?": the two places' counts)
+PLACE_PEOPLE = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*\b" + _PEOPLE_WORDS
+                          + r"|^\W*(?:did|were)\s+" + _PEOPLE_WORDS + r"[^?]*\bor\b", re.IGNORECASE)
 
 
 def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
     """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
     talk; "which room had the most people?": the most different people (``measure=people``)."""
-    m = _PLACE_PEOPLE.match(plain)
+    m = PLACE_PEOPLE.match(plain)
     if m is not None and not q.who and not q.other:
-        pick = "most" if m.group(1).lower() in ("most", "more") else "least"
-        act = {"speakers": "spoke", "voices": "spoke", "faces": "seen"}.get(m.group(2).lower())
+        word, who = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        pick = "most" if word.lower() in ("most", "more") else "least"
+        act = {"speakers": "spoke", "voices": "spoke", "faces": "seen"}.get(who.lower()) or \
+            ("spoke" if re.search(r"\b(?:speak|spoke|talk|talked)\b", plain, re.IGNORECASE) else None)
         new = Query(find="where", pick=pick, measure="people", act=act, from_=q.from_, to=q.to)
         return _noted(q, new, added, f"find=where pick={pick} measure=people: the place with the {pick} people")
     m = BUSY_PLACE.search(plain)

@@ -11,6 +11,7 @@ import re
 
 from .fidelity import _COMPANY, _HEARING, _ORDER, _QUOTE, look_of_question, quotes_of
 from .question_forms import BUSY_PLACE as _BUSY_PLACE
+from .question_forms import PLACE_PEOPLE as _PLACE_PEOPLE
 
 
 def asks_order_of_quote(question: str) -> bool:
@@ -65,8 +66,8 @@ def asks_who_spoke(question: str) -> bool:
     talking?": a person, a time or a place by who spoke when or where, which the turn records hold (not "who talked
     about the umbrella?": a topic is a search)."""
     plain = _QUOTE.sub(" ", question)
-    return bool(_WHO_SPOKE.search(plain) or _BUSY_PLACE.search(plain)) and not re.search(r"\babout\b", plain,
-                                                                                          re.IGNORECASE)
+    return bool(_WHO_SPOKE.search(plain) or _BUSY_PLACE.search(plain) or _PLACE_PEOPLE.match(plain)) and \
+        not re.search(r"\babout\b", plain, re.IGNORECASE)
 
 
 
