@@ -35,7 +35,7 @@ from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
-from .robot_track import robot_places, robot_seconds_by_place, robot_time_in
+from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -443,9 +443,9 @@ class QueryExecutor:
             kind = "face" if q.act == "seen" else "voice"
             mine = [e for e in events if e.kind == kind or (q.measure == "people" and q.act is None)]
             self.place_turns(res, mine)
-            res.place_counts = counts = dict(Counter(res.places[e.id] for e in mine if e.id in res.places)) \
-                if q.measure != "people" else dict(Counter(p for p, _ in {(res.places[e.id], e.character_id)
-                                                                           for e in mine if e.id in res.places}))
+            pairs = [(res.places[e.id], e.character_id) for e in mine if e.id in res.places]
+            # (measure=people: each person once per place)
+            res.place_counts = counts = dict(Counter(p for p, _ in (set(pairs) if q.measure == "people" else pairs)))
             best = by_count(list(counts.values()), q.pick or "most")
             res.value = [p for p, n in counts.items() if n == best]
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",
@@ -476,15 +476,8 @@ class QueryExecutor:
                 res.value = int(round(sum(e.end - e.start for e in events if e.kind == kind)))
         elif f == "when":
             if who is None and not q.rel and q.act is None and q.place is not None and q.times is None:
-                # "when did I get to the hallway?": the robot's arrivals there, not the people it met (move=left:
-                # when it left)
-                robot_time_in(self.store, res, q.place, t1, t2 if t2 is not None else facts.before_time,
-                                    left=q.move == "left")
-                arrived = [t for t, _ in res.robot_places]
-                res.value = arrived[-1:] if q.pick == "last" else arrived[:1] if q.pick == "first" else arrived
-                res.robot_places = [x for x in res.robot_places if x[0] in res.value]
-                if q.move == "left" and not res.value:   # never left it: when it got there (the answer says so)
-                    robot_time_in(self.store, res, q.place, t1, t2 if t2 is not None else facts.before_time)
+                # "when did I get to the hallway?": the robot's arrivals there, not the people it met
+                robot_moments(self.store, res, q, t1, t2 if t2 is not None else facts.before_time)
             else:
                 res.value = [e.start for e in events if e is not res.anchor or who == other]
         elif f == "what":

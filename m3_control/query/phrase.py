@@ -35,7 +35,7 @@ def ordinal_word(n: int) -> str:
     return _ORD.get(n, f"{n}th")
 
 
-def _secs_word(n: int) -> str:
+def seconds_word(n: int) -> str:
     return f"{n} second{'s' if n != 1 else ''}"
 
 
@@ -259,9 +259,9 @@ def _busiest(res: QueryResult, cond: str) -> str:
     if q.measure == "time" and not q.who and q.act is None:     # the robot's own stays
         if not places:
             return f"I have no record of where I was{cond}."
-        rest = "; ".join(f"{_the(p)} {_secs_word(n)}" for p, n in res.place_counts.items() if p not in places)
+        rest = "; ".join(f"{_the(p)} {seconds_word(n)}" for p, n in res.place_counts.items() if p not in places)
         return f"I spent the {'most' if q.pick != 'least' else 'least'} time in {_join([_the(p) for p in places])} " \
-            f"({_secs_word(res.place_counts[places[0]])}{' each' if len(places) > 1 else ''}" \
+            f"({seconds_word(res.place_counts[places[0]])}{' each' if len(places) > 1 else ''}" \
             f"{'; ' + rest if rest else ''}){cond}."
     if not places:
         return f"I have no record of where {'I saw people' if q.act == 'seen' else 'people spoke'}{cond}."
@@ -360,7 +360,7 @@ def _nobody(res: QueryResult, cond: str) -> str:
 
 def _how_long(res: QueryResult, cond: str) -> str:
     q, secs = res.query, int(res.value or 0)
-    span = f"{secs} second{'s' if secs != 1 else ''}"
+    span = seconds_word(secs)
     if res.robot_places or (q.who is None and q.place is not None and q.act is None and not q.rel):
         if not secs:
             return f"I was never in the {q.place}{cond.replace(f' in the {q.place}', '')}."
@@ -382,7 +382,7 @@ def _gap(res: QueryResult) -> str:
         return f"I don't remember anyone speaking{' after' if rel_base(q.rel) != 'before' else ' before'} that."
     start, end = res.gap
     secs = int(res.value)
-    span = f"{secs} second{'s' if secs != 1 else ''}"
+    span = seconds_word(secs)
     if q.measure == "silence" and res.anchor is not None:
         a = res.describe[res.anchor.character_id]  # type: ignore[index]
         nxt = res.describe[end.character_id]  # type: ignore[index]
@@ -479,7 +479,7 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
         secs = q.measure == "time"
         score = (lambda p: res.seconds.get(p.character_id, 0)) if secs else (lambda p: p.spoke)
         people = sorted(people, key=score, reverse=rank[0])       # ranked, the top first
-        each = [f"{p.description} ({_secs_word(res.seconds.get(p.character_id, 0)) if secs else times_word(p.spoke)})"
+        each = [f"{p.description} ({seconds_word(res.seconds.get(p.character_id, 0)) if secs else times_word(p.spoke)})"
                 for p in people]
         word = ("the longest" if rank[0] else "the shortest time") if secs else ("the most" if rank[0] else "the least")
         verb = ("was seen" if q.act == "seen" else "talked") if secs else "spoke"

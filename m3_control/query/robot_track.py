@@ -11,13 +11,12 @@ from m3_memory.store.where import find_place, load_places, pose_near, robot_stay
 
 if TYPE_CHECKING:
     from .execute import QueryResult
+    from .frame import Query
 
 
-def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None,
-                  left: bool = False) -> int:
+def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:
     """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its
-    stays there as (time, place) runs for the answer and its check (``left``: the times it left them, at the
-    first pose outside; a stay it has not left has none)."""
+    stays there as (time, place) runs for the answer and its check."""
     places = load_places(store)
     place = find_place(places, place_name)
     total, prev_in, prev_t = 0.0, False, None
@@ -26,10 +25,34 @@ def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | Non
         inside = p is not None and place is not None and p.name == place.name
         if inside and prev_in and prev_t is not None:
             total += pose.t - prev_t
-        if inside != prev_in and (inside != left) and place is not None:
-            res.robot_places.append((pose.t, place.name))
+        if inside and not prev_in:
+            res.robot_places.append((pose.t, place.name))  # type: ignore[union-attr]
         prev_in, prev_t = inside, pose.t
     return int(round(total))
+
+
+def robot_departures(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> list[float]:
+    """When the robot left the place within the window (the ends of its stays there, ``robot_stays``: the first pose
+    outside). ``res.robot_places``: those times, or where it never left, when it got there (the answer says so)."""
+    place = find_place(load_places(store), place_name)
+    stays = [(a, b) for p, a, b in robot_stays(store, t2) if place is not None and p == place.name]
+    left = [b for _, b in stays if b is not None and (t1 is None or b >= t1)]
+    res.robot_places = [(b, place.name) for b in left] or \
+        [(a, place.name) for a, b in stays if b is None]  # type: ignore[union-attr]
+    return left
+
+def robot_moments(store: Any, res: QueryResult, q: Query, t1: float | None, t2: float | None) -> None:
+    """find=when about the robot in ``q.place``: when it got there (``move=left``: when it left; never left: when it
+    got there, which the answer says), the first / last of them with ``pick``."""
+    if q.move == "left":
+        moments = robot_departures(store, res, q.place or "", t1, t2)
+    else:
+        robot_time_in(store, res, q.place or "", t1, t2)
+        moments = [t for t, _ in res.robot_places]
+    res.value = moments[-1:] if q.pick == "last" else moments[:1] if q.pick == "first" else moments
+    if moments:
+        res.robot_places = [x for x in res.robot_places if x[0] in res.value]
+
 
 def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | None, t1: float | None,
                  t2: float | None) -> None:

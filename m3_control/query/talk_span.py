@@ -16,7 +16,7 @@ from m3_memory.store.where import robot_stays
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, conditions
+from .phrase import REFUSAL, check, conditions, seconds_word
 
 _HOW_LONG = re.compile(r"\b(?:how\s+long|how\s+much\s+time|for\s+how\s+long|how\s+many\s+(?:seconds|minutes)|"
                        r"(?:what\s+was\s+)?the\s+(?:duration|length)\s+of)\b", re.IGNORECASE)
@@ -60,7 +60,7 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     res.value = secs
     res.events = sorted({first, last}, key=lambda e: (e.start, e.end, e.id))
     res.steps.append({"step": "first to last words", "from": first.start, "to": last.end})
-    span = f"{secs} second{'s' if secs != 1 else ''}"
+    span = seconds_word(secs)
     if first is last:
         text = f"I heard only one turn{cond}: {span}, from {res.say(first.start)} to {res.say(last.end)}."
     else:
