@@ -418,7 +418,10 @@ class ToolReasoningLoop:
                     info.flags.append(f"also_{also}" if more else f"also_{also}_unanswered")
                 info.search_s = time.perf_counter() - t
                 info.results = len(qres.events)
-                turns = qres.events[:MAX_PROVENANCE_TURNS]
+                # (the turn a described place was found by is part of what the answer came from: place_refs.py)
+                placed = [place_ref.turn] if place_ref is not None and place_ref.turn is not None \
+                    and place_ref.turn not in qres.events else []
+                turns = qres.events[:MAX_PROVENANCE_TURNS - len(placed)] + placed
                 turns = PeopleFacts(self.store, before_time).with_memories(turns)
                 prov = ToolResult(aligned.compact(), text, [], turns)
                 row.update(query=aligned.compact(), result=qres.trace())

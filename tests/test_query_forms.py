@@ -115,6 +115,12 @@ def test_a_place_described_instead_of_named(ex):  # noqa: F811
     a = answer(ex, f"How many people did I hear in the room where {CY} first spoke?",
                'find=count_people place="office" act=spoke')                       # Cy and Bo in the office
     assert "2 different people in the office" in a.answer, a.answer
+    # the turn that placed it is provenance too, also where the answer's own turns are someone else's
+    a = answer(ex, f"How many times did Ann speak in the room where {BO} first spoke?",
+               'find=count_times who="Ann" place="kitchen"')                            # Bo 0:10: the kitchen
+    placed = a.trace["place_ref"]["turn_id"]
+    assert "twice in the kitchen" in a.answer and placed is not None, a.answer
+    assert placed in [p["turn_id"] for p in a.trace["provenance"]], a.trace["provenance"]
     a = answer(ex, "Who spoke in the fourth room I visited?", 'find=who place="lab"')   # no model round at all
     assert a.answer == 'I don\'t know which place you mean by "the fourth room I visited": I went to 3 places in all.'
     assert a.rounds_used == 0

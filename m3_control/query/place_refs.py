@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from m3_memory.people import Turn
 from m3_memory.store.where import robot_stays
 
 from .frame import Query
@@ -36,10 +37,11 @@ class PlaceRef:
     said: str                 # the question's words for the place
     place: str | None         # the place it names (None: it names none)
     why: str                  # how it was found, or why there is none
-    turn_id: int | None = None
+    turn: Turn | None = None  # the turn that placed it (provenance of the answer too)
 
     def trace(self) -> dict[str, Any]:
-        return {"said": self.said, "place": self.place, "why": self.why, "turn_id": self.turn_id}
+        return {"said": self.said, "place": self.place, "why": self.why,
+                "turn_id": self.turn.id if self.turn is not None else None}
 
 
 def resolve(question: str, executor: Any, before_time: float | None) -> tuple[str, PlaceRef | None]:
@@ -66,7 +68,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
         if res.status != "ok" or not res.value:
             why = phrase(res).rstrip(".") if res.status != "ok" else "I have no record of where they spoke"
             return question, PlaceRef(_said(m), None, why)
-        turn = res.events[0].id if res.events else None
+        turn = res.events[0] if res.events else None
         return _named(question, m, res.value[0]), PlaceRef(_said(m), res.value[0],
                                                            f"where they spoke {pick}", turn)
     return question, None
