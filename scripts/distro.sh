@@ -28,3 +28,19 @@ m3_python() {  # the interpreter for a new venv: $PYTHON, else python3.X (PATH, 
   echo "no python$m3_pyver found for M3_ROS_DISTRO=$m3_distro (set PYTHON=...)" >&2
   return 1
 }
+
+m3_venv_whole() {  # $1 is a venv that works: python runs, bin/activate and pip are there
+  [ -x "$1/bin/python" ] && [ -f "$1/bin/activate" ] && "$1/bin/python" -m pip --version >/dev/null 2>&1
+}
+
+m3_venv_make() {  # make the venv $1 unless it is whole; one whose creation was cut off (killed during ensurepip:
+  # bin/python but no bin/activate or pip) is made again. Returns 1, saying why, if that cannot be done.
+  local venv=$1
+  if [ -e "$venv" ] && ! m3_venv_whole "$venv"; then
+    [ -f "$venv/pyvenv.cfg" ] || { echo "setup: $venv exists and is not a venv (no pyvenv.cfg): move it away" >&2; return 1; }
+    echo "setup: $venv is incomplete (its creation was cut off): making it again"
+    rm -rf "$venv"
+  fi
+  [ -e "$venv" ] || "$(m3_python)" -m venv "$venv" || { echo "setup: python -m venv $venv failed" >&2; return 1; }
+  m3_venv_whole "$venv" || { echo "setup: $venv was made but does not work (no pip?)" >&2; return 1; }
+}

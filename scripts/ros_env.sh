@@ -34,4 +34,4 @@ else  # another profile: at least no multicast discovery on real interfaces
 fi
 unset _m3_root _m3_u m3_distro m3_pyver m3_venv m3_req_ros m3_constraints m3_build_base \
   m3_install_base m3_log_base
-unset -f m3_python
+unset -f m3_python m3_venv_whole m3_venv_make

@@ -16,7 +16,7 @@ for tool in cmake g++; do
 done
 VENV=$m3_venv
 case "$VENV" in "$ROOT"/*) echo "setup: M3_VENV must be outside the repo (CMake rejects it)" >&2; exit 1;; esac
-[ -x "$VENV/bin/python" ] || "$(m3_python)" -m venv "$VENV"
+m3_venv_make "$VENV" || exit 1
 venv_py=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 [ "$venv_py" = "$m3_pyver" ] || [ "$m3_distro" = kilted ] \
   || { echo "setup: $VENV is Python $venv_py, M3_ROS_DISTRO=$m3_distro needs $m3_pyver (remove it)" >&2; exit 1; }
