@@ -59,6 +59,27 @@ class Turn:
         return self.part_ids or (self.id,)
 
 
+WINDOW_LATE_START_S = 1.0   # a voice turn detected up to this long after a window's end began at its edge
+WINDOW_MIN_INSIDE_S = 2.0   # ... and one begun before the window belongs to it if this much of it lies inside
+
+
+def in_window(turn: Turn, t1: float | None, t2: float | None) -> bool:
+    """Whether ``turn`` happened between ``t1`` and ``t2`` (either may be open).
+
+    A voice turn is speaking *begun* in the window ("who spoke after 0:40?" is not someone finishing a sentence at
+    0:41), or one that goes on inside it for a while (someone talking from 0:25 to 0:45 spoke between 0:30 and 0:40).
+    The detected start of speech comes a little after the speaker began (a breath, the detector's onset): a turn
+    detected within ``WINDOW_LATE_START_S`` after the end counts. A face appearance counts if it overlaps the window
+    (someone in view from 0:25 to 0:45 was seen after 0:30).
+    """
+    if turn.kind != "voice":
+        return (t1 is None or turn.end >= t1) and (t2 is None or turn.start <= t2)
+    if (t1 is None or turn.start >= t1) and (t2 is None or turn.start <= t2 + WINDOW_LATE_START_S):
+        return True
+    inside = min(turn.end, t2 if t2 is not None else turn.end) - max(turn.start, t1 if t1 is not None else turn.start)
+    return inside >= WINDOW_MIN_INSIDE_S
+
+
 @dataclass
 class Person:
     character_id: int
@@ -277,8 +298,7 @@ class PeopleFacts:
         return self._people.get(character_id)
 
     def between(self, t1: float | None = None, t2: float | None = None, kind: str | None = None) -> list[Turn]:
-        return [t for t in self.turns if (t1 is None or t.end >= t1) and (t2 is None or t.start <= t2)
-                and (kind is None or t.kind == kind)]
+        return [t for t in self.turns if in_window(t, t1, t2) and (kind is None or t.kind == kind)]
 
     def describe(self, character_id: int) -> str:
         p = self._people.get(character_id)

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from m3_memory.people import PeopleFacts, Turn
+from m3_memory.people import PeopleFacts, Turn, in_window
 from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, turn_poses
 from m3_memory.timeline import Timeline
@@ -36,6 +36,7 @@ from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
 from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
+from .turn_forms import nearest, reach_pick, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -81,6 +82,8 @@ class QueryResult:
     into_recording: bool = False  # the question gave times into the recording: answers say them that way too
     gap: tuple[float, Turn] | None = None   # find=gap: the first moment and the turn the time runs to
     seconds: dict[int, int] = field(default_factory=dict)   # measure=time: character -> seconds of their events
+    scope_events: list[Turn] = field(default_factory=list)  # every event in the scope (only=1: who else did it)
+    others: list[int] = field(default_factory=list)         # only=1: the others who did it in the scope
 
     def read(self, t: str | None) -> float | None:
         """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""
@@ -146,15 +149,15 @@ class QueryExecutor:
         if t1 is not None and t2 is not None and t2 < t1:
             t1, t2 = t2, t1
         if t1 is not None or t2 is not None:
-            scope = [e for e in scope if (t1 is None or e.end >= t1) and (t2 is None or e.start <= t2)]
+            scope = [e for e in scope if in_window(e, t1, t2)]
             self._step(res, f"window {res.say(t1 or 0)}-{res.say(t2) if t2 is not None else 'now'}", scope)
         if at is not None and q.find != "gap":   # (for a time between, the moment is where it starts)
             # a wall time written to the minute ("at 9:01", "at 3 pm") is that whole minute
             minute = 60.0 if res.timeline.is_wall and q.at and q.at.count(":") < 2 and not _plain_seconds(q.at) \
                 and not res.into_recording else 0.0
-            scope = [e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
+            scope = nearest(scope, at, q.act) if q.measure == "nearest" else [
+                e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
             self._step(res, f"at {res.say(at)}", scope)
-        windowed = scope
         away = None
         if q.not_place is not None:   # "in the garage but not in the workshop": people never there in the window
             away = find_place(load_places(self.store), q.not_place)
@@ -228,7 +231,7 @@ class QueryExecutor:
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
         if away is not None:
-            there = [e for e in windowed if e.kind in kinds]
+            there = [e for e in facts.turns if e.kind in kinds]   # never there: at any time, not only then
             self.place_turns(res, there)
             gone = {e.character_id for e in there if res.places.get(e.id) == away.name}
             sel = [e for e in sel if e.character_id not in gone]
@@ -238,7 +241,7 @@ class QueryExecutor:
         for e in scope:
             if e.kind == "voice":
                 spoke[e.character_id] = spoke.get(e.character_id, 0) + 1
-        res.spoke = spoke
+        res.spoke, res.scope_events = spoke, scope
         rows: dict[int, PersonRow] = {}
         for e in sel:
             r = rows.get(e.character_id)
@@ -287,7 +290,9 @@ class QueryExecutor:
             people = [p for p in people if p.events]
             self._step(res, f"pick {q.pick} event", evs, people)
         elif q.pick:
-            if count_rank(q.pick):
+            if q.measure == "reach":    # "the first person to speak twice": by the moment of their k-th turn
+                people = reach_pick(people, q)
+            elif count_rank(q.pick):
                 people = ranked(res, q, people)
             elif q.top and q.pick in ("first", "last"):   # "the first two people to speak"
                 order = sorted(people, key=lambda p: p.first if q.pick == "first" else -p.last)
@@ -375,14 +380,14 @@ class QueryExecutor:
 
     def _between(self, res: QueryResult, facts: PeopleFacts, a: int, b: int, scope: list[Turn]) -> list[Turn]:
         """Events between the first turns of ``a`` and ``b`` (whichever came first), neither of those turns."""
-        first = [next(iter(_own_turns(facts, cid)), None) for cid in (a, b)]
+        first = span_turns(_own_turns(facts, a), _own_turns(facts, b), res.query)
         res.anchor, res.until_anchor = first
         if first[0] is None or first[1] is None:
             self._step(res, "between", [])
             return []
         lo, hi = sorted(first, key=lambda e: (e.start, e.end))
         out = [e for e in scope if e.start >= lo.end - REL_SLACK_S and e.end <= hi.start + REL_SLACK_S
-               and e is not lo and e is not hi]
+               and e is not lo and e is not hi and not (a == b and e.character_id == a)]   # (A's own: not others)
         self._step(res, f"between {res.say(lo.end)} and {res.say(hi.start)}", out)
         return out
 
@@ -423,7 +428,8 @@ class QueryExecutor:
             self._step(res, f"count{q.count}: {len(people)} people", events, people)
         elif f == "yes":
             found = {p.character_id for p in people}
-            res.value = {who, other} <= found if both_people(q) else bool(people)
+            res.value = {who, other} <= found if both_people(q) else sole(res, who, bool(people)) if q.only \
+                else bool(people)
         elif f == "gap":
             self._gap(res, facts, q, who, other, t1 if t1 is not None else at)
         elif f == "same":

@@ -31,18 +31,11 @@ from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
 from .quotes import quote_score
-from .ranking import (
-    _RELATION,
-    nth_anchor,
-    own_nth_time,
-    rank_by_count,
-    rank_of_turn,
-    recent_is_last,
-    unasked_rank,
-)
+from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
+from .turn_forms import late_forms
 from .wording import (
     CLOCK,
     QUOTED,
@@ -474,7 +467,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
-    q = nth_anchor(q, plain, added)
+    q = late_forms(nth_anchor(q, plain, added), plain, quoted, bool(YES_NO_QUESTION.match(question)), added, missing,
+                   known_places)
     beyond = beyond_language(plain)
     if beyond is not None:
         missing.append(f"unsupported: I cannot tell {beyond} from my records")

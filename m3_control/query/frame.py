@@ -80,8 +80,11 @@ class Query:
     other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first
     measure: str | None = None      # "time": most / least rank by seconds (talk, the robot's stays), not by turns;
     #                                 "silence": find=gap from the end of other's turn to anyone's next words;
-    #                                 "people": the busiest place by different people, not turns
+    #                                 "people": the busiest place by different people, not turns; "reach": people
+    #                                 by the moment of their k-th turn (times>=k); "nearest": the turn nearest at=
     top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
+    until_turn: str | None = None   # "between A's first and second turns": until's n-th turn ("last"), not the first
+    only: str | None = None         # "1": find=yes is whether who was the only one who did it (turn_forms.py)
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -134,7 +137,7 @@ FIELDS: tuple[Field, ...] = (
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 # fields the question checks set, never the model (no grammar)
-HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top")
+HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top", "until_turn", "only")
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
@@ -187,8 +190,12 @@ def from_dict(data: dict[str, Any]) -> Query:
             raise QueryError(f"{key} is text of at most {MAX_TEXT} characters")
     if hidden["move"] not in (None, "left"):
         raise QueryError(f"move is left, got {hidden['move']!r}")
-    if hidden["measure"] not in (None, "time", "silence", "people"):
-        raise QueryError(f"measure is time, silence or people, got {hidden['measure']!r}")
+    if hidden["measure"] not in (None, "time", "silence", "people", "reach", "nearest"):
+        raise QueryError(f"measure is time, silence, people, reach or nearest, got {hidden['measure']!r}")
+    if hidden["only"] not in (None, "1"):
+        raise QueryError(f"only is 1, got {hidden['only']!r}")
+    if hidden["until_turn"] not in (None, "last") and _ordinal(str(hidden["until_turn"])) is None:
+        raise QueryError(f"until_turn is an ordinal 1..20 or last, got {hidden['until_turn']!r}")
     if hidden["top"] is not None and hidden["top"] not in ("2", "3", "4", "5"):
         raise QueryError(f"top is 2..5, got {hidden['top']!r}")
     if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None:

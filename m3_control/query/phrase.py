@@ -12,6 +12,7 @@ import re
 from .execute import PersonRow, QueryResult, both_people, busiest_place
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .people import look_of
+from .turn_forms import turn_form_answer
 
 _QUOTE = re.compile(r'"([^"]*)"')
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
@@ -77,6 +78,11 @@ def conditions(res: QueryResult) -> str:
         out.append(f" at {res.say(at)}")
     if q.until and res.anchor is not None and res.until_anchor is not None:
         a, b = sorted((res.anchor, res.until_anchor), key=lambda e: (e.start, e.end))
+        if a.character_id == b.character_id:    # "between A's first and second turns"
+            nth = "last" if q.until_turn == "last" else ordinal_word(int(q.until_turn or 1))
+            out.append(f" between {res.describe[a.character_id]}'s {ordinal_word(int(q.other_turn or 1))} and "  # type: ignore[index]
+                       f"{nth} turns ({res.say(a.start)} and {res.say(b.start)})")
+            return "".join(out)
         out.append(f" between {res.describe[a.character_id]} ({res.say(a.start)}) and "  # type: ignore[index]
                    f"{res.describe[b.character_id]} ({res.say(b.start)})")  # type: ignore[index]
     elif q.rel == "same_place" and "other" in res.who:
@@ -100,6 +106,8 @@ def phrase(res: QueryResult) -> str:
     if res.status != "ok":
         return _stopped(res)
     cond = conditions(res)
+    if (special := turn_form_answer(res, cond)) is not None:
+        return special
     people = res.people
     f = q.find
     if f == "count_people":
@@ -409,8 +417,9 @@ def _gap(res: QueryResult) -> str:
     which = " spoke for the last time" if q.rel and q.rel.endswith("_last") else ""
     first, then = sorted((res.anchor.start, end.start))
     when = f"({res.say(first)}; then {res.say(then)})"
-    if res.anchor.character_id == end.character_id:   # the same person's next turn
-        return f"{d} {verb} again {span} {side} their {'last' if which else 'first'} turn {when}."
+    if res.anchor.character_id == end.character_id:   # the same person's next (last) turn
+        again = " for the last time" if q.pick == "last" and q.who else " again"
+        return f"{d} {verb}{again} {span} {side} their {'last' if which else 'first'} turn {when}."
     own_last = " for the last time" if q.pick == "last" and q.who else ""
     return f"{d} {verb}{own_last} {span} {side} {a}{which} {when}."
 

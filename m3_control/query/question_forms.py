@@ -172,7 +172,10 @@ _TOP = re.compile(r"^\W*(?:which|who\s+(?:are|were)\s+the|name\s+the|list\s+the|
                   r"(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)?\b[^?]*\b(most|least|fewest)\b",
                   re.IGNORECASE)
 _NUMBER = {"two": "2", "three": "3", "four": "4", "five": "5"}
-_FIRST_K = re.compile(r"\bthe\s+(first|last)\s+(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)\b",
+_FIRST_K = re.compile(r"\bthe\s+(first|last)\s+(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)\b|"
+                      # "which two people did I hear first?"
+                      r"^\W*(?:which|who\s+(?:are|were)\s+the)\s+(?P<k>two|three|four|five|[2-5])\s+(?:people|persons|"
+                      r"speakers|voices|ones)\b[^?]*\b(?P<edge>first|last)\s*\??\s*$",
                       re.IGNORECASE)
 
 
@@ -202,7 +205,8 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
     first_k = _FIRST_K.search(plain)
     if first_k is not None and not q.who and not q.other and q.find in ("who", "what", "when"):
         # "who were the first two people to speak?": the first k people by their first turns (last: by their last)
-        new = replace(new, pick=first_k.group(1).lower(), top=_NUMBER.get(first_k.group(2).lower(), first_k.group(2)),
+        edge, k = (first_k.group(1) or first_k.group("edge")).lower(), (first_k.group(2) or first_k.group("k")).lower()
+        new = replace(new, pick=edge, top=_NUMBER.get(k, k),
                       times=None, count=None, by=None)
     fields = f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}"
     by = "by the time they talked" if new.measure else "by their turns"

@@ -43,11 +43,14 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
                      r"|\b(?:second|third)[\s-]+(?:most|least|fewest|highest|lowest|greatest)\b"
                      # "the person who spoke the least", "the most talkative", "the one who talked the longest"
                      r"|\b(?:spoke|talked|speaking|talking)\s+(?:the\s+)?(?:most|least|fewest|longest|shortest)\b"
+                     # "who said the most in the office?", "who did I hear the least?"
+                     r"|\b(?:said|say|says|hear|heard)\s+the\s+(?:most|least|fewest)\b"
                      r"|\b(?:most|least)\s+(?:talkative|often|recently)\b",
                      re.IGNORECASE)
 
 
-_TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b", re.IGNORECASE)
+_TURN_COUNT = re.compile(r"\b(?:once|twice|thrice|(?:\d+|[a-z]+)\s+times)\b|"
+                         r"\bhow\s+many\s+(?:turns|utterances|sentences|remarks)\b", re.IGNORECASE)
 _HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.IGNORECASE)   # "how often did someone talk?"
 
 

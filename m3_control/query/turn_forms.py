@@ -1,0 +1,258 @@
+"""Question forms found by stop 61's blind probes, with what the executor and the answer do for them:
+
+* "who was the first person to speak twice?": people ranked by the moment of their k-th turn (``measure=reach``
+  ``times>=k``), not by their first turn;
+* "who spoke between A's first and second turns?": the window between two of one person's turns (``other=A
+  until=A``, ``other_turn`` / ``until_turn`` which of their turns; "first and last" included);
+* "was A the only one who spoke in the kitchen?": A spoke there and nobody else did (``only=1``);
+* "who spoke closest to 1:00?": the turn nearest that moment (``measure=nearest``), under way or not;
+* "how long did A speak the first time?": A's own first turn (``who=A pick=first``), not all of A's talk;
+* "who did I hear third in the bedroom?" where two people spoke: said so, naming the two (the answer was "I don't
+  remember anyone speaking in the bedroom").
+
+The forms run at the end of the question check (:func:`m3_control.query.fidelity.check`) and replace the frame the
+model wrote when the question has one of these shapes (a small model cannot write fields it has no grammar for).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from m3_memory.people import Turn
+
+from .frame import Query, nth, pick_ordinal
+from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
+from .wording import ORDINAL_WORDS
+
+if TYPE_CHECKING:
+    from .execute import PersonRow, QueryResult
+
+_COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_VERB = r"(?:speak|spoke|talk|talked|say\s+(?:something|anything)|said\s+(?:something|anything))"
+# "the first person to speak twice", "who was first to talk three times?", "the second one who spoke twice"
+_REACH = re.compile(rf"\b(?:the\s+)?(first|second|third|last)\s+(?:(?:person|one|speaker|voice)\s+)?(?:to|who|that)\s+"
+                    rf"{_VERB}\s+(?:(twice|thrice)|(\d|two|three|four|five|six)\s+times)\b", re.IGNORECASE)
+# "between A's first and second turns", "between the first and the last time A spoke" (the quote taken out)
+_TURN_NOUNS = r"(?:turns?|words|times?|sentences?|remarks?|utterances?)"
+_OWN_SPAN = re.compile(rf"\bbetween\s+(?:[^?]*?'s\s+|(?:their|his|her)\s+)?(?P<a>{_ORD_RE})\s+and\s+"
+                       rf"(?:(?:their|his|her|the)\s+)?(?P<b>{_ORD_RE}|last|final)\s+{_TURN_NOUNS}\b|"
+                       rf"\bbetween\s+the\s+(?P<a2>{_ORD_RE})\s+and\s+(?:the\s+)?(?P<b2>{_ORD_RE}|last|final)\s+"
+                       rf"{_TURN_NOUNS}\b", re.IGNORECASE)
+# "was A the only one who spoke in the kitchen?", "did only A speak in the lab?", "is A the only person I heard?"
+_ONLY = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+only\s+(?:one|person|speaker|voice)\b|"
+                   r"^\W*(?:did|was|were)\s+(?:it\s+)?only\b", re.IGNORECASE)
+_SEEING_ONLY = re.compile(r"\b(?:saw|seen|see|in\s+view|on\s+camera)\b", re.IGNORECASE)
+# "who spoke closest to 1:00?", "what was said nearest to 0:45?"
+_NEAREST = re.compile(r"\b(?:closest|nearest|close)\s+to\s+(?:the\s+)?(?:time\s+|moment\s+)?\d", re.IGNORECASE)
+# "did A speak before anyone else?": A against the first speaker (after everyone else: the last)
+_BEFORE_ALL = re.compile(r"\b(?:speak|spoke|talk|talked|say\s+(?:something|anything))\s+(before|after)\s+(?:anyone|"
+                         r"anybody|everyone|everybody|all\s+the\s+others?|the\s+others?)(?:\s+else)?\b", re.IGNORECASE)
+# "did everyone who spoke in the garage also speak in the library?": nobody in the first and never in the second
+_ALSO_THERE = re.compile(r"^\W*(?:did|were)\s+(?:everyone|everybody|all\s+(?:the\s+)?(?:people|speakers|of\s+them))\s+"
+                         r"(?:who|that|i\s+heard)\b[^?]*?\bin\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\b[^?]*?\balso\b"
+                         r"[^?]*?\bin\s+(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+# "how long was A's last turn?": the length of one of A's turns
+_TURN_LENGTH = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds)\b[^?]*?(?<!\w)'s\s+{_ORDINAL_OR_END}\s+"
+                          r"(?:turn|sentence|remark|utterance|words)\b", re.IGNORECASE)
+# (the time around a turn, not its length: "for how long did nobody speak after A's first words?")
+_NOT_ONE_TURN = re.compile(r"\b(?:nobody|no\s*one|anyone|anybody|silen\w*|quiet|after|before|until|till|since|"
+                           r"between)\b", re.IGNORECASE)
+# "how long did A speak the first time?", "what did A say the second time?"
+_THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+def _noted(q: Query, new: Query, added: list[str], why: str) -> Query:
+    if new != q:
+        added.append(why)
+    return new
+
+
+def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str], missing: list[str],
+               known: list[str] | None = None) -> Query:
+    """The forms above, on the frame the other checks left (``plain``: the question with its quotes taken out); a
+    complaint about a relation the form took out goes with it."""
+    new = _late_form(q, plain, quoted, yes_no, added, known)
+    if new.rel is None and q.rel is not None:
+        missing[:] = [m for m in missing if not m.startswith("nothing about order in time")]
+    return new
+
+
+def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str],
+               known: list[str] | None = None) -> Query:
+    if (m := _REACH.search(plain)) is not None and q.find in ("who", "what", "when", "where"):
+        k = _COUNT_WORDS.get((m.group(2) or m.group(3)).lower()) or int(m.group(3))
+        pick = {"first": "first", "second": "2", "third": "3", "last": "last"}[m.group(1).lower()]
+        new = replace(q, who=None, other=None, rel=None, until=None, pick=pick, by=None, times=f">={k}",
+                      measure="reach", act="spoke", top=None)
+        return _noted(q, new, added, f"measure=reach times>={k}: the {m.group(1)} person to speak {k} times")
+    # the one person the question names: by their words, or by the name the frame gives
+    ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None
+    if ref and q.find == "gap" and (m := _OWN_SPAN.search(plain)) is not None and \
+            (m.group("a") or m.group("a2")).lower() == "first":
+        # "how much time passed between A's first and last words?": from A's first turn to their last (next)
+        b = (m.group("b") or m.group("b2")).lower()
+        if b in ("last", "final", "second"):
+            new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
+                          until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
+            return _noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
+    if len(quoted) == 1 and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
+        a, b = (m.group("a") or m.group("a2")).lower(), (m.group("b") or m.group("b2")).lower()
+        first = ORDINAL_WORDS.get(a) or int(re.sub(r"\D", "", a) or 1)
+        until = "last" if b in ("last", "final") else str(ORDINAL_WORDS.get(b) or int(re.sub(r"\D", "", b) or 2))
+        new = replace(q, other=quoted[0], until=quoted[0], rel=None, other_turn=None if first == 1 else str(first),
+                      until_turn=until, who=None if q.who == quoted[0] else q.who, pick=None, by=None, times=None,
+                      act=q.act or "spoke")
+        return _noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
+    if yes_no and ref and _ONLY.search(plain):
+        act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
+        new = Query(find="yes", who=ref, only="1", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
+        return _noted(q, new, added, "only=1: whether they were the only one")
+    if yes_no and ref and (m := _BEFORE_ALL.search(plain)) is not None:
+        edge = "first" if m.group(1).lower() == "before" else "last"
+        new = Query(find="same", who=ref, other=f"the {edge} speaker", place=q.place, from_=q.from_, to=q.to)
+        return _noted(q, new, added, f"find=same other='the {edge} speaker': {m.group(0)!r}")
+    if yes_no and (m := _ALSO_THERE.search(plain)) is not None and known:
+        places = {p.lower(): p for p in known}
+        p1, p2 = places.get(m.group("p1").lower()), places.get(m.group("p2").lower())
+        if p1 and p2:
+            new = Query(find="yes", place=p1, not_place=p2, act="spoke", count="=0", from_=q.from_, to=q.to)
+            return _noted(q, new, added, f"not_place={p2!r} count=0: whether everyone in the {p1} was also there")
+    if ref and (m := _TURN_LENGTH.search(plain)) is not None and not _NOT_ONE_TURN.search(plain):
+        new = Query(find="how_long", who=ref, pick=_pick_of(m), act="spoke")
+        return _noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
+    if _NEAREST.search(plain) and (q.at or q.from_ or q.to) and not (q.from_ and q.to):
+        moment = q.at or q.from_ or q.to
+        new = replace(q, at=moment, from_=None, to=None, measure="nearest", pick=None if q.pick in ("first", "last")
+                      else q.pick, rel=None if q.rel in ("after", "before") else q.rel)
+        return _noted(q, new, added, f"measure=nearest at={moment}: the turn closest to that moment")
+    if ref and q.find in ("how_long", "what", "when", "where") and not q.rel and not q.until and \
+            (m := _THE_NTH_TIME.search(plain)) is not None:
+        new = replace(q, who=ref, other=None, pick=_pick_of(m), by=None, times=None)
+        return _noted(q, new, added, f"who={ref!r} pick={new.pick}: their own {m.group(0).strip(' ?.!')!r}")
+    return q
+
+
+# -- execution -------------------------------------------------------------------------------------------------
+
+def span_turns(a_turns: list[Turn], b_turns: list[Turn], q: Query) -> list[Turn | None]:
+    """The two turns "between A and B" runs between: A's first (``other_turn``: A's n-th) and B's first
+    (``until_turn``: B's n-th or last); None where that turn does not exist."""
+    lo = nth(a_turns, int(q.other_turn)) if q.other_turn else a_turns[:1]
+    hi = b_turns[-1:] if q.until_turn == "last" else nth(b_turns, int(q.until_turn)) if q.until_turn else b_turns[:1]
+    return [lo[0] if lo else None, hi[0] if hi else None]
+
+
+def reach_pick(people: list[PersonRow], q: Query) -> list[PersonRow]:
+    """``measure=reach times>=k``: the people ranked by the moment of their k-th turn; each keeps those k turns (the
+    evidence)."""
+    k = int((q.times or ">=1").lstrip("<>="))
+    reached = []
+    for p in people:
+        voice = sorted((e for e in p.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
+        if len(voice) >= k:
+            p.events = voice[:k]
+            reached.append(p)
+    reached.sort(key=lambda p: p.events[-1].start)
+    if q.pick == "last":
+        return reached[-1:]
+    return nth(reached, pick_ordinal(q) or 1)
+
+
+def nearest(scope: list[Turn], at: float, act: str | None) -> list[Turn]:
+    """``measure=nearest``: the turns (appearances with ``act=seen``) nearest the moment ``at``: 0 s away when under
+    way then, else the distance to their nearer end; ties kept."""
+    kind = "face" if act == "seen" else "voice"
+    mine = [e for e in scope if e.kind == kind]
+    away = {e.id: 0.0 if e.start <= at <= e.end else min(abs(e.start - at), abs(e.end - at)) for e in mine}
+    best = min(away.values(), default=None)
+    return [e for e in mine if best is not None and away[e.id] <= best + 0.05]
+
+
+def sole(res: QueryResult, who: int | None, found: bool) -> bool:
+    """``only=1``: ``who`` did it and nobody else did in the scope (``res.others``: the others who did, their turns
+    among the answer's evidence)."""
+    kind = "face" if res.query.act == "seen" else "voice"
+    others = [e for e in res.scope_events if e.kind == kind and e.character_id != who]
+    res.others = list(dict.fromkeys(e.character_id for e in others))
+    res.events = sorted({*res.events, *others}, key=lambda e: (e.start, e.end, e.id))
+    return found and not res.others
+
+
+# -- the answer ------------------------------------------------------------------------------------------------
+
+def _ord(n: int) -> str:
+    words = {v: k for k, v in ORDINAL_WORDS.items()}
+    return words.get(n, f"{n}th")
+
+
+def _times(k: int) -> str:
+    return {1: "once", 2: "twice"}.get(k, f"{k} times")
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def turn_form_answer(res: QueryResult, cond: str) -> str | None:
+    """The answer for a frame of the forms above (None for any other frame)."""
+    q, d = res.query, res.describe
+    verb = "was seen" if q.act == "seen" else "spoke"
+    if q.only:
+        me = d[res.who["who"].character_id]  # type: ignore[index]
+        others = _join([d[c] for c in res.others])  # type: ignore[index]
+        if res.value:
+            return f"Yes, {me} was the only one who {verb}{cond}."
+        if res.others:
+            did = [e for e in res.events if e.character_id == res.who["who"].character_id]
+            lead = f"No: {others} also {verb}" if did else f"No: {me} did not, {others} {verb}"
+            return f"{lead}{cond}."
+        return f"No: nobody {verb}{cond}."
+    if q.measure == "reach":
+        k = int((q.times or ">=1").lstrip("<>="))
+        rank = "last" if q.pick == "last" else _ord(pick_ordinal(q) or 1)
+        if not res.people:
+            return f"Nobody spoke {_times(k)}{cond}." if q.find == "who" else None
+        p = res.people[0]
+        when = f"({'their ' + _ord(k) + ' turn at ' if k > 1 else ''}{res.say(p.events[-1].start)})"
+        if q.find == "who":
+            return f"{d[p.character_id][0].upper()}{d[p.character_id][1:]} was the {rank} to speak {_times(k)}" \
+                   f"{cond} {when}."  # type: ignore[index]
+        return None
+    if q.measure == "nearest" and q.find in ("who", "what") and res.events:
+        at = res.read(q.at)
+        rest = cond.replace(f" at {res.say(at)}", "") if at is not None else cond
+        e = res.events[0]
+        who = d[e.character_id]  # type: ignore[index]
+        if q.find == "what" and e.text.strip():
+            return f"I heard \"{' '.join(e.text.split()).rstrip('.!?')}\" closest to {res.say(at)}{rest} " \
+                   f"({who}, {res.say(e.start)})."  # type: ignore[arg-type]
+        if q.find == "who":
+            names = _join([d[p.character_id] for p in res.people])  # type: ignore[index]
+            return f"{names[0].upper()}{names[1:]} {verb} closest to {res.say(at)}{rest} " \
+                   f"({res.say(e.start)})."  # type: ignore[arg-type]
+    if q.find == "how_long" and q.who and q.pick and res.events:
+        e = res.events[0]
+        secs = int(round(e.end - e.start))
+        which = "last" if q.pick == "last" else _ord(pick_ordinal(q) or 1)
+        me = d[res.who["who"].character_id]  # type: ignore[index]
+        return f"{me[0].upper()}{me[1:]} spoke for {secs} second{'s' if secs != 1 else ''} the {which} time" \
+               f"{cond} ({res.say(e.start)})."
+    if q.not_place and q.count == "=0" and q.place:
+        if res.value:
+            return f"Yes: everyone who spoke in the {q.place} also spoke in the {q.not_place}."
+        names = _join([p.description for p in res.people])
+        return f"No: {names} spoke in the {q.place} but never in the {q.not_place}."
+    n = pick_ordinal(q)
+    if q.who and n is not None and n > 1 and not res.events and not q.rel and not q.until and "who" in res.who:
+        cid = res.who["who"].character_id
+        had = res.spoke.get(cid, 0)  # type: ignore[arg-type]
+        if 0 < had < n:
+            me = d[cid]  # type: ignore[index]
+            return f"{me[0].upper()}{me[1:]} spoke only {_times(had)}{cond}: there was no {_ord(n)} time."
+    if q.find == "who" and not res.people and n is not None and n > 1 and not q.who and q.by != "turn" and \
+            not q.rel and res.spoke:
+        there = _join([d[c] for c in res.spoke])  # type: ignore[index]
+        return f"Only {there} spoke{cond}: there was no {_ord(n)} person."
+    return None
