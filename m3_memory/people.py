@@ -59,7 +59,7 @@ class Turn:
         return self.part_ids or (self.id,)
 
 
-WINDOW_LATE_START_S = 1.0   # a voice turn detected up to this long after a window's end began at its edge
+WINDOW_LATE_START_S = 0.5   # a voice turn detected up to this long after a window's end began at its edge
 WINDOW_MIN_INSIDE_S = 2.0   # ... and one begun before the window belongs to it if this much of it lies inside
 
 

@@ -28,8 +28,8 @@ def _turn(start: float, end: float, kind: str = "voice") -> Turn:
     (_turn(38.0, 41.0), 40.0, None, False),     # finishing a sentence at 0:41 is not speaking after 0:40
     (_turn(40.5, 43.0), 40.0, None, True),
     (_turn(25.0, 45.0), 30.0, 40.0, True),      # a monologue from 0:25 to 0:45 spoke between 0:30 and 0:40
-    (_turn(60.6, 62.0), 20.0, 60.0, True),      # detected 0.6 s after the end: begun at its edge
-    (_turn(61.5, 63.0), 20.0, 60.0, False),
+    (_turn(60.4, 62.0), 20.0, 60.0, True),      # detected 0.4 s after the end: begun at its edge
+    (_turn(60.8, 62.0), 20.0, 60.0, False),     # ("who spoke right before I arrived at 0:48?": not one at 0:48.7)
     (_turn(38.0, 41.0, "face"), 40.0, None, True),   # someone in view at 0:40.5 was seen after 0:40
 ])
 def test_a_turn_belongs_to_a_window_if_it_began_there(turn, t1, t2, inside):
@@ -145,3 +145,12 @@ def test_turn_counts_and_the_first_k_people(ex):  # noqa: F811
     assert routing.asks_turn_count("How many turns were taken in the bedroom?")
     a = answer(ex, "Which two people did I hear first?", "find=who pick=first by=turn")
     assert "Ann" in a.answer and "coffee" in a.answer and "technician" not in a.answer, a.answer
+
+
+def test_a_rank_in_a_place_is_ranked_there(ex):  # noqa: F811
+    # Ann spoke first of all (0:02); Cy first in the office (0:35)
+    a = answer(ex, f"Was {CY} the first person to speak in the office?", f'find=same who="{TECH}" other="spoke first"')
+    assert a.answer.startswith("Yes"), a.answer
+    a = answer(ex, f"Was {BO} the first person to speak in the office?",
+               f'find=same who="{COFFEE}" other="spoke first"')
+    assert a.answer.startswith("No") and "technician" in a.answer, a.answer

@@ -36,7 +36,7 @@ from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
 from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
-from .turn_forms import nearest, reach_pick, sole, span_turns
+from .turn_forms import nearest, reach_pick, scoped_role, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -174,7 +174,7 @@ class QueryExecutor:
         for key, ref in (("who", q.who), ("other", q.other), ("until", q.until)):
             if ref is None:
                 continue
-            w = resolve(facts, ref, self.min_match)
+            w = scoped_role(resolve(facts, ref, self.min_match), scope, q)
             if key == "other" and w.status == "ambiguous" and w.how == "role" and q.find in ("same", "more", "less") \
                     and who is not None:
                 # "did X also speak the most?" when people tie for the most: X is one of them, or compared with any

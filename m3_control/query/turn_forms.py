@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from m3_memory.people import Turn
 
 from .frame import Query, nth, pick_ordinal
+from .people import Who, by_role
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .wording import ORDINAL_WORDS
 
@@ -119,6 +120,11 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         if p1 and p2:
             new = Query(find="yes", place=p1, not_place=p2, act="spoke", count="=0", from_=q.from_, to=q.to)
             return _noted(q, new, added, f"not_place={p2!r} count=0: whether everyone in the {p1} was also there")
+    if q.find == "same" and q.place is None and q.other and known and by_role(_Scope([]), q.other) is not None:
+        # "was B the first person to speak in the library?": the rank there (the check adds no place to find=same)
+        there = [p for p in known if re.search(rf"\b(?:in|at)\s+(?:the\s+)?{re.escape(p)}\b", plain, re.IGNORECASE)]
+        if len(there) == 1:
+            return _noted(q, replace(q, place=there[0]), added, f"place={there[0]!r}: the rank is the one there")
     if ref and (m := _TURN_LENGTH.search(plain)) is not None and not _NOT_ONE_TURN.search(plain):
         new = Query(find="how_long", who=ref, pick=_pick_of(m), act="spoke")
         return _noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
@@ -170,6 +176,19 @@ def nearest(scope: list[Turn], at: float, act: str | None) -> list[Turn]:
     return [e for e in mine if best is not None and away[e.id] <= best + 0.05]
 
 
+class _Scope:
+    def __init__(self, turns: list[Turn]) -> None:
+        self.turns = turns
+
+
+def scoped_role(w: Who, scope: list[Turn], q: Query) -> Who:
+    """A person named by a role ("the first speaker") in a comparison limited to a place or a time ("was B the
+    first person to speak in the library?"): the role among the turns there and then, not among all of them."""
+    if w.how != "role" or q.find != "same" or not (q.place or q.from_ or q.to):
+        return w
+    return by_role(_Scope(scope), w.ref) or w  # type: ignore[arg-type]
+
+
 def sole(res: QueryResult, who: int | None, found: bool) -> bool:
     """``only=1``: ``who`` did it and nobody else did in the scope (``res.others``: the others who did, their turns
     among the answer's evidence)."""
@@ -206,8 +225,10 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
             return f"Yes, {me} was the only one who {verb}{cond}."
         if res.others:
             did = [e for e in res.events if e.character_id == res.who["who"].character_id]
-            lead = f"No: {others} also {verb}" if did else f"No: {me} did not, {others} {verb}"
-            return f"{lead}{cond}."
+            if did:
+                return f"No: {others} also {verb}{cond}."
+            did_not = "was not seen" if q.act == "seen" else "did not speak"
+            return f"No: {me} {did_not}{cond}; {others} {'did' if verb == 'spoke' else verb}."
         return f"No: nobody {verb}{cond}."
     if q.measure == "reach":
         k = int((q.times or ">=1").lstrip("<>="))
