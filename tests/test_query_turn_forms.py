@@ -27,8 +27,9 @@ def _turn(start: float, end: float, kind: str = "voice") -> Turn:
 @pytest.mark.parametrize("turn, t1, t2, inside", [
     (_turn(38.0, 41.0), 40.0, None, False),     # finishing a sentence at 0:41 is not speaking after 0:40
     (_turn(40.5, 43.0), 40.0, None, True),
+    (_turn(40.3, 42.0), 40.0, None, False),     # detected at 0:40.3: the speaker began before 0:40
     (_turn(25.0, 45.0), 30.0, 40.0, True),      # a monologue from 0:25 to 0:45 spoke between 0:30 and 0:40
-    (_turn(60.4, 62.0), 20.0, 60.0, True),      # detected 0.4 s after the end: begun at its edge
+    (_turn(60.3, 62.0), 20.0, 60.0, True),      # detected 0.3 s after the end: begun before it
     (_turn(60.8, 62.0), 20.0, 60.0, False),     # ("who spoke right before I arrived at 0:48?": not one at 0:48.7)
     (_turn(38.0, 41.0, "face"), 40.0, None, True),   # someone in view at 0:40.5 was seen after 0:40
 ])
@@ -154,3 +155,25 @@ def test_a_rank_in_a_place_is_ranked_there(ex):  # noqa: F811
     a = answer(ex, f"Was {BO} the first person to speak in the office?",
                f'find=same who="{COFFEE}" other="spoke first"')
     assert a.answer.startswith("No") and "technician" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question, when, absent", [
+    ("When did the talking in the lab start?", "01:05", "01:25"),           # Ann 1:05, the first words there
+    ("At what time did the conversation in the kitchen end?", "00:20", "00:02"),   # Ann 0:20, the last there
+])
+def test_when_the_talk_in_a_room_started_or_ended(ex, question, when, absent):  # noqa: F811
+    a = answer(ex, question, "find=when act=spoke")
+    assert when in a.answer and absent not in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ["Was there a moment when nobody spoke for more than 10 seconds?",
+                                      "How many people did I both see and hear?"])
+def test_silences_and_people_both_seen_and_heard_are_declined_with_the_reason(ex, question):  # noqa: F811
+    a = answer(ex, question, "find=count_people")
+    assert a.answer.startswith("I can't answer that reliably: I cannot tell"), a.answer
+    assert "unsupported_question" in a.trace["rounds"][0]["flags"]
+
+
+def test_nobody_seen_who_never_spoke_is_said_plainly(ex):  # noqa: F811
+    a = answer(ex, "Did you see anyone in the lab who didn't speak?", 'find=yes place="lab" act=seen times=0')
+    assert a.answer == "No: everyone I saw in the lab also spoke.", a.answer      # Ann, Cy seen and heard there

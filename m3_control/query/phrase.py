@@ -471,7 +471,7 @@ def _yes(res: QueryResult, cond: str) -> str:
         did = " was seen" if q.act == "seen" else " spoke" if q.act == "spoke" else " was seen or heard"
     if res.value:
         return f"Yes, {_join([p.description for p in res.people])}{did}{cond}."
-    return f"No, nobody{did}{cond}."
+    return f"No: everyone I saw{cond} also spoke." if how == "never" else f"No, nobody{did}{cond}."
 
 
 def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:

@@ -236,6 +236,11 @@ _BEYOND = (
     (re.compile(r"\b(?:hear|heard)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:saw|see|seen)\s+(?:them|him|her)\b|"
                 r"\b(?:see|saw|seen)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:heard|hear)\s+(?:them|him|her)\b",
                 re.IGNORECASE), "whether I heard someone before I saw them"),
+    (re.compile(r"\b(?:nobody|no\s*one|no\s+body)\s+(?:spoke|talked|said\s+anything|was\s+(?:speaking|talking))\s+for\s+"
+                r"(?:more|longer|over)\b|\b(?:silence|pause|quiet)s?\s+(?:of\s+|that\s+lasted\s+|longer\s+than\s+|"
+                r"over\s+|of\s+more\s+than\s+)", re.IGNORECASE), "how long the silences between turns were"),
+    (re.compile(r"\bboth\s+(?:see|saw|seen)\s+and\s+(?:hear|heard)\b|\bboth\s+(?:hear|heard)\s+and\s+(?:see|saw|seen)\b",
+                re.IGNORECASE), "who I both saw and heard"),
 )
 
 

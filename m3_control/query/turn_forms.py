@@ -57,6 +57,9 @@ _ALSO_THERE = re.compile(r"^\W*(?:did|were)\s+(?:everyone|everybody|all\s+(?:the
 # "how long was A's last turn?": the length of one of A's turns
 _TURN_LENGTH = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds)\b[^?]*?(?<!\w)'s\s+{_ORDINAL_OR_END}\s+"
                           r"(?:turn|sentence|remark|utterance|words)\b", re.IGNORECASE)
+# "when did the talking in the garden start?": the first (last) words there
+_TALK_EDGE = re.compile(r"^\W*(?:at\s+)?(?:when|what\s+time)\s+did\s+(?:the\s+)?(?:talking|talk|conversation|speaking|"
+                        r"chatter|discussion)\b[^?]*?\b(start|begin|end|stop|finish)\b", re.IGNORECASE)
 # (the time around a turn, not its length: "for how long did nobody speak after A's first words?")
 _NOT_ONE_TURN = re.compile(r"\b(?:nobody|no\s*one|anyone|anybody|silen\w*|quiet|after|before|until|till|since|"
                            r"between)\b", re.IGNORECASE)
@@ -125,6 +128,10 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         there = [p for p in known if re.search(rf"\b(?:in|at)\s+(?:the\s+)?{re.escape(p)}\b", plain, re.IGNORECASE)]
         if len(there) == 1:
             return _noted(q, replace(q, place=there[0]), added, f"place={there[0]!r}: the rank is the one there")
+    if (m := _TALK_EDGE.search(plain)) is not None and not quoted:
+        pick = "first" if m.group(1).lower() in ("start", "begin") else "last"
+        new = Query(find="when", pick=pick, act="spoke", place=q.place, from_=q.from_, to=q.to)
+        return _noted(q, new, added, f"find=when pick={pick}: when the talk {m.group(1).lower()}s")
     if ref and (m := _TURN_LENGTH.search(plain)) is not None and not _NOT_ONE_TURN.search(plain):
         new = Query(find="how_long", who=ref, pick=_pick_of(m), act="spoke")
         return _noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
