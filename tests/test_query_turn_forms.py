@@ -177,3 +177,10 @@ def test_silences_and_people_both_seen_and_heard_are_declined_with_the_reason(ex
 def test_nobody_seen_who_never_spoke_is_said_plainly(ex):  # noqa: F811
     a = answer(ex, "Did you see anyone in the lab who didn't speak?", 'find=yes place="lab" act=seen times=0')
     assert a.answer == "No: everyone I saw in the lab also spoke.", a.answer      # Ann, Cy seen and heard there
+
+
+def test_the_silence_before_someones_words(ex):  # noqa: F811
+    a = answer(ex, f"How long was the silence before {CY}'s first words?", f'find=gap other="{TECH}" rel=before')
+    assert a.answer.startswith("Nobody spoke for 13 seconds before") and "Ann had stopped at 00:22" in a.answer, \
+        a.answer                                                  # Ann 0:20-0:22, Cy 0:35
+    assert a.trace["provenance"], a.trace

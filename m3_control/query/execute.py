@@ -36,7 +36,7 @@ from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
 from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
-from .turn_forms import nearest, reach_pick, scoped_role, sole, span_turns
+from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
@@ -510,18 +510,8 @@ class QueryExecutor:
         if start is None:
             return
         kind = "face" if q.act == "seen" else "voice"
-        if q.measure == "silence" and anchor is not None:
-            # "for how long did nobody speak after A's first words?": from the end of A's turn to anyone's next words
-            start = anchor.end
-            nxt = [e for e in facts.turns
-                   if e.kind == "voice" and e is not anchor and e.start >= anchor.end - REL_SLACK_S]
-            end_turn = min(nxt, key=lambda e: e.start) if nxt else None
-            if end_turn is None:
-                self._step(res, "silence: nobody spoke after", [])
-                return
-            res.gap, res.value = (start, end_turn), int(round(max(0.0, end_turn.start - start)))
-            res.events = [anchor, end_turn]
-            self._step(res, f"silence {res.say(start)} to {res.say(end_turn.start)}: {res.value} s", res.events)
+        if q.measure == "silence" and anchor is not None:   # the time nobody spoke after (before) A's turn
+            self._step(res, silence(res, facts.turns, anchor, rel_base(q.rel) == "before", REL_SLACK_S), res.events)
             return
         if res.until_anchor is not None:
             end: Turn | None = res.until_anchor

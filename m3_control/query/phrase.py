@@ -394,6 +394,9 @@ def _gap(res: QueryResult) -> str:
     if q.measure == "silence" and res.anchor is not None:
         a = res.describe[res.anchor.character_id]  # type: ignore[index]
         nxt = res.describe[end.character_id]  # type: ignore[index]
+        if rel_base(q.rel) == "before":   # (end: the words before A's turn, start: when they ended)
+            return (f"Nobody spoke for {span} before {a} ({res.say(res.anchor.start)}); {nxt} had stopped at "
+                    f"{res.say(start)}.")
         return (f"Nobody spoke for {span} after {a} ({res.say(res.anchor.start)} to {res.say(start)}); then "
                 f"{nxt} spoke at {res.say(end.start)}.")
     side = "before" if end.start < start else "after"

@@ -215,7 +215,8 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
 
 # "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
 _SILENCE = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
-                      r"silence|silent|quiet)\b[^?]*\b(?:after|following|once)\b", re.IGNORECASE)
+                      r"silence|silent|quiet)\b[^?]*\b(?:after|following|once|(before|until|till|preceding))\b",
+                      re.IGNORECASE)
 
 
 def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
@@ -223,7 +224,11 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
     words (``find=gap measure=silence``), not how long people talked after A."""
     if len(quoted) != 1 or not _SILENCE.match(plain):
         return q
-    rel = "after_last" if re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE) else "after"
+    last = re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE)
+    if (m := _SILENCE.match(plain)) is not None and m.group(1):   # "how long was the silence before A spoke?"
+        rel = "before_last" if last else "before"
+    else:
+        rel = "after_last" if last else "after"
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
     return _noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")
 

@@ -196,6 +196,29 @@ def scoped_role(w: Who, scope: list[Turn], q: Query) -> Who:
     return by_role(_Scope(scope), w.ref) or w  # type: ignore[arg-type]
 
 
+def silence(res: QueryResult, turns: list[Turn], anchor: Turn, before: bool, slack: float) -> str:
+    """``measure=silence``: from the end of ``anchor`` to anyone's next words ("for how long did nobody speak after
+    A's first words?"), or with ``before`` from the end of the words before it to its start ("how long was the
+    silence before A's first words?"); sets ``res.gap`` (the silence's start, the turn at its other end), ``res.value``
+    (seconds) and ``res.events``. Returns the trace step."""
+    voice = [e for e in turns if e.kind == "voice" and e is not anchor]
+    if before:
+        prev = [e for e in voice if e.end <= anchor.start + slack]
+        other = max(prev, key=lambda e: e.end) if prev else None
+        if other is None:
+            return "silence: nobody spoke before"
+        res.gap, res.value = (other.end, other), int(round(max(0.0, anchor.start - other.end)))
+        res.events = [other, anchor]
+        return f"silence {res.say(other.end)} to {res.say(anchor.start)}: {res.value} s"
+    nxt = [e for e in voice if e.start >= anchor.end - slack]
+    other = min(nxt, key=lambda e: e.start) if nxt else None
+    if other is None:
+        return "silence: nobody spoke after"
+    res.gap, res.value = (anchor.end, other), int(round(max(0.0, other.start - anchor.end)))
+    res.events = [anchor, other]
+    return f"silence {res.say(anchor.end)} to {res.say(other.start)}: {res.value} s"
+
+
 def sole(res: QueryResult, who: int | None, found: bool) -> bool:
     """``only=1``: ``who`` did it and nobody else did in the scope (``res.others``: the others who did, their turns
     among the answer's evidence)."""
