@@ -202,21 +202,18 @@ def silence(res: QueryResult, turns: list[Turn], anchor: Turn, before: bool, sla
     silence before A's first words?"); sets ``res.gap`` (the silence's start, the turn at its other end), ``res.value``
     (seconds) and ``res.events``. Returns the trace step."""
     voice = [e for e in turns if e.kind == "voice" and e is not anchor]
-    if before:
-        prev = [e for e in voice if e.end <= anchor.start + slack]
-        other = max(prev, key=lambda e: e.end) if prev else None
-        if other is None:
-            return "silence: nobody spoke before"
-        res.gap, res.value = (other.end, other), int(round(max(0.0, anchor.start - other.end)))
-        res.events = [other, anchor]
-        return f"silence {res.say(other.end)} to {res.say(anchor.start)}: {res.value} s"
-    nxt = [e for e in voice if e.start >= anchor.end - slack]
-    other = min(nxt, key=lambda e: e.start) if nxt else None
+    if before:    # the words that ended last before A's began
+        near = [e for e in voice if e.end <= anchor.start + slack]
+        other = max(near, key=lambda e: e.end) if near else None
+    else:         # the words that began first after A's ended
+        near = [e for e in voice if e.start >= anchor.end - slack]
+        other = min(near, key=lambda e: e.start) if near else None
     if other is None:
-        return "silence: nobody spoke after"
-    res.gap, res.value = (anchor.end, other), int(round(max(0.0, other.start - anchor.end)))
-    res.events = [anchor, other]
-    return f"silence {res.say(anchor.end)} to {res.say(other.start)}: {res.value} s"
+        return f"silence: nobody spoke {'before' if before else 'after'}"
+    quiet_from, quiet_to = (other.end, anchor.start) if before else (anchor.end, other.start)
+    res.gap, res.value = (quiet_from, other), int(round(max(0.0, quiet_to - quiet_from)))
+    res.events = [other, anchor] if before else [anchor, other]
+    return f"silence {res.say(quiet_from)} to {res.say(quiet_to)}: {res.value} s"
 
 
 def sole(res: QueryResult, who: int | None, found: bool) -> bool:
