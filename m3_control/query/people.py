@@ -56,14 +56,19 @@ _ROLE_FILLER = frozenset(_FILLER_WORDS.split())
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
 
+def is_role(ref: str) -> bool:
+    """Whether ``ref`` names a person by a role ("spoke first", "the second speaker"), not by words or a name."""
+    low = ref.lower()
+    if _ROLE_WORD.search(low) is None or not _ROLE_VERB.search(low) or re.search(r"[\"“”]", ref):
+        return False
+    return not set(re.findall(r"[a-z]+", low)) - _ROLE_FILLER   # other words: something said ("who first said hi")
+
+
 def by_role(facts: PeopleFacts, ref: str) -> Who | None:
     """A person given by a role instead of words or a name ("spoke first", "the one who talked the most",
     "the second speaker"): computed from the visible voice turns; a tie is ambiguous. None: not a role."""
-    low = ref.lower()
-    m = _ROLE_WORD.search(low)
-    if m is None or not _ROLE_VERB.search(low) or re.search(r"[\"“”]", ref):
-        return None
-    if set(re.findall(r"[a-z]+", low)) - _ROLE_FILLER:   # other words: something said ("who first said hi")
+    m = _ROLE_WORD.search(ref.lower())
+    if m is None or not is_role(ref):
         return None
     voice = [t for t in facts.turns if t.kind == "voice"]
     if not voice:

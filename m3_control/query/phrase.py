@@ -13,12 +13,14 @@ from .execute import PersonRow, QueryResult, both_people, busiest_place
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .people import look_of
 from .turn_forms import turn_form_answer
+from .words import ORD, ordinal_word, seconds_word, times_word
+from .words import cap as _cap
+from .words import join as _join
 
 _QUOTE = re.compile(r'"([^"]*)"')
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 _NUMBER = re.compile(r"\b\d+\b")
-_ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
-        9: "ninth", 10: "tenth"}
+_ORD = ORD
 REFUSAL = "I can't answer that reliably from my memory."
 
 
@@ -29,34 +31,8 @@ def _turn_rank(q, n: int | None) -> str:  # noqa: ANN001
     return ordinal_word(n)
 
 
-def ordinal_word(n: int) -> str:
-    """3 -> "third", -2 -> "second to last"."""
-    if n < 0:
-        return f"{_ORD.get(-n, f'{-n}th')} to last"
-    return _ORD.get(n, f"{n}th")
-
-
-def seconds_word(n: int) -> str:
-    return f"{n} second{'s' if n != 1 else ''}"
-
-
-def times_word(n: int) -> str:
-    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
 def _said(ref: str) -> str:
     return ref.strip().strip("\"'“”‘’").rstrip(".!?")
-
-
-def _join(items: list[str]) -> str:
-    items = list(dict.fromkeys(items))
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def conditions(res: QueryResult) -> str:

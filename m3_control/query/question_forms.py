@@ -221,14 +221,14 @@ _SILENCE = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)
 
 def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
     """"For how long did nobody speak after A's first words?": the silence from the end of A's turn to anyone's next
-    words (``find=gap measure=silence``), not how long people talked after A."""
-    if len(quoted) != 1 or not _SILENCE.match(plain):
+    words (``find=gap measure=silence``), not how long people talked after A; "... before A's first words?": from
+    the end of the words before to A's."""
+    m = _SILENCE.match(plain)
+    if len(quoted) != 1 or m is None:
         return q
     last = re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE)
-    if (m := _SILENCE.match(plain)) is not None and m.group(1):   # "how long was the silence before A spoke?"
-        rel = "before_last" if last else "before"
-    else:
-        rel = "after_last" if last else "after"
+    side = "before" if m.group(1) else "after"     # "how long was the silence before A spoke?"
+    rel = f"{side}_last" if last else side
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
     return _noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")
 

@@ -41,6 +41,7 @@ def robot_departures(store: Any, res: QueryResult, place_name: str, t1: float | 
         [(a, place.name) for a, b in stays if b is None]  # type: ignore[union-attr]
     return left
 
+
 def robot_moments(store: Any, res: QueryResult, q: Query, t1: float | None, t2: float | None) -> None:
     """find=when about the robot in ``q.place``: when it got there (``move=left``: when it left; never left: when it
     got there, which the answer says), the first / last of them with ``pick``."""

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 from m3_memory.people import Turn
 
 from .frame import Query, nth, pick_ordinal
-from .people import Who, by_role
+from .people import Who, by_role, is_role
+from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .wording import ORDINAL_WORDS
+from .words import cap, join, ordinal_word, seconds_word, times_word
 
 if TYPE_CHECKING:
     from .execute import PersonRow, QueryResult
@@ -65,12 +67,6 @@ _NOT_ONE_TURN = re.compile(r"\b(?:nobody|no\s*one|anyone|anybody|silen\w*|quiet|
                            r"between)\b", re.IGNORECASE)
 # "how long did A speak the first time?", "what did A say the second time?"
 _THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
-
-
-def _noted(q: Query, new: Query, added: list[str], why: str) -> Query:
-    if new != q:
-        added.append(why)
-    return new
 
 
 def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str], missing: list[str],
@@ -123,7 +119,7 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         if p1 and p2:
             new = Query(find="yes", place=p1, not_place=p2, act="spoke", count="=0", from_=q.from_, to=q.to)
             return _noted(q, new, added, f"not_place={p2!r} count=0: whether everyone in the {p1} was also there")
-    if q.find == "same" and q.place is None and q.other and known and by_role(_Scope([]), q.other) is not None:
+    if q.find == "same" and q.place is None and q.other and known and is_role(q.other):
         # "was B the first person to speak in the library?": the rank there (the check adds no place to find=same)
         there = [p for p in known if re.search(rf"\b(?:in|at)\s+(?:the\s+)?{re.escape(p)}\b", plain, re.IGNORECASE)]
         if len(there) == 1:
@@ -228,26 +224,13 @@ def sole(res: QueryResult, who: int | None, found: bool) -> bool:
 
 # -- the answer ------------------------------------------------------------------------------------------------
 
-def _ord(n: int) -> str:
-    words = {v: k for k, v in ORDINAL_WORDS.items()}
-    return words.get(n, f"{n}th")
-
-
-def _times(k: int) -> str:
-    return {1: "once", 2: "twice"}.get(k, f"{k} times")
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
-
-
 def turn_form_answer(res: QueryResult, cond: str) -> str | None:
     """The answer for a frame of the forms above (None for any other frame)."""
     q, d = res.query, res.describe
     verb = "was seen" if q.act == "seen" else "spoke"
     if q.only:
         me = d[res.who["who"].character_id]  # type: ignore[index]
-        others = _join([d[c] for c in res.others])  # type: ignore[index]
+        others = join([d[c] for c in res.others])  # type: ignore[index]
         if res.value:
             return f"Yes, {me} was the only one who {verb}{cond}."
         if res.others:
@@ -259,14 +242,13 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
         return f"No: nobody {verb}{cond}."
     if q.measure == "reach":
         k = int((q.times or ">=1").lstrip("<>="))
-        rank = "last" if q.pick == "last" else _ord(pick_ordinal(q) or 1)
+        rank = "last" if q.pick == "last" else ordinal_word(pick_ordinal(q) or 1)
         if not res.people:
-            return f"Nobody spoke {_times(k)}{cond}." if q.find == "who" else None
+            return f"Nobody spoke {times_word(k)}{cond}." if q.find == "who" else None
         p = res.people[0]
-        when = f"({'their ' + _ord(k) + ' turn at ' if k > 1 else ''}{res.say(p.events[-1].start)})"
+        when = f"({'their ' + ordinal_word(k) + ' turn at ' if k > 1 else ''}{res.say(p.events[-1].start)})"
         if q.find == "who":
-            return f"{d[p.character_id][0].upper()}{d[p.character_id][1:]} was the {rank} to speak {_times(k)}" \
-                   f"{cond} {when}."  # type: ignore[index]
+            return f"{cap(d[p.character_id])} was the {rank} to speak {times_word(k)}{cond} {when}."  # type: ignore[index]
         return None
     if q.measure == "nearest" and q.find in ("who", "what") and res.events:
         at = res.read(q.at)
@@ -277,20 +259,19 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
             return f"I heard \"{' '.join(e.text.split()).rstrip('.!?')}\" closest to {res.say(at)}{rest} " \
                    f"({who}, {res.say(e.start)})."  # type: ignore[arg-type]
         if q.find == "who":
-            names = _join([d[p.character_id] for p in res.people])  # type: ignore[index]
-            return f"{names[0].upper()}{names[1:]} {verb} closest to {res.say(at)}{rest} " \
+            names = join([d[p.character_id] for p in res.people])  # type: ignore[index]
+            return f"{cap(names)} {verb} closest to {res.say(at)}{rest} " \
                    f"({res.say(e.start)})."  # type: ignore[arg-type]
     if q.find == "how_long" and q.who and q.pick and res.events:
         e = res.events[0]
-        secs = int(round(e.end - e.start))
-        which = "last" if q.pick == "last" else _ord(pick_ordinal(q) or 1)
+        which = "last" if q.pick == "last" else ordinal_word(pick_ordinal(q) or 1)
         me = d[res.who["who"].character_id]  # type: ignore[index]
-        return f"{me[0].upper()}{me[1:]} spoke for {secs} second{'s' if secs != 1 else ''} the {which} time" \
-               f"{cond} ({res.say(e.start)})."
+        return f"{cap(me)} spoke for {seconds_word(int(round(e.end - e.start)))} the {which} time{cond} " \
+               f"({res.say(e.start)})."
     if q.not_place and q.count == "=0" and q.place:
         if res.value:
             return f"Yes: everyone who spoke in the {q.place} also spoke in the {q.not_place}."
-        names = _join([p.description for p in res.people])
+        names = join([p.description for p in res.people])
         return f"No: {names} spoke in the {q.place} but never in the {q.not_place}."
     n = pick_ordinal(q)
     if q.who and n is not None and n > 1 and not res.events and not q.rel and not q.until and "who" in res.who:
@@ -298,9 +279,9 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
         had = res.spoke.get(cid, 0)  # type: ignore[arg-type]
         if 0 < had < n:
             me = d[cid]  # type: ignore[index]
-            return f"{me[0].upper()}{me[1:]} spoke only {_times(had)}{cond}: there was no {_ord(n)} time."
+            return f"{cap(me)} spoke only {times_word(had)}{cond}: there was no {ordinal_word(n)} time."
     if q.find == "who" and not res.people and n is not None and n > 1 and not q.who and q.by != "turn" and \
             not q.rel and res.spoke:
-        there = _join([d[c] for c in res.spoke])  # type: ignore[index]
-        return f"Only {there} spoke{cond}: there was no {_ord(n)} person."
+        there = join([d[c] for c in res.spoke])  # type: ignore[index]
+        return f"Only {there} spoke{cond}: there was no {ordinal_word(n)} person."
     return None

@@ -1,0 +1,34 @@
+"""Words the answers are made of (ordinals, counts, seconds, lists): one set for every answer builder (phrase.py,
+turn_forms.py, also.py, ...), so the same result is said the same way."""
+
+from __future__ import annotations
+
+ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+       9: "ninth", 10: "tenth"}
+
+
+def ordinal_word(n: int) -> str:
+    """3 -> "third", -2 -> "second to last"."""
+    if n < 0:
+        return f"{ORD.get(-n, f'{-n}th')} to last"
+    return ORD.get(n, f"{n}th")
+
+
+def seconds_word(n: int) -> str:
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
+def times_word(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def join(items: list[str]) -> str:
+    """"A", "A and B", "A, B and C" (each once)."""
+    items = list(dict.fromkeys(items))
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
