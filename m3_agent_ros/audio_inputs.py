@@ -102,6 +102,17 @@ def stamp_seconds(msg: Any) -> float:
     return st.sec + st.nanosec * 1e-9
 
 
+def received_seconds(info: Any) -> float | None:
+    """When the middleware received a message (rclpy's MessageInfo ``received_timestamp``, epoch seconds), None
+    where the middleware does not say: the stream clocks judge stamps by it, so a callback thread that stalled does
+    not make the delivered backlog look like a clock jump (m3_memory/ingest/stream_clock.py)."""
+    try:
+        ns = int(info["received_timestamp"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return ns * 1e-9 if ns > 0 else None
+
+
 class AudioInput:
     """The memorization node's audio subscriptions: messages of ``types`` -> (stamp, decode) for the stream pipeline
     (m3_memory.ingest.StreamPipeline.audio), with the AudioInfo of ros-drivers AudioData on ``audio_info_topic``."""
@@ -143,19 +154,21 @@ class AudioInput:
             event_callbacks=SubscriptionEventCallbacks(incompatible_qos=lambda _event: None)))
         return subs
 
-    def _on_chunk(self, msg: Any) -> None:
+    def _on_chunk(self, msg: Any, info: Any) -> None:
         from m3_memory.ingest.audio_msg import decode_chunk
 
         self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (
-            msg.sample_rate, decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))))
+            msg.sample_rate, decode_chunk(msg.encoding, msg.channels, msg.sample_rate, bytes(msg.data))),
+            received=received_seconds(info))
 
-    def _on_stamped(self, msg: Any) -> None:
+    def _on_stamped(self, msg: Any, info: Any) -> None:
         """audio_common 4.x AudioStamped: info.format (PortAudio constant) says which typed array holds the samples."""
         from m3_memory.ingest.audio_common import TYPED_FIELDS, decode_typed
 
         a = msg.audio
         self.pipeline.audio(self.params.audio_topic, stamp_seconds(msg), lambda: (int(a.info.rate), decode_typed(
-            a.info.format, a.info.channels, a.info.rate, {f: getattr(a.audio_data, f) for f in TYPED_FIELDS})))
+            a.info.format, a.info.channels, a.info.rate, {f: getattr(a.audio_data, f) for f in TYPED_FIELDS})),
+            received=received_seconds(info))
 
     def _on_data(self, msg: Any) -> None:
         """ros-drivers AudioData (no header: stamped with the node's clock at arrival) or AudioDataStamped, in the

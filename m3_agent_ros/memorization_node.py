@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
@@ -31,7 +32,7 @@ from sensor_msgs.msg import CompressedImage, Image
 from std_msgs.msg import Header
 from std_srvs.srv import Trigger
 
-from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, stamp_seconds
+from m3_agent_ros.audio_inputs import AudioInput, AudioTypes, load_audio_types, received_seconds, stamp_seconds
 from m3_agent_ros.lifecycle_base import M3LifecycleNode, run_node
 from m3_agent_ros.params import MemorizationParams
 from m3_memory.config import StoreConfig
@@ -171,28 +172,32 @@ class MemorizationNode(M3LifecycleNode):
             store.close()
 
     # -- input: messages -> stamps and decode callables ----------------------------------------------
-    def _on_image(self, msg: Image) -> None:
+    # (msg, info): rclpy passes the MessageInfo to a callback of two parameters; its reception time is the message's
+    # arrival for the stream clocks (audio_inputs.received_seconds)
+    def _on_image(self, msg: Image, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
             return
         self.pipeline.frame(self.params.image_topic, stamp_seconds(msg),
                             lambda: decode_raw(msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data),
                                                bool(msg.is_bigendian)), "raw frame",
-                            lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)))
+                            lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)),
+                            received=received_seconds(info))
 
-    def _on_compressed(self, msg: CompressedImage) -> None:
+    def _on_compressed(self, msg: CompressedImage, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
             return
         self.pipeline.frame(self.params.compressed_topic, stamp_seconds(msg),
                             lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame",
-                            lambda: check_compressed(msg.format, msg.data))
+                            lambda: check_compressed(msg.format, msg.data), received=received_seconds(info))
 
-    def _on_pose(self, msg: Odometry | PoseStamped) -> None:
+    def _on_pose(self, msg: Odometry | PoseStamped, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
             return
         pose = msg.pose.pose if isinstance(msg, Odometry) else msg.pose
         q, frame = pose.orientation, msg.header.frame_id
         self.pipeline.pose(self.params.pose_topic, stamp_seconds(msg), lambda t: Pose(
-            t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w), pose.position.z, frame))
+            t, pose.position.x, pose.position.y, yaw_from_quaternion(q.x, q.y, q.z, q.w), pose.position.z, frame),
+            received=received_seconds(info))
 
     # -- services ------------------------------------------------------------------------------------
     def _on_sync(self, request: SyncStream.Request, response: SyncStream.Response) -> SyncStream.Response:

@@ -67,6 +67,29 @@ def test_clips_commit_and_every_lost_input_is_counted(db_at):
         assert level == "warn" and values["clips_committed"] == 2 and values["lost./mic.transport"] == 5
 
 
+def test_a_backlog_handed_over_after_a_stall_keeps_its_stamps_by_their_reception_times(db_at):
+    """The node's callbacks stall (a busy process) while the transport goes on receiving: the camera's queue keeps
+    only its last frames. Handed over in one burst afterwards, with the transport's reception times (the node passes
+    rclpy's MessageInfo), nothing is taken for a clock jump: every frame and chunk keeps its stamp's time."""
+    frame, chunk = (lambda: np.zeros((8, 8, 3), np.uint8)), (lambda: (48000, np.zeros(4800, np.float32)))
+    t0 = 1_800_000_000.0   # reception times: epoch seconds, 4x replay
+    with MemoryStore(db_at("m.db")) as store:
+        pipe, _ = _pipeline(store, clip_seconds=30.0, sample_fps=1.0)
+        pipe.start()
+        for i in range(400):                                   # 40 s of stream, received in 10 s
+            pipe.frame("/cam", i * 0.1, frame, "frame", received=t0 + i * 0.025)
+            pipe.audio("/mic", i * 0.1, chunk, received=t0 + i * 0.025)
+        for i in range(560, 600):                              # the camera's queue: only its last 40 frames
+            pipe.frame("/cam", i * 0.1, frame, "frame", received=t0 + i * 0.025)
+        for i in range(400, 600):                              # the microphone's whole backlog
+            pipe.audio("/mic", i * 0.1, chunk, received=t0 + i * 0.025)
+        assert pipe.clocks.jumps == [] and pipe.latest_t == pytest.approx(59.9)
+        assert pipe.flush(timeout_s=60)
+        pipe.stop(drain=True)
+        assert not [g for g in gaps(store) if g.cause in ("future", "past")]
+        assert [g.cause for g in gaps(store) if g.topic == "/cam"] == ["no_video"]   # the frames the queue lost
+
+
 @pytest.mark.parametrize("written_before", [False, True], ids=["pending", "in_store"])
 def test_messages_delivered_after_their_watermark_are_taken_back_from_the_transport_loss(db_at, written_before):
     """A loaded machine: the transport delivers 4 audio messages after the replay's watermark gave up on them. They

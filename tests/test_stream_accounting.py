@@ -70,6 +70,67 @@ def test_a_whole_clock_jump_on_every_topic_is_followed() -> None:
     assert np.all(np.diff(out) > 0) and out[-1] == pytest.approx(19.9, abs=0.2)
 
 
+def _stalled_receiver(clocks: StreamClocks, stall_s: float, burst_dt: float, rate: float = 4.0,
+                      camera_first: bool = False) -> list[tuple[str, float, float]]:
+    """A 125 s recording (camera 1.9 fps, audio 9.5 chunks/s, odometry 10 Hz) replayed ``rate`` times faster to a
+    receiver whose callbacks stall for ``stall_s`` wall seconds at 40 s of stream: each topic's backlog, cut to its
+    queue depth (camera 30, the others 500), is then delivered ``burst_dt`` apart. (topic, stamp, stream time)."""
+    msgs = sorted([(i / 1.9, "/cam") for i in range(237)] + [(i / 9.5, "/mic") for i in range(1187)]
+                  + [(i / 10, "/odom") for i in range(1250)])
+    w0, w1 = 40.0 / rate, 40.0 / rate + stall_s
+    backlog: dict[str, list[float]] = {"/cam": [], "/mic": [], "/odom": []}
+    depth = {"/cam": 30, "/mic": 500, "/odom": 500}
+    out, flushed = [], False
+    for t, topic in msgs:
+        sent = t / rate
+        if w0 <= sent < w1:
+            backlog[topic].append(t)
+            continue
+        if not flushed and sent >= w1:
+            flushed, arrival = True, w1
+            for name in (["/cam", "/mic", "/odom"] if camera_first else ["/mic", "/odom", "/cam"]):
+                for bt in backlog[name][-depth[name]:]:
+                    arrival += burst_dt
+                    out.append((name, bt, clocks.map(name, bt, arrival)[0]))
+        out.append((topic, t, clocks.map(topic, t, sent + 1e-5)[0]))
+    return out
+
+
+@pytest.mark.parametrize("stall_s", [3.0, 9.0, 20.0])
+@pytest.mark.parametrize("burst_dt", [5e-4, 5e-3])
+@pytest.mark.parametrize("camera_first", [False, True])
+def test_a_stalled_receiver_is_not_a_clock_jump(stall_s: float, burst_dt: float, camera_first: bool) -> None:
+    """Measured in CI: the memorization node's callbacks stalled for seconds during a 4x replay, the backlog came in
+    a burst too fast to estimate the playback rate from, one camera frame was taken for a jump ahead and every
+    later frame was re-timed 34 s early (no faces with their voices, no video at the end). Every message must keep
+    its stamp's time, however the backlog arrives."""
+    clocks = StreamClocks(max_jump_s=10.0)
+    out = _stalled_receiver(clocks, stall_s, burst_dt, camera_first=camera_first)
+    assert clocks.jumps == []
+    assert max(abs(t - mapped) for _, t, mapped in out) < 1e-9
+
+
+def test_a_topic_re_anchored_by_mistake_comes_back_to_its_stamps() -> None:
+    """Camera and microphone at 4x, then nothing arrives for 5 s (nothing to compare with): the camera comes back
+    first, its queue cut (its first frame 45 s of stream on, more than 5 s at 4x explain), and is re-anchored. The
+    microphone's backlog, complete, catches up to the camera's stamps: from then on the camera is back on its own
+    stamps (one re-timed frame more), not 25 s off for the rest of the stream."""
+    clocks = StreamClocks(max_jump_s=10.0)
+    for i in range(400):                                   # 40 s of stream in 10 s
+        clocks.map("/cam", i * 0.1, i * 0.025)
+        clocks.map("/mic", i * 0.1, i * 0.025 + 1e-4)
+    t, jump = clocks.map("/cam", 85.0, 15.0)
+    assert jump is not None and jump.cause == "future" and t == pytest.approx(60.0, abs=0.1)
+    arrival = 15.0
+    for i in range(400, 851):                              # the microphone's backlog, delivered fast
+        arrival += 0.002
+        assert clocks.map("/mic", i * 0.1, arrival) == (pytest.approx(i * 0.1), None)
+    t, jump = clocks.map("/cam", 85.1, arrival + 0.001)
+    assert t == pytest.approx(85.1) and jump is not None and jump.cause == "past"
+    assert clocks.map("/cam", 85.2, arrival + 0.025) == (pytest.approx(85.2), None)   # and stays on them
+    assert [j.cause for j in clocks.jumps] == ["future", "past"]
+
+
 def test_duplicates_and_non_finite_stamps() -> None:
     clocks = StreamClocks()
     assert clocks.map("/mic", 1.0, 0.0) == (1.0, None)

@@ -184,9 +184,10 @@ class StreamPipeline:
 
     # -- input ---------------------------------------------------------------------------------------
     def frame(self, topic: str, stamp: float, decode: Callable[[], np.ndarray], kind: str,
-              check: Callable[[], None] | None = None) -> None:
+              check: Callable[[], None] | None = None, received: float | None = None) -> None:
         """A camera frame stamped ``stamp``: ``check()`` validates it cheaply (every frame), ``decode()`` only runs
-        for the frames the sampling keeps."""
+        for the frames the sampling keeps. ``received``: when the transport received it (epoch seconds, e.g. the
+        middleware's reception time; default: now), see :meth:`_stream_time`."""
         self.count.frames += 1
         self._received(topic)
         t = self.latest_t
@@ -194,7 +195,7 @@ class StreamPipeline:
             with self._lock:
                 if check is not None:
                     check()
-                mapped = self._stream_time(topic, stamp)
+                mapped = self._stream_time(topic, stamp, received)
                 if mapped is None:
                     return
                 t = mapped
@@ -210,9 +211,10 @@ class StreamPipeline:
         self._enqueue(clips)
 
     def audio(self, topic: str, stamp: float | None, decode: Callable[[], tuple[int, np.ndarray]],
-              arrival: float | None = None, arrival_is_start: bool = False) -> None:
+              arrival: float | None = None, arrival_is_start: bool = False, received: float | None = None) -> None:
         """Audio: ``decode()`` gives (sample rate, float32 mono); its time is ``stamp`` (a header stamp), or with
-        ``stamp`` None the ``arrival`` time made sample-continuous (audio without a header: ArrivalStamper)."""
+        ``stamp`` None the ``arrival`` time made sample-continuous (audio without a header: ArrivalStamper).
+        ``received`` as for :meth:`frame`."""
         self.count.audio_chunks += 1
         self._received(topic)
         t = self.latest_t
@@ -224,7 +226,7 @@ class StreamPipeline:
                         return   # nothing decoded yet (an mp3 frame split over messages): no time to stamp
                     assert arrival is not None
                     stamp = self._arrival.stamp(arrival, len(x), rate, start=arrival_is_start)
-                mapped = self._stream_time(topic, stamp)
+                mapped = self._stream_time(topic, stamp, received)
                 if mapped is None:
                     return
                 t = mapped
@@ -249,14 +251,14 @@ class StreamPipeline:
             return
         self._enqueue(clips)
 
-    def pose(self, topic: str, stamp: float, make: Callable[[float], Pose]) -> None:
+    def pose(self, topic: str, stamp: float, make: Callable[[float], Pose], received: float | None = None) -> None:
         """A pose sample: ``make(t)`` builds it at stream time ``t``; one the track refuses (NaN, out of order,
-        another frame) is counted under its cause."""
+        another frame) is counted under its cause. ``received`` as for :meth:`frame`."""
         self._received(topic)
         t = self.latest_t
         try:
             with self._lock:   # the stream clocks are shared with the camera and audio callbacks
-                mapped = self._stream_time(topic, stamp)
+                mapped = self._stream_time(topic, stamp, received)
             if mapped is None:
                 return
             t = mapped
@@ -278,9 +280,11 @@ class StreamPipeline:
         if self.first_t is None:
             self.first_t = t
 
-    def _stream_time(self, topic: str, stamp: float) -> float | None:
+    def _stream_time(self, topic: str, stamp: float, received: float | None = None) -> float | None:
         """The stamp's stream time (clock jumps re-anchored, counted and logged); None for a duplicate or a stamp
-        of the other clock (counted)."""
+        of the other clock (counted). The clocks judge a stamp against when the message arrived: ``received``, the
+        transport's reception time, where the caller has it (a stalled callback thread then does not make the
+        backlog look like a clock jump), else now."""
         try:   # ROS-time stamps (a live robot) less the memory's wall origin; stream-time stamps as they are
             stamp = self.stamps.to_stream(stamp)
         except ValueError as e:
@@ -289,7 +293,7 @@ class StreamPipeline:
             self._bad_topics.add(topic)
             self.report(f"{topic} clock", e)
             return None
-        mapped = self.clocks.map(topic, stamp, time.monotonic())
+        mapped = self.clocks.map(topic, stamp, received if received else time.time())
         if mapped is None:
             self.ledger.record(topic, "duplicate", self.latest_t)
             return None

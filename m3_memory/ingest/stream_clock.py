@@ -9,7 +9,14 @@ silences the stream. A gap in a stream (microphone off for 16 s while the camera
 other topics agree with the new stamp, and the audio lands at its true time.
 
 When no other topic is alive, the arrival clock alone decides (a publisher that stops entirely and resumes
-faster than real time could then be re-anchored; it is counted and logged like every re-anchoring).
+faster than real time could then be re-anchored; it is counted and logged like every re-anchoring). A re-anchored
+topic whose own stamps agree with the live topics again while its re-anchored times do not is put back on its
+stamps: a receiver that stalled for seconds (every topic late, the camera's backlog cut to its queue depth, then
+delivered in a burst) can re-anchor a topic it should not have, and that must cost one message's time, not every
+later one (measured in CI: a 4x replay's camera shifted 34 s against the microphone for the rest of the stream).
+
+The playback rate is estimated over recent messages of every topic, not across a pause in arrivals (a replay
+waiting for an answer, a stalled receiver); while it cannot be estimated, the last estimate holds.
 
 A message with exactly the previous stamp of its topic is a duplicate: :meth:`StreamClocks.map` returns ``None``.
 """
@@ -46,16 +53,17 @@ class StreamClocks:
         self.max_jump_s = float(max_jump_s)
         self._topics: dict[str, _Topic] = {}
         self._recent: deque[tuple[float, float]] = deque(maxlen=64)   # (stream time, arrival) of recent messages
+        self._rate = 1.0                                                # the last estimate
         self.jumps: list[Jump] = []
 
     def rate(self) -> float:
-        """Stream seconds per arrival second over the recent messages (1 live, 4 for a 4x replay)."""
-        if len(self._recent) < 8:
-            return 1.0
-        (t0, a0), (t1, a1) = self._recent[0], self._recent[-1]
-        if a1 - a0 < 0.05:
-            return 1.0
-        return min(max((t1 - t0) / (a1 - a0), 0.1), 1000.0)
+        """Stream seconds per arrival second over the recent messages (1 live, 4 for a 4x replay); the last
+        estimate while too few messages or too short a time span tell."""
+        if len(self._recent) >= 8:
+            (t0, a0), (t1, a1) = self._recent[0], self._recent[-1]
+            if a1 - a0 >= 0.05:
+                self._rate = min(max((t1 - t0) / (a1 - a0), 0.1), 1000.0)
+        return self._rate
 
     def _references(self, name: str, arrival: float) -> list[float]:
         """Where the other live topics' stream times are now (extrapolated by the playback rate)."""
@@ -69,11 +77,20 @@ class StreamClocks:
         if not math.isfinite(stamp):
             raise ValueError(f"message stamp is not finite ({stamp})")
         tp = self._topics.setdefault(topic, _Topic())
+        if tp.last_stamp is not None and stamp == tp.last_stamp:
+            return None
+        if self._recent and arrival - self._recent[-1][1] > ALIVE_S:
+            self._recent.clear()   # a pause in arrivals: the rate before it says nothing about the rate after
         t = stamp + tp.offset
         refs = self._references(topic, arrival)
         agree = any(abs(t - r) <= self.max_jump_s for r in refs)
-        if tp.last_stamp is not None and stamp == tp.last_stamp:
-            return None
+        if tp.offset and not agree and any(abs(stamp - r) <= self.max_jump_s for r in refs):
+            # re-anchored, but its own stamps agree with the live topics again: back on them
+            jump = Jump(topic, "future" if t > stamp else "past", stamp, t - stamp)
+            self.jumps.append(jump)
+            tp.offset = 0.0
+            tp.last_stamp, tp.last_arrival, tp.last_t = stamp, arrival, stamp
+            return stamp, jump
         if tp.last_stamp is not None:
             expected = tp.last_t + self.rate() * max(0.0, arrival - tp.last_arrival)
             off = t - expected > self.max_jump_s or t < tp.last_t - self.max_jump_s
