@@ -32,6 +32,8 @@ from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackRet
 from rclpy.signals import SignalHandlerOptions
 from rclpy.utilities import remove_ros_args
 
+from m3_agent_ros.pool_executor import PoolExecutor
+
 SPIN_POLL_S = 0.1          # the main loop notices a stop signal within this
 STOP_GRACE_S = 2.0         # at a stop, how long callbacks get to finish (send their refusals) before release
 DRAIN_S = 0.5              # at a stop, keep dispatching this long so queued requests are refused, not dropped
@@ -218,7 +220,7 @@ def run_node(factory: Any, args: list[str] | None = None, threads: int | Callabl
         if name_taken(node, stopping=stop.is_set):  # (FATAL logged)
             node.destroy_node()  # leave the graph now (a participant that just vanishes stays until its lease ends)
             return EXIT_NAME_TAKEN
-        executor = MultiThreadedExecutor(num_threads=threads(node) if callable(threads) else threads)
+        executor = PoolExecutor(num_threads=threads(node) if callable(threads) else threads)
         executor.add_node(node)
         try:
             if node.get_parameter("autostart").value and not node.start() and not stop.is_set():

@@ -40,6 +40,7 @@ from .stream_clock import Jump, StreamClocks
 from .stream_ledger import RETIMED, StreamLedger
 
 SHUTDOWN_WAIT_S = 2.0   # stop without draining: time for the clip being memorized to commit
+CALLBACK_DELAY_WARN_S = 1.0   # a message that waited longer than this for its callback is logged (a new longest)
 
 
 class Log(Protocol):
@@ -83,6 +84,7 @@ class Counters:
     processing_s: float = 0.0
     clip_s: float = 0.0
     last_lag_s: float = 0.0
+    callback_delay_max_s: float = 0.0   # longest wait between the transport receiving a message and its callback
 
 
 @dataclass
@@ -293,7 +295,14 @@ class StreamPipeline:
             self._bad_topics.add(topic)
             self.report(f"{topic} clock", e)
             return None
-        mapped = self.clocks.map(topic, stamp, received if received else time.time())
+        now = time.time()
+        if received and now - received > self.count.callback_delay_max_s:
+            self.count.callback_delay_max_s = now - received
+            if now - received > CALLBACK_DELAY_WARN_S:
+                self.report("callbacks", f"a message on {topic} waited {now - received:.1f} s for its callback (the "
+                            "process is busy: the queues keep image_queue_depth / audio_queue_depth messages, "
+                            "older ones are lost in transport)", level="warning")
+        mapped = self.clocks.map(topic, stamp, received if received else now)
         if mapped is None:
             self.ledger.record(topic, "duplicate", self.latest_t)
             return None
@@ -434,6 +443,7 @@ class StreamPipeline:
                        else f"{lost} inputs not memorized (lost.* counts; gaps table)")
         values: dict[str, Any] = {
             "queue_depth": self._queue.qsize(), "processing_lag_s": round(c.last_lag_s, 2),
+            "callback_delay_max_s": round(c.callback_delay_max_s, 3),
             "real_time_factor": round(rtf, 3), "clips_committed": c.clips_done, "clips_skipped": c.clips_skipped,
             "clips_dropped": c.clips_dropped, "clip_errors": c.clip_errors, "frames": c.frames,
             "frames_bad": c.frames_bad, "audio_chunks": c.audio_chunks, "audio_bad": c.audio_bad,
