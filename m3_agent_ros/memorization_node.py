@@ -171,24 +171,20 @@ class MemorizationNode(M3LifecycleNode):
             store, self.store = self.store, None
             store.close()
 
-    # -- input: messages -> stamps and decode callables ----------------------------------------------
-    # (msg, info): rclpy passes the MessageInfo to a callback of two parameters; its reception time is the message's
-    # arrival for the stream clocks (audio_inputs.received_seconds)
+    # -- input: messages (with rclpy's MessageInfo: reception times for the stream clocks) -> stamps, decoders ----
     def _on_image(self, msg: Image, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
             return
-        self.pipeline.frame(self.params.image_topic, stamp_seconds(msg),
-                            lambda: decode_raw(msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data),
-                                               bool(msg.is_bigendian)), "raw frame",
-                            lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)),
-                            received=received_seconds(info))
+        self.pipeline.frame(self.params.image_topic, stamp_seconds(msg), lambda: decode_raw(
+            msg.encoding, msg.height, msg.width, msg.step, bytes(msg.data), bool(msg.is_bigendian)), "raw frame",
+            lambda: check_raw(msg.encoding, msg.height, msg.width, msg.step, len(msg.data)), received_seconds(info))
 
     def _on_compressed(self, msg: CompressedImage, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
             return
         self.pipeline.frame(self.params.compressed_topic, stamp_seconds(msg),
                             lambda: decode_compressed(msg.format, bytes(msg.data)), "compressed frame",
-                            lambda: check_compressed(msg.format, msg.data), received=received_seconds(info))
+                            lambda: check_compressed(msg.format, msg.data), received_seconds(info))
 
     def _on_pose(self, msg: Odometry | PoseStamped, info: Any) -> None:
         if self.params is None or self.pipeline is None:   # released: a late callback
