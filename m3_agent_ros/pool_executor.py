@@ -34,11 +34,6 @@ class PoolExecutor(MultiThreadedExecutor):
         super().__init__(num_threads=num_threads, **kw)
         self._queued: set[Any] = set()       # tasks submitted to the pool that have not started
         self._cv = threading.Condition()
-        self.skipped = 0                     # re-yielded tasks not submitted again (for tests and diagnostics)
-
-    def queued(self) -> int:
-        with self._cv:
-            return len(self._queued)
 
     def _spin_once_impl(self, timeout_sec: Any = None, wait_condition: Callable[[], bool] = lambda: False) -> None:
         try:
@@ -48,7 +43,6 @@ class PoolExecutor(MultiThreadedExecutor):
         with self._cv:
             if handler in self._queued:
                 # rclpy yields it again until it starts: wait (GIL released) for a pool thread to take it
-                self.skipped += 1
                 self._cv.wait_for(lambda: handler not in self._queued, timeout=QUEUED_WAIT_S)
                 return
             self._queued.add(handler)

@@ -296,10 +296,11 @@ class StreamPipeline:
             self.report(f"{topic} clock", e)
             return None
         now = time.time()
-        if received and now - received > self.count.callback_delay_max_s:
-            self.count.callback_delay_max_s = now - received
-            if now - received > CALLBACK_DELAY_WARN_S:
-                self.report("callbacks", f"a message on {topic} waited {now - received:.1f} s for its callback (the "
+        delay = now - received if received else 0.0
+        if delay > self.count.callback_delay_max_s:
+            self.count.callback_delay_max_s = delay
+            if delay > CALLBACK_DELAY_WARN_S:
+                self.report("callbacks", f"a message on {topic} waited {delay:.1f} s for its callback (the "
                             "process is busy: the queues keep image_queue_depth / audio_queue_depth messages, "
                             "older ones are lost in transport)", level="warning")
         mapped = self.clocks.map(topic, stamp, received if received else now)

@@ -84,13 +84,8 @@ class StreamClocks:
         t = stamp + tp.offset
         refs = self._references(topic, arrival)
         agree = any(abs(t - r) <= self.max_jump_s for r in refs)
-        if tp.offset and not agree and any(abs(stamp - r) <= self.max_jump_s for r in refs):
-            # re-anchored, but its own stamps agree with the live topics again: back on them
-            jump = Jump(topic, "future" if t > stamp else "past", stamp, t - stamp)
-            self.jumps.append(jump)
-            tp.offset = 0.0
-            tp.last_stamp, tp.last_arrival, tp.last_t = stamp, arrival, stamp
-            return stamp, jump
+        # re-anchored, but its own stamps agree with the live topics again while the re-anchored time does not
+        back = bool(tp.offset) and not agree and any(abs(stamp - r) <= self.max_jump_s for r in refs)
         if tp.last_stamp is not None:
             expected = tp.last_t + self.rate() * max(0.0, arrival - tp.last_arrival)
             off = t - expected > self.max_jump_s or t < tp.last_t - self.max_jump_s
@@ -98,10 +93,11 @@ class StreamClocks:
             expected = max(refs) if refs else t
             off = bool(refs)   # a topic's first message far off the live topics
         jump = None
-        if off and not agree:
-            # back on the true clock (the message after one bad stamp): drop the offset; else continue the stream
+        if back or (off and not agree):
+            # back on the true clock (the live topics', or the message after one bad stamp): drop the offset; else
+            # continue the stream
             anchor = expected
-            if tp.last_stamp is not None and tp.offset and abs(stamp - expected) <= self.max_jump_s:
+            if back or (tp.last_stamp is not None and tp.offset and abs(stamp - expected) <= self.max_jump_s):
                 anchor = stamp
             jump = Jump(topic, "future" if t > anchor else "past", stamp, t - anchor)
             self.jumps.append(jump)
