@@ -241,6 +241,21 @@ def test_a_clip_writes_the_ids_sqlite_would_give_and_an_imported_id_moves_the_ne
 
 
 # ---------------------------------------------------------------------------------------------- no server
+def test_a_server_of_ones_own_gets_databases_and_is_left_running_when_released(pg_server):
+    """``ExternalPostgres`` (``--pg-url``, ``M3_TEST_PG_URL``): databases made on it as on the private server; its
+    ``stop`` (what a benchmark calls when it is done) leaves the server alone."""
+    import psycopg
+
+    from m3_memory.store.pg.server import ExternalPostgres
+
+    own = ExternalPostgres(pg_server.url)
+    url = own.database("own_server")
+    MemoryStore(url, robot="robot1").close()
+    own.stop()
+    with psycopg.connect(url) as c:
+        assert c.execute("SELECT count(*) FROM clips").fetchone()[0] == 0
+
+
 def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path):
     pytest.importorskip("psycopg")
     t0 = time.monotonic()

@@ -65,6 +65,9 @@ class ExternalPostgres:
     def database(self, name: str) -> str:
         return _database(self.url, name, lambda: urlunsplit(urlsplit(self.url)._replace(path=f"/{name}")))
 
+    def stop(self) -> None:
+        """Nothing to stop: the server is not ours."""
+
 
 def _database(server_url: str, name: str, url_of: Callable[[], str]) -> str:
     """Database ``name`` on the server at ``server_url``, created (with the vector extension) if missing; its URL."""
@@ -79,9 +82,6 @@ def _database(server_url: str, name: str, url_of: Callable[[], str]) -> str:
     with psycopg.connect(url, autocommit=True) as c:
         c.execute("CREATE EXTENSION IF NOT EXISTS vector")
     return url
-
-    def stop(self) -> None:
-        pass
 
 
 def wheel_vector_index_runs() -> bool:
