@@ -6,8 +6,9 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept). New probes need new templates written before their seeds are
-built: a template tuned on a seed it was judged on measures nothing.
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63 before any of those scenes was
+built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
+judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -493,12 +494,116 @@ T598 = [
  "Who spoke closest to 0:50?",
  "Who was talking in the {RX} at 0:30?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 599)}
+T599 = [
+ "Who was the very first person I heard?",
+ "How many times did {A} talk in the {R1}?",
+ "What did {B} say just before {C} spoke for the first time?",
+ "Did {C} talk at all after 1:00?",
+ "Which room was I in when {B} first spoke?",
+ "Who spoke the fewest times overall?",
+ "How many people spoke in the {R2} before {A} did?",
+ "Was {A} heard more than five times?",
+ "What was the first thing said after I entered the {R2}?",
+ "Who spoke twice in a row?",
+ "How long was I in the {R1} before {B} first spoke?",
+ "Which speakers did I hear in both the {R1} and the {R2}?",
+ "When did {C} speak for the last time?",
+ "Did {B} speak before I got to the {R2}?",
+ "How many turns were there after 1:10?",
+ "Who was the second person I heard in the {R1}?",
+ "Who spoke right after I entered the {R2}?",
+ "Is {C} the person who spoke most?",
+ "What was the last thing I heard before 0:40?",
+ "How many people spoke more than {B}?",
+ "Did anyone speak in the {RX}?",
+ "Who said 'set blue at f two please'?",
+ "For how many seconds did {A} speak the first time?",
+ "Who was talking at 1:05?",
+]
+T600 = [
+ "Name the people I heard in the {R1}.",
+ "Who spoke first in the {R2}?",
+ "How often did {C} speak before 1:00?",
+ "Did {A} speak more in the {R1} or in the {R2}?",
+ "Which person was the third to speak?",
+ "What did {B} say the second time they spoke?",
+ "When did I get to the {R2}?",
+ "How many people did I hear after 0:50?",
+ "Who spoke just before {A}'s last words?",
+ "Did {C} speak in the {R1}?",
+ "What is the total number of times {A} and {B} spoke?",
+ "Who did I hear most often while in the {R1}?",
+ "How much time did I spend in the {R1}?",
+ "Who spoke last?",
+ "Did {B} first speak before or after {C} first spoke?",
+ "How many times did someone talk in the {R1} after 0:30?",
+ "Did anyone speak only once?",
+ "Which room did {C} first speak in?",
+ "Who spoke after {A}'s second turn?",
+ "How many seconds passed between {A}'s first words and {B}'s first words?",
+ "Who did I hear in the {RX}?",
+ "What did the last person to speak in the {R2} say?",
+ "Did {B} say anything after 1:20?",
+ "Which people spoke fewer times than {C}?",
+]
+T601 = [
+ "Who spoke the most in the {R2}?",
+ "How many times did {B} speak while I was in the {R1}?",
+ "Who was the last person I heard before I got to the {R2}?",
+ "What did {A} say last?",
+ "Did {C} speak before 0:30?",
+ "Which room had the most different speakers?",
+ "When did {B} speak the second time?",
+ "Who spoke only in the {R2}?",
+ "How long did {B} speak in total?",
+ "Who spoke right after {C}'s first words?",
+ "How many people spoke between 0:30 and 1:00?",
+ "Was {A} the first to speak?",
+ "Did anyone speak more often than {A}?",
+ "What were {C}'s first words in the {R2}?",
+ "Where was I when {C} spoke the last time?",
+ "How many times was anybody heard before I left the {R1}?",
+ "Which of {A}, {B} and {C} spoke the least?",
+ "Who was the fourth person to speak?",
+ "How long after {B}'s first words did {C} speak?",
+ "Did {A} speak in every room?",
+ "Who was talking at the moment I entered the {R2}?",
+ "What did someone say in the {RX}?",
+ "Who spoke three times or more?",
+ "Did {B} ever speak right after {A}?",
+]
+T602 = [
+ "Who did I hear last in the {R1}?",
+ "How many different voices did I hear?",
+ "What did {C} say before I arrived in the {R2}?",
+ "Who talked the most before I arrived in the {R2}?",
+ "At what time did {A} start speaking?",
+ "Did {B} speak more than twice in the {R2}?",
+ "Which people spoke in the {R1} but not in the {R2}?",
+ "Who was the last new voice I heard?",
+ "How many times did {C} speak altogether?",
+ "What did I hear right before 1:00?",
+ "Did {A} speak after {B}'s last words?",
+ "Who was the second person to speak in the {R2}?",
+ "How long was I in the {R2} before {C} spoke?",
+ "Who spoke as often as {B}?",
+ "Was anyone speaking at 0:10?",
+ "Which room did I go to after the {R1}?",
+ "How many times did people talk in the {R2}?",
+ "Who said something right before I left the {R1}?",
+ "Did {C} talk less than {A}?",
+ "Who spoke between 0:50 and 1:10?",
+ "What was the third thing said in the {R2}?",
+ "Did {B} speak in the {RX}?",
+ "Who spoke the most after I arrived in the {R2}?",
+ "Did anybody say 'lay blue by q one again'?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 603)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-598)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-602)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
