@@ -181,7 +181,7 @@ class QueryExecutor:
                 # of them (they spoke equally often)
                 tied = [c for c, _, _ in w.candidates]
                 pick = who if who in tied else tied[0]
-                res.steps.append({"step": f"tie for {ref}", "people": len(tied)})
+                res.steps.append({"step": f"tie for {ref}", "people": len(tied), "tied": tied})
                 w = Who(ref, "found", pick, "role", 1.0, [t for c, _, t in w.candidates if c == pick])
             res.who[key] = w
             if w.status == "ambiguous":

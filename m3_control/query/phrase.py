@@ -141,12 +141,16 @@ def phrase(res: QueryResult) -> str:
         return _yes(res, cond)
     if f == "same":
         other = res.who.get("other")
-        if other is not None and other.how == "role" and other.character_id is not None and not res.value:
+        if other is not None and other.how == "role" and other.character_id is not None:
             # "was A the last person I heard?": who that was ("spoke first" -> "the person who spoke first")
             role = other.ref.strip()
             if not role.lower().startswith("the "):
                 role = f"the person who {role}" if re.match(r"(?:spoke|talked|said)\b", role, re.I) else f"the {role}"
-            return f"No: {role} was {res.describe[other.character_id]}."  # type: ignore[index]
+            lead = "Yes, that is the same person:" if res.value else "No:"
+            tied = [c for s in res.steps if s["step"].startswith("tie for") for c in s.get("tied", ())
+                    if c != other.character_id]
+            also = f" (tied with {_join([res.describe[c] for c in tied])})" if tied else ""  # type: ignore[index]
+            return f"{lead} {role} was {res.describe[other.character_id]}{also}."  # type: ignore[index]
         return "Yes, that is the same person." if res.value else "No, they are two different people."
     if f in ("more", "less"):
         na, nb = res.value

@@ -9,7 +9,8 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
-from .polarity import EITHER_PLACE
+from .people import is_role
+from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .repair import mss, time_of
 from .wording import _FIELD_NAME, CLOCK
 
@@ -274,9 +275,26 @@ _IS_RANK = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+(?:very\s+)?(first|la
                       r"(?:who|that)\s+spoke|i\s+heard\s+speak))?\s*\??\s*$", re.IGNORECASE)
 
 
+# "is A the person who spoke most?", "did A talk the least?", "was A the most talkative?": A against the person of
+# that count, not whether A spoke more than once ("more than anyone else": counts_of_two)
+_IS_MOST = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+(?:(?:person|one|speaker|voice)\s+(?:who|that|i\s+heard)\s+"
+                      r"(?:(?:spoke|talked|said\s+(?:things|something))\s+)?(?:the\s+)?(most|least|fewest)\b|"
+                      r"(most|least)\s+talkative\b)|"
+                      r"^\W*did\b[^?]*?\b(?:speak|talk|say\s+(?:things|something|anything))\s+(?:the\s+)?"
+                      r"(most|least|fewest)\b(?!\s+(?:of|about)\b)", re.IGNORECASE)
+
+
 def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
     """"Was A the last person I heard?", "is A the second speaker?": A compared with the speaker of that rank
-    (``find=same other="the last speaker"``), whatever pick the frame gave A's own turns."""
+    (``find=same other="the last speaker"``), whatever pick the frame gave A's own turns; "is A the person who
+    spoke most?": A compared with the person who spoke the most (a tie says so)."""
+    ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not is_role(q.who) else None
+    if ref and (s := _IS_MOST.search(plain)) is not None and YES_NO_QUESTION.match(plain):
+        word = next(g for g in s.groups() if g).lower()
+        most = word in ("most", "more")
+        role = f"the one who spoke the {'most' if most else 'least'}"
+        new = Query(find="same", who=ref, other=role, from_=q.from_, to=q.to, place=q.place)
+        return _noted(q, new, added, f"find=same other={role!r}: whether they spoke the {word}")
     m = _IS_RANK.match(plain)
     if m is None or len(quoted) != 1:
         return q
@@ -357,6 +375,30 @@ def role_person(q: Query, plain: str, added: list[str]) -> Query:
                   f"who={m.group(0)!r}: the person the question names by a role")
 
 
+# "did anyone speak only once?", "who spoke exactly twice?": a number of turns per person the frame left out
+_EXACT_TIMES = re.compile(r"\b(?:only|exactly|just|precisely)\s+(?:(once|twice|thrice)|(\d+|one|two|three|four|five|"
+                          r"six|seven|eight|nine|ten)\s+times)\b", re.IGNORECASE)
+_NUMBER_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                 "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def exact_times(q: Query, plain: str, added: list[str]) -> Query:
+    """times= the exact number of turns the question says ("only once": =1; the frame's own or a repair's ">1" for
+    "did A speak only once?" written find=more is not what it asks)."""
+    m = _EXACT_TIMES.search(plain)
+    # (find=more / less with nobody to compare, in a question that compares nothing, is a yes or no)
+    find = "yes" if q.find in ("more", "less") and not q.other and not _COMPARES.search(plain) else q.find
+    if m is None or compares_with_other(q.times) or find not in ("yes", "who", "count_people") or q.pick or \
+            q.other:
+        return q
+    word = (m.group(1) or m.group(2)).lower()
+    k = _NUMBER_WORDS.get(word) or int(word)
+    if q.times == f"={k}" and find == q.find:
+        return q
+    new = replace(q, find=find, times=f"={k}", count=None, act=q.act or "spoke")
+    return _noted(q, new, added, f"times={k}: the question's {m.group(0)!r} is a number of turns per person")
+
+
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
@@ -364,7 +406,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = place_difference(robot_departure(q, plain, added), plain, known, added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
-    q = role_person(q, plain, added)
+    q = exact_times(role_person(q, plain, added), plain, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q

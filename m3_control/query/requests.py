@@ -21,7 +21,8 @@ the person who said X?" ask yes or no themselves and stay as they are.
 A terse question (a noun phrase and a question mark, as people type or say to a robot) gets the words it leaves out:
 "First speaker after 1:02?" -> "Who was the first speaker after 1:02?", "Number of turns between A and B?" -> "How
 many turns between A and B?", "Room I was in when A first spoke?" -> "Which room was I in when A first spoke?",
-"Time someone first spoke in the lab?" -> "At what time someone first spoke in the lab?", "Seconds between A and B?"
+"Time someone first spoke in the lab?" -> "At what time someone first spoke in the lab?", "What is the total number of
+times A spoke?" -> "How many times A spoke in total?", "Seconds between A and B?"
 -> "How many seconds passed between A and B?", "Any words from A before
 1:02?" -> "Were there any words from A before 1:02?". Read as they stand, their first words ask nothing, and the
 model answered "Number of different people ...?" with a count of something else and "Any words from A ...?" with
@@ -166,6 +167,26 @@ def expand_terse(question: str) -> str:
     return question
 
 
+# "What is the total number of times A and B spoke?" -> "How many times A and B spoke in total?" (read as it stands,
+# "what" asked for words and the model wrote find=what; "what was the number of people ...?" went to a search)
+_WHAT_NUMBER = re.compile(r"^\W*(?:what|which)(?:\s+(?:is|was|were|are)|'s)\s+the\s+"
+                          r"(?:(total|overall|combined|whole)\s+)?(?:number|count|amount)\s+of\s+", re.IGNORECASE)
+# "... people I heard in the office" -> "... people did I hear in the office"
+_THINGS_SUBJECT_VERB = re.compile(rf"^((?:different\s+)?\w+)\s+(i|we|you)\s+({'|'.join(_BASE)})\b", re.IGNORECASE)
+
+
+def number_of(question: str) -> str:
+    """"What is the number of X ...?" as the "How many X ...?" it asks (see above), or ``question`` itself."""
+    m = _WHAT_NUMBER.match(question)
+    if m is None or not question[m.end():].strip(" ?.!"):
+        return question
+    rest = question[m.end():].rstrip().rstrip("?.! ")
+    rest = _THINGS_SUBJECT_VERB.sub(lambda v: f"{v.group(1)} did {v.group(2)} {_BASE[v.group(3).lower()]}", rest,
+                                    count=1)
+    return "How many " + rest + (" in total" if m.group(1) and not re.search(r"\bin\s+(?:total|all)\b", rest,
+                                                                             re.IGNORECASE) else "") + "?"
+
+
 def direct_question(question: str) -> str:
     """A request unwrapped, a terse question written out: what the model, the checks and the answer's form read."""
-    return expand_terse(unwrap_request(question))
+    return number_of(expand_terse(unwrap_request(question)))

@@ -64,19 +64,25 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
     d = ra.describe[cid]  # type: ignore[index]
     mine_a = [e for e in ra.events if e.character_id == cid and e is not ra.anchor]
     mine_b = [e for e in rb.events if e.character_id == cid and e is not rb.anchor]
+    edge = _subject_edge(question)
+    if edge is not None and mine_a + mine_b:
+        # "did A first speak before or after ...?": A's first (last) turn only, on whichever side it was
+        one = sorted(mine_a + mine_b, key=lambda e: (e.start, e.end))[0 if edge == "first" else -1]
+        mine_a, mine_b = [e for e in mine_a if e is one], [e for e in mine_b if e is one]
     moment = _moment(ra, question)
-    verb = "spoke" if act == "spoke" else "was seen"
+    verb = ("spoke" if act == "spoke" else "was seen") if edge is None else \
+        (f"{edge} spoke" if act == "spoke" else f"was {edge} seen")
     heard = "hear" if act == "spoke" else "see"
     parts: list[tuple[str, QueryResult]] = []
     if mine_b and mine_a:
         parts = [(f"Both: {d} {verb} before {moment} (at {_times(rb, mine_b)})", rb),
                  (f"and after it (at {_times(ra, mine_a)})", ra)]
-    elif mine_a:
-        parts = [(f"After: {d} {verb} after {moment}, at {_times(ra, mine_a)}", ra),
-                 (f"I did not {heard} them before it", rb)]
+    elif mine_a:   # (one turn asked about: nothing to say of the other side)
+        parts = [(f"After: {d} {verb} after {moment}, at {_times(ra, mine_a)}", ra)] + \
+            ([(f"I did not {heard} them before it", rb)] if edge is None else [])
     elif mine_b:
-        parts = [(f"Before: {d} {verb} before {moment}, at {_times(rb, mine_b)}", rb),
-                 (f"I did not {heard} them after it", ra)]
+        parts = [(f"Before: {d} {verb} before {moment}, at {_times(rb, mine_b)}", rb)] + \
+            ([(f"I did not {heard} them after it", ra)] if edge is None else [])
     else:
         parts = [(f"I did not {heard} {d} before or after {moment}", ra)]
     merged = ra
@@ -86,6 +92,20 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
         return REFUSAL, merged
     joiner = " " if mine_a and mine_b else "; "
     return joiner.join(text for text, _ in parts) + ".", merged
+
+
+_EDGE = re.compile(r"\b(first|last|final)\b", re.IGNORECASE)
+
+
+def _subject_edge(question: str) -> str | None:
+    """"first" ("last") when the question asks about the side of the person's first (last) turn only: the word
+    before "before or after" ("did A first speak ...", "was A's last turn ..."), its quotes taken out."""
+    m = _EITHER.search(question)
+    if m is None:
+        return None
+    head = re.sub(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)", " ", question[:m.start()])
+    found = {w.lower().replace("final", "last") for w in _EDGE.findall(head)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _times(res: QueryResult, events: list) -> str:  # noqa: ANN001

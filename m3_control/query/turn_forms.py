@@ -65,6 +65,7 @@ _TALK_EDGE = re.compile(r"^\W*(?:at\s+)?(?:when|what\s+time)\s+did\s+(?:the\s+)?
 # (the time around a turn, not its length: "for how long did nobody speak after A's first words?")
 _NOT_ONE_TURN = re.compile(r"\b(?:nobody|no\s*one|anyone|anybody|silen\w*|quiet|after|before|until|till|since|"
                            r"between)\b", re.IGNORECASE)
+_HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+(?:seconds|minutes)|much\s+time)\b", re.IGNORECASE)
 # "how long did A speak the first time?", "what did A say the second time?"
 _THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
 
@@ -138,7 +139,9 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         return _noted(q, new, added, f"measure=nearest at={moment}: the turn closest to that moment")
     if ref and q.find in ("how_long", "what", "when", "where") and not q.rel and not q.until and \
             (m := _THE_NTH_TIME.search(plain)) is not None:
-        new = replace(q, who=ref, other=None, pick=_pick_of(m), by=None, times=None)
+        # ("for how many seconds did A speak the first time?" written find=when: the length of that turn)
+        find = "how_long" if _HOW_LONG.match(plain) and not _NOT_ONE_TURN.search(plain) else q.find
+        new = replace(q, find=find, who=ref, other=None, pick=_pick_of(m), by=None, times=None)
         return _noted(q, new, added, f"who={ref!r} pick={new.pick}: their own {m.group(0).strip(' ?.!')!r}")
     return q
 
