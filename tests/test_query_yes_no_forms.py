@@ -87,3 +87,37 @@ def test_for_how_many_seconds_someone_spoke_the_nth_time(ex):  # noqa: F811
     # written find=when, this answered when Ann first spoke
     a = answer(ex, "For how many seconds did Ann speak the second time?", 'find=when who="Ann" pick=2')
     assert a.answer == "Ann spoke for 2 seconds the second time (00:20).", a.answer
+
+
+@pytest.mark.parametrize("question, who, start, parts", [
+    # answered "I heard Cy in the office and the lab" (where, not how often)
+    (f"Did {CY} speak more in the office or in the lab?", TECH, "In the lab:", ["(twice)", "office (once)"]),
+    (f"Did {CY} talk less often in the lab than in the office?", TECH, "In the office:", ["(once)", "lab (twice)"]),
+    ("Did Ann speak more in the kitchen or in the lab?", "Ann", "Equally often:", ["twice in the kitchen",
+                                                                                "twice in the lab"]),
+    ("Where did Ann speak more, the kitchen or the office?", "Ann", "In the kitchen:",
+     ["twice", "never in the office"]),
+    (f"Did {BO} speak more in the lab or in the attic?", COFFEE, "I don't know a place called", []),
+])
+def test_one_persons_turns_in_two_places_compared(ex, question, who, start, parts):  # noqa: F811
+    a = answer(ex, question, f'find=where who="{who}" act=spoke')
+    assert a.answer.startswith(start) and all(p in a.answer for p in parts), a.answer
+
+
+def test_a_choice_of_two_places_without_a_comparison_is_where():
+    from m3_control.query.place_counts import asks_place_counts
+
+    assert asks_place_counts(f"Did {CY} speak in the office or in the lab?") is None
+    assert asks_place_counts(f"Who spoke more, {CY} or {BO}?") is None
+    assert asks_place_counts(f"Did {CY} speak more than {BO} in the lab?") is None
+    assert asks_place_counts("Did Ann speak more often in the lab or the kitchen?").places == ("lab", "kitchen")
+
+
+@pytest.mark.parametrize("place, start", [
+    ("lab", "I heard 1 different person"),      # Ann 1:05, before Cy's first words there (1:10; 0:35 in the office)
+    ("kitchen", f"I did not hear {CY.replace(chr(39), chr(34))} in the kitchen."),   # Cy never spoke there
+])
+def test_before_someone_in_a_place_is_before_their_turn_there(ex, place, start):  # noqa: F811
+    a = answer(ex, f"How many people spoke in the {place} before {CY} did?",
+               f'find=count_people other="{TECH}" rel=before place="{place}"')
+    assert a.answer.startswith(start), a.answer

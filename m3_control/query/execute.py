@@ -30,7 +30,7 @@ from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, turn_poses
 from m3_memory.timeline import Timeline
 
-from .frame import Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
+from .frame import TIMED_REL, Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .rank_people import ranked
@@ -213,6 +213,12 @@ class QueryExecutor:
                 q.rel.startswith("right_")
             rq = replace(q, rel=q.rel.replace("right_", "")) if (q.find == "gap" or next_of) and who is not None \
                 else q
+            if q.place is not None and q.rel in TIMED_REL and q.other_turn is None:
+                # "how many people spoke in the kitchen before A did?": A's turns there are the anchor
+                rq = replace(rq, place=place.name)
+                self.place_turns(res, _own_turns(facts, other))
+                if not any(res.places.get(e.id) == place.name for e in _own_turns(facts, other)):
+                    return self._stop(res, "not_there", place.name)
             scope = self._relate(res, facts, rq, other, scope)
             if next_of:     # the executed frame is what the answer says ("after", their next turn)
                 q = res.query = replace(q, rel=rq.rel, pick=q.pick or ("first" if "after" in q.rel else "last"))
@@ -350,7 +356,8 @@ class QueryExecutor:
                               seen[0] if seen else None)
             self._step(res, "in view with", out)
             return out
-        voiced = _own_turns(facts, other)
+        voiced = [e for e in _own_turns(facts, other) if q.place is None or q.other_turn is not None
+                  or res.places.get(e.id) == q.place]      # (the caller named the place: its turns there)
         rel = rel_base(q.rel)
         # a person named by a role is anchored on the turn that gave the role ("right before the final speaker":
         # their last turn; "the one who spoke first", "the most talkative": their first)

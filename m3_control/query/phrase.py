@@ -299,6 +299,8 @@ def _stopped(res: QueryResult) -> str:
         return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
     if s == "unknown_place":
         return f"I don't know a place called \"{_said(ref)}\"."
+    if s == "not_there":        # "... in the kitchen before A did?" when A never spoke there
+        return f"I did not hear {res.describe[res.who['other'].character_id]} in {_the(ref)}."  # type: ignore[index]
     who = next((w for w in res.who.values() if w.ref == ref), None)
     look = look_of(ref) if who is not None and who.how == "look" else None
     if look is not None:

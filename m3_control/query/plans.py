@@ -5,6 +5,7 @@
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import choice, rooms, sides, talk_span
+from . import choice, place_counts, rooms, sides, talk_span
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -45,6 +46,10 @@ def plan_for(question: str) -> Plan | None:
     which = choice.order_choice(question)
     if which is not None:
         return Plan(f"order_{which}", lambda ex, q, t: choice.answer(ex, q, which, question, t))
+    counts = place_counts.asks_place_counts(question)
+    if counts is not None:
+        return Plan("place_counts", lambda ex, q, t: place_counts.answer(ex, q, counts, question, t),
+                    prepare=place_counts.prepare)
     ask = rooms.asks_rooms(question)
     if ask is not None:
         return Plan(f"rooms_{ask.kind}", lambda ex, q, t: rooms.answer(ex, q, ask, question, t),

@@ -1,0 +1,103 @@
+"""One person's turns in two places, compared: "did A speak more in the office or in the kitchen?", "did A talk
+more often in the lab than in the office?", "where did A speak less, the garage or the library?".
+
+No frame compares one person's counts in two places (``find=where`` says where they spoke; ``more`` / ``less``
+compare two people), so this runs the frame once per place (``find=count_times`` there, the model's window kept)
+and says which place had more of their turns, with both counts; each clause is checked against its own executed
+result. A place the robot does not know, or a person nobody matches, is answered as that frame's result says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, check, phrase
+from .words import times_word
+
+_PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
+_COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently))?"
+_FORMS = (
+    # "did A speak more in the office or in the kitchen?", "... more often in the lab or the hallway?"
+    re.compile(rf"\b{_COMPARE}\s*,?\s+(?:in|at)\s+{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"
+               r"\s*\??\s*$", re.IGNORECASE),
+    # "did A speak more in the office than in the kitchen?"
+    re.compile(rf"\b{_COMPARE}\s+(?:in|at)\s+{_PLACE.format('a')}\s+than\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\b",
+               re.IGNORECASE),
+    # "where (in which room) did A speak more, the office or the kitchen?"
+    re.compile(rf"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b[^?]*?\b{_COMPARE}\s*[,:]?\s+"
+               rf"(?:in\s+|at\s+)?{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\s*\??\s*$",
+               re.IGNORECASE),
+)
+_NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here", "people", "person"))
+
+
+@dataclass(frozen=True)
+class PlaceCountsAsk:
+    more: bool          # more (or less / fewer)
+    places: tuple[str, str]
+
+
+def asks_place_counts(question: str) -> PlaceCountsAsk | None:
+    """The two places whose counts of one person's turns the question compares, or None."""
+    if len(quotes_of(question)) > 1:
+        return None
+    plain = re.sub(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)", " quoted ", question)
+    for form in _FORMS:
+        m = form.search(plain)
+        if m is None:
+            continue
+        a, b = m.group("a").lower(), m.group("b").lower()
+        if a in _NOT_PLACES or b in _NOT_PLACES or a == b:
+            return None
+        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b))
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """The model's frame as one person's turns (its window kept; the place is each of the two in turn)."""
+    return replace(q, find="count_times", act="spoke", place=None, pick=None, times=None, count=None, by=None,
+                   rel=None if q.rel in ("with", "same_place") else q.rel, top=None, measure=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, the first place's result, holding both places' turns for provenance)."""
+    quoted = quotes_of(question)
+    who = quoted[0] if len(quoted) == 1 else q.who
+    if who is None:
+        return REFUSAL, executor.run(q, before_time)
+    frame = replace(prepare(q), who=who, other=None if q.other == who else q.other)
+    results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
+    for res in results:
+        if res.status != "ok":
+            return phrase(res), res
+    ra, rb = results
+    d = ra.describe[ra.who["who"].character_id]  # type: ignore[index]
+    na, nb = int(ra.value or 0), int(rb.value or 0)
+    pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
+    if na == nb:
+        text = (f"I did not hear {d} in the {pa} or in the {pb}." if na == 0 else
+                f"Equally often: {d} spoke {times_word(na)} in the {pa} and {times_word(nb)} in the {pb}.")
+    else:
+        hi, lo = ((pa, na), (pb, nb)) if na > nb else ((pb, nb), (pa, na))
+        first, second = (hi, lo) if ask.more else (lo, hi)
+        if lo[1] == 0:   # (never in one of them)
+            text = (f"In the {hi[0]}: {d} spoke there {times_word(hi[1])} and never in the {lo[0]}." if ask.more
+                    else f"In the {lo[0]}: {d} never spoke there, and {times_word(hi[1])} in the {hi[0]}.")
+        else:
+            word = "more" if ask.more else "less"
+            text = (f"In the {first[0]}: {d} spoke {word} often there ({times_word(first[1])}) than in the "
+                    f"{second[0]} ({times_word(second[1])}).")
+    merged = ra
+    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": "counts in two places", "frames": [r.query.compact() for r in results]}] + \
+        ra.steps + rb.steps
+    merged.value = (na, nb)
+    merged.place_counts = {pa: na, pb: nb}
+    if check(text, merged):
+        return REFUSAL, merged
+    return text, merged
