@@ -121,3 +121,33 @@ def test_before_someone_in_a_place_is_before_their_turn_there(ex, place, start):
     a = answer(ex, f"How many people spoke in the {place} before {CY} did?",
                f'find=count_people other="{TECH}" rel=before place="{place}"')
     assert a.answer.startswith(start), a.answer
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    # answered with every time Ann spoke
+    ("When did Ann start talking?", 'find=when who="Ann" act=spoke', "Ann first spoke at 00:02."),
+    ("At what time did Ann stop speaking?", 'find=when who="Ann"', "Ann last spoke at 01:25."),
+])
+def test_starting_or_stopping_to_talk_is_the_first_or_last_turn(ex, question, frame, said):  # noqa: F811
+    assert answer(ex, question, frame).answer == said
+
+
+@pytest.mark.parametrize("question, frame, said, unsaid", [
+    # answered with everything said before 0:38
+    ("What did I hear right before 0:38?", "find=what at=0:38", TECH, COFFEE),          # Cy 0:35
+    ("What was said just after 0:36?", "find=what from=0:36", COFFEE, TECH),           # Bo 0:40
+    # the one person named, read as a relation's anchor: "what did Cy say right before 1:15?"
+    (f"What did {CY} say right before 1:15?", f'find=what other="{TECH}" rel=right_before', TECH, COFFEE),
+])
+def test_the_words_right_before_or_after_a_clock_time(ex, question, frame, said, unsaid):  # noqa: F811
+    a = answer(ex, question, frame)
+    assert said.lower() in a.answer.lower() and unsaid.lower() not in a.answer.lower(), a.answer
+    assert "in order" not in a.answer, a.answer
+
+
+def test_how_long_i_was_in_a_room_before_someone_spoke(ex):  # noqa: F811
+    # answered with how long people had talked there before Cy
+    a = answer(ex, f"How long was I in the lab before {CY} spoke?", f'find=gap who="{TECH}" other="spoke first"')
+    assert "10 seconds after 01:00" in a.answer and "01:10" in a.answer, a.answer       # arrived 1:00, Cy 1:10
+    a = answer(ex, f"How long was I in the office before {BO} first spoke?", f'find=how_long other="{COFFEE}"')
+    assert "(at 00:40)" in a.answer and "coffee" in a.answer, a.answer                   # not Bo's 0:10 (kitchen)

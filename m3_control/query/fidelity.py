@@ -521,7 +521,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
     q = move_moments(q, plain, known_places, stays, added, missing)
-    q = robot_room_forms(q, plain, known_places, stays, added, missing)
+    q = robot_room_forms(q, plain, known_places, stays, added, missing,
+                         quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None)
     if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
             (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not

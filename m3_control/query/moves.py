@@ -132,10 +132,11 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
 def _stay_pattern(places: list[str]) -> tuple[re.Pattern, re.Pattern]:
     names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
     # "how long was I in the lab before anyone spoke?": from the robot's arrival to the first words there
+    # ... or before one person spoke ("before the person who said X first spoke", "before Ann said anything")
     before_speech = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:was|were|had)\s+(?:i|we)\s+"
                                rf"(?:been\s+)?(?:in|at|inside)\s+(?:the\s+)?(?P<place>{names})\s+before\s+"
-                               rf"(?:anyone|anybody|someone|somebody|a\s+person|people)\s+(?:spoke|talked|said|started)",
-                               re.IGNORECASE)
+                               rf"(?:(?P<anyone>anyone|anybody|someone|somebody|a\s+person|people)|(?P<named>\S.*?))\s+"
+                               rf"(?:first\s+)?(?:spoke|talked|said|started|began)", re.IGNORECASE)
     # "which room did I go to after the bathroom?": the robot's next (previous) room
     next_room = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)\s+did\s+(?:i|we)|where\s+did\s+(?:i|we))"
                            rf"\s+(?:go|move|drive|head|come|walk|roll|get)(?:\s+(?:in)?to)?\s+(?P<rel>after|before)\s+"
@@ -145,14 +146,15 @@ def _stay_pattern(places: list[str]) -> tuple[re.Pattern, re.Pattern]:
 
 
 def robot_room_forms(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
-                     added: list[str], missing: list[str]) -> Query:
+                     added: list[str], missing: list[str], person: str | None = None) -> Query:
     """Two questions about the robot's own stays that no frame the model writes says: the time from its arrival in
-    a room to the first words there, and the room it went to after (before) another."""
+    a room to the first words there (``person``'s, the one the question names), and the room it went to after
+    (before) another."""
     if stays is None or not known_places:
         return q
     before_speech, next_room = _stay_pattern(known_places)
     m = before_speech.match(plain) or next_room.match(plain)
-    if m is None:
+    if m is None or (m.re is before_speech and m.group("named") and not person):
         return q
     place = next(p for p in known_places if p.lower() == m.group("place").lower())
     mine = [s for s in stays() if s[0] == place]
@@ -160,8 +162,10 @@ def robot_room_forms(q: Query, plain: str, known_places: list[str], stays: Calla
         missing.append(f"the moment the robot was in the {place} (its track has no stay there)")
         return q
     if m.re is before_speech:
-        new = Query(find="gap", from_=f"{mine[0][1]:.1f}", place=place, act="spoke")
-        why = f"from={new.from_}: the time from my arrival in the {place} to the first words there"
+        who = person if m.group("named") else None
+        new = Query(find="gap", who=who, from_=f"{mine[0][1]:.1f}", place=place, act="spoke")
+        why = f"from={new.from_}: the time from my arrival in the {place} to the first words there" + \
+            (f" of {who!r}" if who else "")
     elif m.group("rel").lower() == "after":
         if mine[0][2] is None:
             missing.append(f"the moment the robot left the {place} (it has not)")

@@ -399,6 +399,38 @@ def exact_times(q: Query, plain: str, added: list[str]) -> Query:
     return _noted(q, new, added, f"times={k}: the question's {m.group(0)!r} is a number of turns per person")
 
 
+# "when did A start talking?": their first turn ("stop talking": their last), not every time they spoke
+_START_STOP = re.compile(r"\b(?:(start|starts|started|starting|begin|begins|began|beginning)\s+(?:speaking|talking|"
+                         r"to\s+speak|to\s+talk)|(stop|stops|stopped|finish|finishes|finished)\s+(?:speaking|talking))\b",
+                         re.IGNORECASE)
+# "what did I hear right before 1:00?": the one turn next to the clock, not everything before it
+_NEXT_TO_CLOCK = re.compile(r"\b(?:right|just|immediately|directly)\s+(before|after)\s+(?:the\s+)?(\d{1,2}:[0-5]\d)\b",
+                            re.IGNORECASE)
+
+
+def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """A question about one turn the frame read as all of them: someone starting (stopping) to talk, and the words
+    right before (after) a clock time."""
+    m = _START_STOP.search(plain)
+    if m is not None and q.find == "when" and q.who and not q.pick and not q.rel:
+        pick = "first" if m.group(1) else "last"
+        return _noted(q, replace(q, pick=pick, by=None), added, f"pick={pick}: the question asks when they "
+                      f"{'started' if pick == 'first' else 'stopped'} talking")
+    m = _NEXT_TO_CLOCK.search(plain)
+    if m is None or q.find not in ("what", "who", "when") or (q.pick and not q.rel):
+        return q
+    before = m.group(1).lower() == "before"
+    pick = "last" if before else "first"
+    who = q.other if q.rel and q.other and not q.who and len(quoted) == 1 else q.who
+    if q.rel and who is q.who:    # a relation to another person's turn is not the clock's
+        return q
+    # (the one person the question names, read as the anchor of a relation: "what did A say right before 0:45?")
+    new = replace(q, who=who, other=None if q.rel else q.other, rel=None, pick=pick, by=None if who else "turn",
+                  act=q.act or "spoke", at=None, **({"to": m.group(2), "from_": None} if before else
+                                                     {"from_": m.group(2), "to": None}))
+    return _noted(q, new, added, f"pick={pick}: the turn {m.group(0)!r}")
+
+
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
@@ -406,7 +438,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = place_difference(robot_departure(q, plain, added), plain, known, added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
-    q = exact_times(role_person(q, plain, added), plain, added)
+    q = one_turn_forms(exact_times(role_person(q, plain, added), plain, added), plain, quoted, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q
