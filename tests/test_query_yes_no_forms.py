@@ -151,3 +151,30 @@ def test_how_long_i_was_in_a_room_before_someone_spoke(ex):  # noqa: F811
     assert "10 seconds after 01:00" in a.answer and "01:10" in a.answer, a.answer       # arrived 1:00, Cy 1:10
     a = answer(ex, f"How long was I in the office before {BO} first spoke?", f'find=how_long other="{COFFEE}"')
     assert "(at 00:40)" in a.answer and "coffee" in a.answer, a.answer                   # not Bo's 0:10 (kitchen)
+
+
+FOLDER = "put the red folder on the desk"     # Ann's words (4 turns; Cy 3, Bo 2)
+
+
+@pytest.mark.parametrize("question, start, rest", [
+    # declined: no frame holds three people
+    (f"Which of the person who said '{FOLDER}', {BO} and {CY} spoke the least?", f'The person who said "{COFFEE}"',
+     ["(twice)", "4 times", "3 times"]),
+    (f"Who spoke more often: {CY}, {BO} or the person who said '{FOLDER}'?", f'The person who said "{FOLDER}"',
+     ["(4 times)", "3 times", "twice"]),
+])
+def test_which_of_three_people_spoke_most_or_least(ex, question, start, rest):  # noqa: F811
+    a = answer(ex, question, f'find=less who="{FOLDER}" other="{COFFEE}"')
+    assert a.answer.lower().startswith(start.lower()) and all(r in a.answer for r in rest), a.answer
+
+
+def test_which_of_three_people_in_a_room_and_ties(ex):  # noqa: F811
+    from m3_control.query.choice import count_choice
+
+    a = answer(ex, f"Which of {BO}, {CY} and the person who said '{FOLDER}' spoke the most in the lab?",
+               f'find=more who="{COFFEE}" other="{TECH}" place="lab"')         # lab: Ann 2, Cy 2, Bo never
+    assert "equally (twice each)" in a.answer and a.answer.endswith(f'"{COFFEE}" never.'), a.answer
+
+    assert count_choice(f"Which of {BO}, {CY} and the person who said '{FOLDER}' spoke first?") is None   # order
+    assert count_choice(f"Who spoke more, {BO} or {CY}?") is None                 # two people: find=more
+    assert count_choice(f"Who spoke right after {BO}: {CY} or the person who said '{FOLDER}'?") is None

@@ -1,5 +1,6 @@
 """Which of the people a question lists did something first or last: "who spoke first, A or B?", "which of the two
-was heard more recently: A or B?", "did A, B or C talk earlier?".
+was heard more recently: A or B?", "did A, B or C talk earlier?"; or spoke most (least) often: "which of A, B and C
+spoke the least?".
 
 No one frame says this (a frame picks among everyone, or relates one person to another's turn), so it is one frame
 per person: their first (last) turn in the question's place, window and act, executed by code and compared. The
@@ -18,8 +19,9 @@ from dataclasses import replace
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, check, phrase
+from .phrase import REFUSAL, _cap, _join, check, phrase
 from .wording import QUOTED as _QUOTE
+from .words import times_word
 
 _FIRST = re.compile(r"\b(?:first|earlier|earliest|sooner|before\s+the\s+other)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:last|later|latest|more\s+recently|most\s+recently|after\s+the\s+other)\b", re.IGNORECASE)
@@ -49,6 +51,58 @@ def order_choice(question: str) -> str | None:
     if first == last:
         return None
     return "first" if first else "last"
+
+
+_MOST = re.compile(r"\b(?:most|more)\b", re.IGNORECASE)
+_LEAST = re.compile(r"\b(?:least|fewest|less|fewer)\b", re.IGNORECASE)
+_ADJACENT = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:before|after)\b", re.IGNORECASE)
+
+
+def count_choice(question: str) -> str | None:
+    """"most" or "least" when the question asks which of three or more people it quotes spoke most (least) often
+    ("which of A, B and C spoke the least?"; two people are one frame: find=more / less), else None."""
+    if len(quotes_of(question)) < 3:
+        return None
+    marked = _QUOTE.sub(" <Q> ", question)
+    plain = marked.replace("<Q>", " ")
+    if not _ASKS.search(plain) or _ADJACENT.search(plain):
+        return None
+    between = marked[marked.index("<Q>"):marked.rindex("<Q>")]
+    if not (re.search(r"\bor\b", between, re.IGNORECASE) or (_OF_TWO.match(plain) and
+                                                             re.search(r"\band\b", between, re.IGNORECASE))):
+        return None
+    most, least = bool(_MOST.search(plain)), bool(_LEAST.search(plain))
+    return None if most == least else "most" if most else "least"
+
+
+def answer_counts(executor: QueryExecutor, q: Query, which: str, question: str,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """The answer to :func:`count_choice`'s question: each listed person's turns counted (the frame's place and
+    window kept), the one(s) with the most (least) named, every count stated from its own result."""
+    base = replace(q, find="count_times", who=None, other=None, rel=None, until=None, pick=None, by=None,
+                   times=None, count=None, act="spoke")
+    results = [executor.run(replace(base, who=ref), before_time) for ref in quotes_of(question)]
+    for res in results:
+        if res.status != "ok":
+            return phrase(res), res
+    counts = [int(res.value or 0) for res in results]
+    best = max(counts) if which == "most" else min(counts)
+    merged = replace(results[0])     # (a copy: each clause is checked against its own result below)
+    merged.events = [e for res in results for e in res.events]
+    merged.steps = [{"step": f"{which} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
+        [s for r in results for s in r.steps]
+    names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
+    won = [i for i, n in enumerate(counts) if n == best]
+    where = f" in the {q.place}" if q.place else ""
+    # each clause checked against the result of the person it names
+    checks = [(f"{names[i]} spoke {which} often{where} ({times_word(best)})", results[i]) for i in won]
+    checks += [(f"{names[i]} {times_word(counts[i])}", results[i]) for i in range(len(results)) if i not in won]
+    if any(check(text, res) for text, res in checks):
+        return REFUSAL, merged
+    lead = f"{_cap(names[won[0]])} spoke {which} often{where} ({times_word(best)})" if len(won) == 1 else \
+        f"{_cap(_join([names[i] for i in won]))} spoke {which} often{where}, equally ({times_word(best)} each)"
+    rest = [text for text, _ in checks[len(won):]]
+    return lead + ("; " + ", ".join(rest) if rest else "") + ".", merged
 
 
 _RIGHT = re.compile(r"\b(?:right|just|immediately|directly)\s+(before|after)\b", re.IGNORECASE)

@@ -1,6 +1,7 @@
 """Questions no one frame says, answered by code over several frames (or one frame's result regrouped):
 
 - ``order``: which of the listed people came first / last (:mod:`.choice`)
+- ``counts``: which of three or more listed people spoke most / least often (:mod:`.choice`)
 - ``right_after`` / ``right_before``: who came right after A, of the people listed as choices (:mod:`.choice`)
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
@@ -43,6 +44,9 @@ def plan_for(question: str) -> Plan | None:
     rel = choice.relation_choice(question)
     if rel is not None:
         return Plan(rel, lambda ex, q, t: choice.answer_relation(ex, q, rel, question, t))
+    most = choice.count_choice(question)
+    if most is not None:
+        return Plan(f"counts_{most}", lambda ex, q, t: choice.answer_counts(ex, q, most, question, t))
     which = choice.order_choice(question)
     if which is not None:
         return Plan(f"order_{which}", lambda ex, q, t: choice.answer(ex, q, which, question, t))
