@@ -178,3 +178,17 @@ def test_which_of_three_people_in_a_room_and_ties(ex):  # noqa: F811
     assert count_choice(f"Which of {BO}, {CY} and the person who said '{FOLDER}' spoke first?") is None   # order
     assert count_choice(f"Who spoke more, {BO} or {CY}?") is None                 # two people: find=more
     assert count_choice(f"Who spoke right after {BO}: {CY} or the person who said '{FOLDER}'?") is None
+
+
+@pytest.mark.parametrize("question, start, parts", [
+    # declined ("I cannot tell turns in a row from my records")
+    ("Who spoke twice in a row?", "The person who said", ["twice in a row", "01:10 and 01:20"]),      # Cy
+    (f"Did {CY} ever speak twice in a row?", "Yes,", ["01:10 and 01:20"]),
+    ("Did Ann ever speak twice in a row?", "No, Ann never", []),                 # someone between each time
+    ("Who spoke twice in a row in the kitchen?", "Nobody spoke twice in a row in the kitchen", []),
+    ("Who was the last new voice I heard?", "The person who said", ["technician", "first at 00:35"]),
+    ("Who was the last new voice I heard in the kitchen?", "The person who said", ["coffee", "first at 00:10"]),
+])
+def test_turns_in_a_row_and_the_last_new_voice(ex, question, start, parts):  # noqa: F811
+    a = answer(ex, question, 'find=yes who="Ann" times=2' if "Ann" in question else "find=who act=spoke times=2")
+    assert a.answer.startswith(start) and all(p in a.answer for p in parts), a.answer

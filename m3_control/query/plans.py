@@ -7,6 +7,7 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
+- ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import choice, place_counts, rooms, sides, talk_span
+from . import choice, place_counts, rooms, sides, talk_span, turn_sequence
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -50,6 +51,9 @@ def plan_for(question: str) -> Plan | None:
     which = choice.order_choice(question)
     if which is not None:
         return Plan(f"order_{which}", lambda ex, q, t: choice.answer(ex, q, which, question, t))
+    seq = turn_sequence.asks_sequence(question)
+    if seq is not None:
+        return Plan(seq, lambda ex, q, t: turn_sequence.answer(ex, q, seq, question, t), prepare=turn_sequence.prepare)
     counts = place_counts.asks_place_counts(question)
     if counts is not None:
         return Plan("place_counts", lambda ex, q, t: place_counts.answer(ex, q, counts, question, t),

@@ -250,8 +250,14 @@ _BEYOND = (
 )
 
 
+# two turns of one person with nobody between them: said by code over the turns (turn_sequence.py), not declined
+IN_A_ROW = re.compile(r"\b(?:twice|two\s+times)\s+in\s+a\s+row\b|\b(?:back\s+to\s+back|consecutively|two\s+turns\s+"
+                      r"in\s+a\s+row)\b", re.IGNORECASE)
+
+
 def beyond_language(plain: str) -> str | None:
     """What the question asks that the query language cannot say, in words; None when it asks nothing such."""
+    plain = IN_A_ROW.sub(" ", plain)
     return next((what for pattern, what in _BEYOND if pattern.search(plain)), None)
 
 

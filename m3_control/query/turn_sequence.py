@@ -1,0 +1,83 @@
+"""Questions about the sequence of turns that no frame field says: "who spoke twice in a row?", "did A ever speak
+twice in a row?" (two turns of one person with nobody else's words between them), and "who was the last new voice
+I heard?" (the last person to speak for the first time).
+
+One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
+walks them in order. The answer names the people and the times of the turns it rests on, checked against that
+result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, _cap, _join, check, phrase
+from .question_forms import IN_A_ROW
+
+_LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|person|speaker|one)\b|"
+                       r"\b(?:last|final)\s+(?:person|one|speaker|voice)\s+(?:that\s+|who\s+)?(?:i\s+)?(?:heard|spoke|"
+                       r"to\s+speak)\s+for\s+the\s+first\s+time\b", re.IGNORECASE)
+
+
+def asks_sequence(question: str) -> str | None:
+    """"in_a_row" or "last_new" when the question asks one of them, else None."""
+    if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
+        return "in_a_row"
+    if _LAST_NEW.search(question) and not quotes_of(question):
+        return "last_new"
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """Voice turns in the frame's place and window (the person the frame names kept: "did Ann ... in a row?")."""
+    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
+                   act="spoke", top=None, measure=None, only=None)
+
+
+def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(replace(prepare(q), who=None), before_time)     # everyone's turns
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    where = f" in the {q.place}" if q.place else ""
+    if kind == "last_new":
+        firsts = {}
+        for e in turns:
+            firsts.setdefault(e.character_id, e)
+        if not firsts:
+            return f"I heard nobody{where}.", res
+        e = max(firsts.values(), key=lambda t: (t.start, t.end))
+        text = f"{_cap(res.describe[e.character_id])} was the last new voice I heard{where} (first at " \
+            f"{res.say(e.start)})."
+        return (REFUSAL if check(text, res) else text), res
+    quoted = quotes_of(question)
+    ref = quoted[0] if quoted else q.who
+    who = None
+    if ref:
+        named = executor.run(replace(prepare(q), who=ref), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        who = named.who["who"].character_id
+        res.describe[who] = named.describe[who]  # type: ignore[index]
+    pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id == b.character_id
+             and (who is None or a.character_id == who)]
+    if not pairs:
+        text = (f"No, {res.describe[who]} never spoke twice in a row{where}." if who is not None else
+                f"Nobody spoke twice in a row{where}: someone else always spoke in between.")
+        return text, res
+    people = list(dict.fromkeys(a.character_id for a, _ in pairs))
+
+    def times(c: int) -> str:
+        return _join([f"{res.say(a.start)} and {res.say(b.start)}" for a, b in pairs if a.character_id == c])
+
+    if who is not None:
+        text = f"Yes, {res.describe[who]} spoke twice in a row{where}: at {times(who)}."
+    else:
+        said = "; ".join(f"{res.describe[c]} at {times(c)}" for c in people)
+        text = f"{_cap(_join([res.describe[c] for c in people]))} spoke twice in a row{where}: {said}."
+    return (REFUSAL if check(text, res) else text), res
