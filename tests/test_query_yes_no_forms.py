@@ -192,3 +192,10 @@ def test_which_of_three_people_in_a_room_and_ties(ex):  # noqa: F811
 def test_turns_in_a_row_and_the_last_new_voice(ex, question, start, parts):  # noqa: F811
     a = answer(ex, question, 'find=yes who="Ann" times=2' if "Ann" in question else "find=who act=spoke times=2")
     assert a.answer.startswith(start) and all(p in a.answer for p in parts), a.answer
+
+
+def test_after_someones_last_words_in_a_place_is_after_their_last_words_anywhere(ex):  # noqa: F811
+    # Bo's last words: 0:40 in the office; in the kitchen (left at 0:30) nobody spoke after them (probe 591)
+    a = answer(ex, f"Did anyone speak in the kitchen after {BO}'s last words?",
+               f'find=yes other="{COFFEE}" rel=after_last place="kitchen"')
+    assert a.answer.startswith("No"), a.answer

@@ -213,8 +213,9 @@ class QueryExecutor:
                 q.rel.startswith("right_")
             rq = replace(q, rel=q.rel.replace("right_", "")) if (q.find == "gap" or next_of) and who is not None \
                 else q
-            if q.place is not None and q.rel in TIMED_REL and q.other_turn is None:
-                # "how many people spoke in the kitchen before A did?": A's turns there are the anchor
+            if q.place is not None and q.rel in TIMED_REL and not q.rel.endswith("_last") and q.other_turn is None:
+                # "how many people spoke in the kitchen before A did?": A's turns there are the anchor (A's last
+                # words are their last anywhere: "did anyone speak in the kitchen after A's last words?")
                 rq = replace(rq, place=place.name)
                 self.place_turns(res, _own_turns(facts, other))
                 if not any(res.places.get(e.id) == place.name for e in _own_turns(facts, other)):
@@ -357,7 +358,7 @@ class QueryExecutor:
             self._step(res, "in view with", out)
             return out
         voiced = [e for e in _own_turns(facts, other) if q.place is None or q.other_turn is not None
-                  or res.places.get(e.id) == q.place]      # (the caller named the place: its turns there)
+                  or q.rel.endswith("_last") or res.places.get(e.id) == q.place]   # (the caller placed them)
         rel = rel_base(q.rel)
         # a person named by a role is anchored on the turn that gave the role ("right before the final speaker":
         # their last turn; "the one who spoke first", "the most talkative": their first)
