@@ -32,20 +32,26 @@ _OF_TWO = re.compile(r"^\W*(?:(?:which|who)\s+of|out\s+of|of)\b", re.IGNORECASE)
 _ASKS = re.compile(r"\b(?:who|which|whose)\b|^\W*(?:did|was|were|of|out\s+of)\b", re.IGNORECASE)
 
 
-def order_choice(question: str) -> str | None:
-    """"first" or "last" when the question asks which of the people it quotes came first or last (joined by "or",
-    or "which of / out of A and B"), else None."""
-    if len(quotes_of(question)) < 2:
+def _listed(question: str, at_least: int, refused: re.Pattern) -> str | None:
+    """The question's words (quotes taken out) when it lists at least ``at_least`` quoted people as choices (joined
+    by "or", or "which of / out of A and B") and asks about them, else None (also when ``refused`` matches)."""
+    if len(quotes_of(question)) < at_least:
         return None
     marked = _QUOTE.sub(" <Q> ", question)
     plain = marked.replace("<Q>", " ")
-    if not _ASKS.search(plain) or _NOT_CHOICE.search(plain):
+    if not _ASKS.search(plain) or refused.search(plain):
         return None
-    a, b = marked.index("<Q>"), marked.rindex("<Q>")
-    between = marked[a:b]
+    between = marked[marked.index("<Q>"):marked.rindex("<Q>")]
     joined = re.search(r"\bor\b", between, re.IGNORECASE) or (
         _OF_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE))
-    if not joined:
+    return plain if joined else None
+
+
+def order_choice(question: str) -> str | None:
+    """"first" or "last" when the question asks which of the people it quotes came first or last (joined by "or",
+    or "which of / out of A and B"), else None."""
+    plain = _listed(question, 2, _NOT_CHOICE)
+    if plain is None:
         return None
     first, last = bool(_FIRST.search(plain)), bool(_LAST.search(plain))
     if first == last:
@@ -61,15 +67,8 @@ _ADJACENT = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:before|after
 def count_choice(question: str) -> str | None:
     """"most" or "least" when the question asks which of three or more people it quotes spoke most (least) often
     ("which of A, B and C spoke the least?"; two people are one frame: find=more / less), else None."""
-    if len(quotes_of(question)) < 3:
-        return None
-    marked = _QUOTE.sub(" <Q> ", question)
-    plain = marked.replace("<Q>", " ")
-    if not _ASKS.search(plain) or _ADJACENT.search(plain):
-        return None
-    between = marked[marked.index("<Q>"):marked.rindex("<Q>")]
-    if not (re.search(r"\bor\b", between, re.IGNORECASE) or (_OF_TWO.match(plain) and
-                                                             re.search(r"\band\b", between, re.IGNORECASE))):
+    plain = _listed(question, 3, _ADJACENT)
+    if plain is None:
         return None
     most, least = bool(_MOST.search(plain)), bool(_LEAST.search(plain))
     return None if most == least else "most" if most else "least"
