@@ -63,6 +63,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         if named.status != "ok":
             return phrase(named), named
         who = named.who["who"].character_id
+        res.who["who"] = named.who["who"]     # (the person as the question names them: their words, as asked)
         res.describe[who] = named.describe[who]  # type: ignore[index]
     pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id == b.character_id
              and (who is None or a.character_id == who)]
