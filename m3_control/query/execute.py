@@ -216,9 +216,9 @@ class QueryExecutor:
             if q.place is not None and q.rel in TIMED_REL and not q.rel.endswith("_last") and q.other_turn is None:
                 # "how many people spoke in the kitchen before A did?": A's turns there are the anchor (A's last
                 # words are their last anywhere: "did anyone speak in the kitchen after A's last words?")
-                rq = replace(rq, place=place.name)
-                self.place_turns(res, _own_turns(facts, other))
-                if not any(res.places.get(e.id) == place.name for e in _own_turns(facts, other)):
+                rq, theirs = replace(rq, place=place.name), _own_turns(facts, other)
+                self.place_turns(res, theirs)
+                if not any(res.places.get(e.id) == place.name for e in theirs):
                     return self._stop(res, "not_there", place.name)
             scope = self._relate(res, facts, rq, other, scope)
             if next_of:     # the executed frame is what the answer says ("after", their next turn)

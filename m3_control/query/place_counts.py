@@ -16,6 +16,7 @@ from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
+from .wording import QUOTED
 from .words import times_word
 
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
@@ -45,7 +46,7 @@ def asks_place_counts(question: str) -> PlaceCountsAsk | None:
     """The two places whose counts of one person's turns the question compares, or None."""
     if len(quotes_of(question)) > 1:
         return None
-    plain = re.sub(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)", " quoted ", question)
+    plain = QUOTED.sub(" quoted ", question)
     for form in _FORMS:
         m = form.search(plain)
         if m is None:

@@ -13,6 +13,7 @@ from .people import is_role
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .repair import mss, time_of
 from .wording import _FIELD_NAME, CLOCK
+from .words import COUNT_WORDS
 
 # "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
 # start of the recording, which no clock in the question says
@@ -384,8 +385,6 @@ def role_person(q: Query, plain: str, added: list[str]) -> Query:
 # "did anyone speak only once?", "who spoke exactly twice?": a number of turns per person the frame left out
 _EXACT_TIMES = re.compile(r"\b(?:only|exactly|just|precisely)\s+(?:(once|twice|thrice)|(\d+|one|two|three|four|five|"
                           r"six|seven|eight|nine|ten)\s+times)\b", re.IGNORECASE)
-_NUMBER_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                 "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 def exact_times(q: Query, plain: str, added: list[str]) -> Query:
@@ -398,7 +397,7 @@ def exact_times(q: Query, plain: str, added: list[str]) -> Query:
             q.other:
         return q
     word = (m.group(1) or m.group(2)).lower()
-    k = _NUMBER_WORDS.get(word) or int(word)
+    k = COUNT_WORDS.get(word) or int(word)
     if q.times == f"={k}" and find == q.find:
         return q
     new = replace(q, find=find, times=f"={k}", count=None, act=q.act or "spoke")

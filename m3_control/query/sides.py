@@ -16,6 +16,7 @@ from .execute import QueryExecutor, QueryResult
 from .fidelity import act_of_question, quotes_of
 from .frame import TIMED_REL, Query
 from .phrase import REFUSAL, check, phrase
+from .wording import QUOTED
 
 _EITHER = re.compile(r"\b(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or\s+later\s+than|"
                      r"later\s+or\s+earlier\s+than|prior\s+to\s+or\s+after)\b", re.IGNORECASE)
@@ -103,7 +104,7 @@ def _subject_edge(question: str) -> str | None:
     m = _EITHER.search(question)
     if m is None:
         return None
-    head = re.sub(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)", " ", question[:m.start()])
+    head = QUOTED.sub(" ", question[:m.start()])
     found = {w.lower().replace("final", "last") for w in _EDGE.findall(head)}
     return found.pop() if len(found) == 1 else None
 

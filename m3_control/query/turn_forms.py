@@ -27,12 +27,11 @@ from .people import Who, by_role, is_role
 from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .wording import ORDINAL_WORDS
-from .words import cap, join, ordinal_word, seconds_word, times_word
+from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
 
 if TYPE_CHECKING:
     from .execute import PersonRow, QueryResult
 
-_COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _VERB = r"(?:speak|spoke|talk|talked|say\s+(?:something|anything)|said\s+(?:something|anything))"
 # "the first person to speak twice", "who was first to talk three times?", "the second one who spoke twice"
 _REACH = re.compile(rf"\b(?:the\s+)?(first|second|third|last)\s+(?:(?:person|one|speaker|voice)\s+)?(?:to|who|that)\s+"
@@ -83,7 +82,7 @@ def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
 def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str],
                known: list[str] | None = None) -> Query:
     if (m := _REACH.search(plain)) is not None and q.find in ("who", "what", "when", "where"):
-        k = _COUNT_WORDS.get((m.group(2) or m.group(3)).lower()) or int(m.group(3))
+        k = COUNT_WORDS.get((m.group(2) or m.group(3)).lower()) or int(m.group(3))
         pick = {"first": "first", "second": "2", "third": "3", "last": "last"}[m.group(1).lower()]
         new = replace(q, who=None, other=None, rel=None, until=None, pick=pick, by=None, times=f">={k}",
                       measure="reach", act="spoke", top=None)

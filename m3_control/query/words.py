@@ -7,6 +7,11 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
        9: "ninth", 10: "tenth"}
 
 
+# "once", "twice", "three (times)": the number of turns a question says
+COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+               "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
 def ordinal_word(n: int) -> str:
     """3 -> "third", -2 -> "second to last"."""
     if n < 0:
