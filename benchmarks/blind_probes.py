@@ -6,9 +6,9 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63 before any of those scenes was
-built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
-judged on measures nothing.
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63 and 603-606 at stop 64, each before
+any of those scenes was built. New probes need new templates written before their seeds are built: a template tuned
+on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -598,12 +598,116 @@ T602 = [
  "Who spoke the most after I arrived in the {R2}?",
  "Did anybody say 'lay blue by q one again'?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 603)}
+T603 = [
+ "Who talked first after I walked into the {R2}?",
+ "Can you tell me how many times {B} spoke in the {R2}?",
+ "Which of {A} and {C} spoke last?",
+ "Who did I hear during the first 30 seconds?",
+ "What did {A} say right after {B} spoke for the first time?",
+ "Did {C} speak both before and after 1:00?",
+ "How many rooms did I hear people in?",
+ "Was {B} ever heard in the {R1}?",
+ "Who spoke exactly once?",
+ "What was said most recently in the {R1}?",
+ "How many times did I hear {A} before I went into the {R2}?",
+ "Who spoke right before I arrived in the {R2}?",
+ "In which room did I hear the most turns?",
+ "Did {A} and {B} speak in the same room?",
+ "Who was the third person I heard in the {R2}?",
+ "How long did I stay in the {R1}?",
+ "Anyone talk in the {RX}?",
+ "Did {C} speak more times than {B}?",
+ "What did {B} say the last time?",
+ "How many people did I hear in total?",
+ "Who spoke in the second minute?",
+ "When was {A} heard for the first time?",
+ "What did {C} say about the weather?",
+ "Who spoke right before {B}'s second turn?",
+]
+T604 = [
+ "Who did I hear first in the {R1}?",
+ "How many people talked after I got into the {R2}?",
+ "Tell me what {C} said the first time.",
+ "Where was I at 0:20?",
+ "Did {A} talk more often than {C}?",
+ "Which person spoke the most times in the {R1}?",
+ "When did I leave the {R1}?",
+ "How many times did anyone speak before 0:40?",
+ "Who spoke immediately after {A}'s first words?",
+ "Did {B} say anything while I was in the {R1}?",
+ "Where did I first hear {C}?",
+ "Who spoke more than once in the {R2}?",
+ "What were the last words I heard?",
+ "How many seconds after I entered the {R2} did {A} speak?",
+ "Who was the first to speak after 1:00?",
+ "Was {C} the last person to speak?",
+ "How many different people did I hear in the {R2}?",
+ "Did {B} speak in both rooms?",
+ "Which was the first room I was in?",
+ "Who spoke before {C} spoke for the first time?",
+ "How many times did {A} and {C} speak in total?",
+ "Did someone say 'bin green with x nine now'?",
+ "Who spoke between {A}'s first words and {B}'s first words?",
+ "What did {B} say in the {RX}?",
+]
+T605 = [
+ "Who was heard last?",
+ "How many times did {C} talk before I entered the {R2}?",
+ "What did {A} say the third time?",
+ "Which room was I in when {C} spoke for the last time?",
+ "Who spoke the least in the {R1}?",
+ "Did {B} speak before 0:20?",
+ "How many people spoke before I went into the {R2}?",
+ "Who spoke right after I arrived in the {R2}?",
+ "What was the second thing said in the {R1}?",
+ "Did {A} speak more in the {R2} than in the {R1}?",
+ "Who had the most turns overall?",
+ "How long was it between {C}'s first and last words?",
+ "Who spoke after 1:30?",
+ "Was {A} speaking at 0:50?",
+ "Did anyone speak twice in a row in the {R2}?",
+ "Which people did I hear in the {R2} but not in the {R1}?",
+ "How many times did somebody speak between 0:40 and 1:20?",
+ "When did I arrive in the {R2}?",
+ "What did the first person in the {R2} say?",
+ "Did {C} say anything in the {RX}?",
+ "How many times was {B} heard in all?",
+ "Who spoke just after {C}'s last words?",
+ "Were there more turns in the {R1} or in the {R2}?",
+ "What did {B} say to {A} about lunch?",
+]
+T606 = [
+ "Name everyone who spoke in the {R2}.",
+ "Who said the first thing I heard in the {R2}?",
+ "How often was {A} heard after 1:00?",
+ "What did {C} say right before I left the {R1}?",
+ "Which of {A}, {B} and {C} spoke first?",
+ "How many times did {B} speak before {A}'s first words?",
+ "Did I hear {C} in the {R1}?",
+ "Who spoke the second most?",
+ "What was the final thing said before I entered the {R2}?",
+ "How many people spoke only once?",
+ "At what time did {C} first speak?",
+ "Who was talking at 1:15?",
+ "Did {A} speak right after {C}?",
+ "How much time passed between entering the {R2} and {B}'s first words?",
+ "Which room did I visit last?",
+ "Who spoke in the {R1} after 0:30?",
+ "Did {B} talk less often than {C}?",
+ "What did {A} say in the {R2}?",
+ "How many turns did {C} have in the {R1}?",
+ "Who did I hear in the {RX}?",
+ "Was the first person I heard in the {R2} {B}?",
+ "How many times did people speak after I entered the {R2}?",
+ "Did everyone I heard speak more than once?",
+ "What did {A} say about the meeting tomorrow?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 607)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-602)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-606)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
