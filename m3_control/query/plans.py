@@ -8,6 +8,7 @@
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
+- ``about``: what someone said about a topic, or that they said nothing about it (:mod:`.said_about`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import choice, place_counts, rooms, sides, talk_span, turn_sequence
+from . import choice, place_counts, rooms, said_about, sides, talk_span, turn_sequence
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -54,6 +55,9 @@ def plan_for(question: str) -> Plan | None:
     seq = turn_sequence.asks_sequence(question)
     if seq is not None:
         return Plan(seq, lambda ex, q, t: turn_sequence.answer(ex, q, seq, question, t), prepare=turn_sequence.prepare)
+    about = said_about.asks_about(question)
+    if about is not None:
+        return Plan("about", lambda ex, q, t: said_about.answer(ex, q, about, question, t), prepare=said_about.prepare)
     counts = place_counts.asks_place_counts(question)
     if counts is not None:
         return Plan("place_counts", lambda ex, q, t: place_counts.answer(ex, q, counts, question, t),

@@ -38,9 +38,10 @@ def align(question: str, q: Query) -> Query:
                                                   _only(words, _PREVIOUS, _NEXT))
         if side is not None:
             # "just before": the one turn; a count is over every turn before / after unless the question says so
-            # and so is a yes / no ("did A speak after B's last turn?": any turn after it)
+            # and so is a yes / no ("did A speak after B's last turn?": any turn after it) and a "who" with no rank
+            # ("who spoke before A first spoke?": everyone before A, not only the last of them)
             adjacent = bool(_ADJACENT.search(words)) or (q.rel.startswith("right_") and not q.find.startswith("count")
-                                                         and q.find != "yes")
+                                                         and q.find != "yes" and (q.find != "who" or bool(q.pick)))
             want = ("right_" if adjacent else "") + ("before" if side == "a" else "after") \
                 + q.rel.removeprefix(rel_base(q.rel) or "")    # which of other's turns stays
             if want != q.rel:

@@ -404,6 +404,61 @@ def exact_times(q: Query, plain: str, added: list[str]) -> Query:
     return _noted(q, new, added, f"times={k}: the question's {m.group(0)!r} is a number of turns per person")
 
 
+# "who spoke more than once in the hallway?", "how many people talked at least three times?": a number of turns per
+# person compared with a number (not with another person: "more often than A" is times>other)
+_COMPARED_TIMES = re.compile(r"\b(?:(no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to)|(more\s+than|over)|"
+                             r"(at\s+least|no\s+fewer\s+than|no\s+less\s+than)|(fewer\s+than|less\s+than|under))\s+"
+                             r"(?:(once|twice|thrice)|(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+times)\b",
+                             re.IGNORECASE)
+_HOW_MANY_PEOPLE = re.compile(r"^\W*how\s+many\s+(?:different\s+)?(?:people|persons|speakers|voices|of\s+them)\b",
+                              re.IGNORECASE)
+
+
+def compared_times(q: Query, plain: str, yes_no: bool, added: list[str]) -> Query:
+    """times>k / >=k / <k / <=k for a number of turns per person the question compares with a number ("who spoke
+    more than once in the hallway?"), written by the model as a person (``who="spoke more than once"``) or as a
+    comparison with nobody (``find=more``)."""
+    m = _COMPARED_TIMES.search(plain)
+    if m is None or compares_with_other(q.times) or q.other or q.pick or len(_COMPARED_TIMES.findall(plain)) > 1:
+        return q
+    word = (m.group(5) or m.group(6)).lower()
+    k = COUNT_WORDS.get(word) or int(word)
+    op = "<=" if m.group(1) else ">" if m.group(2) else ">=" if m.group(3) else "<"
+    # a person written from the count's own words is no person
+    who = None if q.who and m.group(0).lower().split()[-1] in q.who.lower() and \
+        re.search(r"\b(?:more|less|fewer|least|most|over|under)\b", q.who, re.IGNORECASE) else q.who
+    people = bool(_HOW_MANY_PEOPLE.match(plain))
+    find = q.find
+    if find in ("more", "less") or (find == "yes" and not yes_no):
+        find = "yes" if yes_no else "count_people" if people else "who"
+    elif find == "count_times" and people:       # "how many people spoke more than once?" counts people
+        find = "count_people"
+    if find not in ("yes", "who", "count_people", "count_times", "what", "when"):
+        return q
+    new = replace(q, find=find, who=who, times=f"{op}{k}", count=None, act=q.act or "spoke")
+    return _noted(q, new, added, f"times{op}{k}: the question's {m.group(0)!r} is a number of turns per person")
+
+
+# "who spoke in the second minute?": the minute's span of the recording (the first minute: _OPENING)
+_NTH_MINUTE = re.compile(r"\b(?:in|during|within|over|throughout|inside)\s+(?:the\s+)?(second|third|fourth|fifth|"
+                         r"sixth|2nd|3rd|4th|5th|6th)\s+minute\b", re.IGNORECASE)
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+             "6th": 6}
+
+
+def nth_minute(q: Query, plain: str, added: list[str]) -> Query:
+    """"In the second minute": from=1:00 to=2:00, whatever window the model wrote for it."""
+    found = list(_NTH_MINUTE.finditer(plain))
+    if len(found) != 1 or CLOCK.search(plain):
+        return q
+    n = _ORDINALS[found[0].group(1).lower()]
+    start, end = mss(60.0 * (n - 1)), mss(60.0 * n)
+    if (q.from_, q.to, q.at) == (start, end, None):
+        return q
+    added.append(f"from={start} to={end}: the question's {found[0].group(0)!r}")
+    return replace(q, from_=start, to=end, at=None)
+
+
 # "when did A start talking?": their first turn ("stop talking": their last), not every time they spoke
 _START_STOP = re.compile(r"\b(?:(start|starts|started|starting|begin|begins|began|beginning)\s+(?:speaking|talking|"
                          r"to\s+speak|to\s+talk)|(stop|stops|stopped|finish|finishes|finished)\s+(?:speaking|talking))\b",
@@ -444,6 +499,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
     q = one_turn_forms(exact_times(role_person(q, plain, added), plain, added), plain, quoted, added)
+    q = nth_minute(compared_times(q, plain, yes_no, added), plain, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q

@@ -1,5 +1,6 @@
 """Which side of a moment someone's turns were on: "did A speak before or after I entered the bathroom?", "was A
-heard before or after 0:30?", "did A talk before or after B first spoke?".
+heard before or after 0:30?", "did A talk before or after B first spoke?"; and whether they did on both ("did A
+speak both before and after 1:00?": yes or no, with the times on each side).
 
 The moment is read as for "after" (the question is checked with "before or after" read as "after", so the regular
 checks place it: a move on the robot's track, a clock time, another person's turn); the frame then runs on both
@@ -19,7 +20,10 @@ from .phrase import REFUSAL, check, phrase
 from .wording import QUOTED
 
 _EITHER = re.compile(r"\b(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or\s+later\s+than|"
-                     r"later\s+or\s+earlier\s+than|prior\s+to\s+or\s+after)\b", re.IGNORECASE)
+                     r"later\s+or\s+earlier\s+than|prior\s+to\s+or\s+after|"
+                     # "did A speak both before and after 1:00?": a yes / no about the two sides
+                     r"(?P<both>(?:both\s+)?(?:before\s+and\s+(?:also\s+)?after|after\s+and\s+(?:also\s+)?before)))\b",
+                     re.IGNORECASE)
 
 
 def asks_side(question: str) -> bool:
@@ -92,7 +96,11 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
     if any(check(text, res) for text, res in parts):
         return REFUSAL, merged
     joiner = " " if mine_a and mine_b else "; "
-    return joiner.join(text for text, _ in parts) + ".", merged
+    text = joiner.join(text for text, _ in parts) + "."
+    both = _EITHER.search(question)
+    if both is not None and both.group("both"):   # a yes / no: on both sides, or not
+        text = ("Yes" if mine_a and mine_b else "No") + ", " + re.sub(r"^(?:Both|After|Before): ", "", text)
+    return text, merged
 
 
 _EDGE = re.compile(r"\b(first|last|final)\b", re.IGNORECASE)

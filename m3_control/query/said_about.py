@@ -1,0 +1,102 @@
+"""What someone said about a topic: "what did A say about the weather?", "did A say anything about lunch?", "what
+did A tell B about the meeting?" (A and B named by words they said).
+
+A frame selects A's voice turns (``find=what``); only the turns whose words share a content word with the topic
+are about it ("blue" is in "set blue with e five now"). None: the answer says A said nothing about it, never A's
+other words as if they were ("what did A say about the weather?" was answered with A's only sentence). The topic
+is matched by words, not by meaning: a turn about the weather that never says a word of "the weather" is missed,
+and the answer then says no more than that A's words never mention it. Turns, times and quotes in the answer are
+checked against the executed result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, phrase
+from .polarity import YES_NO_QUESTION
+from .wording import QUOTED
+
+_ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentioned|talk|talked|talking|speak|spoke|"
+                    r"speaking|ask|asked|asking)\b[^?]*?\b(?:about|regarding|concerning|on\s+the\s+subject\s+of)\s+"
+                    r"(?P<topic>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+_STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
+with by from and or any anything something some thing things what which who whom it them him me us you i we they there
+here then now tomorrow today yesterday later soon again""".strip()))
+
+
+@dataclass(frozen=True)
+class AboutAsk:
+    topic: str                 # the topic in the question's words ("the weather")
+    words: frozenset[str]      # its content words, stemmed
+
+
+def _stem(word: str) -> str:
+    """A rough stem, so "machines" meets "machine" and "talked" meets "talk"."""
+    w = word.lower()
+    if len(w) <= 4:
+        return w
+    if w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP)
+
+
+def asks_about(question: str) -> AboutAsk | None:
+    """The topic of "what did A say about ...?" when the question names the speaker by their words, else None."""
+    if not quotes_of(question):
+        return None
+    plain = QUOTED.sub(" QUOTED ", question)
+    m = _ABOUT.search(plain)
+    if m is None or "QUOTED" in m.group("topic"):
+        return None
+    topic = m.group("topic").strip()
+    words = content_words(topic)
+    return AboutAsk(topic, words) if words else None
+
+
+def prepare(q: Query) -> Query:
+    """The speaker's voice turns (the model's window and place kept)."""
+    return replace(q, find="what", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
+                   act="spoke", top=None, measure=None, only=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, the speaker's turns that were read: provenance)."""
+    quoted = quotes_of(question)
+    res = executor.run(replace(prepare(q), who=quoted[0]), before_time)
+    if res.status != "ok" or "who" not in res.who:
+        return phrase(res), res
+    cid = res.who["who"].character_id
+    d = res.describe[cid]  # type: ignore[index]
+    mine = sorted((e for e in res.events if e.character_id == cid and e.kind == "voice"),
+                  key=lambda e: (e.start, e.end, e.id))
+    about = [e for e in mine if content_words(e.text) & ask.words]
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(mine),
+                      "about": len(about)})
+    if not about:
+        heard = "" if mine else f" (I did not hear {d} at all)"
+        text = f"I don't remember {d} saying anything about {ask.topic}{heard}."
+        return ("No, " + text if yes_no else text), res
+    said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
+    text = f"{_cap(d)} said {said}."
+    if yes_no:
+        text = "Yes, " + text[0].lower() + text[1:]
+    res.events = about + [e for e in res.events if e not in about]
+    return (REFUSAL if check(text, res) else text), res
