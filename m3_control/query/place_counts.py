@@ -1,5 +1,6 @@
 """One person's turns in two places, compared: "did A speak more in the office or in the kitchen?", "did A talk
-more often in the lab than in the office?", "where did A speak less, the garage or the library?".
+more often in the lab than in the office?", "where did A speak less, the garage or the library?"; and everyone's,
+where the question names nobody ("were there more turns in the garden or in the office?").
 
 No frame compares one person's counts in two places (``find=where`` says where they spoke; ``more`` / ``less``
 compare two people), so this runs the frame once per place (``find=count_times`` there, the model's window kept)
@@ -20,7 +21,8 @@ from .wording import QUOTED
 from .words import times_word
 
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
-_COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently))?"
+_COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently|turns|talk|talking|speaking|" \
+    r"speech))?"
 _FORMS = (
     # "did A speak more in the office or in the kitchen?", "... more often in the lab or the hallway?"
     re.compile(rf"\b{_COMPARE}\s*,?\s+(?:in|at)\s+{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"
@@ -69,19 +71,17 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     """(the answer, the first place's result, holding both places' turns for provenance)."""
     quoted = quotes_of(question)
     who = quoted[0] if len(quoted) == 1 else q.who
-    if who is None:
-        return REFUSAL, executor.run(q, before_time)
-    frame = replace(prepare(q), who=who, other=None if q.other == who else q.other)
+    frame = replace(prepare(q), who=who, other=None if who is None or q.other == who else q.other)
     results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
     for res in results:
         if res.status != "ok":
             return phrase(res), res
     ra, rb = results
-    d = ra.describe[ra.who["who"].character_id]  # type: ignore[index]
+    d = "people" if who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
     if na == nb:
-        text = (f"I did not hear {d} in the {pa} or in the {pb}." if na == 0 else
+        text = (f"I did not hear {'anyone' if who is None else d} in the {pa} or in the {pb}." if na == 0 else
                 f"Equally often: {d} spoke {times_word(na)} in the {pa} and {times_word(nb)} in the {pb}.")
     else:
         hi, lo = ((pa, na), (pb, nb)) if na > nb else ((pb, nb), (pa, na))

@@ -8,6 +8,7 @@
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
+- ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
 - ``about``: what someone said about a topic, or that they said nothing about it (:mod:`.said_about`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import choice, place_counts, rooms, said_about, sides, talk_span, turn_sequence
+from . import choice, everyone, place_counts, rooms, said_about, sides, talk_span, turn_sequence
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -55,6 +56,9 @@ def plan_for(question: str) -> Plan | None:
     seq = turn_sequence.asks_sequence(question)
     if seq is not None:
         return Plan(seq, lambda ex, q, t: turn_sequence.answer(ex, q, seq, question, t), prepare=turn_sequence.prepare)
+    every = everyone.asks_everyone(question)
+    if every is not None:
+        return Plan("everyone", lambda ex, q, t: everyone.answer(ex, q, every, t), prepare=everyone.prepare)
     about = said_about.asks_about(question)
     if about is not None:
         return Plan("about", lambda ex, q, t: said_about.answer(ex, q, about, question, t), prepare=said_about.prepare)
@@ -67,5 +71,5 @@ def plan_for(question: str) -> Plan | None:
         return Plan(f"rooms_{ask.kind}", lambda ex, q, t: rooms.answer(ex, q, ask, question, t),
                     prepare=rooms.prepare)
     if talk_span.asks_span(question):
-        return Plan("span", lambda ex, q, t: talk_span.answer(ex, q, t), prepare=talk_span.prepare)
+        return Plan("span", lambda ex, q, t: talk_span.answer(ex, q, t, question), prepare=talk_span.prepare)
     return None

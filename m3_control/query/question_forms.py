@@ -12,7 +12,7 @@ from .frame import Query, compares_with_other
 from .people import is_role
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .repair import mss, time_of
-from .wording import _FIELD_NAME, CLOCK
+from .wording import _FIELD_NAME, CLOCK, ORDINAL_WORDS
 from .words import COUNT_WORDS
 
 # "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
@@ -459,6 +459,25 @@ def nth_minute(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, from_=start, to=end, at=None)
 
 
+# "what did the first person in the office say?": a person given by rank in a place, which the model wrote as a
+# person's description (who="first person in the office": nobody is known by those words)
+_RANKED_IN_PLACE = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(first|last|final|second|third|fourth|fifth)\s+"
+                              r"(?:person|one|speaker|voice)(?:\s+(?:to\s+(?:speak|talk)|(?:who|that)\s+(?:spoke|talked)|"
+                              r"(?:that\s+)?i\s+heard))?\s+(?:in|at)\s+(?:the\s+|my\s+)?(?P<place>[a-z][a-z ]*?)\s*$",
+                              re.IGNORECASE)
+
+
+def ranked_in_place(q: Query, added: list[str]) -> Query:
+    """who= "the first person in the office": nobody's words but a rank among the people there (pick=1, place=)."""
+    m = _RANKED_IN_PLACE.match(q.who or "")
+    if m is None or q.other:
+        return q
+    word = m.group(1).lower()
+    pick = {"first": "first", "last": "last", "final": "last"}.get(word) or str(ORDINAL_WORDS[word])
+    new = replace(q, who=None, pick=pick, by=None, place=m.group("place").strip(), act=q.act or "spoke")
+    return _noted(q, new, added, f"pick={pick} place={new.place!r}: {q.who!r} is a rank among the people there")
+
+
 # "when did A start talking?": their first turn ("stop talking": their last), not every time they spoke
 _START_STOP = re.compile(r"\b(?:(start|starts|started|starting|begin|begins|began|beginning)\s+(?:speaking|talking|"
                          r"to\s+speak|to\s+talk)|(stop|stops|stopped|finish|finishes|finished)\s+(?:speaking|talking))\b",
@@ -499,7 +518,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
     q = one_turn_forms(exact_times(role_person(q, plain, added), plain, added), plain, quoted, added)
-    q = nth_minute(compared_times(q, plain, yes_no, added), plain, added)
+    q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q

@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, check, phrase
+from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
 from .wording import QUOTED
+from .words import cap
 
 _ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentioned|talk|talked|talking|speak|spoke|"
                     r"speaking|ask|asked|asking)\b[^?]*?\b(?:about|regarding|concerning|on\s+the\s+subject\s+of)\s+"
@@ -95,7 +96,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         text = f"I don't remember {d} saying anything about {ask.topic}{heard}."
         return ("No, " + text if yes_no else text), res
     said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
-    text = f"{_cap(d)} said {said}."
+    text = f"{cap(d)} said {said}."
     if yes_no:
         text = "Yes, " + text[0].lower() + text[1:]
     res.events = about + [e for e in res.events if e not in about]

@@ -4,19 +4,23 @@ stretch of time, not the sum of the turns, which ``find=how_long`` gives: "how l
 
 One frame selects every voice turn in the question's place and window; the span runs from the start of the first to
 the end of the last, and the answer states both times and the seconds between, checked against the result. A place
-the robot was in more than once has one stretch per visit (the talk there is not one conversation).
+the robot was in more than once has one stretch per visit (the talk there is not one conversation). One person's
+stretch ("how long was it between A's first and last words?") runs from the start of their first turn to the start
+of their last, and someone who spoke once is said to have spoken once.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from m3_memory.store.where import robot_stays
 
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, conditions, seconds_word
+from .phrase import REFUSAL, check, conditions, phrase, seconds_word
+from .wording import QUOTED
 
 _HOW_LONG = re.compile(r"\b(?:how\s+long|how\s+much\s+time|for\s+how\s+long|how\s+many\s+(?:seconds|minutes)|"
                        r"(?:what\s+was\s+)?the\s+(?:duration|length)\s+of)\b", re.IGNORECASE)
@@ -31,10 +35,20 @@ _FIRST_TO_LAST = re.compile(r"\b(?:between|from)\s+the\s+(?:very\s+)?first\b[^?.
 _IN_ALL = re.compile(r"\b(?:in\s+(?:all|total)|altogether|combined|all\s+together|added\s+up)\b", re.IGNORECASE)
 
 
+# "between A's first and last words", "from A's first turn to their last one"
+_OWN_FIRST_TO_LAST = re.compile(r"\b(?:between|from)\b[^?.!]*?\bfirst\s+(?:words?|turn|time|thing\s+(?:they|he|she)\s+"
+                                r"said)?\s*(?:and|to|until|till)\s+(?:the\s+|their\s+|his\s+|her\s+)?(?:very\s+)?"
+                                r"last\b", re.IGNORECASE)
+
+
 def asks_span(question: str) -> bool:
-    """The question asks how long the talk went on as one stretch (not a named person's talk, not a total)."""
-    if quotes_of(question) or not _HOW_LONG.search(question) or _IN_ALL.search(question):
+    """The question asks how long the talk went on as one stretch (not a total): everyone's, or one quoted
+    person's from their first words to their last."""
+    if not _HOW_LONG.search(question) or _IN_ALL.search(question):
         return False
+    quoted = quotes_of(question)
+    if quoted:
+        return len(quoted) == 1 and bool(_OWN_FIRST_TO_LAST.search(QUOTED.sub(" them ", question)))
     return bool(_STRETCH.search(question) or _FIRST_TO_LAST.search(question))
 
 
@@ -43,7 +57,11 @@ def prepare(q: Query) -> Query:
     return Query(find="how_long", act="spoke", place=q.place, from_=q.from_, to=q.to)
 
 
-def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+def answer(executor: QueryExecutor, q: Query, before_time: float | None,
+           question: str = "") -> tuple[str, QueryResult]:
+    quoted = quotes_of(question)
+    if len(quoted) == 1:
+        return _own_span(executor, q, quoted[0], before_time)
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return REFUSAL, res
@@ -69,6 +87,34 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     if check(text, res):
         return REFUSAL, res
     return text, res
+
+
+def _own_span(executor: QueryExecutor, q: Query, who: str, before_time: float | None) -> tuple[str, QueryResult]:
+    """From the start of one person's first turn to the start of their last."""
+    res = executor.run(replace(prepare(q), who=who), before_time)
+    if res.status != "ok" or "who" not in res.who:
+        return phrase(res), res
+    cid = res.who["who"].character_id
+    d = res.describe[cid]  # type: ignore[index]
+    mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid),
+                  key=lambda e: (e.start, e.end))
+    cond = conditions(res)
+    if not mine:
+        res.value = 0
+        return f"I did not hear {d}{cond}.", res
+    first, last = mine[0], mine[-1]
+    res.events = sorted({first, last}, key=lambda e: (e.start, e.end, e.id))
+    secs = int(round(last.start - first.start))
+    res.value = secs
+    res.steps.append({"step": "one person's first to last words", "from": first.start, "to": last.start})
+    if first is last:
+        text = f"{d[:1].upper() + d[1:]} spoke only once{cond}, at {res.say(first.start)}: their first words were " \
+            "also their last."
+    else:
+        text = (f"{seconds_word(secs)} passed between the first words of {d}{cond} (at {res.say(first.start)}) and "
+                f"their last (at {res.say(last.start)}).")
+        text = text[:1].upper() + text[1:]
+    return (REFUSAL if check(text, res) else text), res
 
 
 _NTH = ("first", "second", "third", "fourth", "fifth", "sixth")
