@@ -126,3 +126,12 @@ def test_everyones_turns_in_two_places_compared(ex):  # noqa: F811
 def test_a_count_everyone_must_meet(ex, question, start, parts):  # noqa: F811
     a = answer(ex, question, "find=yes count>1").answer
     assert a.startswith(start) and all(p in a for p in parts), a
+
+
+def test_at_the_moment_of_a_move_is_that_moment(ex):  # noqa: F811
+    # stop 63's probe 601: "at the moment I entered" was not read as the robot's move (the three people who ever
+    # spoke there); "when I entered" stays a short window around the arrival
+    a = answer(ex, "Who was talking at the moment I entered the office?", "find=who at=0:00").answer
+    assert "at 00:30" in a and "technician" not in a, a
+    a = answer(ex, "Who was talking when I entered the office?", "find=who act=spoke").answer
+    assert "between 00:3" in a and "at 00:3" not in a, a

@@ -3,10 +3,12 @@
 question's words and the robot's pose track (used by :mod:`.fidelity`).
 
 The moment becomes the frame's time: after / since / once it -> ``from``; before / until / by the time -> ``to``;
-when / as / as soon as -> ``at``; "right after" / "just before" also pick the first / last. The place named in the
-move is the moment's, not a filter: a ``place=`` or ``other=`` the model wrote for it goes. A move the track does not
-hold (a room the robot never entered, or never left, by the question's moment) leaves the frame without a time and
-is reported as missing, so the question is declined rather than answered about another time.
+when / as / as soon as -> ``at`` (speech from a second before to 1.5 s after the move: an arrival is no sharp
+moment), "at the moment" / "just as" -> ``at`` itself; "right after" / "just before" also pick the first / last.
+The place named in the move is the moment's, not a filter: a ``place=`` or ``other=`` the model wrote for it goes.
+A move the track does not hold (a room the robot never entered, or never left, by the question's moment) leaves
+the frame without a time and is reported as missing, so the question is declined rather than answered about another
+time.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ _LEAVE = (r"left|leav(?:e|ing)|exit(?:ed|ing)?|(?:walked|went|came|drove|rolled|
           r"rolling|stepping|moving)\s+out\s+of|(?:walked|went|drove|rolled|moved|walking|going|moving)\s+away\s+"
           r"from|my\s+(?:departure|exit)\s+from")
 _REL = (r"(?P<rel>(?:right|just|immediately|directly)\s+(?:before|after)|before|after|since|once|as\s+soon\s+as|"
+        # "at the moment I entered", "the instant I arrived in": the moment itself (at=)
+        r"(?:(?:at|in)\s+)?the\s+(?:very\s+)?(?:moment|instant|second|time)(?:\s+that|\s+when)?|just\s+as|"
         r"between|when|as|until|till|by\s+the\s+time|upon|on)")
 
 
@@ -104,13 +108,14 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     if side == "at" and q.pick == "first":
         side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
     fields: dict = {"from_": None, "to": None, "at": None}
-    if side == "at" and q.find in ("who", "what", "count_people", "yes"):
+    sharp = bool(re.search(r"\b(?:moment|instant|second|time)\b|^just as$", rel))   # "at the moment I entered"
+    if side == "at" and q.find in ("who", "what", "count_people", "yes") and not sharp:
         # "who was speaking when I arrived in the garage?": the robot's arrival is no sharp moment (a drive into a
         # room's circle); speech starting in the seconds after it, or going on as it came, is "when I arrived"
         fields.update(from_=f"{max(0.0, t - MOVE_BEFORE_S):.1f}", to=f"{t + MOVE_AFTER_S:.1f}")
     else:
         fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
-    if rel.split()[0] in ("right", "just", "immediately", "directly") and q.pick is None and \
+    if rel.split()[0] in ("right", "just", "immediately", "directly") and not sharp and q.pick is None and \
             q.find in ("who", "what", "when", "where"):
         fields["pick"] = "first" if side == "from" else "last"
     elsewhere = len(re.findall(rf"\b{re.escape(place)}\b", plain, re.IGNORECASE)) > 1
