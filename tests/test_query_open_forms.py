@@ -135,3 +135,13 @@ def test_at_the_moment_of_a_move_is_that_moment(ex):  # noqa: F811
     assert "at 00:30" in a and "technician" not in a, a
     a = answer(ex, "Who was talking when I entered the office?", "find=who act=spoke").answer
     assert "between 00:3" in a and "at 00:3" not in a, a
+
+
+@pytest.mark.parametrize("question", [
+    f"What did {BO} talk about in the kitchen?",       # a place, not a topic: what Bo talked about there
+    f"What did {BO} talk about with {CY}?",
+    f"What did {BO} say about it?",
+    f"What was {BO} talking about?",
+])
+def test_words_after_about_that_are_no_topic(question):
+    assert asks_about(question) is None

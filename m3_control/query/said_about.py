@@ -30,6 +30,12 @@ with by from and or any anything something some thing things what which who whom
 here then now tomorrow today yesterday later soon again""".strip()))
 
 
+# words after "about" that start a place, a time or company, not a topic
+_NOT_A_TOPIC = re.compile(r"^(?:in|at|on|inside|before|after|when|while|during|between|to|with|from|since|until|till|"
+                          r"by|first|last|then|there|here|earlier|later|yesterday|today|tonight|now|once|it|that|this|"
+                          r"them|him|her)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class AboutAsk:
     topic: str                 # the topic in the question's words ("the weather")
@@ -66,6 +72,8 @@ def asks_about(question: str) -> AboutAsk | None:
     if m is None or "QUOTED" in m.group("topic"):
         return None
     topic = m.group("topic").strip()
+    if _NOT_A_TOPIC.match(topic):   # "what did A talk about in the kitchen?": what A talked about, there
+        return None
     words = content_words(topic)
     return AboutAsk(topic, words) if words else None
 
