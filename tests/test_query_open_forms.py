@@ -145,3 +145,23 @@ def test_at_the_moment_of_a_move_is_that_moment(ex):  # noqa: F811
 ])
 def test_words_after_about_that_are_no_topic(question):
     assert asks_about(question) is None
+
+
+@pytest.mark.parametrize("question, start, parts, absent", [
+    # found by this stop's regression check (probe 588): declined ("I can't answer that reliably")
+    (f"Did anybody speak both before and after {CY}'s first words?", "Yes", ["coffee", "Ann", "00:35"], ["technician'"]),
+    ("Who spoke both before and after 1:00?", "", ["Ann", "technician"], ["coffee"]),
+    ("Did anyone speak both before and after 1:23?", "Yes", ["Ann"], ["coffee", "technician"]),
+    ("Did anyone talk both before and after 0:01?", "No, nobody", [], []),
+])
+def test_anyone_on_both_sides_of_a_moment(ex, question, start, parts, absent):  # noqa: F811
+    a = answer(ex, question, "find=yes times=2").answer
+    assert a.startswith(start) and all(p in a for p in parts) and not any(x in a for x in absent), a
+
+
+def test_everyone_after_a_turn_names_who_came_right_after(ex):  # noqa: F811
+    # "who spoke after Bo's first words?" lists everyone after 0:10 and says who came right after (Ann, 0:20)
+    a = answer(ex, f"Who spoke after {BO}'s first words?", f'find=who other="{COFFEE}" rel=after').answer
+    assert a.endswith("right after it: Ann."), a
+    a = answer(ex, f"Who spoke before {CY} first spoke?", f'find=who other="{TECH}" rel=before').answer
+    assert a.endswith("right before it: Ann."), a

@@ -507,6 +507,15 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
             f"{d} spoke {_times_phrase(q.times, res)}{cond}."
     if q.at:
         return f"{d} {'was speaking' if verb == 'spoke' else verb}{cond}."
+    side = (rel_base(q.rel) or "") if q.rel else ""
+    if side in ("before", "after") and res.anchor is not None and len(people) > 1 and q.pick is None:
+        # "who spoke after A's second turn?": everyone after it, and which of them came right after (the answer to
+        # the question as most people mean it)
+        a = res.anchor
+        near = max(people, key=lambda p: max((e.start for e in p.events if e.start < a.start), default=-1e9)) \
+            if side == "before" else \
+            min(people, key=lambda p: min((e.start for e in p.events if e.start > a.start), default=1e9))
+        return f"{d} {verb}{cond}; right {side} it: {near.description}."
     return f"{d} {verb}{cond}."
 
 

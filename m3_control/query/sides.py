@@ -17,7 +17,9 @@ from .execute import QueryExecutor, QueryResult
 from .fidelity import act_of_question, quotes_of
 from .frame import TIMED_REL, Query
 from .phrase import REFUSAL, check, phrase
+from .polarity import YES_NO_QUESTION
 from .wording import QUOTED
+from .words import cap, join
 
 _EITHER = re.compile(r"\b(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or\s+later\s+than|"
                      r"later\s+or\s+earlier\s+than|prior\s+to\s+or\s+after|"
@@ -50,17 +52,17 @@ def prepare(q: Query) -> Query:
 
 def answer(executor: QueryExecutor, q: Query, question: str, before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, one result holding the person's turns on both sides for provenance)."""
+    both = _EITHER.search(question)
+    if q.who is None and both is not None and both.group("both"):
+        return _anyone_on_both_sides(executor, q, question, before_time)
     if q.who is None:
         return REFUSAL, executor.run(q, before_time)
-    act = q.act if q.act in ("spoke", "seen") else "spoke"
-    after = replace(q, act=act)
-    if q.rel in ("after", "after_last") and q.other:
-        before = replace(after, rel=q.rel.replace("after", "before"))
-    elif q.from_ is not None and q.rel is None:
-        before = replace(after, from_=None, to=q.from_)
-    else:                      # no moment the checks could place: the frame as it is
-        res = executor.run(after, before_time)
+    frames = _sides(q)
+    if frames is None:         # no moment the checks could place: the frame as it is
+        res = executor.run(replace(q, act=q.act if q.act in ("spoke", "seen") else "spoke"), before_time)
         return phrase(res), res
+    after, before = frames
+    act = after.act
     ra, rb = executor.run(after, before_time), executor.run(before, before_time)
     for res in (ra, rb):
         if res.status != "ok":
@@ -101,6 +103,44 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
     if both is not None and both.group("both"):   # a yes / no: on both sides, or not
         text = ("Yes" if mine_a and mine_b else "No") + ", " + re.sub(r"^(?:Both|After|Before): ", "", text)
     return text, merged
+
+
+def _sides(q: Query) -> tuple[Query, Query] | None:
+    """The frame after the moment and the frame before it, or None when the checks placed no moment."""
+    after = replace(q, act=q.act if q.act in ("spoke", "seen") else "spoke")
+    if q.rel in ("after", "after_last") and q.other:
+        return after, replace(after, rel=q.rel.replace("after", "before"))
+    if q.from_ is not None and q.rel is None:
+        return after, replace(after, from_=None, to=q.from_)
+    return None
+
+
+def _anyone_on_both_sides(executor: QueryExecutor, q: Query, question: str,
+                          before_time: float | None) -> tuple[str, QueryResult]:
+    """"Did anybody speak both before and after A's first words?", "who spoke both before and after 1:00?": the
+    people with turns on each side (the moment's own turn not counted)."""
+    frames = _sides(q)
+    if frames is None:
+        res = executor.run(q, before_time)
+        return REFUSAL, res
+    ra, rb = (executor.run(f, before_time) for f in frames)
+    for res in (ra, rb):
+        if res.status != "ok":
+            return phrase(res), res
+    sides = [{e.character_id for e in r.events if e is not r.anchor and e is not ra.anchor} for r in (ra, rb)]
+    both = sorted(sides[0] & sides[1], key=lambda c: ra.describe.get(c, ""))
+    moment = _moment(ra, question)
+    merged = ra
+    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": "anyone on both sides", "frames": [f.compact() for f in frames]}] + ra.steps + rb.steps
+    verb = "spoke" if frames[0].act == "spoke" else "was seen"
+    if not both:
+        text = f"No, nobody {verb} both before and after {moment}."
+    else:
+        people = join([ra.describe[c] for c in both])
+        text = f"{'Yes, ' if YES_NO_QUESTION.match(question) else ''}{people} {verb} both before and after {moment}."
+        text = cap(text)
+    return (REFUSAL if check(text, merged) else text), merged
 
 
 _EDGE = re.compile(r"\b(first|last|final)\b", re.IGNORECASE)
