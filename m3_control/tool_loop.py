@@ -227,7 +227,6 @@ class ToolReasoningLoop:
         rounds = max(2, max_rounds or self.default_rounds)
         asked, question = question, direct_question(question)   # "Can you tell me who ...?" asks who
         also, question = query_also.split(question)   # "..., and in which rooms?": asked of the result (also.py)
-        messages = initial_messages(question)
         shown: dict[int, dict] = {}
         trace: dict[str, Any] = {"backend": self.backend.name, "prompt": "tools", "question": asked,
                                  "before_time": before_time, "rounds": [], "provenance": [],
@@ -236,6 +235,7 @@ class ToolReasoningLoop:
         question, place_ref = query_place_refs.resolve(question, self.queries, before_time)
         if place_ref is not None:
             trace["place_ref"] = place_ref.trace()
+        messages = initial_messages(question)   # the model reads the question with the place named
         if question != asked:
             trace["asked_as"] = question
         if also:

@@ -523,6 +523,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = move_moments(q, plain, known_places, stays, added, missing)
     q = robot_room_forms(q, plain, known_places, stays, added, missing,
                          quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None)
+    q = rank_of_person(q, plain, added)   # "the second person to talk after I entered the office": in that window
     if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
             (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not

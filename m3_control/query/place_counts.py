@@ -22,11 +22,12 @@ from .words import times_word
 
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
 _COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently|turns|talk|talking|speaking|" \
-    r"speech))?"
+    r"speech|(?P<people>(?:different\s+)?(?:people|persons|speakers|voices)(?:\s+(?:speak|talk|spoke|talked))?)))?"
 _FORMS = (
     # "did A speak more in the office or in the kitchen?", "... more often in the lab or the hallway?"
     re.compile(rf"\b{_COMPARE}\s*,?\s+(?:in|at)\s+{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"
-               r"\s*\??\s*$", re.IGNORECASE),
+               r"(?:\s+(?:before|after|since|until|between|by|during|in\s+the\s+first)\b[^?]*)?\s*\??\s*$",
+               re.IGNORECASE),
     # "did A speak more in the office than in the kitchen?"
     re.compile(rf"\b{_COMPARE}\s+(?:in|at)\s+{_PLACE.format('a')}\s+than\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\b",
                re.IGNORECASE),
@@ -42,6 +43,7 @@ _NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here"
 class PlaceCountsAsk:
     more: bool          # more (or less / fewer)
     places: tuple[str, str]
+    people: bool = False   # different people ("were there more people in the garden or in the office?"), not turns
 
 
 def asks_place_counts(question: str) -> PlaceCountsAsk | None:
@@ -56,27 +58,35 @@ def asks_place_counts(question: str) -> PlaceCountsAsk | None:
         a, b = m.group("a").lower(), m.group("b").lower()
         if a in _NOT_PLACES or b in _NOT_PLACES or a == b:
             return None
-        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b))
+        people = bool(m.group("people"))
+        if people and quotes_of(question):
+            return None
+        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b), people)
     return None
 
 
-def prepare(q: Query) -> Query:
-    """The model's frame as one person's turns (its window kept; the place is each of the two in turn)."""
-    return replace(q, find="count_times", act="spoke", place=None, pick=None, times=None, count=None, by=None,
-                   rel=None if q.rel in ("with", "same_place") else q.rel, top=None, measure=None)
+def prepare(q: Query, people: bool = False) -> Query:
+    """The model's frame as one person's turns (its window kept; the place is each of the two in turn), or as
+    everyone heard (``people``)."""
+    rel = None if people or q.rel in ("with", "same_place") else q.rel
+    q = replace(q, who=None, other=None) if people else q
+    return replace(q, find="count_people" if people else "count_times", act="spoke", place=None, pick=None,
+                   times=None, count=None, by=None, rel=rel, top=None, measure=None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the first place's result, holding both places' turns for provenance)."""
     quoted = quotes_of(question)
-    who = quoted[0] if len(quoted) == 1 else q.who
-    frame = replace(prepare(q), who=who, other=None if who is None or q.other == who else q.other)
+    who = None if ask.people else quoted[0] if len(quoted) == 1 else q.who
+    frame = replace(prepare(q, ask.people), who=who, other=None if who is None or q.other == who else q.other)
     results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
     for res in results:
         if res.status != "ok":
             return phrase(res), res
     ra, rb = results
+    if ask.people:
+        return _people_in_two(ask, ra, rb)
     d = "people" if who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
@@ -99,6 +109,29 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
         ra.steps + rb.steps
     merged.value = (na, nb)
     merged.place_counts = {pa: na, pb: nb}
+    if check(text, merged):
+        return REFUSAL, merged
+    return text, merged
+
+
+def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tuple[str, QueryResult]:
+    """"Were there more people in the garden or in the office?": the different people heard in each."""
+    na, nb = int(ra.value or 0), int(rb.value or 0)
+    pa, pb = (r.query.place or p for r, p in zip((ra, rb), ask.places, strict=True))
+    if na == nb:
+        text = f"The same number: I heard {na} different people in the {pa} and {nb} in the {pb}."
+    else:
+        hi, lo = ((pa, na), (pb, nb)) if na > nb else ((pb, nb), (pa, na))
+        first, second = (hi, lo) if ask.more else (lo, hi)
+        word = "more" if ask.more else "fewer"
+        text = f"In the {first[0]}: I heard {word} different people there ({first[1]}) than in the {second[0]} " \
+            f"({second[1]})."
+    merged = ra
+    merged.people = ra.people + [p for p in rb.people if p.character_id not in {x.character_id for x in ra.people}]
+    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": "people in two places", "frames": [r.query.compact() for r in (ra, rb)]}] + \
+        ra.steps + rb.steps
+    merged.value = (na, nb)
     if check(text, merged):
         return REFUSAL, merged
     return text, merged

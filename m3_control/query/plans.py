@@ -8,6 +8,8 @@
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
+- ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
+  (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
 - ``about``: what someone said about a topic, or that they said nothing about it (:mod:`.said_about`)
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import choice, everyone, place_counts, rooms, said_about, sides, talk_span, turn_sequence
+from . import both_conditions, choice, everyone, place_counts, rooms, said_about, sides, talk_span, turn_sequence
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -65,7 +67,11 @@ def plan_for(question: str) -> Plan | None:
     counts = place_counts.asks_place_counts(question)
     if counts is not None:
         return Plan("place_counts", lambda ex, q, t: place_counts.answer(ex, q, counts, question, t),
-                    prepare=place_counts.prepare)
+                    prepare=lambda q: place_counts.prepare(q, counts.people))
+    both = both_conditions.asks_both(question)
+    if both is not None:
+        return Plan("both", lambda ex, q, t: both_conditions.answer(ex, q, both, question, t),
+                    prepare=both_conditions.prepare)
     ask = rooms.asks_rooms(question)
     if ask is not None:
         return Plan(f"rooms_{ask.kind}", lambda ex, q, t: rooms.answer(ex, q, ask, question, t),

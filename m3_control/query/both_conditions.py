@@ -1,0 +1,108 @@
+"""People who meet two conditions of place and time: "who spoke both in the bedroom and after 1:00?", "did anyone
+talk both before 0:30 and in the office?", "did A speak both in the garden and after 1:00?".
+
+One frame says one place and one window; two conditions joined by "both ... and" are two frames (each a place or a
+clock bound), run separately, their people intersected (two places: :mod:`.rooms`). The answer names the people in
+both, or says nobody was (about one named person: whether they were, with where and when they spoke), checked
+against the executed results.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, check, phrase
+from .polarity import YES_NO_QUESTION
+from .repair import mss, time_of
+from .wording import QUOTED
+from .words import cap, join
+
+_COND = r"(?:in\s+(?:the\s+|my\s+)?[a-z]+(?:\s+room)?|(?:before|after|since|until|by)\s+\d{1,2}:[0-5]\d)"
+_BOTH = re.compile(rf"\bboth\s+(?P<a>{_COND})\s+and\s+(?:also\s+)?(?P<b>{_COND})\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Condition:
+    words: str                 # as the question says it ("after 1:00")
+    place: str | None = None
+    from_: str | None = None
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class BothAsk:
+    a: Condition
+    b: Condition
+
+
+def _condition(words: str) -> Condition | None:
+    w = " ".join(words.split())
+    m = re.match(r"(?i)in\s+(?:the\s+|my\s+)?(?P<place>.+)$", w)
+    if m:
+        return Condition(w, place=m.group("place").lower())
+    side, clock = w.split(" ", 1)
+    t = time_of(clock)
+    if t is None:
+        return None
+    return Condition(w, from_=mss(t)) if side.lower() in ("after", "since") else Condition(w, to=mss(t))
+
+
+def asks_both(question: str) -> BothAsk | None:
+    """Two conditions joined by "both ... and", at least one of them a time (two places: rooms.py)."""
+    if len(quotes_of(question)) > 1:
+        return None
+    m = _BOTH.search(QUOTED.sub(" quoted ", question))
+    if m is None:
+        return None
+    a, b = _condition(m.group("a")), _condition(m.group("b"))
+    if a is None or b is None or (a.place and b.place):
+        return None
+    return BothAsk(a, b)
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns (or the named person's); the conditions give place and window."""
+    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
+                   act="spoke", top=None, measure=None, only=None, place=None, from_=None, to=None, at=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    quoted = quotes_of(question)
+    # the person asked about: by their words, or a name the model wrote that the question says ("did Ann ...?")
+    named = q.who if q.who and re.search(rf"\b{re.escape(q.who)}\b", question, re.IGNORECASE) else None
+    who = quoted[0] if quoted else named
+    frame = replace(prepare(q), who=who)
+    results = [executor.run(replace(frame, place=c.place, from_=c.from_, to=c.to), before_time)
+               for c in (ask.a, ask.b)]
+    for res in results:
+        if res.status != "ok":
+            return phrase(res), res
+    ra, rb = results
+    ids = [{p.character_id for p in r.people if p.spoke > 0} for r in results]
+    both = sorted(ids[0] & ids[1], key=lambda c: min(e.start for p in ra.people if p.character_id == c
+                                                     for e in p.events))
+    merged = ra
+    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": "both conditions", "frames": [r.query.compact() for r in results]}] + \
+        ra.steps + rb.steps
+    merged.value = both
+    # (the two frames' places and times together, so the answer's check reads both conditions' times)
+    merged.query = replace(ra.query, place=ask.a.place or ask.b.place, from_=ask.a.from_ or ask.b.from_,
+                           to=ask.a.to or ask.b.to)
+    cond = f"both {ask.a.words} and {ask.b.words}"
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    if who is not None:
+        d = ra.describe[ra.who["who"].character_id]  # type: ignore[index]
+        text = f"{'Yes' if both else 'No'}, {d} {'spoke' if both else 'did not speak'} {cond}." if yes_no else \
+            f"{cap(d)} {'spoke' if both else 'did not speak'} {cond}."
+    elif not both:
+        text = f"{'No, n' if yes_no else 'N'}obody spoke {cond}."
+    else:
+        text = f"{'Yes, ' if yes_no else ''}{join([ra.describe[c] for c in both])} spoke {cond}."
+        text = cap(text)
+    return (REFUSAL if check(text, merged) else text), merged
