@@ -6,7 +6,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63 and 603-608 at stop 64, each before
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63 and 603-608 at stop 64 and 609-610 at stop 65, each before
 any of those scenes was built. New probes need new templates written before their seeds are built: a template tuned
 on a seed it was judged on measures nothing.
 """
@@ -754,12 +754,64 @@ T608 = [
  "What did the third person I heard say?",
  "Did {A} talk less in the {R2} than in the {R1}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 609)}
+T609 = [
+ "Who was the very first voice I heard?",
+ "How many times did {A} speak while I was in the {R1}?",
+ "Did {B} ever speak before {C}?",
+ "What did {C} say the second-to-last time?",
+ "Who spoke the most in the last room I was in?",
+ "How many people did I hear in the {R1} and the {R2} combined?",
+ "Was anyone speaking when I left the {R1}?",
+ "Which person did I hear most recently?",
+ "How many times did I hear voices after 1:00?",
+ "Did {A} speak three times or more?",
+ "Who spoke right after the first person?",
+ "What was the last thing {A} said in the {R1}?",
+ "How long did {B} speak in total?",
+ "At what time did I enter the {R2}?",
+ "Who hadn't spoken yet when I entered the {R2}?",
+ "Did {C} speak before I went to the {R2}?",
+ "Which rooms did {A} speak in?",
+ "How many turns did {A} take in the {R2}?",
+ "Who spoke second to last?",
+ "Did {B} and {C} both speak in the {R2}?",
+ "What did the person who spoke the most say first?",
+ "Did anyone say 'set blue in a one again'?",
+ "Who spoke in the {RX} after 1:00?",
+ "What did {B} say about the dog?",
+]
+T610 = [
+ "Who spoke first in the {R2}?",
+ "How many times did {C} speak after {A}'s last words?",
+ "Was {A} heard more often than {B} and {C} together?",
+ "Who is the person I heard the fewest times?",
+ "What was the last thing said before 1:00?",
+ "In which room did {B} speak for the first time?",
+ "How many people spoke in the {R2} before {C} first spoke there?",
+ "Did {C} speak while I was in the {R2}?",
+ "How many times did someone talk in the {R1}?",
+ "Who spoke at least twice in the {R1}?",
+ "How much time passed between {A}'s first words and {C}'s first words?",
+ "Was there more talking in the first minute or in the second minute?",
+ "Did {B} speak at all after 1:30?",
+ "Who spoke last before I left the {R1}?",
+ "Did I hear {A} in every room I visited?",
+ "What did {C} say just before {A} spoke for the first time?",
+ "How many times did the last speaker speak?",
+ "Which person talked right after {C}'s second turn?",
+ "Did more than three people speak?",
+ "Where was I when {A} said their last words?",
+ "Tell me who I heard between 0:30 and 1:00.",
+ "Did {A} say 'lay red with p nine again'?",
+ "How many people did I hear in the {RX}?",
+ "What did {A} tell {B} about the keys?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 611)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-608)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-610)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
