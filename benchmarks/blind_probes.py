@@ -6,7 +6,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-610 at
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-612 at
 stop 65, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -806,12 +806,64 @@ T610 = [
  "How many people did I hear in the {RX}?",
  "What did {A} tell {B} about the keys?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 611)}
+T611 = [
+ "Who opened the conversation?",
+ "How many times did {B} speak in the first minute?",
+ "Who spoke right after {A} spoke for the last time?",
+ "What did {C} say when I was in the {R1}?",
+ "Did {A} speak in the {R2} at all?",
+ "Which room was the quietest?",
+ "How many people did I hear before 1:00?",
+ "Who had the fewest turns?",
+ "When did {C} last speak?",
+ "Did {B} speak more than {A} in the {R1}?",
+ "How many rooms did I visit?",
+ "What did {A} say first?",
+ "Who was speaking right when I got to the {R2}?",
+ "Did {C} ever talk twice in a row?",
+ "How many seconds passed between {B}'s first and second turns?",
+ "Who were the last two people to speak?",
+ "Did anyone speak after {C}'s last words?",
+ "Which person spoke in the {R2} but never in the {R1}?",
+ "How many turns did everyone take in total?",
+ "Did {A} say anything between 0:30 and 1:00?",
+ "Who spoke the most in the first room?",
+ "Did somebody say 'bin white by j three please'?",
+ "Was {B} ever heard in the {RX}?",
+ "What did {C} think of the food?",
+]
+T612 = [
+ "Who was the last person I heard in the {R1}?",
+ "Tell me how often {C} spoke.",
+ "Which of them spoke first, {B} or {A}?",
+ "What did I hear right after I entered the {R2}?",
+ "How many different speakers were there in the {R1}?",
+ "Did {A} speak before 0:30?",
+ "Who spoke the third most?",
+ "Where was I when {B} first spoke?",
+ "What did {C} say after 1:00?",
+ "How long after {A}'s first words did {B} first speak?",
+ "Was {C} speaking at 1:10?",
+ "Who talked only after I entered the {R2}?",
+ "How many times did anyone speak in the {R2}?",
+ "Did {B} speak between {A}'s first and last words?",
+ "What was the first thing I heard in the {R2}?",
+ "Who spoke twice?",
+ "Which room did I hear {C} in the most?",
+ "How many people did I hear after 1:30?",
+ "Who spoke right before {C}'s last words?",
+ "Did everybody speak in the {R2}?",
+ "How many times did {A} speak after I left the {R1}?",
+ "Did {C} say 'place red at d eight soon'?",
+ "Who spoke in the {RX}?",
+ "What did {A} promise {C}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 613)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-610)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-612)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
