@@ -111,8 +111,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     sharp = bool(re.search(r"\b(?:moment|instant|second|time)\b|^just as$", rel))   # "at the moment I entered"
     if side == "at" and q.find in ("who", "what", "count_people", "yes") and not sharp:
         # "who was speaking when I arrived in the garage?": the robot's arrival is no sharp moment (a drive into a
-        # room's circle); speech starting in the seconds after it, or going on as it came, is "when I arrived"
-        fields.update(from_=f"{max(0.0, t - MOVE_BEFORE_S):.1f}", to=f"{t + MOVE_AFTER_S:.1f}")
+        # room's circle); speech starting in the seconds after it, or going on as it came, is "when I arrived"; as it
+        # left a room, speech going on in the seconds before (the mirror: what was said as it went, not in the next)
+        before, after = (MOVE_AFTER_S, MOVE_BEFORE_S) if m.group("leave") else (MOVE_BEFORE_S, MOVE_AFTER_S)
+        fields.update(from_=f"{max(0.0, t - before):.1f}", to=f"{t + after:.1f}")
     else:
         fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
     if rel.split()[0] in ("right", "just", "immediately", "directly") and not sharp and q.pick is None and \

@@ -129,6 +129,8 @@ def phrase(res: QueryResult) -> str:
                     f"{_cap(people[0].description)} spoke {times_word(n)}{cond}.")
         if q.who:
             return f"{_cap(res.describe[res.who['who'].character_id])} never spoke{cond}."  # type: ignore[index]
+        if q.pick and len(people) == 1 and q.act != "seen":   # "how many times did the last speaker speak?"
+            return f"{_cap(people[0].description)} ({_picked(q.pick)}) spoke {times_word(n)}{cond}."
         if n == 0:
             return f"I {'saw nobody' if q.act == 'seen' else 'heard nobody speak'}{cond}."
         return f"I {verb} people speak {times_word(n)}{cond}." if q.act != "seen" else \
@@ -517,6 +519,14 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
             min(people, key=lambda p: min((e.start for e in p.events if e.start > a.start), default=1e9))
         return f"{d} {verb}{cond}; right {side} it: {near.description}."
     return f"{d} {verb}{cond}."
+
+
+def _picked(pick: str) -> str:
+    """What a pick made of the person it picked: "the last to speak", "the one who spoke most"."""
+    if pick.lstrip("-").isdigit():
+        return f"the {ordinal_word(int(pick))} to speak"
+    return {"first": "the first to speak", "last": "the last to speak", "most": "the one who spoke most",
+            "least": "the one who spoke least"}.get(pick, f"the {pick.replace('_', ' ')}")
 
 
 def check(answer: str, res: QueryResult) -> list[str]:

@@ -7,6 +7,10 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
+- ``window_counts``: the turns (people) of two spans of time compared (:mod:`.window_counts`)
+- ``not_yet``: the people not heard yet at a moment (:mod:`.not_yet`)
+- ``places_together`` / ``than_two``: counts added up: two places together, two people against a third
+  (:mod:`.added_counts`)
 - ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
@@ -23,7 +27,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import both_conditions, choice, everyone, place_counts, rooms, said_about, sides, talk_span, turn_sequence
+from . import (
+    added_counts,
+    both_conditions,
+    choice,
+    everyone,
+    not_yet,
+    place_counts,
+    rooms,
+    said_about,
+    sides,
+    talk_span,
+    turn_sequence,
+    window_counts,
+)
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 
@@ -46,6 +63,23 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(question):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
                     check_question=sides.check_question(question), people_from_question=False)
+    spans = window_counts.asks_window_counts(question)
+    if spans is not None:
+        return Plan("window_counts", lambda ex, q, t: window_counts.answer(ex, q, spans, question, t),
+                    prepare=lambda q: window_counts.prepare(q, spans.people),
+                    check_question=window_counts.check_question(question))
+    yet = not_yet.asks_not_yet(question)
+    if yet is not None:
+        return Plan("not_yet", lambda ex, q, t: not_yet.answer(ex, q, yet, t), prepare=not_yet.prepare,
+                    people_from_question=False)
+    together = added_counts.asks_places_together(question)
+    if together is not None:
+        return Plan("places_together", lambda ex, q, t: added_counts.answer_places(ex, q, together, question, t),
+                    prepare=lambda q: added_counts.prepare(q, together.people))
+    than_two = added_counts.asks_than_two(question)
+    if than_two is not None:
+        return Plan("than_two", lambda ex, q, t: added_counts.answer_than_two(ex, q, than_two, t),
+                    prepare=added_counts.prepare)
     rel = choice.relation_choice(question)
     if rel is not None:
         return Plan(rel, lambda ex, q, t: choice.answer_relation(ex, q, rel, question, t))

@@ -1,0 +1,175 @@
+"""Counts added up before they answer: two places together ("how many people did I hear in the kitchen and the
+office combined?", "how many times did A speak in the lab and the hallway?") and one person's turns against two
+others' together ("did A speak more often than B and C together?").
+
+No frame adds counts (a frame has one place; ``more`` / ``less`` compare two people), so this runs one frame per
+place (per person), adds them up in code (the different people of two places once each) and states every count it
+added, each checked against its own executed result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, phrase
+from .wording import QUOTED
+from .words import times_word
+
+_PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
+_TWO_PLACES = re.compile(rf"\b(?:in|at)\s+{_PLACE.format('a')}\s+and\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"
+                         r"(?:\s+(?:combined|together|altogether|all\s+together|in\s+total|in\s+all|put\s+together|"
+                         r"taken\s+together|between\s+them))?\s*[?.!]?\s*$", re.IGNORECASE)
+_HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<people>(?:different\s+)?(?:people|persons|speakers|voices)\b)?",
+                       re.IGNORECASE)
+_NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here", "people", "person", "then", "also",
+                         "later", "after", "before", "so", "total", "all", "both", "first", "last", "same", "other"))
+_THAN_TWO = re.compile(r"\b(?P<word>more|less|fewer)\b[^?]*?\bthan\s+(?P<x>[^?]+?)\s*,?\s+and\s+(?P<y>[^?]+?)"
+                       r"(?:\s+(?:combined|together|altogether|put\s+together|added\s+up|taken\s+together))?"
+                       r"\s*[?.!]?\s*$", re.IGNORECASE)
+_NAME = re.compile(r"^[A-Z][a-z'\-]+$")
+
+
+def _ref(words: str, quoted: list[str]) -> str | None:
+    """A person the words after "than" name: their quote (``<Qn>``), or a name ("Ann"), else None."""
+    m = re.search(r"<Q(\d+)>", words)
+    if m:
+        return quoted[int(m.group(1))]
+    words = words.strip()
+    return words if _NAME.match(words) else None
+
+
+@dataclass(frozen=True)
+class PlacesAsk:
+    places: tuple[str, str]
+    people: bool                    # different people (each once), else turns
+
+
+@dataclass(frozen=True)
+class ThanTwoAsk:
+    more: bool
+    others: tuple[str, str]         # the two people added up
+    subject: str | None             # the one compared with them (quoted), else the model's ``who``
+
+
+def asks_places_together(question: str) -> PlacesAsk | None:
+    """"How many ... in X and Y (together)?": the two places whose counts are added, or None ("in both X and Y"
+    asks who was in each, not a sum)."""
+    how = _HOW_MANY.match(question)
+    if how is None or len(quotes_of(question)) > 1:
+        return None
+    m = _TWO_PLACES.search(QUOTED.sub(" quoted ", question))
+    if m is None or re.search(r"\bboth\s+(?:in\s+|at\s+)?(?:the\s+|my\s+)?" + re.escape(m.group("a")) + r"\b",
+                              question, re.IGNORECASE):
+        return None
+    a, b = m.group("a").lower(), m.group("b").lower()
+    if a in _NOT_PLACES or b in _NOT_PLACES or a == b:
+        return None
+    return PlacesAsk((a, b), bool(how.group("people")))
+
+
+def asks_than_two(question: str) -> ThanTwoAsk | None:
+    """"Did A speak more often than B and C together?": the two people added up and the one compared (quoted,
+    or None: the model's ``who``), or None."""
+    quoted = quotes_of(question)
+    n = iter(range(len(quoted)))
+    marked = QUOTED.sub(lambda _: f" <Q{next(n)}> ", question)
+    m = _THAN_TWO.search(marked)
+    if m is None or not quoted or not re.match(r"^\W*(?:did|was|were|has|had|is|does)\b", question, re.IGNORECASE):
+        return None
+    x, y = _ref(m.group("x"), quoted), _ref(m.group("y"), quoted)
+    if x is None or y is None or x == y:
+        return None
+    before = re.findall(r"<Q(\d+)>", marked[:m.start("x")])
+    if len(before) > 1:
+        return None
+    if before:
+        subject: str | None = quoted[int(before[0])]
+    else:   # a name: "did Ann speak more often than ...?" (the first word asks)
+        names = [w for w in marked[:m.start("x")].split()[1:] if _NAME.match(w.strip(",")) and w != "I"]
+        subject = names[0].strip(",") if len(names) == 1 else None
+    return ThanTwoAsk(m.group("word").lower() == "more", (x, y), subject)
+
+
+def prepare(q: Query, people: bool = False) -> Query:
+    """The model's frame as one count (its window kept; the places and people are the plan's)."""
+    return replace(q, find="count_people" if people else "count_times", act="spoke", place=None, pick=None,
+                   times=None, count=None, by=None, rel=None, other=None, top=None, measure=None,
+                   who=None if people else q.who)
+
+
+def _merged(results: list[QueryResult], step: str) -> QueryResult:
+    merged = replace(results[0])
+    merged.events = sorted({e for r in results for e in r.events}, key=lambda e: (e.start, e.end, e.id))
+    merged.steps = [{"step": step, "frames": [r.query.compact() for r in results]}] + \
+        [s for r in results for s in r.steps]
+    return merged
+
+
+def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: str,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, a result holding both places' people and turns)."""
+    quoted = quotes_of(question)
+    frame = prepare(q, ask.people)
+    if quoted and not ask.people:
+        frame = replace(frame, who=quoted[0])
+    results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
+    for res in results:
+        if res.status != "ok":
+            return phrase(res), res
+    names = [r.query.place or p for r, p in zip(results, ask.places, strict=True)]
+    counts = [int(r.value or 0) for r in results]
+    merged = _merged(results, "counts in two places added")
+    if ask.people:
+        seen: dict[int, object] = {}
+        for r in results:
+            for p in r.people:
+                seen.setdefault(p.character_id, p)
+        merged.people = list(seen.values())  # type: ignore[arg-type]
+        each = [f"{n} in the {place}" for n, place in zip(counts, names, strict=True)]
+        if any(check(text, r) for text, r in zip(each, results, strict=True)):
+            return REFUSAL, merged
+        text = f"{len(merged.people)} different {'person' if len(merged.people) == 1 else 'people'}: I heard " \
+            f"{each[0]} and {each[1]} (each person counted once)."
+        merged.value = len(merged.people)
+    else:
+        who = "people" if frame.who is None else results[0].describe[results[0].who["who"].character_id]  # type: ignore
+        each = [f"{times_word(n) if n else 'never'} in the {place}" for n, place in zip(counts, names, strict=True)]
+        if any(check(text, r) for text, r in zip(each, results, strict=True)):
+            return REFUSAL, merged
+        total = sum(counts)
+        text = f"{_cap(who)} spoke {times_word(total)} in the {names[0]} and the {names[1]} together: {each[0]} " \
+            f"and {each[1]}." if total else f"{_cap(who)} never spoke in the {names[0]} or the {names[1]}."
+        merged.value = total
+    merged.place_counts = dict(zip(names, counts, strict=True))
+    return text, merged
+
+
+def answer_than_two(executor: QueryExecutor, q: Query, ask: ThanTwoAsk, before_time: float | None
+                    ) -> tuple[str, QueryResult]:
+    """(the answer, a result holding the three people's turns)."""
+    subject = ask.subject or (q.who if q.who not in ask.others else None)
+    if subject is None:
+        return REFUSAL, executor.run(prepare(q), before_time)
+    frame = prepare(q)
+    results = [executor.run(replace(frame, who=ref), before_time) for ref in (subject, *ask.others)]
+    for res in results:
+        if res.status != "ok":
+            return phrase(res), res
+    counts = [int(r.value or 0) for r in results]
+    names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
+    if len({r.who["who"].character_id for r in results}) < 3:
+        return REFUSAL, results[0]
+    each = [f"{names[i]} spoke {times_word(counts[i]) if counts[i] else 'never'}" for i in range(3)]
+    merged = _merged(results, "one count against two added")
+    if any(check(text, r) for text, r in zip(each, results, strict=True)):
+        return REFUSAL, merged
+    together = counts[1] + counts[2]
+    holds = counts[0] > together if ask.more else counts[0] < together
+    text = f"{'Yes' if holds else 'No'}: {each[0]}; {names[1]} and {names[2]} together {times_word(together)} " \
+        f"({times_word(counts[1])} and {times_word(counts[2])})."
+    merged.value = holds
+    return text, merged

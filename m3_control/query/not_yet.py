@@ -1,0 +1,81 @@
+"""The people who had not spoken yet at a moment: "who hadn't spoken yet when I entered the lab?", "how many people
+had not talked yet by 1:00?", "who was yet to speak when A first spoke?".
+
+A frame selects turns in a window; "not yet" is everyone heard (up to the question's now) less those heard before
+the moment, so this runs both frames and takes the difference in code. The moment is the frame's, as the checks
+set it from the question (a move of the robot, a clock time, someone's turn): its ``at``, else the start of its
+window, else its end ("by 1:00"). Each person named is stated with their first words after the moment, from the
+executed result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, _cap, _join, check, phrase
+
+_NOT_YET = re.compile(
+    r"\b(?:(?:had|has|have|did)\s*n[o']?t|(?:had|has|have|did)\s+not|not)\s+(?:yet\s+)?(?:spoken|talked|said\s+"
+    r"(?:anything|a\s+word)|been\s+heard)(?:\s+yet)?\b|\byet\s+to\s+(?:speak|talk|say\s+anything|be\s+heard)\b|"
+    r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b", re.IGNORECASE)
+_ASKS = re.compile(r"^\W*(?:who|which|how\s+many|name|list|tell\s+me\s+who)\b", re.IGNORECASE)
+_COUNT = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
+
+
+def asks_not_yet(question: str) -> str | None:
+    """"who" or "count" when the question asks for the people not heard yet at a moment, else None."""
+    if not (_NOT_YET.search(question) and _ASKS.match(question)):
+        return None
+    return "count" if _COUNT.match(question) else "who"
+
+
+def prepare(q: Query) -> Query:
+    """The model's frame as the people heard (its moment kept: :func:`answer` reads it)."""
+    return replace(q, find="who", act="spoke", who=None, pick=None, times=None, count=None, by=None, top=None,
+                   measure=None)
+
+
+def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, everyone's result with the moment as its end: the turns it names are its provenance)."""
+    moment = q.at or q.from_ or q.to
+    if q.rel and q.other:   # "when A first spoke": the other's turn is the moment (rel kept: before it)
+        before = executor.run(replace(q, rel="before", at=None, from_=None, to=None, place=None), before_time)
+    elif moment is None:
+        return REFUSAL, executor.run(replace(q, at=None, from_=None, to=None), before_time)
+    else:
+        before = executor.run(replace(q, at=None, from_=None, to=moment, rel=None, other=None, place=None),
+                              before_time)
+    everyone = executor.run(replace(q, at=None, from_=None, to=None, rel=None, other=None, place=None), before_time)
+    for res in (before, everyone):
+        if res.status != "ok":
+            return phrase(res), res
+    heard = {p.character_id for p in before.people}
+    if before.anchor is not None:   # the person whose turn is the moment was speaking then
+        heard.add(before.anchor.character_id)
+    later = [p for p in everyone.people if p.character_id not in heard and p.events]
+    at = before.anchor.start if before.anchor is not None else before.read(moment)
+    when = everyone.say(at) if at is not None else "then"
+    merged = replace(everyone)
+    merged.query = replace(everyone.query, to=moment) if moment else everyone.query
+    merged.people = later
+    merged.events = [p.events[0] for p in later]
+    merged.steps = [{"step": "heard, less heard before the moment", "frames": [r.query.compact() for r in
+                                                                              (everyone, before)]}] + \
+        everyone.steps + before.steps
+    if before.anchor is not None:
+        merged.anchor = before.anchor
+    merged.value = len(later)
+    firsts = [f"{merged.describe.get(p.character_id, p.description)} (first at {everyone.say(p.events[0].start)})"
+              for p in later]
+    if kind == "count":
+        text = f"{len(later)}: by {when} I had not yet heard {_join(firsts)}." if later else \
+            f"None: everyone I heard had spoken by {when}."
+    else:
+        text = f"By {when} I had not yet heard {_join(firsts)}." if later else \
+            f"Everyone I heard had spoken by {when}."
+    if check(text, merged):
+        return REFUSAL, merged
+    return _cap(text), merged
