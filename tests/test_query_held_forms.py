@@ -100,3 +100,15 @@ def test_a_ranked_speaker_counted_is_named(ex):  # noqa: F811
     assert "4 times" in a and "Ann" in a, a
     a = answer(ex, "How many times did the first person to speak talk?", "find=count_times pick=first").answer
     assert "4 times" in a and "Ann" in a, a
+
+
+@pytest.mark.parametrize("question, start", [
+    # answered with Cy's only words, as if they were an opinion on the food
+    (f"What did {CY} think of the food?", "I don't remember"),
+    (f"How did {BO} feel about the meeting?", "I don't remember"),
+    (f"What did {BO} think about the coffee machine?", "The person who said"),
+])
+def test_an_opinion_on_a_topic_is_what_was_said_about_it(ex, question, start):  # noqa: F811
+    who = TECH if "technician" in question.split("think")[0] else COFFEE
+    a = answer(ex, question, f'find=what who="{who}"').answer
+    assert a.startswith(start), a

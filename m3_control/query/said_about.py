@@ -25,6 +25,9 @@ from .words import cap
 _ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentioned|talk|talked|talking|speak|spoke|"
                     r"speaking|ask|asked|asking)\b[^?]*?\b(?:about|regarding|concerning|on\s+the\s+subject\s+of)\s+"
                     r"(?P<topic>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+# "what did A think of the food?", "how did A feel about the move?": an opinion on a topic, as said
+_OPINION = re.compile(r"\b(?:think|thinks|thought|feel|feels|felt)\s+(?:of|about|regarding)\s+(?P<topic>[^?.!,;]+?)\s*"
+                      r"(?:[?.!,;]|$)", re.IGNORECASE)
 _STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
 with by from and or any anything something some thing things what which who whom it them him me us you i we they there
 here then now tomorrow today yesterday later soon again""".strip()))
@@ -68,7 +71,7 @@ def asks_about(question: str) -> AboutAsk | None:
     if not quotes_of(question):
         return None
     plain = QUOTED.sub(" QUOTED ", question)
-    m = _ABOUT.search(plain)
+    m = _ABOUT.search(plain) or _OPINION.search(plain)
     if m is None or "QUOTED" in m.group("topic"):
         return None
     topic = m.group("topic").strip()
