@@ -194,7 +194,7 @@ def test_ranks_by_count_beyond_the_most_and_the_least(ex):  # noqa: F811
     _, res = ask(ex, "find=who pick=second_least act=spoke")
     assert _names(res) == [f'the person who said "{TECH}"']
     a, res = ask(ex, 'find=who pick=second_most place="lab" act=spoke')   # Ann 2, Cy 2: nobody is second
-    assert res.people == [] and "TECH" not in a and "Ann" not in a, a
+    assert res.people == [] and a.startswith("Nobody spoke the second most in the lab: ") and "twice" in a, a
     _, res = ask(ex, 'find=where pick=second_most act=spoke')            # kitchen 3, lab 4, office 2
     assert res.value == ["kitchen"]
     with pytest.raises(QueryError):

@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from m3_control.query import routing as query_routing
 from m3_memory.store.where import robot_stays
 
 from .test_query_also import BO, CY, answer
@@ -64,6 +65,12 @@ def test_who_had_not_spoken_yet_at_a_moment(ex):  # noqa: F811
     assert a.startswith("1:") and "technician" in a and "00:35" in a and "Ann" not in a, a
     a = answer(ex, f"Who was yet to speak when {BO} first spoke?", f'find=who other="{COFFEE}" rel=before').answer
     assert "technician" in a and "Ann" not in a and "coffee" not in a, a
+    # (blind probe 612) named two people who had both spoken before the move
+    a = answer(ex, "Who talked only after I entered the office?",
+               'find=who other="I entered the office" rel=after act=spoke').answer
+    assert "technician" in a and "Ann" not in a and "coffee" not in a, a
+    a = answer(ex, "Who spoke only after I got to the lab?", 'find=who other="I got to the lab" rel=after').answer
+    assert a.startswith("Everyone"), a
 
 
 @pytest.mark.parametrize("question, start, parts", [
@@ -107,8 +114,51 @@ def test_a_ranked_speaker_counted_is_named(ex):  # noqa: F811
     (f"What did {CY} think of the food?", "I don't remember"),
     (f"How did {BO} feel about the meeting?", "I don't remember"),
     (f"What did {BO} think about the coffee machine?", "The person who said"),
+    # (blind probe 612) A's only sentence, as if it were a promise
+    (f"What did {CY} promise {BO}?", "I don't remember"),
+    (f"Did {BO} offer anything?", "No, I don't remember"),
 ])
 def test_an_opinion_on_a_topic_is_what_was_said_about_it(ex, question, start):  # noqa: F811
     who = TECH if "technician" in question.split("think")[0] else COFFEE
     a = answer(ex, question, f'find=what who="{who}"').answer
     assert a.startswith(start), a
+
+
+@pytest.mark.parametrize("question, start", [
+    # written pick=first to=20:00, this was "No: B did not speak" (Bo spoke at 0:40, between Ann's first and last)
+    (f"Did {BO} speak between {CY}'s first and last words?", "Yes"),
+    (f"Did Ann speak between {CY}'s first and last words?", "Yes"),
+    (f"Did Ann speak between {CY}'s second and last turns?", "No"),
+])
+def test_someone_between_another_persons_turns(ex, question, start):  # noqa: F811
+    r = answer(ex, question, f'find=yes who="{COFFEE}" other="{TECH}" pick=first to=20:00')
+    assert r.answer.startswith(start) and "20:00" not in r.answer, r.answer
+
+
+def test_a_rank_by_count_after_a_tie(ex):  # noqa: F811
+    # Ann 2, Bo 2, Cy 1 in the first minute: "I don't remember anyone speaking" (no third different count); two
+    # tied for the most take the first two places, so Cy is third
+    a = answer(ex, "Who spoke the third most in the first minute?", "find=who pick=third_most").answer
+    assert "technician" in a and "Ann" not in a and "coffee" not in a, a
+    # Ann 2, Cy 2 in the lab: nobody is second, and the answer says why rather than that nobody spoke
+    a = answer(ex, "Who spoke the second most in the lab?", 'find=who pick=second_most place="lab"').answer
+    assert "anyone speaking" not in a and "Ann" in a and "technician" in a, a
+
+
+@pytest.mark.parametrize("question, named", [
+    # the memory search answered "Someone said ..." with the third speaker's words
+    ("Who opened the conversation?", "Ann"),
+    ("Who started the talking?", "Ann"),
+    ("Who got the conversation going?", "Ann"),
+    ("Who had the last word?", "Ann"),
+    ("Who closed the discussion?", "Ann"),
+])
+def test_who_opened_the_conversation_is_the_first_to_speak(ex, question, named):  # noqa: F811
+    r = answer(ex, question, "find=who act=spoke")
+    assert named in r.answer and "coffee" not in r.answer and "technician" not in r.answer, r.answer
+    assert query_routing.asks_who_spoke(question) or query_routing.asks_by_rank(question)
+
+
+def test_opening_a_door_is_no_conversation(ex):  # noqa: F811
+    a = answer(ex, "Who opened the door?", "find=who act=seen").answer
+    assert "first" not in a and "last" not in a, a

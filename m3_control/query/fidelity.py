@@ -468,7 +468,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
     q = unasked_rank(rank_of_turn(q, plain, quoted, added), plain, added)
     q = late_forms(nth_anchor(q, plain, added), plain, quoted, bool(YES_NO_QUESTION.match(question)), added, missing,
-                   known_places)
+                   known_places, question)
     beyond = beyond_language(plain)
     if beyond is not None:
         missing.append(f"unsupported: I cannot tell {beyond} from my records")

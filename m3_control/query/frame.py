@@ -275,11 +275,18 @@ def count_rank(pick: str | None) -> tuple[bool, int] | None:
 
 
 def by_count(counts: list[int], pick: str) -> int | None:
-    """The count a rank by count picks from ``counts`` (ranked without gaps, most first for most / second_most);
-    None where there are fewer different counts."""
+    """The count a rank by count picks from ``counts`` (ranked without gaps, most first for most / second_most;
+    where there are fewer different counts, as places in a race); None where no count holds that place."""
     most, k = count_rank(pick) or (True, 1)
     values = sorted(set(counts), reverse=most)
-    return values[k - 1] if len(values) >= k else None
+    if len(values) >= k:
+        return values[k - 1]
+    # fewer different counts: ranked as in a race ("the third most" of 4, 4, 2 is the 2: two tied for the most
+    # take the first two places), never a place a tie covers (of 2, 2 nobody is second)
+    ranked = sorted(counts, reverse=most)
+    if len(ranked) >= k and (k == 1 or ranked[k - 1] != ranked[k - 2]):
+        return ranked[k - 1]
+    return None
 
 
 def compares_with_other(times: str | None) -> bool:

@@ -1,5 +1,6 @@
 """The people who had not spoken yet at a moment: "who hadn't spoken yet when I entered the lab?", "how many people
-had not talked yet by 1:00?", "who was yet to speak when A first spoke?".
+had not talked yet by 1:00?", "who was yet to speak when A first spoke?", "who talked only after I entered the
+porch?".
 
 A frame selects turns in a window; "not yet" is everyone heard (up to the question's now) less those heard before
 the moment, so this runs both frames and takes the difference in code. The moment is the frame's, as the checks
@@ -20,7 +21,10 @@ from .phrase import REFUSAL, _cap, _join, check, phrase
 _NOT_YET = re.compile(
     r"\b(?:(?:had|has|have|did)\s*n[o']?t|(?:had|has|have|did)\s+not|not)\s+(?:yet\s+)?(?:spoken|talked|said\s+"
     r"(?:anything|a\s+word)|been\s+heard)(?:\s+yet)?\b|\byet\s+to\s+(?:speak|talk|say\s+anything|be\s+heard)\b|"
-    r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b", re.IGNORECASE)
+    r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b|"
+    # "who talked only after I entered the porch?": first heard after the moment
+    r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard)\s+only\s+(?:after|once|since)\b|"
+    r"\bonly\s+(?:started|began)\s+(?:to\s+)?(?:speak|talk|speaking|talking)\b", re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:who|which|how\s+many|name|list|tell\s+me\s+who)\b", re.IGNORECASE)
 _COUNT = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
 

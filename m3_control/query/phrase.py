@@ -347,6 +347,13 @@ def _nobody(res: QueryResult, cond: str) -> str:
         return f"{_cap(res.describe[w.character_id])} {did}{cond}."  # type: ignore[index]
     if act == "seen":
         return f"I don't remember seeing anyone{cond}."
+    rank = count_rank(q.pick)
+    if rank is not None and res.spoke:
+        # "who spoke the second most?" where everyone tied: nobody holds that place, but people did speak
+        ranked = sorted(res.spoke.items(), key=lambda kv: -kv[1] if rank[0] else kv[1])
+        said = _join([f"{res.describe[c]} {times_word(n)}" for c, n in ranked])  # type: ignore[index]
+        word = q.pick.replace("_", " ")  # type: ignore[union-attr]
+        return f"Nobody spoke the {word}{cond}: {said}."
     return f"I don't remember anyone{' speaking' if q.act == 'spoke' else ''}{cond}."
 
 

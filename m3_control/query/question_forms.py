@@ -510,6 +510,23 @@ def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     return _noted(q, new, added, f"pick={pick}: the turn {m.group(0)!r}")
 
 
+# "who opened the conversation?", "who started the talking?", "who closed the discussion?": the first (last) to speak
+_OPENED = re.compile(r"^\W*who\s+(?:(opened|started|began|kicked\s+off|initiated|got)|(closed|ended|finished|"
+                     r"wrapped\s+up|had\s+the\s+last\s+word))\b(?:\s+(?:the\s+|our\s+)?(?:conversation|talking|talk|"
+                     r"discussion|chat|chatting|chatter)(?:\s+(?:going|off))?)?", re.IGNORECASE)
+
+
+def opened_talk(q: Query, plain: str, added: list[str]) -> Query:
+    """"Who opened the conversation?": the first person to speak (the model may search the memory's text for
+    it, where nobody "opened" anything)."""
+    m = _OPENED.match(plain)
+    if m is None or not re.search(r"conversation|talk|discussion|chat|last\s+word", m.group(0), re.IGNORECASE):
+        return q     # "who opened the door?": no talk
+    pick = "first" if m.group(1) else "last"
+    new = replace(q, find="who", pick=pick, act="spoke", by=None, who=None, other=None, rel=None, times=None)
+    return _noted(q, new, added, f"pick={pick}: the question's {m.group(0).strip()!r} (the {pick} to speak)")
+
+
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
@@ -519,6 +536,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
                        added)
     q = one_turn_forms(exact_times(role_person(q, plain, added), plain, added), plain, quoted, added)
     q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
+    q = opened_talk(q, plain, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q

@@ -59,7 +59,8 @@ _WHO_SPOKE = re.compile(r"^(?:[^?]*,\s*)?\W*(?:who|whose|which\s+(?:(?:two|three
                         r"when|"
                         r"(?:at\s+)?what\s+time|where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
                         r"[^?]*\b(?:speak|spoke|spoken|speaking|speaker|talk|talked|"
-                        r"talking|voice|hear|heard|turns?|said\s+(?:something|anything)|say\s+(?:something|anything))\b",
+                        r"talking|voice|hear|heard|turns?|said\s+(?:something|anything)|say\s+(?:something|anything)|"
+                        r"conversation|discussion|chat|chatting)\b",
                         re.IGNORECASE)
 
 

@@ -28,6 +28,13 @@ _ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentio
 # "what did A think of the food?", "how did A feel about the move?": an opinion on a topic, as said
 _OPINION = re.compile(r"\b(?:think|thinks|thought|feel|feels|felt)\s+(?:of|about|regarding)\s+(?P<topic>[^?.!,;]+?)\s*"
                       r"(?:[?.!,;]|$)", re.IGNORECASE)
+# "what did A promise B?", "did A offer anything?": a kind of saying, found by its word (a promise made without the
+# word "promise" is not found: the answer says it does not remember one, and what A did say is one question away)
+_ACTS = {"promise": "promising", "offer": "offering", "suggest": "suggesting", "recommend": "recommending",
+         "propose": "proposing", "decide": "deciding", "plan": "planning", "agree": "agreeing to",
+         "request": "requesting", "warn": "warning about", "complain": "complaining about",
+         "apologize": "apologizing for"}
+_ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS) + r")(?:e?d|s)?\b", re.IGNORECASE)
 _STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
 with by from and or any anything something some thing things what which who whom it them him me us you i we they there
 here then now tomorrow today yesterday later soon again""".strip()))
@@ -43,6 +50,7 @@ _NOT_A_TOPIC = re.compile(r"^(?:in|at|on|inside|before|after|when|while|during|b
 class AboutAsk:
     topic: str                 # the topic in the question's words ("the weather")
     words: frozenset[str]      # its content words, stemmed
+    act: str = ""              # a kind of saying instead ("promising": "what did A promise B?")
 
 
 def _stem(word: str) -> str:
@@ -72,6 +80,9 @@ def asks_about(question: str) -> AboutAsk | None:
         return None
     plain = QUOTED.sub(" QUOTED ", question)
     m = _ABOUT.search(plain) or _OPINION.search(plain)
+    if m is None and (act := _ACT.search(plain)) is not None:
+        word = act.group("act").lower()
+        return AboutAsk(word, content_words(word), _ACTS[word])
     if m is None or "QUOTED" in m.group("topic"):
         return None
     topic = m.group("topic").strip()
@@ -104,7 +115,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
                       "about": len(about)})
     if not about:
         heard = "" if mine else f" (I did not hear {d} at all)"
-        text = f"I don't remember {d} saying anything about {ask.topic}{heard}."
+        text = f"I don't remember {d} {ask.act} anything{heard}." if ask.act else \
+            f"I don't remember {d} saying anything about {ask.topic}{heard}."
         return ("No, " + text if yes_no else text), res
     said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
     text = f"{cap(d)} said {said}."

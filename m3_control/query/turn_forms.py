@@ -26,7 +26,7 @@ from .frame import Query, nth, pick_ordinal
 from .people import Who, by_role, is_role
 from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
-from .wording import ORDINAL_WORDS
+from .wording import ORDINAL_WORDS, QUOTED
 from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
 
 if TYPE_CHECKING:
@@ -69,18 +69,30 @@ _HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+(?:seconds|minutes)
 _THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
 
 
+def _span_owner(question: str, quoted: list[str]) -> str | None:
+    """Of two quoted people, the one whose turns a "between X's first and last words" window is made of: the one
+    quoted right before "'s" (the other is who the question asks about), else None."""
+    if len(quoted) != 2 or not question:
+        return None
+    said = [next(g for g in m.groups() if g) for m in QUOTED.finditer(question)]
+    n = iter(range(len(said)))
+    marked = QUOTED.sub(lambda _: f" <Q{next(n)}> ", question)
+    m = re.search(r"\bbetween\s+[^<?]{0,40}<Q(\d+)>\s*'s\s", marked)
+    return said[int(m.group(1))] if m and said[int(m.group(1))] in quoted else None
+
+
 def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str], missing: list[str],
-               known: list[str] | None = None) -> Query:
+               known: list[str] | None = None, question: str = "") -> Query:
     """The forms above, on the frame the other checks left (``plain``: the question with its quotes taken out); a
     complaint about a relation the form took out goes with it."""
-    new = _late_form(q, plain, quoted, yes_no, added, known)
+    new = _late_form(q, plain, quoted, yes_no, added, known, question)
     if new.rel is None and q.rel is not None:
         missing[:] = [m for m in missing if not m.startswith("nothing about order in time")]
     return new
 
 
 def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str],
-               known: list[str] | None = None) -> Query:
+               known: list[str] | None = None, question: str = "") -> Query:
     if (m := _REACH.search(plain)) is not None and q.find in ("who", "what", "when", "where"):
         k = COUNT_WORDS.get((m.group(2) or m.group(3)).lower()) or int(m.group(3))
         pick = {"first": "first", "second": "2", "third": "3", "last": "last"}[m.group(1).lower()]
@@ -97,13 +109,18 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
             new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
                           until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
             return _noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
-    if len(quoted) == 1 and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
+    owner = quoted[0] if len(quoted) == 1 else _span_owner(question, quoted)
+    if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
         a, b = (m.group("a") or m.group("a2")).lower(), (m.group("b") or m.group("b2")).lower()
         first = ORDINAL_WORDS.get(a) or int(re.sub(r"\D", "", a) or 1)
         until = "last" if b in ("last", "final") else str(ORDINAL_WORDS.get(b) or int(re.sub(r"\D", "", b) or 2))
-        new = replace(q, other=quoted[0], until=quoted[0], rel=None, other_turn=None if first == 1 else str(first),
-                      until_turn=until, who=None if q.who == quoted[0] else q.who, pick=None, by=None, times=None,
-                      act=q.act or "spoke")
+        # "did B speak between A's first and last words?": B in the window of A's turns
+        who = next((x for x in quoted if x != owner), None) if len(quoted) == 2 else \
+            None if q.who == owner else q.who
+        new = replace(q, other=owner, until=owner, rel=None, other_turn=None if first == 1 else str(first),
+                      until_turn=until, who=who, pick=None, by=None, times=None, act=q.act or "spoke")
+        if not re.search(r"\d:\d\d", plain):   # the turns are the window: no clock time the question does not say
+            new = replace(new, from_=None, to=None, at=None)
         return _noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
     if yes_no and ref and _ONLY.search(plain):
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
