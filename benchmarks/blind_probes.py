@@ -6,7 +6,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-612 at
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-614 at
 stop 65, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -858,12 +858,64 @@ T612 = [
  "Who spoke in the {RX}?",
  "What did {A} promise {C}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 613)}
+T613 = [
+ "Whose voice did I hear first in the {R2}?",
+ "How many times did {A} talk before {B} first spoke?",
+ "Was {C} heard in the {R1} before I left it?",
+ "What was the very last thing {B} said?",
+ "Who spoke the fewest times before 1:00?",
+ "How many people did I hear in the {R2} after 1:00?",
+ "Did {A} speak more than twice in the {R1}?",
+ "What did the last person to speak say?",
+ "Was {B} talking at 0:40?",
+ "How many turns did {B} and {C} take together?",
+ "Who spoke third in the {R1}?",
+ "How long did I spend in the {R2}?",
+ "How many seconds after 1:00 did someone first speak?",
+ "Who did I hear in between {A}'s first words and {C}'s first words?",
+ "Did {C} ever speak right after {A}?",
+ "How many people spoke exactly once?",
+ "Who spoke fewer times than {A}?",
+ "Which room did {B} speak in last?",
+ "How many different people spoke after {B}'s last words?",
+ "Did anyone speak during the first ten seconds?",
+ "What did {C} say before I arrived in the {R2}?",
+ "Did the person who said 'lay white by s zero again' speak in the {R1}?",
+ "How many times did someone speak in the {RX}?",
+ "What did {A} say about the schedule?",
+]
+T614 = [
+ "Who had the first word?",
+ "How many times did {C} speak in the {R2}?",
+ "Did {B} speak before {A}?",
+ "What were {A}'s words the last time they spoke?",
+ "Who spoke the most after I arrived in the {R2}?",
+ "How many people did I hear before I entered the {R2}?",
+ "Was {C} the first person I heard in the {R2}?",
+ "When did I first hear {B} in the {R2}?",
+ "Did anybody speak three times in a row?",
+ "Who spoke after 1:10?",
+ "How many times did {A} speak during my time in the {R1}?",
+ "Which person spoke most often in the {R2}?",
+ "Who did I hear just before 0:30?",
+ "How much later than {A} did {C} first speak?",
+ "Did {B} say anything in the {R2}?",
+ "Who were all the people I heard in the {R1}?",
+ "Was there anyone who spoke in both rooms?",
+ "How many turns were taken after {C} first spoke?",
+ "Who spoke the second most in the {R1}?",
+ "Did {A} speak less often than {C}?",
+ "What was said at 0:50?",
+ "Did anyone speak after I came into the {R2}?",
+ "What did {C} say in the {RX}?",
+ "Why did {B} leave?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 615)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-612)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-614)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
