@@ -162,3 +162,24 @@ def test_who_opened_the_conversation_is_the_first_to_speak(ex, question, named):
 def test_opening_a_door_is_no_conversation(ex):  # noqa: F811
     a = answer(ex, "Who opened the door?", "find=who act=seen").answer
     assert "first" not in a and "last" not in a, a
+
+
+@pytest.mark.parametrize("question, start, parts", [
+    # (blind probe 613) the frame related only to A's first turn: "No" where C followed A's second
+    (f"Did {BO} ever speak right after {CY}?", "Yes", ["00:40"]),
+    (f"Did {CY} ever speak right after {BO}?", "No", []),
+    (f"Did {BO} ever speak right before {CY}?", "No", []),
+    (f"Did {CY} ever talk just before {BO}?", "Yes", ["00:35"]),
+    # (blind probe 614) declined: "I cannot tell turns in a row"
+    ("Did anybody speak three times in a row?", "Nobody spoke 3 times in a row", []),
+    (f"Did {CY} ever speak twice in a row?", "Yes", ["01:10 and 01:20"]),
+])
+def test_turn_sequences_over_every_turn(ex, question, start, parts):  # noqa: F811
+    a = answer(ex, question, f'find=yes who="{TECH}" other="{COFFEE}" rel=right_after').answer
+    assert a.startswith(start) and all(p in a for p in parts), a
+
+
+def test_why_is_not_in_the_records(ex):  # noqa: F811
+    # "The person who said X did not say anything I heard" (they spoke three times)
+    a = answer(ex, f"Why did {CY} leave?", f'find=what who="{TECH}" act=seen times=0').answer
+    assert a.startswith("I can't answer that reliably") and "why" in a, a

@@ -11,7 +11,8 @@
 - ``not_yet``: the people not heard yet at a moment (:mod:`.not_yet`)
 - ``places_together`` / ``than_two``: counts added up: two places together, two people against a third
   (:mod:`.added_counts`)
-- ``in_a_row`` / ``last_new``: two turns of one person in a row, the last new voice (:mod:`.turn_sequence`)
+- ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
+  another's, the last new voice (:mod:`.turn_sequence`)
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)

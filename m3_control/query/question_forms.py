@@ -248,12 +248,16 @@ _BEYOND = (
                 r"over\s+|of\s+more\s+than\s+)", re.IGNORECASE), "how long the silences between turns were"),
     (re.compile(r"\bboth\s+(?:see|saw|seen)\s+and\s+(?:hear|heard)\b|\bboth\s+(?:hear|heard)\s+and\s+(?:see|saw|seen)\b",
                 re.IGNORECASE), "who I both saw and heard"),
+    # reasons: the records hold who spoke when and where, not why anyone did anything ("why did A leave?" was
+    # answered "A did not say anything I heard", A having spoken three times)
+    (re.compile(r"^\W*(?:why|for\s+what\s+reason|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE),
+     "why someone did something"),
 )
 
 
 # two turns of one person with nobody between them: said by code over the turns (turn_sequence.py), not declined
-IN_A_ROW = re.compile(r"\b(?:twice|two\s+times)\s+in\s+a\s+row\b|\b(?:back\s+to\s+back|consecutively|two\s+turns\s+"
-                      r"in\s+a\s+row)\b", re.IGNORECASE)
+IN_A_ROW = re.compile(r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:times|turns))\s+in\s+a\s+row\b|"
+                      r"\b(?:back\s+to\s+back|consecutively)\b", re.IGNORECASE)
 
 
 def beyond_language(plain: str) -> str | None:

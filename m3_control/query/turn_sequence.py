@@ -1,6 +1,7 @@
 """Questions about the sequence of turns that no frame field says: "who spoke twice in a row?", "did A ever speak
-twice in a row?" (two turns of one person with nobody else's words between them), and "who was the last new voice
-I heard?" (the last person to speak for the first time).
+twice (three times) in a row?" (turns of one person with nobody else's words between them), "did B ever speak right
+after A?" (after any of A's turns, not only the first), and "who was the last new voice I heard?" (the last person to
+speak for the first time).
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 walks them in order. The answer names the people and the times of the turns it rests on, checked against that
@@ -23,10 +24,16 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
                        r"to\s+speak)\s+for\s+the\s+first\s+time\b", re.IGNORECASE)
 
 
+_EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
+_K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
 def asks_sequence(question: str) -> str | None:
-    """"in_a_row" or "last_new" when the question asks one of them, else None."""
+    """"in_a_row", "ever_after" / "ever_before" or "last_new" when the question asks one of them, else None."""
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "in_a_row"
+    if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
+        return f"ever_{m.group(1).lower()}"
     if _LAST_NEW.search(question) and not quotes_of(question):
         return "last_new"
     return None
@@ -56,6 +63,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
             f"{res.say(e.start)})."
         return (REFUSAL if check(text, res) else text), res
     quoted = quotes_of(question)
+    if kind.startswith("ever_"):
+        return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
     ref = quoted[0] if quoted else q.who
     who = None
     if ref:
@@ -65,20 +74,56 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         who = named.who["who"].character_id
         res.who["who"] = named.who["who"]     # (the person as the question names them: their words, as asked)
         res.describe[who] = named.describe[who]  # type: ignore[index]
-    pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id == b.character_id
-             and (who is None or a.character_id == who)]
-    if not pairs:
-        text = (f"No, {res.describe[who]} never spoke twice in a row{where}." if who is not None else
-                f"Nobody spoke twice in a row{where}: someone else always spoke in between.")
+    m = IN_A_ROW.search(question)
+    word = next((w for w in re.findall(r"[a-z0-9]+", m.group(0).lower()) if w in _K or w.isdigit()), "twice") \
+        if m else "twice"
+    k = int(word) if word.isdigit() else _K[word]
+    row = "twice" if k == 2 else f"{k} times"
+    runs: list[list] = []     # each run of one person's turns with nobody between them
+    for e in turns:
+        if runs and runs[-1][-1].character_id == e.character_id:
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    runs = [r for r in runs if len(r) >= k and (who is None or r[0].character_id == who)]
+    if not runs:
+        text = (f"No, {res.describe[who]} never spoke {row} in a row{where}." if who is not None else
+                f"Nobody spoke {row} in a row{where}: someone else always spoke in between.")
         return text, res
-    people = list(dict.fromkeys(a.character_id for a, _ in pairs))
+    people = list(dict.fromkeys(r[0].character_id for r in runs))
 
     def times(c: int) -> str:
-        return _join([f"{res.say(a.start)} and {res.say(b.start)}" for a, b in pairs if a.character_id == c])
+        return _join([_join([res.say(e.start) for e in r]) for r in runs if r[0].character_id == c])
 
     if who is not None:
-        text = f"Yes, {res.describe[who]} spoke twice in a row{where}: at {times(who)}."
+        text = f"Yes, {res.describe[who]} spoke {row} in a row{where}: at {times(who)}."
     else:
         said = "; ".join(f"{res.describe[c]} at {times(c)}" for c in people)
-        text = f"{_cap(_join([res.describe[c] for c in people]))} spoke twice in a row{where}: {said}."
+        text = f"{_cap(_join([res.describe[c] for c in people]))} spoke {row} in a row{where}: {said}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
+               before_time: float | None, where: str) -> tuple[str, QueryResult]:
+    """"Did B ever speak right after A?": over every turn of A's (the frame relates to one of them only)."""
+    ids = []
+    for ref in quoted:
+        named = executor.run(replace(prepare(q), who=ref), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        ids.append(cid)
+    who, other = ids
+    if who == other:
+        return REFUSAL, res
+    side = "after" if after else "before"
+    pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False)
+             if (a.character_id, b.character_id) == ((other, who) if after else (who, other))]
+    d, o = res.describe[who], res.describe[other]  # type: ignore[index]
+    if not pairs:
+        return f"No, {d} never spoke right {side} {o}{where}.", res
+    at = _join([res.say((b if after else a).start) for a, b in pairs])
+    text = f"Yes, {d} spoke right {side} {o}{where}: at {at}."
+    res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
     return (REFUSAL if check(text, res) else text), res
