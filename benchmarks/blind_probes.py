@@ -6,7 +6,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-614 at
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-616 at
 stop 65, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -910,12 +910,64 @@ T614 = [
  "What did {C} say in the {RX}?",
  "Why did {B} leave?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 615)}
+T615 = [
+ "Do you remember who spoke right after I got to the {R2}?",
+ "Can you tell me how many times {B} talked?",
+ "Was it {A} or {C} who spoke more?",
+ "Which person did I hear the fewest times in the {R1}?",
+ "At what point did {C} speak for the first time?",
+ "Did {B} speak at any point after 1:00?",
+ "How many voices did I hear in the {R2}?",
+ "Who was the second person I heard in the {R1}?",
+ "What did {A} say right before I left the {R1}?",
+ "How long was {C}'s first turn?",
+ "Did {A} and {B} both speak in the {R1}?",
+ "Who talked the most overall?",
+ "How many times did people speak while I was in the {R2}?",
+ "Who spoke last before 1:00?",
+ "Was the first person I heard also the last?",
+ "What did I hear at 0:25?",
+ "Did {C} speak more often in the {R1} or in the {R2}?",
+ "How many people never spoke in the {R2}?",
+ "Who spoke immediately before {A}'s last turn?",
+ "When did the talking start?",
+ "Was {B} heard before {C} in the {R2}?",
+ "Did someone say 'place white in j three please'?",
+ "When did I go to the {RX}?",
+ "What did {B} say about the weekend?",
+]
+T616 = [
+ "Who spoke first after 0:30?",
+ "How many turns did the most talkative person take?",
+ "Did {A} talk after {B}'s first words?",
+ "What did the second person in the {R2} say?",
+ "How many different people spoke between 0:20 and 1:00?",
+ "Did {C} speak in the {R1} at all?",
+ "Who spoke the least overall?",
+ "Which rooms did I hear {B} in?",
+ "Was anyone speaking at 1:00?",
+ "How long after I arrived in the {R2} did {C} first speak?",
+ "Who spoke right after {B}'s last turn?",
+ "How many times was {A} heard in the {R2}?",
+ "Did everybody I heard speak at least twice?",
+ "Who did I hear in the {R1} after 0:20?",
+ "What was the second-to-last thing I heard?",
+ "Did {B} speak less than {A} in the {R2}?",
+ "Who were the first two people I heard?",
+ "How much time did {A} spend talking in the {R1}?",
+ "When did I get to the {R2}?",
+ "Which speaker did I hear only once?",
+ "Did {C} and {A} speak the same number of times?",
+ "Did {B} ever say 'set white in z three now'?",
+ "How many people did I see in the {RX}?",
+ "What is {C}'s favorite color?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 617)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-614)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-616)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
