@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from m3_control.query import not_yet
 from m3_control.query import routing as query_routing
 from m3_memory.store.where import robot_stays
 
@@ -71,6 +72,16 @@ def test_who_had_not_spoken_yet_at_a_moment(ex):  # noqa: F811
     assert "technician" in a and "Ann" not in a and "coffee" not in a, a
     a = answer(ex, "Who spoke only after I got to the lab?", 'find=who other="I got to the lab" rel=after').answer
     assert a.startswith("Everyone"), a
+    # "only once" is one time, not a moment ("who has spoken only once?" was read as "only once I ...")
+    for q in ("Who has spoken only once?", "Who spoke only once?", "Who talked only twice?",
+              "Who has not spoken in the kitchen?", "Who hasn't talked in the lab?"):   # (a place, no moment)
+        assert not_yet.asks_not_yet(q) is None, q
+    for q in ("Who hadn't spoken yet when I arrived in the office?", "Who had not yet talked by 1:00?",
+              "Who hadn't spoken by 0:30?", "Who was yet to speak at 0:30?", "Who didn't speak until after 1:00?"):
+        assert not_yet.asks_not_yet(q) == "who", q
+    for q in ("Who has spoken only once?", "Who spoke only once?"):
+        a = answer(ex, q, "find=who times=1").answer
+        assert "I can't answer" not in a and "had not yet" not in a, (q, a)
 
 
 @pytest.mark.parametrize("question, start, parts", [

@@ -18,12 +18,17 @@ from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 
+_SPOKEN = r"(?:spoken|talked|said\s+(?:anything|a\s+word)|been\s+heard)"
+_NOT = r"(?:(?:had|has|have)\s*n[o']?t|(?:had|has|have)\s+not)"
 _NOT_YET = re.compile(
-    r"\b(?:(?:had|has|have|did)\s*n[o']?t|(?:had|has|have|did)\s+not|not)\s+(?:yet\s+)?(?:spoken|talked|said\s+"
-    r"(?:anything|a\s+word)|been\s+heard)(?:\s+yet)?\b|\byet\s+to\s+(?:speak|talk|say\s+anything|be\s+heard)\b|"
+    # "who hadn't spoken yet", "who had not yet talked", "who was yet to speak", "who hadn't spoken by 1:00" (a moment
+    # must follow: "who has not spoken in the kitchen?" asks for a place, not a moment)
+    rf"\b{_NOT}\s+(?:yet\s+{_SPOKEN}|{_SPOKEN}\s+yet)\b|\bnot\s+yet\s+{_SPOKEN}\b|"
+    rf"\b{_NOT}\s+{_SPOKEN}\s+(?:by|when|before|at\s+the\s+time)\b|"
+    r"\byet\s+to\s+(?:speak|talk|say\s+anything|be\s+heard)\b|"
     r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b|"
-    # "who talked only after I entered the porch?": first heard after the moment
-    r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard)\s+only\s+(?:after|once|since)\b|"
+    # "who talked only after I entered the porch?": first heard after the moment ("only once" is one time)
+    r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard)\s+only\s+(?:after|since)\b|"
     r"\bonly\s+(?:started|began)\s+(?:to\s+)?(?:speak|talk|speaking|talking)\b", re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:who|which|how\s+many|name|list|tell\s+me\s+who)\b", re.IGNORECASE)
 _COUNT = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
