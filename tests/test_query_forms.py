@@ -299,7 +299,7 @@ def test_what_someone_wears_is_no_place(ex):  # noqa: F811
 
 def test_a_person_named_by_a_role_in_a_question_about_their_turns(ex):  # noqa: F811
     a = answer(ex, "How many times did the most talkative person speak?", "find=count_times by=turn")   # Ann, 4
-    assert a.answer.startswith("Ann spoke 4 times"), a.answer
+    assert a.answer.startswith("Ann spoke most often (4 times)"), a.answer   # (a tie: each one's, the same)
     a = answer(ex, "Where was the person who spoke the least?", "find=where")                         # Bo
     assert "coffee" in a.answer.lower() and "kitchen" in a.answer and "office" in a.answer, a.answer
 

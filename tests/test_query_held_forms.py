@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from m3_control.query import not_yet
+from m3_control.query import not_yet, said_about
 from m3_control.query import routing as query_routing
 from m3_memory.store.where import robot_stays
 
@@ -128,6 +128,9 @@ def test_a_ranked_speaker_counted_is_named(ex):  # noqa: F811
     # (blind probe 612) A's only sentence, as if it were a promise
     (f"What did {CY} promise {BO}?", "I don't remember"),
     (f"Did {BO} offer anything?", "No, I don't remember"),
+    # (blind probe 616) "I heard 'Set blue with E5 now'", as if that were A's favorite colour
+    (f"What is {CY}'s favorite color?", "I don't remember"),
+    (f"What was {BO}'s job?", "I don't remember"),
 ])
 def test_an_opinion_on_a_topic_is_what_was_said_about_it(ex, question, start):  # noqa: F811
     who = TECH if "technician" in question.split("think")[0] else COFFEE
@@ -194,3 +197,30 @@ def test_why_is_not_in_the_records(ex):  # noqa: F811
     # "The person who said X did not say anything I heard" (they spoke three times)
     a = answer(ex, f"Why did {CY} leave?", f'find=what who="{TECH}" act=seen times=0').answer
     assert a.startswith("I can't answer that reliably") and "why" in a, a
+
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # (blind probe 615) "I heard 1 person who stayed silent the whole time in the lab": nobody was silent there
+    ("How many people never spoke in the lab?", "find=count_people act=seen times=0", "1 person", ["lab"],
+     ["silent"]),
+    ("Who never spoke in the kitchen?", "find=who act=spoke times=0", "", ["technician"], ["Ann", "coffee"]),
+    ("Which people didn't talk in the office?", 'find=who place="office" times=0', "", ["Ann"],
+     ["coffee", "technician"]),
+])
+def test_people_who_never_spoke_in_a_place(ex, question, frame, start, named, absent):  # noqa: F811
+    a = answer(ex, question, frame).answer
+    assert a.startswith(start) and all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def test_a_persons_own_turns_are_no_topic(ex):  # noqa: F811
+    for q in (f"What were {CY}'s words the last time they spoke?", f"What was {CY}'s first sentence?",
+              f"What is {BO}'s name?"):
+        assert said_about.asks_about(q) is None, q
+
+
+def test_the_count_of_the_most_talkative_with_a_tie(ex):  # noqa: F811
+    # (blind probe 616) two people tied for the most: "I can't tell who you mean", where both took 7 turns
+    a = answer(ex, "How many turns did the most talkative person take in the lab?", "find=count_times by=turn").answer
+    assert "Ann" in a and "technician" in a and "twice" in a, a          # Ann 2, Cy 2 in the lab
+    a = answer(ex, "How many times did the most talkative person speak?", "find=count_times").answer
+    assert "Ann" in a and "4 times" in a and "technician" not in a, a

@@ -90,6 +90,10 @@ def phrase(res: QueryResult) -> str:
         n = int(res.value)
         verb = {"spoke": "heard", "seen": "saw"}.get(q.act or "", "saw or heard")
         people_word = "person" if n == 1 else "people"
+        if q.times in ("=0", "<1", "<=0") and q.place and q.act == "spoke":
+            # "how many people never spoke in the lab?": people heard elsewhere, with no turn there (not "silent the
+            # whole time in the lab": they need not have been there)
+            return f"{n} {people_word} I heard never spoke{cond}." if n else f"Everyone I heard spoke{cond}."
         if q.times in ("=0", "<1", "<=0"):
             # the count is the only number the sentence states ("never" would read as a second one, zero)
             if not n:

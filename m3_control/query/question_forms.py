@@ -382,6 +382,12 @@ def role_person(q: Query, plain: str, added: list[str]) -> Query:
     m = _ROLE_PERSON.search(plain)
     if m is None or q.who or q.other or q.find not in ("count_times", "when", "where", "how_long"):
         return q
+    if q.find == "count_times":
+        # "how many turns did the most talkative person take?": the people with the most turns, and that count (two
+        # tied for the most took as many each: no person to tell apart, as a role would need)
+        pick = "least" if re.search(r"\bleast\b", m.group(0), re.IGNORECASE) else "most"
+        return _noted(q, replace(q, find="who", pick=pick, by=None, times=None, act="spoke"), added,
+                      f"find=who pick={pick}: the count of the people the question names by a role")
     return _noted(q, replace(q, who=m.group(0), pick=None, by=None, times=None), added,
                   f"who={m.group(0)!r}: the person the question names by a role")
 

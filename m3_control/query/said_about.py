@@ -35,6 +35,12 @@ _ACTS = {"promise": "promising", "offer": "offering", "suggest": "suggesting", "
          "request": "requesting", "warn": "warning about", "complain": "complaining about",
          "apologize": "apologizing for"}
 _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS) + r")(?:e?d|s)?\b", re.IGNORECASE)
+# "what is A's favorite color?", "what was A's job?": something about A no record of who spoke when holds; what A
+# said about it is all the memory can tell (not A's words as if they were the answer); A's turns and words are not it
+_POSSESSED = re.compile(r"^\W*what\s+(?:is|was|are|were)\s+[^?]*?QUOTED\W*'s\s+(?P<topic>[^?.!]+?)\s*[?.!]?\s*$",
+                        re.IGNORECASE)
+_TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
+                         r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)
 _STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
 with by from and or any anything something some thing things what which who whom it them him me us you i we they there
 here then now tomorrow today yesterday later soon again""".strip()))
@@ -80,6 +86,10 @@ def asks_about(question: str) -> AboutAsk | None:
         return None
     plain = QUOTED.sub(" QUOTED ", question)
     m = _ABOUT.search(plain) or _OPINION.search(plain)
+    if m is None and (own := _POSSESSED.match(plain)) is not None and not _TURN_WORDS.search(own.group("topic")):
+        topic = "their " + own.group("topic").strip()
+        words = content_words(own.group("topic"))
+        return AboutAsk(topic, words) if words else None
     if m is None and (act := _ACT.search(plain)) is not None:
         word = act.group("act").lower()
         return AboutAsk(word, content_words(word), _ACTS[word])
