@@ -109,17 +109,26 @@ def _merged(results: list[QueryResult], step: str) -> QueryResult:
     return merged
 
 
+def counts_each(executor: QueryExecutor, frame: Query, question: str, people: bool, variants: list[dict],
+                before_time: float | None) -> tuple[list[QueryResult], tuple[str, QueryResult] | None]:
+    """One count frame per variant (``{"place": ...}``, ``{"from_": ..., "to": ...}``), of the question's one quoted
+    person unless it counts people: (the results, None), or the first result that stopped, phrased."""
+    quoted = quotes_of(question)
+    if quoted and not people:
+        frame = replace(frame, who=quoted[0])
+    results = [executor.run(replace(frame, **v), before_time) for v in variants]
+    stopped = next((r for r in results if r.status != "ok"), None)
+    return results, (phrase(stopped), stopped) if stopped is not None else None
+
+
 def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: str,
                   before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, a result holding both places' people and turns)."""
-    quoted = quotes_of(question)
-    frame = prepare(q, ask.people)
-    if quoted and not ask.people:
-        frame = replace(frame, who=quoted[0])
-    results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
-    for res in results:
-        if res.status != "ok":
-            return phrase(res), res
+    results, stopped = counts_each(executor, prepare(q, ask.people), question, ask.people,
+                                   [{"place": p} for p in ask.places], before_time)
+    if stopped is not None:
+        return stopped
+    frame = results[0].query
     names = [r.query.place or p for r, p in zip(results, ask.places, strict=True)]
     counts = [int(r.value or 0) for r in results]
     merged = _merged(results, "counts in two places added")

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .added_counts import counts_each
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, phrase
+from .phrase import REFUSAL, check
 from .repair import mss
 from .wording import CLOCK, QUOTED
 from .words import times_word
@@ -122,14 +123,11 @@ def prepare(q: Query, people: bool) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the first window's result, holding both windows' turns for provenance)."""
-    quoted = quotes_of(question)
-    frame = prepare(q, ask.people)
-    if quoted and not ask.people:
-        frame = replace(frame, who=quoted[0])
-    results = [executor.run(replace(frame, from_=w.from_, to=w.to), before_time) for w in ask.windows]
-    for res in results:
-        if res.status != "ok":
-            return phrase(res), res
+    results, stopped = counts_each(executor, prepare(q, ask.people), question, ask.people,
+                                   [{"from_": w.from_, "to": w.to} for w in ask.windows], before_time)
+    if stopped is not None:
+        return stopped
+    frame = results[0].query
     counts = [int(r.value or 0) for r in results]
     ra = results[0]
     subject = "people" if frame.who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
