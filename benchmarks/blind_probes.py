@@ -6,7 +6,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
-Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-616 at
+Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -962,12 +962,64 @@ T616 = [
  "How many people did I see in the {RX}?",
  "What is {C}'s favorite color?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 617)}
+T617 = [
+ "Who was heard first in the {R2}?",
+ "How often did I hear {C} in the {R1}?",
+ "Did {A} speak before {C} in the {R1}?",
+ "What did {B} say when I was in the {R2}?",
+ "Who spoke the most in the {R1}?",
+ "How many people talked before 0:40?",
+ "Did {B} speak more than once after 1:00?",
+ "Who spoke right after I left the {R1}?",
+ "How many seconds after {B}'s first words did {A} speak again?",
+ "Was {C} speaking when I arrived in the {R2}?",
+ "Which people spoke in the {R2}?",
+ "How many times did people talk before I entered the {R2}?",
+ "Who spoke fourth?",
+ "What did I hear last in the {R1}?",
+ "Did {A} speak in every minute of the recording?",
+ "How many people spoke more than {C}?",
+ "Who spoke between 0:45 and 1:15?",
+ "Did {C} speak right before {B}'s last turn?",
+ "Which room was I in when {A} spoke for the last time?",
+ "How long was I in the {R1} before {B} first spoke?",
+ "Did everyone speak at least once in the {R2}?",
+ "Was anyone heard saying 'lay red with p nine again'?",
+ "Who spoke in the {RX} before 1:00?",
+ "How old is {A}?",
+]
+T618 = [
+ "Who did I hear talking first?",
+ "How many times did {B} speak in total?",
+ "Did {C} talk in the {R2}?",
+ "What did the third speaker say?",
+ "Who talked right before {C} first spoke?",
+ "How many different people did I hear after 0:30?",
+ "Was {A} the person I heard most?",
+ "When did {C} speak for the last time?",
+ "How many turns did {A} have in the {R2}?",
+ "Who spoke right after I walked into the {R2}?",
+ "Did {B} speak both in the {R1} and in the {R2}?",
+ "Who spoke less often than {B}?",
+ "What was said right before 1:00?",
+ "How many times did {C} speak before I left the {R1}?",
+ "Did anyone talk between {A}'s last words and {B}'s last words?",
+ "Which room did I hear the most different people in?",
+ "What did {A} say in the {R1}?",
+ "Who was the last to speak in the {R2}?",
+ "How much time passed between my arrival in the {R2} and {A}'s next words?",
+ "Did {C} ever speak twice in a row?",
+ "Who talked more in the {R2}, {A} or {B}?",
+ "Did someone say 'bin white at b seven please'?",
+ "Did {A} talk in the {RX}?",
+ "Where does {B} live?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 619)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-616)")
+    ap.add_argument("seed", type=int, help="a scene seed with templates above (581-618)")
     ap.add_argument("keep", type=Path, help="a scene_bench.py --keep folder holding seed_SEED/memory.db")
     ap.add_argument("--only", type=int, nargs="*", default=[], help="ask only these questions (1-24)")
     ap.add_argument("--json", type=Path, help="write the questions, answers, latencies and frames here")
