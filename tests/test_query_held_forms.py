@@ -131,6 +131,10 @@ def test_a_ranked_speaker_counted_is_named(ex):  # noqa: F811
     # (blind probe 616) "I heard 'Set blue with E5 now'", as if that were A's favorite colour
     (f"What is {CY}'s favorite color?", "I don't remember"),
     (f"What was {BO}'s job?", "I don't remember"),
+    # (blind probes 617-618) "The person who said X spoke.", "I saw the person who said X in the office."
+    (f"How old is {CY}?", "I don't remember"),
+    (f"Where does {BO} live?", "I don't remember"),
+    (f"What does {CY} like?", "I don't remember"),
 ])
 def test_an_opinion_on_a_topic_is_what_was_said_about_it(ex, question, start):  # noqa: F811
     who = TECH if "technician" in question.split("think")[0] else COFFEE
@@ -224,3 +228,25 @@ def test_the_count_of_the_most_talkative_with_a_tie(ex):  # noqa: F811
     assert "Ann" in a and "technician" in a and "twice" in a, a          # Ann 2, Cy 2 in the lab
     a = answer(ex, "How many times did the most talkative person speak?", "find=count_times").answer
     assert "Ann" in a and "4 times" in a and "technician" not in a, a
+
+
+def test_between_two_peoples_last_words(ex):  # noqa: F811
+    # (blind probe 618) "between A's last words and B's last words" was read as their first words: "No, nobody"
+    a = answer(ex, f"Did anyone talk between {BO}'s last words and {CY}'s last words?",
+               f'find=yes who="{COFFEE}" other="{TECH}" pick=last to=2:00').answer
+    assert a.startswith("Yes") and "Ann" in a and "02:00" not in a, a          # Bo 0:40, Ann 1:05, Cy 1:20
+    a = answer(ex, f"Did anyone talk between {BO}'s first words and {CY}'s first words?",
+               f'find=yes who="{COFFEE}" other="{TECH}"').answer
+    assert a.startswith("Yes") and "Ann" in a, a                                # Bo 0:10, Ann 0:20, Cy 0:35
+
+
+@pytest.mark.parametrize("question, start", [
+    # (blind probe 618) "Yes, B spoke at 00:05 in the office": the second place was not asked
+    (f"Did {BO} speak both in the kitchen and in the lab?", "No"),
+    (f"Did {BO} speak both in the kitchen and in the office?", "Yes"),
+    (f"Did {CY} talk in both the office and the lab?", "Yes"),
+])
+def test_one_person_in_both_of_two_places(ex, question, start):  # noqa: F811
+    who = COFFEE if "coffee" in question else TECH
+    a = answer(ex, question, f'find=yes who="{who}" place="kitchen" act=spoke').answer
+    assert a.startswith(start), a

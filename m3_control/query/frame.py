@@ -198,8 +198,9 @@ def from_dict(data: dict[str, Any]) -> Query:
         raise QueryError(f"until_turn is an ordinal 1..20 or last, got {hidden['until_turn']!r}")
     if hidden["top"] is not None and hidden["top"] not in ("2", "3", "4", "5"):
         raise QueryError(f"top is 2..5, got {hidden['top']!r}")
-    if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None:
-        raise QueryError(f"other_turn is an ordinal 2..20 or -2..-20, got {hidden['other_turn']!r}")
+    if hidden["other_turn"] is not None and _ordinal(str(hidden["other_turn"])) is None and \
+            str(hidden["other_turn"]) != "-1":   # -1: the other's last turn ("between A's last words and ...")
+        raise QueryError(f"other_turn is an ordinal 2..20, -2..-20 or -1, got {hidden['other_turn']!r}")
     unknown = [k for k in data if k not in _BY_KEY]
     if unknown:
         raise QueryError(f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(_BY_KEY)}")

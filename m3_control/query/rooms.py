@@ -51,6 +51,11 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     """What the question asks of people's places, or None when it asks nothing about how many places."""
     quoted = quotes_of(question)
     named = _NAMED.match(question)
+    both = _BOTH_NAMED.search(question)
+    if both and YES_NO_QUESTION.match(question) and len(quoted) == 1 and \
+            not {both.group("a").lower(), both.group("b").lower()} & _NOT_PLACES:
+        # "did A speak both in the office and in the garage?": one person in each of the two places named
+        return RoomsAsk("every", places=(both.group("a"), both.group("b")), who=quoted[0])
     if _ALL.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
         # one person (by their words or a name) in each of the robot's rooms
         return RoomsAsk("every", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
@@ -79,7 +84,8 @@ def prepare(q: Query) -> Query:
 
 def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
                 before_time: float | None) -> tuple[str, QueryResult]:
-    """"Did A speak in every room I visited?": A's places against the robot's rooms in the window."""
+    """"Did A speak in every room I visited?": A's places against the robot's rooms in the window (or against the
+    two places the question names: "did A speak both in the office and in the garage?")."""
     res = executor.run(replace(prepare(q), act=act, who=ask.who), before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -88,6 +94,15 @@ def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
     t1, t2 = res.read(q.from_), res.read(q.to)
     rooms = list(dict.fromkeys(p for p, a, b in robot_stays(executor.store, before_time)
                                if (t1 is None or b is None or b >= t1) and (t2 is None or a <= t2)))
+    if ask.places:   # the places the question names, not every room the robot was in
+        known = load_places(executor.store)
+        rooms = []
+        for words in ask.places:
+            place = find_place(known, words)
+            if place is None:
+                res.status, res.problem = "unknown_place", words
+                return f"I have no place called {words!r} in my memory.", res
+            rooms.append(place.name)
     missed = [r for r in rooms if r not in mine]
     res.value = not missed and bool(rooms)
     res.steps.append({"step": "places every", "rooms": rooms, "theirs": mine})

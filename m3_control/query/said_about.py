@@ -39,6 +39,14 @@ _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS
 # said about it is all the memory can tell (not A's words as if they were the answer); A's turns and words are not it
 _POSSESSED = re.compile(r"^\W*what\s+(?:is|was|are|were)\s+[^?]*?QUOTED\W*'s\s+(?P<topic>[^?.!]+?)\s*[?.!]?\s*$",
                         re.IGNORECASE)
+# "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
+_SELF = (
+    (re.compile(r"^\W*how\s+old\s+(?:is|was)\b[^?]*?QUOTED", re.IGNORECASE), "their age", "age old years"),
+    (re.compile(r"^\W*(?:where|what)\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>live|work|come\s+from|study|"
+                r"grow\s+up|do\s+for\s+(?:a\s+)?(?:living|work))\b", re.IGNORECASE), "{wh} they {verb}", ""),
+    (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
+                re.IGNORECASE), "{wh} they {verb}", ""),
+)
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
                          r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)
 _STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
@@ -90,6 +98,11 @@ def asks_about(question: str) -> AboutAsk | None:
         topic = "their " + own.group("topic").strip()
         words = content_words(own.group("topic"))
         return AboutAsk(topic, words) if words else None
+    for pattern, topic, words in _SELF if m is None else ():
+        if (own := pattern.search(plain)) is not None:
+            verb = " ".join((own.groupdict().get("verb") or "").lower().split())
+            wh = re.sub(r"\W", "", plain.split()[0]).lower()
+            return AboutAsk(topic.format(verb=verb, wh=wh), content_words(words or verb))
     if m is None and (act := _ACT.search(plain)) is not None:
         word = act.group("act").lower()
         return AboutAsk(word, content_words(word), _ACTS[word])

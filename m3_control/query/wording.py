@@ -252,6 +252,7 @@ _AFTER_SIDE, _BEFORE_SIDE = {"after", "since", "following"}, {"before", "until",
 # "between A and B, who spoke more / first?", "which of them": a choice between the two people, not a time
 _BOUND_TURN = re.compile(r"\b(?:very\s+)?(?:first|last|opening|final)\s+(?:words?|turns?|time|sentence)\b",
                          re.IGNORECASE)
+_LAST_OWN = re.compile(r"\W*'s\s+(?:very\s+)?(?:last|final|latest)\b", re.IGNORECASE)   # "A's last words"
 _CHOICE = re.compile(r"\b(?:more|less|fewer|most|least|often|first|last|earlier|later|before|after|same|"
                      r"different(?!\s+(?:people|persons|speakers|voices|individuals))|"
                      r"either|which\s+of|longer)\b", re.IGNORECASE)
@@ -280,7 +281,15 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
     find = q.find if q.find not in ("same", "more", "less") else "yes" if yes_no else "who"
     who = q.who if q.who is not None and max(likeness(q.who, x) for x in quoted) < 0.75 else None
     added.append(f"other={quoted[0]!r} until={quoted[1]!r}: the question asks about the time between their turns")
-    return replace(q, find=find, who=who, other=quoted[0], until=quoted[1], rel=None)
+    # "between A's last words and B's last words": the turns each one's words name (first by default)
+    ends = [_LAST_OWN.match(question[m.end():]) is not None for m in spans]
+    new = replace(q, find=find, who=who, other=quoted[0], until=quoted[1], rel=None,
+                  other_turn="-1" if ends[0] else None, until_turn="last" if ends[1] else None)
+    if first == "between" and any(ends):   # (the model's pick=last was the bounds' "last": no choice word is left)
+        new = replace(new, pick=None)
+    if not CLOCK.search(_QUOTED.sub(" ", question)):   # the turns are the window: no clock the question does not say
+        new = replace(new, from_=None, to=None, at=None)
+    return new
 
 
 def place_named(q: Query, plain: str, named: str | None, added: list[str]) -> Query:
