@@ -250,3 +250,12 @@ def test_one_person_in_both_of_two_places(ex, question, start):  # noqa: F811
     who = COFFEE if "coffee" in question else TECH
     a = answer(ex, question, f'find=yes who="{who}" place="kitchen" act=spoke').answer
     assert a.startswith(start), a
+
+
+@pytest.mark.parametrize("question", ["What words were spoken at 0:20?", "At 0:20, what was being said?",
+                                      "What was said at 0:21?"])
+def test_a_moment_written_as_a_start(ex, question):  # noqa: F811
+    # (fresh 617's what_at_time) written from=0:20: "I heard, in order after 00:20: ..." (Ann spoke 0:20-0:22)
+    t = question.split("at ")[1][:4]
+    a = answer(ex, question, f"find=what from={t}").answer
+    assert "after" not in a and "technician" not in a.lower(), a

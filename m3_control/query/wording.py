@@ -98,13 +98,20 @@ def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # no
 
 def clock_fields(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
     """A clock of the question in a field its words do not give it ("once 1:04 had gone by" written from=1:04
-    to=1:04, "before 0:50" written from=0:50): it moves to the field they give."""
+    to=1:04, "before 0:50" written from=0:50, "what was said at 0:20?" written from=0:20): it moves to the field
+    they give."""
     for m in CLOCK.finditer(plain):
         role = clock_role(plain, m)
-        if role not in ("from_", "to"):
-            continue
         t = read(m.group(0))
         holding = [f for f in ("from_", "to", "at") if getattr(q, f) is not None and read(getattr(q, f)) == t]
+        if role == "at" and holding and "at" not in holding and q.at is None and q.pick is None and \
+                len(list(CLOCK.finditer(plain))) == 1:
+            # "what was said at 0:20?" written from=0:20: everything after it, where the question asks for then
+            q = replace(q, **({f: None for f in holding} | {"at": m.group(0)}))
+            added.append(f"at={m.group(0)} only: the words around it make it a moment")
+            continue
+        if role not in ("from_", "to"):
+            continue
         if not holding or holding == [role] or (role not in holding and getattr(q, role) is not None):
             continue
         q = replace(q, **({f: None for f in holding} | {role: m.group(0)}))
