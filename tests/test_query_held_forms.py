@@ -259,3 +259,11 @@ def test_a_moment_written_as_a_start(ex, question):  # noqa: F811
     t = question.split("at ")[1][:4]
     a = answer(ex, question, f"find=what from={t}").answer
     assert "after" not in a and "technician" not in a.lower(), a
+
+
+def test_everyone_at_least_once_in_a_place(ex):  # noqa: F811
+    # (blind probe 617) "Yes, everyone I heard in the garage spoke at least once": Bo never spoke in the lab
+    a = answer(ex, "Did everyone speak at least once in the lab?", 'find=yes place="lab" times>=1').answer
+    assert a.startswith("No") and "coffee" in a, a
+    a = answer(ex, "Did everyone speak at least once in the office?", 'find=yes place="office" times>=1').answer
+    assert a.startswith("No") and "Ann" in a, a

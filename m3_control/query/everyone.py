@@ -34,6 +34,9 @@ _SPOKE_IN = re.compile(_EVERYONE.pattern + r"(?:\s+(?:that\s+|who\s+)?(?:i|we)\s
                        r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
+_IN_PLACE = re.compile(r"^\s+(?:in|at)\s+(?:the\s+|my\s+)?(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class EveryoneAsk:
     op: str        # "<=", ">", ">=", "<", "="
@@ -51,7 +54,13 @@ def asks_everyone(question: str) -> EveryoneAsk | None:
     if m is not None and len(_COMPARED_TIMES.findall(plain)) == 1:
         word = (m.group(5) or m.group(6)).lower()
         op = "<=" if m.group(1) else ">" if m.group(2) else ">=" if m.group(3) else "<"
-        return EveryoneAsk(op, COUNT_WORDS.get(word) or int(word), m.group(0))
+        k = COUNT_WORDS.get(word) or int(word)
+        there = _IN_PLACE.search(plain[m.end():])
+        if (op, k) in ((">=", 1), (">", 0)) and there is not None:
+            # "did everyone speak at least once in the garage?": everyone heard must have spoken there (among the
+            # people heard there it holds of everyone, and says nothing)
+            return EveryoneAsk(">=", 1, f"in the {there.group('place')}", there.group("place"))
+        return EveryoneAsk(op, k, m.group(0))
     m = _EXACT_TIMES.search(plain)
     if m is not None:
         word = (m.group(1) or m.group(2)).lower()
