@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .combined import combined, run_each, union_people
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, check, phrase
+from .phrase import REFUSAL, _cap, check
 from .wording import QUOTED
 from .words import times_word
 
@@ -101,24 +102,14 @@ def prepare(q: Query, people: bool = False) -> Query:
                    who=None if people else q.who)
 
 
-def _merged(results: list[QueryResult], step: str) -> QueryResult:
-    merged = replace(results[0])
-    merged.events = sorted({e for r in results for e in r.events}, key=lambda e: (e.start, e.end, e.id))
-    merged.steps = [{"step": step, "frames": [r.query.compact() for r in results]}] + \
-        [s for r in results for s in r.steps]
-    return merged
-
-
 def counts_each(executor: QueryExecutor, frame: Query, question: str, people: bool, variants: list[dict],
                 before_time: float | None) -> tuple[list[QueryResult], tuple[str, QueryResult] | None]:
     """One count frame per variant (``{"place": ...}``, ``{"from_": ..., "to": ...}``), of the question's one quoted
-    person unless it counts people: (the results, None), or the first result that stopped, phrased."""
+    person unless it counts people (:func:`.combined.run_each`)."""
     quoted = quotes_of(question)
     if quoted and not people:
         frame = replace(frame, who=quoted[0])
-    results = [executor.run(replace(frame, **v), before_time) for v in variants]
-    stopped = next((r for r in results if r.status != "ok"), None)
-    return results, (phrase(stopped), stopped) if stopped is not None else None
+    return run_each(executor, [replace(frame, **v) for v in variants], before_time)
 
 
 def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: str,
@@ -131,13 +122,9 @@ def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: s
     frame = results[0].query
     names = [r.query.place or p for r, p in zip(results, ask.places, strict=True)]
     counts = [int(r.value or 0) for r in results]
-    merged = _merged(results, "counts in two places added")
+    merged = combined(results, "counts in two places added")
     if ask.people:
-        seen: dict[int, object] = {}
-        for r in results:
-            for p in r.people:
-                seen.setdefault(p.character_id, p)
-        merged.people = list(seen.values())  # type: ignore[arg-type]
+        merged.people = union_people(results)
         each = [f"{n} in the {place}" for n, place in zip(counts, names, strict=True)]
         if any(check(text, r) for text, r in zip(each, results, strict=True)):
             return REFUSAL, merged
@@ -164,16 +151,15 @@ def answer_than_two(executor: QueryExecutor, q: Query, ask: ThanTwoAsk, before_t
     if subject is None:
         return REFUSAL, executor.run(prepare(q), before_time)
     frame = prepare(q)
-    results = [executor.run(replace(frame, who=ref), before_time) for ref in (subject, *ask.others)]
-    for res in results:
-        if res.status != "ok":
-            return phrase(res), res
+    results, stopped = run_each(executor, [replace(frame, who=ref) for ref in (subject, *ask.others)], before_time)
+    if stopped is not None:
+        return stopped
     counts = [int(r.value or 0) for r in results]
     names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
     if len({r.who["who"].character_id for r in results}) < 3:
         return REFUSAL, results[0]
     each = [f"{names[i]} spoke {times_word(counts[i]) if counts[i] else 'never'}" for i in range(3)]
-    merged = _merged(results, "one count against two added")
+    merged = combined(results, "one count against two added")
     if any(check(text, r) for text, r in zip(each, results, strict=True)):
         return REFUSAL, merged
     together = counts[1] + counts[2]

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .combined import combined, run_each
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, phrase
+from .phrase import REFUSAL, check
 from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
 from .wording import QUOTED
@@ -77,19 +78,15 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
     named = q.who if q.who and re.search(rf"\b{re.escape(q.who)}\b", question, re.IGNORECASE) else None
     who = quoted[0] if quoted else named
     frame = replace(prepare(q), who=who)
-    results = [executor.run(replace(frame, place=c.place, from_=c.from_, to=c.to), before_time)
-               for c in (ask.a, ask.b)]
-    for res in results:
-        if res.status != "ok":
-            return phrase(res), res
+    results, stopped = run_each(executor, [replace(frame, place=c.place, from_=c.from_, to=c.to)
+                                           for c in (ask.a, ask.b)], before_time)
+    if stopped is not None:
+        return stopped
     ra, rb = results
     ids = [{p.character_id for p in r.people if p.spoke > 0} for r in results]
     both = sorted(ids[0] & ids[1], key=lambda c: min(e.start for p in ra.people if p.character_id == c
                                                      for e in p.events))
-    merged = ra
-    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
-    merged.steps = [{"step": "both conditions", "frames": [r.query.compact() for r in results]}] + \
-        ra.steps + rb.steps
+    merged = combined(results, "both conditions")
     merged.value = both
     # (the two frames' places and times together, so the answer's check reads both conditions' times)
     merged.query = replace(ra.query, place=ask.a.place or ask.b.place, from_=ask.a.from_ or ask.b.from_,

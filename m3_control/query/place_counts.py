@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .combined import combined, run_each, union_people
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, phrase
+from .phrase import REFUSAL, check
 from .wording import QUOTED
 from .words import times_word
 
@@ -80,10 +81,9 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     quoted = quotes_of(question)
     who = None if ask.people else quoted[0] if len(quoted) == 1 else q.who
     frame = replace(prepare(q, ask.people), who=who, other=None if who is None or q.other == who else q.other)
-    results = [executor.run(replace(frame, place=p), before_time) for p in ask.places]
-    for res in results:
-        if res.status != "ok":
-            return phrase(res), res
+    results, stopped = run_each(executor, [replace(frame, place=p) for p in ask.places], before_time)
+    if stopped is not None:
+        return stopped
     ra, rb = results
     if ask.people:
         return _people_in_two(ask, ra, rb)
@@ -103,10 +103,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
             word = "more" if ask.more else "less"
             text = (f"In the {first[0]}: {d} spoke {word} often there ({times_word(first[1])}) than in the "
                     f"{second[0]} ({times_word(second[1])}).")
-    merged = ra
-    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
-    merged.steps = [{"step": "counts in two places", "frames": [r.query.compact() for r in results]}] + \
-        ra.steps + rb.steps
+    merged = combined(results, "counts in two places")
     merged.value = (na, nb)
     merged.place_counts = {pa: na, pb: nb}
     if check(text, merged):
@@ -126,11 +123,8 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tup
         word = "more" if ask.more else "fewer"
         text = f"In the {first[0]}: I heard {word} different people there ({first[1]}) than in the {second[0]} " \
             f"({second[1]})."
-    merged = ra
-    merged.people = ra.people + [p for p in rb.people if p.character_id not in {x.character_id for x in ra.people}]
-    merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
-    merged.steps = [{"step": "people in two places", "frames": [r.query.compact() for r in (ra, rb)]}] + \
-        ra.steps + rb.steps
+    merged = combined([ra, rb], "people in two places")
+    merged.people = union_people([ra, rb])
     merged.value = (na, nb)
     if check(text, merged):
         return REFUSAL, merged

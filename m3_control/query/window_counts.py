@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .added_counts import counts_each
+from .combined import combined
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
@@ -151,9 +152,6 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
         other = counts[second] if ask.people else amounts[second]
         text = f"{lead}{spans[first]}: {body} than {spans[second]} ({other})."
         text = text[0].upper() + text[1:]
-    merged = replace(ra)
-    merged.events = sorted({*ra.events, *results[1].events}, key=lambda e: (e.start, e.end, e.id))
-    merged.steps = [{"step": "counts in two windows", "frames": [r.query.compact() for r in results]}] + \
-        ra.steps + results[1].steps
+    merged = combined(results, "counts in two windows")
     merged.value = tuple(counts)
     return text, merged
