@@ -1,4 +1,4 @@
-"""Question forms stop 65's blind probes (seeds 609-610) found answered wrong, on the hand-built meeting of
+"""Question forms stop 65's blind probes (seeds 609-618) found answered wrong, on the hand-built meeting of
 tests/test_query_executor.py (a scripted model writes the frame the small model wrote there):
 
     kitchen 0:00-0:30: Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
