@@ -91,11 +91,17 @@ def test_clock_jump_mic_gap_and_duplicates_are_survived_and_recorded(tmp_path: P
     store = MemoryStore(db, readonly=True)
     clips = {cid: json.loads(extra) for cid, extra in store.conn.execute("SELECT id, extra FROM clips")}
     assert sorted(clips) == [0, 1, 2, 3, 4, 5], "the stream after the future-stamped frame was not memorized"
-    # 2 fps sampling of 2 s clips keeps ~4 frames (clip 0 may lose its first messages to DDS matching: counted)
-    assert all(clips[k]["frames"] >= 3 for k in range(1, 6)), clips
+    rows = store.conn.execute("SELECT topic, cause, start_time, end_time, count FROM gaps").fetchall()
+    # 2 fps sampling of 2 s clips keeps ~4 frames (clip 0 may lose its first messages to DDS matching: counted);
+    # a clip whose span holds camera frames recorded as lost (in transport: best effort, under load; or to an
+    # overflowing queue) may keep fewer, but never none
+    lost_camera = [(a, b) for topic, cause, a, b, _ in rows
+                   if topic in ("/cam/compressed", "*") and cause in ("transport", "overflow", "late")]
+    for k in range(1, 6):
+        lossy = any(a <= 2.0 * k + 2.0 and b >= 2.0 * k - 0.1 for a, b in lost_camera)
+        assert clips[k]["frames"] >= (1 if lossy else 3), (k, clips[k], rows)
     # speech after the gap landed at its true time: clip 3 (6-8 s) has no audio, clips 4 and 5 are fully covered
     assert clips[3]["audio_coverage"] < 0.05 and clips[4]["audio_coverage"] > 0.95, clips
-    rows = store.conn.execute("SELECT topic, cause, start_time, end_time, count FROM gaps").fetchall()
     causes = {(topic, cause) for topic, cause, *_ in rows}
     assert ("/cam/compressed", "future") in causes and ("/cam/compressed", "past") in causes, rows
     assert ("/mic", "duplicate") in causes, rows
