@@ -7,8 +7,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, each before any of those scenes was built. New probes need new templates written before their seeds are
-built: a template tuned on a seed it was judged on measures nothing.
+stop 65, 619-622 at stop 66, each before any of those scenes was built. New probes need new templates written
+before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -1014,7 +1014,111 @@ T618 = [
  "Did {A} talk in the {RX}?",
  "Where does {B} live?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 619)}
+T619 = [
+ "Who spoke the most in the second half of the recording?",
+ "Who did I hear in every room I was in?",
+ "How many rooms did {A} speak in?",
+ "What did {B} say right before I entered the {R2}?",
+ "How many times did {A} speak between {B}'s first and last words?",
+ "Who was the second-to-last person to speak in the {R2}?",
+ "Where did I last hear {C}?",
+ "How many people spoke more than once?",
+ "What was the first thing {B} said after 1:00?",
+ "Did {A} speak more than {B} before 1:00?",
+ "Who spoke for the first time in the {R2}?",
+ "What did the most talkative person say last?",
+ "How many times did the first speaker speak?",
+ "Was {C}'s first turn before or after I entered the {R2}?",
+ "Which of {A} and {B} did I hear more recently?",
+ "Who usually spoke right after {A}?",
+ "How many turns were taken before {C} first spoke?",
+ "Did {B} say the same thing every time?",
+ "How long did {A} talk in total in the {R2}?",
+ "Who spoke right after {B} in the {R2}?",
+ "Did anyone speak in the {R1} after {A}'s last words there?",
+ "Did someone say 'place red in d two soon'?",
+ "What did {C} say in the {RX}?",
+ "What is {B}'s name?",
+]
+T620 = [
+ "Who was the quietest person?",
+ "What did the second-to-last speaker say?",
+ "How many people spoke in the {R1} but not in the {R2}?",
+ "Which room did I hear {A} in last?",
+ "Did {A} speak more in the first half or in the second half?",
+ "Whom did I hear for the first time in the {R2}?",
+ "How many times did {B} and {C} speak in the {R1} together?",
+ "Who spoke closest to 1:00?",
+ "What did {C} say right after I entered the {R2}?",
+ "Before {B} first spoke, who had spoken the most?",
+ "Who spoke last in the {R2} before I left it?",
+ "How many times did {A} speak in a row at most?",
+ "Is {C} more talkative than {A}?",
+ "Did {B} speak again after {C}'s last words?",
+ "How many seconds did the longest silence last?",
+ "Which minute had the most talking?",
+ "Who talked right after I arrived in the {R1}?",
+ "How many times did anyone speak in the {R1} and the {R2} together?",
+ "What did {A} say the second time in the {R2}?",
+ "Who spoke exactly twice in the {R2}?",
+ "When did {A} first speak in the {R2}?",
+ "Did anybody say 'set green at t eight please'?",
+ "How many times was {B} heard in the {RX}?",
+ "Where is {A} from?",
+]
+T621 = [
+ "Who spoke the least in the second half of the recording?",
+ "Which people did I hear in both the {R1} and the {R2}?",
+ "In how many rooms did I hear {B}?",
+ "What did {A} say right before I left the {R1}?",
+ "How many times did {C} speak between {A}'s first and last words?",
+ "Who was the next-to-last speaker in the {R1}?",
+ "Where did I first hear {A}?",
+ "How many people spoke at least three times?",
+ "What was the first thing {C} said after 0:30?",
+ "Did {C} speak more than {A} after 1:00?",
+ "Which new voices did I hear in the {R2}?",
+ "What did the least talkative person say first?",
+ "How many times did the last speaker speak in the {R2}?",
+ "Did {B} first speak before or after I got to the {R2}?",
+ "Which of {B} and {C} did I hear first?",
+ "Who most often spoke right before {B}?",
+ "How many turns came after {A}'s last words?",
+ "Did {C} always say the same thing?",
+ "How long did {B} speak in the {R1}?",
+ "Who spoke right before {A} in the {R2}?",
+ "Was anyone heard in the {R2} after {C}'s last words there?",
+ "Did anyone say 'bin green by h four please'?",
+ "Who did I hear in the {RX} after 0:30?",
+ "What job does {C} have?",
+]
+T622 = [
+ "Who was the most talkative person?",
+ "What did the second speaker say last?",
+ "How many people spoke in the {R2} but not in the {R1}?",
+ "Which room did I first hear {B} in?",
+ "Did {C} talk more in the first half or in the second half?",
+ "Who did I hear only after I got to the {R2}?",
+ "How many times did {A} and {C} speak in the {R2} together?",
+ "Who spoke closest to 0:45?",
+ "What did {B} say right after I left the {R1}?",
+ "Before {C} first spoke, who had spoken the least?",
+ "Who was the last speaker in the {R1} before I left it?",
+ "What is the most times {B} spoke in a row?",
+ "Is {A} less talkative than {B}?",
+ "Did {C} speak again after {A}'s last words?",
+ "How long was the longest pause between two turns?",
+ "Which minute had the least talking?",
+ "Who was heard first after I came into the {R1}?",
+ "How many turns were there in the {R1} and the {R2} together?",
+ "What did {B} say the first time in the {R2}?",
+ "Who spoke exactly once in the {R1}?",
+ "When did {C} last speak in the {R2}?",
+ "Did somebody say 'lay green in u four now'?",
+ "How many times did {C} speak in the {RX}?",
+ "What is {A}'s phone number?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 623)}
 
 
 def main() -> None:
