@@ -18,6 +18,7 @@ part's alone (the piece's is what was wrong).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from ..store.av_links import AVParams, alone_credit
 from ..writing.base import ClipEvidence
@@ -71,3 +72,49 @@ def join_cut_sentences(speakers: dict[int, Speaker], ev: ClipEvidence | None = N
                 log.info("clip speaker %d joined to %d: its %d turn(s) are pieces cut from %d's speech", k, keep,
                          len(spk.turns), keep)
     return out, joins
+
+
+def move_cut_pieces(speakers: dict[int, Speaker], continuous: Callable[[float], bool],
+                    ev: ClipEvidence | None = None, p: AVParams | None = None, head_s: float = HEAD_S,
+                    touch_s: float = TOUCH_S) -> tuple[dict[int, Speaker], list[tuple[int, int, int]]]:
+    """Pieces cut from another speaker's sentence, filed under a speaker who also has whole turns of their own:
+    moved to the speaker they were cut from. (the speakers, [(from key, to key, pieces moved)])
+
+    Procedural fresh scene 620: "lay" (0.5 s) of "lay blue at x four now" went three times in one clip to the voice
+    of "set blue with e five now", who had a turn of their own there, so :func:`join_cut_sentences` (every turn a
+    piece) left them, and "lay blue at x four now"'s speaker was heard second instead of first. A piece moves when
+    it is short, not overlapped, touches a turn of exactly one other speaker, and the speech runs on through the
+    cut (``continuous(t)``: no pause at all there, where one person hands over to another), with no face alone
+    on camera against it; two or more such pieces glued to the same speaker move on the timing alone, one needs a
+    face alone on camera during both parts (as for joins)."""
+    p = p or AVParams()
+    moves: list[tuple[int, int, int]] = []
+    for k in sorted(speakers):
+        spk = speakers[k]
+        by_partner: dict[int, list[VoiceTurn]] = {}
+        vouched: dict[int, bool] = {}
+        for t in spk.turns:
+            if t.end - t.start > head_s or t.overlapped:
+                continue
+            touch = _touching(t, {o: s for o, s in speakers.items() if o != k}, touch_s)
+            if len(touch) != 1:
+                continue
+            o, u = touch[0]
+            if not continuous(t.end if abs(u.start - t.end) <= touch_s else t.start):
+                continue
+            if ev is not None and ev.frame_times:
+                fa, fb = alone_credit(ev, t.start, t.end, p), alone_credit(ev, u.start, u.end, p)
+                if fa and fb and set(fa) != set(fb):
+                    continue                   # two faces alone on camera: two people
+                vouched[o] = vouched.get(o, False) or (bool(fa) and set(fa) == set(fb))
+            by_partner.setdefault(o, []).append(t)
+        for o, pieces in by_partner.items():
+            if len(pieces) == len(spk.turns) or not (len(pieces) >= 2 or vouched.get(o)):
+                continue   # (every turn a piece: join_cut_sentences' case)
+            for t in pieces:
+                t.speaker = o
+            spk.turns = [t for t in spk.turns if t.speaker == k]
+            speakers[o].turns = sorted(speakers[o].turns + pieces, key=lambda t: t.start)
+            moves.append((k, o, len(pieces)))
+            log.info("clip speaker %d: %d piece(s) cut from %d's speech moved to %d", k, len(pieces), o, o)
+    return speakers, moves

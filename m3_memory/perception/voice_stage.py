@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..store import ClipWriter
 from ..writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 from . import voice_prior
 from .clip_edges import HeardOverEnd, hear_over_end, leave_heard
-from .cut_sentences import join_cut_sentences
+from .cut_sentences import join_cut_sentences, move_cut_pieces
 from .lip_activity import Loudness
 from .talker_split import split_by_lips
 from .voices import SR, Speaker, Transcriber, VoiceConfig, VoicePipeline, VoiceTurn, make_voice_embedder
@@ -112,6 +113,24 @@ class VoiceStage:
         self._snippets(an)
         return an
 
+    def _runs_on(self, an: VoiceAnalysis, around_s: float = 0.15) -> Callable[[float], bool]:
+        """t (stream s) -> whether speech runs on through ``around_s`` either side of t (the VAD heard no pause):
+        computed once per clip, when first asked."""
+        probs: list[np.ndarray] = []
+        vad, threshold = self.pipeline.vad, self.pipeline.cfg.vad_threshold or 0.5
+
+        def runs_on(t: float) -> bool:
+            if an.audio is None:
+                return False
+            if not probs:
+                probs.append(vad.probabilities(np.asarray(an.audio, np.float32)))
+            step = vad.window / SR
+            rel = t - an.clip_start
+            near = probs[0][max(0, int((rel - around_s) / step)) : int((rel + around_s) / step) + 1]
+            return len(near) > 0 and float(near.min()) >= threshold
+
+        return runs_on
+
     def committed(self, analysis: VoiceAnalysis | None) -> None:
         """The clip ``analysis`` came from is in the store: what it heard past its end is left out of the next
         clip. Only then: a clip that failed to commit (recorded as lost up to its end) leaves nothing out, so the
@@ -156,15 +175,18 @@ class VoiceStage:
             self.check_store(graph)
         loudness = analysis.loudness
         splits: list[tuple[int, list[int]]] = []
+        ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces or []), frame_times=list(frame_times or []),
+                          loudness=loudness) if faces and frame_times else None
+        # pieces the diarizer cut from a sentence go back to its speaker first: split by the lips, the speaker they
+        # were filed under could keep one piece (too few to move on the timing alone)
+        analysis.speakers, moves = move_cut_pieces(analysis.speakers, self._runs_on(analysis), ev)
         if faces and frame_times:
             analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times,
                                                       apart_below=self.match_threshold, loudness=loudness)
-        ev = ClipEvidence(0, 0.0, 0.0, faces=list(faces or []), frame_times=list(frame_times or []),
-                          loudness=loudness) if faces and frame_times else None
         analysis.speakers, joins = join_cut_sentences(analysis.speakers, ev)
-        for k, _ in splits + joins:      # each part gets a sample of its own speech
+        for k, _ in splits + joins + [(k, None) for m in moves for k in m[:2]]:   # each part: its own sample
             analysis.snippets.pop(k, None)
-        if splits or joins:
+        if splits or joins or moves:
             self._snippets(analysis)
         used: set[int] = set()
         emb = self.pipeline.embedder

@@ -34,6 +34,7 @@ from .local_speakers import diarize_local
 
 log = logging.getLogger(__name__)
 SR = 16000
+TOUCH_S = 0.05   # two turns this close were cut from one stretch of speech (no pause between)
 
 
 @dataclass
@@ -238,6 +239,15 @@ class Transcriber:
         text = " ".join(s.text.strip() for s in segs).strip()
         return text, getattr(info, "language", None) or ("en" if self.english_only else None)
 
+    def transcribe_words(self, wav: np.ndarray, beam: int = 1) -> tuple[list[tuple[float, float, str]], str | None]:
+        """([(start s, end s, word)], language) of one stretch of speech: its words with their times, for speech the
+        diarizer cut into touching turns (heard as one, each turn then takes its own words)."""
+        segs, info = self._model.transcribe(np.asarray(wav, np.float32), beam_size=beam,
+                                            language="en" if self.english_only else None, vad_filter=False,
+                                            condition_on_previous_text=False, word_timestamps=True)
+        words = [(float(w.start), float(w.end), w.word) for s in segs for w in (s.words or ())]
+        return words, getattr(info, "language", None) or ("en" if self.english_only else None)
+
 
 def cluster_embeddings(emb: np.ndarray, threshold: float) -> np.ndarray:
     """Average-linkage agglomerative clustering on cosine similarity (scipy): clusters whose mean pairwise
@@ -382,17 +392,57 @@ class VoicePipeline:
         kept = [t for t in turns if t.end - t.start >= self.cfg.min_turn_s]
         if short is not None:
             short += [(t.start + t0, t.end + t0) for t in turns if t.end - t.start < self.cfg.min_turn_s]
+        if self.transcriber is not None:
+            self._transcribe(wav, [t for t in kept if not t.overlapped])
         for t in kept:
-            if self.transcriber is not None and not t.overlapped:
-                piece = wav[int(t.start * SR) : int(t.end * SR)]
-                if hasattr(self.transcriber, "transcribe_turn"):
-                    t.text, t.language = self.transcriber.transcribe_turn(piece, self.cfg.asr_beam)
-                else:   # a transcriber that only gives words
-                    t.text = self.transcriber.transcribe(piece, self.cfg.asr_beam)
             t.start += t0
             t.end += t0
             speakers.setdefault(t.speaker, Speaker()).turns.append(t)
         return kept, {k: s for k, s in speakers.items() if s.turns}
+
+    def _transcribe(self, wav: np.ndarray, turns: list[VoiceTurn]) -> None:
+        """Each turn's words. Touching turns (:func:`touching_runs`) are heard as one stretch, each taking the words
+        whose middle falls in it: on its own, a diarizer's half-second head ("lay" cut from "lay blue at x four
+        now") was heard as "Labe" and the rest lost its first word."""
+        assert self.transcriber is not None
+        beam = self.cfg.asr_beam
+        for run in touching_runs(turns):
+            if len(run) > 1 and hasattr(self.transcriber, "transcribe_words"):
+                piece = wav[int(run[0].start * SR) : int(run[-1].end * SR)]
+                words, language = self.transcriber.transcribe_words(piece, beam)
+                for t, text in zip(run, words_to_turns(words, run), strict=True):
+                    t.text, t.language = text, language
+                continue
+            for t in run:
+                piece = wav[int(t.start * SR) : int(t.end * SR)]
+                if hasattr(self.transcriber, "transcribe_turn"):
+                    t.text, t.language = self.transcriber.transcribe_turn(piece, beam)
+                else:   # a transcriber that only gives words
+                    t.text = self.transcriber.transcribe(piece, beam)
+
+
+def touching_runs(turns: list[VoiceTurn], touch_s: float = TOUCH_S) -> list[list[VoiceTurn]]:
+    """The turns (by start) in runs whose neighbours touch (the next starts within ``touch_s`` of the end before):
+    one stretch of speech the diarizer cut, mid-sentence or at a change of voice, with no pause between."""
+    runs: list[list[VoiceTurn]] = []
+    for t in sorted(turns, key=lambda t: t.start):
+        if runs and t.start - runs[-1][-1].end <= touch_s:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
+def words_to_turns(words: list[tuple[float, float, str]], run: list[VoiceTurn]) -> list[str]:
+    """Each turn's text from the words of the whole run (times from the run's start): a word goes to the turn its
+    middle falls in (before the first: the first; after the last: the last)."""
+    base = run[0].start
+    parts: list[list[str]] = [[] for _ in run]
+    for a, b, w in words:
+        mid = base + (a + b) / 2
+        i = next((j for j, t in enumerate(run) if mid < t.end), len(run) - 1)
+        parts[i].append(w)
+    return ["".join(p).strip() for p in parts]
 
 
 def load_wav(path: str | Path) -> np.ndarray:
