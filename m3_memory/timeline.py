@@ -14,7 +14,8 @@ record keeps its wall time (origin + stream time) without a second column, and o
   *now* when the memory covers that moment, else (a replayed recording asked in recording times) 9 min 1 s into the
   recording; "3:15pm", "3 pm" and "noon" are always wall times;
 * ``spans(question, now)``: the times a question names in words ("an hour ago", "ten minutes ago", "this
-  morning", "yesterday afternoon", "in the last hour", "at 3 pm", "since noon"), resolved by code, so a small model
+  morning", "yesterday afternoon", "in the last hour", "at 3 pm", "since noon", "in the second half of the
+  recording"), resolved by code, so a small model
   never does calendar arithmetic.
 """
 
@@ -83,6 +84,10 @@ _MARK = re.compile(rf"\b(after|since|from|past|before|until|till|by)\s+the\s+{_N
                    r"(second|minute|hour)s?[\s-]mark\b",
                    re.IGNORECASE)
 _FIRST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+first\s+(?:{_N}\s+)?(second|minute|hour)s?\b", re.IGNORECASE)
+# "in the second half of the recording", "during the first half": the recording's start to the question's now, halved
+_HALF = re.compile(r"\b(?:(?:in|during|within|over|throughout)\s+)?the\s+"
+                   r"(first|earlier|former|second|last|latter|later)\s+half\b(?![\s-]*(?:an?\s+)?(?:minute|hour|second)s?\b)(?:\s+of\s+(?:the|my|this|our)\s+"
+                   r"(?:recording|video|conversation|session|stream|meeting|time|memory|visit|day))?", re.IGNORECASE)
 _PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 23), "night": (18, 30)}
 _DAY_PART = re.compile(r"\b(this|yesterday|last)\s+(morning|afternoon|evening|night)\b|\b(tonight|today|yesterday)\b",
                        re.IGNORECASE)
@@ -214,6 +219,8 @@ class Timeline:
             out.append(Span(m.group(0), start=None if before else t, end=t if before else None))
         for m in _FIRST.finditer(question):
             out.append(Span(m.group(0), start=0.0, end=_amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]))
+        for m in _HALF.finditer(question):
+            out.append(half_span(m.group(0), m.group(1), now))
         if self.origin is None:
             return out
         day_of = {}
@@ -296,3 +303,14 @@ class StampAnchor:
         if self.timeline.origin is not None and stamp >= WALL_STAMP_MIN:
             return stamp - self.timeline.origin
         return stamp
+
+
+def half_span(text: str, which: str, now: float) -> Span:
+    """"the first half" / "the second half" (of the recording): stream time 0 to ``now``, halved."""
+    first = which.lower() in ("first", "earlier", "former")
+    return Span(text, start=0.0 if first else now / 2, end=now / 2 if first else now)
+
+
+def recording_halves(question: str) -> list[re.Match]:
+    """The halves of the recording a question names ("in the first half", "the second half of the video")."""
+    return list(_HALF.finditer(question))

@@ -81,6 +81,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         # "how many people were in the living room when I got there?": there is the room the question names
         into = "in" if there.group(0).lower().split()[-2].startswith("arriv") else "to"
         plain = plain[:there.start(1)] + f"{into} the {named[0]}" + plain[there.end(1):]
+    if len(named) == 1:
+        # "who spoke last in the garden before I left it?": it is the room the question names
+        plain = re.sub(rf"\b(?P<move>{_ENTER}|{_LEAVE})\s+it\b", lambda x: f"{x.group('move')} the {named[0]}", plain,
+                       flags=re.IGNORECASE)
     found = list(_pattern(known_places).finditer(plain)) if known_places else []
     if not found:
         # a move into (out of) a room the memory has no place for: the robot never was there
@@ -99,10 +103,17 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     stay = (mine[-1] if last else mine[0]) if mine else None
     t = None if stay is None else stay[2] if m.group("leave") else stay[1]
     move = m.group(0)[len(m.group("rel")):].strip()
+    rel = " ".join(m.group("rel").lower().split())
+    if t is None and stay is not None and re.search(r"before|until|till|by the time", rel):
+        # "before I left the garden" while the robot is still there: everything up to now (no bound)
+        new = replace(q, at=None, to=None, place=q.place or place)
+        if _move_as_person(q, place, plain):
+            new = replace(new, other=None, rel=None)
+        added.append(f"no end of the window: the robot has not left the {place} (still there)")
+        return new
     if t is None:
         missing.append(f"the moment {move!r} (the robot's track has no such move)")
         return q
-    rel = " ".join(m.group("rel").lower().split())
     side = "to" if re.search(r"before|until|till|by the time", rel) else \
         "from" if re.search(r"after|since|once|between", rel) else "at"   # "between my arrival in X and ...": from
     if side == "at" and q.pick == "first":
@@ -123,17 +134,22 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     elsewhere = len(re.findall(rf"\b{re.escape(place)}\b", plain, re.IGNORECASE)) > 1
     if q.place and q.place.lower().removeprefix("the ") == place.lower() and not elsewhere:
         fields["place"] = None
-    if q.other and (q.rel or "").removesuffix("_last") in ("", "before", "after", "right_before", "right_after") and \
-            place.lower() in q.other.lower() and _stems(q.other) <= _stems(plain):
-        # the move written as the person a count or relation is to (other="I entered the bathroom", with or without
-        # rel=, or "arrived in the garden" for "arriving"): it is the moment, nobody's words (a quote is not in
-        # ``plain``, which has the quotes taken out)
+    if _move_as_person(q, place, plain):
         fields.update(other=None, rel=None)
     new = replace(q, **fields)
     if new != q:
         said = f"from={new.from_} to={new.to}" if side == "at" and new.at is None else f"{side}={t:.1f}"
         added.append(f"{said}: the moment {move!r} on the robot's track")
     return new
+
+
+def _move_as_person(q: Query, place: str, plain: str) -> bool:
+    """The move written as the person a count or relation is to (other="I entered the bathroom", with or without
+    rel=, or "arrived in the garden" for "arriving"): it is the moment, nobody's words (a quote is not in ``plain``,
+    which has the quotes taken out)."""
+    return bool(q.other) and (q.rel or "").removesuffix("_last") in ("", "before", "after", "right_before",
+                                                                     "right_after") and \
+        place.lower() in (q.other or "").lower() and _stems(q.other or "") <= _stems(plain)
 
 
 def _stay_pattern(places: list[str]) -> tuple[re.Pattern, re.Pattern]:

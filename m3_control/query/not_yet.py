@@ -7,12 +7,17 @@ the moment, so this runs both frames and takes the difference in code. The momen
 set it from the question (a move of the robot, a clock time, someone's turn): its ``at``, else the start of its
 window, else its end ("by 1:00"). Each person named is stated with their first words after the moment, from the
 executed result.
+
+The people first heard in a place ("who spoke for the first time in the garden?", "which new voices did I hear in
+the garden?"): everyone's first turn, kept where it was in that place.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+
+from m3_memory.store.where import find_place, load_places
 
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
@@ -85,6 +90,66 @@ def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | No
     else:
         text = f"By {when} I had not yet heard {_join(firsts)}." if later else \
             f"Everyone I heard had spoken by {when}."
+    if check(text, merged):
+        return REFUSAL, merged
+    return _cap(text), merged
+
+
+# "who spoke for the first time in the garden?", "which new voices did I hear in the garden?", "whose first words
+# were in the garden?": the people whose very first words were there
+_FIRST_IN_PLACE = re.compile(
+    r"^\W*(?:who|whom|whose|which|name|list|how\s+many|tell\s+me\s+who)\b[^?]*?(?:\bfor\s+the\s+(?:very\s+)?first\s+"
+    r"time\s+(?:in|at)\b|\bnew\s+(?:voices?|people|persons?|speakers?)\b[^?]*?\b(?:in|at)\b|\bfirst\s+words\s+"
+    r"(?:were|was)\s+(?:in|at)\b)", re.IGNORECASE)
+
+
+def asks_first_in_place(question: str) -> str | None:
+    """"who" or "count" when the question asks for the people first heard in a place, else None."""
+    if _FIRST_IN_PLACE.match(question) is None or re.search(r"\b(?:i|we)\s+(?:first\s+)?(?:went|entered|arrived|"
+                                                             r"got|came|walked)\b", question, re.IGNORECASE):
+        return None    # ("who spoke when I entered the garden for the first time?": a move of the robot's)
+    return "count" if _COUNT.match(question) else "who"
+
+
+def prepare_place(q: Query) -> Query:
+    """The model's frame as the people heard in its place (the place kept: :func:`answer_first_in_place` reads it)."""
+    return replace(prepare(q), at=None, from_=None, to=None, rel=None, other=None)
+
+
+def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
+                          before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, a result naming the people whose first turn was in the place, with those turns)."""
+    if q.place is None:
+        return REFUSAL, executor.run(q, before_time)
+    there = executor.run(q, before_time)
+    everyone = executor.run(replace(q, place=None), before_time)
+    for res in (there, everyone):
+        if res.status != "ok":
+            return phrase(res), res
+    place = find_place(load_places(executor.store), q.place)
+    name = place.name if place is not None else q.place
+    firsts = [p.events[0] for p in everyone.people if p.events]
+    executor.place_turns(everyone, firsts)
+    new = [p for p in everyone.people if p.events and everyone.places.get(p.events[0].id) == name]
+    merged = replace(everyone)
+    merged.people, merged.events, merged.value = new, [p.events[0] for p in new], len(new)
+    merged.steps = [{"step": "heard, whose first turn was in the place", "frames": [r.query.compact() for r in
+                                                                                    (everyone, there)]}] + \
+        everyone.steps + there.steps
+    said = [f"{merged.describe.get(p.character_id, p.description)} (at {everyone.say(p.events[0].start)})"
+            for p in new]
+    opener = min(there.people, key=lambda p: p.first, default=None)
+    if kind == "count":
+        text = f"{len(new)}: I first heard {_join(said)} in the {name}." if new else \
+            f"None: everyone I heard in the {name} had spoken before."
+    else:
+        text = f"I first heard {_join(said)} in the {name}." if new else \
+            f"Nobody: everyone I heard in the {name} had spoken before."
+    if opener is not None and all(p.character_id != opener.character_id for p in new):
+        # ("who spoke for the first time in the garden?" may mean the first to speak there)
+        merged.events = merged.events + [opener.events[0]]
+        text += f" The first to speak there was {merged.describe.get(opener.character_id, opener.description)} " \
+            f"(at {everyone.say(opener.first)}), whom I had heard before."
     if check(text, merged):
         return REFUSAL, merged
     return _cap(text), merged

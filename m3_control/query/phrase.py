@@ -118,6 +118,11 @@ def phrase(res: QueryResult) -> str:
             # rooms where people were heard (seen), not the robot's own
             lead = {"spoke": "People spoke", "seen": "I saw people"}.get(q.act, "I saw or heard people")
             return f"{lead} in {n} different {word}{cond}{which}." if n else f"{lead} nowhere I know{cond}."
+        if not res.robot_places and q.who and "who" in res.who:
+            # "how many rooms did A speak in?": that person's places, not the robot's
+            name = res.describe[res.who["who"].character_id]  # type: ignore[index]
+            lead = {"spoke": f"{name} spoke", "seen": f"I saw {name}"}.get(q.act or "", f"I saw or heard {name}")
+            return f"{_cap(lead)} in {n} {word}{cond}{which}." if n else f"{_cap(lead)} nowhere I know{cond}."
         return f"I was in {n} different {word}{cond}{which}." if n else f"I have no record of where I was{cond}."
     if f == "count_times":
         n = int(res.value)

@@ -6,9 +6,11 @@
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
-- ``window_counts``: the turns (people) of two spans of time compared (:mod:`.window_counts`)
-- ``not_yet``: the people not heard yet at a moment (:mod:`.not_yet`)
+- ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
+  (:mod:`.window_counts`)
+- ``not_yet``: the people not heard yet at a moment; ``first_in_place``: first heard in a place (:mod:`.not_yet`)
 - ``places_together`` / ``than_two``: counts added up: two places together, two people against a third
   (:mod:`.added_counts`)
 - ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
@@ -16,7 +18,8 @@
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
-- ``about``: what someone said about a topic, or that they said nothing about it (:mod:`.said_about`)
+- ``about``: what someone said about a topic, or that they said nothing about it; ``same_words``: whether they
+  always said the same thing (:mod:`.said_about`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -38,6 +41,7 @@ from . import (
     rooms,
     said_about,
     sides,
+    silences,
     talk_span,
     turn_sequence,
     window_counts,
@@ -64,6 +68,14 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(question):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
                     check_question=sides.check_question(question), people_from_question=False)
+    quiet = silences.asks_silence(question)
+    if quiet is not None:
+        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, quiet, question, t), prepare=silences.prepare,
+                    check_question=silences.check_question(question, quiet), people_from_question=False)
+    minute = window_counts.asks_busiest_minute(question)
+    if minute is not None:
+        return Plan("minute", lambda ex, q, t: window_counts.answer_minute(ex, q, *minute, t),
+                    prepare=lambda q: window_counts.prepare(q, minute[1]), people_from_question=False)
     spans = window_counts.asks_window_counts(question)
     if spans is not None:
         return Plan("window_counts", lambda ex, q, t: window_counts.answer(ex, q, spans, question, t),
@@ -73,6 +85,10 @@ def plan_for(question: str) -> Plan | None:
     if yet is not None:
         return Plan("not_yet", lambda ex, q, t: not_yet.answer(ex, q, yet, t), prepare=not_yet.prepare,
                     people_from_question=False)
+    new_there = not_yet.asks_first_in_place(question)
+    if new_there is not None:
+        return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t),
+                    prepare=not_yet.prepare_place, people_from_question=False)
     together = added_counts.asks_places_together(question)
     if together is not None:
         return Plan("places_together", lambda ex, q, t: added_counts.answer_places(ex, q, together, question, t),
@@ -96,6 +112,9 @@ def plan_for(question: str) -> Plan | None:
     every = everyone.asks_everyone(question)
     if every is not None:
         return Plan("everyone", lambda ex, q, t: everyone.answer(ex, q, every, t), prepare=everyone.prepare)
+    if said_about.asks_same_words(question):
+        return Plan("same_words", lambda ex, q, t: said_about.answer_same_words(ex, q, question, t),
+                    prepare=said_about.prepare)
     about = said_about.asks_about(question)
     if about is not None:
         return Plan("about", lambda ex, q, t: said_about.answer(ex, q, about, question, t), prepare=said_about.prepare)

@@ -260,9 +260,18 @@ IN_A_ROW = re.compile(r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:tim
                       r"\b(?:back\s+to\s+back|consecutively)\b", re.IGNORECASE)
 
 
+# "how many times did A speak in a row at most?", "what is the most times B spoke in a row?", "who had the longest
+# run of turns?": the longest run, not whether there was one of a given length
+MOST_IN_A_ROW = re.compile(r"\b(?:at\s+most|the\s+most|most\s+times|longest|maximum|max|greatest|highest)\b[^?]*?\b"
+                           r"(?:in\s+a\s+row|consecutive(?:ly)?|back[\s-]to[\s-]back|without\s+(?:anyone|anybody|someone)"
+                           r"\s+else)|\bin\s+a\s+row\b[^?]*?\bat\s+most\b|^\W*how\s+many\s+times\b[^?]*?\bin\s+a\s+row\b|"
+                           r"\blongest\s+(?:run|streak|series|stretch)\s+of\s+(?:turns|speaking|talking)\b",
+                           re.IGNORECASE)
+
+
 def beyond_language(plain: str) -> str | None:
     """What the question asks that the query language cannot say, in words; None when it asks nothing such."""
-    plain = IN_A_ROW.sub(" ", plain)
+    plain = MOST_IN_A_ROW.sub(" ", IN_A_ROW.sub(" ", plain))
     return next((what for pattern, what in _BEYOND if pattern.search(plain)), None)
 
 
@@ -380,7 +389,7 @@ _ROLE_PERSON = re.compile(r"\bthe\s+(?:most|least)\s+talkative(?:\s+(?:person|on
 def role_person(q: Query, plain: str, added: list[str]) -> Query:
     """The person a question names by a role, left out of a frame about someone's own turns: who= that role."""
     m = _ROLE_PERSON.search(plain)
-    if m is None or q.who or q.other or q.find not in ("count_times", "when", "where", "how_long"):
+    if m is None or q.who or q.other or q.find not in ("count_times", "when", "where", "how_long", "what"):
         return q
     if q.find == "count_times":
         # "how many turns did the most talkative person take?": the people with the most turns, and that count (two

@@ -45,7 +45,10 @@ _RANKED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|
                      r"|\b(?:spoke|talked|speaking|talking)\s+(?:the\s+)?(?:most|least|fewest|longest|shortest)\b"
                      # "who said the most in the office?", "who did I hear the least?"
                      r"|\b(?:said|say|says|hear|heard)\s+the\s+(?:most|least|fewest)\b"
-                     r"|\b(?:most|least)\s+(?:talkative|often|recently)\b",
+                     r"|\b(?:most|least)\s+(?:talkative|often|recently)\b"
+                     # "who was the quietest person?", "the chattiest one": the least (most) talkative
+                     r"|\b(?:quietest|chattiest|most\s+silent|least\s+chatty|most\s+chatty)\b(?!\s+(?:room|place|area|"
+                     r"spot|part|minute|time))",
                      re.IGNORECASE)
 
 

@@ -14,13 +14,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .execute import QueryExecutor, QueryResult
+from m3_memory.store.retrieval import character_name
+
+from .execute import SAME_SENTENCE, QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
+from .quotes import quote_score
 from .wording import QUOTED
-from .words import cap
+from .words import cap, times_word
+from .words import join as _join
 
 _ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentioned|talk|talked|talking|speak|spoke|"
                     r"speaking|ask|asked|asking)\b[^?]*?\b(?:about|regarding|concerning|on\s+the\s+subject\s+of)\s+"
@@ -39,6 +43,7 @@ _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS
 # said about it is all the memory can tell (not A's words as if they were the answer); A's turns and words are not it
 _POSSESSED = re.compile(r"^\W*what\s+(?:is|was|are|were)\s+[^?]*?QUOTED\W*'s\s+(?P<topic>[^?.!]+?)\s*[?.!]?\s*$",
                         re.IGNORECASE)
+NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
 _SELF = (
     (re.compile(r"^\W*how\s+old\s+(?:is|was)\b[^?]*?QUOTED", re.IGNORECASE), "their age", "age old years"),
@@ -46,6 +51,13 @@ _SELF = (
                 r"grow\s+up|do\s+for\s+(?:a\s+)?(?:living|work))\b", re.IGNORECASE), "{wh} they {verb}", ""),
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
                 re.IGNORECASE), "{wh} they {verb}", ""),
+    # "what is A's name?", "what's the name of A?", "what is A called?": a name known for them, else what they said
+    (re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\b[^?]*?QUOTED|what(?:'s|\s+is|\s+was)\b[^?]*?"
+                r"QUOTED\W*'s\s+(?:first\s+|last\s+|full\s+)?name\b|(?:what|how)\s+(?:is|was)\b[^?]*?QUOTED\W*\s+"
+                r"called\b|(?:do|did)\s+(?:you|i)\s+know\b[^?]*?QUOTED\W*'s\s+name\b)", re.IGNORECASE),
+     NAME_TOPIC, "name called named"),
+    (re.compile(r"^\W*where\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+from\b", re.IGNORECASE), "where they are from",
+     "come born grew home live"),
 )
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
                          r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)
@@ -130,6 +142,9 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         return phrase(res), res
     cid = res.who["who"].character_id
     d = res.describe[cid]  # type: ignore[index]
+    name = character_name(executor.store, cid, before_time) if ask.topic == NAME_TOPIC and cid is not None else None
+    if name and name != d:   # a name the memory holds for them (told, or corrected by someone)
+        return f"{cap(d)} is called {name}.", res
     mine = sorted((e for e in res.events if e.character_id == cid and e.kind == "voice"),
                   key=lambda e: (e.start, e.end, e.id))
     about = [e for e in mine if content_words(e.text) & ask.words]
@@ -146,4 +161,47 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
     if yes_no:
         text = "Yes, " + text[0].lower() + text[1:]
     res.events = about + [e for e in res.events if e not in about]
+    return (REFUSAL if check(text, res) else text), res
+
+
+# "did A say the same thing every time?", "did A always say the same thing?", "did A ever say something different?"
+_SAME_THING = re.compile(r"\b(?:(?:say|said|repeat|repeated)\s+the\s+same\s+(?:thing|words?|sentence|phrase)|"
+                         r"always\s+(?:say|said)\s+the\s+same|(?:say|said)\s+(?:anything|something)\s+(?:different|"
+                         r"else)|(?:say|said)\s+different\s+things)\b", re.IGNORECASE)
+
+
+def asks_same_words(question: str) -> bool:
+    """Whether a yes / no question asks if one quoted person always said the same thing."""
+    return len(quotes_of(question)) == 1 and bool(YES_NO_QUESTION.match(question)) and \
+        bool(_SAME_THING.search(QUOTED.sub(" ", question)))
+
+
+def answer_same_words(executor: QueryExecutor, q: Query, question: str,
+                      before_time: float | None) -> tuple[str, QueryResult]:
+    """(yes or no with each different thing the person said and how often, the turns read: provenance)."""
+    res = executor.run(replace(prepare(q), who=quotes_of(question)[0]), before_time)
+    if res.status != "ok" or "who" not in res.who:
+        return phrase(res), res
+    cid = res.who["who"].character_id
+    d = res.describe[cid]  # type: ignore[index]
+    mine = sorted((e for e in res.events if e.character_id == cid and e.kind == "voice" and e.text.strip()),
+                  key=lambda e: e.start)
+    groups: list[list] = []
+    for e in mine:
+        g = next((g for g in groups if min(quote_score(g[0].text, e.text), quote_score(e.text, g[0].text))
+                  >= SAME_SENTENCE), None)
+        g.append(e) if g is not None else groups.append([e])
+    res.steps.append({"step": "the same words", "turns": len(mine), "different": len(groups)})
+    res.events = mine + [e for e in res.events if e not in mine]
+    said = [f"\"{g[0].text.strip().rstrip('.!?')}\" ({times_word(len(g))}: {_join([res.say(e.start) for e in g])})"
+            for g in groups]
+    asks_different = bool(re.search(r"\b(?:different|else)\b", question, re.IGNORECASE))
+    if not mine:
+        text = f"I don't remember {d} saying anything."
+    elif len(mine) == 1:
+        text = f"{cap(d)} spoke only once: {said[0]}."
+    elif len(groups) == 1:
+        text = f"{'No' if asks_different else 'Yes'}: {d} said the same thing every time, {said[0]}."
+    else:
+        text = f"{'Yes' if asks_different else 'No'}: {d} said {len(groups)} different things: {_join(said)}."
     return (REFUSAL if check(text, res) else text), res

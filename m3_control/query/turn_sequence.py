@@ -1,5 +1,6 @@
 """Questions about the sequence of turns that no frame field says: "who spoke twice in a row?", "did A ever speak
-twice (three times) in a row?" (turns of one person with nobody else's words between them), "did B ever speak right
+twice (three times) in a row?" (turns of one person with nobody else's words between them), "how many times did A
+speak in a row at most?" (the longest such run), "did B ever speak right
 after A?" (after any of A's turns, not only the first), and "who was the last new voice I heard?" (the last person to
 speak for the first time).
 
@@ -17,7 +18,8 @@ from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
-from .question_forms import IN_A_ROW
+from .question_forms import IN_A_ROW, MOST_IN_A_ROW
+from .words import times_word
 
 _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|person|speaker|one)\b|"
                        r"\b(?:last|final)\s+(?:person|one|speaker|voice)\s+(?:that\s+|who\s+)?(?:i\s+)?(?:heard|spoke|"
@@ -29,7 +31,10 @@ _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def asks_sequence(question: str) -> str | None:
-    """"in_a_row", "ever_after" / "ever_before" or "last_new" when the question asks one of them, else None."""
+    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" or "last_new" when the question asks one of them,
+    else None."""
+    if MOST_IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
+        return "most_in_a_row"
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "in_a_row"
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
@@ -74,6 +79,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         who = named.who["who"].character_id
         res.who["who"] = named.who["who"]     # (the person as the question names them: their words, as asked)
         res.describe[who] = named.describe[who]  # type: ignore[index]
+    if kind == "most_in_a_row":
+        return _longest_run(turns, who, res, where)
     m = IN_A_ROW.search(question)
     word = next((w for w in re.findall(r"[a-z0-9]+", m.group(0).lower()) if w in _K or w.isdigit()), "twice") \
         if m else "twice"
@@ -126,4 +133,42 @@ def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str]
     at = _join([res.say((b if after else a).start) for a, b in pairs])
     text = f"Yes, {d} spoke right {side} {o}{where}: at {at}."
     res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _runs(turns: list) -> list[list]:
+    """Each run of one person's turns with nobody else's words between them, in order."""
+    runs: list[list] = []
+    for e in turns:
+        if runs and runs[-1][-1].character_id == e.character_id:
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    return runs
+
+
+def _longest_run(turns: list, who: int | None, res: QueryResult, where: str) -> tuple[str, QueryResult]:
+    """"How many times did A speak in a row at most?" (``who``), "who spoke the most times in a row?" (None)."""
+    runs = [r for r in _runs(turns) if who is None or r[0].character_id == who]
+    if not runs:
+        d = res.describe[who] if who is not None else "anyone"
+        return f"I never heard {d}{where}.", res
+    n = max(len(r) for r in runs)
+    best = [r for r in runs if len(r) == n]
+    res.value = n
+    res.events = [e for r in best for e in r]
+    if who is not None:
+        d = res.describe[who]
+        if n == 1:
+            text = f"Once: {d} never spoke twice in a row{where} (someone else spoke between each of their " \
+                f"{times_word(sum(len(r) for r in runs))})."
+        else:
+            text = f"{_cap(times_word(n))}: {d} spoke {times_word(n)} in a row{where}, at " \
+                f"{_join([_join([res.say(e.start) for e in r]) for r in best])}."
+    elif n == 1:
+        text = f"Nobody spoke twice in a row{where}: someone else always spoke in between."
+    else:
+        people = list(dict.fromkeys(r[0].character_id for r in best))
+        said = "; ".join(f"{res.describe[r[0].character_id]} at {_join([res.say(e.start) for e in r])}" for r in best)
+        text = f"{_cap(_join([res.describe[c] for c in people]))} spoke {times_word(n)} in a row{where}: {said}."
     return (REFUSAL if check(text, res) else text), res

@@ -1,10 +1,11 @@
-"""Two spans of time compared by how much was said in each: "was there more talking in the first minute or in the
+"""Spans of time compared by how much was said in each: "was there more talking in the first minute or in the
 second minute?", "were there fewer turns before 0:30 or after 1:00?", "did more people speak before 1:00 than after
 it?", "did A speak more in the first minute than in the second?".
 
 No frame compares two windows (``more`` / ``less`` compare two people), so this runs the frame once per window
 (``find=count_times`` there, or ``count_people`` for "more people"; a quoted person kept, the place kept) and says
-which window had more, with both counts; each clause is checked against its own executed result.
+which window had more, with both counts; each clause is checked against its own executed result. "Which minute had the
+most talking?" counts every minute of the recording from one frame's turns.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .combined import combined
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check
+from .phrase import REFUSAL, check, phrase
 from .repair import mss
 from .wording import CLOCK, QUOTED
 from .words import times_word
@@ -28,7 +29,10 @@ _ORD_WORD = "|".join(_ORD)
 _CLOCK_T = r"\d{1,2}:[0-5]\d"
 # one span: "the second minute", "the first 30 seconds", "before 0:30", "after 1:00", "between 0:20 and 0:40"
 _SPAN = re.compile(
-    rf"(?P<nth>(?:(?:in|during|within|over|throughout)\s+)?(?:the\s+)?(?P<ord>{_ORD_WORD})\s+"
+    # "the second half (of the recording)": 0 to the question's now, halved (resolved when the plan runs)
+    r"(?P<half>(?:(?:in|during|within|over|throughout)\s+)?the\s+(?P<hord>first|earlier|former|second|last|latter|"
+    r"later)\s+half\b(?![\s-]*(?:an?\s+)?(?:minute|hour|second)s?\b)(?:\s+of\s+(?:the|my|this|our)\s+[a-z]+)?)"
+    rf"|(?P<nth>(?:(?:in|during|within|over|throughout)\s+)?(?:the\s+)?(?P<ord>{_ORD_WORD})\s+"
     rf"(?P<unit>minute|half[\s-]minute)\b)"
     rf"|(?P<first>(?:(?:in|during|within)\s+)?the\s+first\s+(?P<n>\d+)\s+seconds)"
     rf"|(?P<bare>(?:in\s+)?the\s+(?P<bord>{_ORD_WORD})\b(?!\s*(?:\d|minute|half|person|people|one|speaker|voice|"
@@ -48,6 +52,14 @@ class Window:
     said: str                       # as the answer says it: "in the first minute", "before {}" (the clock filled in)
     from_: str | None = None
     to: str | None = None
+    half: int = 0                   # 1 / 2: the first / second half of the recording (its clocks set by ``at_now``)
+
+    def at_now(self, now: float) -> Window:
+        """The window with a half's clocks set (0 to the question's ``now``, halved)."""
+        if not self.half:
+            return self
+        mid = mss(now / 2)
+        return replace(self, from_="0:00" if self.half == 1 else mid, to=mid if self.half == 1 else mss(now))
 
     def say(self, res: QueryResult) -> str:
         """The window in the answer's words, its clock times as the executed result says them."""
@@ -64,6 +76,10 @@ class WindowCountsAsk:
 
 
 def _window(m: re.Match, unit_before: str | None, clock_before: str | None = None) -> Window | None:
+    if m.group("half") or (m.group("bare") and unit_before == "half"):   # ("the first half or the second?")
+        word = (m.group("hord") or m.group("bord")).lower()
+        first = word in ("first", "earlier", "former")
+        return Window(f"in the {'first' if first else 'second'} half ({{}}-{{}})", half=1 if first else 2)
     if m.group("nth") or m.group("bare"):
         word = (m.group("ord") or m.group("bord")).lower()
         unit = (m.group("unit") or unit_before or "").lower().replace("-", " ")
@@ -97,10 +113,10 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
     compare = _COMPARE.search(plain[:b.start()])
     if compare is None:
         return None
-    unit = (a.group("unit") or "") if a.group("nth") else None
+    unit = "half" if a.group("half") else (a.group("unit") or "") if a.group("nth") else None
     wa = _window(a, None)
     wb = _window(b, unit, a.group("t"))
-    if wa is None or wb is None or (wa.from_, wa.to) == (wb.from_, wb.to):
+    if wa is None or wb is None or (wa.from_, wa.to, wa.half) == (wb.from_, wb.to, wb.half):
         return None
     word = compare.group("word").lower()
     yes_no = bool(re.search(r"\bthan\b", between, re.IGNORECASE)) and bool(_THAN.match(plain))
@@ -124,6 +140,11 @@ def prepare(q: Query, people: bool) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the first window's result, holding both windows' turns for provenance)."""
+    if any(w.half for w in ask.windows):
+        now = executor.store.timeline().now(before_time)
+        if now is None:
+            return REFUSAL, executor.run(prepare(q, ask.people), before_time)
+        ask = replace(ask, windows=tuple(w.at_now(now) for w in ask.windows))
     results, stopped = counts_each(executor, prepare(q, ask.people), question, ask.people,
                                    [{"from_": w.from_, "to": w.to} for w in ask.windows], before_time)
     if stopped is not None:
@@ -155,3 +176,60 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     merged = combined(results, "counts in two windows")
     merged.value = tuple(counts)
     return text, merged
+
+
+# "which minute had the most talking?", "in what minute did the most people speak?", "what was the quietest minute?":
+# each minute of the recording by how much was said in it
+_MINUTE = re.compile(r"^\W*(?:in\s+|during\s+)?(?:which|what)\s+minute\b[^?]*?\b(?P<w1>most|least|fewest|busiest|"
+                     r"quietest|liveliest)\b|\b(?P<w2>busiest|quietest|liveliest)\s+minute\b", re.IGNORECASE)
+
+
+def asks_busiest_minute(question: str) -> tuple[bool, bool] | None:
+    """(most, people) when the question asks which minute had the most (least) talk, else None."""
+    m = _MINUTE.search(question)
+    if m is None or quotes_of(question) and _PEOPLE.search(question):
+        return None
+    word = (m.group("w1") or m.group("w2")).lower()
+    return word in ("most", "busiest", "liveliest"), bool(_PEOPLE.search(question))
+
+
+def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """(the minute with the most (least) turns or people, each minute's count; the turns of that minute)."""
+    res = executor.run(replace(prepare(q, people), find="who", from_=None, to=None), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    now = res.now if res.now is not None else max((e.end for e in res.events), default=0.0)
+    turns = [e for e in res.events if e.kind == "voice"]
+    # every minute begun, the last one only once half of it is past (a minute barely begun is no quiet minute)
+    minutes = max(1, int(now // 60) + (1 if now % 60 >= 30 else 0))
+    counts = []
+    for i in range(minutes):
+        mine = [e for e in turns if 60 * i <= e.start < 60 * (i + 1)]
+        counts.append(len({e.character_id for e in mine}) if people else len(mine))
+    best = max(counts) if most else min(counts)
+    top = [i for i, n in enumerate(counts) if n == best]
+    res.events = [e for e in turns if any(60 * i <= e.start < 60 * (i + 1) for i in top)] + \
+        [e for e in turns if not any(60 * i <= e.start < 60 * (i + 1) for i in top)]
+    res.value = tuple(counts)
+    unit = (lambda n: f"{n} different {'person' if n == 1 else 'people'}") if people else times_word
+    each = [f"the {_ordinal(i + 1)} minute {unit(n)}" for i, n in enumerate(counts)]
+    where = f" in the {q.place}" if q.place else ""
+    said = "I heard" if people else "people spoke"
+    if len(counts) == 1:
+        text = f"I remember only one minute{where}: {each[0]}."
+    elif len(top) == len(counts):
+        text = f"Every minute{where} had as much: {'; '.join(each)}."
+    else:
+        which = " and ".join(f"the {_ordinal(i + 1)} minute" for i in top)
+        text = f"{_cap_first(which)}{where}: {said} {unit(best)} there, the {'most' if most else 'least'} of " \
+            f"any minute ({'; '.join(each)})."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def _cap_first(s: str) -> str:
+    return s[:1].upper() + s[1:]

@@ -526,8 +526,9 @@ _THAN_PERSON = re.compile(r"\b(?:(more)|(fewer|less))\s+(?:often\s+|times\s+|fre
 def than_person(q: Query, question: str, quoted: list[str], yes_no: bool, added: list[str]) -> Query:
     """"How many people spoke more often than the person who said X?" / "who talked as often as X?": people whose
     turns compare with X's count (``other=X times>other``), not X's own turns nor a fixed number of times. A yes / no
-    question about two people ("did A speak more than B?") is a comparison of the two (``find=more``), not this."""
-    if yes_no or not quoted:
+    question about two people ("did A speak more than B before 1:00?") is a comparison of the two (``find=more``
+    who=A other=B, the window and place kept), whatever the frame wrote."""
+    if not quoted:
         return q
     marked, i = [], 0
     for m in QUOTED.finditer(question):
@@ -538,6 +539,14 @@ def than_person(q: Query, question: str, quoted: list[str], yes_no: bool, added:
         return q
     op = ">" if m.group(1) else "<" if m.group(2) else "="
     x = quoted[int(next(g for g in m.groups()[2:] if g is not None))]
+    if yes_no:
+        if len(set(quoted)) != 2 or op == "=" or q.find in ("more", "less"):
+            return q
+        find = "more" if op == ">" else "less"
+        new = replace(q, find=find, who=next(r for r in quoted if r != x), other=x, rel=None, until=None,
+                      times=None, pick=None, count=None, act=q.act or "spoke")
+        added.append(f"find={find}: the question compares the two people's counts")
+        return new
     find = "count_people" if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.IGNORECASE) else "who"
     new = replace(q, find=find, who=None, other=x, rel=None, until=None, times=f"{op}other", pick=None)
     if new != q:

@@ -1,0 +1,103 @@
+"""Silences between turns: "how long was the longest pause?", "when was the longest silence?", "did nobody speak for
+more than ten seconds?", "was there a silence of over 5 seconds?".
+
+No frame field measures the time between one turn and the next, so one frame selects everyone's voice turns in the
+question's window and place (the model's frame keeps those) and code walks them in order: each silence runs from the
+end of one person's detected speech to the start of the next. The silence before the first words and after the last
+ones are not between turns and are not counted. The answer names the two turns each silence lies between (their
+times), checked against that result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, phrase
+from .polarity import YES_NO_QUESTION
+from .repair import time_of
+from .words import seconds_word
+
+_QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?)"
+_LONGEST = re.compile(rf"\b(?:longest|biggest|largest|greatest|longer)\s+{_QUIET}\b", re.IGNORECASE)
+_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
+          r"(?:seconds?|minutes?)"
+_LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"
+_OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyone|anybody))\s+(?:spoke|speak|talked|"
+                   rf"talk|said\s+anything|say\s+anything|was\s+(?:speaking|talking))\s+for\s+{_LONGER}\s+(?P<a>{_AMOUNT})|"
+                   rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{_AMOUNT})", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SilenceAsk:
+    said: str                        # the question's words for it (taken out of what the frame's checks read)
+    over_s: float | None = None      # "longer than N seconds": whether any silence was (None: the longest one)
+    when: bool = False               # "when was the longest silence?": its time, not its length
+
+
+def asks_silence(question: str) -> SilenceAsk | None:
+    """The silence a question asks about, or None."""
+    m = _OVER.search(question)
+    if m is not None:
+        seconds = time_of(m.group("a") or m.group("b"))
+        return SilenceAsk(m.group(0), over_s=seconds) if seconds is not None else None
+    m = _LONGEST.search(question)
+    if m is None:
+        return None
+    when = bool(re.match(r"^\W*(?:when|(?:at\s+)?what\s+time)\b", question, re.IGNORECASE))
+    return SilenceAsk(m.group(0), when=when)
+
+
+def check_question(question: str, ask: SilenceAsk) -> str:
+    """The question as the frame's checks read it: without the silence (this plan measures it)."""
+    return question.replace(ask.said, " ")
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns in the frame's window and place."""
+    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
+                   count=None, act="spoke", top=None, measure=None, only=None, at=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    """(the answer, everyone's turns in the scope, the turns around the silences it names first: provenance)."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    where = f" in the {q.place}" if q.place else ""
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    gaps = []
+    reach = None      # the latest end so far: overlapping turns leave no silence between them
+    for a, b in zip(turns, turns[1:], strict=False):
+        reach = max(reach or a.end, a.end)
+        if b.start > reach:
+            gaps.append((b.start - reach, reach, a, b))
+    res.steps.append({"step": "silences between turns", "turns": len(turns), "silences": len(gaps)})
+    if len(turns) < 2:
+        return f"I heard {'nobody' if not turns else 'only one turn'}{where}: no silence between turns.", res
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    if ask.over_s is not None:
+        over = [g for g in gaps if g[0] > ask.over_s]
+        limit = seconds_word(int(round(ask.over_s)))
+        if not over:
+            longest = max(gaps, default=None, key=lambda g: g[0])
+            most = f" (the longest was {seconds_word(int(round(longest[0])))})" if longest else ""
+            return f"No, no silence between turns{where} lasted more than {limit}{most}.", res
+        said = "; ".join(f"{seconds_word(int(round(d)))} from {res.say(t)} to {res.say(b.start)}"
+                         for d, t, _, b in over)
+        res.events = [e for g in over for e in g[2:]] + [e for e in res.events if all(e not in g[2:] for g in over)]
+        res.value = (len(over), int(round(ask.over_s)), *(int(round(g[0])) for g in over))
+        text = f"{'Yes, ' if yes_no else ''}{len(over)} silence{'s' if len(over) > 1 else ''} between turns{where} " \
+            f"lasted more than {limit}: {said}."
+        return (REFUSAL if check(_cap(text), res) else _cap(text)), res
+    d, t, a, b = max(gaps, key=lambda g: g[0])
+    res.value = int(round(d))
+    res.events = [a, b] + [e for e in res.events if e not in (a, b)]
+    span = f"from {res.say(t)}, after {res.describe[a.character_id]} spoke, to {res.say(b.start)}, when " \
+        f"{res.describe[b.character_id]} spoke"
+    text = f"The longest silence between turns{where} was {seconds_word(int(round(d)))}: {span}." if not ask.when \
+        else f"The longest silence between turns{where} was {span} ({seconds_word(int(round(d)))})."
+    return (REFUSAL if check(text, res) else text), res
