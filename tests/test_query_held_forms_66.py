@@ -103,6 +103,12 @@ def test_people_by_role_words_and_self(ex, question, frame, start, named, absent
     _check(ex, question, frame, start, named, absent)
 
 
+def test_the_name_of_a_room_is_no_persons_name():
+    plan = plan_for(f"What's the name of the room where I heard {BO} first?")
+    assert plan is None or plan.kind != "about"
+    assert plan_for(f"What is {BO}'s name?").kind == "about"
+
+
 def test_the_quietest_person_is_asked_of_the_records():
     assert query_routing.asks_by_rank("Who was the quietest person?")
     assert query_routing.asks_by_rank("Which of them was the chattiest?")

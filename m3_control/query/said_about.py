@@ -52,7 +52,7 @@ _SELF = (
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
                 re.IGNORECASE), "{wh} they {verb}", ""),
     # "what is A's name?", "what's the name of A?", "what is A called?": a name known for them, else what they said
-    (re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\b[^?]*?QUOTED|what(?:'s|\s+is|\s+was)\b[^?]*?"
+    (re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\s+(?!(?:the|that|this)\s+(?:room|place|area|spot|part)\b)[^?]*?QUOTED|what(?:'s|\s+is|\s+was)\b[^?]*?"
                 r"QUOTED\W*'s\s+(?:first\s+|last\s+|full\s+)?name\b|(?:what|how)\s+(?:is|was)\b[^?]*?QUOTED\W*\s+"
                 r"called\b|(?:do|did)\s+(?:you|i)\s+know\b[^?]*?QUOTED\W*'s\s+name\b)", re.IGNORECASE),
      NAME_TOPIC, "name called named"),
