@@ -130,7 +130,7 @@ def test_before_leaving_a_room_named_as_it_or_never_left(ex, question, frame, st
     (f"How many times did {CY} speak in a row at most?", f'find=count_times who="{TECH}" times=1',
      "Twice: the person who said", ["01:10 and 01:20"], []),
     (f"What is the most times {BO} spoke in a row?", f'find=count_times who="{COFFEE}"',
-     "Once: the person who said", ["never spoke twice in a row", "their twice"], []),
+     "Once: the person who said", ["never spoke twice in a row", "each of their 2 turns"], []),
     ("Who spoke the most times in a row?", "find=who pick=most", "The person who said", [TECH, "twice in a row"],
      ["Ann"]),
 ])

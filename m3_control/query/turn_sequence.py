@@ -160,8 +160,9 @@ def _longest_run(turns: list, who: int | None, res: QueryResult, where: str) -> 
     if who is not None:
         d = res.describe[who]
         if n == 1:
-            text = f"Once: {d} never spoke twice in a row{where} (someone else spoke between each of their " \
-                f"{times_word(sum(len(r) for r in runs))})."
+            k = sum(len(r) for r in runs)
+            text = f"Once: {d} never spoke twice in a row{where} (someone else spoke between each of their {k} " \
+                f"turns)." if k > 1 else f"Once: {d} spoke only once{where}."
         else:
             text = f"{_cap(times_word(n))}: {d} spoke {times_word(n)} in a row{where}, at " \
                 f"{_join([_join([res.say(e.start) for e in r]) for r in best])}."
