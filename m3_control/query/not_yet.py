@@ -106,8 +106,10 @@ _FIRST_IN_PLACE = re.compile(
 def asks_first_in_place(question: str) -> str | None:
     """"who" or "count" when the question asks for the people first heard in a place, else None."""
     if _FIRST_IN_PLACE.match(question) is None or re.search(r"\b(?:i|we)\s+(?:first\s+)?(?:went|entered|arrived|"
-                                                             r"got|came|walked)\b", question, re.IGNORECASE):
-        return None    # ("who spoke when I entered the garden for the first time?": a move of the robot's)
+                                                             r"got|came|walked)\b|\b(?:last|latest|final|most\s+"
+                                                             r"recent)\s+new\b", question, re.IGNORECASE):
+        return None    # ("who spoke when I entered the garden for the first time?": a move of the robot's; "the last
+        # new voice in the kitchen" is one person, turn_sequence.py)
     return "count" if _COUNT.match(question) else "who"
 
 
