@@ -339,7 +339,8 @@ class ToolReasoningLoop:
                     timeline = self.store.timeline()
                     now = timeline.now(before_time)
                     aligned, added, missing = query_fidelity.check(
-                        asked, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t))
+                        asked, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t),
+                        recorded=lambda t=now: self.store.perceived_until(t))
                     aligned = query_polarity.align(asked, aligned)     # relations the check put in
                     if plan is not None:
                         aligned = plan.prepare(aligned)

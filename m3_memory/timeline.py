@@ -201,8 +201,10 @@ class Timeline:
             hour = (hour % 12) + (12 if pm else 0)
         return self._clock_at(hour, minute, 0, now, days_back)
 
-    def spans(self, question: str, now: float | None) -> list[Span]:
-        """The times the question names in words, resolved against ``now`` (stream seconds)."""
+    def spans(self, question: str, now: float | None, end: float | None = None) -> list[Span]:
+        """The times the question names in words, resolved against ``now`` (stream seconds); the halves of the
+        recording run to ``end`` (the last input the memory holds: a replay asked about afterwards ended before the
+        question), else to ``now``."""
         out: list[Span] = []
         if now is None or not math.isfinite(now):
             return out
@@ -220,7 +222,7 @@ class Timeline:
         for m in _FIRST.finditer(question):
             out.append(Span(m.group(0), start=0.0, end=_amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]))
         for m in _HALF.finditer(question):
-            out.append(half_span(m.group(0), m.group(1), now))
+            out.append(half_span(m.group(0), m.group(1), min(now, end) if end is not None else now))
         if self.origin is None:
             return out
         day_of = {}
@@ -306,7 +308,7 @@ class StampAnchor:
 
 
 def half_span(text: str, which: str, now: float) -> Span:
-    """"the first half" / "the second half" (of the recording): stream time 0 to ``now``, halved."""
+    """"the first half" / "the second half" (of the recording): stream time 0 to ``now`` (its end), halved."""
     first = which.lower() in ("first", "earlier", "former")
     return Span(text, start=0.0 if first else now / 2, end=now / 2 if first else now)
 

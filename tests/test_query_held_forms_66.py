@@ -1,11 +1,12 @@
-"""Question forms stop 66's blind probes (seeds 619-620) found answered wrong, on the hand-built meeting of
+"""Question forms stop 66's blind probes (seeds 619-622) found answered wrong, on the hand-built meeting of
 tests/test_query_executor.py (a scripted model writes the frame the small model wrote there):
 
     kitchen 0:00-0:30: Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
     office  0:30-1:00: Cy 0:35 (TECH), Bo 0:40; Dee seen 0:50, never speaks
     lab     1:00-1:30: Ann 1:05, Cy 1:10 (TECH), Cy 1:20 ("See you tomorrow"), Ann 1:25 (each turn 2 s)
 
-Asked at 1:31: the recording's halves are 0:00-0:45.5 and 0:45.5-1:31. Ann spoke 4 times, Cy 3, Bo twice.
+Asked at 1:31; the robot's track ends at 1:30, so the recording's halves are 0:00-0:45 and 0:45-1:30. Ann spoke 4
+times, Cy 3, Bo twice.
 """
 
 from __future__ import annotations
@@ -28,14 +29,20 @@ def _check(ex, question: str, frame: str, start: str, named: list[str], absent: 
 @pytest.mark.parametrize("question, frame, start, named, absent", [
     # read as the second minute (nobody), and as the first 30 s
     ("Who spoke the most in the second half of the recording?", "find=who pick=most from=1:00 to=2:00",
-     "Ann and the person who said", [TECH, "twice", "00:46", "01:31"], [COFFEE]),
+     "Ann and the person who said", [TECH, "twice", "00:45", "01:30"], [COFFEE]),
     (f"Did {CY} speak more in the first half or in the second half?", f'find=more who="{TECH}" from=0:00 to=0:30',
-     "In the second half (00:46-01:31)", ["(twice)", "first half (00:00-00:46) (once)"], []),
+     "In the second half (00:45-01:30)", ["(twice)", "first half (00:00-00:45) (once)"], []),
     ("Was there more talking in the first half of the recording or the second?", "find=count_times",
      "In the first half", ["(5 times)", "(4 times)"], []),
 ])
 def test_halves_of_the_recording(ex, question, frame, start, named, absent):  # noqa: F811
     _check(ex, question, frame, start, named, absent)
+
+
+def test_a_recording_ends_with_its_last_input_not_at_the_question(ex):  # noqa: F811
+    # a replay asked about afterwards: its halves are of what was recorded (the last pose at 1:30)
+    assert ex.store.perceived_until(200.0) == pytest.approx(90.0, abs=0.5)
+    assert ex.store.perceived_until(50.0) == pytest.approx(50.0, abs=1.0)
 
 
 @pytest.mark.parametrize("question, frame, start, named, absent", [
@@ -166,4 +173,24 @@ def test_silences_between_turns(ex, question, frame, start, named, absent):  # n
      "The first minute: I heard 3 different people there, the most", ["the second minute 2 different people"], []),
 ])
 def test_the_busiest_minute(ex, question, frame, start, named, absent):  # noqa: F811
+    _check(ex, question, frame, start, named, absent)
+
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # held-out probes 621-622: what the others said after the person's first turn
+    (f"What was the first thing {CY} said after 0:30?", f'find=what other="{TECH}" rel=after act=spoke',
+     'I heard "I will call the technician" after 00:30.', [], ["coffee", "See you"]),
+    (f"What did {BO} say before 0:30?", f'find=what other="{COFFEE}" rel=before act=spoke',
+     'I heard "The coffee machine is broken" before 00:30.', [], ["Ann", "folder"]),
+    # the second-to-last turn of anyone's ("pick=-2"): the second speaker is Bo, whose last words were at 0:40
+    ("What did the second speaker say last?", "find=what pick=-2 act=spoke", 'I heard "The coffee machine is broken"',
+     [], ["Bye everyone", "technician", "See you"]),
+    # everyone who spoke after the arrival
+    ("Who did I hear only after I got to the office?", "find=who act=seen times=1", "By 00:30 I had not yet heard",
+     [TECH], ["Ann", COFFEE]),
+    # their words, as their job
+    (f"What job does {CY} have?", f'find=what who="{TECH}"', "I don't remember the person who said",
+     ["about their job"], []),
+])
+def test_held_out_forms_of_621_622(ex, question, frame, start, named, absent):  # noqa: F811
     _check(ex, question, frame, start, named, absent)

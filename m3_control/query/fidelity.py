@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from m3_memory.timeline import Timeline
+from m3_memory.timeline import Timeline, recording_halves
 
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
@@ -295,12 +295,14 @@ def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
 
 
 def check(question: str, q: Query, known_places: list[str], timeline: Timeline | None = None,
-          now: float | None = None, stays: Callable[[], Stays] | None = None) -> tuple[Query, list[str], list[str]]:
+          now: float | None = None, stays: Callable[[], Stays] | None = None,
+          recorded: Callable[[], float | None] | None = None) -> tuple[Query, list[str], list[str]]:
     """(frame, what was added, what the frame leaves out of the question). ``timeline`` and ``now`` (the question's
     moment, stream seconds) resolve the times a question names in words ("ten minutes ago", "this morning", "at
     3 pm": :meth:`m3_memory.timeline.Timeline.spans`): code sets the frame's window from them, whatever the model
     wrote, since calendar arithmetic is not a small model's job; ``stays`` (the robot's stays in places, read only
-    when the question names one of its moves) does the same for "after I entered the lab" (moves.py)."""
+    when the question names one of its moves) does the same for "after I entered the lab" (moves.py); ``recorded``
+    (the last input the memory holds, read only when the question names a half of the recording) ends the recording."""
     timeline = timeline or Timeline()
     added: list[str] = []
     missing: list[str] = []
@@ -437,7 +439,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)
         q = opening_window(q, spaced, added)
-    spans = timeline.spans(plain, now)
+    spans = timeline.spans(plain, now, recorded() if recorded is not None and recording_halves(plain) else None)
     if spans:
         starts = [s.start for s in spans if s.start is not None]
         ends = [s.end for s in spans if s.end is not None]

@@ -386,6 +386,24 @@ _ROLE_PERSON = re.compile(r"\bthe\s+(?:most|least)\s+talkative(?:\s+(?:person|on
                           r"(?:\s+often)?\b", re.IGNORECASE)
 
 
+# "what did the second speaker say last?": a speaker by rank, and which of their own turns (the model read the rank
+# as the turn's: pick=-2)
+_RANKED_SPEAKER = re.compile(r"\bthe\s+(?:very\s+)?(first|second|third|fourth|fifth|last|final)\s+(?:speaker|voice|"
+                             r"(?:person|one)\s+to\s+(?:speak|talk))\s+(?:say|said|talk|speak)\s+(?:(?:the\s+)?(?:very\s+)?"
+                             r"(?:first|last|final)|for\s+the\s+(?:first|last|final)\s+time|the\s+(?:first|last|final|"
+                             r"second|third)\s+time)\b", re.IGNORECASE)
+
+
+def ranked_speaker(q: Query, plain: str, added: list[str]) -> Query:
+    """"What did the second speaker say last?": who= the speaker of that rank, the pick their own turn's."""
+    m = _RANKED_SPEAKER.search(plain)
+    if m is None or q.who or q.other or q.find not in ("what", "when", "where"):
+        return q
+    rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
+    new = replace(q, who=f"the {rank} speaker", pick=None, by=None, times=None, rel=None)
+    return _noted(q, new, added, f"who='the {rank} speaker': the question names a speaker by rank")
+
+
 def role_person(q: Query, plain: str, added: list[str]) -> Query:
     """The person a question names by a role, left out of a frame about someone's own turns: who= that role."""
     m = _ROLE_PERSON.search(plain)
@@ -553,7 +571,8 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = place_difference(robot_departure(q, plain, added), plain, known, added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
-    q = one_turn_forms(exact_times(role_person(q, plain, added), plain, added), plain, quoted, added)
+    q = one_turn_forms(exact_times(role_person(ranked_speaker(q, plain, added), plain, added), plain, added), plain,
+                       quoted, added)
     q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
     q = opened_talk(q, plain, added)
     if yes_no:

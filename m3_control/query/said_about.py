@@ -58,6 +58,9 @@ _SELF = (
      NAME_TOPIC, "name called named"),
     (re.compile(r"^\W*where\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+from\b", re.IGNORECASE), "where they are from",
      "come born grew home live"),
+    # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
+    (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
+     "their job", "job work profession occupation"),
 )
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
                          r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)

@@ -91,8 +91,27 @@ def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     return new
 
 
+# "what was the first thing A said after 0:30?": A is the one who spoke, the clock a window (the model related the
+# question to A's turn: other=A rel=after)
+_SAID_BY_CLOCK = re.compile(r"\bQUOTED\W*\s+(?:said|says|say|spoke|talked|mentioned)\s+(?:anything\s+|something\s+)?"
+                            r"(after|since|past|before|until|till|by)\s+(\d{1,2}:[0-5]\d)\b", re.IGNORECASE)
+
+
+def _said_by_clock(q: Query, quoted: list[str], question: str, added: list[str]) -> Query:
+    if len(quoted) != 1 or q.who or not q.other or q.rel not in ("after", "before", "right_after", "right_before") or \
+            " ".join(q.other.lower().split()) != " ".join(quoted[0].lower().split()):
+        return q
+    m = _SAID_BY_CLOCK.search(QUOTED.sub(" QUOTED ", question))
+    if m is None:
+        return q
+    side = "to" if m.group(1).lower() in ("before", "until", "till", "by") else "from_"
+    new = replace(q, who=quoted[0], other=None, rel=None, until=None, at=None, **{side: m.group(2)})
+    return _noted(q, new, added, f"who={quoted[0]!r} {side.rstrip('_')}={m.group(2)}: they spoke, the clock bounds it")
+
+
 def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str],
                known: list[str] | None = None, question: str = "") -> Query:
+    q = _said_by_clock(q, quoted, question, added)
     if (m := _REACH.search(plain)) is not None and q.find in ("who", "what", "when", "where"):
         k = COUNT_WORDS.get((m.group(2) or m.group(3)).lower()) or int(m.group(3))
         pick = {"first": "first", "second": "2", "third": "3", "last": "last"}[m.group(1).lower()]

@@ -142,6 +142,7 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     """(the answer, the first window's result, holding both windows' turns for provenance)."""
     if any(w.half for w in ask.windows):
         now = executor.store.timeline().now(before_time)
+        now = executor.store.perceived_until(now) if now is not None else None   # (a replay ends before the question)
         if now is None:
             return REFUSAL, executor.run(prepare(q, ask.people), before_time)
         ask = replace(ask, windows=tuple(w.at_now(now) for w in ask.windows))
@@ -199,7 +200,8 @@ def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,
     res = executor.run(replace(prepare(q, people), find="who", from_=None, to=None), before_time)
     if res.status != "ok":
         return phrase(res), res
-    now = res.now if res.now is not None else max((e.end for e in res.events), default=0.0)
+    # the recording's end: its last input (a replay asked about afterwards ended before the question)
+    now = executor.store.perceived_until(res.now) or max((e.end for e in res.events), default=0.0)
     turns = [e for e in res.events if e.kind == "voice"]
     # every minute begun, the last one only once half of it is past (a minute barely begun is no quiet minute)
     minutes = max(1, int(now // 60) + (1 if now % 60 >= 30 else 0))

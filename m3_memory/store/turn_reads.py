@@ -25,6 +25,18 @@ class TurnReads:
         return (self.conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0],
                 *self.conn.execute("SELECT count(*), max(updated_at) FROM character_names").fetchone())
 
+    def perceived_until(self, before_time: float | None = None) -> float | None:
+        """The latest stream time the memory holds input of (a pose, a turn, a memorization run's last stream
+        time), up to ``before_time``; None for an empty memory. A recording replayed and asked about afterwards ends
+        here, not at the question's moment."""
+        bound = float("inf") if before_time is None else before_time
+        ends = [self.conn.execute("SELECT max(t) FROM poses WHERE t <= ?", (bound,)).fetchone()[0],
+                self.conn.execute("SELECT max(end_time) FROM turns WHERE start_time <= ?", (bound,)).fetchone()[0],
+                self.conn.execute("SELECT max(last_stream_time) FROM runs WHERE last_stream_time <= ?",
+                                  (bound,)).fetchone()[0]]
+        known = [min(float(t), bound) for t in ends if t is not None]
+        return max(known) if known else None
+
     def turn_rows(self, after_id: int | None = None) -> list[TurnRow]:
         """Every turn record (or those with an id above ``after_id``) with its clip's end and start, unsorted."""
         q = ("SELECT t.start_time, t.id, t.clip_id, t.kind, t.entity_id, t.end_time, coalesce(t.text, ''), "
