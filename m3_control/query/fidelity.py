@@ -57,6 +57,7 @@ from .wording import (
     second_person,
     self_relation,
     single_anchor,
+    summed_pair,
     than_person,
     when_or_where,
 )
@@ -145,9 +146,6 @@ _COMPANY = re.compile(rf"\b(?:together|alongside|accompan\w*|in (?:the )?company
                       rf"(?:was|were|is|are|been|stood|standing|sat|sitting) (?:\w+ )?(?:with|beside|{_NEXT_TO}))\b",
                       re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:more|less|fewer|most|least|fewest)\b", re.IGNORECASE)
-# "how many times did A and B speak together?", "how often did A and B talk in total?": two people's turns added up
-_SUMMED = re.compile(r"^\W*(?:how\s+many\s+(?:times|turns)|how\s+often)\b[^?]*\b(?:together|combined|altogether|in\s+"
-                     r"total|in\s+all|between\s+them)\b", re.IGNORECASE)
 
 
 def quotes_of(question: str) -> list[str]:
@@ -350,14 +348,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     look = look_of_question(question)
     if look is not None:
         q = _by_looks(q, look, question, plain, quoted, added)
-    if len(set(quoted)) == 2 and _SUMMED.search(plain):
-        # "how many times did A and B speak in the office together?": their turns added up, not company
-        new = replace(q, find="count_times", who=quoted[0], other=quoted[1], rel=None, until=None, pick=None,
-                      times=None, count=None, act="spoke")
-        if new != q:
-            q = new
-            added.append("find=count_times who= other=: the question adds up the two people's turns")
-    elif (q.rel != "with" or q.find == "same") and quoted and _COMPANY.search(plain) and look is None:
+    q, summed = summed_pair(q, plain, quoted, added)    # ("... speak in the office together?": turns added up)
+    if not summed and (q.rel != "with" or q.find == "same") and quoted and _COMPANY.search(plain) and look is None:
         # "was A ever in view together with B?" written as find=same (with or without rel=with: in view together
         # is never "the same person"), "who was with A?" as a search for A's words: the question asks who was in
         # view together, and only rel=with answers that

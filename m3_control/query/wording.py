@@ -575,3 +575,20 @@ def same_place_pair(q: Query, plain: str, quoted: list[str], yes_no: bool, added
     if new != q:
         added.append(f"rel=same_place: the question asks about a place both were in ({new.compact()})")
     return new
+
+
+# "how many times did A and B speak together?", "how often did A and B talk in total?": two people's turns added up
+_SUMMED = re.compile(r"^\W*(?:how\s+many\s+(?:times|turns)|how\s+often)\b[^?]*\b(?:together|combined|altogether|in\s+"
+                     r"total|in\s+all|between\s+them)\b", re.IGNORECASE)
+
+
+def summed_pair(q: Query, plain: str, quoted: list[str], added: list[str]) -> tuple[Query, bool]:
+    """(the frame, whether it applies): two quoted people's turns added up ("how many times did A and B speak in the
+    office together?" is no company: ``find=count_times who=A other=B``, the place and window kept)."""
+    if len(set(quoted)) != 2 or not _SUMMED.search(plain):
+        return q, False
+    new = replace(q, find="count_times", who=quoted[0], other=quoted[1], rel=None, until=None, pick=None, times=None,
+                  count=None, act="spoke")
+    if new != q:
+        added.append("find=count_times who= other=: the question adds up the two people's turns")
+    return new, True
