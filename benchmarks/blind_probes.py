@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 at stop 66, each before any of those scenes was built. New probes need new templates written
+stop 65, 619-622 and 625-626 at stop 66, each before any of those scenes was built. New probes need new templates written
 before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -1118,7 +1118,59 @@ T622 = [
  "How many times did {C} speak in the {RX}?",
  "What is {A}'s phone number?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in range(581, 623)}
+T625 = [
+ "Who spoke the longest single turn?",
+ "Who spoke right after the longest silence?",
+ "Did anyone speak in both halves of the recording?",
+ "Who was the only person to speak in the {R2}?",
+ "How many different rooms did people speak in?",
+ "Who did I hear between my arrival in the {R2} and {A}'s first words there?",
+ "Which person did I hear most in the first minute?",
+ "Was {B} ever the first to speak in a room?",
+ "In which room did the conversation start?",
+ "Where was the last thing said?",
+ "Did {C} speak within ten seconds of {A}'s first words?",
+ "How long after the start did {B} first speak?",
+ "Was {B} quiet in the {R1}?",
+ "What did the person who spoke right before {C}'s last turn say?",
+ "Who spoke third in the {R2}?",
+ "What was said last in the first minute?",
+ "How many turns did {C} take in the second half?",
+ "Is there anyone I heard only once?",
+ "How many people did I see but never hear?",
+ "Which sentence did I hear most often?",
+ "Did anyone mention the letter x?",
+ "Did somebody say 'place green by d nine soon'?",
+ "What did {A} say in the {RX}?",
+ "What is {C}'s email address?",
+]
+T626 = [
+ "Who said the longest sentence?",
+ "Who spoke first after the longest pause?",
+ "Did {A} speak in both halves of the recording?",
+ "Was {C} the only one who spoke in the {R1}?",
+ "In how many rooms did anyone speak?",
+ "How many times did anyone speak between my arrival in the {R2} and {B}'s first words there?",
+ "Who did I hear the least in the first minute?",
+ "Was {A} ever the last to speak in a room?",
+ "Which room did the talking end in?",
+ "Where was I when the first words were said?",
+ "Did {B} speak within five seconds of {C}'s last words?",
+ "How long after the start did someone first speak?",
+ "Was {A} silent in the {R2}?",
+ "What did the person who spoke right after {B}'s first turn say?",
+ "Who was the second to speak in the {R1}?",
+ "What was the first thing said in the second minute?",
+ "How many times did {B} speak in the first half?",
+ "Is there anyone who spoke more than four times?",
+ "Was there anyone I saw but never heard?",
+ "How many different sentences did I hear?",
+ "Did anyone say something about the number seven?",
+ "Did someone say 'lay white with q one soon'?",
+ "Who spoke in the {RX} after 0:20?",
+ "What color are {B}'s eyes?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), 625, 626)}
 
 
 def main() -> None:
