@@ -7,8 +7,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, each before any of those scenes was built. New probes need new templates written
-before their seeds are built: a template tuned on a seed it was judged on measures nothing.
+stop 65, 619-622 and 625-626 at stop 66, each before any of those scenes was built. New probes need new templates
+written before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
