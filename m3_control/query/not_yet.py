@@ -33,7 +33,7 @@ _NOT_YET = re.compile(
     r"\byet\s+to\s+(?:speak|talk|say\s+anything|be\s+heard)\b|"
     r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b|"
     # "who talked only after I entered the porch?": first heard after the moment ("only once" is one time)
-    r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard|hear|heard)\s+only\s+(?:after|since|once)\b|"
+    r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard|hear|heard)\s+only\s+(?:after|since)\b|"
     r"\bonly\s+(?:started|began)\s+(?:to\s+)?(?:speak|talk|speaking|talking)\b", re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:who|which|how\s+many|name|list|tell\s+me\s+who)\b", re.IGNORECASE)
 _COUNT = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
