@@ -20,8 +20,8 @@ from .test_query_also import BO, CY, answer
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
 
 
-def _check(ex, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    a = answer(ex, question, frame).answer
+def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
+    a = answer(executor, question, frame).answer
     assert a.startswith(start) and all(n in a for n in named) and not any(x in a for x in absent), a
     return a
 
