@@ -409,12 +409,12 @@ def test_an_order_the_question_does_not_ask_about_is_not_in_the_frame():
 
 
 def test_one_sentence_heard_twice_is_said_once():
-    from m3_control.query.execute import _same_words
+    from m3_control.query.execute import same_sentence
 
-    assert _same_words("Bimblue F2 now", "Bimbloo F2 now")
-    assert _same_words("lay blue by C to again", "Lay blue by c two again")
-    assert not _same_words("lay blue at x four now", "lay blue by c two again")
-    assert not _same_words("Set blue", "Set blue with E5 now") and not _same_words("see you", "see you tomorrow")
+    assert same_sentence("Bimblue F2 now", "Bimbloo F2 now")
+    assert same_sentence("lay blue by C to again", "Lay blue by c two again")
+    assert not same_sentence("lay blue at x four now", "lay blue by c two again")
+    assert not same_sentence("Set blue", "Set blue with E5 now") and not same_sentence("see you", "see you tomorrow")
 
 
 def test_an_answer_that_only_echoes_the_question_s_quote_goes_back_as_a_query(ex):

@@ -501,7 +501,7 @@ class QueryExecutor:
                     continue
                 text = " ".join(e.text.split()).rstrip(".!?")
                 # one person's sentence heard twice ("Bimblue F2 now" / "Bimbloo F2 now") is one sentence
-                if not any(c == e.character_id and _same_words(t, text) for c, t in said):
+                if not any(c == e.character_id and same_sentence(t, text) for c, t in said):
                     said.append((e.character_id, text))
             res.value = [t for _, t in said]
         else:  # who
@@ -551,7 +551,8 @@ def _own_turns(facts: PeopleFacts, cid: int) -> list[Turn]:
     return [e for e in mine if e.kind == "voice"] or mine
 
 
-def _same_words(a: str, b: str) -> bool:
+def same_sentence(a: str, b: str) -> bool:
+    """Two transcripts of one sentence (``SAME_SENTENCE`` alike, both ways)."""
     return min(quote_score(a, b), quote_score(b, a)) >= SAME_SENTENCE
 
 

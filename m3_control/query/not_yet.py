@@ -82,8 +82,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | No
     if before.anchor is not None:
         merged.anchor = before.anchor
     merged.value = len(later)
-    firsts = [f"{merged.describe.get(p.character_id, p.description)} (first at {everyone.say(p.events[0].start)})"
-              for p in later]
+    firsts = _with_first_times(merged, everyone, later, "first at ")
     if kind == "count":
         text = f"{len(later)}: by {when} I had not yet heard {_join(firsts)}." if later else \
             f"None: everyone I heard had spoken by {when}."
@@ -138,8 +137,7 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
     merged.steps = [{"step": "heard, whose first turn was in the place", "frames": [r.query.compact() for r in
                                                                                     (everyone, there)]}] + \
         everyone.steps + there.steps
-    said = [f"{merged.describe.get(p.character_id, p.description)} (at {everyone.say(p.events[0].start)})"
-            for p in new]
+    said = _with_first_times(merged, everyone, new, "at ")
     opener = min(there.people, key=lambda p: p.first, default=None)
     if kind == "count":
         text = f"{len(new)}: I first heard {_join(said)} in the {name}." if new else \
@@ -155,3 +153,9 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
     if check(text, merged):
         return REFUSAL, merged
     return _cap(text), merged
+
+
+def _with_first_times(merged: QueryResult, everyone: QueryResult, people: list, lead: str) -> list[str]:
+    """Each person as the answer names them, with the time of their first turn ("Ann (first at 00:02)")."""
+    return [f"{merged.describe.get(p.character_id, p.description)} ({lead}{everyone.say(p.events[0].start)})"
+            for p in people]

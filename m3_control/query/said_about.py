@@ -16,12 +16,11 @@ from dataclasses import dataclass, replace
 
 from m3_memory.store.retrieval import character_name
 
-from .execute import SAME_SENTENCE, QueryExecutor, QueryResult
+from .execute import QueryExecutor, QueryResult, same_sentence
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
-from .quotes import quote_score
 from .wording import QUOTED
 from .words import cap, times_word
 from .words import join as _join
@@ -191,8 +190,7 @@ def answer_same_words(executor: QueryExecutor, q: Query, question: str,
                   key=lambda e: e.start)
     groups: list[list] = []
     for e in mine:
-        g = next((g for g in groups if min(quote_score(g[0].text, e.text), quote_score(e.text, g[0].text))
-                  >= SAME_SENTENCE), None)
+        g = next((g for g in groups if same_sentence(g[0].text, e.text)), None)
         g.append(e) if g is not None else groups.append([e])
     res.steps.append({"step": "the same words", "turns": len(mine), "different": len(groups)})
     res.events = mine + [e for e in res.events if e not in mine]

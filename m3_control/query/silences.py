@@ -72,7 +72,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     gaps = []
     reach = None      # the latest end so far: overlapping turns leave no silence between them
     for a, b in zip(turns, turns[1:], strict=False):
-        reach = max(reach or a.end, a.end)
+        reach = a.end if reach is None else max(reach, a.end)
         if b.start > reach:
             gaps.append((b.start - reach, reach, a, b))
     res.steps.append({"step": "silences between turns", "turns": len(turns), "silences": len(gaps)})

@@ -86,13 +86,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         if m else "twice"
     k = int(word) if word.isdigit() else _K[word]
     row = "twice" if k == 2 else f"{k} times"
-    runs: list[list] = []     # each run of one person's turns with nobody between them
-    for e in turns:
-        if runs and runs[-1][-1].character_id == e.character_id:
-            runs[-1].append(e)
-        else:
-            runs.append([e])
-    runs = [r for r in runs if len(r) >= k and (who is None or r[0].character_id == who)]
+    runs = [r for r in _runs(turns) if len(r) >= k and (who is None or r[0].character_id == who)]
     if not runs:
         text = (f"No, {res.describe[who]} never spoke {row} in a row{where}." if who is not None else
                 f"Nobody spoke {row} in a row{where}: someone else always spoke in between.")

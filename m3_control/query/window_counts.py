@@ -21,7 +21,7 @@ from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .repair import mss
 from .wording import CLOCK, QUOTED
-from .words import times_word
+from .words import cap, ordinal_word, times_word
 
 _ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2, "3rd": 3,
         "4th": 4, "5th": 5, "6th": 6}
@@ -55,7 +55,7 @@ class Window:
     half: int = 0                   # 1 / 2: the first / second half of the recording (its clocks set by ``at_now``)
 
     def at_now(self, now: float) -> Window:
-        """The window with a half's clocks set (0 to the question's ``now``, halved)."""
+        """The window with a half's clocks set (0 to ``now``, the recording's end, halved)."""
         if not self.half:
             return self
         mid = mss(now / 2)
@@ -205,17 +205,18 @@ def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,
     turns = [e for e in res.events if e.kind == "voice"]
     # every minute begun, the last one only once half of it is past (a minute barely begun is no quiet minute)
     minutes = max(1, int(now // 60) + (1 if now % 60 >= 30 else 0))
-    counts = []
-    for i in range(minutes):
-        mine = [e for e in turns if 60 * i <= e.start < 60 * (i + 1)]
-        counts.append(len({e.character_id for e in mine}) if people else len(mine))
+    in_minute: list[list] = [[] for _ in range(minutes)]
+    for e in turns:
+        if int(e.start // 60) < minutes:
+            in_minute[int(e.start // 60)].append(e)
+    counts = [len({e.character_id for e in mine}) if people else len(mine) for mine in in_minute]
     best = max(counts) if most else min(counts)
     top = [i for i, n in enumerate(counts) if n == best]
-    res.events = [e for e in turns if any(60 * i <= e.start < 60 * (i + 1) for i in top)] + \
-        [e for e in turns if not any(60 * i <= e.start < 60 * (i + 1) for i in top)]
+    chosen = [e for i in top for e in in_minute[i]]
+    res.events = chosen + [e for e in turns if e not in chosen]
     res.value = tuple(counts)
     unit = (lambda n: f"{n} different {'person' if n == 1 else 'people'}") if people else times_word
-    each = [f"the {_ordinal(i + 1)} minute {unit(n)}" for i, n in enumerate(counts)]
+    each = [f"the {ordinal_word(i + 1)} minute {unit(n)}" for i, n in enumerate(counts)]
     where = f" in the {q.place}" if q.place else ""
     said = "I heard" if people else "people spoke"
     if len(counts) == 1:
@@ -223,15 +224,7 @@ def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,
     elif len(top) == len(counts):
         text = f"Every minute{where} had as much: {'; '.join(each)}."
     else:
-        which = " and ".join(f"the {_ordinal(i + 1)} minute" for i in top)
-        text = f"{_cap_first(which)}{where}: {said} {unit(best)} there, the {'most' if most else 'least'} of " \
+        which = " and ".join(f"the {ordinal_word(i + 1)} minute" for i in top)
+        text = f"{cap(which)}{where}: {said} {unit(best)} there, the {'most' if most else 'least'} of " \
             f"any minute ({'; '.join(each)})."
     return (REFUSAL if check(text, res) else text), res
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
-
-
-def _cap_first(s: str) -> str:
-    return s[:1].upper() + s[1:]

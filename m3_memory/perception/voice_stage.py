@@ -184,9 +184,10 @@ class VoiceStage:
             analysis.speakers, splits = split_by_lips(analysis.speakers, faces, frame_times,
                                                       apart_below=self.match_threshold, loudness=loudness)
         analysis.speakers, joins = join_cut_sentences(analysis.speakers, ev)
-        for k, _ in splits + joins + [(k, None) for m in moves for k in m[:2]]:   # each part: its own sample
+        changed = {k for k, _ in splits + joins} | {k for m in moves for k in m[:2]}
+        for k in changed:      # each part gets a sample of its own speech
             analysis.snippets.pop(k, None)
-        if splits or joins or moves:
+        if changed:
             self._snippets(analysis)
         used: set[int] = set()
         emb = self.pipeline.embedder
