@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        # listen before the address is printed: a client that reads it connects at once and waits in the backlog
+        # while uvicorn starts (and preloads the model), rather than being refused
+        sock.listen(2048)
     except (ValueError, OSError, ImportError) as e:
         sys.stderr.write(f"{prog}: error: {e}\n")
         return 2
