@@ -38,6 +38,11 @@ class Condition:
 class BothAsk:
     a: Condition
     b: Condition
+    halves: bool = False       # "in both halves of the recording": the windows are read from the memory
+
+
+_HALVES = re.compile(r"\b(?:in\s+)?both\s+halves\b(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session|"
+                     r"scene|time))?", re.IGNORECASE)
 
 
 def _condition(words: str) -> Condition | None:
@@ -56,6 +61,8 @@ def asks_both(question: str) -> BothAsk | None:
     """Two conditions joined by "both ... and", at least one of them a time (two places: rooms.py)."""
     if len(quotes_of(question)) > 1:
         return None
+    if _HALVES.search(question):
+        return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True)
     m = _BOTH.search(QUOTED.sub(" quoted ", question))
     if m is None:
         return None
@@ -78,6 +85,13 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
     named = q.who if q.who and re.search(rf"\b{re.escape(q.who)}\b", question, re.IGNORECASE) else None
     who = quoted[0] if quoted else named
     frame = replace(prepare(q), who=who)
+    if ask.halves:     # the halves of what was recorded (a replay asked about afterwards ended before the question)
+        end = executor.store.perceived_until(before_time)
+        if end is None or end <= 0:
+            return "I have recorded nothing yet.", executor.run(frame, before_time)
+        mid = mss(end / 2)
+        ask = BothAsk(Condition(f"in the first half (before {mid})", to=mid),
+                      Condition(f"in the second half (after {mid})", from_=mid), halves=True)
     results, stopped = run_each(executor, [replace(frame, place=c.place, from_=c.from_, to=c.to)
                                            for c in (ask.a, ask.b)], before_time)
     if stopped is not None:

@@ -35,6 +35,7 @@ from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
 from .spans import people_count, time_between
+from .talk_edges import edge_picks
 from .turn_forms import late_forms
 from .wording import (
     CLOCK,
@@ -78,8 +79,6 @@ _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
                     "one person people man woman most least clock timer mark dot")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
-_OPENING = re.compile(r"\b(opening|closing)\s+(?:words?|remarks?|lines?|sentences?)\b", re.IGNORECASE)
-_EDGE = re.compile(r"\b(?:at|in|near|towards?)\s+the\s+(?:very\s+)?(end|beginning|start)\b(?!\s+of\b)", re.IGNORECASE)
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
                           r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
@@ -452,8 +451,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
         said = _first_or_last(without_moves(plain, known_places))   # ("when I first arrived": the move's)
-        said |= {"last" if m.group(1).lower() == "end" else "first" for m in _EDGE.finditer(plain)}
-        said |= {"first" if m.group(1).lower() == "opening" else "last" for m in _OPENING.finditer(plain)}
+        said |= edge_picks(plain)
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")

@@ -6,6 +6,11 @@
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
+  the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
+- ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
+  heard grouped by what they said (:mod:`.sentences`)
+- ``quiet``: whether one person stayed quiet (never spoke) in a place or window (:mod:`.quiet`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -33,13 +38,16 @@ from dataclasses import dataclass
 
 from . import (
     added_counts,
+    anchored,
     both_conditions,
     choice,
     everyone,
     not_yet,
     place_counts,
+    quiet,
     rooms,
     said_about,
+    sentences,
     sides,
     silences,
     talk_span,
@@ -68,10 +76,22 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(question):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
                     check_question=sides.check_question(question), people_from_question=False)
-    quiet = silences.asks_silence(question)
-    if quiet is not None:
-        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, quiet, question, t), prepare=silences.prepare,
-                    check_question=silences.check_question(question, quiet), people_from_question=False)
+    moment = anchored.asks_anchored(question)
+    if moment is not None:
+        return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,
+                    check_question=anchored.check_question(question, moment))
+    hush = quiet.asks_quiet(question)
+    if hush is not None:
+        return Plan("quiet", lambda ex, q, t: quiet.answer(ex, q, question, t), prepare=quiet.prepare,
+                    check_question=quiet.check_question(question, hush))
+    sentence = sentences.asks_sentences(question)
+    if sentence is not None:
+        return Plan(sentence.kind, lambda ex, q, t: sentences.answer(ex, q, sentence, question, t),
+                    prepare=sentences.prepare, check_question=sentences.check_question(question, sentence))
+    pause = silences.asks_silence(question)
+    if pause is not None:
+        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,
+                    check_question=silences.check_question(question, pause), people_from_question=False)
     minute = window_counts.asks_busiest_minute(question)
     if minute is not None:
         return Plan("minute", lambda ex, q, t: window_counts.answer_minute(ex, q, *minute, t),

@@ -252,6 +252,13 @@ _BEYOND = (
     # answered "A did not say anything I heard", A having spoken three times)
     (re.compile(r"^\W*(?:why|for\s+what\s+reason|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE),
      "why someone did something"),
+    # looks: the records hold faces as identities, not what a face or its clothes look like ("what colour are B's
+    # eyes?" was answered "B did not say anything I heard")
+    (re.compile(r"^\W*(?:what|which)\s+colou?rs?\s+(?:is|was|are|were)\b[^?]*\b(?:eyes?|hair|beard|shirt|t-shirt|"
+                r"jacket|coat|dress|clothes|shoes|hat|skin|glasses|top|trousers|pants|jumper|sweater)\b|"
+                r"^\W*what\s+(?:is|was|are|were)\b[^?]*\bwearing\b|^\W*what\s+(?:does|did|do)\b[^?]*\blooks?\s+"
+                r"like\b|^\W*how\s+tall\b|^\W*(?:does|did|is|was)\b[^?]*\b(?:wear|wears|wearing)\s+(?:glasses|a\s+"
+                r"hat|a\s+beard)\b", re.IGNORECASE), "what someone looks like"),
 )
 
 

@@ -62,6 +62,8 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     if quoted or not _PEOPLE.search(question):
         return None         # one named person's places is a frame of its own (find=where / count_places)
     plain = question
+    if re.search(rf"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?{_ROOM}\b", plain, re.IGNORECASE):
+        return None         # "how many different rooms did people speak in?": the rooms counted (count_places)
     if _ONE.search(plain):
         return RoomsAsk("one")
     if _ALL.search(plain):

@@ -102,11 +102,61 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP)
 
 
+_DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def spoken_words(text: str) -> frozenset[str]:
+    """The words of a transcript as they were said: "K7" is "k" and "seven", "X4" is "x" and "four" (a transcriber
+    writes spoken letters and numbers either way); single letters are kept."""
+    out = set()
+    for w in re.findall(r"[a-z]+|\d+", text.lower()):
+        if w.isdigit():
+            out.add(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w)
+        elif w not in _STOP or len(w) == 1:
+            out.add(_stem(w))
+    return frozenset(out)
+
+
+# "the number seven", "the letter x", "the colour blue", "the word 'soon'": the value is the topic, not the kind
+_KIND_VALUE = re.compile(r"\b(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+(?P<value>[a-z0-9]+)\b",
+                         re.IGNORECASE)
+
+
+def topic_words(topic: str) -> frozenset[str]:
+    """A topic's words to look for in what was said: the values of "the number seven" / "the letter x" (a letter
+    alone is a word here), else its content words."""
+    values = [m.group("value") for m in _KIND_VALUE.finditer(topic)]
+    rest = _KIND_VALUE.sub(" ", topic)
+    return spoken_words(" ".join(values)) | content_words(rest) if values else content_words(topic)
+
+
+# "did anyone say something about the number seven?", "who mentioned the letter x?": everyone's words
+_SAYING = r"(?:ever\s+)?(?:say|said|mention|mentioned|talk|talked|speak|spoke|ask|asked|tell|told)\b"
+_ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|people)\s+{_SAYING}|"
+                     rf"who(?:\s+else)?\s+{_SAYING}|how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|"
+                     rf"someone|somebody|people)\s+)?{_SAYING})", re.IGNORECASE)
+_MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:something\s+with\s+|"
+                      r"anything\s+with\s+)?(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
+                      r"[a-z0-9]+)\b|\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+
+
 def asks_about(question: str) -> AboutAsk | None:
-    """The topic of "what did A say about ...?" when the question names the speaker by their words, else None."""
-    if not quotes_of(question):
-        return None
+    """The topic of "what did A say about ...?" when the question names the speaker by their words (or asks about
+    anyone's words: "did anyone mention the number seven?"), else None."""
     plain = QUOTED.sub(" QUOTED ", question)
+    if not quotes_of(question):
+        anyone = _ANYONE.search(plain)
+        if anyone is None:
+            return None
+        m = _ABOUT.search(plain) or _MENTION.search(plain)
+        if m is not None and re.search(r"\b(?:who|that|after|before|when|while|than|whom)\b",
+                                       plain[anyone.end():m.start()], re.IGNORECASE):
+            return None      # "who spoke after the person who mentioned X?": someone else's words
+        topic = "" if m is None else (m.groupdict().get("topic") or m.groupdict().get("any") or "").strip()
+        if not topic or _NOT_A_TOPIC.match(topic):
+            return None
+        words = topic_words(topic)
+        return AboutAsk(topic, words) if words else None
     m = _ABOUT.search(plain) or _OPINION.search(plain)
     if m is None and (own := _POSSESSED.match(plain)) is not None and not _TURN_WORDS.search(own.group("topic")):
         topic = "their " + own.group("topic").strip()
@@ -120,12 +170,14 @@ def asks_about(question: str) -> AboutAsk | None:
     if m is None and (act := _ACT.search(plain)) is not None:
         word = act.group("act").lower()
         return AboutAsk(word, content_words(word), _ACTS[word])
-    if m is None or "QUOTED" in m.group("topic"):
+    if m is None and (kind := _MENTION.search(plain)) is not None and kind.group("topic"):
+        m = kind        # "did A mention the number seven?" (a plain "did A mention X?": the frame's own)
+    topic = "" if m is None else (m.groupdict().get("topic") or "").strip()
+    if not topic or "QUOTED" in topic:
         return None
-    topic = m.group("topic").strip()
     if _NOT_A_TOPIC.match(topic):   # "what did A talk about in the kitchen?": what A talked about, there
         return None
-    words = content_words(topic)
+    words = topic_words(topic)
     return AboutAsk(topic, words) if words else None
 
 
@@ -139,6 +191,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the speaker's turns that were read: provenance)."""
     quoted = quotes_of(question)
+    if not quoted:
+        return _anyone_about(executor, q, ask, question, before_time)
     res = executor.run(replace(prepare(q), who=quoted[0]), before_time)
     if res.status != "ok" or "who" not in res.who:
         return phrase(res), res
@@ -149,7 +203,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         return f"{cap(d)} is called {name}.", res
     mine = sorted((e for e in res.events if e.character_id == cid and e.kind == "voice"),
                   key=lambda e: (e.start, e.end, e.id))
-    about = [e for e in mine if content_words(e.text) & ask.words]
+    about = [e for e in mine if spoken_words(e.text) & ask.words]
     yes_no = bool(YES_NO_QUESTION.match(question))
     res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(mine),
                       "about": len(about)})
@@ -163,6 +217,36 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
     if yes_no:
         text = "Yes, " + text[0].lower() + text[1:]
     res.events = about + [e for e in res.events if e not in about]
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """"Did anyone mention the number seven?", "who said something about the letter x?": everyone's turns."""
+    res = executor.run(replace(prepare(q), who=None), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    about = [e for e in turns if spoken_words(e.text) & ask.words]
+    res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(turns),
+                      "about": len(about)})
+    where = f" in the {q.place}" if q.place else ""
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    if not about:
+        return f"{'No, n' if yes_no else 'N'}obody said anything about {ask.topic}{where} that I heard.", res
+    people = list(dict.fromkeys(e.character_id for e in about))
+    res.events = about + [e for e in res.events if e not in about]
+    said = "; ".join(f"{res.describe[c]}: " + ", ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})"
+                                                          for e in about if e.character_id == c) for c in people)
+    if re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):
+        res.value = len(about)
+        text = f"{cap(times_word(len(about)))}{where}: {said}."
+    elif re.match(r"^\W*how\s+many\b", question, re.IGNORECASE):
+        res.value = len(people)
+        text = f"{len(people)}{where}: {said}."
+    else:
+        text = f"{'Yes, ' if yes_no else ''}{said}."
+        text = text if yes_no else cap(text)
     return (REFUSAL if check(text, res) else text), res
 
 

@@ -1,0 +1,342 @@
+"""Questions timed from a moment no frame field holds, answered by code over everyone's voice turns:
+
+- "did B speak within ten seconds of A's first words?", "who spoke within 5 s after I entered the lab?"
+  (``within``: turns that start within N seconds after the moment, or end within N seconds before it; "after" /
+  "before" keep one side);
+- "how long after the start did B first speak?", "how long after my arrival in the lab did anyone speak?"
+  (``delay``: from the start of the recording, or the robot's move, to the first words after it);
+- "who did I hear between my arrival in the lab and A's first words there?", "how many times did anyone speak
+  between the start and B's first words?" (``between``: the turns strictly between two moments, one of them the
+  start or a move of the robot's; two people's turns are the frame's own ``until``).
+
+A moment is the start of the recording (stream time 0), a move of the robot's on its pose track ("my arrival in
+the lab", "I left the kitchen") or a person's turn ("A's first words", "A's last turn", "A first spoke"; "there"
+after it: their first words in the place the question names). The answer names the turns it rests on and their
+times, checked against that result like any frame's; a moment the records do not hold is said, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from m3_memory.store.where import robot_stays
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, _cap, _join, check, phrase
+from .repair import time_of
+from .wording import QUOTED
+from .words import seconds_word, times_word
+
+_PERSON = r"(?:person|one|man|woman|someone|somebody|speaker|voice|guy|lady|individual)"
+_WHO_SAID = re.compile(rf"\b(?:the\s+)?{_PERSON}\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says)\s+(Q\d)\b",
+                       re.IGNORECASE)
+_WHICH = r"(?:(?P<{0}>first|last|final|opening|closing|very\s+first|very\s+last)\s+)?"
+_TURN_WORDS = r"(?:words?|turn|sentence|remark|line|utterance|time\s+speaking)"
+# a room's name (up to three words, none a person's mark), ended by _END
+_ROOM = r"(?:the\s+|my\s+|our\s+)?(?P<{0}>[a-z]+\b(?:\s+(?!Q\d\b)[a-z]+\b){{0,2}})"
+_START = r"the\s+(?:very\s+)?(?:start|beginning|outset)(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session|" \
+         r"scene|day))?|the\s+recording\s+(?:started|began)"
+_ARRIVE = r"(?:my|our)\s+(?:arrival\s+(?:in|at)|entry\s+(?:in)?to|entrance\s+(?:in)?to|return\s+to)|" \
+          r"(?:i|we)\s+(?:first\s+)?(?:arrived\s+(?:in|at)|entered|got\s+(?:to|into)|came\s+(?:in)?to|" \
+          r"walked\s+into|went\s+into|reached)"
+_LEAVE = r"(?:my|our)\s+(?:departure\s+from|exit\s+from)|(?:i|we)\s+(?:left|exited|walked\s+out\s+of|went\s+out\s+of)"
+
+
+def _anchor(n: int) -> str:
+    """One moment, its groups suffixed with ``n``."""
+    s = str(n)
+    return (rf"(?:(?P<start{s}>{_START})|(?P<arrive{s}>{_ARRIVE})\s+{_ROOM.format('aplace' + s)}|"
+            rf"(?P<leave{s}>{_LEAVE})\s+{_ROOM.format('lplace' + s)}|"
+            rf"(?P<q{s}>Q\d)(?:'s|’s)?\s+{_WHICH.format('w' + s)}{_TURN_WORDS}(?P<there{s}>\s+there)?|"
+            rf"(?P<qs{s}>Q\d)\s+{_WHICH.format('ws' + s)}(?:spoke|speaking|talked|said\s+(?:anything|something)|"
+            rf"started\s+(?:speaking|talking))(?P<theres{s}>\s+there)?)")
+
+
+_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
+          r"(?:seconds?|minutes?)"
+_END = r"(?=\s*[,?.!;]|\s+(?:and|did|does|do|had|has|was|were|is|until|before|for|or|that|when)\b|\s*$)"
+_WITHIN = re.compile(rf"\bwithin\s+(?P<n>{_AMOUNT})\s+(?P<side>after|before|of|from)\s+{_anchor(1)}{_END}",
+                     re.IGNORECASE)
+_DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
+                    rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+into\s+(?P<into>the\s+(?:recording|video|"
+                    rf"conversation|session))|^\W*how\s+long\s+did\s+it\s+take\s+(?:after\s+{_anchor(2)}\s+)?"
+                    rf"(?:for|before)\b", re.IGNORECASE)
+_BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
+_ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|people|a\s+person|any\s+(?:one|body)|the\s+first\s+"
+                     r"(?:words?|person|speaker|voice))\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Moment:
+    kind: str                     # start | arrive | leave | turn
+    place: str = ""               # a move's room
+    quote: str = ""               # a turn's person, by their words
+    which: str = "first"          # first | last (a turn's)
+    there: bool = False           # "A's first words there": in the place the question names
+
+    def words(self) -> str:
+        return "the start" if self.kind == "start" else \
+            f"my arrival in the {self.place}" if self.kind == "arrive" else f"I left the {self.place}"
+
+
+@dataclass(frozen=True)
+class AnchoredAsk:
+    kind: str                     # within | delay | between
+    moments: tuple[Moment, ...]
+    subject: str | None           # the quote of the person asked about (None: anyone)
+    seconds: float = 0.0          # within: N
+    side: str = "of"              # within: after | before | of
+    said: str = ""                # the question's words for the moment(s), taken out of what the checks read
+
+
+def _marked(question: str) -> tuple[str, list[str]]:
+    """The question with each person it names by their words (or by a name: "Ann's first words", "did Ann speak
+    ...?") as Q0, Q1, ...; and those references."""
+    refs: list[str] = []
+
+    def mark(m: re.Match) -> str:
+        refs.append(next(g for g in m.groups() if g))
+        return f"Q{len(refs) - 1}"
+
+    marked = _WHO_SAID.sub(r"\1", QUOTED.sub(mark, question))
+    marked = re.sub(r"(?<=\S\s)(?!(?:I|My|The)\b)([A-Z][a-z]+)(?=(?:'s|’s)\s)", mark, marked)
+    marked = re.sub(r"^(\W*(?i:did|was|has|had|is)\s+)(?!(?:I|My|The)\b)([A-Z][a-z]+)\b",
+                    lambda m: m.group(1) + mark(re.match(r"(.+)", m.group(2))), marked)   # type: ignore[arg-type]
+    return marked, refs
+
+
+def _moment(m: re.Match, n: int, quotes: list[str]) -> Moment | None:
+    g = {k.removesuffix(str(n)): v for k, v in m.groupdict().items() if k.endswith(str(n)) and v}
+    if "start" in g:
+        return Moment("start")
+    if "arrive" in g or "leave" in g:
+        return Moment("arrive" if "arrive" in g else "leave", place=(g.get("aplace") or g.get("lplace") or "").lower())
+    ref = g.get("q") or g.get("qs")
+    if ref is None:
+        return None
+    which = (g.get("w") or g.get("ws") or "first").split()[-1].lower()
+    return Moment("turn", quote=quotes[int(ref[1:])], which="last" if which in ("last", "final", "closing") else
+                  "first", there=bool(g.get("there") or g.get("theres")))
+
+
+def asks_anchored(question: str) -> AnchoredAsk | None:
+    """The moment-timed question asked (see the module's text), else None."""
+    marked, quotes = _marked(question)
+
+    def subject_before(pos: int) -> str | None:     # the person named before the moment's words
+        return next((quotes[int(x[1:])] for x in re.findall(r"\bQ\d\b", marked[:pos])), None)
+
+    def anyone(text: str) -> bool:     # the question asks about anyone (else a person it names another way: not here)
+        return bool(_ANYONE.search(text) or re.match(r"^\W*(?:who|whom|how\s+many)\b", text, re.IGNORECASE))
+
+    m = _WITHIN.search(marked)
+    if m is not None:
+        moment, n = _moment(m, 1, quotes), time_of(m.group("n"))
+        if moment is None or n is None:
+            return None
+        side = m.group("side").lower()
+        subject = subject_before(m.start())
+        if subject is None and not anyone(marked[:m.start()]):
+            return None
+        return AnchoredAsk("within", (moment,), subject, seconds=n,
+                           side=side if side in ("after", "before") else "of", said=m.group(0))
+    m = _DELAY.search(marked)
+    if m is not None:
+        rest = marked[m.end():]
+        n = 1 if any(m.group(k + "1") for k in ("start", "arrive", "leave", "q", "qs")) else 2
+        moment = Moment("start") if m.group("into") else _moment(m, n, quotes)
+        if moment is None:
+            # "how long did it take for anyone to speak?": from the start; "... for B to answer A": not this
+            if not re.search(r"\bto\s+(?:first\s+)?(?:speak|talk|say\s+(?:anything|something|a\s+word))\b", rest,
+                             re.IGNORECASE):
+                return None
+            moment = Moment("start")
+        if moment.kind == "turn":
+            return None      # from one person's words to another's: the frame's find=gap
+        # the person asked about: named after the moment ("... did B first speak?"), else before it
+        subject = next((quotes[int(x[1:])] for x in re.findall(r"\bQ\d\b", rest)), None) or \
+            subject_before(m.start())
+        name = re.search(r"\b(?:did|does|had|has)\s+(?!(?:I|My|The)\b)([A-Z][a-z]+)\b", rest)
+        if subject is None and name is not None:
+            subject = name.group(1)
+        elif subject is None and not _ANYONE.search(rest) and not re.search(r"\b(?:first\s+words?|talk(?:ing)?|"
+                                                                           r"conversation)\b", rest, re.IGNORECASE):
+            return None
+        return AnchoredAsk("delay", (moment,), subject, said=m.group(0))
+    m = _BETWEEN.search(marked)
+    if m is not None:
+        a, b = _moment(m, 1, quotes), _moment(m, 2, quotes)
+        if a is None or b is None or (a.kind == "turn" and b.kind == "turn"):
+            return None
+        subject = subject_before(m.start())
+        if subject is None and not anyone(marked[:m.start()]):
+            return None
+        return AnchoredAsk("between", (a, b), subject, said=m.group(0))
+    return None
+
+
+def check_question(question: str, ask: AnchoredAsk) -> str:
+    """The question as the frame's checks read it: without the moments (this plan finds them)."""
+    marked, refs = _marked(question)
+    quoted = set(QUOTED.findall(question) and [next(g for g in m.groups() if g) for m in QUOTED.finditer(question)])
+    return re.sub(r"\bQ(\d)\b", lambda x: f'"{refs[int(x.group(1))]}"' if refs[int(x.group(1))] in quoted else
+                  refs[int(x.group(1))], marked.replace(ask.said, " "))
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns (the plan reads the window from the moments, the people from the question)."""
+    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
+                   count=None, act="spoke", top=None, measure=None, only=None, at=None, from_=None, to=None,
+                   place=None)
+
+
+class _Missing(Exception):
+    pass
+
+
+def _time_of(executor: QueryExecutor, m: Moment, turns: list, res: QueryResult, ids: dict[str, int],
+             before_time: float | None, place: str | None) -> tuple[float, float, object]:
+    """(start, end, the turn or None) of a moment; _Missing with the reason where the records do not hold it."""
+    if m.kind == "start":
+        return 0.0, 0.0, None
+    if m.kind in ("arrive", "leave"):
+        stays = [s for s in robot_stays(executor.store, res.now) if s[0].lower() == m.place.lower()]
+        if not stays:
+            raise _Missing(f"I was never in a place called the {m.place}")
+        t = stays[0][1] if m.kind == "arrive" else stays[0][2]
+        if t is None:
+            raise _Missing(f"I have not left the {m.place}")
+        res.robot_places.append((t, stays[0][0]))
+        return t, t, None
+    mine = [e for e in turns if e.character_id == ids[m.quote] and
+            (not m.there or place is None or res.places.get(e.id, "").lower() == place)]
+    if not mine:
+        raise _Missing(f"{res.describe[ids[m.quote]]} never spoke" + (f" in the {place}" if m.there and place else ""))
+    e = mine[0] if m.which == "first" else mine[-1]
+    return e.start, e.end, e
+
+
+def _described(res: QueryResult, m: Moment, ids: dict[str, int], turn: object, place: str | None) -> str:
+    if m.kind != "turn":
+        return m.words()
+    there = f" in the {place}" if m.there and place else ""
+    return f"{res.describe[ids[m.quote]]}'s {m.which} words{there} (at {res.say(turn.start)})"  # type: ignore[attr-defined]
+
+
+def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    ids: dict[str, int] = {}
+    for ref in dict.fromkeys([*(m.quote for m in ask.moments if m.quote), *([ask.subject] if ask.subject else [])]):
+        named = executor.run(replace(prepare(q), who=ref), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        res.who[ref] = named.who["who"]
+        ids[ref] = cid
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    known = sorted({s[0] for s in robot_stays(executor.store, res.now)}, key=len, reverse=True)
+
+    def room(words: str) -> str:      # "lab did anyone" -> "lab"; a room the robot never was in: its first word
+        return next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), words.split()[0])
+
+    ask = replace(ask, moments=tuple(replace(m, place=room(m.place)) if m.place else m for m in ask.moments))
+    place = next((m.place for m in ask.moments if m.kind in ("arrive", "leave")), None)
+    if place and any(m.there for m in ask.moments):
+        executor.place_turns(res, turns)
+    try:
+        spans = [_time_of(executor, m, turns, res, ids, before_time, place) for m in ask.moments]
+    except _Missing as e:
+        return f"I can't tell: {e}.", res
+    subject = ids.get(ask.subject) if ask.subject else None
+    who = res.describe[subject] if subject is not None else None
+    anchors = [s[2] for s in spans if s[2] is not None]
+    said = [_described(res, m, ids, s[2], place) for m, s in zip(ask.moments, spans, strict=True)]
+    res.steps.append({"step": f"moments ({ask.kind})", "moments": [round(s[0], 1) for s in spans]})
+    if ask.kind == "within":
+        start, end, _ = spans[0]
+        n = ask.seconds
+        hits = [e for e in turns if e not in anchors and (subject is None or e.character_id == subject) and
+                ((ask.side != "before" and start <= e.start <= end + n) or
+                 (ask.side != "after" and start - n <= e.end <= start + 1e-6 and e.start < start))]
+        return _within(res, hits, who, ask, said[0], anchors, question)
+    if ask.kind == "delay":
+        t = spans[0][1]
+        after = [e for e in turns if e.start >= t and (subject is None or e.character_id == subject)]
+        if not after:
+            before = [e for e in turns if e.start < t and (subject is None or e.character_id == subject)]
+            if not before:
+                return f"I did not hear {who or 'anyone'} at all.", res
+            res.events = [before[-1]] + [x for x in res.events if x is not before[-1]]
+            return f"I did not hear {who or 'anyone'} after {said[0]}: the last time was before it, at " \
+                f"{res.say(before[-1].start)}.", res
+        e = after[0]
+        res.events = [e] + [x for x in res.events if x is not e]
+        res.value = int(round(e.start - t))
+        text = f"{_cap(res.describe[e.character_id])} first spoke at {res.say(e.start)}, " \
+            f"{seconds_word(res.value)} after {said[0]}" + (f" ({res.say(t)})" if ask.moments[0].kind != "start"
+                                                              else "") + "."
+        return (REFUSAL if check(text, res) else text), res
+    (a, a_end, _), (b, _, _) = spans
+    if b < a:
+        return f"{_cap(said[1])} came before {said[0]}: nothing lies between them.", res
+    inside = [e for e in turns if e not in anchors and a_end <= e.start < b and
+              (subject is None or e.character_id == subject)]
+    return _between(res, inside, who, said, anchors, question)
+
+
+def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, moment: str, anchors: list,
+            question: str) -> tuple[str, QueryResult]:
+    limit = seconds_word(int(round(ask.seconds)))
+    side = {"after": "after", "before": "before"}.get(ask.side, "of")
+    res.events = hits + anchors + [e for e in res.events if e not in hits and e not in anchors]
+    people = list(dict.fromkeys(e.character_id for e in hits))
+    res.value = (len(hits), len(people), int(round(ask.seconds)))
+    if not hits:
+        return f"No, {who or 'nobody'} {'did not speak' if who else 'spoke'} within {limit} {side} {moment}.", res
+    times = _join([res.say(e.start) for e in hits])
+    if re.match(r"^\W*how\s+many\s+(?:people|persons|different)", question, re.IGNORECASE):
+        text = f"{len(people)}: {_join([res.describe[c] for c in people])} (at {times}) within {limit} {side} {moment}."
+    elif re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):
+        text = f"{_cap(times_word(len(hits)))} within {limit} {side} {moment}: at {times}."
+    else:
+        yes = "Yes, " if re.match(r"^\W*(?:did|was|were|is|has|had)\b", question, re.IGNORECASE) else ""
+        text = f"{yes}{_join([res.describe[c] for c in people])} spoke within {limit} {side} {moment}: at {times}."
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _between(res: QueryResult, inside: list, who: str | None, said: list[str], anchors: list,
+             question: str) -> tuple[str, QueryResult]:
+    span = f"between {said[0]} and {said[1]}"
+    res.events = inside + anchors + [e for e in res.events if e not in inside and e not in anchors]
+    how_many_times = re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE)
+    how_many_people = re.match(r"^\W*how\s+many\b", question, re.IGNORECASE) and not how_many_times
+    if not inside:
+        res.value = 0
+        if how_many_times or how_many_people:
+            return (f"None: {who} did not speak {span}." if who else f"None: nobody spoke {span}."), res
+        if re.match(r"^\W*(?:did|was|were|is|has|had)\b", question, re.IGNORECASE):
+            return f"No, {who or 'nobody'} {'did not speak' if who else 'spoke'} {span}.", res
+        return (f"{_cap(who)} did not speak {span}." if who else f"Nobody: I heard nobody {span}."), res
+    people = list(dict.fromkeys(e.character_id for e in inside))
+    counts = {c: sum(e.character_id == c for e in inside) for c in people}
+    res.spoke = counts
+    each = _join([f"{res.describe[c]} ({times_word(counts[c])}, at "
+                  f"{_join([res.say(e.start) for e in inside if e.character_id == c])})" for c in people])
+    if how_many_times:
+        res.value = len(inside)
+        text = f"{_cap(times_word(len(inside)))} {span}: {each}."
+    elif how_many_people:
+        res.value = len(people)
+        text = f"{len(people)} {span}: {each}."
+    elif re.match(r"^\W*(?:did|was|were|is|has|had)\b", question, re.IGNORECASE):
+        text = f"Yes, {span}: {each}."
+    else:
+        text = f"{_cap(each)} spoke {span}."
+    return (REFUSAL if check(text, res) else text), res

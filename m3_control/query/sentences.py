@@ -1,0 +1,146 @@
+"""Questions about the sentences themselves, not the people: "who spoke the longest single turn?", "who said the
+longest sentence?", "what was the shortest thing anyone said?" (one turn's own length: the time it took to say,
+which the records hold; a person's time in all is the frame's ``measure=time``), "how many different sentences did
+I hear?", "which sentence did I hear most often?", "was anything said more than once?" (turns grouped by what they
+said: two transcripts of one sentence are one, as ``execute.same_sentence`` tells).
+
+One frame selects everyone's voice turns in the question's window and place (the model's frame keeps those; a
+person the question names keeps their turns only); code measures or groups them. The answer names the turns it
+rests on and their times, checked against that result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor, QueryResult, same_sentence
+from .frame import Query
+from .phrase import REFUSAL, _cap, _join, check, phrase
+from .words import times_word
+
+_LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
+                     r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
+                     r"somebody|that\s+was|i\s+heard)?\s*(?:said|say)|phrase|sentence\s+spoken|stretch\s+of\s+speech)",
+                     re.IGNORECASE)
+_DISTINCT = re.compile(r"\bhow\s+many\s+(?:different|distinct|unique|separate)\s+(?:sentences|things|phrases|lines|"
+                       r"remarks|utterances|statements)\b", re.IGNORECASE)
+_MOST_SAID = re.compile(r"\b(?:which|what)\s+(?:sentence|phrase|line|words|thing|remark)\b[^?]*?\b(?:most\s+often|"
+                        r"the\s+most|most\s+times|most\s+frequently|repeated\s+(?:the\s+)?most)\b|"
+                        r"\b(?:most\s+(?:often\s+)?(?:repeated|said|heard|common|frequent))\s+(?:sentence|phrase|line|"
+                        r"words|thing|remark)\b", re.IGNORECASE)
+_REPEATED = re.compile(r"^\W*(?:was|were|did)\s+(?:anything|any\s+sentence|something|a\s+sentence|the\s+same\s+"
+                       r"(?:sentence|thing|words))\b[^?]*?\b(?:said|heard|repeated|spoken)\b[^?]*?\b(?:more\s+than\s+"
+                       r"once|twice|again|repeated(?:ly)?|several\s+times)|^\W*(?:was|were)\s+(?:anything|any\s+"
+                       r"sentence|something)\s+repeated\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SentenceAsk:
+    kind: str            # longest | shortest | distinct | most_said | repeated
+    said: str = ""       # the question's words for it
+
+
+def asks_sentences(question: str) -> SentenceAsk | None:
+    m = _LENGTH.search(question)
+    if m is not None:
+        which = m.group("which").lower()
+        return SentenceAsk("longest" if which in ("longest", "longer") else "shortest", m.group(0))
+    for kind, pattern in (("distinct", _DISTINCT), ("most_said", _MOST_SAID), ("repeated", _REPEATED)):
+        m = pattern.search(question)
+        if m is not None:
+            return SentenceAsk(kind, m.group(0))
+    return None
+
+
+def check_question(question: str, ask: SentenceAsk) -> str:
+    return question.replace(ask.said, " ")
+
+
+def prepare(q: Query) -> Query:
+    """Voice turns in the frame's window and place (a person the frame names keeps their own)."""
+    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
+                   act="spoke", top=None, measure=None, only=None)
+
+
+def groups_of(turns: list) -> list[list]:
+    """Turns grouped by the sentence they said, in the order each was first said."""
+    groups: list[list] = []
+    for e in turns:
+        g = next((g for g in groups if same_sentence(g[0].text, e.text)), None)
+        if g is None:
+            groups.append([e])
+        else:
+            g.append(e)
+    return groups
+
+
+def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice" and e.text.strip()), key=lambda e: (e.start, e.id))
+    where = f" in the {q.place}" if q.place else ""
+    if not turns:
+        return f"I heard nobody speak{where}.", res
+    if ask.kind in ("longest", "shortest"):
+        return _length(res, turns, ask.kind == "longest", where, question)
+    groups = groups_of(turns)
+    res.steps.append({"step": "sentences", "turns": len(turns), "sentences": len(groups)})
+    if ask.kind == "distinct":
+        res.value = (len(groups), len(turns))
+        said = "; ".join(f'"{g[0].text}" ({times_word(len(g))})' for g in groups)
+        text = f"{len(groups)} different sentence{'s' if len(groups) != 1 else ''}{where}, in {len(turns)} turns: " \
+            f"{said}."
+        return (REFUSAL if check(text, res) else text), res
+    n = max(len(g) for g in groups)
+    top = [g for g in groups if len(g) == n]
+    res.value = n
+    res.events = [e for g in top for e in g] + [e for e in res.events if all(e not in g for g in top)]
+    if ask.kind == "repeated":
+        again = [g for g in groups if len(g) > 1]
+        if not again:
+            return f"No, every sentence I heard{where} was said once.", res
+        res.value = tuple(len(g) for g in again)
+        said = "; ".join(f'"{g[0].text}" ({times_word(len(g))}: at {_join([res.say(e.start) for e in g])})'
+                         for g in again)
+        text = f"Yes, {said}."
+        return (REFUSAL if check(text, res) else text), res
+    if n == 1:
+        return f"Every sentence I heard{where} was said once ({len(turns)} turns): none more often than another.", res
+    def by(g: list) -> str:
+        return _join(list(dict.fromkeys(res.describe[e.character_id] for e in g)))
+
+    said = "; ".join(f'"{g[0].text}", {times_word(n)} (by {by(g)}, at {_join([res.say(e.start) for e in g])})'
+                     for g in top)
+    text = f"The sentence I heard most often{where}: {said}." if len(top) == 1 else \
+        f"{len(top)} sentences were said most often{where}: {said}."
+    res.value = (n, len(top))
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _length(res: QueryResult, turns: list, longest: bool, where: str, question: str) -> tuple[str, QueryResult]:
+    """The longest (shortest) single turn: the time it took to say, the words as a tie-break."""
+    def key(e) -> tuple[float, int]:  # noqa: ANN001
+        return (round(e.end - e.start, 1), len(e.text.split()))
+
+    best = max(turns, key=key) if longest else min(turns, key=key)
+    ties = [e for e in turns if key(e) == key(best)]
+    res.events = ties + [e for e in res.events if e not in ties]
+    res.value = tuple(int(round(e.end - e.start)) for e in ties)
+    res.steps.append({"step": f"{'longest' if longest else 'shortest'} single turn", "turns": len(turns)})
+    word = "longest" if longest else "shortest"
+
+    def one(e) -> str:  # noqa: ANN001
+        secs = e.end - e.start
+        took = f"{secs:.1f} seconds" if secs < 10 else f"{int(round(secs))} seconds"
+        return f'{res.describe[e.character_id]}, at {res.say(e.start)}: "{e.text}" ({took})'
+
+    text = f"The {word} single turn{where} was {one(best)}." if len(ties) == 1 else \
+        f"The {word} single turns{where} ({len(ties)}, as long as each other) were {'; '.join(one(e) for e in ties)}."
+    if re.match(r"^\W*who\b", question, re.IGNORECASE):    # "who said the longest sentence?": the person first
+        people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
+        text = f"{_cap(people)}. {text}"
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res
