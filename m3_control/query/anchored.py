@@ -64,13 +64,18 @@ _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|
                     rf"conversation|session))|^\W*how\s+long\s+did\s+it\s+take\s+(?:after\s+{_anchor(2)}\s+)?"
                     rf"(?:for|before)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
+_TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
+                           rf"within\s+(?P<n>{_AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{_AMOUNT})\b", re.IGNORECASE)
+_CLOSEST = re.compile(r"\b(?:closest|nearest)\s+to\s+(?:the\s+)?(?:(?P<mid>middle|midpoint|mid-point|halfway\s+"
+                      r"(?:point|mark))(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",
+                      re.IGNORECASE)
 _ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|people|a\s+person|any\s+(?:one|body)|the\s+first\s+"
                      r"(?:words?|person|speaker|voice))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Moment:
-    kind: str                     # start | arrive | leave | turn
+    kind: str                     # start | arrive | leave | turn | middle | clock (place: the clock's words)
     place: str = ""               # a move's room
     quote: str = ""               # a turn's person, by their words
     which: str = "first"          # first | last (a turn's)
@@ -83,7 +88,7 @@ class Moment:
 
 @dataclass(frozen=True)
 class AnchoredAsk:
-    kind: str                     # within | delay | between
+    kind: str                     # within | delay | between | twice_within | closest
     moments: tuple[Moment, ...]
     subject: str | None           # the quote of the person asked about (None: anyone)
     seconds: float = 0.0          # within: N
@@ -168,12 +173,25 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
     m = _BETWEEN.search(marked)
     if m is not None:
         a, b = _moment(m, 1, quotes), _moment(m, 2, quotes)
-        if a is None or b is None or (a.kind == "turn" and b.kind == "turn"):
+        if a is None or b is None:
             return None
+        after = next((quotes[int(x[1:])] for x in re.findall(r"\bQ\d\b", marked[m.end():])), None)
+        subject = subject_before(m.start()) or after
+        if a.kind == "turn" and b.kind == "turn" and (subject is None or subject in (a.quote, b.quote)):
+            return None      # between two people's turns, about anyone: the frame's own until=
+        if subject is None and not anyone(marked[:m.start()]) and not anyone(marked[m.end():]):
+            return None
+        return AnchoredAsk("between", (a, b), subject, said=m.group(0))
+    m = _TWICE_WITHIN.search(marked)
+    if m is not None and (n := time_of(m.group("n") or m.group("n2"))) is not None:
         subject = subject_before(m.start())
         if subject is None and not anyone(marked[:m.start()]):
             return None
-        return AnchoredAsk("between", (a, b), subject, said=m.group(0))
+        return AnchoredAsk("twice_within", (), subject, seconds=n, said=m.group(0))
+    m = _CLOSEST.search(marked)
+    if m is not None:
+        moment = Moment("middle") if m.group("mid") else Moment("clock", place=m.group("clock"))
+        return AnchoredAsk("closest", (moment,), None, said=m.group(0))
     return None
 
 
@@ -245,7 +263,10 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
     def room(words: str) -> str:      # "lab did anyone" -> "lab"; a room the robot never was in: its first word
         return next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), words.split()[0])
 
-    ask = replace(ask, moments=tuple(replace(m, place=room(m.place)) if m.place else m for m in ask.moments))
+    ask = replace(ask, moments=tuple(replace(m, place=room(m.place)) if m.place and m.kind in ("arrive", "leave")
+                                     else m for m in ask.moments))
+    if ask.kind in ("twice_within", "closest"):
+        return _own_pairs_or_closest(executor, res, turns, ask, ids, before_time, question)
     place = next((m.place for m in ask.moments if m.kind in ("arrive", "leave")), None)
     if place and any(m.there for m in ask.moments):
         executor.place_turns(res, turns)
@@ -315,8 +336,8 @@ def _between(res: QueryResult, inside: list, who: str | None, said: list[str], a
              question: str) -> tuple[str, QueryResult]:
     span = f"between {said[0]} and {said[1]}"
     res.events = inside + anchors + [e for e in res.events if e not in inside and e not in anchors]
-    how_many_times = re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE)
-    how_many_people = re.match(r"^\W*how\s+many\b", question, re.IGNORECASE) and not how_many_times
+    how_many_times = re.search(r"\bhow\s+many\s+times\b", question, re.IGNORECASE)    # (also "between ..., how many")
+    how_many_people = re.search(r"\bhow\s+many\b", question, re.IGNORECASE) and not how_many_times
     if not inside:
         res.value = 0
         if how_many_times or how_many_people:
@@ -339,4 +360,49 @@ def _between(res: QueryResult, inside: list, who: str | None, said: list[str], a
         text = f"Yes, {span}: {each}."
     else:
         text = f"{_cap(each)} spoke {span}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _own_pairs_or_closest(executor: QueryExecutor, res: QueryResult, turns: list, ask: AnchoredAsk,
+                          ids: dict[str, int], before_time: float | None, question: str) -> tuple[str, QueryResult]:
+    """"Did B ever speak twice within ten seconds?" (two of one person's turns starting within N s of each other),
+    "who spoke closest to the middle of the recording?" (the turn nearest that moment)."""
+    if ask.kind == "twice_within":
+        subject = ids.get(ask.subject) if ask.subject else None
+        limit = seconds_word(int(round(ask.seconds)))
+        pairs = []
+        for c in dict.fromkeys(e.character_id for e in turns):
+            if subject is not None and c != subject:
+                continue
+            mine = [e for e in turns if e.character_id == c]
+            pairs += [(a, b) for a, b in zip(mine, mine[1:], strict=False) if b.start - a.start <= ask.seconds]
+        res.value = (len(pairs), int(round(ask.seconds)))
+        who = res.describe[subject] if subject is not None else None
+        if not pairs:
+            return f"No, {who or 'nobody'} {'never spoke' if who else 'spoke'} twice within {limit}.", res
+        res.events = [e for p in pairs for e in p] + [e for e in res.events if all(e not in p for p in pairs)]
+        people = list(dict.fromkeys(a.character_id for a, _ in pairs))
+        said = "; ".join(f"{res.describe[c]} at " + _join([f"{res.say(a.start)} and {res.say(b.start)}"
+                                                            for a, b in pairs if a.character_id == c])
+                         for c in people)
+        text = f"Yes, twice within {limit}: {said}."
+        return (REFUSAL if check(text, res) else text), res
+    m = ask.moments[0]
+    if m.kind == "middle":
+        end = executor.store.perceived_until(before_time)
+        if not end:
+            return "I have recorded nothing yet.", res
+        t, said = end / 2, f"the middle of the recording ({res.say(end / 2)})"
+    else:
+        t = float(time_of(m.place) or 0.0)
+        said = res.say(t)
+    res.query = replace(res.query, at=f"{t:.1f}")     # the moment, for the answer's check
+    if not turns:
+        return "I heard nobody.", res
+    gap = {e: 0.0 if e.start <= t <= e.end else min(abs(e.start - t), abs(e.end - t)) for e in turns}
+    e = min(turns, key=lambda x: (gap[x], x.start))
+    res.events = [e] + [x for x in res.events if x is not e]
+    how = "was speaking at" if gap[e] == 0 else "spoke closest to"
+    text = f"{_cap(res.describe[e.character_id])} {how} {said}: \"{e.text.strip().rstrip('.!?')}\" at " \
+        f"{res.say(e.start)}."
     return (REFUSAL if check(text, res) else text), res

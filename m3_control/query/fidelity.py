@@ -89,7 +89,7 @@ _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five
                           r"once(?!\s+(?:it|he|she|they|i|we|you|the|that|this|someone|somebody|everyone)\b))\b",
                           re.IGNORECASE)
 _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|"
-                      r"say|says|said|saying|voice|voices)\b", re.IGNORECASE)
+                      r"say|says|said|saying|voice|voices|turns?|sentences?|words)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)
 # "the person who said ...": a description of someone, which asks nothing about speaking ("who spoke last?" does)

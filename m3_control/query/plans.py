@@ -6,6 +6,7 @@
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``room_changes``: how many times the robot changed rooms (:mod:`.room_changes`)
 - ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
@@ -45,6 +46,7 @@ from . import (
     not_yet,
     place_counts,
     quiet,
+    room_changes,
     rooms,
     said_about,
     sentences,
@@ -76,6 +78,8 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(question):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
                     check_question=sides.check_question(question), people_from_question=False)
+    if room_changes.asks_room_changes(question):
+        return Plan("room_changes", lambda ex, q, t: room_changes.answer(ex, q, t))
     moment = anchored.asks_anchored(question)
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,

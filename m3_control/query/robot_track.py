@@ -80,11 +80,13 @@ def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | N
 
 
 def robot_seconds_by_place(store: Any, t1: float | None, t2: float | None) -> dict[str, int]:
-    """Whole seconds of the robot's stays in each named place within the window (a stay it has not left runs to
-    ``t2``), for "which room did I spend the most time in?"."""
+    """Whole seconds of the robot's stays in each named place within the window (a stay it has not left runs to the
+    last input recorded by ``t2``: a replay asked about afterwards ended there), for "which room did I spend the most
+    time in?"."""
     out: dict[str, float] = {}
+    end = store.perceived_until(t2) if hasattr(store, "perceived_until") else t2
     for place, a, b in robot_stays(store, t2):
-        lo, hi = max(a, t1) if t1 is not None else a, b if b is not None else t2
+        lo, hi = max(a, t1) if t1 is not None else a, b if b is not None else (end if end is not None else t2)
         if hi is not None and hi > lo:
             out[place] = out.get(place, 0.0) + hi - lo
     return {p: int(round(s)) for p, s in out.items()}

@@ -122,9 +122,23 @@ _KIND_VALUE = re.compile(r"\b(?:the\s+)?(?:number|digit|numeral|letter|colou?r|w
                          re.IGNORECASE)
 
 
+_CLASSES = {
+    "colour": frozenset(("red", "green", "blue", "white", "black", "yellow", "orange", "purple", "pink", "brown",
+                         "grey", "gray")),
+    "number": frozenset(_DIGITS),
+    "letter": frozenset("bcdefghjklmnopqrstuvwxyz"),    # (not "a" and "i": words as often as letters)
+}
+_CLASS = re.compile(r"^(?:a|an|any|some)\s+(?:(?P<colour>colou?r)|(?P<number>number|digit|numeral)|"
+                    r"(?P<letter>letter))s?$", re.IGNORECASE)
+
+
 def topic_words(topic: str) -> frozenset[str]:
     """A topic's words to look for in what was said: the values of "the number seven" / "the letter x" (a letter
-    alone is a word here), else its content words."""
+    alone is a word here), every colour / number / letter for "a colour" / "a number" / "a letter", else its content
+    words."""
+    cls = _CLASS.match(topic.strip())
+    if cls is not None:
+        return _CLASSES[next(k for k, v in cls.groupdict().items() if v)]
     values = [m.group("value") for m in _KIND_VALUE.finditer(topic)]
     rest = _KIND_VALUE.sub(" ", topic)
     return spoken_words(" ".join(values)) | content_words(rest) if values else content_words(topic)
@@ -133,11 +147,13 @@ def topic_words(topic: str) -> frozenset[str]:
 # "did anyone say something about the number seven?", "who mentioned the letter x?": everyone's words
 _SAYING = r"(?:ever\s+)?(?:say|said|mention|mentioned|talk|talked|speak|spoke|ask|asked|tell|told)\b"
 _ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|people)\s+{_SAYING}|"
-                     rf"who(?:\s+else)?\s+{_SAYING}|how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|"
-                     rf"someone|somebody|people)\s+)?{_SAYING})", re.IGNORECASE)
+                     rf"(?:who|(?:which|what)\s+(?:person|one|people|speakers?|voices?))(?:\s+else)?\s+{_SAYING}|"
+                     rf"how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|someone|somebody|people)\s+)?"
+                     rf"{_SAYING})", re.IGNORECASE)
 _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:something\s+with\s+|"
                       r"anything\s+with\s+)?(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
-                      r"[a-z0-9]+)\b|\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+                      r"[a-z0-9]+|(?:a|an|any|some)\s+(?:colou?r|number|digit|numeral|letter)s?)\b|"
+                      r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
 
 
 def asks_about(question: str) -> AboutAsk | None:

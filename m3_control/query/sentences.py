@@ -25,10 +25,21 @@ _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(
                      re.IGNORECASE)
 _DISTINCT = re.compile(r"\bhow\s+many\s+(?:different|distinct|unique|separate)\s+(?:sentences|things|phrases|lines|"
                        r"remarks|utterances|statements)\b", re.IGNORECASE)
-_MOST_SAID = re.compile(r"\b(?:which|what)\s+(?:sentence|phrase|line|words|thing|remark)\b[^?]*?\b(?:most\s+often|"
+_MOST_SAID = re.compile(r"^\W*what\s+(?:was|got|did\s+i\s+hear|did\s+people\s+say)\s+(?:said\s+|heard\s+)?(?:the\s+)?"
+                        r"most\s+(?:often|times|frequently)\b|"
+                        r"\b(?:which|what)\s+(?:sentence|phrase|line|words|thing|remark)\b[^?]*?\b(?:most\s+often|"
                         r"the\s+most|most\s+times|most\s+frequently|repeated\s+(?:the\s+)?most)\b|"
                         r"\b(?:most\s+(?:often\s+)?(?:repeated|said|heard|common|frequent))\s+(?:sentence|phrase|line|"
                         r"words|thing|remark)\b", re.IGNORECASE)
+# "which sentence was said by more than one person?", "did two people say the same thing?"
+_SHARED = re.compile(r"\b(?:sentences?|phrases?|lines?|words|things?)\b[^?]*?\b(?:said|spoken|used)\s+by\s+"
+                     r"(?:more\s+than\s+one|two\s+or\s+more|several|multiple|different|two)\s+(?:people|persons|person|speakers|voices)|"
+                     r"^\W*(?:did|have|had)\s+(?:two|any\s+two|different|several)\s+(?:people|persons|speakers)\s+(?:ever\s+)?"
+                     r"(?:say|said)\s+the\s+same\s+(?:thing|sentence|words)", re.IGNORECASE)
+# "who repeated their sentence the most?", "who said the same thing the most times?"
+_MOST_REPEATED = re.compile(r"^\W*who\s+(?:repeated|said)\s+(?:their|his|her|the\s+same)\s+(?:own\s+)?(?:sentence|"
+                            r"words|thing|phrase|line)s?\s+(?:the\s+)?most(?:\s+(?:often|times))?\b|"
+                            r"^\W*who\s+repeated\s+(?:themselves|himself|herself)\s+(?:the\s+)?most\b", re.IGNORECASE)
 _REPEATED = re.compile(r"^\W*(?:was|were|did)\s+(?:anything|any\s+sentence|something|a\s+sentence|the\s+same\s+"
                        r"(?:sentence|thing|words))\b[^?]*?\b(?:said|heard|repeated|spoken)\b[^?]*?\b(?:more\s+than\s+"
                        r"once|twice|again|repeated(?:ly)?|several\s+times)|^\W*(?:was|were)\s+(?:anything|any\s+"
@@ -46,7 +57,8 @@ def asks_sentences(question: str) -> SentenceAsk | None:
     if m is not None:
         which = m.group("which").lower()
         return SentenceAsk("longest" if which in ("longest", "longer") else "shortest", m.group(0))
-    for kind, pattern in (("distinct", _DISTINCT), ("most_said", _MOST_SAID), ("repeated", _REPEATED)):
+    for kind, pattern in (("distinct", _DISTINCT), ("shared", _SHARED), ("most_repeated", _MOST_REPEATED),
+                          ("most_said", _MOST_SAID), ("repeated", _REPEATED)):
         m = pattern.search(question)
         if m is not None:
             return SentenceAsk(kind, m.group(0))
@@ -94,6 +106,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         text = f"{len(groups)} different sentence{'s' if len(groups) != 1 else ''}{where}, in {len(turns)} turns: " \
             f"{said}."
         return (REFUSAL if check(text, res) else text), res
+    if ask.kind in ("shared", "most_repeated"):
+        return _by_people(res, groups, ask.kind, where)
     n = max(len(g) for g in groups)
     top = [g for g in groups if len(g) == n]
     res.value = n
@@ -144,3 +158,36 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
         text = f"{_cap(people)}. {text}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+def _by_people(res: QueryResult, groups: list[list], kind: str, where: str) -> tuple[str, QueryResult]:
+    """"Which sentence was said by more than one person?" (``shared``), "who repeated their sentence the most?"
+    (``most_repeated``: the person with the most turns of one sentence)."""
+    def who(g: list) -> list[int]:
+        return list(dict.fromkeys(e.character_id for e in g))
+
+    if kind == "shared":
+        shared = [g for g in groups if len(who(g)) > 1]
+        res.value = len(shared)
+        if not shared:
+            return f"None: every sentence I heard{where} was said by one person only.", res
+        said = "; ".join(f'"{g[0].text}" by {_join([res.describe[c] for c in who(g)])}' for g in shared)
+        res.events = [e for g in shared for e in g] + [e for e in res.events if all(e not in g for g in shared)]
+        text = f"{said}."
+        return (REFUSAL if check(_cap(text), res) else _cap(text)), res
+    best: dict[int, list] = {}
+    for g in groups:
+        for c in who(g):
+            mine = [e for e in g if e.character_id == c]
+            if len(mine) > len(best.get(c, [])):
+                best[c] = mine
+    n = max(len(v) for v in best.values())
+    top = [c for c, v in best.items() if len(v) == n]
+    res.value = n
+    res.events = [e for c in top for e in best[c]] + [e for e in res.events if all(e not in best[c] for c in top)]
+    if n == 1:
+        return f"Nobody{where} said the same sentence twice.", res
+    said = "; ".join(f'{res.describe[c]} said "{best[c][0].text.strip().rstrip(".!?")}" {times_word(n)} (at '
+                     f"{_join([res.say(e.start) for e in best[c]])})" for c in top)
+    text = f"{_cap(said)}{where}."
+    return (REFUSAL if check(text, res) else text), res

@@ -1,0 +1,42 @@
+""""How many times did I change rooms?", "how often did I move to another room?", "how many moves did I make?": the
+robot's own moves from one named place to another on its pose track (its stays in order), counted, each with its time.
+A frame counts people or turns, so the model's frame is not run; the answer names the moves it counted."""
+
+from __future__ import annotations
+
+import re
+
+from m3_memory.store.where import robot_stays
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, _cap, check
+from .words import times_word
+
+_CHANGES = re.compile(r"^\W*how\s+(?:many\s+times|often)\s+did\s+(?:i|we)\s+(?:change|switch|move|go\s+(?:to|into)|"
+                      r"walk\s+(?:to|into)|drive\s+(?:to|into))\s+(?:rooms?|places?|(?:to\s+|into\s+)?(?:an)?other\s+"
+                      r"(?:room|place)|between\s+(?:the\s+)?(?:rooms|places))\b|^\W*how\s+many\s+(?:moves|room\s+"
+                      r"changes|changes\s+of\s+room)\s+did\s+(?:i|we)\s+make\b", re.IGNORECASE)
+
+
+def asks_room_changes(question: str) -> bool:
+    return bool(_CHANGES.search(question))
+
+
+def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(Query(find="where", act="spoke"), before_time)    # (the result the answer is checked on)
+    if res.status != "ok":
+        return REFUSAL, res
+    stays = robot_stays(executor.store, res.now)
+    moves = [(b, a) for a, b in zip(stays, stays[1:], strict=False) if a[0] != b[0]]
+    res.robot_places = [(s[1], s[0]) for s in stays]
+    res.value = len(moves)
+    res.steps.append({"step": "room changes", "stays": len(stays), "moves": len(moves)})
+    if not stays:
+        return "I have no record of being in any named place.", res
+    if not moves:
+        return f"None: I stayed in the {stays[0][0]} the whole time.", res
+    said = "; ".join(f"from the {a[0]} to the {b[0]} at {res.say(b[1])}" for b, a in moves)
+    n = len(moves)
+    text = f"{_cap(times_word(n)) if n < 3 else n}{'' if n < 3 else ' times'}: {said}."
+    return (REFUSAL if check(text, res) else text), res
