@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.store.where import load_places, robot_stays
+from m3_memory.store.where import find_place, load_places, robot_stays
 
 from . import quote_fit
 from .answerer import Answer, ErrorKind
@@ -200,6 +200,20 @@ class ToolReasoningLoop:
         text = text.rstrip(".!?") if robot else text
         return f"{text} ({robot} saw it)." if robot else text if text.endswith((".", "!", "?")) else text + "."
 
+    def _names_known_place(self, question: str) -> bool:
+        """A place of the memory's the question names: "no memory" of what happened there is checked on the records
+        ("what did people say in the office?" was answered "I have no memory of that", three people spoke there)."""
+        places = load_places(self.store)
+        words = query_fidelity.place_of_question(question, [p.name for p in places])
+        return words is not None and find_place(places, words) is not None
+
+    def _names_unknown_place(self, question: str) -> bool:
+        """A place the question names that the memory has none of ("what did people say in the lab?" with no lab):
+        only the records can say so; a search by meaning found a mis-heard "Labley" and answered from it."""
+        places = load_places(self.store)
+        words = query_fidelity.place_of_question(question, [p.name for p in places])
+        return words is not None and find_place(places, words) is None
+
     def _clean(self, text: str, before_time: float | None, flags: list[str]) -> str:
         return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)
 
@@ -260,7 +274,7 @@ class ToolReasoningLoop:
                         or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
                         or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question)
                         or query_routing.asks_who_was_there(question)
-                        or plan is not None)
+                        or plan is not None or self._names_unknown_place(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will
         fallback: str | None = None   # the refused "no memory", kept if the query that rechecks it cannot run
@@ -293,7 +307,8 @@ class ToolReasoningLoop:
                 misfit = "" if echo or other_person or not valid or text else quote_fit.misfit(
                     self.store, question, picked, before_time)
                 other_person = other_person or bool(misfit)
-                unchecked = not valid and text == NO_MEMORY and not queried and _names_words_or_time(question)
+                unchecked = not valid and text == NO_MEMORY and not queried and (
+                    _names_words_or_time(question) or self._names_known_place(question))
                 if (echo or other_person or unchecked) and r < rounds - 1:
                     # "Who spoke right before the person who said X?" answered by X's own words names the person the
                     # question starts from, not the one it asks for; "no memory" of a quote or a clock time is a

@@ -203,8 +203,8 @@ class Timeline:
 
     def spans(self, question: str, now: float | None, end: float | None = None) -> list[Span]:
         """The times the question names in words, resolved against ``now`` (stream seconds); the halves of the
-        recording run to ``end`` (the last input the memory holds: a replay asked about afterwards ended before the
-        question), else to ``now``."""
+        recording and "the last N seconds" run to ``end`` (the last input the memory holds: a replay asked about
+        afterwards ended before the question), else to ``now``."""
         out: list[Span] = []
         if now is None or not math.isfinite(now):
             return out
@@ -212,9 +212,10 @@ class Timeline:
             d = _amount(m.group(1)) * _UNIT_S[m.group(2).lower()]
             half = max(30.0, 0.1 * d)
             out.append(Span(m.group(0), start=now - d - half, end=min(now, now - d + half)))
-        for m in _LAST.finditer(question):
+        for m in _LAST.finditer(question):    # "in the last ten seconds": of what was recorded
             d = _amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]
-            out.append(Span(m.group(0), start=now - d, end=now))
+            last = min(now, end) if end is not None else now
+            out.append(Span(m.group(0), start=last - d, end=last))
         for m in _MARK.finditer(question):
             t = _amount(m.group(2)) * _UNIT_S[m.group(3).lower()]
             before = m.group(1).lower() in ("before", "until", "till", "by")
@@ -314,5 +315,6 @@ def half_span(text: str, which: str, now: float) -> Span:
 
 
 def recording_halves(question: str) -> list[re.Match]:
-    """The halves of the recording a question names ("in the first half", "the second half of the video")."""
-    return list(_HALF.finditer(question))
+    """The halves of the recording a question names ("in the first half", "the second half of the video"), and its
+    last seconds or minutes ("in the last ten seconds"): spans that end with what was recorded."""
+    return list(_HALF.finditer(question)) + list(_LAST.finditer(question))

@@ -66,8 +66,10 @@ _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{_AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{_AMOUNT})\b", re.IGNORECASE)
-_CLOSEST = re.compile(r"\b(?:closest|nearest)\s+to\s+(?:the\s+)?(?:(?P<mid>middle|midpoint|mid-point|halfway\s+"
-                      r"(?:point|mark))(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",
+_EACH_OTHER = re.compile(rf"\bwithin\s+(?P<n>{_AMOUNT})\s+of\s+(?:each\s+other|one\s+another)\b", re.IGNORECASE)
+_CLOSEST = re.compile(r"\b(?:(?:closest|nearest)\s+to|(?:in|at|around)(?=\s+the\s+(?:very\s+)?(?:middle|midpoint|"
+                      r"halfway)\b[^?]*?\b(?:recording|video|conversation|session)))\s+(?:the\s+)?(?:very\s+)?"
+                      r"(?:(?P<mid>middle|midpoint|mid-point|halfway\s+(?:point|mark)?)(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",
                       re.IGNORECASE)
 _ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|people|a\s+person|any\s+(?:one|body)|the\s+first\s+"
                      r"(?:words?|person|speaker|voice))\b", re.IGNORECASE)
@@ -88,7 +90,7 @@ class Moment:
 
 @dataclass(frozen=True)
 class AnchoredAsk:
-    kind: str                     # within | delay | between | twice_within | closest
+    kind: str                     # within | delay | between | twice_within | closest | each_other
     moments: tuple[Moment, ...]
     subject: str | None           # the quote of the person asked about (None: anyone)
     seconds: float = 0.0          # within: N
@@ -182,6 +184,13 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
         if subject is None and not anyone(marked[:m.start()]) and not anyone(marked[m.end():]):
             return None
         return AnchoredAsk("between", (a, b), subject, said=m.group(0))
+    m = _EACH_OTHER.search(marked)
+    if m is not None and (n := time_of(m.group("n"))) is not None:
+        people = [quotes[int(x[1:])] for x in re.findall(r"\bQ\d\b", marked[:m.start()])]
+        if len(people) != 2:
+            return None
+        return AnchoredAsk("each_other", (Moment("turn", quote=people[0]), Moment("turn", quote=people[1])), None,
+                           seconds=n, said=m.group(0))
     m = _TWICE_WITHIN.search(marked)
     if m is not None and (n := time_of(m.group("n") or m.group("n2"))) is not None:
         subject = subject_before(m.start())
@@ -265,6 +274,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
 
     ask = replace(ask, moments=tuple(replace(m, place=room(m.place)) if m.place and m.kind in ("arrive", "leave")
                                      else m for m in ask.moments))
+    if ask.kind == "each_other":
+        return _each_other(res, turns, ask, ids)
     if ask.kind in ("twice_within", "closest"):
         return _own_pairs_or_closest(executor, res, turns, ask, ids, before_time, question)
     place = next((m.place for m in ask.moments if m.kind in ("arrive", "leave")), None)
@@ -405,4 +416,30 @@ def _own_pairs_or_closest(executor: QueryExecutor, res: QueryResult, turns: list
     how = "was speaking at" if gap[e] == 0 else "spoke closest to"
     text = f"{_cap(res.describe[e.character_id])} {how} {said}: \"{e.text.strip().rstrip('.!?')}\" at " \
         f"{res.say(e.start)}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _each_other(res: QueryResult, turns: list, ask: AnchoredAsk, ids: dict[str, int]) -> tuple[str, QueryResult]:
+    """"Did A and B ever speak within ten seconds of each other?": a turn of each, the time between them (the end of
+    the one to the start of the other) at most N seconds."""
+    a, b = (ids[m.quote] for m in ask.moments)
+    limit = seconds_word(int(round(ask.seconds)))
+    da, db = res.describe[a], res.describe[b]
+    if a == b:
+        return REFUSAL, res
+    pairs = []
+    for x in (e for e in turns if e.character_id == a):
+        for y in (e for e in turns if e.character_id == b):
+            first, second = (x, y) if x.start <= y.start else (y, x)
+            gap = max(0.0, second.start - first.end)
+            if gap <= ask.seconds:
+                pairs.append((gap, first, second))
+    res.value = (len(pairs), int(round(ask.seconds)))
+    if not pairs:
+        return f"No, {da} and {db} never spoke within {limit} of each other.", res
+    pairs.sort(key=lambda p: p[1].start)
+    res.events = [e for p in pairs for e in p[1:]] + [e for e in res.events if all(e not in p for p in pairs)]
+    said = _join([f"{res.describe[f.character_id]} at {res.say(f.start)}, then {res.describe[s.character_id]} at "
+                  f"{res.say(s.start)}" for _, f, s in pairs])
+    text = f"Yes, {da} and {db} spoke within {limit} of each other: {said}."
     return (REFUSAL if check(text, res) else text), res

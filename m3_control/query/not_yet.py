@@ -112,6 +112,45 @@ def asks_first_in_place(question: str) -> str | None:
     return "count" if _COUNT.match(question) else "who"
 
 
+# "how many people did I hear for the first time after 0:20?", "who were the new voices after 1:00?"
+_FIRST_AFTER = re.compile(r"^\W*(?:who|whom|which|name|list|how\s+many|tell\s+me\s+who)\b[^?]*?(?:\bfor\s+the\s+"
+                          r"(?:very\s+)?first\s+time|\bnew\s+(?:voices?|people|persons?|speakers?))\s+(?:after|since|from)\s+"
+                          r"(?P<t>\d{1,2}:[0-5]\d)\b", re.IGNORECASE)
+
+
+def asks_first_after(question: str) -> tuple[str, str] | None:
+    """("who" | "count", the clock) when the question asks for the people first heard after a time, else None."""
+    m = _FIRST_AFTER.match(question)
+    if m is None:
+        return None
+    return ("count" if _COUNT.match(question) else "who"), m.group("t")
+
+
+def answer_first_after(executor: QueryExecutor, q: Query, kind: str, clock: str,
+                       before_time: float | None) -> tuple[str, QueryResult]:
+    """The people whose first turn (of all) began after the clock."""
+    everyone = executor.run(replace(prepare(q), at=None, from_=None, to=None, rel=None, other=None, place=None),
+                            before_time)
+    if everyone.status != "ok":
+        return phrase(everyone), everyone
+    t = everyone.read(clock)
+    if t is None:
+        return REFUSAL, everyone
+    new = [p for p in everyone.people if p.events and p.events[0].start >= t]
+    merged = replace(everyone)
+    merged.people, merged.events, merged.value = new, [p.events[0] for p in new], len(new)
+    merged.query = replace(everyone.query, from_=clock)
+    said = _with_first_times(merged, everyone, new, "at ")
+    when = everyone.say(t)
+    if kind == "count":
+        text = f"{len(new)}: I first heard {_join(said)} after {when}." if new else \
+            f"None: everyone I heard after {when} had spoken before it."
+    else:
+        text = f"I first heard {_join(said)} after {when}." if new else \
+            f"Nobody: everyone I heard after {when} had spoken before it."
+    return (REFUSAL if check(text, merged) else _cap(text)), merged
+
+
 def prepare_place(q: Query) -> Query:
     """The model's frame as the people heard in its place (the place kept: :func:`answer_first_in_place` reads it)."""
     return replace(prepare(q), at=None, from_=None, to=None, rel=None, other=None)

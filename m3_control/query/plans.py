@@ -109,6 +109,10 @@ def plan_for(question: str) -> Plan | None:
     if yet is not None:
         return Plan("not_yet", lambda ex, q, t: not_yet.answer(ex, q, yet, t), prepare=not_yet.prepare,
                     people_from_question=False)
+    new_after = not_yet.asks_first_after(question)
+    if new_after is not None:
+        return Plan("first_after", lambda ex, q, t: not_yet.answer_first_after(ex, q, *new_after, t),
+                    prepare=not_yet.prepare, people_from_question=False)
     new_there = not_yet.asks_first_in_place(question)
     if new_there is not None:
         return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t),

@@ -256,7 +256,8 @@ _BEYOND = (
     # eyes?" was answered "B did not say anything I heard")
     (re.compile(r"^\W*(?:what|which)\s+colou?rs?\s+(?:is|was|are|were)\b[^?]*\b(?:eyes?|hair|beard|shirt|t-shirt|"
                 r"jacket|coat|dress|clothes|shoes|hat|skin|glasses|top|trousers|pants|jumper|sweater)\b|"
-                r"^\W*(?:what|which)\b[^?]*\b(?:wearing|wear|wears|wore)\b|^\W*what\s+(?:does|did|do)\b[^?]*\blooks?\s+"
+                r"^\W*(?:what|which)\b[^?]*\b(?:wearing|wear|wears|wore|holding|carrying)\b|"
+                r"^\W*how\s+(?:old|young|tall|big|heavy)\s+(?:does|did|do)\b[^?]*\blooks?\b|^\W*what\s+(?:does|did|do)\b[^?]*\blooks?\s+"
                 r"like\b|^\W*how\s+tall\b|^\W*(?:does|did|is|was)\b[^?]*\b(?:wear|wears|wearing)\s+(?:glasses|a\s+"
                 r"hat|a\s+beard)\b", re.IGNORECASE), "what someone looks like"),
 )

@@ -79,6 +79,7 @@ class AboutAsk:
     topic: str                 # the topic in the question's words ("the weather")
     words: frozenset[str]      # its content words, stemmed
     act: str = ""              # a kind of saying instead ("promising": "what did A promise B?")
+    speaker: str | None = None  # the person by a name ("what colour did Ann mention?"), where no quote names them
 
 
 def _stem(word: str) -> str:
@@ -105,14 +106,15 @@ def content_words(text: str) -> frozenset[str]:
 _DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
-def spoken_words(text: str) -> frozenset[str]:
+def spoken_words(text: str, every: bool = False) -> frozenset[str]:
     """The words of a transcript as they were said: "K7" is "k" and "seven", "X4" is "x" and "four" (a transcriber
-    writes spoken letters and numbers either way); single letters are kept."""
+    writes spoken letters and numbers either way); single letters are kept, and with ``every`` the small words too
+    ("the word 'again'")."""
     out = set()
     for w in re.findall(r"[a-z]+|\d+", text.lower()):
         if w.isdigit():
             out.add(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w)
-        elif w not in _STOP or len(w) == 1:
+        elif every or w not in _STOP or len(w) == 1:
             out.add(_stem(w))
     return frozenset(out)
 
@@ -130,6 +132,12 @@ _CLASSES = {
 }
 _CLASS = re.compile(r"^(?:a|an|any|some)\s+(?:(?P<colour>colou?r)|(?P<number>number|digit|numeral)|"
                     r"(?P<letter>letter))s?$", re.IGNORECASE)
+
+
+def _in_order(text: str) -> list[str]:
+    """A transcript's spoken words in order (as :func:`spoken_words`, without stems)."""
+    return [(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w) if w.isdigit() else w
+            for w in re.findall(r"[a-z]+|\d+", text.lower())]
 
 
 def topic_words(topic: str) -> frozenset[str]:
@@ -150,6 +158,11 @@ _ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|someb
                      rf"(?:who|(?:which|what)\s+(?:person|one|people|speakers?|voices?))(?:\s+else)?\s+{_SAYING}|"
                      rf"how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|someone|somebody|people)\s+)?"
                      rf"{_SAYING})", re.IGNORECASE)
+_WHICH_KIND = re.compile(r"^\W*(?:what|which)\s+(?:(?P<number>numbers?|digits?)|(?P<letter>letters?)|"
+                         r"(?P<colour>colou?rs?))\s+(?:did|does|has|had)\s+(?:[^?]*?QUOTED\W*|(?P<name>(?-i:[A-Z][a-z]+)))"
+                         r"\s+(?:say|said|mention|use|speak)", re.IGNORECASE)
+_A_WORD = "the word "
+_WORD_QUOTE = re.compile(r"\bthe\s+(?:word|words|phrase|name)\s+QUOTED", re.IGNORECASE)
 _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:something\s+with\s+|"
                       r"anything\s+with\s+)?(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
                       r"[a-z0-9]+|(?:a|an|any|some)\s+(?:colou?r|number|digit|numeral|letter)s?)\b|"
@@ -160,6 +173,16 @@ def asks_about(question: str) -> AboutAsk | None:
     """The topic of "what did A say about ...?" when the question names the speaker by their words (or asks about
     anyone's words: "did anyone mention the number seven?"), else None."""
     plain = QUOTED.sub(" QUOTED ", question)
+    which = _WHICH_KIND.match(plain)
+    if which is not None and (len(quotes_of(question)) == 1 or which.group("name")):
+        # "what number did A say?": the numbers (letters, colours) in A's words
+        kind = next(k for k in ("number", "letter", "colour") if which.group(k))
+        return AboutAsk(f"a {kind}", _CLASSES[kind], speaker=which.group("name"))
+    word = _WORD_QUOTE.search(plain)
+    if word is not None and len(quotes_of(question)) == 1 and _ANYONE.search(plain):
+        # "who said the word 'again'?", "did anyone say the word 'soon'?": a word inside anyone's words
+        quote = quotes_of(question)[0]
+        return AboutAsk(f'{_A_WORD}"{quote}"', spoken_words(quote, every=True))
     if not quotes_of(question):
         anyone = _ANYONE.search(plain)
         if anyone is None:
@@ -206,8 +229,8 @@ def prepare(q: Query) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the speaker's turns that were read: provenance)."""
-    quoted = quotes_of(question)
-    if not quoted:
+    quoted = quotes_of(question) or ([ask.speaker] if ask.speaker else [])
+    if not quoted or ask.topic.startswith(_A_WORD):
         return _anyone_about(executor, q, ask, question, before_time)
     res = executor.run(replace(prepare(q), who=quoted[0]), before_time)
     if res.status != "ok" or "who" not in res.who:
@@ -230,6 +253,9 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         return ("No, " + text if yes_no else text), res
     said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
     text = f"{cap(d)} said {said}."
+    if ask.topic in ("a number", "a letter", "a colour"):     # which ones, as said
+        found = list(dict.fromkeys(w for e in about for w in _in_order(e.text) if w in ask.words))
+        text = f"{cap(d)} said {_join(found)}: {said}."
     if yes_no:
         text = "Yes, " + text[0].lower() + text[1:]
     res.events = about + [e for e in res.events if e not in about]
@@ -243,13 +269,16 @@ def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: st
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
-    about = [e for e in turns if spoken_words(e.text) & ask.words]
+    word = ask.topic.startswith(_A_WORD)     # the word asked about: all of its words in one turn
+    about = [e for e in turns if (ask.words <= spoken_words(e.text, every=True) if word else
+                                  spoken_words(e.text) & ask.words)]
     res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(turns),
                       "about": len(about)})
     where = f" in the {q.place}" if q.place else ""
     yes_no = bool(YES_NO_QUESTION.match(question))
     if not about:
-        return f"{'No, n' if yes_no else 'N'}obody said anything about {ask.topic}{where} that I heard.", res
+        what = ask.topic if word else f"anything about {ask.topic}"
+        return f"{'No, n' if yes_no else 'N'}obody said {what}{where} that I heard.", res
     people = list(dict.fromkeys(e.character_id for e in about))
     res.events = about + [e for e in res.events if e not in about]
     said = "; ".join(f"{res.describe[c]}: " + ", ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, QueryResult, same_sentence
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
+from .repair import time_of
 from .words import times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
@@ -46,13 +47,25 @@ _REPEATED = re.compile(r"^\W*(?:was|were|did)\s+(?:anything|any\s+sentence|somet
                        r"sentence|something)\s+repeated\b", re.IGNORECASE)
 
 
+_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
+          r"(?:seconds?|minutes?)"
+# "did anyone speak for more than five seconds in one turn?": one turn's length over a time
+_OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)\s+(?P<n>{_AMOUNT})\s+"
+                        rf"(?:in\s+(?:one|a\s+single)\s+(?:turn|go|stretch)|at\s+(?:a\s+time|once)|without\s+(?:stopping|a\s+(?:break|"
+                        rf"pause))|straight|in\s+a\s+row|continuously|non-?stop)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SentenceAsk:
-    kind: str            # longest | shortest | distinct | most_said | repeated
+    kind: str            # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over
     said: str = ""       # the question's words for it
+    seconds: float = 0.0  # over: the time a turn is asked to last longer than
 
 
 def asks_sentences(question: str) -> SentenceAsk | None:
+    m = _OVER_TURN.search(question)
+    if m is not None and (n := time_of(m.group("n"))) is not None:
+        return SentenceAsk("over", m.group(0), seconds=n)
     m = _LENGTH.search(question)
     if m is not None:
         which = m.group("which").lower()
@@ -96,6 +109,24 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
     where = f" in the {q.place}" if q.place else ""
     if not turns:
         return f"I heard nobody speak{where}.", res
+    if ask.kind == "over":
+        over = [e for e in turns if e.end - e.start > ask.seconds]
+        limit = f"{ask.seconds:g} second{'s' if ask.seconds != 1 else ''}"
+        res.value = (len(over), int(round(ask.seconds)))
+        if not over:
+            longest = max(turns, key=lambda e: e.end - e.start)
+            res.events = [longest] + [e for e in res.events if e is not longest]
+            text = f"No, no single turn{where} lasted more than {limit}: the longest was " \
+                f"{res.describe[longest.character_id]}'s at {res.say(longest.start)} " \
+                f"({longest.end - longest.start:.1f} seconds)."
+            problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+            return (REFUSAL if problems else text), res
+        res.events = over + [e for e in res.events if e not in over]
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.1f} seconds)"
+                         for e in over)
+        text = f"Yes, {said}."
+        problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+        return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
         return _length(res, turns, ask.kind == "longest", where, question)
     groups = groups_of(turns)

@@ -21,7 +21,8 @@ from .repair import time_of
 from .words import seconds_word
 
 _QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?)"
-_LONGEST = re.compile(rf"\b(?:longest|biggest|largest|greatest|longer)\s+{_QUIET}\b", re.IGNORECASE)
+_LONGEST = re.compile(rf"\b(?P<which>longest|biggest|largest|greatest|longer|shortest|smallest|briefest)\s+{_QUIET}\b",
+                      re.IGNORECASE)
 _AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
           r"(?:seconds?|minutes?)"
 _LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"
@@ -35,6 +36,7 @@ class SilenceAsk:
     said: str                        # the question's words for it (taken out of what the frame's checks read)
     over_s: float | None = None      # "longer than N seconds": whether any silence was (None: the longest one)
     when: bool = False               # "when was the longest silence?": its time, not its length
+    shortest: bool = False           # "the shortest pause": the least time between two turns
 
 
 def asks_silence(question: str) -> SilenceAsk | None:
@@ -47,7 +49,8 @@ def asks_silence(question: str) -> SilenceAsk | None:
     if m is None:
         return None
     when = bool(re.match(r"^\W*(?:when|(?:at\s+)?what\s+time)\b", question, re.IGNORECASE))
-    return SilenceAsk(m.group(0), when=when)
+    shortest = m.group("which").lower() in ("shortest", "smallest", "briefest")
+    return SilenceAsk(m.group(0), when=when, shortest=shortest)
 
 
 def check_question(question: str, ask: SilenceAsk) -> str:
@@ -93,11 +96,16 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         text = f"{'Yes, ' if yes_no else ''}{len(over)} silence{'s' if len(over) > 1 else ''} between turns{where} " \
             f"lasted more than {limit}: {said}."
         return (REFUSAL if check(_cap(text), res) else _cap(text)), res
-    d, t, a, b = max(gaps, key=lambda g: g[0])
+    if not gaps:
+        return f"No silence between turns{where}: every turn began before the one before it ended.", res
+    d, t, a, b = (min if ask.shortest else max)(gaps, key=lambda g: g[0])
     res.value = int(round(d))
     res.events = [a, b] + [e for e in res.events if e not in (a, b)]
     span = f"from {res.say(t)}, after {res.describe[a.character_id]} spoke, to {res.say(b.start)}, when " \
         f"{res.describe[b.character_id]} spoke"
-    text = f"The longest silence between turns{where} was {seconds_word(int(round(d)))}: {span}." if not ask.when \
-        else f"The longest silence between turns{where} was {span} ({seconds_word(int(round(d)))})."
-    return (REFUSAL if check(text, res) else text), res
+    which = "shortest" if ask.shortest else "longest"
+    length = f"{d:.1f} seconds" if d < 1.5 else seconds_word(int(round(d)))
+    text = f"The {which} silence between turns{where} was {length}: {span}." if not ask.when \
+        else f"The {which} silence between turns{where} was {span} ({length})."
+    problems = [p for p in check(text, res) if not (d < 1.5 and p.startswith("count not in the result"))]
+    return (REFUSAL if problems else text), res

@@ -30,9 +30,23 @@ _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+
 _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
+# "how many times did the speaker change?", "how many speaker changes were there?"
+_CHANGES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+did\s+the\s+(?:speaker|voice|person\s+speaking)\s+change\b|"
+                      r"\bhow\s+many\s+(?:speaker|turn)\s+changes\b|\bhow\s+many\s+changes\s+of\s+speaker\b",
+                      re.IGNORECASE)
+# "who spoke both first and last?", "was the first speaker also the last?"
+_FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\bfirst\s+(?:speaker|person|one)\b[^?]*?"
+                             r"\balso\s+the\s+last\b", re.IGNORECASE)
+
+
 def asks_sequence(question: str) -> str | None:
-    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" or "last_new" when the question asks one of them,
-    else None."""
+    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before", "last_new", "changes" or "first_and_last" when
+    the question asks one of them, else None."""
+    if _CHANGES.search(question):
+        return "changes"
+    if _FIRST_AND_LAST.search(question) and not quotes_of(question) and re.match(r"^\W*(?:who|was|were|did|is)\b",
+                                                                                    question, re.IGNORECASE):
+        return "first_and_last"
     if MOST_IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "most_in_a_row"
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
@@ -68,6 +82,9 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
             f"{res.say(e.start)})."
         return (REFUSAL if check(text, res) else text), res
     quoted = quotes_of(question)
+    if kind in ("changes", "first_and_last"):
+        return _changes_or_ends(turns, kind, res, where, bool(re.match(r"^\W*(?:was|were|is|did)\b", question,
+                                                                        re.IGNORECASE)))
     if kind.startswith("ever_"):
         return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
     ref = quoted[0] if quoted else q.who
@@ -166,4 +183,29 @@ def _longest_run(turns: list, who: int | None, res: QueryResult, where: str) -> 
         people = list(dict.fromkeys(r[0].character_id for r in best))
         said = "; ".join(f"{res.describe[r[0].character_id]} at {_join([res.say(e.start) for e in r])}" for r in best)
         text = f"{_cap(_join([res.describe[c] for c in people]))} spoke {times_word(n)} in a row{where}: {said}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _changes_or_ends(turns: list, kind: str, res: QueryResult, where: str,
+                     yes_no: bool = False) -> tuple[str, QueryResult]:
+    """"How many times did the speaker change?" (consecutive turns of different people), "who spoke both first and
+    last?" (the first speaker, if they were also the last)."""
+    if not turns:
+        return f"I heard nobody{where}.", res
+    if kind == "changes":
+        changes = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id != b.character_id]
+        res.value = (len(changes), len(turns))
+        res.events = turns
+        text = f"{_cap(times_word(len(changes)))}{where}: {len(turns)} turns, each change a different person " \
+            f"speaking after another." if changes else f"Never{where}: one person spoke all {len(turns)} turns."
+        return (REFUSAL if check(text, res) else text), res
+    first, last = turns[0], turns[-1]
+    res.events = [first, last] + [e for e in res.events if e not in (first, last)]
+    if first.character_id == last.character_id:
+        text = f"{'Yes, ' if yes_no else ''}{res.describe[first.character_id]} spoke both first (at " \
+            f"{res.say(first.start)}) and last (at {res.say(last.start)}){where}."
+        text = _cap(text)
+    else:
+        text = f"{'No' if yes_no else 'Nobody'}{where}: {res.describe[first.character_id]} spoke first (at " \
+            f"{res.say(first.start)}), {res.describe[last.character_id]} last (at {res.say(last.start)})."
     return (REFUSAL if check(text, res) else text), res

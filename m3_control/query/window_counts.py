@@ -38,7 +38,7 @@ _SPAN = re.compile(
     rf"|(?P<bare>(?:in\s+)?the\s+(?P<bord>{_ORD_WORD})\b(?!\s*(?:\d|minute|half|person|people|one|speaker|voice|"
     rf"time|turn|room|place|thing|words)))"
     rf"|(?P<side>(?P<dir>before|after|since|until|by)\s+(?P<t>{_CLOCK_T}))"
-    rf"|(?P<it>(?P<itdir>before|after|since|until)\s+(?:it|that|then)\b)"
+    rf"|(?P<it>(?P<itdir>before|after|since|until)(?:\s+(?:it|that|then)\b|\s*(?=[?.!]|$)))"   # ("... or after?")
     rf"|(?P<between>between\s+(?P<t1>{_CLOCK_T})\s+and\s+(?P<t2>{_CLOCK_T}))",
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?P<word>more|less|fewer|busier|quieter|livelier|most|least)\b", re.IGNORECASE)

@@ -85,8 +85,8 @@ def clock_role(plain: str, m: re.Match) -> str | None:
 def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
     """from= / to= / at= holding a time the question never says ("to=1:30" for "once 1:27 had gone by, how many
     ...?", "from=0:00 to=0:01" for a question with no time in it) where the question says times only as clocks."""
-    if _TIME_WORDS.search(plain):
-        return q
+    if _TIME_WORDS.search(re.sub(r"\bhow\s+many\s+(?:seconds|minutes|hours)\b", " ", plain, flags=re.IGNORECASE)):
+        return q       # ("how many seconds ...?" asks a length: it names no time)
     said = {read(m.group(0)) for m in CLOCK.finditer(plain)}
     for f in ("from_", "to", "at"):
         v = getattr(q, f)
