@@ -292,3 +292,28 @@ def test_last_seconds_silences_words_changes_and_kinds(ex, question, frame, star
 ])
 def test_before_or_after_a_clock_and_first_also_last(ex, question, frame, start, named, absent):  # noqa: F811
     _check(ex, question, frame, start, named, absent)
+
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # the misses of probes 631-632 (held out from the fixes above)
+    ("How many times did I move from one room to another?", "find=count_times act=seen", "Twice: from the kitchen",
+     [], ["saw"]),
+    ("Who spoke the longest in one go?", "find=who pick=most by=turn", "Ann. The longest single turn", [],
+     ["8 seconds"]),
+    ("Which person's first words came last?", "find=who pick=first act=spoke times=1",
+     f'The person who said "{TECH}" was the last new voice', ["00:35"], []),
+    ("Who spoke just after the start of the recording?", "find=who act=spoke times=0", "Ann", ["00:02"], [COFFEE]),
+    (f"How long was the pause before {CY} first spoke?", f'find=gap who="{TECH}" other="spoke first"', "", ["00:35"],
+     ["in all"]),
+])
+def test_probes_631_632_forms(ex, question, frame, start, named, absent):  # noqa: F811
+    _check(ex, question, frame, start, named, absent)
+
+
+def test_the_same_sentence_as_someone_and_the_words_around_a_silence(ex):  # noqa: F811
+    # nobody but Bo said Bo's sentence; everyone's turns are read, not the frame's person's only
+    _check(ex, f"Did anyone say the same sentence as {BO}?", f'find=same who="{COFFEE}" other="spoke"',
+           "No, nobody else said what", [], ["every time"])
+    # the longest silence (0:42-1:05 less the onsets) and the words on each side of it
+    _check(ex, "What was said right before the longest silence?", 'find=what other="longest silence" rel=right_before',
+           "The longest silence between turns was", ['Before it: "The coffee machine is broken"'], [])

@@ -27,7 +27,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .wording import QUOTED
-from .words import seconds_word, times_word
+from .words import AMOUNT, seconds_word, times_word
 
 _PERSON = r"(?:person|one|man|woman|someone|somebody|speaker|voice|guy|lady|individual)"
 _WHO_SAID = re.compile(rf"\b(?:the\s+)?{_PERSON}\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says)\s+(Q\d)\b",
@@ -54,10 +54,8 @@ def _anchor(n: int) -> str:
             rf"started\s+(?:speaking|talking))(?P<theres{s}>\s+there)?)")
 
 
-_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
-          r"(?:seconds?|minutes?)"
 _END = r"(?=\s*[,?.!;]|\s+(?:and|did|does|do|had|has|was|were|is|until|before|for|or|that|when)\b|\s*$)"
-_WITHIN = re.compile(rf"\bwithin\s+(?P<n>{_AMOUNT})\s+(?P<side>after|before|of|from)\s+{_anchor(1)}{_END}",
+_WITHIN = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+(?P<side>after|before|of|from)\s+{_anchor(1)}{_END}",
                      re.IGNORECASE)
 _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
                     rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+into\s+(?P<into>the\s+(?:recording|video|"
@@ -65,8 +63,8 @@ _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|
                     rf"(?:for|before)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
-                           rf"within\s+(?P<n>{_AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{_AMOUNT})\b", re.IGNORECASE)
-_EACH_OTHER = re.compile(rf"\bwithin\s+(?P<n>{_AMOUNT})\s+of\s+(?:each\s+other|one\s+another)\b", re.IGNORECASE)
+                           rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
+_EACH_OTHER = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+of\s+(?:each\s+other|one\s+another)\b", re.IGNORECASE)
 _CLOSEST = re.compile(r"\b(?:(?:closest|nearest)\s+to|(?:in|at|around)(?=\s+the\s+(?:very\s+)?(?:middle|midpoint|"
                       r"halfway)\b[^?]*?\b(?:recording|video|conversation|session)))\s+(?:the\s+)?(?:very\s+)?"
                       r"(?:(?P<mid>middle|midpoint|mid-point|halfway\s+(?:point|mark)?)(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",

@@ -217,7 +217,7 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
 
 # "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
 _SILENCE = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
-                      r"silence|silent|quiet)\b[^?]*\b(?:after|following|once|(before|until|till|preceding))\b",
+                      r"silence|silent|quiet|pause|gap|break)\b[^?]*\b(?:after|following|once|(before|until|till|preceding))\b",
                       re.IGNORECASE)
 
 

@@ -15,7 +15,8 @@ from .words import times_word
 
 _CHANGES = re.compile(r"^\W*how\s+(?:many\s+times|often)\s+did\s+(?:i|we)\s+(?:change|switch|move|go\s+(?:to|into)|"
                       r"walk\s+(?:to|into)|drive\s+(?:to|into))\s+(?:rooms?|places?|(?:to\s+|into\s+)?(?:an)?other\s+"
-                      r"(?:room|place)|between\s+(?:the\s+)?(?:rooms|places))\b|^\W*how\s+many\s+(?:moves|room\s+"
+                      r"(?:room|place)|between\s+(?:the\s+)?(?:rooms|places)|from\s+one\s+(?:room|place)\s+to\s+"
+                      r"(?:an)?other)\b|^\W*how\s+many\s+(?:moves|room\s+"
                       r"changes|changes\s+of\s+room)\s+did\s+(?:i|we)\s+make\b", re.IGNORECASE)
 
 

@@ -15,10 +15,11 @@ import re
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor, QueryResult, same_sentence
+from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
-from .words import times_word
+from .words import AMOUNT, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
                      r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
@@ -47,22 +48,36 @@ _REPEATED = re.compile(r"^\W*(?:was|were|did)\s+(?:anything|any\s+sentence|somet
                        r"sentence|something)\s+repeated\b", re.IGNORECASE)
 
 
-_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
-          r"(?:seconds?|minutes?)"
 # "did anyone speak for more than five seconds in one turn?": one turn's length over a time
-_OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)\s+(?P<n>{_AMOUNT})\s+"
+_OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)\s+(?P<n>{AMOUNT})\s+"
                         rf"(?:in\s+(?:one|a\s+single)\s+(?:turn|go|stretch)|at\s+(?:a\s+time|once)|without\s+(?:stopping|a\s+(?:break|"
                         rf"pause))|straight|in\s+a\s+row|continuously|non-?stop)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class SentenceAsk:
-    kind: str            # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over
+    kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
 
 
+# "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
+_ONE_GO = re.compile(r"\b(?P<which>longest|shortest)\b[^?]*?\b(?:in\s+one\s+go|in\s+a\s+single\s+(?:go|stretch)|"
+                     r"without\s+(?:stopping|a\s+(?:break|pause))|at\s+a\s+time|at\s+once|in\s+one\s+stretch)\b",
+                     re.IGNORECASE)
+
+
+# "did anyone say the same sentence as A?", "who else said what A said?"
+_SAME_AS = re.compile(r"\b(?:say|said|says|repeat|repeated)\s+the\s+same\s+(?:sentence|thing|words?|phrase)\s+as\s+"
+                      r"|\bwho\s+else\s+said\s+(?:the\s+same|what)\b", re.IGNORECASE)
+
+
 def asks_sentences(question: str) -> SentenceAsk | None:
+    if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
+        return SentenceAsk("same_as", "")
+    m = _ONE_GO.search(question)
+    if m is not None:
+        return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0))
     m = _OVER_TURN.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:
         return SentenceAsk("over", m.group(0), seconds=n)
@@ -102,7 +117,7 @@ def groups_of(turns: list) -> list[list]:
 
 def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(prepare(q), before_time)
+    res = executor.run(replace(prepare(q), who=None) if ask.kind == "same_as" else prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice" and e.text.strip()), key=lambda e: (e.start, e.id))
@@ -139,6 +154,23 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return (REFUSAL if check(text, res) else text), res
     if ask.kind in ("shared", "most_repeated"):
         return _by_people(res, groups, ask.kind, where)
+    if ask.kind == "same_as":
+        named = executor.run(replace(prepare(q), who=quotes_of(question)[0]), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        theirs = [g for g in groups if any(e.character_id == cid for e in g)]
+        others = [(g, [e for e in g if e.character_id != cid]) for g in theirs]
+        others = [(g, o) for g, o in others if o]
+        d = res.describe[cid]
+        if not others:
+            return f"No, nobody else{where} said what {d} said.", res
+        res.events = [e for g, _ in others for e in g] + [e for e in res.events if all(e not in g for g, _ in others)]
+        said = "; ".join(f'"{g[0].text.strip().rstrip(".!?")}": ' + _join(
+            [f"{res.describe[e.character_id]} at {res.say(e.start)}" for e in o]) for g, o in others)
+        text = f"Yes, {said}."
+        return (REFUSAL if check(text, res) else text), res
     n = max(len(g) for g in groups)
     top = [g for g in groups if len(g) == n]
     res.value = n

@@ -18,17 +18,15 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .polarity import YES_NO_QUESTION
 from .repair import time_of
-from .words import seconds_word
+from .words import AMOUNT, seconds_word
 
 _QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?)"
 _LONGEST = re.compile(rf"\b(?P<which>longest|biggest|largest|greatest|longer|shortest|smallest|briefest)\s+{_QUIET}\b",
                       re.IGNORECASE)
-_AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
-          r"(?:seconds?|minutes?)"
 _LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"
 _OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyone|anybody))\s+(?:spoke|speak|talked|"
-                   rf"talk|said\s+anything|say\s+anything|was\s+(?:speaking|talking))\s+for\s+{_LONGER}\s+(?P<a>{_AMOUNT})|"
-                   rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{_AMOUNT})", re.IGNORECASE)
+                   rf"talk|said\s+anything|say\s+anything|was\s+(?:speaking|talking))\s+for\s+{_LONGER}\s+(?P<a>{AMOUNT})|"
+                   rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{AMOUNT})", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -107,5 +105,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     length = f"{d:.1f} seconds" if d < 1.5 else seconds_word(int(round(d)))
     text = f"The {which} silence between turns{where} was {length}: {span}." if not ask.when \
         else f"The {which} silence between turns{where} was {span} ({length})."
+    if re.match(r"^\W*what\b", question, re.IGNORECASE):   # "what was said right before the longest silence?"
+        text += f' Before it: "{a.text.strip().rstrip(".!?")}"; after it: "{b.text.strip().rstrip(".!?")}".'
     problems = [p for p in check(text, res) if not (d < 1.5 and p.startswith("count not in the result"))]
     return (REFUSAL if problems else text), res

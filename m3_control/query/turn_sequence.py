@@ -23,7 +23,9 @@ from .words import times_word
 
 _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|person|speaker|one)\b|"
                        r"\b(?:last|final)\s+(?:person|one|speaker|voice)\s+(?:that\s+|who\s+)?(?:i\s+)?(?:heard|spoke|"
-                       r"to\s+speak)\s+for\s+the\s+first\s+time\b", re.IGNORECASE)
+                       r"to\s+speak)\s+for\s+the\s+first\s+time\b|"
+                       r"\b(?:whose|which\s+person's|who\s+had\s+the)\s+first\s+(?:words?|turn)\s+(?:came|was|were)\s+"
+                       r"(?:the\s+)?(?:last|latest)\b", re.IGNORECASE)
 
 
 _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)

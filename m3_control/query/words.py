@@ -37,3 +37,8 @@ def join(items: list[str]) -> str:
     if not items:
         return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# a length of time as a question says it ("ten seconds", "2 minutes", "a minute"): read with repair.time_of
+AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
+         r"(?:seconds?|minutes?)"
