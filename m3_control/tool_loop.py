@@ -203,16 +203,21 @@ class ToolReasoningLoop:
     def _names_known_place(self, question: str) -> bool:
         """A place of the memory's the question names: "no memory" of what happened there is checked on the records
         ("what did people say in the office?" was answered "I have no memory of that", three people spoke there)."""
-        places = load_places(self.store)
-        words = query_fidelity.place_of_question(question, [p.name for p in places])
-        return words is not None and find_place(places, words) is not None
+        return self._named_place(question) is True
 
     def _names_unknown_place(self, question: str) -> bool:
         """A place the question names that the memory has none of ("what did people say in the lab?" with no lab):
         only the records can say so; a search by meaning found a mis-heard "Labley" and answered from it."""
+        return self._named_place(question) is False
+
+    def _named_place(self, question: str) -> bool | None:
+        """Whether the place the question names ("in the lab") is one of the memory's; None when it names none (the
+        places are read only then: most questions name no place)."""
+        if query_fidelity.place_of_question(question, []) is None:
+            return None
         places = load_places(self.store)
         words = query_fidelity.place_of_question(question, [p.name for p in places])
-        return words is not None and find_place(places, words) is None
+        return None if words is None else find_place(places, words) is not None
 
     def _clean(self, text: str, before_time: float | None, flags: list[str]) -> str:
         return clean_answer(self.store, text, before_time, flags, self.max_answer_chars)
