@@ -222,7 +222,7 @@ class _Missing(Exception):
 
 
 def _time_of(executor: QueryExecutor, m: Moment, turns: list, res: QueryResult, ids: dict[str, int],
-             before_time: float | None, place: str | None) -> tuple[float, float, object]:
+             place: str | None) -> tuple[float, float, object]:
     """(start, end, the turn or None) of a moment; _Missing with the reason where the records do not hold it."""
     if m.kind == "start":
         return 0.0, 0.0, None
@@ -275,12 +275,12 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
     if ask.kind == "each_other":
         return _each_other(res, turns, ask, ids)
     if ask.kind in ("twice_within", "closest"):
-        return _own_pairs_or_closest(executor, res, turns, ask, ids, before_time, question)
+        return _own_pairs_or_closest(executor, res, turns, ask, ids, before_time)
     place = next((m.place for m in ask.moments if m.kind in ("arrive", "leave")), None)
     if place and any(m.there for m in ask.moments):
         executor.place_turns(res, turns)
     try:
-        spans = [_time_of(executor, m, turns, res, ids, before_time, place) for m in ask.moments]
+        spans = [_time_of(executor, m, turns, res, ids, place) for m in ask.moments]
     except _Missing as e:
         return f"I can't tell: {e}.", res
     subject = ids.get(ask.subject) if ask.subject else None
@@ -373,7 +373,7 @@ def _between(res: QueryResult, inside: list, who: str | None, said: list[str], a
 
 
 def _own_pairs_or_closest(executor: QueryExecutor, res: QueryResult, turns: list, ask: AnchoredAsk,
-                          ids: dict[str, int], before_time: float | None, question: str) -> tuple[str, QueryResult]:
+                          ids: dict[str, int], before_time: float | None) -> tuple[str, QueryResult]:
     """"Did B ever speak twice within ten seconds?" (two of one person's turns starting within N s of each other),
     "who spoke closest to the middle of the recording?" (the turn nearest that moment)."""
     if ask.kind == "twice_within":
