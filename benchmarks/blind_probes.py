@@ -7,8 +7,9 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, each before any of those scenes was built. New probes need new templates
-written before their seeds are built: a template tuned on a seed it was judged on measures nothing.
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-634 at stop 68, each before any of those scenes was
+built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
+judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -1326,7 +1327,59 @@ T632 = [
  "How many people spoke in the {RX}?",
  "Who spoke the longest in one go?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 633))}
+T633 = [
+ "Who spoke right after {B}'s first turn, and what did they say?",
+ "How many times did {A} speak in the {R1}?",
+ "Where was I when {C} spoke for the first time?",
+ "Did {B} speak more than twice?",
+ "Who was heard in the {R2} but not in the {R1}?",
+ "What was the first thing said after 0:30?",
+ "How many people spoke at least three times?",
+ "Which room was I in when {A} last spoke?",
+ "Who spoke third in the {R1}?",
+ "Did {C} speak less often than {A}?",
+ "How many seconds passed before anyone spoke?",
+ "Who was talking around 1:10?",
+ "How many turns did {B} take after I entered the {R2}?",
+ "Was {A} ever heard in the {R2}?",
+ "Who spoke most recently?",
+ "What did {C} say the last time they spoke?",
+ "Did anyone speak in both the {R1} and the {R2}?",
+ "How many people spoke before I entered the {R2}?",
+ "Who said 'lay white at t four again'?",
+ "What is {B}'s favourite food?",
+ "Who spoke in the {RX} after {A}?",
+ "Did {C} look happy?",
+ "How many times did people speak in the second half of the recording?",
+ "Who spoke the second most?",
+]
+T634 = [
+ "Who spoke immediately before {A}'s first words?",
+ "How long was I in the {R2}?",
+ "How many different people did I see?",
+ "Which person did I hear last in the {R1}?",
+ "Did {B} speak in the {R2} before {C} did?",
+ "How many turns did the person who spoke least take?",
+ "What did the second person to speak say?",
+ "Did {A} speak more than {B} and {C} together?",
+ "How many times did someone speak while I was in the {R1}?",
+ "At what time did I arrive in the {R2}?",
+ "How long was the longest silence?",
+ "Did anyone speak exactly twice?",
+ "Who were the first two speakers?",
+ "In which room did {C} speak the most?",
+ "Who spoke first after 1:00?",
+ "Was {B} heard before 0:20?",
+ "What was the last sentence {A} said in the {R1}?",
+ "How many people did I both see and hear?",
+ "Who said a number larger than five?",
+ "Did someone say 'lay green with r eight please'?",
+ "How many times did {B} speak in the {RX}?",
+ "What is {C}'s job?",
+ "Who spoke between {A}'s first words and {B}'s first words?",
+ "How many turns were taken in the last minute?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 635))}
 
 
 def main() -> None:
