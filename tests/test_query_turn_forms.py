@@ -166,12 +166,6 @@ def test_when_the_talk_in_a_room_started_or_ended(ex, question, when, absent):  
     assert when in a.answer and absent not in a.answer, a.answer
 
 
-@pytest.mark.parametrize("question", ["How many people did I both see and hear?"])
-def test_silences_and_people_both_seen_and_heard_are_declined_with_the_reason(ex, question):  # noqa: F811
-    # (silences longer than a time, and the longest one, are answered: test_query_held_forms_66.py)
-    a = answer(ex, question, "find=count_people")
-    assert a.answer.startswith("I can't answer that reliably: I cannot tell"), a.answer
-    assert "unsupported_question" in a.trace["rounds"][0]["flags"]
 
 
 def test_nobody_seen_who_never_spoke_is_said_plainly(ex):  # noqa: F811

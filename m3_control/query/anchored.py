@@ -3,8 +3,9 @@
 - "did B speak within ten seconds of A's first words?", "who spoke within 5 s after I entered the lab?"
   (``within``: turns that start within N seconds after the moment, or end within N seconds before it; "after" /
   "before" keep one side);
-- "how long after the start did B first speak?", "how long after my arrival in the lab did anyone speak?"
-  (``delay``: from the start of the recording, or the robot's move, to the first words after it);
+- "how long after the start did B first speak?", "how long after my arrival in the lab did anyone speak?", "how
+  many seconds passed before anyone spoke?" (``delay``: from the start of the recording, or the robot's move, to
+  the first words after it);
 - "who did I hear between my arrival in the lab and A's first words there?", "how many times did anyone speak
   between the start and B's first words?" (``between``: the turns strictly between two moments, one of them the
   start or a move of the robot's; two people's turns are the frame's own ``until``).
@@ -60,7 +61,9 @@ _WITHIN = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+(?P<side>after|before|of|fr
 _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
                     rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+into\s+(?P<into>the\s+(?:recording|video|"
                     rf"conversation|session))|^\W*how\s+long\s+did\s+it\s+take\s+(?:after\s+{_anchor(2)}\s+)?"
-                    rf"(?:for|before)\b", re.IGNORECASE)
+                    rf"(?:for|before)\b|^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?P<before>passed|went\s+by|"
+                    rf"elapsed|(?:had\s+)?gone\s+by|was\s+(?:it|there)|did\s+(?:it\s+take|i\s+wait))\s+before\b",
+                    re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
@@ -151,7 +154,8 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
     if m is not None:
         rest = marked[m.end():]
         n = 1 if any(m.group(k + "1") for k in ("start", "arrive", "leave", "q", "qs")) else 2
-        moment = Moment("start") if m.group("into") else _moment(m, n, quotes)
+        # "how many seconds passed before anyone spoke?": from the start of the recording
+        moment = Moment("start") if m.group("into") or m.group("before") else _moment(m, n, quotes)
         if moment is None:
             # "how long did it take for anyone to speak?": from the start; "... for B to answer A": not this
             if not re.search(r"\bto\s+(?:first\s+)?(?:speak|talk|say\s+(?:anything|something|a\s+word))\b", rest,
@@ -163,7 +167,7 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
         # the person asked about: named after the moment ("... did B first speak?"), else before it
         subject = next((quotes[int(x[1:])] for x in re.findall(r"\bQ\d\b", rest)), None) or \
             subject_before(m.start())
-        name = re.search(r"\b(?:did|does|had|has)\s+(?!(?:I|My|The)\b)([A-Z][a-z]+)\b", rest)
+        name = re.search(r"(?:\b(?:did|does|had|has)\s+|^\s*)(?!(?:I|My|The)\b)([A-Z][a-z]+)\b", rest)
         if subject is None and name is not None:
             subject = name.group(1)
         elif subject is None and not _ANYONE.search(rest) and not re.search(r"\b(?:first\s+words?|talk(?:ing)?|"

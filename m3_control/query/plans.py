@@ -11,6 +11,7 @@
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
   heard grouped by what they said (:mod:`.sentences`)
+- ``seen_heard``: people both seen and heard, or heard and never seen (:mod:`.seen_heard`)
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window (:mod:`.quiet`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
@@ -49,6 +50,7 @@ from . import (
     room_changes,
     rooms,
     said_about,
+    seen_heard,
     sentences,
     sides,
     silences,
@@ -84,6 +86,10 @@ def plan_for(question: str) -> Plan | None:
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,
                     check_question=anchored.check_question(question, moment))
+    senses = seen_heard.asks_seen_heard(question)
+    if senses is not None:
+        return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),
+                    prepare=seen_heard.prepare)
     hush = quiet.asks_quiet(question)
     if hush is not None:
         return Plan("quiet", lambda ex, q, t: quiet.answer(ex, q, question, t), prepare=quiet.prepare,

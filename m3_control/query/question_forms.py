@@ -246,8 +246,6 @@ _BEYOND = (
     (re.compile(r"\b(?:nobody|no\s*one|no\s+body)\s+(?:spoke|talked|said\s+anything|was\s+(?:speaking|talking))\s+for\s+"
                 r"(?:more|longer|over)\b|\b(?:silence|pause|quiet)s?\s+(?:of\s+|that\s+lasted\s+|longer\s+than\s+|"
                 r"over\s+|of\s+more\s+than\s+)", re.IGNORECASE), "how long the silences between turns were"),
-    (re.compile(r"\bboth\s+(?:see|saw|seen)\s+and\s+(?:hear|heard)\b|\bboth\s+(?:hear|heard)\s+and\s+(?:see|saw|seen)\b",
-                re.IGNORECASE), "who I both saw and heard"),
     # reasons: the records hold who spoke when and where, not why anyone did anything ("why did A leave?" was
     # answered "A did not say anything I heard", A having spoken three times)
     (re.compile(r"^\W*(?:why|for\s+what\s+reason|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE),

@@ -140,10 +140,31 @@ def _in_order(text: str) -> list[str]:
             for w in re.findall(r"[a-z]+|\d+", text.lower())]
 
 
+# "a number larger than five", "an even number", "any digit under 3": the numbers that fit
+_CMP = r"(?:larger|bigger|greater|higher|more|over|above|smaller|lower|less|under|below)"
+_NUMBERS = re.compile(rf"^(?:a|an|any|some)\s+(?:(?P<parity>even|odd)\s+)?(?:number|digit|numeral)s?(?:\s+(?:that\s+"
+                      rf"(?:is|was|were|are)\s+)?(?P<cmp>{_CMP})\s+(?:than\s+)?(?P<n>[a-z0-9]+))?$", re.IGNORECASE)
+
+
+def _numbers(m: re.Match) -> frozenset[str]:
+    n = m.group("n")
+    bound = None if n is None else int(n) if n.isdigit() else _DIGITS.index(n.lower()) if n.lower() in _DIGITS \
+        else None
+    if n is not None and bound is None:
+        return frozenset()
+    up = (m.group("cmp") or "").lower() in ("larger", "bigger", "greater", "higher", "more", "over", "above")
+    parity = (m.group("parity") or "").lower()
+    return frozenset(w for v, w in enumerate(_DIGITS)
+                     if (bound is None or (v > bound if up else v < bound))
+                     and (not parity or v % 2 == (parity == "odd")))
+
+
 def topic_words(topic: str) -> frozenset[str]:
     """A topic's words to look for in what was said: the values of "the number seven" / "the letter x" (a letter
-    alone is a word here), every colour / number / letter for "a colour" / "a number" / "a letter", else its content
-    words."""
+    alone is a word here), every colour / number / letter for "a colour" / "a number" / "a letter" (the numbers
+    that fit "a number larger than five", "an even number"), else its content words."""
+    if (num := _NUMBERS.match(topic.strip())) is not None:
+        return _numbers(num)
     cls = _CLASS.match(topic.strip())
     if cls is not None:
         return _CLASSES[next(k for k, v in cls.groupdict().items() if v)]
@@ -165,7 +186,8 @@ _A_WORD = "the word "
 _WORD_QUOTE = re.compile(r"\bthe\s+(?:word|words|phrase|name)\s+QUOTED", re.IGNORECASE)
 _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:something\s+with\s+|"
                       r"anything\s+with\s+)?(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
-                      r"[a-z0-9]+|(?:a|an|any|some)\s+(?:colou?r|number|digit|numeral|letter)s?)\b|"
+                      r"[a-z0-9]+|(?:a|an|any|some)\s+(?:(?:even|odd)\s+)?(?:colou?r|number|digit|numeral|letter)s?"
+                      rf"(?:\s+(?:that\s+(?:is|was|were|are)\s+)?{_CMP}\s+(?:than\s+)?[a-z0-9]+)?)\b|"
                       r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
 
 
@@ -253,7 +275,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         return ("No, " + text if yes_no else text), res
     said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
     text = f"{cap(d)} said {said}."
-    if ask.topic in ("a number", "a letter", "a colour"):     # which ones, as said
+    if ask.topic.startswith(("a number", "an even number", "an odd number", "a letter", "a colour")):   # which ones
         found = list(dict.fromkeys(w for e in about for w in _in_order(e.text) if w in ask.words))
         text = f"{cap(d)} said {_join(found)}: {said}."
     if yes_no:
