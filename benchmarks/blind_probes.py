@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-634 at stop 68, each before any of those scenes was
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-636 at stop 68, each before any of those scenes was
 built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
 judged on measures nothing.
 """
@@ -1379,7 +1379,59 @@ T634 = [
  "Who spoke between {A}'s first words and {B}'s first words?",
  "How many turns were taken in the last minute?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 635))}
+T635 = [
+ "Who spoke the most in the {R1}, and how many times?",
+ "What did {B} say after I left the {R1}?",
+ "How many times did {A} and {C} speak in total?",
+ "Who spoke for the first time in the {R2}?",
+ "Did {C} speak at any point before 0:20?",
+ "Which of {A} and {B} spoke last?",
+ "How many people were in the {R2}?",
+ "What was the fourth sentence I heard?",
+ "How much time did I spend in the {R1}?",
+ "Who spoke right before I left the {R1}?",
+ "How many times did the speaker change in the {R2}?",
+ "Was {B} the last person to speak?",
+ "Who did I see first?",
+ "How many turns were there between 0:15 and 0:45?",
+ "Did {A} ever speak right after {C}?",
+ "When did I last hear {B}?",
+ "Did anyone speak more than {A}?",
+ "What was said in the {R1} after {B} first spoke?",
+ "Did someone say 'place white in m one soon'?",
+ "Was anyone in the {RX}?",
+ "Why did {A} leave?",
+ "Which room was the quietest?",
+ "Who spoke the longest in the {R2}?",
+ "What did the person who spoke right after {A}'s last turn say?",
+]
+T636 = [
+ "How many people spoke more than once?",
+ "Who was the first person I heard after I entered the {R2}?",
+ "How long did {C} speak in the {R1}?",
+ "Did {B} speak more often in the first half or the second half?",
+ "Who spoke at 0:25?",
+ "What did everyone say?",
+ "How many different rooms did {A} speak in?",
+ "Did {A} speak again after {B}'s last turn?",
+ "Who spoke just before the end of the recording?",
+ "How long was the gap between {A}'s first and second turns?",
+ "Who spoke the fewest times in the {R1}?",
+ "Was {C} ever in the {R1}?",
+ "How many times did someone speak after 0:40?",
+ "What was the last thing {B} said before I entered the {R2}?",
+ "Did the same person speak first in both rooms?",
+ "Who spoke more in the first 30 seconds, {B} or {C}?",
+ "Did I see {B} before I heard them?",
+ "Which person did I hear only in the {R2}?",
+ "Did anyone mention the colour red?",
+ "Did someone say 'set red at b nine please'?",
+ "What did {A} say in the {RX}?",
+ "What is {B}'s name?",
+ "How many seconds did the whole conversation last?",
+ "Who spoke after {C} in the {R2}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 637))}
 
 
 def main() -> None:
