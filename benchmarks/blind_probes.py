@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-636 at stop 68, each before any of those scenes was
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-638 at stop 68, each before any of those scenes was
 built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
 judged on measures nothing.
 """
@@ -1431,7 +1431,59 @@ T636 = [
  "How many seconds did the whole conversation last?",
  "Who spoke after {C} in the {R2}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 637))}
+T637 = [
+ "Who spoke the least in the {R2}?",
+ "What was the last thing I heard before I left the {R1}?",
+ "How many times did {B} speak before {A}'s last turn?",
+ "Did {A} speak before anyone else?",
+ "Which room did {B} speak in first?",
+ "How many people spoke after 0:50?",
+ "Who spoke just once?",
+ "What did {A} say the second time?",
+ "Was there anyone I saw but never heard?",
+ "How long after {B}'s first words did {C} speak?",
+ "Did {C} speak in the {R1} at all?",
+ "Who spoke the most after I arrived in the {R2}?",
+ "When did the first person speak in the {R2}?",
+ "Was {A} the first person I heard in the {R2}?",
+ "How many turns did {A} and {B} take together in the {R1}?",
+ "Who was talking at the moment I entered the {R2}?",
+ "Did anybody speak twice in a row in the {R2}?",
+ "How many sentences had the word 'now' in them?",
+ "Which people spoke in the {R1}?",
+ "Did someone say 'lay red at g one please'?",
+ "Who spoke in the {RX} most?",
+ "What mood was {B} in?",
+ "Who spoke more in the {R1} than in the {R2}?",
+ "How many seconds after my arrival in the {R2} did {B} speak?",
+]
+T638 = [
+ "Who said the fewest sentences?",
+ "Name everyone who spoke in the {R2}.",
+ "How many times did someone speak before 0:30?",
+ "Did {B} ever speak right before {C}?",
+ "Which speaker did I hear third?",
+ "What was the final sentence said in the {R2}?",
+ "For how long did {A} talk altogether?",
+ "Did {C} speak more in the {R2} than {A} did?",
+ "Was anyone silent the whole time?",
+ "How many different speakers were there in total?",
+ "Who was the last person I saw in the {R1}?",
+ "What happened right after I got to the {R2}?",
+ "Did {A} talk during the first ten seconds?",
+ "How many times did {C} speak between 0:20 and 0:50?",
+ "Who spoke second in the {R2}?",
+ "How long did the silence before {B}'s first words last?",
+ "Which room did most of the talking happen in?",
+ "Did {B} say anything containing the letter x?",
+ "Did {A} and {C} both speak in the {R2}?",
+ "Did someone say 'bin white by d three soon'?",
+ "When was {C} in the {RX}?",
+ "Is {A} a man or a woman?",
+ "How many people spoke in the last 15 seconds?",
+ "What did the second speaker in the {R1} say?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 639))}
 
 
 def main() -> None:
