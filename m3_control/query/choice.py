@@ -28,6 +28,10 @@ _LAST = re.compile(r"\b(?:last|later|latest|more\s+recently|most\s+recently|afte
 # a relation to somebody's turn or a count makes it another question ("who spoke right after A, B or C?")
 _NOT_CHOICE = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:before|after)\b|\b(?:how\s+many|times)\b",
                          re.IGNORECASE)
+_COUNTS = re.compile(r"\b(?:more|less|fewer)\b(?!\s+recently)|\b(?:most|least|fewest)\b(?!\s+recently)|\bmore\s+"
+                     r"often\b", re.IGNORECASE)
+_WINDOW = re.compile(r"\b(?:the\s+)?(?:first|last|final|opening|closing)\s+(?:\w+\s+)?(?:seconds?|minutes?|half|"
+                     r"part|third|quarter)\b", re.IGNORECASE)
 _OF_TWO = re.compile(r"^\W*(?:(?:which|who)\s+of|out\s+of|of)\b", re.IGNORECASE)   # "which of A and B ...?"
 _ASKS = re.compile(r"\b(?:who|which|whose)\b|^\W*(?:did|was|were|of|out\s+of)\b", re.IGNORECASE)
 
@@ -53,6 +57,9 @@ def order_choice(question: str) -> str | None:
     plain = _listed(question, 2, _NOT_CHOICE)
     if plain is None:
         return None
+    if _COUNTS.search(plain):
+        return None        # "who spoke more in the first 30 seconds, A or B?": counts compared (find=more)
+    plain = _WINDOW.sub(" ", plain)    # "first" / "last" of a stretch of time is no order of the people
     first, last = bool(_FIRST.search(plain)), bool(_LAST.search(plain))
     if first == last:
         return None

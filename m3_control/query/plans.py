@@ -7,6 +7,7 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``room_changes``: how many times the robot changed rooms (:mod:`.room_changes`)
+- ``room_ends``: one room's first (last) speaker against another's (:mod:`.room_ends`)
 - ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
@@ -48,6 +49,7 @@ from . import (
     place_counts,
     quiet,
     room_changes,
+    room_ends,
     rooms,
     said_about,
     seen_heard,
@@ -82,6 +84,9 @@ def plan_for(question: str) -> Plan | None:
                     check_question=sides.check_question(question), people_from_question=False)
     if room_changes.asks_room_changes(question):
         return Plan("room_changes", lambda ex, q, t: room_changes.answer(ex, q, t))
+    ends = room_ends.asks_room_ends(question)
+    if ends is not None:
+        return Plan("room_ends", lambda ex, q, t: room_ends.answer(ex, q, ends, question, t), prepare=room_ends.prepare)
     moment = anchored.asks_anchored(question)
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,

@@ -240,9 +240,6 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
 _BEYOND = (
     (re.compile(r"\b(?:in\s+a\s+row|consecutive(?:ly)?|back[\s-]to[\s-]back|without\s+anyone\s+(?:else\s+)?in\s+between)\b",
                 re.IGNORECASE), "turns in a row"),
-    (re.compile(r"\b(?:hear|heard)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:saw|see|seen)\s+(?:them|him|her)\b|"
-                r"\b(?:see|saw|seen)\b[^?]*\bbefore\s+(?:i|we)\s+(?:first\s+)?(?:heard|hear)\s+(?:them|him|her)\b",
-                re.IGNORECASE), "whether I heard someone before I saw them"),
     (re.compile(r"\b(?:nobody|no\s*one|no\s+body)\s+(?:spoke|talked|said\s+anything|was\s+(?:speaking|talking))\s+for\s+"
                 r"(?:more|longer|over)\b|\b(?:silence|pause|quiet)s?\s+(?:of\s+|that\s+lasted\s+|longer\s+than\s+|"
                 r"over\s+|of\s+more\s+than\s+)", re.IGNORECASE), "how long the silences between turns were"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from m3_memory.perception.wer import HOMOPHONES
 from m3_memory.store.retrieval import character_name
 
 from .execute import QueryExecutor, QueryResult, same_sentence
@@ -106,17 +107,44 @@ def content_words(text: str) -> frozenset[str]:
 _DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
+# words a transcriber writes for another that sounds the same ("Been read by K7 now" for "bin red by k seven now"):
+# the speech-recognition homophones of m3_memory.perception.wer, less the everyday words ("to", "for", "you", "see",
+# ...) that would make every sentence say a number or a letter
+_SOUNDS_LIKE = {k: v for k, v in HOMOPHONES.items()
+                if k not in ("to", "too", "for", "are", "you", "see", "why", "been", "eye")}
+
+
 def spoken_words(text: str, every: bool = False) -> frozenset[str]:
     """The words of a transcript as they were said: "K7" is "k" and "seven", "X4" is "x" and "four" (a transcriber
-    writes spoken letters and numbers either way); single letters are kept, and with ``every`` the small words too
-    ("the word 'again'")."""
+    writes spoken letters and numbers either way), "read" may be "red" (:data:`_SOUNDS_LIKE`); single letters are
+    kept, and with ``every`` the small words too ("the word 'again'")."""
     out = set()
     for w in re.findall(r"[a-z]+|\d+", text.lower()):
         if w.isdigit():
             out.add(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w)
         elif every or w not in _STOP or len(w) == 1:
             out.add(_stem(w))
+        if w in _SOUNDS_LIKE:
+            out.add(_SOUNDS_LIKE[w])
     return frozenset(out)
+
+
+def _said_list(turns: list, res: QueryResult, words: frozenset[str], sep: str = ", ") -> str:
+    """Each different sentence once, with the times it was said: '"Bin red by K7 now" (00:02, 00:20)'."""
+    groups: dict[str, list] = {}
+    for e in turns:
+        groups.setdefault(e.text.strip().rstrip(".!?"), []).append(e)
+    return sep.join(f"\"{t}\" ({', '.join(res.say(e.start) for e in g)}{heard_as(t, words)})"
+                    for t, g in groups.items())
+
+
+def heard_as(text: str, words: frozenset[str]) -> str:
+    """", heard as read (it sounds like red)" when a transcript has the words asked about only through a word that
+    sounds like them; else ""."""
+    said = [w for w in re.findall(r"[a-z]+", text.lower()) if _SOUNDS_LIKE.get(w) in words]
+    if not said or {_stem(w) for w in re.findall(r"[a-z]+", text.lower())} & words:
+        return ""
+    return f"; heard as {said[0]}, which sounds like {_SOUNDS_LIKE[said[0]]}"
 
 
 # "the number seven", "the letter x", "the colour blue", "the word 'soon'": the value is the topic, not the kind
@@ -136,7 +164,7 @@ _CLASS = re.compile(r"^(?:a|an|any|some)\s+(?:(?P<colour>colou?r)|(?P<number>num
 
 def _in_order(text: str) -> list[str]:
     """A transcript's spoken words in order (as :func:`spoken_words`, without stems)."""
-    return [(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w) if w.isdigit() else w
+    return [(_DIGITS[int(w)] if int(w) < len(_DIGITS) else w) if w.isdigit() else _SOUNDS_LIKE.get(w, w)
             for w in re.findall(r"[a-z]+|\d+", text.lower())]
 
 
@@ -273,7 +301,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         text = f"I don't remember {d} {ask.act} anything{heard}." if ask.act else \
             f"I don't remember {d} saying anything about {ask.topic}{heard}."
         return ("No, " + text if yes_no else text), res
-    said = "; ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})" for e in about)
+    said = _said_list(about, res, ask.words, "; ")
     text = f"{cap(d)} said {said}."
     if ask.topic.startswith(("a number", "an even number", "an odd number", "a letter", "a colour")):   # which ones
         found = list(dict.fromkeys(w for e in about for w in _in_order(e.text) if w in ask.words))
@@ -303,8 +331,8 @@ def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: st
         return f"{'No, n' if yes_no else 'N'}obody said {what}{where} that I heard.", res
     people = list(dict.fromkeys(e.character_id for e in about))
     res.events = about + [e for e in res.events if e not in about]
-    said = "; ".join(f"{res.describe[c]}: " + ", ".join(f"\"{e.text.strip().rstrip('.!?')}\" ({res.say(e.start)})"
-                                                          for e in about if e.character_id == c) for c in people)
+    said = "; ".join(f"{res.describe[c]}: " + _said_list([e for e in about if e.character_id == c], res, ask.words)
+                     for c in people)
     if re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):
         res.value = len(about)
         text = f"{cap(times_word(len(about)))}{where}: {said}."

@@ -2,7 +2,8 @@
 longest sentence?", "what was the shortest thing anyone said?" (one turn's own length: the time it took to say,
 which the records hold; a person's time in all is the frame's ``measure=time``), "how many different sentences did
 I hear?", "which sentence did I hear most often?", "was anything said more than once?" (turns grouped by what they
-said: two transcripts of one sentence are one, as ``execute.same_sentence`` tells).
+said: two transcripts of one sentence are one, as ``execute.same_sentence`` tells), "what did everyone say?" (each
+speaker's sentences).
 
 One frame selects everyone's voice turns in the question's window and place (the model's frame keeps those; a
 person the question names keeps their turns only); code measures or groups them. The answer names the turns it
@@ -56,7 +57,8 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 
 @dataclass(frozen=True)
 class SentenceAsk:
-    kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as
+    kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
+    #             by_person
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
 
@@ -72,7 +74,17 @@ _SAME_AS = re.compile(r"\b(?:say|said|says|repeat|repeated)\s+the\s+same\s+(?:se
                       r"|\bwho\s+else\s+said\s+(?:the\s+same|what)\b", re.IGNORECASE)
 
 
+# "what did everyone say?", "what did each person say in the lab?": every speaker's sentences (not a topic: "what did
+# people say about the folder?" is a search)
+_EACH_SAID = re.compile(r"^\W*what\s+(?:did|have|had|has)\s+(?:everyone|everybody|each\s+(?:person|one|speaker|voice|"
+                        r"of\s+them)|all\s+(?:of\s+)?(?:the\s+)?(?:people|speakers|voices)|(?:the\s+)?people|they\s+all|all\s+of\s+"
+                        r"them|the\s+(?:speakers|voices))\s+(?:\w+\s+)?(?:say|said|tell|told)\b(?![^?]*\babout\b)",
+                        re.IGNORECASE)
+
+
 def asks_sentences(question: str) -> SentenceAsk | None:
+    if _EACH_SAID.search(question) and not quotes_of(question):
+        return SentenceAsk("by_person", "")
     if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
         return SentenceAsk("same_as", "")
     m = _ONE_GO.search(question)
@@ -94,7 +106,7 @@ def asks_sentences(question: str) -> SentenceAsk | None:
 
 
 def check_question(question: str, ask: SentenceAsk) -> str:
-    return question.replace(ask.said, " ")
+    return question.replace(ask.said, " ") if ask.said else question
 
 
 def prepare(q: Query) -> Query:
@@ -152,7 +164,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         text = f"{len(groups)} different sentence{'s' if len(groups) != 1 else ''}{where}, in {len(turns)} turns: " \
             f"{said}."
         return (REFUSAL if check(text, res) else text), res
-    if ask.kind in ("shared", "most_repeated"):
+    if ask.kind in ("shared", "most_repeated", "by_person"):
         return _by_people(res, groups, ask.kind, where)
     if ask.kind == "same_as":
         named = executor.run(replace(prepare(q), who=quotes_of(question)[0]), before_time)
@@ -229,6 +241,15 @@ def _by_people(res: QueryResult, groups: list[list], kind: str, where: str) -> t
     def who(g: list) -> list[int]:
         return list(dict.fromkeys(e.character_id for e in g))
 
+    if kind == "by_person":      # each speaker's sentences, in the order they first spoke
+        people = list(dict.fromkeys(c for g in groups for c in who(g)))
+        people.sort(key=lambda c: min(e.start for g in groups for e in g if e.character_id == c))
+        res.value = len(people)
+        said = "; ".join(f"{res.describe[c]}: " + ", ".join(
+            f'"{g[0].text.strip().rstrip(".!?")}" ({times_word(sum(e.character_id == c for e in g))})'
+            for g in groups if c in who(g)) for c in people)
+        text = f"{len(people)} {'person' if len(people) == 1 else 'people'} spoke{where}. {_cap(said)}."
+        return (REFUSAL if check(text, res) else text), res
     if kind == "shared":
         shared = [g for g in groups if len(who(g)) > 1]
         res.value = len(shared)

@@ -1,0 +1,108 @@
+""""Was the first speaker in the kitchen also the first in the lab?", "did the same person speak first in both
+rooms?", "was the last person to speak in the office the first one in the garage?", "who spoke first in every room?":
+one room's first (last) speaker against another's. A frame picks one rank in one place, so this places every voice
+turn on the robot's track, takes each room's first (last) turn, and compares the people. "Both rooms" / "every room"
+are the rooms the turns were placed in, in the order the robot went; a room the memory does not hold is said. The
+answer names each room's turn it compared (person, time), checked against the result like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from m3_memory.store.where import find_place, load_places
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, _join, check
+from .polarity import YES_NO_QUESTION
+
+_RANK = r"(?P<{0}>first|last|final|opening|closing)"
+_ONE = r"(?:speaker|person|one|voice|man|woman)"
+_ROOM = r"(?:the\s+|my\s+)?(?P<{0}>[a-z]+(?:\s+room)?)"
+# "the first speaker in the kitchen ... also the first (one) in the lab", "the last person to speak in A ... the
+# first in B", "the person who spoke first in A ... also speak first in B"
+_TWO = re.compile(rf"\b(?:{_RANK.format('w1')}\s+{_ONE}(?:\s+(?:to\s+(?:speak|talk)|(?:i\s+)?heard))?|{_ONE}\s+"
+                  rf"(?:who|that)\s+(?:spoke|talked)\s+{_RANK.format('w1b')})\s+(?:in|at)\s+{_ROOM.format('p1')}\b"
+                  rf"[^?]*?\b(?:also\s+|as\s+well\s+as\s+)?(?:the\s+|speak\s+|spoke\s+|talk\s+)?{_RANK.format('w2')}"
+                  rf"(?:\s+{_ONE})?(?:\s+(?:to\s+(?:speak|talk)|(?:i\s+)?heard))?\s+(?:in|at)\s+{_ROOM.format('p2')}\b",
+                  re.IGNORECASE)
+# "did the same person speak first in both rooms?", "... in the kitchen and the lab?", "who spoke first in every room?"
+_SAME = re.compile(rf"\b(?:(?P<same>same\s+{_ONE})\s+(?:(?:speak|spoke|talk|talked)\s+)?|^\W*who\s+(?:spoke|talked)\s+)"
+                   rf"{_RANK.format('w')}\s+in\s+(?:(?P<all>both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:two\s+|"
+                   rf"three\s+)?(?:rooms?|places?)|(?:both\s+)?{_ROOM.format('a')}\s+and\s+(?:in\s+)?{_ROOM.format('b')})",
+                   re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RoomEnds:
+    ranks: tuple[str, ...]          # first | last, per room compared
+    rooms: tuple[str, ...]          # the question's words for each room ("": every room the turns were placed in)
+    who: bool = False               # "who spoke first in every room?": the person, not a yes or no
+
+
+def _rank(w: str) -> str:
+    return "last" if w.lower() in ("last", "final", "closing") else "first"
+
+
+def asks_room_ends(question: str) -> RoomEnds | None:
+    m = _TWO.search(question)
+    if m is not None:
+        return RoomEnds((_rank(m.group("w1") or m.group("w1b")), _rank(m.group("w2"))), (m.group("p1"), m.group("p2")))
+    m = _SAME.search(question)
+    if m is not None:
+        rank = _rank(m.group("w"))
+        rooms = ("",) if m.group("all") else (m.group("a"), m.group("b"))
+        return RoomEnds((rank,) * max(2, len(rooms)), rooms, who=m.group("same") is None)
+    return None
+
+
+def prepare(q: Query) -> Query:
+    return Query(find="who", act="spoke", from_=q.from_, to=q.to)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return REFUSAL, res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    executor.place_turns(res, turns)
+    placed = list(dict.fromkeys(n for e in turns for n in [res.places.get(e.id)] if n))
+    if ask.rooms == ("",):
+        rooms, ranks = placed, [ask.ranks[0]] * len(placed)
+    else:
+        known, rooms, ranks = load_places(executor.store), [], list(ask.ranks)
+        for words in ask.rooms:
+            place = find_place(known, words)
+            if place is None:
+                res.status, res.problem = "unknown_place", words
+                return f"I have no place called {words!r} in my memory.", res
+            rooms.append(place.name)
+    ends = []
+    for room, rank in zip(rooms, ranks, strict=True):
+        there = [e for e in turns if res.places.get(e.id) == room]
+        ends.append((room, rank, (there[0] if rank == "first" else there[-1]) if there else None))
+    res.events = [e for _, _, e in ends if e is not None]
+    res.steps.append({"step": "room ends", "rooms": [(r, k, e.id if e else None) for r, k, e in ends]})
+    if len(rooms) < 2:
+        one = f"I only heard people in one place (the {rooms[0]})." if rooms else "I heard nobody in a named place."
+        return one, res
+    silent = [r for r, _, e in ends if e is None]
+    if silent:
+        return f"I heard nobody in {_join([f'the {r}' for r in silent])}.", res
+    told = _join([f"{res.describe[e.character_id]} spoke {k} in the {r} (at {res.say(e.start)})"
+                  for r, k, e in ends])
+    same = len({e.character_id for _, _, e in ends}) == 1
+    res.value = same
+    if ask.who:
+        every = f"{'both' if len(ends) == 2 else 'every one of'} {_join([f'the {r}' for r, _, _ in ends])}"
+        text = f"{res.describe[ends[0][2].character_id]} spoke {ends[0][1]} in {every}: {told}." if same else \
+            f"Nobody spoke {ends[0][1]} in {every}: {told}."
+        text = text[0].upper() + text[1:]
+    elif YES_NO_QUESTION.match(question):
+        text = f"{'Yes' if same else 'No'}: {told}."
+    else:
+        text = f"{'The same person' if same else 'Not the same person'}: {told}."
+    return (REFUSAL if check(text, res) else text), res
