@@ -92,6 +92,10 @@ _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaki
                       r"say|says|said|saying|voice|voices|turns?|sentences?|words)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)
+# "what happened right after I got to the lab?": what was said then (the records' events are words and faces; a face
+# is no answer to "what")
+_HAPPENED = re.compile(r"^\W*what\s+(?:happened|happens|went\s+on|was\s+going\s+on|occurred|took\s+place)\b",
+                       re.IGNORECASE)
 # "the person who said ...": a description of someone, which asks nothing about speaking ("who spoke last?" does)
 _DESCRIPTOR = re.compile(r"\b(?:person|one|man|woman|people|persons|someone|anyone|somebody|anybody|speaker|voice|guy|"
                          r"lady|individual)\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b",
@@ -190,6 +194,17 @@ _NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:spea
 _NEVER_A_WORD = re.compile(r"\b(?:never|not|n't)\s+(?:once\s+)?(?:said|say|spoke|speak|talked|talk|uttered|utter)\s+"
                            r"(?:a\s+(?:single\s+)?word|anything|a\s+thing|at\s+all)\b", re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
+_HOW_LONG_DID = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|does|do|will|would)\b",
+                           re.IGNORECASE)
+
+
+def last_as_verb(plain: str) -> str:
+    """"How long did the silence before A's first words last?": the closing "last" is the verb (a length), not
+    anyone's last turn; taken out."""
+    return re.sub(r"\s+last\s*(?=[?.!]*\s*$)", " ", plain, flags=re.IGNORECASE) if _HOW_LONG_DID.match(plain) \
+        else plain
+
+
 _OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
 _ASKS_WHO = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|ones?|speakers?|of))\b", re.IGNORECASE)
 
@@ -254,7 +269,7 @@ def act_of_question(question: str) -> str | None:
     # "did I meet anyone who never said a word?": people seen, who never spoke (not a question about hearing)
     silent = bool(_NEVER_A_WORD.search(words))
     words = _NEVER_A_WORD.sub(" ", words)
-    hear, see = bool(_HEARING.search(words)), bool(_SEEING.search(words)) or silent
+    hear, see = bool(_HEARING.search(words) or _HAPPENED.match(words)), bool(_SEEING.search(words)) or silent
     return "spoke" if hear and not see else "seen" if see and not hear else None
 
 
@@ -305,6 +320,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     missing: list[str] = []
     quoted = quotes_of(question)
     plain = _QUOTE.sub(" ", question)   # the question's own words (quoted speech asks nothing)
+    plain = last_as_verb(plain)   # "how long did the silence ... last?": a length, not anyone's last turn
     spaced = " ".join(plain.split())    # the same, one space between words (for "words before a clock")
     named_place = place_of_question(question, known_places)
     q = place_not_person(q, quoted, named_place, _same_words, added, bool(YES_NO_QUESTION.match(question)))

@@ -1,6 +1,7 @@
 """One person's turns in two places, compared: "did A speak more in the office or in the kitchen?", "did A talk
 more often in the lab than in the office?", "where did A speak less, the garage or the library?"; and everyone's,
-where the question names nobody ("were there more turns in the garden or in the office?").
+where the question names nobody ("were there more turns in the garden or in the office?"), or each person's ("who
+spoke more in the kitchen than in the lab?": those with more turns in the first place).
 
 No frame compares one person's counts in two places (``find=where`` says where they spoke; ``more`` / ``less``
 compare two people), so this runs the frame once per place (``find=count_times`` there, the model's window kept)
@@ -17,7 +18,8 @@ from .combined import combined, run_each, union_people
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check
+from .phrase import REFUSAL, _join, check
+from .polarity import YES_NO_QUESTION
 from .wording import QUOTED
 from .words import times_word
 
@@ -37,6 +39,8 @@ _FORMS = (
                rf"(?:in\s+|at\s+)?{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\s*\??\s*$",
                re.IGNORECASE),
 )
+_EACH = re.compile(r"^\W*(?:who|whom|which\s+(?:people|persons|speakers|voices|ones?|of\s+them)|how\s+many\s+(?:people|"
+                   r"persons|speakers)|did\s+(?:anyone|anybody|someone|somebody|everyone|everybody))\b", re.IGNORECASE)
 _NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here", "people", "person"))
 
 
@@ -45,6 +49,7 @@ class PlaceCountsAsk:
     more: bool          # more (or less / fewer)
     places: tuple[str, str]
     people: bool = False   # different people ("were there more people in the garden or in the office?"), not turns
+    each: bool = False     # "who spoke more in the kitchen than in the lab?": every person's two counts
 
 
 def asks_place_counts(question: str) -> PlaceCountsAsk | None:
@@ -62,7 +67,8 @@ def asks_place_counts(question: str) -> PlaceCountsAsk | None:
         people = bool(m.group("people"))
         if people and quotes_of(question):
             return None
-        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b), people)
+        each = not quotes_of(question) and not people and bool(_EACH.match(question))
+        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b), people, each)
     return None
 
 
@@ -87,6 +93,8 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     ra, rb = results
     if ask.people:
         return _people_in_two(ask, ra, rb)
+    if ask.each:
+        return _each_in_two(executor, q, ask, question, before_time)
     d = "people" if who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
@@ -126,6 +134,46 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tup
     merged = combined([ra, rb], "people in two places")
     merged.people = union_people([ra, rb])
     merged.value = (na, nb)
+    if check(text, merged):
+        return REFUSAL, merged
+    return text, merged
+
+
+def _each_in_two(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str,
+                 before_time: float | None) -> tuple[str, QueryResult]:
+    """"Who spoke more in the kitchen than in the lab?": each person's turns in the two places, those with more
+    (fewer) in the first named."""
+    frame = replace(prepare(q, people=True), find="who")
+    results, stopped = run_each(executor, [replace(frame, place=p) for p in ask.places], before_time)
+    if stopped is not None:
+        return stopped
+    ra, rb = results
+    pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
+    na = {p.character_id: p.spoke for p in ra.people if p.spoke}
+    nb = {p.character_id: p.spoke for p in rb.people if p.spoke}
+    keep = [c for c in dict.fromkeys([*na, *nb]) if (na.get(c, 0) > nb.get(c, 0) if ask.more else
+                                                      na.get(c, 0) < nb.get(c, 0))]
+    merged = combined(results, "each person's counts in two places")
+    merged.people = [p for p in union_people(results) if p.character_id in keep]
+    merged.describe = {**rb.describe, **ra.describe}
+    merged.value = (len(keep), *(n for c in keep for n in (na.get(c, 0), nb.get(c, 0))))   # the counts it states
+
+    def told(c: int) -> str:
+        a, b = na.get(c, 0), nb.get(c, 0)
+        return (f"{merged.describe[c]} ({times_word(a) if a else 'never'} in the {pa}, "
+                f"{times_word(b) if b else 'never'} in the {pb})")
+
+    word = "more" if ask.more else "less"
+    yes_no = bool(YES_NO_QUESTION.match(question))
+    if not keep:
+        text = f"{'No, n' if yes_no else 'N'}obody spoke {word} often in the {pa} than in the {pb}."
+    elif yes_no:
+        text = f"Yes: {_join([told(c) for c in keep])}."
+    elif re.match(r"^\W*how\s+many\b", question, re.IGNORECASE):
+        text = f"{len(keep)}: {_join([told(c) for c in keep])}."
+    else:
+        text = f"{_join([told(c) for c in keep])} spoke {word} often in the {pa} than in the {pb}."
+        text = text[0].upper() + text[1:]
     if check(text, merged):
         return REFUSAL, merged
     return text, merged

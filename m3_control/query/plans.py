@@ -12,6 +12,7 @@
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
   heard grouped by what they said (:mod:`.sentences`)
+- ``mood``: one person's mood, as the expressions noted on their face (:mod:`.moods`)
 - ``seen_heard``: people both seen and heard, or heard and never seen (:mod:`.seen_heard`)
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window (:mod:`.quiet`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
@@ -45,6 +46,7 @@ from . import (
     both_conditions,
     choice,
     everyone,
+    moods,
     not_yet,
     place_counts,
     quiet,
@@ -91,6 +93,8 @@ def plan_for(question: str) -> Plan | None:
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,
                     check_question=anchored.check_question(question, moment))
+    if moods.asks_mood(question):
+        return Plan("mood", lambda ex, q, t: moods.answer(ex, q, question, t), prepare=moods.prepare)
     senses = seen_heard.asks_seen_heard(question)
     if senses is not None:
         return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),

@@ -254,7 +254,9 @@ _BEYOND = (
                 r"^\W*(?:what|which)\b[^?]*\b(?:wearing|wear|wears|wore|holding|carrying)\b|"
                 r"^\W*how\s+(?:old|young|tall|big|heavy)\s+(?:does|did|do)\b[^?]*\blooks?\b|^\W*what\s+(?:does|did|do)\b[^?]*\blooks?\s+"
                 r"like\b|^\W*how\s+tall\b|^\W*(?:does|did|is|was)\b[^?]*\b(?:wear|wears|wearing)\s+(?:glasses|a\s+"
-                r"hat|a\s+beard)\b", re.IGNORECASE), "what someone looks like"),
+                r"hat|a\s+beard)\b|\b(?:a\s+)?(?:man|boy|male|guy)\s+or\s+(?:a\s+)?(?:woman|girl|female|lady)\b|"
+                r"\b(?:a\s+)?(?:woman|girl|female|lady)\s+or\s+(?:a\s+)?(?:man|boy|male|guy)\b|\bgender\b",
+                re.IGNORECASE), "what someone looks like"),
 )
 
 

@@ -138,6 +138,11 @@ def _said_list(turns: list, res: QueryResult, words: frozenset[str], sep: str = 
                     for t, g in groups.items())
 
 
+def _with(topic: str) -> str:
+    """"with the letter x", "with a number", "about the weather"."""
+    return "with" if _CLASS.match(topic) or _NUMBERS.match(topic) or _KIND_VALUE.match(topic) else "about"
+
+
 def heard_as(text: str, words: frozenset[str]) -> str:
     """", heard as read (it sounds like red)" when a transcript has the words asked about only through a word that
     sounds like them; else ""."""
@@ -203,17 +208,25 @@ def topic_words(topic: str) -> frozenset[str]:
 
 # "did anyone say something about the number seven?", "who mentioned the letter x?": everyone's words
 _SAYING = r"(?:ever\s+)?(?:say|said|mention|mentioned|talk|talked|speak|spoke|ask|asked|tell|told)\b"
+# "how many sentences had the word 'now' in them?", "which turns contained the letter x?": turns, not people
+_TURNS_WITH = r"(?:how\s+many|which|what)\s+(?:sentences|turns|lines|remarks|utterances|things\s+(?:said|i\s+" \
+    r"heard))\s+(?:had|have|has|contained|contain|contains|included|include|includes|used|use|with|mentioned|containing)\b"
+_NAMED_SPEAKER = re.compile(r"^\W*(?:did|has|had|does)\s+(?!(?:I|The)\b)((?-i:[A-Z][a-z]+))\s+(?:ever\s+)?(?:say|said|"
+                            r"mention|mentioned|talk|speak|use|utter)\b", re.IGNORECASE)
+_TURNS_TOPIC = re.compile(rf"{_TURNS_WITH}\s+(?P<topic>[^?.!,;]+?)(?:\s+in\s+(?:them|it))?\s*(?:[?.!,;]|$)",
+                          re.IGNORECASE)
 _ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|people)\s+{_SAYING}|"
                      rf"(?:who|(?:which|what)\s+(?:person|one|people|speakers?|voices?))(?:\s+else)?\s+{_SAYING}|"
                      rf"how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|someone|somebody|people)\s+)?"
-                     rf"{_SAYING})", re.IGNORECASE)
+                     rf"{_SAYING}|{_TURNS_WITH})", re.IGNORECASE)
 _WHICH_KIND = re.compile(r"^\W*(?:what|which)\s+(?:(?P<number>numbers?|digits?)|(?P<letter>letters?)|"
                          r"(?P<colour>colou?rs?))\s+(?:did|does|has|had)\s+(?:[^?]*?QUOTED\W*|(?P<name>(?-i:[A-Z][a-z]+)))"
                          r"\s+(?:say|said|mention|use|speak)", re.IGNORECASE)
 _A_WORD = "the word "
 _WORD_QUOTE = re.compile(r"\bthe\s+(?:word|words|phrase|name)\s+QUOTED", re.IGNORECASE)
-_MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:something\s+with\s+|"
-                      r"anything\s+with\s+)?(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
+_MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says|saying)\s+(?:(?:something|anything)\s+"
+                      r"(?:with|containing|including|having|that\s+(?:contained|had|included|has|contains))\s+)?"
+                      r"(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
                       r"[a-z0-9]+|(?:a|an|any|some)\s+(?:(?:even|odd)\s+)?(?:colou?r|number|digit|numeral|letter)s?"
                       rf"(?:\s+(?:that\s+(?:is|was|were|are)\s+)?{_CMP}\s+(?:than\s+)?[a-z0-9]+)?)\b|"
                       r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
@@ -235,9 +248,14 @@ def asks_about(question: str) -> AboutAsk | None:
         return AboutAsk(f'{_A_WORD}"{quote}"', spoken_words(quote, every=True))
     if not quotes_of(question):
         anyone = _ANYONE.search(plain)
+        named = _NAMED_SPEAKER.match(plain)
+        if anyone is None and named is not None and (kind := _MENTION.search(plain)) and kind.group("topic"):
+            # "did Ann say anything containing the letter x?": a named speaker's words
+            words = topic_words(kind.group("topic"))
+            return AboutAsk(kind.group("topic").strip(), words, speaker=named.group(1)) if words else None
         if anyone is None:
             return None
-        m = _ABOUT.search(plain) or _MENTION.search(plain)
+        m = _ABOUT.search(plain) or _MENTION.search(plain) or _TURNS_TOPIC.search(plain)
         if m is not None and re.search(r"\b(?:who|that|after|before|when|while|than|whom)\b",
                                        plain[anyone.end():m.start()], re.IGNORECASE):
             return None      # "who spoke after the person who mentioned X?": someone else's words
@@ -299,7 +317,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
     if not about:
         heard = "" if mine else f" (I did not hear {d} at all)"
         text = f"I don't remember {d} {ask.act} anything{heard}." if ask.act else \
-            f"I don't remember {d} saying anything about {ask.topic}{heard}."
+            f"I don't remember {d} saying anything {_with(ask.topic)} {ask.topic}{heard}."
         return ("No, " + text if yes_no else text), res
     said = _said_list(about, res, ask.words, "; ")
     text = f"{cap(d)} said {said}."
@@ -333,7 +351,8 @@ def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: st
     res.events = about + [e for e in res.events if e not in about]
     said = "; ".join(f"{res.describe[c]}: " + _said_list([e for e in about if e.character_id == c], res, ask.words)
                      for c in people)
-    if re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):
+    if re.match(r"^\W*how\s+many\s+(?:times|sentences|turns|lines|remarks|utterances|things)", question,
+                re.IGNORECASE):
         res.value = len(about)
         text = f"{cap(times_word(len(about)))}{where}: {said}."
     elif re.match(r"^\W*how\s+many\b", question, re.IGNORECASE):

@@ -44,7 +44,8 @@ _NAMED = re.compile(rf"\b(?:{_SEE}|{_HEAR})\s+(?!(?:I|The)\b)([A-Z][a-z]+)\b")
 SAME_MOMENT_S = 1.0     # a face is sampled about once a second: first seen within this of the first words is "at once"
 
 
-def _person(question: str) -> str | None:
+def person_named(question: str) -> str | None:
+    """The one person the question names by their words or a name, else None."""
     quoted = quotes_of(question)
     if len(quoted) == 1:
         return quoted[0]
@@ -57,7 +58,7 @@ def asks_seen_heard(question: str) -> str | None:
     (one person's first sight against their first words: ``*_first``), else None."""
     plain = QUOTED.sub(" ", question)
     for kind, pattern in (("seen_first", _SEEN_FIRST), ("heard_first", _HEARD_FIRST)):
-        if pattern.search(plain) and _person(question) is not None:
+        if pattern.search(plain) and person_named(question) is not None:
             return kind
     if _HEARD_ONLY.search(question):
         return "heard_only"
@@ -75,7 +76,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     if kind.endswith("_first"):
         return _which_first(executor, q, kind, question, before_time)
-    base = replace(prepare(q), who=_person(question))
+    base = replace(prepare(q), who=person_named(question))
     heard = executor.run(replace(base, act="spoke"), before_time)
     seen = executor.run(replace(base, act="seen"), before_time)
     if heard.status != "ok":
@@ -125,7 +126,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
 def _which_first(executor: QueryExecutor, q: Query, kind: str, question: str,
                  before_time: float | None) -> tuple[str, QueryResult]:
     """"Did I see B before I heard them?": B's first face against B's first words (in the frame's place and window)."""
-    base = replace(prepare(q), who=_person(question))
+    base = replace(prepare(q), who=person_named(question))
     heard = executor.run(replace(base, act="spoke"), before_time)
     if heard.status != "ok" or "who" not in heard.who:
         return phrase(heard), heard
