@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-638 at stop 68, each before any of those scenes was
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-640 at stop 68, each before any of those scenes was
 built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
 judged on measures nothing.
 """
@@ -1483,7 +1483,59 @@ T638 = [
  "How many people spoke in the last 15 seconds?",
  "What did the second speaker in the {R1} say?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 639))}
+T639 = [
+ "Tell me who spoke right after {C}.",
+ "Can you remember how many times {A} talked?",
+ "Who waited the longest before speaking for the first time?",
+ "How many people did I hear in total?",
+ "Was {B} in the {R2} at any point?",
+ "Who spoke immediately after I entered the {R2}?",
+ "List the rooms I visited in order.",
+ "What was {C}'s first sentence?",
+ "In the {R1}, who spoke last?",
+ "How often did {B} speak after 0:30?",
+ "Did {A} say the same thing every time?",
+ "Which person spoke the most between 0:20 and 0:40?",
+ "Did anyone speak in the {R2} before {A} did?",
+ "Was I in the {R2} at 0:50?",
+ "Who broke the longest silence?",
+ "How many turns were there before {C} spoke?",
+ "Did {B} and {C} speak the same number of times?",
+ "Where did I hear {C} for the last time?",
+ "What did {B} say while I was in the {R1}?",
+ "Did someone say 'place blue at j six please'?",
+ "Who talked in the {RX} after 0:30?",
+ "What was {A} carrying?",
+ "Tell me the last thing {A} said.",
+ "Who spoke more often overall, {A} or {C}?",
+]
+T640 = [
+ "Who was heard the least?",
+ "How many people were speaking in the {R1}?",
+ "When did {C} speak for the second time?",
+ "Who spoke right before {B}'s last turn?",
+ "Did I hear {A} in both rooms?",
+ "How many seconds did I spend in the {R2}?",
+ "Who was the first speaker after 0:40?",
+ "Between 0:10 and 0:40, how many different people spoke?",
+ "Was {C} the second person to speak?",
+ "How much time passed between the first and the last turn in the {R2}?",
+ "Did anyone speak more than five times?",
+ "Whose voice did I hear first in the {R2}?",
+ "Did {A} speak after I left the {R1}?",
+ "What was the most common sentence?",
+ "Which person spoke only in the {R1}?",
+ "Did {B} speak before 0:15 or after?",
+ "How many times was {A} heard in the {R2}?",
+ "Did the conversation start in the {R1}?",
+ "Who spoke second to last?",
+ "Did someone say 'set white at v five soon'?",
+ "How many people did I see in the {RX}?",
+ "What was {C}'s favourite colour?",
+ "How long did {B} wait between their first and second turns?",
+ "Which room did {C} speak in last?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 641))}
 
 
 def main() -> None:
