@@ -385,6 +385,11 @@ def _gap(res: QueryResult) -> str:
     """"B spoke 14 seconds after the person who said A (00:07; B at 00:21)."""
     q = res.query
     if res.gap is None or res.value is None:
+        same = [w.character_id for k, w in res.who.items() if k in ("who", "other")]
+        if len(same) == 2 and same[0] == same[1] and same[0] is not None and res.anchor is not None:
+            # "how long did B wait between their first and second turns?" of someone who never spoke again
+            once = ": they spoke only once" if res.spoke.get(same[0]) == 1 else ""
+            return f"{_cap(res.describe[same[0]])} did not speak again after {res.say(res.anchor.start)}{once}."
         if (q.rel or q.until) and res.anchor is None:
             return "I don't remember anyone like that."
         return f"I don't remember anyone speaking{' after' if rel_base(q.rel) != 'before' else ' before'} that."

@@ -6,7 +6,8 @@
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
-- ``room_changes``: how many times the robot changed rooms (:mod:`.room_changes`)
+- ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
+  time (:mod:`.room_changes`)
 - ``room_ends``: one room's first (last) speaker against another's (:mod:`.room_ends`)
 - ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
@@ -81,9 +82,13 @@ class Plan:
 
 def plan_for(question: str) -> Plan | None:
     """The plan for a question no one frame says, else None (the frame runs as written)."""
-    if sides.asks_side(question):
-        return Plan("side", lambda ex, q, t: sides.answer(ex, q, question, t), prepare=sides.prepare,
-                    check_question=sides.check_question(question), people_from_question=False)
+    either = sides.either_form(question)     # "did B speak before 0:15 or after?"
+    if sides.asks_side(either):
+        return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
+                    check_question=sides.check_question(either), people_from_question=False)
+    robot_at = room_changes.asks_robot_at(question)
+    if robot_at is not None:
+        return Plan("robot_at", lambda ex, q, t: room_changes.answer_robot_at(ex, *robot_at, t))
     if room_changes.asks_room_changes(question):
         return Plan("room_changes", lambda ex, q, t: room_changes.answer(ex, q, t))
     ends = room_ends.asks_room_ends(question)

@@ -1,16 +1,19 @@
 """"How many times did I change rooms?", "how often did I move to another room?", "how many moves did I make?": the
 robot's own moves from one named place to another on its pose track (its stays in order), counted, each with its time.
-A frame counts people or turns, so the model's frame is not run; the answer names the moves it counted."""
+A frame counts people or turns, so the model's frame is not run; the answer names the moves it counted. And "was I
+in the bathroom at 0:50?": the robot's own place at a clock time, from the same track (a frame's yes / no about a
+place and a time asks whether anyone was seen there)."""
 
 from __future__ import annotations
 
 import re
 
-from m3_memory.store.where import robot_stays
+from m3_memory.store.where import find_place, load_places, robot_stays
 
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
-from .phrase import REFUSAL, _cap, check
+from .phrase import REFUSAL, _cap, check, phrase
+from .repair import time_of
 from .words import times_word
 
 _CHANGES = re.compile(r"^\W*how\s+(?:many\s+times|often)\s+did\s+(?:i|we)\s+(?:change|switch|move|go\s+(?:to|into)|"
@@ -40,4 +43,36 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     said = "; ".join(f"from the {a[0]} to the {b[0]} at {res.say(b[1])}" for b, a in moves)
     n = len(moves)
     text = f"{_cap(times_word(n)) if n < 3 else n}{'' if n < 3 else ' times'}: {said}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+_AT = re.compile(r"^\W*(?:was|were)\s+(?:i|we)\s+(?:still\s+|already\s+)?(?:in|at|inside)\s+(?:the\s+|my\s+)?"
+                 r"(?P<place>[a-z]+(?:\s+[a-z]+)?)\s+(?:at|around|by)\s+(?P<t>\d{1,2}:[0-5]\d)\b", re.IGNORECASE)
+
+
+def asks_robot_at(question: str) -> tuple[str, str] | None:
+    """(the place's words, the clock) of "was I in the bathroom at 0:50?", else None."""
+    m = _AT.search(question)
+    return None if m is None else (m.group("place"), m.group("t"))
+
+
+def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
+                    before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(Query(find="where", at=clock), before_time)     # the robot's place then (its pose track)
+    if res.status != "ok":
+        return phrase(res), res
+    known = find_place(load_places(executor.store), place)
+    if known is None:
+        res.status, res.problem = "unknown_place", place
+        return f"I have no place called {place!r} in my memory.", res
+    t = res.read(clock)
+    if not res.robot_places or t is None:
+        return f"I have no record of where I was at {clock}.", res
+    where = res.robot_places[-1][1]
+    res.value = where == known.name
+    if time_of(clock) is None:
+        return REFUSAL, res
+    text = f"Yes, I was in the {known.name} at {res.say(t)}." if res.value else \
+        f"No, at {res.say(t)} I was {'in the ' + where if not where.startswith('x ') else 'at ' + where}, not in the " \
+        f"{known.name}."
     return (REFUSAL if check(text, res) else text), res

@@ -1,6 +1,7 @@
 """"Was the first speaker in the kitchen also the first in the lab?", "did the same person speak first in both
 rooms?", "was the last person to speak in the office the first one in the garage?", "who spoke first in every room?":
-one room's first (last) speaker against another's. A frame picks one rank in one place, so this places every voice
+one room's first (last) speaker against another's; and "did the conversation start in the kitchen?": the room of the
+first (last) words of all. A frame picks one rank in one place, so this places every voice
 turn on the robot's track, takes each room's first (last) turn, and compares the people. "Both rooms" / "every room"
 are the rooms the turns were placed in, in the order the robot went; a room the memory does not hold is said. The
 answer names each room's turn it compared (person, time), checked against the result like any frame's.
@@ -35,11 +36,18 @@ _SAME = re.compile(rf"\b(?:(?P<same>same\s+{_ONE})\s+(?:(?:speak|spoke|talk|talk
                    re.IGNORECASE)
 
 
+# "did the conversation start in the kitchen?", "was the talking over in the garden?": the first (last) words' room
+_EDGE_IN = re.compile(r"^\W*(?:did|was|does|has|had)\s+(?:the\s+)?(?:talk|talking|conversation|speaking|chat|chatting|"
+                      r"discussion|speech)\s+(?:\w+\s+)?(?P<edge>start|begin|end|finish|stop|started|began|ended|"
+                      r"finished|stopped|over)\s+(?:in|at)\s+" + _ROOM.format("p") + r"\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class RoomEnds:
     ranks: tuple[str, ...]          # first | last, per room compared
     rooms: tuple[str, ...]          # the question's words for each room ("": every room the turns were placed in)
     who: bool = False               # "who spoke first in every room?": the person, not a yes or no
+    edge: bool = False              # "did the conversation start in the kitchen?": the first (last) words of all
 
 
 def _rank(w: str) -> str:
@@ -47,6 +55,10 @@ def _rank(w: str) -> str:
 
 
 def asks_room_ends(question: str) -> RoomEnds | None:
+    m = _EDGE_IN.search(question)
+    if m is not None:
+        first = m.group("edge").lower().startswith(("start", "begin", "began"))
+        return RoomEnds(("first" if first else "last",), (m.group("p"),), edge=True)
     m = _TWO.search(question)
     if m is not None:
         return RoomEnds((_rank(m.group("w1") or m.group("w1b")), _rank(m.group("w2"))), (m.group("p1"), m.group("p2")))
@@ -80,6 +92,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
                 res.status, res.problem = "unknown_place", words
                 return f"I have no place called {words!r} in my memory.", res
             rooms.append(place.name)
+    if ask.edge:
+        return _edge_in(res, turns, ranks[0], rooms[0])
     ends = []
     for room, rank in zip(rooms, ranks, strict=True):
         there = [e for e in turns if res.places.get(e.id) == room]
@@ -105,4 +119,20 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
         text = f"{'Yes' if same else 'No'}: {told}."
     else:
         text = f"{'The same person' if same else 'Not the same person'}: {told}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _edge_in(res: QueryResult, turns: list, rank: str, room: str) -> tuple[str, QueryResult]:
+    """"Did the conversation start in the kitchen?": the room of the first (last) words of all."""
+    if not turns:
+        return "I heard nobody.", res
+    e = turns[0] if rank == "first" else turns[-1]
+    res.events = [e]
+    there = res.places.get(e.id)
+    res.value = there == room
+    res.steps.append({"step": f"talk {'started' if rank == 'first' else 'ended'} in", "turn": e.id, "room": there})
+    words = "first words" if rank == "first" else "last words"
+    said = f"the {words}, by {res.describe[e.character_id]} at {res.say(e.start)}, were"
+    text = f"Yes: {said} in the {room}." if there == room else \
+        f"No: {said} in the {there}." if there else f"No: {said} not in a place I know."
     return (REFUSAL if check(text, res) else text), res

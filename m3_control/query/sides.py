@@ -28,6 +28,19 @@ _EITHER = re.compile(r"\b(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or
                      re.IGNORECASE)
 
 
+_SPLIT = re.compile(r"\b(?P<a>before|after)\s+(?P<m>[^?]+?),?\s+or\s+(?P<b>after|before)(?:\s+(?:it|that|then))?"
+                    r"(?=\s*[?.!]*\s*$)", re.IGNORECASE)
+
+
+def either_form(question: str) -> str:
+    """"Did B speak before 0:15 or after?" as "did B speak before or after 0:15?" (the form the checks read)."""
+    m = _SPLIT.search(question)
+    if m is None or m.group("a").lower() == m.group("b").lower() or \
+            re.search(r"\b(?:more|less|fewer|most|least|how\s+many)\b", question, re.IGNORECASE):
+        return question     # ("were more sentences said before 0:30 or after?": two windows' counts compared)
+    return question[:m.start()] + f"{m.group('a')} or {m.group('b')} {m.group('m')}" + question[m.end():]
+
+
 def asks_side(question: str) -> bool:
     """The question asks on which side of one moment someone spoke or was seen ("before or after ..."), naming them
     by their words or asking about speaking / seeing (not "did he wash his hands before or after lunch?": what

@@ -113,7 +113,8 @@ def asks_time_between(plain: str) -> bool:
 
 
 # how long something lasted: "how long did A talk (in total)?", "how much time did I spend in the lab?"
-_LASTED = re.compile(r"\bhow\s+(?:long|much\s+time)\s+(?:did|was|were|have|has|had)\s+(?:\w+\s+){0,8}?(?:talk|talked|"
+_LASTED = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+(?:seconds|minutes))\s+(?:did|was|were|have|has|had)\s+"
+                     r"(?:\w+\s+){0,8}?(?:talk|talked|"
                      r"speak|spoke|spend|spent|stay|stayed|last|lasted|in\s+(?:the|my)\b)|\b(?:in\s+total|in\s+all|"
                      r"altogether)\b", re.IGNORECASE)
 # a word that starts a time, then the words that may stand before the quote ("after the last thing I heard from ...")

@@ -25,7 +25,12 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
                        r"\b(?:last|final)\s+(?:person|one|speaker|voice)\s+(?:that\s+|who\s+)?(?:i\s+)?(?:heard|spoke|"
                        r"to\s+speak)\s+for\s+the\s+first\s+time\b|"
                        r"\b(?:whose|which\s+person's|who\s+had\s+the)\s+first\s+(?:words?|turn)\s+(?:came|was|were)\s+"
-                       r"(?:the\s+)?(?:last|latest)\b", re.IGNORECASE)
+                       r"(?:the\s+)?(?:last|latest)\b|"
+                       # "who waited the longest before speaking for the first time?", "who took the longest to speak?"
+                       r"^\W*who\s+(?:waited|took)\s+(?:the\s+)?longest\s+(?:before|to)\s+(?:first\s+)?(?:speaking|"
+                       r"talking|speak|talk|say\s+anything|saying\s+anything)\b|"
+                       r"^\W*who\s+(?:was\s+)?(?:the\s+)?(?:last|latest)\s+(?:to\s+)?(?:start|begin)\s+(?:speaking|"
+                       r"talking)\b", re.IGNORECASE)
 
 
 _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
