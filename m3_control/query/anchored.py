@@ -395,8 +395,8 @@ def _own_pairs_or_closest(executor: QueryExecutor, res: QueryResult, turns: list
             return f"No, {who or 'nobody'} {'never spoke' if who else 'spoke'} twice within {limit}.", res
         res.events = [e for p in pairs for e in p] + [e for e in res.events if all(e not in p for p in pairs)]
         people = list(dict.fromkeys(a.character_id for a, _ in pairs))
-        said = "; ".join(f"{res.describe[c]} at " + _join([f"{res.say(a.start)} and {res.say(b.start)}"
-                                                            for a, b in pairs if a.character_id == c])
+        said = "; ".join(f"{res.describe[c]} at " + ", then at ".join(f"{res.say(a.start)} and {res.say(b.start)}"
+                                                                     for a, b in pairs if a.character_id == c)
                          for c in people)
         text = f"Yes, twice within {limit}: {said}."
         return (REFUSAL if check(text, res) else text), res

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 
-from m3_memory.store.where import find_place, load_places, robot_stays
+from m3_memory.store.where import robot_stays
 
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .repair import time_of
+from .rooms import places_named
 from .words import times_word
 
 _CHANGES = re.compile(r"^\W*how\s+(?:many\s+times|often)\s+did\s+(?:i|we)\s+(?:change|switch|move|go\s+(?:to|into)|"
@@ -61,18 +62,17 @@ def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
     res = executor.run(Query(find="where", at=clock), before_time)     # the robot's place then (its pose track)
     if res.status != "ok":
         return phrase(res), res
-    known = find_place(load_places(executor.store), place)
-    if known is None:
-        res.status, res.problem = "unknown_place", place
-        return f"I have no place called {place!r} in my memory.", res
+    named = places_named(executor, res, (place,))
+    if isinstance(named, str):
+        return named, res
     t = res.read(clock)
     if not res.robot_places or t is None:
         return f"I have no record of where I was at {clock}.", res
     where = res.robot_places[-1][1]
-    res.value = where == known.name
+    res.value = where == named[0]
     if time_of(clock) is None:
         return REFUSAL, res
-    text = f"Yes, I was in the {known.name} at {res.say(t)}." if res.value else \
+    text = f"Yes, I was in the {named[0]} at {res.say(t)}." if res.value else \
         f"No, at {res.say(t)} I was {'in the ' + where if not where.startswith('x ') else 'at ' + where}, not in the " \
-        f"{known.name}."
+        f"{named[0]}."
     return (REFUSAL if check(text, res) else text), res

@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from m3_memory.store.where import find_place, load_places
-
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, _join, check
 from .polarity import YES_NO_QUESTION
+from .rooms import places_named
 
 _RANK = r"(?P<{0}>first|last|final|opening|closing)"
 _ONE = r"(?:speaker|person|one|voice|man|woman)"
@@ -85,13 +84,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
     if ask.rooms == ("",):
         rooms, ranks = placed, [ask.ranks[0]] * len(placed)
     else:
-        known, rooms, ranks = load_places(executor.store), [], list(ask.ranks)
-        for words in ask.rooms:
-            place = find_place(known, words)
-            if place is None:
-                res.status, res.problem = "unknown_place", words
-                return f"I have no place called {words!r} in my memory.", res
-            rooms.append(place.name)
+        named, ranks = places_named(executor, res, ask.rooms), list(ask.ranks)
+        if isinstance(named, str):
+            return named, res
+        rooms = named
     if ask.edge:
         return _edge_in(res, turns, ranks[0], rooms[0])
     ends = []

@@ -79,6 +79,19 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     return None
 
 
+def places_named(executor: QueryExecutor, res: QueryResult, said: tuple[str, ...]) -> list[str] | str:
+    """The memory's names of the places ``said`` names, in order; or, for one it has no place for, the answer that
+    says so (``res`` marked ``unknown_place``)."""
+    known, names = load_places(executor.store), []
+    for words in said:
+        place = find_place(known, words or "")
+        if place is None:
+            res.status, res.problem = "unknown_place", words or ""
+            return f"I have no place called {words!r} in my memory."
+        names.append(place.name)
+    return names
+
+
 def prepare(q: Query) -> Query:
     """The window of the model's frame, everyone in it (the question's people are chosen by their places here)."""
     return Query(find="who", act=q.act, from_=q.from_, to=q.to, at=q.at)
@@ -97,14 +110,9 @@ def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
     rooms = list(dict.fromkeys(p for p, a, b in robot_stays(executor.store, before_time)
                                if (t1 is None or b is None or b >= t1) and (t2 is None or a <= t2)))
     if ask.places:   # the places the question names, not every room the robot was in
-        known = load_places(executor.store)
-        rooms = []
-        for words in ask.places:
-            place = find_place(known, words)
-            if place is None:
-                res.status, res.problem = "unknown_place", words
-                return f"I have no place called {words!r} in my memory.", res
-            rooms.append(place.name)
+        rooms = places_named(executor, res, ask.places)
+        if isinstance(rooms, str):
+            return rooms, res
     missed = [r for r in rooms if r not in mine]
     res.value = not missed and bool(rooms)
     res.steps.append({"step": "places every", "rooms": rooms, "theirs": mine})
@@ -134,14 +142,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
         if name is not None and name not in where.setdefault(e.character_id, []):
             where[e.character_id].append(name)
     rooms = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
-    named: list[str] = []
-    known = load_places(executor.store) if ask.kind in ("only", "named") else []
-    for words in ((ask.place,) if ask.kind == "only" else ask.places):
-        place = find_place(known, words or "")
-        if place is None:
-            res.status, res.problem = "unknown_place", words or ""
-            return f"I have no place called {words!r} in my memory.", res
-        named.append(place.name)
+    said = (ask.place or "",) if ask.kind == "only" else ask.places
+    named = places_named(executor, res, said) if said else []
+    if isinstance(named, str):
+        return named, res
     fits = {"all": lambda ps: len(rooms) >= 2 and set(ps) == set(rooms), "one": lambda ps: len(ps) == 1,
             "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == named,
             "named": lambda ps: set(named) <= set(ps)}[ask.kind]

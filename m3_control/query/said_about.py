@@ -139,7 +139,9 @@ def _said_list(turns: list, res: QueryResult, words: frozenset[str], sep: str = 
 
 
 def _with(topic: str) -> str:
-    """"with the letter x", "with a number", "about the weather"."""
+    """"with the letter x", "with a number", "about the weather", "about the colour green"."""
+    if re.search(r"\bcolou?rs?\b", topic, re.IGNORECASE):
+        return "about"
     return "with" if _CLASS.match(topic) or _NUMBERS.match(topic) or _KIND_VALUE.match(topic) else "about"
 
 
