@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-640 at stop 68, each before any of those scenes was
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, each before any of those scenes was
 built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
 judged on measures nothing.
 """
@@ -1535,7 +1535,59 @@ T640 = [
  "How long did {B} wait between their first and second turns?",
  "Which room did {C} speak in last?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 641))}
+T641 = [
+ "Who spoke right before the person who spoke last?",
+ "How many times did {B} talk in the {R1}?",
+ "Whose voice did I hear most in the {R2}?",
+ "Did {C} ever speak while I was in the {R1}?",
+ "What were the first words I heard after 0:30?",
+ "Who spoke exactly once in the {R2}?",
+ "How long after I entered the {R2} did {A} speak?",
+ "Was {A} the only person in the {R1}?",
+ "How many people did I see but not hear?",
+ "Which two people spoke in the {R2}?",
+ "Did {B} speak more than once after {C}'s first words?",
+ "What was the third thing {A} said?",
+ "Who was the most talkative person?",
+ "When did I leave the {R1}?",
+ "Did anybody speak at 0:40?",
+ "How many times did the person who spoke first speak?",
+ "Who spoke right after the longest silence?",
+ "Did {C} speak before or after {B}'s last turn?",
+ "How many different people spoke after I left the {R1}?",
+ "Did someone say 'bin green by q nine again'?",
+ "Who did I meet in the {RX}?",
+ "What was {B} wearing?",
+ "Which of {A}, {B} and {C} spoke least?",
+ "What did I hear at 0:20?",
+]
+T642 = [
+ "Who talked the most in the first minute?",
+ "How many times did people speak in the {R2}?",
+ "Did {A} speak in the {R2} before {B}?",
+ "Who was the second person I heard in the {R1}?",
+ "What did {C} say first?",
+ "How many people spoke before {B}?",
+ "Did anyone speak more often than {B}?",
+ "When did {A} first speak in the {R2}?",
+ "Did {B} ever speak twice in a row?",
+ "How long was {C} on camera in total?",
+ "Which room was I in when {B} spoke for the first time?",
+ "Who spoke the last words in the {R1}?",
+ "How many seconds after the start did {C} first speak?",
+ "Who didn't speak in the {R2}?",
+ "Was anyone heard in both rooms?",
+ "What was the last sentence before I entered the {R2}?",
+ "How many turns did {C} take in total?",
+ "Did {A} speak after 1:00?",
+ "Who was speaking at 0:35?",
+ "Did someone say 'lay white at c seven now'?",
+ "How long was I in the {RX}?",
+ "How old is {A}?",
+ "Between {A}'s first and last words, who else spoke?",
+ "Who was heard only once in the {R1}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 643))}
 
 
 def main() -> None:
