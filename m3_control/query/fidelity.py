@@ -34,7 +34,7 @@ from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
-from .spans import people_count, time_between
+from .spans import last_as_verb, people_count, time_between
 from .talk_edges import edge_picks
 from .turn_forms import late_forms
 from .wording import (
@@ -92,10 +92,8 @@ _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaki
                       r"say|says|said|saying|voice|voices|turns?|sentences?|words)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)
-# "what happened right after I got to the lab?": what was said then (the records' events are words and faces; a face
-# is no answer to "what")
-_HAPPENED = re.compile(r"^\W*what\s+(?:happened|happens|went\s+on|was\s+going\s+on|occurred|took\s+place)\b",
-                       re.IGNORECASE)
+# "what happened right after I got to the lab?": what was said then (a face is no answer to "what")
+_HAPPENED = re.compile(r"^\W*what\s+(?:happened|happens|went\s+on|was\s+going\s+on|occurred|took\s+place)\b", re.I)
 # "the person who said ...": a description of someone, which asks nothing about speaking ("who spoke last?" does)
 _DESCRIPTOR = re.compile(r"\b(?:person|one|man|woman|people|persons|someone|anyone|somebody|anybody|speaker|voice|guy|"
                          r"lady|individual)\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says|spoke|speaks|talked|asked)\b",
@@ -194,17 +192,6 @@ _NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:spea
 _NEVER_A_WORD = re.compile(r"\b(?:never|not|n't)\s+(?:once\s+)?(?:said|say|spoke|speak|talked|talk|uttered|utter)\s+"
                            r"(?:a\s+(?:single\s+)?word|anything|a\s+thing|at\s+all)\b", re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
-_HOW_LONG_DID = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|does|do|will|would)\b",
-                           re.IGNORECASE)
-
-
-def last_as_verb(plain: str) -> str:
-    """"How long did the silence before A's first words last?": the closing "last" is the verb (a length), not
-    anyone's last turn; taken out."""
-    return re.sub(r"\s+last\s*(?=[?.!]*\s*$)", " ", plain, flags=re.IGNORECASE) if _HOW_LONG_DID.match(plain) \
-        else plain
-
-
 _OF_SOMEONE = ("count_times", "when", "where", "what", "yes", "how_long")
 _ASKS_WHO = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|ones?|speakers?|of))\b", re.IGNORECASE)
 

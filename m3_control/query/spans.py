@@ -112,6 +112,17 @@ def asks_time_between(plain: str) -> bool:
     return bool(_GAP.search(plain))
 
 
+_HOW_LONG_DID = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|does|do|will|would)\b",
+                           re.IGNORECASE)
+
+
+def last_as_verb(plain: str) -> str:
+    """"How long did the silence before A's first words last?": the closing "last" is the verb (a length), not
+    anyone's last turn; taken out."""
+    return re.sub(r"\s+last\s*(?=[?.!]*\s*$)", " ", plain, flags=re.IGNORECASE) if _HOW_LONG_DID.match(plain) \
+        else plain
+
+
 # how long something lasted: "how long did A talk (in total)?", "how much time did I spend in the lab?"
 _LASTED = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+(?:seconds|minutes))\s+(?:did|was|were|have|has|had)\s+"
                      r"(?:\w+\s+){0,8}?(?:talk|talked|"
