@@ -13,7 +13,6 @@ from m3_memory.store.where import robot_stays
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
-from .repair import time_of
 from .rooms import places_named
 from .words import times_word
 
@@ -70,8 +69,6 @@ def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
         return f"I have no record of where I was at {clock}.", res
     where = res.robot_places[-1][1]
     res.value = where == named[0]
-    if time_of(clock) is None:
-        return REFUSAL, res
     text = f"Yes, I was in the {named[0]} at {res.say(t)}." if res.value else \
         f"No, at {res.say(t)} I was {'in the ' + where if not where.startswith('x ') else 'at ' + where}, not in the " \
         f"{named[0]}."
