@@ -7,9 +7,9 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, each before any of those scenes was
-built. New probes need new templates written before their seeds are built: a template tuned on a seed it was
-judged on measures nothing.
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-646 at stop 69, each before
+any of those scenes was built. New probes need new templates written before their seeds are built: a template
+tuned on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -1587,7 +1587,111 @@ T642 = [
  "Between {A}'s first and last words, who else spoke?",
  "Who was heard only once in the {R1}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 643))}
+T643 = [
+ "Who was the third person to speak?",
+ "How many times did {A} speak in the {R2}?",
+ "Did {B} talk before I got to the {R2}?",
+ "What did the last speaker say?",
+ "Which rooms did {C} speak in?",
+ "How long did I stay in the {R1}?",
+ "Who spoke the fewest times?",
+ "Was {A} talking at 0:25?",
+ "Did {C} speak more than {A}?",
+ "How many people spoke after 0:50?",
+ "Who did I hear just before I left the {R1}?",
+ "What was the second sentence I heard?",
+ "Did anyone speak right after {B}'s first turn?",
+ "When did {C} speak for the last time?",
+ "How many different people did I hear in the {R1}?",
+ "Did the same person speak first and last?",
+ "How many turns did {B} take in the {R2}?",
+ "Who repeated themselves the most?",
+ "Was there a long pause before {A} first spoke?",
+ "Did anyone say 'bin blue at f two now'?",
+ "Who spoke in the {RX} first?",
+ "Did {B} look happy?",
+ "What did {A} say right after {C} spoke for the first time?",
+ "How many times did someone speak between 0:20 and 0:50?",
+]
+T644 = [
+ "Who was the first speaker in the {R2}?",
+ "How many times in total did {C} speak?",
+ "Was {B} the last person to speak?",
+ "Who spoke between {A}'s first and second turns?",
+ "Which person did I hear in both rooms?",
+ "At what time did I enter the {R2}?",
+ "What was said at 0:30?",
+ "How many people spoke in the {R2} but never in the {R1}?",
+ "Did {A} speak before {C} did?",
+ "Who spoke the most after I arrived in the {R2}?",
+ "How many seconds passed between {B}'s first and last turns?",
+ "Did anybody speak only once?",
+ "What was the last thing I heard in the {R2}?",
+ "Who was the fourth person to speak?",
+ "Did {C} speak in the {R1}?",
+ "How many times did I hear {B} before 0:40?",
+ "Who spoke right after {A}'s last turn?",
+ "Was {C} seen in the {R2}?",
+ "Which was said more often, {A}'s sentence or {B}'s sentence?",
+ "Did someone say 'place red in d one please'?",
+ "How many people did I hear in the {RX}?",
+ "What colour was {C}'s shirt?",
+ "Who spoke for the first time after 0:45?",
+ "How long did {A} talk in total?",
+]
+T645 = [
+ "Who started the conversation?",
+ "How many times did {B} speak after 0:20?",
+ "Did {A} speak in the {R1} or the {R2}?",
+ "What was the first thing said in the {R2}?",
+ "Who spoke right before {C}'s first turn?",
+ "How many different people spoke in total?",
+ "Was anyone silent in the {R2}?",
+ "When did I first hear {B}?",
+ "Did {C} speak after {A}'s last turn?",
+ "Which speaker took the most turns in the {R1}?",
+ "How many times did the last speaker speak?",
+ "Who was speaking when I left the {R1}?",
+ "Did {A} speak exactly twice?",
+ "What did {B} say the last time?",
+ "How long was the gap between the first two turns?",
+ "Who spoke third in the {R2}?",
+ "Did I hear {C} before 0:30?",
+ "Was {B} ever in the {R1}?",
+ "How many turns were taken while I was in the {R2}?",
+ "Did anyone say 'lay green with x four again'?",
+ "Who was talking in the {RX} at 0:40?",
+ "What is {A}'s job?",
+ "Who spoke the least in the {R2}?",
+ "List everyone who spoke, in order of their first words.",
+]
+T646 = [
+ "Who spoke last in the {R2}?",
+ "How often did {A} speak before I left the {R1}?",
+ "Did {B} speak more often than {C}?",
+ "Who was the second person to speak in the {R2}?",
+ "What did {C} say each time?",
+ "How many people spoke both before and after 0:40?",
+ "Did anyone speak at 1:10?",
+ "Which room was I in when I first heard {C}?",
+ "Who spoke immediately before the last turn in the {R1}?",
+ "How many times did people talk in the {R1}?",
+ "Did {A} ever speak right after {B}?",
+ "When was the last time anyone spoke?",
+ "Who did I hear the most?",
+ "How many times had {C} spoken by 0:45?",
+ "Did {B} say anything in the {R2}?",
+ "What were {A}'s first words?",
+ "Who spoke more in the {R1}, {B} or {C}?",
+ "How many seconds after I entered the {R2} did someone first speak?",
+ "Did everyone who spoke in the {R1} also speak in the {R2}?",
+ "Did someone say 'set blue by k three soon'?",
+ "How many times did {A} speak in the {RX}?",
+ "Where does {B} live?",
+ "How many turns did {A} and {C} take together?",
+ "Was there a time when nobody spoke for more than ten seconds?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 647))}
 
 
 def main() -> None:
