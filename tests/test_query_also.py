@@ -37,6 +37,15 @@ def answer(executor, question: str, *frames: str):  # noqa: ANN001, ANN201
     return ToolReasoningLoop(executor.store, be).run(question, before_time=91.0, max_rounds=4)
 
 
+def check_answer(executor, question: str, frames: list[str], start: str, named: list[str],  # noqa: ANN001
+                 absent: list[str]) -> str:
+    """The answer to ``question`` (the scripted model writing ``frames``) starts with ``start``, holds every one of
+    ``named`` and none of ``absent``; returned for further checks."""
+    a = answer(executor, question, *frames).answer
+    assert a.startswith(start) and all(n in a for n in named) and not any(x in a for x in absent), a
+    return a
+
+
 @pytest.mark.parametrize("asked, kind, rest", [
     (f"How many times did {BO} speak, and in which rooms?", "where", f"How many times did {BO} speak?"),
     ("Who spoke between 0:40 and 1:00, and how many times?", "times", "Who spoke between 0:40 and 1:00?"),

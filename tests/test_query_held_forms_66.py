@@ -16,14 +16,12 @@ import pytest
 from m3_control.query import routing as query_routing
 from m3_control.query.plans import plan_for
 
-from .test_query_also import BO, CY, answer
+from .test_query_also import BO, CY, check_answer
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
 
 
 def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    a = answer(executor, question, frame).answer
-    assert a.startswith(start) and all(n in a for n in named) and not any(x in a for x in absent), a
-    return a
+    return check_answer(executor, question, [frame], start, named, absent)
 
 
 @pytest.mark.parametrize("question, frame, start, named, absent", [

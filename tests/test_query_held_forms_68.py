@@ -15,14 +15,12 @@ import pytest
 from m3_control.query import anchored, choice, moods, said_about, seen_heard
 from m3_control.query.plans import plan_for
 
-from .test_query_also import BO, CY, answer
+from .test_query_also import BO, CY, answer, check_answer
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
 
 
 def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    a = answer(executor, question, frame, frame).answer
-    assert a.startswith(start) and all(n in a for n in named) and not any(x in a for x in absent), a
-    return a
+    return check_answer(executor, question, [frame, frame], start, named, absent)
 
 
 # ---- "how many seconds passed before anyone spoke?": from the start of the recording to the first words ----

@@ -357,8 +357,9 @@ class QueryExecutor:
                               seen[0] if seen else None)
             self._step(res, "in view with", out)
             return out
-        voiced = [e for e in _own_turns(facts, other) if q.place is None or q.other_turn is not None
-                  or q.rel.endswith("_last") or res.places.get(e.id) == q.place]   # (the caller placed them)
+        voiced = [e for e in _own_turns(facts, other, q.other_act == "seen") if q.place is None
+                  or q.other_turn is not None or q.rel.endswith("_last")
+                  or res.places.get(e.id) == q.place]   # (the caller placed them)
         rel = rel_base(q.rel)
         # a person named by a role is anchored on the turn that gave the role ("right before the final speaker":
         # their last turn; "the one who spoke first", "the most talkative": their first)
@@ -528,7 +529,7 @@ class QueryExecutor:
                      and (who is not None or e.character_id != other)]
             before = rel_base(q.rel) in ("before", "right_before")
             side = [e for e in cands if (e.start < start if before else e.start >= start - 1e-6)]
-            if not side and who is not None:
+            if not side and who is not None and who != other:   # (the same person "again": none is none)
                 side = [e for e in facts.turns if e.character_id == who and e.kind == kind and e is not anchor]
                 before = bool(side) and side[0].start < start and not any(e.start >= start for e in side)
             if q.pick == "last":
@@ -544,11 +545,11 @@ class QueryExecutor:
         self._step(res, f"gap {res.say(start)} to {res.say(end.start)}: {res.value} s", res.events)
 
 
-def _own_turns(facts: PeopleFacts, cid: int) -> list[Turn]:
-    """A person's voice turns in time order (their face appearances where they never spoke): what a relation to
-    them, or a window between them and someone else, is anchored on."""
+def _own_turns(facts: PeopleFacts, cid: int, seen: bool = False) -> list[Turn]:
+    """A person's voice turns in time order (their face appearances where they never spoke, or ``seen``): what a
+    relation to them, or a window between them and someone else, is anchored on."""
     mine = [e for e in facts.turns if e.character_id == cid]
-    return [e for e in mine if e.kind == "voice"] or mine
+    return [e for e in mine if e.kind == ("face" if seen else "voice")] or ([] if seen else mine)
 
 
 def same_sentence(a: str, b: str) -> bool:

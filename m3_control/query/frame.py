@@ -85,6 +85,7 @@ class Query:
     top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
     until_turn: str | None = None   # "between A's first and second turns": until's n-th turn ("last"), not the first
     only: str | None = None         # "1": find=yes is whether who was the only one who did it (turn_forms.py)
+    other_act: str | None = None    # "seen": rel is to other's face appearances, not their turns (sight_anchor.py)
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -137,7 +138,7 @@ FIELDS: tuple[Field, ...] = (
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 # fields the question checks set, never the model (no grammar)
-HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top", "until_turn", "only")
+HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top", "until_turn", "only", "other_act")
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")
@@ -194,6 +195,8 @@ def from_dict(data: dict[str, Any]) -> Query:
         raise QueryError(f"measure is time, silence, people, reach or nearest, got {hidden['measure']!r}")
     if hidden["only"] not in (None, "1"):
         raise QueryError(f"only is 1, got {hidden['only']!r}")
+    if hidden["other_act"] not in (None, "seen"):
+        raise QueryError(f"other_act is seen, got {hidden['other_act']!r}")
     if hidden["until_turn"] not in (None, "last") and _ordinal(str(hidden["until_turn"])) is None:
         raise QueryError(f"until_turn is an ordinal 1..20 or last, got {hidden['until_turn']!r}")
     if hidden["top"] is not None and hidden["top"] not in ("2", "3", "4", "5"):

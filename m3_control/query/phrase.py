@@ -68,7 +68,10 @@ def conditions(res: QueryResult) -> str:
         out.append(f" in view together with {res.describe[res.anchor.character_id]}")  # type: ignore[index]
     elif q.rel and res.anchor is not None:
         who = res.describe[res.anchor.character_id]  # type: ignore[index]
-        if q.rel.endswith("_last") or q.other_turn:
+        if q.other_act == "seen":   # the moment the person was seen (sight_anchor.py)
+            nth = "last" if q.rel.endswith("_last") else "first"
+            out.append(f" {rel_base(q.rel).replace('_', ' ')} I {nth} saw {who} ({res.say(res.anchor.start)})")
+        elif q.rel.endswith("_last") or q.other_turn:
             rel = (rel_base(q.rel) or "").replace("_", " ")
             nth = ordinal_word(int(q.other_turn)) if q.other_turn else "last"
             out.append(f" {rel} {who} spoke for the {nth} time ({res.say(res.anchor.start)})")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, QueryResult, same_sentence
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, _join, check, phrase
+from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .words import AMOUNT, times_word
 
@@ -133,7 +133,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice" and e.text.strip()), key=lambda e: (e.start, e.id))
-    where = f" in the {q.place}" if q.place else ""
+    where = conditions(res)   # the place and the window asked about ("in the lab before 00:40")
     if not turns:
         return f"I heard nobody speak{where}.", res
     if ask.kind == "over":

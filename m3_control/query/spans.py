@@ -132,7 +132,8 @@ _LASTED = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+(?:seconds|minutes))\s
 _START = re.compile(rf"\b(?:after|since|following|once|from)\b"
                     rf"(?:\s+(?:{REL_FILLER}|word|you|thing|things|remark|from))*\s*$", re.IGNORECASE)
 # the same person again: "did they speak again", "her second turn", "the first and second time A talked"
-_OWN_AGAIN = re.compile(r"\b(?:they|he|she|them|him|her|that\s+(?:same\s+)?person|the\s+same\s+person)\b[^?]*?\b"
+_OWN_AGAIN = re.compile(r"\b(?:they|he|she|them|him|her|their|his|that\s+(?:same\s+)?person|"
+                        r"the\s+same\s+person)\b[^?]*?\b"
                         r"(?:again|once\s+more|a\s+second\s+time|next)\b"
                         r"|\b(?:their|his|her)\s+(?:second|next)\s+(?:turn|time|words)\b"
                         r"|\bagain\b[^?]*?\b(?:after|since)\s+(?:their|his|her)\s+(?:first|last|final)\b"

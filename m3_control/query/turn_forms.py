@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING
 
 from m3_memory.people import Turn
 
-from .frame import Query, nth, pick_ordinal
+from .frame import Query, nth, pick_ordinal, rel_base
 from .people import Who, by_role, is_role
 from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
+from .sight_anchor import sight_anchor
 from .wording import ORDINAL_WORDS, QUOTED
 from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
 
@@ -85,7 +86,7 @@ def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
                known: list[str] | None = None, question: str = "") -> Query:
     """The forms above, on the frame the other checks left (``plain``: the question with its quotes taken out); a
     complaint about a relation the form took out goes with it."""
-    new = _late_form(q, plain, quoted, yes_no, added, known, question)
+    new = sight_anchor(_late_form(q, plain, quoted, yes_no, added, known, question), plain, added)
     if new.rel is None and q.rel is not None:
         missing[:] = [m for m in missing if not m.startswith("nothing about order in time")]
     return new
@@ -242,7 +243,8 @@ def silence(res: QueryResult, turns: list[Turn], anchor: Turn, before: bool, sla
     else:         # the words that began first after A's ended
         near = [e for e in voice if e.start >= anchor.end - slack]
         other = min(near, key=lambda e: e.start) if near else None
-    if other is None:
+    if other is None:   # (before the first words: the time from the start of the recording)
+        res.events, res.value = [anchor], int(round(anchor.start)) if before else None
         return f"silence: nobody spoke {'before' if before else 'after'}"
     quiet_from, quiet_to = (other.end, anchor.start) if before else (anchor.end, other.start)
     res.gap, res.value = (quiet_from, other), int(round(max(0.0, quiet_to - quiet_from)))
@@ -278,6 +280,12 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
             did_not = "was not seen" if q.act == "seen" else "did not speak"
             return f"No: {me} {did_not}{cond}; {others} {'did' if verb == 'spoke' else verb}."
         return f"No: nobody {verb}{cond}."
+    if q.measure == "silence" and res.anchor is not None and res.gap is None:   # nobody on that side of the turn
+        a, at = d[res.anchor.character_id], res.say(res.anchor.start)  # type: ignore[index]
+        if rel_base(q.rel) == "before":
+            return (f"Nobody spoke before {a}: theirs were the first words I heard, at {at} "
+                    f"({seconds_word(int(round(res.anchor.start)))} after the start).")
+        return f"Nobody spoke after {a} ({at}): theirs were the last words I heard."
     if q.measure == "reach":
         k = int((q.times or ">=1").lstrip("<>="))
         rank = "last" if q.pick == "last" else ordinal_word(pick_ordinal(q) or 1)

@@ -1,0 +1,105 @@
+"""Question forms stop 69's held-out probes (seeds 643-646) and stop 68's notes found answered wrong, on the
+hand-built meeting of tests/test_query_executor.py (a scripted model writes the frame the small model wrote there):
+
+    kitchen 0:00-0:30: Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
+    office  0:30-1:00: Cy 0:35 (TECH), Bo 0:40; Dee seen 0:50, never speaks
+    lab     1:00-1:30: Ann 1:05, Cy 1:10 (TECH), Cy 1:20 ("See you tomorrow"), Ann 1:25 (each turn 2 s)
+
+Everyone who speaks is also seen while speaking. Asked at 1:31.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.frame import Query
+from m3_control.query.sight_anchor import sight_anchor
+
+from .test_query_also import BO, CY, check_answer
+from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
+
+
+def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
+    return check_answer(executor, question, [frame, frame], start, named, absent)
+
+
+# ---- one person "again": their own next turn, or none after their last ----
+
+@pytest.mark.parametrize("question, frame, start, absent", [
+    (f"How long after their first turn did {BO} speak again?", "find=when",
+     f'The person who said "{COFFEE}" spoke again 30 seconds after their first turn (00:10; then 00:40)', ["Ann"]),
+    (f"How long after his first words did {CY} talk again?", "find=when",
+     f'The person who said "{TECH}" spoke again 35 seconds after their first turn', ["Ann"]),
+    # Bo's last turn is at 0:40: nobody's later turn is "again" (it was Ann's 1:05, or Bo's first turn "before")
+    (f"How long after their last turn did {BO} speak again?", "find=when",
+     f'The person who said "{COFFEE}" did not speak again after 00:40', ["Ann", "before", "seconds"]),
+])
+def test_the_same_person_again(ex, question, frame, start, absent):  # noqa: F811
+    _check(ex, question, frame, start, [], absent)
+
+
+# ---- "what did each person say before 0:40?": the window is said, and kept ----
+
+@pytest.mark.parametrize("question, start, named, absent", [
+    ("What did each person say before 0:30?", "2 people spoke before 00:30.", ["Ann", "coffee machine"],
+     [TECH, "Thanks for the help"]),
+    ("What did everyone say in the lab?", "2 people spoke in the lab.", ["Thanks for the help", TECH], ["coffee"]),
+])
+def test_each_persons_words_in_a_window(ex, question, start, named, absent):  # noqa: F811
+    _check(ex, question, "find=what", start, named, absent)
+
+
+# ---- a relation to the moment someone was seen (not their first words) ----
+
+@pytest.mark.parametrize("plain, rel, act", [
+    ("How many people did I hear before I first saw the person who said  ?", "before", "spoke"),
+    ("Who spoke after the person who said   came into view?", "after", "spoke"),
+    ("Did anyone speak after I last saw the person who said  ?", "after_last", "spoke"),
+    ("Who did I see before I first saw Ann?", "before", "seen"),
+    ("Was anyone talking by the time Ann was first seen?", "before", "spoke"),
+])
+def test_a_sighting_anchors_the_relation(plain, rel, act):
+    added: list[str] = []
+    q = sight_anchor(Query(find="who", other="x", rel="before" if rel == "before" else "after"), plain, added)
+    assert (q.other_act, q.rel, q.act) == ("seen", rel, act) and added
+
+
+@pytest.mark.parametrize("plain", [
+    "How many people spoke before the person who said   spoke?",   # their words, not a sighting
+    "Who did I see before the person who said   first spoke?",
+    "Who was seen after 0:30?",
+])
+def test_words_are_no_sighting(plain):
+    q = Query(find="who", other="x", rel="before")
+    assert sight_anchor(q, plain, []) == q
+
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # Cy was first seen at 0:35 (as they spoke); Ann and Bo spoke before it
+    (f"How many people did I hear before I first saw {CY}?", f'find=count_people act=spoke rel=before other="{TECH}"',
+     "I heard 2 different people before I first saw", ["00:35"], []),
+    (f"Who spoke after {CY} came into view?", f'find=who rel=after other="{TECH}"', "",
+     ["Ann", "spoke after I first saw"], ["00:50"]),
+    # Bo was last seen at 0:40; Ann and Cy spoke after it, Dee (seen at 0:50) never spoke
+    (f"Did anyone speak after I last saw {BO}?", f'find=yes rel=after other="{COFFEE}"', "Yes, Ann and",
+     [TECH, "after I last saw", "00:40"], ["00:50"]),
+])
+def test_relations_to_a_sighting(ex, question, frame, start, named, absent):  # noqa: F811
+    _check(ex, question, frame, start, named, absent)
+
+
+# ---- "was there a long pause before A first spoke?": the silence before (after) their words ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Was there a long pause before {CY} first spoke?", f'find=more who="{TECH}" other="spoke first"',
+     f'Nobody spoke for 13 seconds before the person who said "{TECH}" (00:35); Ann had stopped at 00:22'),
+    (f"Was there any silence after {BO} spoke for the last time?", f'find=yes who="{COFFEE}"',
+     f'Nobody spoke for 23 seconds after the person who said "{COFFEE}"'),
+    # Ann spoke first: the silence before her is from the start; nobody spoke after her last words
+    ("Was there a long pause before Ann first spoke?", 'find=yes who="Ann"',
+     "Nobody spoke before Ann: theirs were the first words I heard, at 00:02 (2 seconds after the start)"),
+    ("How long was the silence after Ann's last words?", 'find=gap other="Ann" rel=after_last',
+     "Nobody spoke after Ann (01:25): theirs were the last words I heard"),
+])
+def test_the_silence_next_to_a_persons_words(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], [])
