@@ -103,3 +103,41 @@ def test_relations_to_a_sighting(ex, question, frame, start, named, absent):  # 
 ])
 def test_the_silence_next_to_a_persons_words(ex, question, frame, start):  # noqa: F811
     _check(ex, question, frame, start, [], [])
+
+
+# ---- the turns themselves: everyone in order, the time between two turns, the turn next to the last ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    ("List everyone who spoke, in order of their first words.", "find=who act=spoke times=1",
+     '3 people spoke, in the order of their first words: 1. Ann (00:02); 2. the person who said "The coffee machine '
+     'is broken" (00:10); 3. the person who said "I will call the technician" (00:35).'),
+    ("In what order did people first speak?", "find=who act=spoke", "3 people spoke, in the order of their first"),
+    ("Name everyone I heard in the lab, in the order of their last words.", 'find=who place="lab"',
+     '2 people spoke in the lab, in the order of their last words: 1. the person who said "I will call the '
+     'technician" (01:20); 2. Ann (01:25).'),
+    # Ann 0:02-0:04, Bo 0:10-0:12, Ann 0:20
+    ("How long was the gap between the first two turns?", "find=gap from=0:00 to=0:01",
+     "6 seconds of silence between the first turn (Ann, 00:02, ended at 00:04) and the second (the person who said "
+     '"The coffee machine is broken", 00:10); 8 seconds from the start of one to the start of the other.'),
+    ("How much time passed between the second and third turns?", "find=gap", "8 seconds of silence between the second"),
+    ("How long was the pause between the fourth and the tenth turns?", "find=gap", "I heard only 9 turns"),
+    # the office: Cy 0:35, Bo 0:40; the lab: Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+    ("Who spoke immediately before the last turn in the office?", 'find=who other="last turn" rel=before_last',
+     f'The person who said "{TECH}" said the second to last thing I heard in the office (00:35)'),
+    ("Who spoke right after the first turn in the lab?", "find=who rel=right_after",
+     f'The person who said "{TECH}" said the second thing I heard in the lab (01:10)'),
+])
+def test_the_turns_in_order(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], [])
+
+
+def test_a_request_for_people_in_order_keeps_the_order():
+    from m3_control.query.plans import plan_for
+    from m3_control.query.requests import direct_question
+
+    for asked, kind in (("List everyone who spoke, in order of their first words.", "speaking_order"),
+                        ("Name the people who spoke in the order they first spoke.", "speaking_order"),
+                        ("List everyone who spoke.", None), ("List everyone I saw, in order of appearance.", None),
+                        ("List the rooms I visited in order.", None)):
+        plan = plan_for(direct_question(asked))
+        assert (plan.kind if plan else None) == kind, asked

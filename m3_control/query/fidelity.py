@@ -77,7 +77,7 @@ _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third fourth fifth sixth seventh eighth "
                     "ninth tenth final next previous "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
-                    "one person people man woman most least clock timer mark dot")
+                    "one person people man woman most least clock timer mark dot order")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"

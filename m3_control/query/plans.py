@@ -30,6 +30,8 @@
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
 - ``about``: what someone said about a topic, or that they said nothing about it; ``same_words``: whether they
   always said the same thing (:mod:`.said_about`)
+- ``speaking_order`` / ``turns_gap``: everyone in the order of their first (last) words, the time between the n-th
+  and m-th turns (:mod:`.turn_order`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -60,6 +62,7 @@ from . import (
     sides,
     silences,
     talk_span,
+    turn_order,
     turn_sequence,
     window_counts,
 )
@@ -180,4 +183,8 @@ def plan_for(question: str) -> Plan | None:
                     prepare=rooms.prepare)
     if talk_span.asks_span(question):
         return Plan("span", lambda ex, q, t: talk_span.answer(ex, q, t, question), prepare=talk_span.prepare)
+    turns = turn_order.asks_turns(question)
+    if turns is not None:
+        return Plan(turns.kind, lambda ex, q, t: turn_order.answer(ex, q, turns, t), prepare=turn_order.prepare,
+                    people_from_question=False)
     return None

@@ -73,10 +73,12 @@ _NAME_PEOPLE = re.compile(
     r"\s+(?:(?:who|that)\s+|(?=(?:i|we|you)\s))", re.IGNORECASE)
 
 
-_IN_ORDER = re.compile(r",?\s*\b(?:in\s+(?:the\s+)?order(?:\s+(?:that\s+|in\s+which\s+)?(?:they|he|she)\s+(?:first\s+)?"
-                       r"(?:spoke|talked|appeared|were\s+(?:heard|seen)|came(?:\s+in)?))?|in\s+order\s+of\s+"
-                       r"(?:appearance|their\s+first\s+words|speaking)|one\s+(?:by|after)\s+(?:one|another|the\s+other))\b",
-                       re.IGNORECASE)
+_IN_ORDER = re.compile(r",?\s*\b(?:in\s+(?:the\s+)?order\s+of\s+(?:(?:first\s+)?appearance|their\s+first\s+"
+                       r"(?:words|turns?|appearance)|speaking)|in\s+(?:the\s+)?order(?:\s+(?:that\s+|in\s+which\s+)?"
+                       r"(?:they|he|she)\s+(?:first\s+)?(?:spoke|talked|appeared|were\s+(?:heard|seen)|came(?:\s+in)?))?|"
+                       r"one\s+(?:by|after)\s+(?:one|another|the\s+other))\b", re.IGNORECASE)
+# "... in the order of their last words": not the order people are listed in anyway (turn_order.py orders them)
+_BY_LAST = re.compile(r",?\s*\bin\s+(?:the\s+)?order\s+of\s+their\s+(?:last|final)\s+(?:words|turns?)\b", re.IGNORECASE)
 _BASE = {"heard": "hear", "saw": "see", "met": "meet", "noticed": "notice", "spotted": "spot", "watched": "watch",
          "recorded": "record", "listened": "listen"}
 _SUBJECT_VERB = re.compile(rf"^(i|we|you)\s+({'|'.join(_BASE)})\b", re.IGNORECASE)
@@ -99,10 +101,16 @@ def unwrap_request(question: str) -> str:
     if named is not None and question[named.end():].strip(" .!?"):
         # "... in the order they first spoke": people are listed by their first turn anyway (the order clause's
         # "first" is no pick)
-        rest = _IN_ORDER.sub("", question[named.end():]).strip().rstrip(" .!?,")
+        tail = question[named.end():]
+        by_last = _BY_LAST.search(tail) is not None
+        clause = _IN_ORDER.search(tail)
+        ordered = by_last or (clause is not None and "order" in clause.group(0).lower()
+                              and not re.search(r"\b(?:saw|see|seen|appear\w*)\b", tail, re.IGNORECASE))
+        rest = _IN_ORDER.sub("", _BY_LAST.sub("", tail)).strip().rstrip(" .!?,")
         # "... that I heard after 1:00" -> "Who did I hear after 1:00?"
         rest = _SUBJECT_VERB.sub(lambda v: f"did {v.group(1)} {_BASE[v.group(2).lower()]}", rest, count=1)
-        return "Who " + rest + "?"
+        # an order asked for: everyone by their first (last) words, with the times (turn_order.py)
+        return "Who " + rest + (f", in the order of their {'last' if by_last else 'first'} words?" if ordered else "?")
     m = _REQUEST.match(question)
     if m is None:
         tag = _TAG.search(question)

@@ -1,0 +1,112 @@
+"""The turns themselves, in order, where no frame field says it:
+
+- ``speaking_order``: "list everyone who spoke, in order of their first words", "in what order did people speak?"
+  (every speaker in the frame's place and window, by their first turn, or their last: "in order of their last
+  words"), each with the time of that turn;
+- ``turns_gap``: "how long was the gap between the first two turns?", "how much time passed between the second and
+  third turns?" (two turns of anyone's, by their place in time, in the frame's place and window): the silence from
+  the end of the one to the start of the other, and the time from start to start, both said;
+- "who spoke right before the last turn in the office?": :mod:`.turn_refs` (a frame rewrite).
+
+Answers are built from the executed result and checked against it like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor, QueryResult
+from .frame import Query
+from .phrase import REFUSAL, check, conditions, phrase
+from .wording import ORDINAL_WORDS, QUOTED
+from .words import cap, ordinal_word, seconds_word
+
+_PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|speaker)|all\s+(?:the\s+)?(?:people|" \
+          r"speakers)|the\s+(?:people|speakers|voices)|people|(?:the\s+)?persons?|who)"
+# "in what order did people speak?", "list everyone who spoke, in order of their first words", "who spoke, in order?"
+_ORDER = re.compile(rf"^\W*in\s+(?:what|which)\s+order\s+did\s+{_PEOPLE}\s+(?:first\s+)?(?:speak|talk)\b"
+                    rf"|^\W*(?:list|name|tell\s+me)\s+{_PEOPLE}\b[^?]*?\b(?:spoke|talked|speak|talk|heard)\b[^?]*?"
+                    rf"\bin\s+(?:the\s+)?order\b"
+                    rf"|^\W*who\s+(?:spoke|talked|did\s+I\s+hear)\b[^?]*?,?\s+in\s+(?:the\s+)?order\s+(?:of\s+their\s+|they\s+)"
+                    rf"|\bthe\s+order\s+in\s+which\s+{_PEOPLE}\s+(?:first\s+)?(?:spoke|talked)\b", re.IGNORECASE)
+_BY_LAST = re.compile(r"\border\s+of\s+their\s+(?:last|final)\b", re.IGNORECASE)
+
+_ORD = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
+_TURNS = r"(?:turns|sentences|things\s+(?:said|I\s+heard)|remarks|utterances)"
+# "between the first two turns", "between the second and third turns", "between the 2nd and the 3rd sentences"
+_GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
+                  rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}))"
+                  rf"\s+{_TURNS}\b", re.IGNORECASE)
+
+
+
+@dataclass(frozen=True)
+class TurnsAsk:
+    kind: str              # speaking_order | turns_gap
+    by_last: bool = False  # speaking_order by each person's last turn
+    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order)
+
+
+def _ordinal(word: str) -> int:
+    w = word.lower()
+    return ORDINAL_WORDS.get(w) or int(re.sub(r"\D", "", w))
+
+
+def asks_turns(question: str) -> TurnsAsk | None:
+    plain = QUOTED.sub(" ", question)
+    if re.search(r"\b(?:rooms?|places?)\b", plain, re.IGNORECASE):
+        return None     # the robot's rooms in order (place_refs / the frame)
+    if _ORDER.search(plain):
+        return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)))
+    m = _GAP.search(plain)
+    if m is not None:
+        a, b = (1, 2) if m.group("two") else (_ordinal(m.group("a")), _ordinal(m.group("b")))
+        if a != b and a > 0 and b > 0:
+            return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)))
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """Every voice turn in the frame's place and window."""
+    return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to, at=q.at)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    cond = conditions(res)
+    if not turns:
+        return f"I heard nobody speak{cond}.", res
+    if ask.kind == "speaking_order":
+        first: dict[int, object] = {}
+        for e in reversed(turns) if ask.by_last else turns:
+            first.setdefault(e.character_id, e)
+        order = sorted(first.values(), key=lambda e: e.start, reverse=ask.by_last)  # type: ignore[attr-defined]
+        if ask.by_last:
+            order.reverse()
+        res.events = order + [e for e in res.events if e not in order]
+        res.value = len(order)
+        which = "last" if ask.by_last else "first"
+        said = "; ".join(f"{i}. {res.describe[e.character_id]} ({res.say(e.start)})"  # type: ignore[attr-defined]
+                         for i, e in enumerate(order, 1))
+        text = f"{len(order)} {'person' if len(order) == 1 else 'people'} spoke{cond}, in the order of their " \
+               f"{which} words: {said}."
+        problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+        return (REFUSAL if problems else text), res
+    a, b = ask.turns
+    if len(turns) < b:
+        return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no " \
+               f"{ordinal_word(b)} one.", res
+    t1, t2 = turns[a - 1], turns[b - 1]
+    quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
+    res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
+    res.value = quiet
+    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between the "
+            f"{ordinal_word(a)} turn{cond} ({res.describe[t1.character_id]}, {res.say(t1.start)}, ended at "
+            f"{res.say(t1.end)}) and the {ordinal_word(b)} ({res.describe[t2.character_id]}, {res.say(t2.start)}); "
+            f"{seconds_word(apart)} from the start of one to the start of the other.")
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else cap(text)), res
