@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-646 at stop 69, each before
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-650 at stop 69, each before
 any of those scenes was built. New probes need new templates written before their seeds are built: a template
 tuned on a seed it was judged on measures nothing.
 """
@@ -1691,7 +1691,111 @@ T646 = [
  "How many turns did {A} and {C} take together?",
  "Was there a time when nobody spoke for more than ten seconds?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 647))}
+T647 = [
+ "Who spoke just once in total?",
+ "How many times did {A} and {B} speak in the {R1} combined?",
+ "Which of {A} and {C} spoke first in the {R2}?",
+ "Did {A} speak at any point while I was in the {R2}?",
+ "Who was the last person I heard before 0:30?",
+ "How many people had spoken by the time I reached the {R2}?",
+ "What did the second speaker in the {R2} say?",
+ "Was {B} heard more than twice in the {R1}?",
+ "When did the talking in the {R2} begin?",
+ "How long was I in the {R1} before anyone spoke?",
+ "Who said something right as I walked into the {R2}?",
+ "Was {C} the only one who spoke in the {R2}?",
+ "Did anybody speak three times or more?",
+ "Name the person who spoke most in the {R1}.",
+ "Who was the first person to speak twice?",
+ "What did I hear just before 0:50?",
+ "Did {A} and {C} ever speak one right after the other?",
+ "Which person did I hear last in the {R1}?",
+ "How many seconds did {C} speak in the {R1}?",
+ "Did someone say 'place white at b eight soon'?",
+ "Who spoke in the {RX} before 0:30?",
+ "What did {A} eat?",
+ "How many turns came after {B}'s last turn?",
+ "Who spoke between 0:20 and 0:40?",
+]
+T648 = [
+ "Who was the first voice I heard in the {R1}?",
+ "How many times was {C} heard after 0:30?",
+ "Did {B} speak before {A}'s second turn?",
+ "What was the last thing {B} said in the {R1}?",
+ "Who spoke less than {A}?",
+ "At what time did {C} first speak in the {R2}?",
+ "How many people did I hear while I was in the {R1}?",
+ "Which room was {B} in when they spoke last?",
+ "How many times did anyone speak before 0:20?",
+ "Was {A} still talking after I left the {R1}?",
+ "Who said the most things in the {R2}?",
+ "Did {C} speak right before {B}?",
+ "What was the third thing I heard in the {R2}?",
+ "How much time passed between {A}'s last turn and {C}'s last turn?",
+ "Which speakers did I hear in only one room?",
+ "Who spoke the second most?",
+ "Did everyone speak at least twice?",
+ "Who talked right after I arrived in the {R2}?",
+ "How many different sentences did {B} say?",
+ "Did someone say 'bin white with s six please'?",
+ "How many times did {B} speak in the {RX}?",
+ "How tall is {C}?",
+ "Were there more turns in the {R1} or in the {R2}?",
+ "Who spoke last before 1:00?",
+]
+T649 = [
+ "Who did I hear first after entering the {R2}?",
+ "How many times did {A} talk before {B} first spoke?",
+ "Was {C} heard in the {R1}?",
+ "What was the final thing said before I left the {R1}?",
+ "How many people spoke more than twice?",
+ "When did {B} say something for the first time?",
+ "Who spoke more in the {R2}, {A} or {B}?",
+ "Did anyone speak between 0:50 and 1:00?",
+ "What did {C} say right before I entered the {R2}?",
+ "Who was the third speaker in the {R1}?",
+ "How many turns did {A} take after 0:30?",
+ "Did {B} speak after the last time {C} spoke?",
+ "Which person spoke most often in the first 30 seconds?",
+ "How long did I spend in the {R2}?",
+ "Was {A} the first to speak in the {R2}?",
+ "Who spoke right after {C}'s first words?",
+ "How many people spoke in the {R2} before {A} did?",
+ "Did {C} talk more often in the {R1} than in the {R2}?",
+ "Who never spoke in the {R1}?",
+ "Did someone say 'set green at m nine again'?",
+ "Who did I talk to in the {RX}?",
+ "Is {B} married?",
+ "What did the person who spoke least say?",
+ "How many times in all did people speak?",
+]
+T650 = [
+ "Who spoke second in the {R2}?",
+ "Did {A} speak more than {C} in the {R1}?",
+ "When did I last hear {B}?",
+ "What was {C}'s last sentence?",
+ "How many people spoke after {A}'s first turn?",
+ "Which room did I hear {A} in first?",
+ "Was anyone speaking at 0:55?",
+ "Who spoke exactly twice?",
+ "How many times did {B} speak while I was in the {R2}?",
+ "Did the last speaker in the {R1} also speak in the {R2}?",
+ "What did {A} say right after {B}'s first turn?",
+ "How many seconds after {A}'s first turn did {B} first speak?",
+ "Who spoke the fewest times in the {R2}?",
+ "Did I hear {C} before I heard {A}?",
+ "How many speakers were there in the {R2}?",
+ "Who spoke immediately after the first turn in the {R2}?",
+ "What was said right before 0:40?",
+ "Did {B} ever speak in the {R2}?",
+ "Who was the most talkative in the {R1}?",
+ "Did someone say 'lay red at q one soon'?",
+ "When did I enter the {RX}?",
+ "What is {A}'s favourite food?",
+ "Did anyone speak only in the {R2}?",
+ "How many turns did {C} take in the {R1}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 651))}
 
 
 def main() -> None:
