@@ -141,3 +141,33 @@ def test_a_request_for_people_in_order_keeps_the_order():
                         ("List the rooms I visited in order.", None)):
         plan = plan_for(direct_question(asked))
         assert (plan.kind if plan else None) == kind, asked
+
+
+# ---- a person named by when they were seen ("the person I saw at 0:50"): who, not a moment of the frame ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    ("What did the person I saw at 0:35 say?", "find=what at=0:35", "I heard, in order:",
+     [TECH, "See you tomorrow"], ["coffee"]),
+    ("How many times did the person seen at 0:40 speak?", "find=count_times at=0:40",
+     'The person who said "The coffee machine is broken" spoke twice', [], []),
+    ("Did the person I saw at 0:50 ever speak?", "find=yes at=0:50",
+     "No, I did not hear the person seen at 00:50", [], []),
+    ("Who spoke right after the person I saw at 0:10?", "find=who rel=right_after at=0:10",
+     'Ann spoke right after the person who said "The coffee machine is broken" (00:10)', [], []),
+    ("How did the person seen at 0:50 seem?", "find=who", "I can't tell the mood of the person seen at 00:50",
+     ["noted no clear expression"], []),
+    ("Did I see the person seen at 0:50 before I heard them?", "find=who",
+     "I never heard that person, so I saw them first (at 00:50)", [], []),
+    # nobody was in view at 1:00 (Ann is seen from 1:05): said, never someone else
+    ("What did the person on camera at 1:00 say?", "find=what at=1:00", "I don't know who you mean by", [],
+     ["Ann", TECH]),
+])
+def test_a_person_named_by_when_they_were_seen(ex, question, frame, start, named, absent):  # noqa: F811
+    _check(ex, question, frame, start, named, absent)
+
+
+def test_who_was_seen_at_a_moment_stays_a_moment():
+    from m3_control.query.sight_anchor import sighting_ref
+
+    q = Query(find="who", at="0:50", act="seen")
+    assert sighting_ref(q, "Who was seen at 0:50?", []) == q

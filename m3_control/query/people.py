@@ -30,7 +30,7 @@ class Who:
     ref: str
     status: str                     # found | unknown | ambiguous
     character_id: int | None = None
-    how: str = ""                   # tag | name | speech | role | look
+    how: str = ""                   # tag | name | speech | role | look | sight
     score: float = 0.0
     evidence: list[Turn] = field(default_factory=list)      # the turn(s) that matched
     candidates: list[tuple[int, float, Turn]] = field(default_factory=list)  # (character, score, best turn)
@@ -158,9 +158,35 @@ _NO_WORDS_SAID = frozenset(("again", "first", "last", "next", "before", "after",
                             "something", "anything", "nothing", "it", "that", "this", "so"))
 
 
+# "the person (I) saw at 0:50", "the one seen at 1:05", "the man on camera at 0:35": a person by a moment they were seen
+SIGHTING = re.compile(r"\bthe\s+(?:person|one|man|woman|guy|lady|face)\s+(?:(?:that|who)\s+)?(?:I\s+(?:saw|see|"
+                      r"spotted|noticed)|(?:I\s+had\s+|was\s+|were\s+)?(?:seen|spotted|on\s+(?:camera|screen)|in\s+view|"
+                      r"visible))\s+(?:at|around)\s+(?P<t>\d{1,2}:[0-5]\d(?::[0-5]\d)?)", re.IGNORECASE)
+SIGHTING_SLACK_S = 1.0    # a face seen this close to the moment counts as seen at it
+
+
+def by_sighting(facts: PeopleFacts, ref: str) -> Who | None:
+    """The person whose face was in view at the moment ``ref`` names ("the person seen at 0:50"); several people in
+    view then are ambiguous, nobody unknown. None: not such a reference."""
+    m = SIGHTING.fullmatch(ref.strip(" .?!")) or SIGHTING.match(ref.strip(" .?!"))
+    if m is None:
+        return None
+    t = facts.timeline.reading(m.group("t"), facts.timeline.now(facts.before_time))[0]
+    hits: dict[int, Turn] = {}
+    for e in facts.turns:
+        if e.kind == "face" and e.start - SIGHTING_SLACK_S <= t <= e.end + SIGHTING_SLACK_S:
+            hits.setdefault(e.character_id, e)
+    if not hits:
+        return Who(ref, "unknown", how="sight")
+    if len(hits) > 1:
+        return Who(ref, "ambiguous", how="sight", candidates=[(c, 1.0, e) for c, e in hits.items()])
+    (cid, e), = hits.items()
+    return Who(ref, "found", cid, "sight", 1.0, [e])
+
+
 def resolve(facts: PeopleFacts, ref: str, min_match: float = MIN_MATCH, margin: float = MARGIN) -> Who:
     ref = " ".join(str(ref).split())
-    role = by_role(facts, ref) or by_look(facts, ref)
+    role = by_role(facts, ref) or by_look(facts, ref) or by_sighting(facts, ref)
     if role is not None:
         return role
     if find_tags(ref) or facts._by_name(ref) is not None:      # a tag or a known name: exact

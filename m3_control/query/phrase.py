@@ -572,6 +572,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     said = [e.start for e in res.events] + [e.end for e in res.events] + [t for t, _ in res.robot_places]
     said += [e.start for p in res.people for e in p.events]
     said += [e.start for e in (res.anchor, res.until_anchor) if e is not None]
+    said += [e.start for w in res.who.values() for e in w.evidence]   # ("the person seen at 0:50")
     said += [t for t in (res.read(x) for x in (res.query.at, res.query.from_, res.query.to)) if t is not None]
     said += list((res.value or []) if res.query.find == "when" else [])
     times = {res.say(t).split()[0] for t in said}

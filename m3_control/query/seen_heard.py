@@ -15,6 +15,7 @@ from dataclasses import replace
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
+from .people import SIGHTING
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .polarity import YES_NO_QUESTION
 from .wording import QUOTED
@@ -45,10 +46,13 @@ SAME_MOMENT_S = 1.0     # a face is sampled about once a second: first seen with
 
 
 def person_named(question: str) -> str | None:
-    """The one person the question names by their words or a name, else None."""
+    """The one person the question names by their words, a name or when they were seen, else None."""
     quoted = quotes_of(question)
     if len(quoted) == 1:
         return quoted[0]
+    seen = SIGHTING.search(QUOTED.sub(" ", question))
+    if seen is not None and not quoted:
+        return f"the person seen at {seen.group('t')}"
     named = _NAMED.search(QUOTED.sub(" ", question))
     return None if quoted or named is None else named.group(1)
 

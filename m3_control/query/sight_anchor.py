@@ -1,7 +1,12 @@
-"""A relation to the moment someone was first (last) **seen**, not heard: "how many people did I hear before I first
-saw A?", "who spoke after A came into view?", "did anyone speak after I last saw B?". The executor anchors a
-relation on a person's first (last) voice turn; ``other_act=seen`` (a field of the question checks, not the
-model's) anchors it on their face appearances instead, and the answer names the moment as a sighting.
+"""Sightings in a question:
+
+- a relation to the moment someone was first (last) **seen**, not heard: "how many people did I hear before I first
+  saw A?", "who spoke after A came into view?", "did anyone speak after I last saw B?". The executor anchors a
+  relation on a person's first (last) voice turn; ``other_act=seen`` (a field of the question checks, not the
+  model's) anchors it on their face appearances instead, and the answer names the moment as a sighting;
+- a person named by a moment they were seen ("what did the person I saw at 0:35 say?", "did the person seen at
+  0:50 ever speak?"): that reference is the person the frame asks about (resolved by
+  :func:`m3_control.query.people.by_sighting`), not a moment the frame is bounded by.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import re
 from dataclasses import replace
 
 from .frame import Query
+from .people import SIGHTING
 from .question_forms import _noted
 
 _REL_WORD = r"(?:before|after|until|till|since|once|by\s+the\s+time|prior\s+to)"
@@ -27,6 +33,13 @@ _NAMED_BY_WORDS = re.compile(r"\b(?:person|one|man|woman|someone|speaker)\s+(?:w
                              re.IGNORECASE)   # a person named by their words
 
 
+def _act_of_rest(q: Query, plain: str, m: re.Match) -> str | None:
+    """The act the question asks of people, from its words outside the sighting ``m`` (else the frame's)."""
+    rest = _NAMED_BY_WORDS.sub(" ", plain[:m.start()] + " " + plain[m.end():])
+    heard, saw = bool(_HEARD.search(rest)), bool(_SAW.search(rest))
+    return "spoke" if heard and not saw else "seen" if saw and not heard else q.act
+
+
 def sight_anchor(q: Query, plain: str, added: list[str]) -> Query:
     """``other_act=seen`` (and ``rel`` on the last sighting for "last saw") where the question relates to the moment
     the other person was seen; ``plain`` is the question with its quotes taken out."""
@@ -38,9 +51,28 @@ def sight_anchor(q: Query, plain: str, added: list[str]) -> Query:
     which = (m.group("a") or m.groupdict().get("b") or "").lower()
     base = q.rel.removesuffix("_last")
     rel = f"{base}_last" if which == "last" else base
-    # what is asked of the people is in the rest of the question ("who spoke after A came into view?": spoke)
-    rest = _NAMED_BY_WORDS.sub(" ", plain[:m.start()] + " " + plain[m.end():])
-    heard, saw = bool(_HEARD.search(rest)), bool(_SAW.search(rest))
-    act = "spoke" if heard and not saw else "seen" if saw and not heard else q.act
+    act = _act_of_rest(q, plain, m)   # what is asked of the people: "who spoke after A came into view?": spoke
     return _noted(q, replace(q, other_act="seen", rel=rel, act=act), added,
                   f"other_act=seen rel={rel}: the moment {q.other!r} was {'last' if which == 'last' else 'first'} seen")
+
+
+def sighting_ref(q: Query, plain: str, added: list[str]) -> Query:
+    """``who`` (or, with a relation and a ``who`` already, ``other``) is the person the question names by when they
+    were seen; that moment is no ``at`` / ``from`` / ``to`` of the frame."""
+    m = SIGHTING.search(plain)
+    if m is None:
+        return q
+    clock = m.group("t")
+    ref = f"the person seen at {clock}"
+    if any(r and SIGHTING.search(r) for r in (q.who, q.other)):
+        return q    # (the frame names them so already)
+    if q.rel and q.other is None:    # "who spoke right after the person I saw at 0:10?": the relation's anchor
+        new = replace(q, other=ref)
+    elif q.who is None:
+        new = replace(q, who=ref)
+    else:
+        return q
+    new = replace(new, act=_act_of_rest(new, plain, m),
+                  **{f: None for f in ("at", "from_", "to") if getattr(new, f) == clock})
+    return _noted(q, new, added, f"who={ref!r}: the person seen at {clock}, not a moment of the frame")
+
