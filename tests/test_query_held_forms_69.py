@@ -171,3 +171,22 @@ def test_who_was_seen_at_a_moment_stays_a_moment():
 
     q = Query(find="who", at="0:50", act="seen")
     assert sighting_ref(q, "Who was seen at 0:50?", []) == q
+
+
+# ---- "did A speak right after B?" is any of B's turns; "what did A eat?" is only what A said about it ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    # Cy spoke at 0:35 (Bo next), 1:10 (Cy), 1:20 (Ann next, "Thanks for the help" is Ann's)
+    (f"Did the person who said 'Thanks for the help' speak right after {CY}?",
+     f'find=yes who="Thanks for the help" other="{TECH}" rel=right_after', "Yes,"),
+    (f"Did {BO} speak right before {CY}?", f'find=yes who="{COFFEE}" other="{TECH}" rel=right_before',
+     "No, the person who said"),
+    # a turn named: that one only (Bo spoke right after Cy's first turn, not Ann)
+    (f"Did the person who said 'Thanks for the help' speak right after {CY}'s first turn?",
+     f'find=yes who="Thanks for the help" other="{TECH}" rel=right_after', "No,"),
+    (f"What did {CY} eat?", f'find=what who="{TECH}" act=seen',
+     f'I don\'t remember the person who said "{TECH}" saying anything about what they eat'),
+])
+def test_next_to_any_turn_and_what_someone_did(ex, question, frame, start):  # noqa: F811
+    a = _check(ex, question, frame, start, [], [])
+    assert "did not say anything" not in a

@@ -51,6 +51,9 @@ _SELF = (
                 r"grow\s+up|do\s+for\s+(?:a\s+)?(?:living|work))\b", re.IGNORECASE), "{wh} they {verb}", ""),
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
                 re.IGNORECASE), "{wh} they {verb}", ""),
+    # "what did A eat?", "what does A drink?": what someone did is in no record, only what they said about it
+    (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>eat|drink|cook|buy|read|watch|play|wear|"
+                r"have\s+for\s+(?:breakfast|lunch|dinner))\b", re.IGNORECASE), "{wh} they {verb}", ""),
     # "what is A's name?", "what's the name of A?", "what is A called?": a name known for them, else what they said
     (re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\s+(?!(?:the|that|this)\s+(?:room|place|area|spot|part)\b)[^?]*?QUOTED|what(?:'s|\s+is|\s+was)\b[^?]*?"
                 r"QUOTED\W*'s\s+(?:first\s+|last\s+|full\s+)?name\b|(?:what|how)\s+(?:is|was)\b[^?]*?QUOTED\W*\s+"

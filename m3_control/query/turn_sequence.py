@@ -19,6 +19,7 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_forms import IN_A_ROW, MOST_IN_A_ROW
+from .wording import QUOTED
 from .words import times_word
 
 _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|person|speaker|one)\b|"
@@ -34,6 +35,12 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
 
 
 _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
+# "did A speak right before B?" with no turn of B's named: any of B's turns ("did C speak right before B?" was answered
+# "no" from B's first turn alone, C having spoken right before B's second)
+_YES_NEXT = re.compile(r"^\W*(?:did|was|has|had)\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b",
+                       re.IGNORECASE)
+_A_TURN = re.compile(r"\b(?:first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|time|turns?|words|once)\b",
+                     re.IGNORECASE)
 _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
@@ -59,6 +66,9 @@ def asks_sequence(question: str) -> str | None:
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "in_a_row"
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
+        return f"ever_{m.group(1).lower()}"
+    if (m := _YES_NEXT.search(question)) and len(quotes_of(question)) == 2 and \
+            not _A_TURN.search(QUOTED.sub(" ", question)):
         return f"ever_{m.group(1).lower()}"
     if _LAST_NEW.search(question) and not quotes_of(question):
         return "last_new"
