@@ -190,3 +190,14 @@ def test_who_was_seen_at_a_moment_stays_a_moment():
 def test_next_to_any_turn_and_what_someone_did(ex, question, frame, start):  # noqa: F811
     a = _check(ex, question, frame, start, [], [])
     assert "did not say anything" not in a
+
+
+@pytest.mark.parametrize("question", [
+    f"Is {CY} married?", f"Does {BO} have children?", f"Is {CY} a student?",
+])
+def test_a_fact_of_someones_life_is_not_a_yes_or_no(ex, question):  # noqa: F811
+    # only what they said could tell; "No" would say they are not
+    frame = f'find=yes who="{TECH if CY in question else COFFEE}"'
+    a = _check(ex, question, frame, "I can't tell: I don't remember the person who said",
+               ["saying anything about whether"], ["Yes", "No,"])
+    assert "spoke at" not in a

@@ -61,6 +61,13 @@ _SELF = (
      NAME_TOPIC, "name called named"),
     (re.compile(r"^\W*where\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+from\b", re.IGNORECASE), "where they are from",
      "come born grew home live"),
+    # "is A married?", "does A have children?": about A's life, yes or no, which only what A said could tell
+    (re.compile(r"^\W*(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>married|single|divorced|engaged|retired|"
+                r"pregnant|a\s+(?:student|doctor|nurse|teacher|parent|mother|father|vegetarian))\b", re.IGNORECASE),
+     "whether they are {verb}", ""),
+    (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+have\s+(?P<verb>(?:any\s+|a\s+)?(?:children|kids|pets?|dogs?|"
+                r"cats?|car|job|family|siblings|brothers?|sisters?|partner|husband|wife))\b", re.IGNORECASE),
+     "whether they have {verb}", ""),
     # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
     (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
      "their job", "job work profession occupation"),
@@ -316,14 +323,16 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
     mine = sorted((e for e in res.events if e.character_id == cid and e.kind == "voice"),
                   key=lambda e: (e.start, e.end, e.id))
     about = [e for e in mine if spoken_words(e.text) & ask.words]
-    yes_no = bool(YES_NO_QUESTION.match(question))
+    # "did A mention X?" is yes or no; "is A married?" is not answered by what A said or did not say
+    yes_no = bool(YES_NO_QUESTION.match(question)) and not ask.topic.startswith("whether ")
     res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(mine),
                       "about": len(about)})
     if not about:
         heard = "" if mine else f" (I did not hear {d} at all)"
         text = f"I don't remember {d} {ask.act} anything{heard}." if ask.act else \
             f"I don't remember {d} saying anything {_with(ask.topic)} {ask.topic}{heard}."
-        return ("No, " + text if yes_no else text), res
+        fact = ask.topic.startswith("whether ")
+        return ("No, " + text if yes_no else "I can't tell: " + text if fact else text), res
     said = _said_list(about, res, ask.words, "; ")
     text = f"{cap(d)} said {said}."
     if ask.topic.startswith(("a number", "an even number", "an odd number", "a letter", "a colour")):   # which ones
