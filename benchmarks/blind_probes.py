@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-650 at stop 69, each before
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, each before
 any of those scenes was built. New probes need new templates written before their seeds are built: a template
 tuned on a seed it was judged on measures nothing.
 """
@@ -1795,7 +1795,59 @@ T650 = [
  "Did anyone speak only in the {R2}?",
  "How many turns did {C} take in the {R1}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 651))}
+T651 = [
+ "Who spoke after everyone else had already spoken once?",
+ "How many times did {A} speak in the {R2}?",
+ "Did {B} speak before I went into the {R2}?",
+ "Which person spoke right before {C}'s last turn?",
+ "What did the first person to speak in the {R2} say?",
+ "How many people did I hear after 0:40?",
+ "Who spoke the least in the {R1}?",
+ "Was {A} talking at 0:10?",
+ "How long after I got to the {R2} did {B} speak?",
+ "Did {C} ever speak in the {R1}?",
+ "Who spoke third?",
+ "How many times did {A} speak before {C} spoke for the first time?",
+ "Did anyone speak exactly three times?",
+ "What was the last thing I heard before 1:00?",
+ "In which room did I first hear {C}?",
+ "Did {A} speak more often than {B} in the {R1}?",
+ "How many different people spoke in the {R2}?",
+ "What did {B} say when I was in the {R1}?",
+ "When did I leave the {R1}?",
+ "Did someone say 'bin green at t three please'?",
+ "Who was in the {RX} with me?",
+ "What is {C}'s phone number?",
+ "Who spoke right after the last turn in the {R1}?",
+ "List everyone I heard in the {R2}, in the order of their first words.",
+]
+T652 = [
+ "Who was the last person to speak in the {R1}?",
+ "How many times did {B} speak in total?",
+ "Did {C} speak after 0:50?",
+ "Who spoke between {A}'s first and second turns?",
+ "What did {A} say first in the {R2}?",
+ "How many people spoke only once?",
+ "Did {B} and {C} both speak in the {R2}?",
+ "How many seconds were there between {B}'s first turn and {C}'s first turn?",
+ "Who did I hear most in the {R2}?",
+ "Was I in the {R1} when {C} first spoke?",
+ "Which of {A}, {B} and {C} spoke first?",
+ "How many turns were there in total?",
+ "Who spoke immediately after {A}'s last turn?",
+ "Did {B} speak in both rooms?",
+ "What was the second thing said in the {R1}?",
+ "How many times had {A} spoken by the time I left the {R1}?",
+ "Was there a long pause before {C} first spoke?",
+ "Who spoke more in the {R2}, {B} or {C}?",
+ "At what time did the last turn in the {R1} start?",
+ "Did someone say 'place blue with g six soon'?",
+ "How many times was {A} heard in the {RX}?",
+ "Is {B} left-handed?",
+ "Did {C} speak right after {A}?",
+ "How much time passed between the first and second turns in the {R2}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 653))}
 
 
 def main() -> None:
