@@ -137,6 +137,7 @@ def test_a_request_for_people_in_order_keeps_the_order():
 
     for asked, kind in (("List everyone who spoke, in order of their first words.", "speaking_order"),
                         ("Name the people who spoke in the order they first spoke.", "speaking_order"),
+                        ("Tell me who spoke in the lab, in order.", "speaking_order"),
                         ("List everyone who spoke.", None), ("List everyone I saw, in order of appearance.", None),
                         ("List the rooms I visited in order.", None)):
         plan = plan_for(direct_question(asked))

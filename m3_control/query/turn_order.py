@@ -28,7 +28,7 @@ _PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|sp
 _ORDER = re.compile(rf"^\W*in\s+(?:what|which)\s+order\s+did\s+{_PEOPLE}\s+(?:first\s+)?(?:speak|talk)\b"
                     rf"|^\W*(?:list|name|tell\s+me)\s+{_PEOPLE}\b[^?]*?\b(?:spoke|talked|speak|talk|heard)\b[^?]*?"
                     rf"\bin\s+(?:the\s+)?order\b"
-                    rf"|^\W*who\s+(?:spoke|talked|did\s+I\s+hear)\b[^?]*?,?\s+in\s+(?:the\s+)?order\s+(?:of\s+their\s+|they\s+)"
+                    rf"|^\W*who\s+(?:spoke|talked|did\s+I\s+hear)\b[^?]*?,?\s+in\s+(?:the\s+)?order\s*(?:[?.!]\s*$|of\s+their\s+|they\s+)"
                     rf"|\bthe\s+order\s+in\s+which\s+{_PEOPLE}\s+(?:first\s+)?(?:spoke|talked)\b", re.IGNORECASE)
 _BY_LAST = re.compile(r"\border\s+of\s+their\s+(?:last|final)\b", re.IGNORECASE)
 
