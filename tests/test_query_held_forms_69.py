@@ -123,9 +123,16 @@ def test_the_silence_next_to_a_persons_words(ex, question, frame, start):  # noq
     ("How long was the pause between the fourth and the tenth turns?", "find=gap", "I heard only 9 turns"),
     # the office: Cy 0:35, Bo 0:40; the lab: Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
     ("Who spoke immediately before the last turn in the office?", 'find=who other="last turn" rel=before_last',
-     f'The person who said "{TECH}" said the second to last thing I heard in the office (00:35)'),
+     f'The person who said "{TECH}" spoke right before the last turn in the office (the person who said "The coffee '
+     'machine is broken", 00:40): at 00:35.'),
+    # the turn after the office's last one was in the lab
+    ("Who spoke right after the last turn in the office?", 'find=who other="last turn" rel=right_after',
+     "Ann spoke right after the last turn in the office (the person who said \"The coffee machine is broken\", "
+     "00:40): at 01:05."),
     ("Who spoke right after the first turn in the lab?", "find=who rel=right_after",
-     f'The person who said "{TECH}" said the second thing I heard in the lab (01:10)'),
+     f'The person who said "{TECH}" spoke right after the first turn in the lab (Ann, 01:05): at 01:10.'),
+    ("Who spoke right after the last turn?", "find=who rel=right_after",
+     "Nobody spoke right after the last turn (Ann, 01:25): it was the last thing I heard."),
 ])
 def test_the_turns_in_order(ex, question, frame, start):  # noqa: F811
     _check(ex, question, frame, start, [], [])
@@ -138,6 +145,8 @@ def test_a_request_for_people_in_order_keeps_the_order():
     for asked, kind in (("List everyone who spoke, in order of their first words.", "speaking_order"),
                         ("Name the people who spoke in the order they first spoke.", "speaking_order"),
                         ("Tell me who spoke in the lab, in order.", "speaking_order"),
+                        ("List everyone I heard in the living room, in the order of their first words.",
+                         "speaking_order"),
                         ("List everyone who spoke.", None), ("List everyone I saw, in order of appearance.", None),
                         ("List the rooms I visited in order.", None)):
         plan = plan_for(direct_question(asked))
@@ -202,3 +211,9 @@ def test_a_fact_of_someones_life_is_not_a_yes_or_no(ex, question):  # noqa: F811
     a = _check(ex, question, frame, "I can't tell: I don't remember the person who said",
                ["saying anything about whether"], ["Yes", "No,"])
     assert "spoke at" not in a
+
+
+def test_the_one_who_spoke_after_everyone_else_had(ex):  # noqa: F811
+    # Ann 0:02, Bo 0:10, Cy 0:35: Cy's first words came after everyone else's
+    _check(ex, "Who spoke after everyone else had already spoken once?", 'find=who other="spoke first" act=spoke',
+           f'The person who said "{TECH}" was the last new voice I heard (first at 00:35)', [], [])

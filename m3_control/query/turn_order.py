@@ -6,7 +6,9 @@
 - ``turns_gap``: "how long was the gap between the first two turns?", "how much time passed between the second and
   third turns?" (two turns of anyone's, by their place in time, in the frame's place and window): the silence from
   the end of the one to the start of the other, and the time from start to start, both said;
-- "who spoke right before the last turn in the office?": :mod:`.turn_refs` (a frame rewrite).
+- ``next_turn``: "who spoke right before the last turn in the office?", "who spoke right after the last turn in the
+  library?" (the n-th or last turn of the frame's place and window, then the turn next to it among everyone's,
+  wherever it was).
 
 Answers are built from the executed result and checked against it like any frame's.
 """
@@ -41,11 +43,17 @@ _GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what
 
 
 
+# "who spoke right before the last turn?", "who talked immediately after the first turn in the lab?"
+_NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:right|immediately|just|directly)\s+"
+                           rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
+                           rf"words)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class TurnsAsk:
-    kind: str              # speaking_order | turns_gap
-    by_last: bool = False  # speaking_order by each person's last turn
-    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order)
+    kind: str              # speaking_order | turns_gap | next_turn
+    by_last: bool = False  # speaking_order by each person's last turn; next_turn: the turn before (not after)
+    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order); next_turn: (n, 0), -1 last
 
 
 def _ordinal(word: str) -> int:
@@ -55,10 +63,15 @@ def _ordinal(word: str) -> int:
 
 def asks_turns(question: str) -> TurnsAsk | None:
     plain = QUOTED.sub(" ", question)
-    if re.search(r"\b(?:rooms?|places?)\b", plain, re.IGNORECASE):
-        return None     # the robot's rooms in order (place_refs / the frame)
+    if re.search(r"\b(?:rooms|places)\b|\b(?:which|what)\s+(?:room|place)\b", plain, re.IGNORECASE):
+        return None     # the robot's rooms in order (place_refs / the frame); "in the living room" is a place
     if _ORDER.search(plain):
         return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)))
+    m = _NEXT_TO_TURN.search(plain)
+    if m is not None:
+        n = m.group("n").lower()
+        return TurnsAsk("next_turn", by_last=m.group("side").lower() == "before",
+                        turns=(-1 if n in ("last", "final") else _ordinal(n), 0))
     m = _GAP.search(plain)
     if m is not None:
         a, b = (1, 2) if m.group("two") else (_ordinal(m.group("a")), _ordinal(m.group("b")))
@@ -96,6 +109,8 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
                f"{which} words: {said}."
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
+    if ask.kind == "next_turn":
+        return _next_turn(executor, res, turns, ask, cond, before_time)
     a, b = ask.turns
     if len(turns) < b:
         return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no " \
@@ -110,3 +125,30 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
             f"{seconds_word(apart)} from the start of one to the start of the other.")
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else cap(text)), res
+
+
+def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: TurnsAsk, cond: str,
+               before_time: float | None) -> tuple[str, QueryResult]:
+    """The turn right before (after) the n-th (last) turn of the place and window, among everyone's turns."""
+    n, before = ask.turns[0], ask.by_last
+    which = "last" if n == -1 else ordinal_word(n)
+    if n > len(turns):
+        return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no {which} one.", res
+    target = turns[n - 1] if n > 0 else turns[-1]
+    everyone = executor.run(Query(find="who", act="spoke"), before_time)
+    every = sorted((e for e in everyone.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    i = next((k for k, e in enumerate(every) if e.id == target.id), None)
+    j = None if i is None else i - 1 if before else i + 1
+    side = "before" if before else "after"
+    them = f"({res.describe[target.character_id]}, {res.say(target.start)})"
+    res.events = [target] + [e for e in res.events if e is not target]
+    if j is None or not 0 <= j < len(every):
+        first_last = "the first thing I heard" if before else "the last thing I heard"
+        return f"Nobody spoke right {side} the {which} turn{cond} {them}: it was {first_last}.", res
+    near = every[j]
+    res.events = [target, near] + [e for e in res.events if e not in (target, near)]
+    text = f"{cap(res.describe[near.character_id])} spoke right {side} the {which} turn{cond} {them}: at " \
+           f"{res.say(near.start)}."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
+

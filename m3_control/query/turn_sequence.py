@@ -27,6 +27,9 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
                        r"to\s+speak)\s+for\s+the\s+first\s+time\b|"
                        r"\b(?:whose|which\s+person's|who\s+had\s+the)\s+first\s+(?:words?|turn)\s+(?:came|was|were)\s+"
                        r"(?:the\s+)?(?:last|latest)\b|"
+                       # "who spoke only after everyone else had (already) spoken?": the last new voice
+                       r"^\W*who\s+(?:first\s+)?(?:spoke|talked)\s+(?:only\s+|last\s+)?(?:after|once)\s+(?:everyone|"
+                       r"everybody|all\s+the\s+others)\s+(?:else\s+)?had\s+(?:already\s+)?(?:spoken|talked)\b|"
                        # "who waited the longest before speaking for the first time?", "who took the longest to speak?"
                        r"^\W*who\s+(?:waited|took)\s+(?:the\s+)?longest\s+(?:before|to)\s+(?:first\s+)?(?:speaking|"
                        r"talking|speak|talk|say\s+anything|saying\s+anything)\b|"
