@@ -217,3 +217,9 @@ def test_the_one_who_spoke_after_everyone_else_had(ex):  # noqa: F811
     # Ann 0:02, Bo 0:10, Cy 0:35: Cy's first words came after everyone else's
     _check(ex, "Who spoke after everyone else had already spoken once?", 'find=who other="spoke first" act=spoke',
            f'The person who said "{TECH}" was the last new voice I heard (first at 00:35)', [], [])
+
+
+def test_a_window_the_question_does_not_state_is_dropped(ex):  # noqa: F811
+    # the model wrote from=0:00 to=0:01 for "the first and second turns in the lab" (Ann 1:05, Cy 1:10)
+    _check(ex, "How much time passed between the first and second turns in the lab?", "find=gap from=0:00 to=0:01",
+           "3 seconds of silence between the first turn in the lab (Ann, 01:05, ended at 01:07)", [], ["00:00"])

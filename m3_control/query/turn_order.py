@@ -16,12 +16,12 @@ Answers are built from the executed result and checked against it like any frame
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
-from .wording import ORDINAL_WORDS, QUOTED
+from .wording import CLOCK, ORDINAL_WORDS, QUOTED
 from .words import cap, ordinal_word, seconds_word
 
 _PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|speaker)|all\s+(?:the\s+)?(?:people|" \
@@ -54,6 +54,7 @@ class TurnsAsk:
     kind: str              # speaking_order | turns_gap | next_turn
     by_last: bool = False  # speaking_order by each person's last turn; next_turn: the turn before (not after)
     turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order); next_turn: (n, 0), -1 last
+    clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
 
 
 def _ordinal(word: str) -> int:
@@ -66,17 +67,17 @@ def asks_turns(question: str) -> TurnsAsk | None:
     if re.search(r"\b(?:rooms|places)\b|\b(?:which|what)\s+(?:room|place)\b", plain, re.IGNORECASE):
         return None     # the robot's rooms in order (place_refs / the frame); "in the living room" is a place
     if _ORDER.search(plain):
-        return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)))
+        return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)), clock=bool(CLOCK.search(plain)))
     m = _NEXT_TO_TURN.search(plain)
     if m is not None:
         n = m.group("n").lower()
         return TurnsAsk("next_turn", by_last=m.group("side").lower() == "before",
-                        turns=(-1 if n in ("last", "final") else _ordinal(n), 0))
+                        turns=(-1 if n in ("last", "final") else _ordinal(n), 0), clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)
     if m is not None:
         a, b = (1, 2) if m.group("two") else (_ordinal(m.group("a")), _ordinal(m.group("b")))
         if a != b and a > 0 and b > 0:
-            return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)))
+            return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
 
 
@@ -86,6 +87,8 @@ def prepare(q: Query) -> Query:
 
 
 def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    if not ask.clock:    # ("the first two turns in the hallway" with from=0:00 to=0:01 the model wrote)
+        q = replace(q, from_=None, to=None, at=None)
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
