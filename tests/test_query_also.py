@@ -46,6 +46,11 @@ def check_answer(executor, question: str, frames: list[str], start: str, named: 
     return a
 
 
+def check_frame(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
+    """:func:`check_answer` with the model writing ``frame`` (again, if the first is sent back)."""
+    return check_answer(executor, question, [frame, frame], start, named, absent)
+
+
 @pytest.mark.parametrize("asked, kind, rest", [
     (f"How many times did {BO} speak, and in which rooms?", "where", f"How many times did {BO} speak?"),
     ("Who spoke between 0:40 and 1:00, and how many times?", "times", "Who spoke between 0:40 and 1:00?"),

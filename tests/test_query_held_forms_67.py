@@ -16,12 +16,9 @@ import pytest
 from m3_control.query import anchored, quiet, said_about, sentences
 from m3_control.query.plans import plan_for
 
-from .test_query_also import BO, CY, check_answer
+from .test_query_also import BO, CY
+from .test_query_also import check_frame as _check
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
-
-
-def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    return check_answer(executor, question, [frame, frame], start, named, absent)
 
 
 @pytest.mark.parametrize("question, frame, start, named, absent", [

@@ -15,13 +15,9 @@ import pytest
 from m3_control.query import anchored, choice, moods, said_about, seen_heard
 from m3_control.query.plans import plan_for
 
-from .test_query_also import BO, CY, answer, check_answer
+from .test_query_also import BO, CY, answer
+from .test_query_also import check_frame as _check
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
-
-
-def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    return check_answer(executor, question, [frame, frame], start, named, absent)
-
 
 # ---- "how many seconds passed before anyone spoke?": from the start of the recording to the first words ----
 

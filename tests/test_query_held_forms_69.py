@@ -1,11 +1,6 @@
-"""Question forms stop 69's held-out probes (seeds 643-646) and stop 68's notes found answered wrong, on the
-hand-built meeting of tests/test_query_executor.py (a scripted model writes the frame the small model wrote there):
-
-    kitchen 0:00-0:30: Ann 0:02, Bo 0:10 (COFFEE), Ann 0:20
-    office  0:30-1:00: Cy 0:35 (TECH), Bo 0:40; Dee seen 0:50, never speaks
-    lab     1:00-1:30: Ann 1:05, Cy 1:10 (TECH), Cy 1:20 ("See you tomorrow"), Ann 1:25 (each turn 2 s)
-
-Everyone who speaks is also seen while speaking. Asked at 1:31.
+"""Question forms stop 69's held-out probes (seeds 643-652) and stop 68's notes found answered wrong, on the
+hand-built meeting of tests/test_query_executor.py (its timeline: tests/test_query_held_forms_68.py; a scripted model
+writes the frame the small model wrote there). Asked at 1:31.
 """
 
 from __future__ import annotations
@@ -15,13 +10,9 @@ import pytest
 from m3_control.query.frame import Query
 from m3_control.query.sight_anchor import sight_anchor
 
-from .test_query_also import BO, CY, check_answer
+from .test_query_also import BO, CY
+from .test_query_also import check_frame as _check
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
-
-
-def _check(executor, question: str, frame: str, start: str, named: list[str], absent: list[str]) -> str:  # noqa: ANN001
-    return check_answer(executor, question, [frame, frame], start, named, absent)
-
 
 # ---- one person "again": their own next turn, or none after their last ----
 
