@@ -168,7 +168,7 @@ SIGHTING_SLACK_S = 1.0    # a face seen this close to the moment counts as seen 
 def by_sighting(facts: PeopleFacts, ref: str) -> Who | None:
     """The person whose face was in view at the moment ``ref`` names ("the person seen at 0:50"); several people in
     view then are ambiguous, nobody unknown. None: not such a reference."""
-    m = SIGHTING.fullmatch(ref.strip(" .?!")) or SIGHTING.match(ref.strip(" .?!"))
+    m = SIGHTING.match(ref.strip(" .?!"))
     if m is None:
         return None
     t = facts.timeline.reading(m.group("t"), facts.timeline.now(facts.before_time))[0]

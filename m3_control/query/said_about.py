@@ -324,14 +324,14 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
                   key=lambda e: (e.start, e.end, e.id))
     about = [e for e in mine if spoken_words(e.text) & ask.words]
     # "did A mention X?" is yes or no; "is A married?" is not answered by what A said or did not say
-    yes_no = bool(YES_NO_QUESTION.match(question)) and not ask.topic.startswith("whether ")
+    fact = ask.topic.startswith("whether ")
+    yes_no = bool(YES_NO_QUESTION.match(question)) and not fact
     res.steps.append({"step": f"about {ask.topic!r}", "words": sorted(ask.words), "turns": len(mine),
                       "about": len(about)})
     if not about:
         heard = "" if mine else f" (I did not hear {d} at all)"
         text = f"I don't remember {d} {ask.act} anything{heard}." if ask.act else \
             f"I don't remember {d} saying anything {_with(ask.topic)} {ask.topic}{heard}."
-        fact = ask.topic.startswith("whether ")
         return ("No, " + text if yes_no else "I can't tell: " + text if fact else text), res
     said = _said_list(about, res, ask.words, "; ")
     text = f"{cap(d)} said {said}."

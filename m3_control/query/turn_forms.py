@@ -285,7 +285,7 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
         a, at = d[res.anchor.character_id], res.say(res.anchor.start)  # type: ignore[index]
         if rel_base(q.rel) == "before":
             return (f"Nobody spoke before {a}: theirs were the first words I heard, at {at} "
-                    f"({seconds_word(int(round(res.anchor.start)))} after the start).")
+                    f"({seconds_word(int(res.value or 0))} after the start).")   # (silence() set it)
         return f"Nobody spoke after {a} ({at}): theirs were the last words I heard."
     if q.measure == "reach":
         k = int((q.times or ">=1").lstrip("<>="))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
-from .wording import CLOCK, ORDINAL_WORDS, QUOTED
+from .wording import CLOCK, ORDINAL_WORDS, QUOTED, _rank
 from .words import cap, ordinal_word, seconds_word
 
 _PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|speaker)|all\s+(?:the\s+)?(?:people|" \
@@ -41,8 +41,6 @@ _GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what
                   rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}))"
                   rf"\s+{_TURNS}\b", re.IGNORECASE)
 
-
-
 # "who spoke right before the last turn?", "who talked immediately after the first turn in the lab?"
 _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:right|immediately|just|directly)\s+"
                            rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
@@ -52,14 +50,11 @@ _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:rig
 @dataclass(frozen=True)
 class TurnsAsk:
     kind: str              # speaking_order | turns_gap | next_turn
-    by_last: bool = False  # speaking_order by each person's last turn; next_turn: the turn before (not after)
-    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order); next_turn: (n, 0), -1 last
+    by_last: bool = False  # speaking_order: by each person's last turn
+    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order)
+    nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last)
+    before: bool = False   # next_turn: the turn right before it (else right after)
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
-
-
-def _ordinal(word: str) -> int:
-    w = word.lower()
-    return ORDINAL_WORDS.get(w) or int(re.sub(r"\D", "", w))
 
 
 def asks_turns(question: str) -> TurnsAsk | None:
@@ -71,11 +66,11 @@ def asks_turns(question: str) -> TurnsAsk | None:
     m = _NEXT_TO_TURN.search(plain)
     if m is not None:
         n = m.group("n").lower()
-        return TurnsAsk("next_turn", by_last=m.group("side").lower() == "before",
-                        turns=(-1 if n in ("last", "final") else _ordinal(n), 0), clock=bool(CLOCK.search(plain)))
+        return TurnsAsk("next_turn", nth=-1 if n in ("last", "final") else _rank(n),
+                        before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)
     if m is not None:
-        a, b = (1, 2) if m.group("two") else (_ordinal(m.group("a")), _ordinal(m.group("b")))
+        a, b = (1, 2) if m.group("two") else (_rank(m.group("a")), _rank(m.group("b")))
         if a != b and a > 0 and b > 0:
             return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
@@ -100,9 +95,7 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         first: dict[int, object] = {}
         for e in reversed(turns) if ask.by_last else turns:
             first.setdefault(e.character_id, e)
-        order = sorted(first.values(), key=lambda e: e.start, reverse=ask.by_last)  # type: ignore[attr-defined]
-        if ask.by_last:
-            order.reverse()
+        order = sorted(first.values(), key=lambda e: e.start)  # type: ignore[attr-defined]
         res.events = order + [e for e in res.events if e not in order]
         res.value = len(order)
         which = "last" if ask.by_last else "first"
@@ -133,7 +126,7 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
 def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: TurnsAsk, cond: str,
                before_time: float | None) -> tuple[str, QueryResult]:
     """The turn right before (after) the n-th (last) turn of the place and window, among everyone's turns."""
-    n, before = ask.turns[0], ask.by_last
+    n, before = ask.nth, ask.before
     which = "last" if n == -1 else ordinal_word(n)
     if n > len(turns):
         return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no {which} one.", res
