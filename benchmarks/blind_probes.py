@@ -7,9 +7,9 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, each before
-any of those scenes was built. New probes need new templates written before their seeds are built: a template
-tuned on a seed it was judged on measures nothing.
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-656 at
+stop 70, each before any of those scenes was built. New probes need new templates written before their seeds are
+built: a template tuned on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -1847,7 +1847,111 @@ T652 = [
  "Did {C} speak right after {A}?",
  "How much time passed between the first and second turns in the {R2}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 653))}
+T653 = [
+ "Who spoke right after the first speaker?",
+ "How many times did the first speaker speak?",
+ "Did {C} say anything before I entered the {R2}?",
+ "What did {B} say just before I left the {R1}?",
+ "Which room did {A} speak in last?",
+ "How many people did I hear in total before 0:45?",
+ "Who was the last person to speak before {B} first spoke?",
+ "Did {A} ever speak twice in a row?",
+ "How many turns did {C} take after I arrived in the {R2}?",
+ "Who spoke in both rooms?",
+ "When did {A} speak for the second time?",
+ "Was {B} quiet the whole time I was in the {R2}?",
+ "What was the fourth thing I heard?",
+ "Did more people speak in the {R1} than in the {R2}?",
+ "How long after {C}'s first turn did {A} speak again?",
+ "Who spoke the most before 0:40?",
+ "Did {B} speak fewer times than {C}?",
+ "Which person did I hear first in the {R2}, {A} or {B}?",
+ "How many seconds did the whole conversation last?",
+ "Did anyone say 'set white in c seven again'?",
+ "What did {C} say in the {RX}?",
+ "How old is {A}?",
+ "Who was the second to last person to speak?",
+ "How many times did someone speak right after {C}?",
+]
+T654 = [
+ "Who opened the conversation in the {R1}?",
+ "How many times did {B} speak before 0:30?",
+ "Did {A} speak after I left the {R1}?",
+ "What did the third speaker say?",
+ "When did the last turn in the {R2} begin?",
+ "Who spoke more times overall, {B} or {C}?",
+ "How many people spoke at least twice?",
+ "Was {C} the first person I heard in the {R2}?",
+ "What was the first thing {A} said in the {R1}?",
+ "How many turns were taken before I reached the {R2}?",
+ "Who spoke just before {A}'s second turn?",
+ "Did {B} speak in the {R2} more than once?",
+ "Which rooms did I hear {B} in?",
+ "How long did {C} speak altogether?",
+ "Who was talking at 0:35?",
+ "Did anyone speak after {C}'s last turn?",
+ "What was the last thing {A} said?",
+ "How many different people spoke between 0:30 and 1:00?",
+ "Who spoke least often overall?",
+ "Did someone say 'bin red by v two soon'?",
+ "Who did I hear in the {RX} after 0:20?",
+ "What car does {B} drive?",
+ "Who had the last word in the {R1}?",
+ "How many times did {A} speak after {B}'s last turn?",
+]
+T655 = [
+ "Who was the first person to speak in the {R1}?",
+ "How many times did {C} speak before {A} first spoke?",
+ "Did {B} speak while I was in the {R1}?",
+ "What did the last person to speak in the {R2} say?",
+ "How many people spoke in the {R1}?",
+ "Who spoke right before I entered the {R2}?",
+ "When did {C} speak for the first time?",
+ "Did {A} speak more times than {B} and {C} together?",
+ "Which person spoke fourth?",
+ "How many turns did everyone take in the {R2}?",
+ "Was anyone talking at 1:05?",
+ "Who spoke the most in the {R2}?",
+ "Did {B} speak first in the {R2}?",
+ "What did I hear right after 0:30?",
+ "How many seconds passed between the last turn in the {R1} and the first turn in the {R2}?",
+ "Who spoke only in the {R1}?",
+ "Did {C} speak right after {B}'s last turn?",
+ "How many times did {A} speak in the {R1}?",
+ "Who was heard last overall?",
+ "Did anyone say 'lay white at j five please'?",
+ "When did {B} speak in the {RX}?",
+ "What is {C}'s favourite colour?",
+ "Who spoke between {B}'s first and last turns?",
+ "How many turns had been taken by 0:50?",
+]
+T656 = [
+ "Who spoke last in the whole recording?",
+ "How many times did {A} speak while I was in the {R1}?",
+ "Did {C} speak before {B}'s first turn?",
+ "What was the second thing {C} said?",
+ "How many people spoke before I left the {R1}?",
+ "Who did I hear right before 0:40?",
+ "When did I hear {A} for the last time?",
+ "Did {B} speak in the {R1} at all?",
+ "Which speaker was heard most in the {R1}?",
+ "How many times did people speak after 0:40?",
+ "Was {A} the last one to speak in the {R2}?",
+ "What did the person who spoke second say?",
+ "How long did I wait in the {R2} before {C} spoke?",
+ "Who spoke exactly once in the {R2}?",
+ "Did {A} and {B} speak the same number of times?",
+ "How many seconds long was {B}'s first turn?",
+ "Who spoke right after {B}'s first turn?",
+ "Did anyone speak more than {A}?",
+ "What time did I arrive in the {R2}?",
+ "Did someone say 'place green by h eight now'?",
+ "Who spoke the most in the {RX}?",
+ "Does {A} have a dog?",
+ "Who spoke in the {R2} but not in the {R1}?",
+ "How many times was {C} heard in total?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 657))}
 
 
 def main() -> None:
