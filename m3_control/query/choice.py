@@ -19,7 +19,7 @@ from dataclasses import replace
 from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _cap, _join, check, phrase
+from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .wording import QUOTED as _QUOTE
 from .words import times_word
 
@@ -153,22 +153,26 @@ def answer(executor: QueryExecutor, q: Query, which: str, question: str,
         if res.status != "ok":
             return phrase(res), res
     heard = [(res, res.events[0]) for res in results if res.events]
-    merged = results[0]
+    merged = replace(results[0])     # (a copy: each clause is checked against its own result below)
     merged.events = [e for res in results for e in res.events]
     merged.steps = [{"step": f"{which} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
         [s for r in results for s in r.steps]
-    if not heard:
-        return phrase(results[0]), merged
+    where = conditions(results[0])   # the question's place and window, said with what was not heard there
+    sense = "hear" if act == "spoke" else "see"
+    missing = [r for r in results if not r.events]   # no such turn in the question's place and window
+    if not heard:   # none of them: say so of each, never of the first alone
+        names = [r.describe[r.who["who"].character_id] for r in missing]  # type: ignore[index]
+        text = f"Neither: I did not {sense} {_join(names, 'or')}{where}"
+        return (REFUSAL if any(check(f"I did not {sense} {n}{where}", r) for n, r in zip(names, missing, strict=True))
+                else text + "."), merged
     heard.sort(key=lambda x: x[1].start, reverse=which == "last")
     verb = "spoke" if act == "spoke" else "was seen"
     (win, turn), rest = heard[0], heard[1:]
     parts = [(f"{_cap(win.describe[turn.character_id])} {verb} {which} ({win.say(turn.start)})", win)]
     for res, e in rest:
         parts.append((f"{res.describe[e.character_id]} {which} {verb} at {res.say(e.start)}", res))
-    where = f" in the {q.place}" if q.place else ""
-    for other in (r for r in results if not r.events):   # no such turn in the question's place and window
-        parts.append((f"I did not {'hear' if act == 'spoke' else 'see'} "
-                      f"{other.describe[other.who['who'].character_id]}{where}", other))
+    for other in missing:
+        parts.append((f"I did not {sense} {other.describe[other.who['who'].character_id]}{where}", other))
     if any(check(text, res) for text, res in parts):
         return REFUSAL, merged
     return "; ".join(text for text, _ in parts) + ".", merged

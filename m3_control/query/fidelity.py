@@ -30,6 +30,7 @@ from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
+from .question_place import place_of_question
 from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank
 from .repair import time_of
@@ -65,20 +66,10 @@ from .wording import (
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
-# (not what someone wears: "the woman in the red dress")
-_PLACE = re.compile(r"(?<!woman )(?<!man )(?<!person )(?<!lady )(?<!guy )(?<!girl )(?<!boy )(?<!one )"
-                    r"\b(?:in|at|on|inside)\s+(?:the|my|our)\s+([a-z]+(?:\s+[a-z]+)?)", re.IGNORECASE)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|ten|twenty|thirty|half|few|minute|"
                       r"minutes|second|seconds|hour))", re.IGNORECASE)
-# ("the first one I heard" is a person, "the first one minute" a time)
-_NOT_PLACE_WORDS = ("very beginning start end middle meantime "
-                    "morning afternoon evening night day first last second third fourth fifth sixth seventh eighth "
-                    "ninth tenth final next previous "
-                    "minute minutes hour same time moment past future scene video clip memory recording whole other "
-                    "one person people man woman most least clock timer mark dot order")
-_NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
                           r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
@@ -258,24 +249,6 @@ def act_of_question(question: str) -> str | None:
     words = _NEVER_A_WORD.sub(" ", words)
     hear, see = bool(_HEARING.search(words) or _HAPPENED.match(words)), bool(_SEEING.search(words)) or silent
     return "spoke" if hear and not see else "seen" if see and not hear else None
-
-
-def place_of_question(question: str, known: list[str]) -> str | None:
-    """The place a question names: a known place anywhere in it, else the words after "in the" / "at the" ...
-    (one or two words, not a time, not inside quoted speech)."""
-    plain = _QUOTE.sub(" ", question)
-    low = " ".join(plain.lower().split())
-    for name in sorted(known, key=len, reverse=True):
-        if re.search(rf"\b{re.escape(name.lower())}\b", low):
-            return name
-    for m in _PLACE.finditer(plain):
-        words = m.group(1).lower().rstrip("?.!,").split()
-        if not words or words[0] in _NOT_PLACE:
-            continue
-        if len(words) == 2 and (words[1] in _NOT_PLACE or words[1] in ("did", "was", "were", "who", "when")):
-            words = words[:1]
-        return " ".join(words)
-    return None
 
 
 def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:

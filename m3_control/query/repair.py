@@ -120,6 +120,11 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         # heard elsewhere with no turn there (execute.py)
         moved.append("times=0 with act=spoke asks for nobody: dropped")
         q = replace(q, times=None)
+    if q.find == "what" and q.act == "seen":
+        # what someone said is in their voice turns, never in their face's: act=seen would answer "A did not say
+        # anything I heard" of someone heard six times ("what car does A drive?" was written so)
+        moved.append("act=seen dropped: find=what reads words, which only voice turns hold")
+        q = replace(q, act=None)
     if q.find in ("more", "less") and q.other is None and q.who is not None:
         k = int(q.times.lstrip("<>=")) if q.times and q.times[-1].isdigit() else 1   # "more than k times": a count
         moved.append(f"find={q.find} without other: spoke {'more' if q.find == 'more' else 'fewer'} than {k}")

@@ -149,6 +149,9 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     fits = {"all": lambda ps: len(rooms) >= 2 and set(ps) == set(rooms), "one": lambda ps: len(ps) == 1,
             "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == named,
             "named": lambda ps: set(named) <= set(ps)}[ask.kind]
+    both_of_more = ask.kind == "all" and len(rooms) > 2 and re.search(r"\bboth\b", question, re.IGNORECASE)
+    if both_of_more:   # "who spoke in both rooms?" when I was in three: who spoke in more than one, with theirs
+        fits = lambda ps: len(ps) >= 2   # noqa: E731
     keep = [p for p in res.people if fits(where.get(p.character_id, []))]
     res.people = keep
     res.events = sorted({e for p in keep for e in p.events}, key=lambda e: (e.start, e.end, e.id))
@@ -165,6 +168,16 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
         return text, res
     listed = [f"{res.describe[p.character_id]} ({_join([_the(n) for n in where[p.character_id]])})"  # type: ignore[index]
               for p in keep]
+    if both_of_more:
+        every = [p for p in keep if set(where[p.character_id]) == set(rooms)]
+        head = f"I was in {len(rooms)} places, not two ({_join([_the(r) for r in rooms])})"
+        if not keep:
+            text = f"{head}, and nobody {verb} in more than one of them."
+        else:
+            text = (f"{head}. {_cap(_join(listed))} {verb if len(keep) == 1 else _plural(verb)} in more than one; "
+                    + (f"{_join([res.describe[p.character_id] for p in every])} in all {len(rooms)}."  # type: ignore[index]
+                       if every else f"nobody in all {len(rooms)}."))
+        return (REFUSAL, res) if check(text, res) else (text, res)
     low = question.lower().lstrip(" ¿")
     if re.match(r"\W*how\s+many\b", low):
         n = len(keep)

@@ -68,6 +68,15 @@ _SELF = (
     (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+have\s+(?P<verb>(?:any\s+|a\s+)?(?:children|kids|pets?|dogs?|"
                 r"cats?|car|job|family|siblings|brothers?|sisters?|partner|husband|wife))\b", re.IGNORECASE),
      "whether they have {verb}", ""),
+    # "what car does A drive?", "which team does A support?": a thing of A's life, by any noun and verb that are no
+    # record's (not "what room did A speak in?", "what time did A arrive?", "which word did A say first?")
+    (re.compile(r"^\W*(?:what|which)\s+(?P<noun>(?!(?:time|times|room|rooms|place|places|part|area|word|words|"
+                r"sentences?|things?|questions?|language|colou?rs?|numbers?|letters?|turns?|name|phrases?|ones?|"
+                r"person|people|moment|minute|second|order|kind|sort|day|hour)\b)[a-z]+)\s+(?:does|do|did)\b[^?]*?"
+                r"QUOTED\W*\s+(?P<verb>(?!(?:say|said|tell|speak|talk|ask|mention|hear|see|repeat|mean|answer|reply|"
+                r"enter|leave|go|visit|come|arrive|sit|stand|look|start|begin|end|finish|stop|use|pick|choose|name|"
+                r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+)\b",
+                re.IGNORECASE), "{wh} {noun} they {verb}", ""),
     # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
     (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
      "their job", "job work profession occupation"),
@@ -284,8 +293,9 @@ def asks_about(question: str) -> AboutAsk | None:
     for pattern, topic, words in _SELF if m is None else ():
         if (own := pattern.search(plain)) is not None:
             verb = " ".join((own.groupdict().get("verb") or "").lower().split())
+            noun = (own.groupdict().get("noun") or "").lower()
             wh = re.sub(r"\W", "", plain.split()[0]).lower()
-            return AboutAsk(topic.format(verb=verb, wh=wh), content_words(words or verb))
+            return AboutAsk(topic.format(verb=verb, wh=wh, noun=noun), content_words(words or f"{noun} {verb}"))
     if m is None and (act := _ACT.search(plain)) is not None:
         word = act.group("act").lower()
         return AboutAsk(word, content_words(word), _ACTS[word])

@@ -31,12 +31,12 @@ def cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def join(items: list[str]) -> str:
-    """"A", "A and B", "A, B and C" (each once)."""
+def join(items: list[str], word: str = "and") -> str:
+    """"A", "A and B", "A, B and C" (each once; ``word``: "or" for "A, B or C")."""
     items = list(dict.fromkeys(items))
     if not items:
         return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 # a length of time as a question says it ("ten seconds", "2 minutes", "a minute"): read with repair.time_of
