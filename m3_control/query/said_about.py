@@ -68,6 +68,9 @@ _SELF = (
     (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+have\s+(?P<verb>(?:any\s+|a\s+)?(?:children|kids|pets?|dogs?|"
                 r"cats?|car|job|family|siblings|brothers?|sisters?|partner|husband|wife))\b", re.IGNORECASE),
      "whether they have {verb}", ""),
+    # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
+    (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
+     "their job", "job work profession occupation"),
     # "what car does A drive?", "which team does A support?": a thing of A's life, by any noun and verb that are no
     # record's (not "what room did A speak in?", "what time did A arrive?", "which word did A say first?")
     (re.compile(r"^\W*(?:what|which)\s+(?P<noun>(?!(?:time|times|room|rooms|place|places|part|area|word|words|"
@@ -77,9 +80,6 @@ _SELF = (
                 r"enter|leave|go|visit|come|arrive|sit|stand|look|start|begin|end|finish|stop|use|pick|choose|name|"
                 r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+)\b",
                 re.IGNORECASE), "{wh} {noun} they {verb}", ""),
-    # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
-    (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
-     "their job", "job work profession occupation"),
 )
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
                          r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)
