@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.query import QueryExecutor
 from m3_control.query.frame import Query
 from m3_control.query.question_place import place_of_question
 from m3_control.query.repair import repair
 from m3_control.query.said_about import asks_about
+from m3_memory.poses import Place, Pose
+from m3_memory.store.where import save_places
 
+from .people_helpers import meeting_store
 from .test_query_also import BO, CY
 from .test_query_also import check_frame as _check
-from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
+from .test_query_executor import COFFEE, TECH, _poses, ex  # noqa: F401  (ex: the fixture)
 
 # ---- "who spoke in both rooms?" when I was in three: who spoke in more than one, and in which ----
 
@@ -85,3 +89,54 @@ def test_place_words_end_before_a_time(question, place):
 def test_an_unknown_place_with_a_window_is_named_as_asked(ex):  # noqa: F811
     _check(ex, "Who did I hear in the attic after 0:20?", 'find=who other="the attic" from=0:20',
            'I don\'t know a place called "attic".', [], ["attic after"])
+
+
+# ---- the time between two turns each given by its place in time, of one place or everyone's ----
+
+@pytest.mark.parametrize("question, frame, start, named", [
+    ("How many seconds passed between the last turn in the kitchen and the first turn in the office?",
+     "find=gap from=3:00 to=4:00", "13 seconds of silence between the last turn in the kitchen (Ann, 00:20, ended at "
+     "00:22) and the first turn in the office", [f'"{TECH}", 00:35', "15 seconds from the start"]),
+    ("How much time passed between the last turn in the office and the first turn in the lab?",
+     'find=gap place="office"', "23 seconds of silence between the last turn in the office", ["(Ann, 01:05)"]),
+    ("How long was it between the first turn in the attic and the last turn in the lab?", "find=gap",
+     'I don\'t know a place called "attic".', []),
+])
+def test_time_between_turns_of_two_places(ex, question, frame, start, named):  # noqa: F811
+    _check(ex, question, frame, start, named, ["talk in the lab went on"])
+
+
+# ---- "how many turns had been taken by 0:50?": a count of turns, not a topic of them ----
+
+def test_turns_taken_by_a_time_are_counted(ex):  # noqa: F811
+    _check(ex, "How many turns had been taken by 0:50?", "find=count_times from=0:00 to=0:50",
+           "I heard people speak 5 times before 00:50.", [], ["said anything about"])
+    assert asks_about("How many turns had been taken by 0:50?") is None
+    assert asks_about("How many sentences had the word 'now' in them?") is not None   # a topic stays one
+
+
+# ---- "when did I arrive in the lab?": a room the robot only drove through on its way is no arrival ----
+
+def _passing_poses(clip: int) -> list[Pose]:
+    """The meeting's track, but on its way to the office (clip 1) the robot crosses the lab for one second."""
+    poses = _poses(clip)
+    if clip == 1:
+        poses[:2] = [Pose(30.0, 8.0, 6.0, 0.0, 0.0, "map"), Pose(30.5, 8.0, 6.0, 0.0, 0.0, "map")]
+    return poses
+
+
+@pytest.fixture
+def passing(db_at):
+    store, _ = meeting_store(db_at("m.db"), _passing_poses)
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    yield QueryExecutor(store)
+    store.close()
+
+
+@pytest.mark.parametrize("question, frame, start, absent", [
+    ("What time did I arrive in the lab?", "find=when act=seen times=1", "I got to the lab at 01:00.", ["00:30"]),
+    ("When did I get to the office?", 'find=when place="office"', "I got to the office at 00:31.", ["01:00"]),
+    ("When did I leave the lab?", 'find=when place="lab" move=left', "I", ["00:31"]),
+])
+def test_driving_through_a_room_is_no_arrival(passing, question, frame, start, absent):
+    _check(passing, question, frame, start, [], absent)

@@ -231,7 +231,8 @@ def topic_words(topic: str) -> frozenset[str]:
 _SAYING = r"(?:ever\s+)?(?:say|said|mention|mentioned|talk|talked|speak|spoke|ask|asked|tell|told)\b"
 # "how many sentences had the word 'now' in them?", "which turns contained the letter x?": turns, not people
 _TURNS_WITH = r"(?:how\s+many|which|what)\s+(?:sentences|turns|lines|remarks|utterances|things\s+(?:said|i\s+" \
-    r"heard))\s+(?:had|have|has|contained|contain|contains|included|include|includes|used|use|with|mentioned|containing)\b"
+    r"heard))\s+(?:had|have|has|contained|contain|contains|included|include|includes|used|use|with|mentioned|" \
+    r"containing)\b(?!\s+(?:been|being|taken|made|there|happened)\b)"   # ("turns had been taken by 0:50": a count)
 _NAMED_SPEAKER = re.compile(r"^\W*(?:did|has|had|does)\s+(?!(?:I|The)\b)((?-i:[A-Z][a-z]+))\s+(?:ever\s+)?(?:say|said|"
                             r"mention|mentioned|talk|speak|use|utter)\b", re.IGNORECASE)
 _TURNS_TOPIC = re.compile(rf"{_TURNS_WITH}\s+(?P<topic>[^?.!,;]+?)(?:\s+in\s+(?:them|it))?\s*(?:[?.!,;]|$)",

@@ -20,6 +20,7 @@ from .execute import QueryExecutor, QueryResult
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase, seconds_word
+from .turn_order import turns_in_places
 from .wording import QUOTED
 
 _HOW_LONG = re.compile(r"\b(?:how\s+long|how\s+much\s+time|for\s+how\s+long|how\s+many\s+(?:seconds|minutes)|"
@@ -44,7 +45,7 @@ _OWN_FIRST_TO_LAST = re.compile(r"\b(?:between|from)\b[^?.!]*?\bfirst\s+(?:words
 def asks_span(question: str) -> bool:
     """The question asks how long the talk went on as one stretch (not a total): everyone's, or one quoted
     person's from their first words to their last."""
-    if not _HOW_LONG.search(question) or _IN_ALL.search(question):
+    if not _HOW_LONG.search(question) or _IN_ALL.search(question) or turns_in_places(question):
         return False
     quoted = quotes_of(question)
     if quoted:

@@ -41,6 +41,14 @@ _GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what
                   rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}))"
                   rf"\s+{_TURNS}\b", re.IGNORECASE)
 
+# "between the last turn in the kitchen and the first turn in the bathroom", "between the first turn and the last
+# one": two turns, each by its place in time, of everyone's or of one place's
+_ONE_TURN = r"the\s+(?P<{n}>first|last|final|{o})\s+(?:turn|sentence|thing\s+said|words|one)" \
+    r"(?:\s+(?:in|at)\s+(?:the\s+)?(?P<{p}>[a-z]+(?:\s+room)?))?"
+_GAP_AT = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
+                     rf"[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p='pa', o=_ORD)}\s+and\s+"
+                     rf"{_ONE_TURN.format(n='b', p='pb', o=_ORD)}", re.IGNORECASE)
+
 # "who spoke right before the last turn?", "who talked immediately after the first turn in the lab?"
 _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:right|immediately|just|directly)\s+"
                            rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
@@ -51,7 +59,8 @@ _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:rig
 class TurnsAsk:
     kind: str              # speaking_order | turns_gap | next_turn
     by_last: bool = False  # speaking_order: by each person's last turn
-    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order)
+    turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order; -1 the last)
+    places: tuple[str | None, str | None] = (None, None)   # turns_gap: the place each of them is counted in
     nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last)
     before: bool = False   # next_turn: the turn right before it (else right after)
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
@@ -68,12 +77,27 @@ def asks_turns(question: str) -> TurnsAsk | None:
         n = m.group("n").lower()
         return TurnsAsk("next_turn", nth=-1 if n in ("last", "final") else _rank(n),
                         before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
+    m = _GAP_AT.search(plain)
+    if m is not None and (m.group("pa") or m.group("pb") or m.group("a").lower() in ("last", "final")
+                          or m.group("b").lower() in ("last", "final")):
+        a, b = (-1 if w.lower() in ("last", "final") else 1 if w.lower() == "first" else _rank(w)
+                for w in (m.group("a"), m.group("b")))
+        if a and b:
+            return TurnsAsk("turns_gap", turns=(a, b), places=(m.group("pa"), m.group("pb")),
+                            clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)
     if m is not None:
         a, b = (1, 2) if m.group("two") else (_rank(m.group("a")), _rank(m.group("b")))
         if a != b and a > 0 and b > 0:
             return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
+
+
+def turns_in_places(question: str) -> bool:
+    """The question asks the time between two turns at least one of which it gives by a place ("the first turn in
+    the attic and the last turn in the lab"): no stretch of talk from first to last words (talk_span)."""
+    m = _GAP_AT.search(QUOTED.sub(" ", question))
+    return m is not None and bool(m.group("pa") or m.group("pb"))
 
 
 def prepare(q: Query) -> Query:
@@ -107,6 +131,8 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return (REFUSAL if problems else text), res
     if ask.kind == "next_turn":
         return _next_turn(executor, res, turns, ask, cond, before_time)
+    if ask.places != (None, None) or -1 in ask.turns:
+        return _gap_of_two(executor, q, res, ask, before_time)
     a, b = ask.turns
     if len(turns) < b:
         return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no " \
@@ -148,3 +174,34 @@ def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: Turn
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res
 
+
+
+def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
+                before_time: float | None) -> tuple[str, QueryResult]:
+    """The time between two turns each given by its place in time, among everyone's or one place's ("the last turn
+    in the kitchen and the first turn in the bathroom"): the silence from the end of the earlier to the start of the
+    later, and start to start."""
+    picked, named = [], []
+    for n, place in zip(ask.turns, ask.places, strict=True):
+        part = executor.run(prepare(replace(q, place=place or q.place)), before_time) if place else res
+        if part.status != "ok":
+            return phrase(part), part
+        turns = sorted((e for e in part.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+        which = "last" if n == -1 else ordinal_word(n)
+        where = conditions(part)
+        if not turns or n > len(turns):
+            res.status = "empty"
+            return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} " \
+                   f"one.", res
+        picked.append(turns[n - 1] if n > 0 else turns[-1])
+        named.append(f"the {which} turn{where}")
+    (t1, w1), (t2, w2) = sorted(zip(picked, named, strict=True), key=lambda x: (x[0].start, x[0].id))
+    quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
+    res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
+    res.value = quiet
+    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between {w1} "
+            f"({res.describe[t1.character_id]}, {res.say(t1.start)}, ended at {res.say(t1.end)}) and {w2} "
+            f"({res.describe[t2.character_id]}, {res.say(t2.start)}); {seconds_word(apart)} from the start of one to "
+            f"the start of the other.")
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else cap(text)), res
