@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-656 at
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-660 at
 stop 70, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -1951,7 +1951,111 @@ T656 = [
  "Who spoke in the {R2} but not in the {R1}?",
  "How many times was {C} heard in total?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 657))}
+T657 = [
+ "Who was the very first voice I heard?",
+ "How many times did {B} talk in the {R1}?",
+ "Did {A} say anything after {C} first spoke?",
+ "What did {C} say right before I went into the {R2}?",
+ "Which room was I in when {B} spoke for the first time?",
+ "How many different voices did I hear after 0:30?",
+ "Who spoke just after {A}'s second turn?",
+ "Was {C} ever heard twice in a row?",
+ "How many times did {A} speak once I was in the {R2}?",
+ "Who talked in every room I visited?",
+ "At what time did {C} speak for the last time?",
+ "Did {B} stay silent in the {R2}?",
+ "What was the fifth thing I heard?",
+ "Were there more speakers in the {R2} than in the {R1}?",
+ "How long after I entered the {R2} did {A} first speak there?",
+ "Who spoke most often after 0:30?",
+ "Did {C} speak as often as {B}?",
+ "Out of {B} and {C}, who did I hear last in the {R1}?",
+ "How long did the talking in the {R1} last?",
+ "Did anyone say 'bin green by u six again'?",
+ "Who spoke first in the {RX}?",
+ "What sport does {B} play?",
+ "Who was the third to last person to speak?",
+ "How many times did {B} speak right after {A}?",
+]
+T658 = [
+ "Who kicked off the talking in the {R2}?",
+ "How many times did {C} speak before 0:40?",
+ "Did {B} speak before I left the {R1}?",
+ "What did the fourth speaker say?",
+ "When did the first turn in the {R2} start?",
+ "Who spoke fewer times in total, {A} or {C}?",
+ "How many people spoke three times or more?",
+ "Was {A} the last person I heard in the {R1}?",
+ "What was the last thing {C} said in the {R2}?",
+ "How many turns were there after I got to the {R2}?",
+ "Who spoke just before {B}'s last turn?",
+ "Did {A} speak in the {R1} more than once?",
+ "In which rooms did I hear {C}?",
+ "How many seconds did {A} speak in total?",
+ "Who was speaking at 0:50?",
+ "Did anybody speak before {B}'s first turn?",
+ "What was the first thing {B} said?",
+ "How many different people spoke before 0:30?",
+ "Who spoke the most often overall?",
+ "Did someone say 'set red with r four soon'?",
+ "How many people spoke in the {RX}?",
+ "Which city does {A} come from?",
+ "Who spoke first after I left the {R1}?",
+ "How many times did {C} speak after {A}'s first turn?",
+]
+T659 = [
+ "Who was the first person I heard after 0:20?",
+ "How many times did {A} speak before {B} first spoke?",
+ "Did {C} speak while I was in the {R2}?",
+ "What did the first person to speak in the {R1} say?",
+ "How many people did I hear in the {R2}?",
+ "Who spoke right after I entered the {R2}?",
+ "When did {A} speak for the first time in the {R2}?",
+ "Did {B} speak more times than {A} and {C} combined?",
+ "Which person spoke third in the {R1}?",
+ "How many turns did people take in the {R1}?",
+ "Was anyone speaking at 0:20?",
+ "Who spoke the least in the {R2}?",
+ "Did {C} speak last in the {R1}?",
+ "What did I hear right before 0:30?",
+ "How many seconds passed between the first turn in the {R1} and the last turn in the {R2}?",
+ "Who spoke only in the {R2}?",
+ "Did {A} speak right after {C}'s first turn?",
+ "How many times did {B} speak in the {R2}?",
+ "Who was the last one I heard in the {R2}?",
+ "Did anyone say 'place white by d nine soon'?",
+ "Who did I hear in the {RX}?",
+ "What pets does {C} have?",
+ "Who spoke between {A}'s first and last turns?",
+ "How many turns had {B} taken by 0:40?",
+]
+T660 = [
+ "Who spoke last of all?",
+ "How many times did {C} speak while I was in the {R1}?",
+ "Did {A} speak before {C}'s last turn?",
+ "What was the third thing {A} said?",
+ "How many people spoke after I arrived in the {R2}?",
+ "Who did I hear right after 0:40?",
+ "When did I hear {B} for the first time?",
+ "Did {C} speak in the {R2} at all?",
+ "Which speaker was heard least in the {R1}?",
+ "How many times did people speak before 0:40?",
+ "Was {B} the first one to speak in the {R2}?",
+ "What did the person who spoke third say?",
+ "How long was I in the {R2} before {A} spoke?",
+ "Who spoke exactly twice in the {R1}?",
+ "Did {B} and {C} speak the same number of times?",
+ "How many seconds long was {A}'s last turn?",
+ "Who spoke right before {C}'s first turn?",
+ "Did anyone speak fewer times than {B}?",
+ "What time did I leave the {R1}?",
+ "Did someone say 'lay green at e one please'?",
+ "When did anyone speak in the {RX}?",
+ "Does {C} like cats?",
+ "Who spoke in the {R1} but not in the {R2}?",
+ "How many times was {B} heard altogether?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 661))}
 
 
 def main() -> None:
