@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -26,12 +28,21 @@ def _poses(clip: int) -> list[Pose]:
     return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i in range(61)]
 
 
+@contextmanager
+def meeting(db_at, poses=_poses) -> Iterator[QueryExecutor]:  # noqa: ANN001
+    """The meeting's executor, the robot's track given by ``poses(clip)``, its three places saved."""
+    store, _ = meeting_store(db_at("m.db"), poses)
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        yield QueryExecutor(store)
+    finally:
+        store.close()
+
+
 @pytest.fixture
 def ex(db_at):
-    store, _ = meeting_store(db_at("m.db"), _poses)
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    yield QueryExecutor(store)
-    store.close()
+    with meeting(db_at) as executor:
+        yield executor
 
 
 def ask(ex: QueryExecutor, text: str, before: float | None = 91.0) -> tuple[str, object]:

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from m3_control.query import QueryExecutor
 from m3_control.query.frame import Query
 from m3_control.query.question_place import place_of_question
 from m3_control.query.repair import repair
 from m3_control.query.said_about import asks_about
-from m3_memory.poses import Place, Pose
-from m3_memory.store.where import save_places
+from m3_memory.poses import Pose
 
-from .people_helpers import meeting_store
 from .test_query_also import BO, CY
 from .test_query_also import check_frame as _check
-from .test_query_executor import COFFEE, TECH, _poses, ex  # noqa: F401  (ex: the fixture)
+from .test_query_executor import COFFEE, TECH, _poses, ex, meeting  # noqa: F401  (ex: the fixture)
 
 # ---- "who spoke in both rooms?" when I was in three: who spoke in more than one, and in which ----
 
@@ -127,10 +124,8 @@ def _passing_poses(clip: int) -> list[Pose]:
 
 @pytest.fixture
 def passing(db_at):
-    store, _ = meeting_store(db_at("m.db"), _passing_poses)
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    yield QueryExecutor(store)
-    store.close()
+    with meeting(db_at, _passing_poses) as executor:
+        yield executor
 
 
 @pytest.mark.parametrize("question, frame, start, absent", [

@@ -131,22 +131,7 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return (REFUSAL if problems else text), res
     if ask.kind == "next_turn":
         return _next_turn(executor, res, turns, ask, cond, before_time)
-    if ask.places != (None, None) or -1 in ask.turns:
-        return _gap_of_two(executor, q, res, ask, before_time)
-    a, b = ask.turns
-    if len(turns) < b:
-        return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no " \
-               f"{ordinal_word(b)} one.", res
-    t1, t2 = turns[a - 1], turns[b - 1]
-    quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
-    res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
-    res.value = quiet
-    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between the "
-            f"{ordinal_word(a)} turn{cond} ({res.describe[t1.character_id]}, {res.say(t1.start)}, ended at "
-            f"{res.say(t1.end)}) and the {ordinal_word(b)} ({res.describe[t2.character_id]}, {res.say(t2.start)}); "
-            f"{seconds_word(apart)} from the start of one to the start of the other.")
-    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
-    return (REFUSAL if problems else cap(text)), res
+    return _gap_of_two(executor, q, res, ask, before_time)
 
 
 def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: TurnsAsk, cond: str,
@@ -194,7 +179,8 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
             return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} " \
                    f"one.", res
         picked.append(turns[n - 1] if n > 0 else turns[-1])
-        named.append(f"the {which} turn{where}")
+        # (two turns of one scope: "between the first turn in the lab (...) and the second (...)")
+        named.append(f"the {which}" if named and ask.places == (None, None) else f"the {which} turn{where}")
     (t1, w1), (t2, w2) = sorted(zip(picked, named, strict=True), key=lambda x: (x[0].start, x[0].id))
     quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
