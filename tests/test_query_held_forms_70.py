@@ -135,3 +135,62 @@ def passing(db_at):
 ])
 def test_driving_through_a_room_is_no_arrival(passing, question, frame, start, absent):
     _check(passing, question, frame, start, [], absent)
+
+
+# ---- held-out 657-658 ----
+
+# "what did the fourth speaker say?" with three speakers: there was no fourth (was "I don't remember anyone speaking")
+@pytest.mark.parametrize("question, frame", [
+    ("What did the fourth speaker say?", "find=what pick=4 by=turn"),
+    ("When did the fourth person speak?", "find=when pick=4"),
+])
+def test_no_such_rank_of_person(ex, question, frame):  # noqa: F811
+    _check(ex, question, frame, "Only Ann,", ["there was no fourth person"], ["don't remember anyone"])
+
+
+# "the third to last person to speak" ranks people by their last words (Ann 1:25, Cy 1:20, Bo 0:40), not turns
+@pytest.mark.parametrize("question, frame, who", [
+    ("Who was the third to last person to speak?", "find=who pick=-3 by=turn", COFFEE),
+    ("Who was the second to last speaker?", "find=who pick=-2 by=turn", TECH),
+])
+def test_ranks_from_the_end_are_of_people(ex, question, frame, who):  # noqa: F811
+    _check(ex, question, frame, f'The person who said "{who.capitalize()}"' if who == COFFEE else
+           f'The person who said "{who}"', ["to last person to speak"], ["thing I heard"])
+
+
+CY_SAID, BO_SAID = f'person who said "{TECH}"', f'person who said "{COFFEE}"'   # as answers quote them
+
+
+# how many times B spoke right after (before) A: over all of A's turns (the turns: Ann, Bo, Ann, Cy, Bo, Ann, Cy, Cy,
+# Ann)
+@pytest.mark.parametrize("question, frame, start, absent", [
+    (f"How many times did {CY} speak right after Ann?", f'find=count_times other="{TECH}" rel=right_after pick=2',
+     f"The {CY_SAID} spoke right after Ann twice: at 00:35 and 01:10.", ["once"]),
+    (f"How many times did Ann speak right after {CY}?", f'find=count_times who="Ann" other="{TECH}" rel=right_after',
+     f"Ann spoke right after the {CY_SAID} once: at 01:25.", ["never"]),
+    (f"How often did {BO} talk right before Ann?", f'find=count_times who="{COFFEE}" other="Ann" rel=right_before',
+     f"The {BO_SAID} spoke right before Ann twice: at 00:10 and 00:40.", ["never"]),
+    # someone else right after each of Cy's turns (0:35 Bo, 1:10 Cy himself: not someone else, 1:20 Ann)
+    (f"How many times did someone speak right after {CY}?", f'find=count_times other="{TECH}" rel=right_after',
+     f"Someone spoke right after the {CY_SAID} twice: at 00:40 and 01:25.", ["once"]),
+])
+def test_how_many_times_right_after(ex, question, frame, start, absent):  # noqa: F811
+    _check(ex, question, frame, start, [], absent)
+
+
+def test_a_named_turn_keeps_its_relation(ex):  # noqa: F811
+    # "right after A's first turn" is one turn's neighbour, not a count over all of A's turns
+    _check(ex, f"How many times did someone speak right after {CY}'s first turn?",
+           f'find=count_times other="{TECH}" rel=right_after', "I heard people speak once right after", [], [])
+
+
+# a thing of a named person's life, and "come from" as a verb of it
+@pytest.mark.parametrize("question, frame, start", [
+    ("What does Ann drink?", 'find=what who="Ann"', "I don't remember Ann saying anything about what they drink."),
+    ("Which country does Ann come from?", 'find=where who="Ann"',
+     "I don't remember Ann saying anything about which country they come from."),
+    (f"Which city does {CY} come from?", f'find=where who="{TECH}"',
+     f"I don't remember the {CY_SAID} saying anything about which city they come from."),
+])
+def test_life_of_a_named_or_quoted_person(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], ["I saw", "office"])

@@ -32,7 +32,9 @@ _STEP = re.compile(r"\b(?:just|right|immediately)\s+(before|after)\s+(?:the\s+)?
 # "what did you hear said third?", "which words did I hear second to last?": only in a question about words
 _HEARD_ORD = re.compile(rf"\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?{_ORDINAL_OR_END}\b", re.IGNORECASE)
 _WHO_ASKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|one|speaker|voice))\b", re.IGNORECASE)
-_PERSON_RANK = re.compile(rf"\b{_ORD_RE}\s+(?:person|people|one|speaker|voice|to\s+(?:speak|talk))\b|"
+# ("the third to last person to speak": people by their last words, counted from the end)
+_PERSON_RANK = re.compile(rf"\b(?:{_ORD_RE}|(?:second|third|fourth|fifth|next)[\s-]+to[\s-]+(?:the\s+)?(?:last|final)|"
+                          r"penultimate)\s+(?:person|people|one|speaker|voice|to\s+(?:speak|talk))\b|"
                           r"\b(?:each|every)\s+(?:person|speaker|one|voice)\s+(?:only\s+)?once\b|"
                           r"\b(?:different|distinct|new)\s+(?:person|people|speakers?|voices?)\b", re.IGNORECASE)
 

@@ -77,8 +77,9 @@ _SELF = (
                 r"sentences?|things?|questions?|language|colou?rs?|numbers?|letters?|turns?|name|phrases?|ones?|"
                 r"person|people|moment|minute|second|order|kind|sort|day|hour)\b)[a-z]+)\s+(?:does|do|did)\b[^?]*?"
                 r"QUOTED\W*\s+(?P<verb>(?!(?:say|said|tell|speak|talk|ask|mention|hear|see|repeat|mean|answer|reply|"
-                r"enter|leave|go|visit|come|arrive|sit|stand|look|start|begin|end|finish|stop|use|pick|choose|name|"
-                r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+)\b",
+                r"enter|leave|go|visit|come(?!\s+from)|arrive|sit|stand|look|start|begin|end|finish|stop|use|pick|choose|name|"
+                r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+"
+                r"(?:\s+(?:from|for|with|to|at|on|in|about))?)\b",
                 re.IGNORECASE), "{wh} {noun} they {verb}", ""),
 )
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
@@ -254,6 +255,20 @@ _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says
                       r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
 
 
+_NAME = re.compile(r"(?<=\s)(?!I\b|QUOTED\b)[A-Z][a-z]+\b")   # a person by name inside a question
+
+
+def _life_of(plain: str) -> AboutAsk | None:
+    """A thing of the life of the person ``QUOTED`` stands for (:data:`_SELF`), or None."""
+    for pattern, topic, words in _SELF:
+        if (own := pattern.search(plain)) is not None:
+            verb = " ".join((own.groupdict().get("verb") or "").lower().split())
+            noun = (own.groupdict().get("noun") or "").lower()
+            wh = re.sub(r"\W", "", plain.split()[0]).lower()
+            return AboutAsk(topic.format(verb=verb, wh=wh, noun=noun), content_words(words or f"{noun} {verb}"))
+    return None
+
+
 def asks_about(question: str) -> AboutAsk | None:
     """The topic of "what did A say about ...?" when the question names the speaker by their words (or asks about
     anyone's words: "did anyone mention the number seven?"), else None."""
@@ -269,6 +284,11 @@ def asks_about(question: str) -> AboutAsk | None:
         quote = quotes_of(question)[0]
         return AboutAsk(f'{_A_WORD}"{quote}"', spoken_words(quote, every=True))
     if not quotes_of(question):
+        # "what does Ann drink?", "which city does Bo come from?": a thing of a named person's life
+        name = _NAME.search(plain)
+        if name is not None and not (_ABOUT.search(plain) or _OPINION.search(plain)) and \
+                (life := _life_of(plain[:name.start()] + "QUOTED" + plain[name.end():])) is not None:
+            return replace(life, speaker=name.group(0))
         anyone = _ANYONE.search(plain)
         named = _NAMED_SPEAKER.match(plain)
         if anyone is None and named is not None and (kind := _MENTION.search(plain)) and kind.group("topic"):
@@ -291,12 +311,8 @@ def asks_about(question: str) -> AboutAsk | None:
         topic = "their " + own.group("topic").strip()
         words = content_words(own.group("topic"))
         return AboutAsk(topic, words) if words else None
-    for pattern, topic, words in _SELF if m is None else ():
-        if (own := pattern.search(plain)) is not None:
-            verb = " ".join((own.groupdict().get("verb") or "").lower().split())
-            noun = (own.groupdict().get("noun") or "").lower()
-            wh = re.sub(r"\W", "", plain.split()[0]).lower()
-            return AboutAsk(topic.format(verb=verb, wh=wh, noun=noun), content_words(words or f"{noun} {verb}"))
+    if m is None and (life := _life_of(plain)) is not None:
+        return life
     if m is None and (act := _ACT.search(plain)) is not None:
         word = act.group("act").lower()
         return AboutAsk(word, content_words(word), _ACTS[word])

@@ -327,7 +327,9 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
         if 0 < had < n:
             me = d[cid]  # type: ignore[index]
             return f"{cap(me)} spoke only {times_word(had)}{cond}: there was no {ordinal_word(n)} time."
-    if q.find == "who" and not res.people and n is not None and n > 1 and not q.who and q.by != "turn" and \
+    # "who spoke fourth?", "what did the fourth speaker say?", "when did the fourth person speak?" with three
+    if q.find in ("who", "what", "when", "where") and not res.people and n is not None and n > 1 and not q.who and \
+            q.by != "turn" and \
             not q.rel and res.spoke:
         there = join([d[c] for c in res.spoke])  # type: ignore[index]
         return f"Only {there} spoke{cond}: there was no {ordinal_word(n)} person."

@@ -42,6 +42,22 @@ _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+
 # "no" from B's first turn alone, C having spoken right before B's second)
 _YES_NEXT = re.compile(r"^\W*(?:did|was|has|had)\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b",
                        re.IGNORECASE)
+# "how many times did B speak right after A?", "how often did someone talk right before A?": over all of A's turns
+_COUNT_NEXT = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|had)\b[^?]*?\b(?:right|just|"
+                         r"immediately|directly)\s+(after|before)\b", re.IGNORECASE)
+_SOMEONE = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|had)\s+(?:someone|somebody|anyone|"
+                      r"anybody|people|others|someone\s+else|anyone\s+else)\b", re.IGNORECASE)
+_NAMED = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+\b")   # a person by name inside a question ("... right after Ann?")
+
+
+def _people_in(question: str) -> list[str]:
+    """The people a question names, in its order: their quoted words or their names."""
+    quoted = iter(quotes_of(question))
+    marked = QUOTED.sub(" \x00 ", question)
+    return [next(quoted, "") if m.group(0) == "\x00" else m.group(0)
+            for m in re.finditer(rf"\x00|{_NAMED.pattern}", marked)]
+
+
 _A_TURN = re.compile(r"\b(?:first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|time|turns?|words|once)\b",
                      re.IGNORECASE)
 _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -70,6 +86,9 @@ def asks_sequence(question: str) -> str | None:
         return "in_a_row"
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
         return f"ever_{m.group(1).lower()}"
+    if (m := _COUNT_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
+            (len(_people_in(question)) == 2 or (len(_people_in(question)) == 1 and _SOMEONE.search(question))):
+        return f"count_{m.group(1).lower()}"
     if (m := _YES_NEXT.search(question)) and len(quotes_of(question)) == 2 and \
             not _A_TURN.search(QUOTED.sub(" ", question)):
         return f"ever_{m.group(1).lower()}"
@@ -107,6 +126,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
                                                                         re.IGNORECASE)))
     if kind.startswith("ever_"):
         return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
+    if kind.startswith("count_"):
+        return _count_next(executor, q, kind == "count_after", _people_in(question), turns, res, before_time, where)
     ref = quoted[0] if quoted else q.who
     who = None
     if ref:
@@ -164,6 +185,43 @@ def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str]
     at = _join([res.say((b if after else a).start) for a, b in pairs])
     text = f"Yes, {d} spoke right {side} {o}{where}: at {at}."
     res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _count_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
+                before_time: float | None, where: str) -> tuple[str, QueryResult]:
+    """"How many times did B speak right after A?" (each of B's turns that came right after one of A's), "how many
+    times did someone speak right after A?" (each of A's turns someone else's came right after)."""
+    ids = []
+    for ref in quoted:
+        named = executor.run(replace(prepare(q), who=ref), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        ids.append(cid)
+    side = "after" if after else "before"
+    near = list(zip(turns, turns[1:], strict=False))
+    if len(ids) == 2:
+        who, other = ids
+        if who == other:
+            return REFUSAL, res
+        pair = (other, who) if after else (who, other)
+        pairs = [(a, b) for a, b in near if (a.character_id, b.character_id) == pair]
+        subject, o = res.describe[who], res.describe[other]  # type: ignore[index]
+    else:
+        other, who = ids[0], None
+        pairs = [(a, b) for a, b in near if a.character_id != b.character_id and
+                 (a if after else b).character_id == other]
+        subject, o = "someone", res.describe[other]  # type: ignore[index]
+    res.value = len(pairs)
+    res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
+    if not pairs:
+        text = f"{_cap('nobody' if who is None else subject)} {'spoke' if who is None else 'never spoke'} right " \
+               f"{side} {o}{where}."
+        return text, res
+    at = _join([res.say((b if after else a).start) for a, b in pairs])
+    text = f"{_cap(subject)} spoke right {side} {o} {times_word(len(pairs))}{where}: at {at}."
     return (REFUSAL if check(text, res) else text), res
 
 
