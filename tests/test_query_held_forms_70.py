@@ -194,3 +194,34 @@ def test_a_named_turn_keeps_its_relation(ex):  # noqa: F811
 ])
 def test_life_of_a_named_or_quoted_person(ex, question, frame, start):  # noqa: F811
     _check(ex, question, frame, start, [], ["I saw", "office"])
+
+
+# ---- held-out 659-660 ----
+
+# "did A speak last in the lab?" written find=more other="spoke last": whether A is that person, not a count
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Did {CY} speak last in the lab?", f'find=more who="{TECH}" other="spoke last" place="lab"',
+     "No: the person who spoke last was Ann."),
+    ("Did Ann speak last in the lab?", 'find=more who="Ann" other="spoke last" place="lab"', "Yes, that is the same"),
+    (f"Did {CY} speak first in the office?", f'find=more who="{TECH}" other="spoke first" place="office"',
+     "Yes, that is the same person"),
+])
+def test_a_role_is_no_count(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], ["often", "equally"])
+
+
+# yes or no about someone's life by a verb no record holds: "I can't tell", never "yes, A spoke at 0:35"
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Does {CY} like cats?", f'find=yes who="{TECH}" act=spoke',
+     f"I can't tell: I don't remember the {CY_SAID} saying anything about whether they like cats."),
+    ("Does Ann own a bike?", 'find=yes who="Ann"',
+     "I can't tell: I don't remember Ann saying anything about whether they own a bike."),
+])
+def test_yes_or_no_of_their_life(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], ["spoke at"])
+
+
+@pytest.mark.parametrize("question", [f"Did {CY} keep talking after 0:30?", f"Did {CY} speak after 0:30?",
+                                      "Did Ann talk in the lab?", f"Does {BO} speak more than Ann?"])
+def test_turn_questions_are_no_life_facts(question):
+    assert asks_about(question) is None

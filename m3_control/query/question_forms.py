@@ -293,7 +293,11 @@ _COMPARES = re.compile(r"\b(?:more|less|fewer|often|than|as\s+many|as\s+much|sam
 def compared_with_nobody(q: Query, plain: str, added: list[str]) -> Query:
     """``times>other`` in a question that compares no counts ("how many times had A spoken before B said anything?"
     written find=count_times other=B times>other): the comparison goes, the relation the question says stays for
-    the other checks."""
+    the other checks. find=more / less with a role ("did A speak last in the library?" written other="spoke last"):
+    whether A is that person (find=same), not who spoke more often."""
+    if q.find in ("more", "less") and q.other and is_role(q.other) and not _COMPARES.search(plain):
+        added.append(f"find=same: the question compares no counts with {q.other!r}")
+        return replace(q, find="same")
     if not compares_with_other(q.times) or _COMPARES.search(plain):
         return q
     added.append(f"times{q.times} dropped: the question compares nobody's count")

@@ -68,6 +68,10 @@ _SELF = (
     (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+have\s+(?P<verb>(?:any\s+|a\s+)?(?:children|kids|pets?|dogs?|"
                 r"cats?|car|job|family|siblings|brothers?|sisters?|partner|husband|wife))\b", re.IGNORECASE),
      "whether they have {verb}", ""),
+    # "does A like cats?", "did B own a car?": yes or no about A's life, by a verb no record holds (not "did A speak")
+    (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>(?:like|love|hate|enjoy|prefer|own|drive|smoke|"
+                r"drink|eat|cook|play|collect|support|believe\s+in|ride)\s+[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE),
+     "whether they {verb}", ""),
     # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
     (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
      "their job", "job work profession occupation"),
