@@ -7,7 +7,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
     python benchmarks/blind_probes.py 597 /tmp/keep597 [--only 3 7] [--json out.json]
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
-stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-660 at
+stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
@@ -2055,7 +2055,59 @@ T660 = [
  "Who spoke in the {R1} but not in the {R2}?",
  "How many times was {B} heard altogether?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 661))}
+T661 = [
+ "Who spoke first after I came into the {R2}?",
+ "How many times did {A} speak between 0:20 and 1:00?",
+ "Did {B} talk after 0:45?",
+ "What was the second thing said in the {R2}?",
+ "Which of {A}, {B} and {C} spoke the most?",
+ "How many people spoke only once?",
+ "Who spoke right before {B}'s second turn?",
+ "When did I first hear anyone in the {R2}?",
+ "Did {C} speak more than once in the {R1}?",
+ "How many seconds after {A}'s last turn did {B} speak?",
+ "Who was the second person I heard in the {R1}?",
+ "Did {A} and {C} both speak before 0:30?",
+ "What did {B} say after I arrived in the {R2}?",
+ "How many turns did {C} take in total?",
+ "Was {A} heard in the {R2} before {B}?",
+ "Who spoke the fewest times in the {R1}?",
+ "Did anyone speak twice in a row in the {R2}?",
+ "At what time did {B} last speak in the {R1}?",
+ "How many different people spoke after {C}'s first turn?",
+ "Did someone say 'set white by v eight now'?",
+ "How many times did {C} speak in the {RX}?",
+ "What food does {A} like?",
+ "Who spoke immediately after the first turn in the {R1}?",
+ "How long did {B} speak in total?",
+]
+T662 = [
+ "Who said the very last thing I heard?",
+ "How many times had {C} spoken by 0:50?",
+ "Was {A} in the {R2} when I heard them?",
+ "What did {C} say last?",
+ "Which room did I hear the most turns in?",
+ "How many people spoke before {C} first spoke?",
+ "Who spoke right after {C}'s last turn?",
+ "Did {B} speak first or last in the {R1}?",
+ "How many times did {A} speak after I left the {R1}?",
+ "Who spoke in the {R1} after 0:20?",
+ "When did {C} speak in the {R2}?",
+ "Did {A} speak less often than {B}?",
+ "What was the final thing said in the {R1}?",
+ "How many seconds was I in the {R2} before anyone spoke?",
+ "Which person was heard only in the {R2}?",
+ "Who spoke third in the {R2}?",
+ "Did {B} ever speak right before {A}?",
+ "How many turns were taken between 0:30 and 1:00?",
+ "Was {C} the third person to speak?",
+ "Did anyone say 'bin white at p two again'?",
+ "Who spoke last in the {RX}?",
+ "What does {B} do at the weekend?",
+ "How many times did {B} speak before {A}'s last turn?",
+ "Who was talking at 0:15?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 663))}
 
 
 def main() -> None:
