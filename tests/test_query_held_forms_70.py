@@ -225,3 +225,44 @@ def test_yes_or_no_of_their_life(ex, question, frame, start):  # noqa: F811
                                       "Did Ann talk in the lab?", f"Does {BO} speak more than Ann?"])
 def test_turn_questions_are_no_life_facts(question):
     assert asks_about(question) is None
+
+
+# ---- held-out 661-662 ----
+
+# "did A and B both speak before 0:05?": each of them against the moment (Ann 0:02, Bo 0:10), not Ann before Bo
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Did Ann and {BO} both speak before 0:05?", f'find=yes who="Ann" other="{COFFEE}" rel=before to=0:05',
+     f"No: Ann spoke at 00:02 and the {BO_SAID} did not speak before 00:05."),
+    (f"Did Ann and {BO} both speak before 0:30?", f'find=yes who="Ann" other="{COFFEE}" rel=before to=0:30',
+     f"Yes, both: Ann spoke at 00:02 and the {BO_SAID} spoke at 00:10 before 00:30."),
+])
+def test_both_against_a_moment(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], [])
+
+
+def test_both_of_two_keeps_a_relation_between_them():
+    from m3_control.query.each_of_two import each_of_two
+    q = Query(find="yes", who="a", other="b", rel="before")
+    assert each_of_two(q, "Did A speak before B both times?", []) == q            # no moment: A before B
+    assert each_of_two(q, "Did A and B both speak before 0:30?", []).rel is None
+
+
+# "did A speak first or last in P?": both ends said (the kitchen: Ann 0:02, Bo 0:10, Ann 0:20; the office: Cy 0:35,
+# Bo 0:40; the lab: Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25)
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Did {BO} speak first or last in the office?", f'find=more who="{COFFEE}" other="spoke first"',
+     f"Yes, last: the {BO_SAID} spoke last in the office (00:40); the first was the {CY_SAID} (00:35)."),
+    ("Did Ann speak first or last in the lab?", 'find=same who="Ann" other="spoke first"',
+     "Yes, both: Ann spoke first (01:05) and last (01:25) in the lab."),
+    (f"Did {CY} speak first or last in the kitchen?", f'find=same who="{TECH}" other="spoke first"',
+     "No, neither: the first to speak in the kitchen was Ann (00:02) and the last Ann (00:20)."),
+])
+def test_first_or_last(ex, question, frame, start):  # noqa: F811
+    _check(ex, question, frame, start, [], [])
+
+
+# what someone does at the weekend: a thing of their life, and "the weekend" is no place
+def test_the_weekend_is_no_place(ex):  # noqa: F811
+    _check(ex, f"What does {BO} do at the weekend?", f'find=what who="{COFFEE}" act=seen times=0',
+           f"I don't remember the {BO_SAID} saying anything about what they do at the weekend.", [], ["place"])
+    assert place_of_question(f"What does {BO} do at the weekend?", []) is None

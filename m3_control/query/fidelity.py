@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from m3_memory.timeline import Timeline, recording_halves
 
+from .each_of_two import each_of_two
 from .frame import TIMED_REL, Query, compares_with_other, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
@@ -298,7 +299,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
     q = forms(q, plain, quoted, known_places, bool(YES_NO_QUESTION.match(question)), added)
     q = _unasked_times(rank_not_count(q, plain, added), plain, added)
-    q = counted_people(compared_with_nobody(q, plain, added), added)
+    q = counted_people(compared_with_nobody(each_of_two(q, plain, added), plain, added), added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
     q = time_between(q, question, plain, quoted, added)
     if q.find in ("same", "more", "less") and q.who is None and q.other is None:

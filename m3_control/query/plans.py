@@ -1,6 +1,7 @@
 """Questions no one frame says, answered by code over several frames (or one frame's result regrouped):
 
 - ``order``: which of the listed people came first / last (:mod:`.choice`)
+- ``first_or_last``: whether one person spoke first or last, both asked at once (:mod:`.first_or_last`)
 - ``counts``: which of three or more listed people spoke most / least often (:mod:`.choice`)
 - ``right_after`` / ``right_before``: who came right after A, of the people listed as choices (:mod:`.choice`)
 - ``side``: before or after a moment (:mod:`.sides`)
@@ -49,6 +50,7 @@ from . import (
     both_conditions,
     choice,
     everyone,
+    first_or_last,
     moods,
     not_yet,
     place_counts,
@@ -157,6 +159,10 @@ def plan_for(question: str) -> Plan | None:
     which = choice.order_choice(question)
     if which is not None:
         return Plan(f"order_{which}", lambda ex, q, t: choice.answer(ex, q, which, question, t))
+    either = first_or_last.asks_first_or_last(question)
+    if either is not None:
+        return Plan("first_or_last", lambda ex, q, t: first_or_last.answer(ex, q, either, t),
+                    prepare=first_or_last.prepare)
     seq = turn_sequence.asks_sequence(question)
     if seq is not None:
         return Plan(seq, lambda ex, q, t: turn_sequence.answer(ex, q, seq, question, t), prepare=turn_sequence.prepare)

@@ -48,7 +48,9 @@ NAME_TOPIC = "their name"
 _SELF = (
     (re.compile(r"^\W*how\s+old\s+(?:is|was)\b[^?]*?QUOTED", re.IGNORECASE), "their age", "age old years"),
     (re.compile(r"^\W*(?:where|what)\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>live|work|come\s+from|study|"
-                r"grow\s+up|do\s+for\s+(?:a\s+)?(?:living|work))\b", re.IGNORECASE), "{wh} they {verb}", ""),
+                r"grow\s+up|do\s+for\s+(?:a\s+)?(?:living|work|fun)|do\s+(?:at|on|over|during)\s+(?:the\s+)?weekends?|"
+                r"do\s+in\s+(?:their|his|her)\s+(?:free|spare)\s+time|do\s+after\s+work)\b", re.IGNORECASE),
+     "{wh} they {verb}", ""),
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
                 re.IGNORECASE), "{wh} they {verb}", ""),
     # "what did A eat?", "what does A drink?": what someone did is in no record, only what they said about it
