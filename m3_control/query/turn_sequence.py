@@ -162,17 +162,27 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
     return (REFUSAL if check(text, res) else text), res
 
 
-def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
-               before_time: float | None, where: str) -> tuple[str, QueryResult]:
-    """"Did B ever speak right after A?": over every turn of A's (the frame relates to one of them only)."""
+def _people_ids(executor: QueryExecutor, q: Query, refs: list[str], res: QueryResult,
+                before_time: float | None) -> list[int] | tuple[str, QueryResult]:
+    """Each named person's character id (their description put into ``res``), or the answer that one of them is not
+    known."""
     ids = []
-    for ref in quoted:
+    for ref in refs:
         named = executor.run(replace(prepare(q), who=ref), before_time)
         if named.status != "ok":
             return phrase(named), named
         cid = named.who["who"].character_id
         res.describe[cid] = named.describe[cid]  # type: ignore[index]
         ids.append(cid)
+    return ids
+
+
+def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
+               before_time: float | None, where: str) -> tuple[str, QueryResult]:
+    """"Did B ever speak right after A?": over every turn of A's (the frame relates to one of them only)."""
+    ids = _people_ids(executor, q, quoted, res, before_time)
+    if isinstance(ids, tuple):
+        return ids
     who, other = ids
     if who == other:
         return REFUSAL, res
@@ -192,14 +202,9 @@ def _count_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str
                 before_time: float | None, where: str) -> tuple[str, QueryResult]:
     """"How many times did B speak right after A?" (each of B's turns that came right after one of A's), "how many
     times did someone speak right after A?" (each of A's turns someone else's came right after)."""
-    ids = []
-    for ref in quoted:
-        named = executor.run(replace(prepare(q), who=ref), before_time)
-        if named.status != "ok":
-            return phrase(named), named
-        cid = named.who["who"].character_id
-        res.describe[cid] = named.describe[cid]  # type: ignore[index]
-        ids.append(cid)
+    ids = _people_ids(executor, q, quoted, res, before_time)
+    if isinstance(ids, tuple):
+        return ids
     side = "after" if after else "before"
     near = list(zip(turns, turns[1:], strict=False))
     if len(ids) == 2:
