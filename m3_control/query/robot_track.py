@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.poses import place_of
+from m3_memory.poses import Place, place_of
 from m3_memory.store.where import find_place, load_places, pose_near, robot_stays, track_between
 
 if TYPE_CHECKING:
@@ -34,23 +34,22 @@ def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | Non
 PASSING_S = 2.0   # a stay shorter than this is the robot driving through a place on its way elsewhere
 
 
-def _stays_in(store: Any, res: QueryResult, place_name: str, t2: float | None) -> list[tuple[float, float | None]]:
+def _stays_in(store: Any, res: QueryResult, place: Place | None, t2: float | None) -> list[tuple[float, float | None]]:
     """The robot's stays in the place up to ``t2``, without the moments it only drove through it (a track from the
     hallway to the kitchen that crosses the bathroom for 0.1 s did not "get to the bathroom"), unless passing through
     is all it did there."""
-    place = find_place(load_places(store), place_name)
     stays = [(a, b) for p, a, b in robot_stays(store, t2) if place is not None and p == place.name]
     kept = [(a, b) for a, b in stays if b is None or b - a >= PASSING_S] or stays
     if len(kept) < len(stays):
-        res.steps.append({"step": f"passed through {place_name}", "at": [round(a, 1) for a, b in stays
-                                                                       if (a, b) not in kept]})
+        res.steps.append({"step": f"passed through {place.name}", "at": [round(a, 1) for a, b in stays  # type: ignore[union-attr]
+                                                                        if (a, b) not in kept]})
     return kept
 
 
 def robot_arrivals(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> list[float]:
     """When the robot got to the place within the window (the starts of its stays there)."""
     place = find_place(load_places(store), place_name)
-    got = [a for a, _ in _stays_in(store, res, place_name, t2) if t1 is None or a >= t1]
+    got = [a for a, _ in _stays_in(store, res, place, t2) if t1 is None or a >= t1]
     res.robot_places = [(a, place.name) for a in got]  # type: ignore[union-attr]
     return got
 
@@ -59,7 +58,7 @@ def robot_departures(store: Any, res: QueryResult, place_name: str, t1: float | 
     """When the robot left the place within the window (the ends of its stays there, ``robot_stays``: the first pose
     outside). ``res.robot_places``: those times, or where it never left, when it got there (the answer says so)."""
     place = find_place(load_places(store), place_name)
-    stays = _stays_in(store, res, place_name, t2)
+    stays = _stays_in(store, res, place, t2)
     left = [b for _, b in stays if b is not None and (t1 is None or b >= t1)]
     res.robot_places = [(b, place.name) for b in left] or \
         [(a, place.name) for a, b in stays if b is None]  # type: ignore[union-attr]

@@ -22,7 +22,7 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
-from .wording import QUOTED
+from .wording import NAME_IN_QUESTION, QUOTED
 from .words import cap, times_word
 from .words import join as _join
 
@@ -261,7 +261,7 @@ _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says
                       r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
 
 
-_NAME = re.compile(r"(?<=\s)(?!I\b|QUOTED\b)[A-Z][a-z]+\b")   # a person by name inside a question
+_NAME = NAME_IN_QUESTION
 
 
 def _life_of(plain: str) -> AboutAsk | None:

@@ -19,7 +19,7 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_forms import IN_A_ROW, MOST_IN_A_ROW
-from .wording import QUOTED
+from .wording import NAME_IN_QUESTION, QUOTED
 from .words import times_word
 
 _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|person|speaker|one)\b|"
@@ -47,15 +47,13 @@ _COUNT_NEXT = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|h
                          r"immediately|directly)\s+(after|before)\b", re.IGNORECASE)
 _SOMEONE = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|had)\s+(?:someone|somebody|anyone|"
                       r"anybody|people|others|someone\s+else|anyone\s+else)\b", re.IGNORECASE)
-_NAMED = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+\b")   # a person by name inside a question ("... right after Ann?")
-
 
 def _people_in(question: str) -> list[str]:
     """The people a question names, in its order: their quoted words or their names."""
     quoted = iter(quotes_of(question))
     marked = QUOTED.sub(" \x00 ", question)
     return [next(quoted, "") if m.group(0) == "\x00" else m.group(0)
-            for m in re.finditer(rf"\x00|{_NAMED.pattern}", marked)]
+            for m in re.finditer(rf"\x00|{NAME_IN_QUESTION.pattern}", marked)]
 
 
 _A_TURN = re.compile(r"\b(?:first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|time|turns?|words|once)\b",

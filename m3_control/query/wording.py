@@ -28,6 +28,9 @@ CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
 # inside a word ("I'd", "who's") opens no quote, and one right after a quote ("'X''s final turn") closes none
 QUOTED = re.compile(r"\"([^\"]{2,})\"|“([^”]{2,})”|(?<!\w)'([^']{2,})'(?!\w)")
+# a person by name inside a question ("... right after Ann?", "what does Ann drink?"): a capitalised word after a
+# space, not "I" and not the "QUOTED" mark a question's quotes are replaced by
+NAME_IN_QUESTION = re.compile(r"(?<=\s)(?!I\b|QUOTED\b)[A-Z][a-z]+\b")
 _QUOTED = QUOTED
 # "before the clock reached 0:36", "after the clock showed 0:09": the clock's words between the bound and the time
 _CLOCK_SAID = (r"(?:\s+the\s+(?:clock|time|timer|mark)(?:\s+(?:reached|reaches|hit|hits|showed|shows|read|reads|said|"
