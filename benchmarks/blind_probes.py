@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, each before any of those scenes was built. New probes need new templates written before their seeds are
+stop 70, 663-664 at stop 71, each before any of those scenes was built. New probes need new templates written before their seeds are
 built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2107,7 +2107,59 @@ T662 = [
  "How many times did {B} speak before {A}'s last turn?",
  "Who was talking at 0:15?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 663))}
+T663 = [
+ "Who was the first to speak after {B}'s last turn?",
+ "Did {A} speak more in the {R1} or in the {R2}?",
+ "How many rooms did {C} speak in?",
+ "What was said right after 0:30?",
+ "Who spoke for the shortest time in total?",
+ "Which room was I in when {B} first spoke?",
+ "How many times did {A} and {B} speak altogether?",
+ "Who spoke between 0:10 and 0:25?",
+ "Which of {A} or {C} spoke last?",
+ "Did anyone speak in the {R2} before {C} did?",
+ "How long after {A}'s first turn did {C} first speak?",
+ "What was the last thing {B} said in the {R1}?",
+ "How many people did I hear in total?",
+ "Was {C} ever heard in the {R1}?",
+ "Who spoke second to last in the {R2}?",
+ "Was {A} speaking at 0:50?",
+ "How many times did {C} speak before I left the {R1}?",
+ "Who spoke more in the {R2}, {B} or {C}?",
+ "When did {A} speak for the last time?",
+ "Did anyone say 'set red at g three soon'?",
+ "How many people spoke in the {RX}?",
+ "What is {A}'s favourite colour?",
+ "Who spoke right after {A}'s second turn?",
+ "How many turns were taken in the {R2} after 1:00?",
+]
+T664 = [
+ "Who opened the conversation?",
+ "How many turns did {A} take in the {R2}?",
+ "Did {B} speak before I entered the {R2}?",
+ "What did {A} say first?",
+ "Which people spoke in both the {R1} and the {R2}?",
+ "At what time did {C} first speak?",
+ "Who spoke more often than {C}?",
+ "Was {A} the most talkative person in the {R1}?",
+ "How many different people did I hear after 0:40?",
+ "What was the first thing said after I entered the {R2}?",
+ "Did {C} speak right before {B}?",
+ "How many times did someone speak right after {A}?",
+ "Who was the fourth person to speak?",
+ "How long did I stay in the {R1}?",
+ "Did {B} say anything in the {R1} after 0:20?",
+ "Who spoke the most between 0:20 and 0:50?",
+ "Who was the last person to speak before I left the {R1}?",
+ "How many seconds after I arrived in the {R2} did {B} speak?",
+ "Did anyone say 'lay red in k six please'?",
+ "Who did I hear first in the {RX}?",
+ "What sport does {B} play?",
+ "Did {A} speak in every room I visited?",
+ "Who spoke just before the last turn in the {R2}?",
+ "How many turns did {B} and {C} take together?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 665))}
 
 
 def main() -> None:
