@@ -39,9 +39,9 @@ from .query import routing as query_routing
 from .query import spans as query_spans
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
-from .query.phrase import described_nobody
 from .query.quotes import quote_score
 from .query.requests import direct_question
+from .query.stopped import described_nobody
 from .robot_provenance import robots_of
 from .rounds import Rounds
 from .tool_result import ToolResult

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from .execute import QueryExecutor, QueryResult
-from .phrase import _cap, _join, _the, check, times_word
+from .phrase import _cap, _join, check, times_word
+from .words import the_place as _the
 
 _ALSO = re.compile(
     r",?\s+and\s+(?P<ask>(?:when|at\s+what\s+time)(?:\s+(?:was\s+that|did\s+(?:they|he|she)(?:\s+\w+)?))?"

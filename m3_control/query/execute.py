@@ -209,16 +209,17 @@ class QueryExecutor:
             # the time until someone's next turn ("... and the next thing B said") is measured to B's next turn,
             # not to whoever spoke right after
             # ... and "what did C say right after A's last words?" is C's next words, whoever spoke in between
-            next_of = who is not None and who != other and q.find in ("what", "when", "where") and \
-                q.rel.startswith("right_")
+            next_of = who not in (None, other) and q.find in ("what", "when", "where") and q.rel.startswith("right_")
             rq = replace(q, rel=q.rel.replace("right_", "")) if (q.find == "gap" or next_of) and who is not None \
                 else q
             if q.place is not None and q.rel in TIMED_REL and not q.rel.endswith("_last") and q.other_turn is None:
                 # "how many people spoke in the kitchen before A did?": A's turns there are the anchor (A's last
                 # words are their last anywhere: "did anyone speak in the kitchen after A's last words?")
                 rq, theirs = replace(rq, place=place.name), _own_turns(facts, other)
-                self.place_turns(res, theirs)
-                if not any(res.places.get(e.id) == place.name for e in theirs):
+                mine = _own_turns(facts, who) if who not in (None, other) else []   # type: ignore[arg-type]
+                self.place_turns(res, theirs + mine)
+                if not any(res.places.get(e.id) == place.name for e in theirs):   # (the answer says who's there)
+                    res.events = [e for e in mine if res.places.get(e.id) == place.name]
                     return self._stop(res, "not_there", place.name)
             scope = self._relate(res, facts, rq, other, scope)
             if next_of:     # the executed frame is what the answer says ("after", their next turn)

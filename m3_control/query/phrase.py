@@ -11,11 +11,13 @@ import re
 
 from .execute import PersonRow, QueryResult, both_people, busiest_place
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
-from .people import look_of
+from .stopped import stopped as _stopped
 from .turn_forms import turn_form_answer
 from .words import ORD, ordinal_word, seconds_word, times_word
 from .words import cap as _cap
 from .words import join as _join
+from .words import said as _said
+from .words import the_place as _the
 
 _QUOTE = re.compile(r'"([^"]*)"')
 _CLOCK = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
@@ -29,10 +31,6 @@ def _turn_rank(q, n: int | None) -> str:  # noqa: ANN001
     if q.pick == "last" or n is None:
         return "last"
     return ordinal_word(n)
-
-
-def _said(ref: str) -> str:
-    return ref.strip().strip("\"'“”‘’").rstrip(".!?")
 
 
 def conditions(res: QueryResult) -> str:
@@ -297,54 +295,6 @@ def _times_phrase(spec: str, res: QueryResult | None = None) -> str:
     how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
         spec.rstrip("0123456789")]
     return f"{how}{times_word(k)}"
-
-
-def _the(place: str) -> str:
-    return place if place.startswith("x ") else f"the {place}"
-
-
-def _stopped(res: QueryResult) -> str:
-    s, ref = res.status, res.problem
-    if s == "future_time":
-        return f"I have no memory of {ref} yet."
-    if s == "no_such_turn":     # "right before A spoke for the third time" when A spoke twice
-        n = int(ref)
-        d = res.describe[res.who["other"].character_id]  # type: ignore[index]
-        return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
-    if s == "unknown_place":
-        return f"I don't know a place called \"{_said(ref)}\"."
-    if s == "not_there":        # "... in the kitchen before A did?" when A never spoke there
-        return f"I did not hear {res.describe[res.who['other'].character_id]} in {_the(ref)}."  # type: ignore[index]
-    who = next((w for w in res.who.values() if w.ref == ref), None)
-    look = look_of(ref) if who is not None and who.how == "look" else None
-    if look is not None:
-        if s == "ambiguous_person":
-            both = "both" if len(res.candidates) == 2 else "all"
-            return f"I can't tell who you mean: {_join(res.candidates)} {both} looked {look}."
-        return f"{'No, I' if res.query.find == 'yes' else 'I'} don't remember anyone looking {look}."
-    if s == "ambiguous_person" and who is not None:
-        return f"I can't tell who you mean: {_join(res.candidates)} both said something like \"{_said(ref)}\"."
-    if who is not None and who.name_like:
-        return f"I don't know anyone called {_said(ref)}."
-    if res.query.find == "yes":
-        return f"No, I never heard anyone say \"{_said(ref)}\"."
-    return f"I don't remember anyone saying \"{_said(ref)}\"."
-
-
-def described_nobody(res: QueryResult, question: str, quoted: list[str]) -> str | None:
-    """A person the question describes in its own words, not by a quote, a name or a look the faces hold ("did the
-    person wearing a red hat speak?"), whom no record matches: the memory cannot tell, which is not "nobody said
-    'red hat'". ``quoted``: what the question quotes (fidelity.quotes_of). None for any other result."""
-    ref = res.problem
-    if res.status != "unknown_person" or not ref or quoted:
-        return None
-    who = next((w for w in res.who.values() if w.ref == ref), None)
-    if who is None or who.name_like or who.how in ("look", "role"):
-        return None
-    if re.search(rf"\b(?:say|said|says|saying|words?)\s+(?:that\s+)?\W*{re.escape(ref)}", question, re.IGNORECASE):
-        return None       # "did anyone say close the gate?": words someone would have said
-    return (f"I don't know who you mean by \"{_said(ref)}\": I know people by what they said, their names and how "
-            "they looked.")
 
 
 def _nobody(res: QueryResult, cond: str) -> str:

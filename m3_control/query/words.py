@@ -39,6 +39,16 @@ def join(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
+def said(ref: str) -> str:
+    """What a question quotes, without its quotation marks and end stop."""
+    return ref.strip().strip("\"'“”‘’").rstrip(".!?")
+
+
+def the_place(place: str) -> str:
+    """"the kitchen"; a place named by its position ("x 3.0 y 1.0") without an article."""
+    return place if place.startswith("x ") else f"the {place}"
+
+
 # a length of time as a question says it ("ten seconds", "2 minutes", "a minute"): read with repair.time_of
 AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
          r"(?:seconds?|minutes?)"
