@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-664 at stop 71, each before any of those scenes was built. New probes need new templates written before
+stop 70, 663-666 at stop 71, each before any of those scenes was built. New probes need new templates written before
 their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2159,7 +2159,59 @@ T664 = [
  "Who spoke just before the last turn in the {R2}?",
  "How many turns did {B} and {C} take together?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 665))}
+T665 = [
+ "Who spoke after {A} but before {C}?",
+ "What did {A} say right after {B} spoke for the second time?",
+ "Who spoke the second most?",
+ "Which room had the most different speakers?",
+ "How many turns did the most talkative person take?",
+ "Did anyone speak more often than {A} in the {R2}?",
+ "What was the third thing I heard in the {R2}?",
+ "When did I arrive in the {R2}?",
+ "How many people spoke exactly once in the {R2}?",
+ "Did anyone speak only in the {R1}?",
+ "Who spoke right after the person who spoke first?",
+ "How many seconds were there between {B}'s first and second turns?",
+ "Did {C} speak before {A} did?",
+ "Who did I hear in the {R2} but never in the {R1}?",
+ "What did the last person to speak in the {R1} say?",
+ "How many times did people speak after {B}'s last turn?",
+ "Was I in the {R1} when {C} last spoke?",
+ "Who spoke most recently before 1:00?",
+ "Was {A} ever the last speaker in a room?",
+ "Did anyone say 'place green by b one now'?",
+ "When was I in the {RX}?",
+ "How old is {C}?",
+ "Who spoke more in the {R1}, {A} or {B}?",
+ "How many times did {C} speak in total?",
+]
+T666 = [
+ "Did anyone speak twice in a row?",
+ "How long did {A} talk in the {R1}?",
+ "Who was the first person I saw?",
+ "Did I hear {B} before {C}?",
+ "How many people spoke in the {R1} before 0:30?",
+ "In which room did I first hear {C}?",
+ "Who spoke between {B}'s first and second turns?",
+ "Did {A} speak more than {B} in the {R1}?",
+ "How many times did I hear {C} after 0:30?",
+ "Which room was I in at 0:45?",
+ "Who spoke the least in total?",
+ "What did the second person to speak in the {R2} say?",
+ "How many turns were there in total?",
+ "Did {C} speak right after {A}'s first turn?",
+ "How much time passed between my arrival in the {R2} and the first turn there?",
+ "Who was talking when I left the {R1}?",
+ "What did {B} say in the {R2}?",
+ "Did anyone say 'bin green with t seven soon'?",
+ "How long was I in the {RX}?",
+ "Where was {A} born?",
+ "Which person spoke the most after 0:30?",
+ "How many different people spoke right after {A}?",
+ "Was {B} the last person I heard in the {R1}?",
+ "When did {C} speak for the second time?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 667))}
 
 
 def main() -> None:
