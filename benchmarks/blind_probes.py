@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-666 at stop 71, each before any of those scenes was built. New probes need new templates written before
+stop 70, 663-668 at stop 71, each before any of those scenes was built. New probes need new templates written before
 their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2211,7 +2211,59 @@ T666 = [
  "Was {B} the last person I heard in the {R1}?",
  "When did {C} speak for the second time?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 667))}
+T667 = [
+ "Who was the only person to speak in the {R1}?",
+ "What was the second to last thing {A} said?",
+ "Who spoke right after I arrived in the {R2}, and what did they say?",
+ "Did {B} speak more in the first half of the recording or the second?",
+ "How many people spoke more than twice?",
+ "Which person spoke first in the {R2}?",
+ "Did {C} speak before 0:20 or after?",
+ "When did {B} speak in the {R1}?",
+ "Who spoke the most in the {R2} after 0:40?",
+ "How many seconds did {C} talk in total?",
+ "Did anyone speak right after {C}'s last turn?",
+ "Was {A} quiet in the {R2}?",
+ "How many turns were taken before I entered the {R2}?",
+ "Which of {A}, {B} and {C} spoke last?",
+ "Who spoke fewer times than {A}?",
+ "What did I hear at 0:35?",
+ "How long was the gap between {A}'s last turn and {C}'s last turn?",
+ "Was {B} heard between 0:20 and 0:40?",
+ "Did anyone say 'set green in u nine please'?",
+ "Who was the first person I heard in the {RX}?",
+ "What is {B}'s job?",
+ "How many people spoke in both rooms?",
+ "Did {C} speak three times or more?",
+ "Who spoke right before {A}'s last turn?",
+]
+T668 = [
+ "Who spoke first in the second room I visited?",
+ "Did {A} speak again after {B}'s first turn?",
+ "How many times did {B} and {C} speak in the {R2}?",
+ "What was the first thing {C} said in the {R2}?",
+ "Which room did {A} speak in last?",
+ "Who spoke right after {C} spoke for the first time?",
+ "How many people had spoken by 0:30?",
+ "Did {B} speak in the {R1} after {A}?",
+ "Who spoke in the {R2} before {B} did?",
+ "What time did I first hear someone in the {R2}?",
+ "How many times did {A} speak in a row at most?",
+ "Was {C} the person who spoke the least?",
+ "Who did I hear only once?",
+ "How long did I spend in the {R2}?",
+ "What did {A} say right before I left the {R1}?",
+ "Did everyone I heard speak in the {R2}?",
+ "Which people spoke between 0:40 and 1:10?",
+ "Did {B} speak more often than {C} after 0:30?",
+ "Did anyone say 'lay white at j one again'?",
+ "How many times did {A} speak in the {RX}?",
+ "Where does {C} work?",
+ "Who spoke just after the second turn in the {R1}?",
+ "How many different people did I hear in the {R1}?",
+ "Was the last person I heard also the first?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 669))}
 
 
 def main() -> None:
