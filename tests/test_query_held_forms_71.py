@@ -23,3 +23,81 @@ from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixtur
 ])
 def test_before_someone_never_there(ex, question, frame, named, absent):  # noqa: F811
     _check(ex, question, frame, "I did not hear", named, absent)
+
+
+# ---- "who spoke last (second to last)?" says when that turn began, as "when did A last speak?" does ----
+
+@pytest.mark.parametrize("question, frame, start, at, ended", [
+    ("Who spoke last in the lab?", 'find=who pick=last place="lab" act=spoke', "Ann spoke last in the lab",
+     "(01:25)", "01:27"),
+    ("Who spoke second to last in the lab?", 'find=who pick=-2 place="lab" act=spoke',
+     f'The person who said "{TECH}" was the second to last person to speak in the lab', "(01:20)", "01:22"),
+])
+def test_last_speaker_says_when_the_turn_began(ex, question, frame, start, at, ended):  # noqa: F811
+    _check(ex, question, frame, start, [at], [ended])
+
+
+# ---- a birth place or year is a thing of their life: what they said about it, never where they were seen ----
+
+@pytest.mark.parametrize("question, frame", [
+    (f"Where was {CY} born?", f'find=where who="{TECH}" act=seen'),
+    ("When was Ann born?", 'find=when who="Ann"'),
+])
+def test_where_born_is_their_life(ex, question, frame):  # noqa: F811
+    _check(ex, question, frame, "I don't remember", ["where they were born" if "Where" in question else
+                                                     "when they were born"], ["office", "lab", "00:"])
+
+
+# ---- "how many different people spoke right after A?": over all of A's turns, each person with when ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # after Ann: Bo (0:10), Cy (0:35 and 1:10); nobody after Ann's last turn (1:25)
+    ("How many different people spoke right after Ann?", 'find=count_people other="Ann" rel=right_after',
+     "2 different people spoke right after Ann", [f'"{COFFEE.capitalize()}" (at 00:10)', "(at 00:35 and 01:10)"],
+     ["01:20"]),
+    # right before Cy: Ann (0:20 before 0:35, 1:05 before 1:10); Cy's 1:20 came after Cy's own turn
+    (f"How many people spoke right before {CY}?", f'find=count_people other="{TECH}" rel=right_before',
+     "1 different person spoke right before", ["Ann (at 00:20 and 01:05)"], ["01:10 and", "00:40"]),
+])
+def test_different_people_right_after(ex, question, frame, start, named, absent):  # noqa: F811
+    _check(ex, question, frame, start, named, absent)
+
+
+# ---- "did anyone speak more often than A in P?": against A's count there, both counts said ----
+
+@pytest.mark.parametrize("question, start, named, absent", [
+    # the lab: Ann twice, Cy twice: nobody more (it was "nobody spoke in the lab")
+    ("Did anyone speak more often than Ann in the lab?", "No, nobody spoke more often than Ann in the lab",
+     ["(Ann spoke twice)"], ["nobody spoke in the lab"]),
+    # the office: Ann never; Bo and Cy once each
+    ("Did anyone speak more often than Ann in the office?", "Yes,", ["(once)", "Ann did not speak"], []),
+])
+def test_anyone_more_often_than_them_in_a_place(ex, question, start, named, absent):  # noqa: F811
+    _check(ex, question, 'find=yes who="Ann" times>other', start, named, absent)
+
+
+# ---- "was I in P when A (last) spoke?": the robot's place at that turn, not a second person "spoke last" ----
+
+@pytest.mark.parametrize("question, start, named", [
+    (f"Was I in the office when {CY} last spoke?", "No: when", ["(01:20) I was in the lab, not in the office"]),
+    (f"Was I in the lab when {CY} last spoke?", "Yes, I was in the lab when", ["(01:20)"]),
+    (f"Were we in the office when {BO} first spoke?", "No: when", ["(00:10) I was in the kitchen"]),
+    ("Was I in the office when Ann spoke for the third time?", "No: when Ann spoke for the third time (01:05)",
+     ["in the lab"]),
+    ("Was I in the kitchen when Ann spoke?", "Only sometimes", ["00:02 (in the kitchen)", "01:25 (in the lab)"]),
+])
+def test_robot_place_when_someone_spoke(ex, question, start, named):  # noqa: F811
+    _check(ex, question, 'find=yes who="Ann" other="spoke last" place="office" act=spoke', start, named, [])
+
+
+# ---- "was A ever the last (first) speaker in a room?": each room's end against A ----
+
+@pytest.mark.parametrize("question, start, named", [
+    (f"Was {CY} ever the last speaker in a room?", f'No, the person who said "{TECH}" spoke last in no room',
+     ["the kitchen: Ann at 00:20", "the lab: Ann at 01:25"]),
+    ("Was Ann ever the first person to speak in a room?", "Yes: Ann spoke first in the kitchen (at 00:02)",
+     ["the lab (at 01:05)"]),
+    (f"Did {BO} ever speak last in any room?", "Yes:", ["spoke last in the office (at 00:40)"]),
+])
+def test_ever_a_rooms_first_or_last(ex, question, start, named):  # noqa: F811
+    _check(ex, question, 'find=yes who="Ann" other="spoke last" place="x four"', start, named, [])

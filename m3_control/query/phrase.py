@@ -33,6 +33,12 @@ def _turn_rank(q, n: int | None) -> str:  # noqa: ANN001
     return ordinal_word(n)
 
 
+def _last_turn(p: PersonRow) -> float:
+    """When a person's last event began: the time "A spoke last (01:25)" says, as "when did A last speak?" does
+    (``PersonRow.last``, when it ended, orders people)."""
+    return max(p.events, key=lambda e: (e.end, e.start)).start
+
+
 def conditions(res: QueryResult) -> str:
     """The query's filters in words (" in the kitchen between 00:40 and 00:55")."""
     q = res.query
@@ -423,13 +429,21 @@ def _yes(res: QueryResult, cond: str) -> str:
             return f"Yes, {d} {verb}{when}{cond}."
         return f"No, I did not {'see' if q.act == 'seen' or q.rel == 'with' else 'hear'} {d}{cond}."
     # "did anyone speak more than twice in the kitchen?": what nobody did, said in full
-    how = _times_phrase(q.times) if q.times and not compares_with_other(q.times) else ""
+    # ... "did anyone speak more often than A in the lab?": than A there
+    against = q.times is not None and compares_with_other(q.times) and "other" in res.who
+    how = _times_phrase(q.times, res) if q.times and (against or not compares_with_other(q.times)) else ""
     did = " never spoke" if how == "never" else f" spoke {how}" if how else ""
     if not did and res.people:     # "did anyone speak between 0:10 and 0:20?": "Yes, A and B spoke ..."
         heard = all(e.kind == "voice" for p in res.people for e in p.events)
         did = " spoke" if heard else " were seen" if len(res.people) > 1 else " was seen"
     elif not did:
         did = " was seen" if q.act == "seen" else " spoke" if q.act == "spoke" else " was seen or heard"
+    if against:   # both sides' counts
+        o = res.who["other"].character_id
+        n = res.spoke.get(o, 0)  # type: ignore[arg-type]
+        theirs = f" ({res.describe[o]} {f'spoke {times_word(n)}' if n else 'did not speak'})"  # type: ignore[index]
+        each = _join([f"{p.description} ({times_word(p.spoke)})" for p in res.people])
+        return f"Yes, {each}{did}{cond}{theirs}." if res.value else f"No, nobody{did}{cond}{theirs}."
     if res.value:
         return f"Yes, {_join([p.description for p in res.people])}{did}{cond}."
     return f"No: everyone I saw{cond} also spoke." if how == "never" else f"No, nobody{did}{cond}."
@@ -462,17 +476,17 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
     n = pick_ordinal(q)
     if q.top and q.pick in ("first", "last"):      # "who were the first two people to speak?"
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
-        times = [res.say(p.first if q.pick == "first" else p.last) for p in people]
+        times = [res.say(p.first if q.pick == "first" else _last_turn(p)) for p in people]
         return f"{d} ({_join(times)}) were the {q.pick} {len(people)} people {what}{cond}." if len(people) > 1 else \
             f"{d} was the only person {what}{cond}."
     if q.by == "turn" and q.who is None and len(people) == 1 and len(people[0].events) == 1:
         e = people[0].events[0]
         return f"{d} said the {_turn_rank(q, n)} thing I heard{cond} ({res.say(e.start)})."
     if q.pick == "last":
-        return f"{d} {verb} last{cond} ({res.say(people[0].last)})."
+        return f"{d} {verb} last{cond} ({res.say(_last_turn(people[0]))})."
     if n is not None and n < 0 and len(people) == 1:
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
-        return f"{d} was the {_ORD.get(-n, f'{-n}th')} to last person {what}{cond} ({res.say(people[0].last)})."
+        return f"{d} was the {_ORD.get(-n, f'{-n}th')} to last person {what}{cond} ({res.say(_last_turn(people[0]))})."
     if n == 1 and len(people) == 1:
         return f"{d} {verb} first{cond} ({res.say(people[0].first)})."
     if n is not None and len(people) == 1:

@@ -8,8 +8,10 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
-  time (:mod:`.room_changes`)
-- ``room_ends``: one room's first (last) speaker against another's (:mod:`.room_ends`)
+  time (:mod:`.room_changes`); ``robot_when``: whether it was in a room when someone (first, last) spoke
+  (:mod:`.robot_when`)
+- ``room_ends``: one room's first (last) speaker against another's, or one person against every room's
+  (:mod:`.room_ends`)
 - ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
@@ -55,6 +57,7 @@ from . import (
     not_yet,
     place_counts,
     quiet,
+    robot_when,
     room_changes,
     room_ends,
     rooms,
@@ -94,6 +97,9 @@ def plan_for(question: str) -> Plan | None:
     robot_at = room_changes.asks_robot_at(question)
     if robot_at is not None:
         return Plan("robot_at", lambda ex, q, t: room_changes.answer_robot_at(ex, *robot_at, t))
+    when = robot_when.asks_robot_when(question)
+    if when is not None:
+        return Plan("robot_when", lambda ex, q, t: robot_when.answer(ex, when, t))
     if room_changes.asks_room_changes(question):
         return Plan("room_changes", lambda ex, q, t: room_changes.answer(ex, q, t))
     ends = room_ends.asks_room_ends(question)

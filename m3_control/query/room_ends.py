@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
-from .phrase import REFUSAL, _join, check
+from .phrase import REFUSAL, _join, check, phrase
 from .polarity import YES_NO_QUESTION
 from .rooms import places_named
+from .turn_sequence import people_in
 
 _RANK = r"(?P<{0}>first|last|final|opening|closing)"
 _ONE = r"(?:speaker|person|one|voice|man|woman)"
@@ -40,6 +41,11 @@ _EDGE_IN = re.compile(r"^\W*(?:did|was|does|has|had)\s+(?:the\s+)?(?:talk|talkin
                       r"discussion|speech)\s+(?:\w+\s+)?(?P<edge>start|begin|end|finish|stop|started|began|ended|"
                       r"finished|stopped|over)\s+(?:in|at)\s+" + _ROOM.format("p") + r"\b", re.IGNORECASE)
 
+# "was A ever the last speaker in a room?", "did B speak first in any room?": one person against every room's end
+_EVER = re.compile(rf"^\W*(?:was|were|is|did|has|had)\b[^?]*?\b(?:{_RANK.format('w')}\s+(?:{_ONE})(?:\s+to\s+"
+                   rf"(?:speak|talk))?|(?:speak|spoke|talk|talked)\s+{_RANK.format('w2')})\s+(?:in|at)\s+(?:a|any|some|"
+                   rf"one\s+of\s+the)\s+(?:rooms?|places?)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class RoomEnds:
@@ -47,6 +53,7 @@ class RoomEnds:
     rooms: tuple[str, ...]          # the question's words for each room ("": every room the turns were placed in)
     who: bool = False               # "who spoke first in every room?": the person, not a yes or no
     edge: bool = False              # "did the conversation start in the kitchen?": the first (last) words of all
+    person: str | None = None       # "was A ever the last speaker in a room?": their words or name
 
 
 def _rank(w: str) -> str:
@@ -58,6 +65,9 @@ def asks_room_ends(question: str) -> RoomEnds | None:
     if m is not None:
         first = m.group("edge").lower().startswith(("start", "begin", "began"))
         return RoomEnds(("first" if first else "last",), (m.group("p"),), edge=True)
+    m = _EVER.search(question)
+    if m is not None and len(people := people_in(question)) == 1:
+        return RoomEnds((_rank(m.group("w") or m.group("w2")),), ("",), person=people[0])
     m = _TWO.search(question)
     if m is not None:
         return RoomEnds((_rank(m.group("w1") or m.group("w1b")), _rank(m.group("w2"))), (m.group("p1"), m.group("p2")))
@@ -90,6 +100,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
         rooms = named
     if ask.edge:
         return _edge_in(res, turns, ranks[0], rooms[0])
+    if ask.person is not None:
+        return _ever_end(executor, res, turns, ranks[0], rooms, ask.person, before_time)
     ends = []
     for room, rank in zip(rooms, ranks, strict=True):
         there = [e for e in turns if res.places.get(e.id) == room]
@@ -131,4 +143,27 @@ def _edge_in(res: QueryResult, turns: list, rank: str, room: str) -> tuple[str, 
     said = f"the {words}, by {res.describe[e.character_id]} at {res.say(e.start)}, were"
     text = f"Yes: {said} in the {room}." if there == room else \
         f"No: {said} in the {there}." if there else f"No: {said} not in a place I know."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _ever_end(executor: QueryExecutor, res: QueryResult, turns: list, rank: str, rooms: list[str], person: str,
+              before_time: float | None) -> tuple[str, QueryResult]:
+    """"Was A ever the last speaker in a room?": each room's first (last) turn; yes where one of them is A's."""
+    own = executor.run(Query(find="who", who=person, act="spoke"), before_time)
+    if own.status != "ok":
+        return phrase(own), own
+    cid = own.who["who"].character_id
+    res.who, d = own.who, res.describe[cid]  # type: ignore[index]
+    ends = [(room, there[0] if rank == "first" else there[-1]) for room in rooms
+            if (there := [e for e in turns if res.places.get(e.id) == room])]
+    res.events = [e for _, e in ends]
+    mine = [(r, e) for r, e in ends if e.character_id == cid]
+    res.value = bool(mine)
+    if not ends:
+        return "I heard nobody in a named place.", res
+    if mine:
+        text = f"Yes: {d} spoke {rank} in {_join([f'the {r} (at {res.say(e.start)})' for r, e in mine])}."
+    else:
+        told = "; ".join(f"the {r}: {res.describe[e.character_id]} at {res.say(e.start)}" for r, e in ends)
+        text = f"No, {d} spoke {rank} in no room ({told})."
     return (REFUSAL if check(text, res) else text), res

@@ -63,6 +63,9 @@ _SELF = (
      NAME_TOPIC, "name called named"),
     (re.compile(r"^\W*where\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+from\b", re.IGNORECASE), "where they are from",
      "come born grew home live"),
+    # "where was A born?", "when was B born?": their birth, in no record but what they said
+    (re.compile(r"^\W*(?:where|when)\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>born|raised)\b",
+                re.IGNORECASE), "{wh} they were {verb}", "born birth birthday raised grew"),
     # "is A married?", "does A have children?": about A's life, yes or no, which only what A said could tell
     (re.compile(r"^\W*(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>married|single|divorced|engaged|retired|"
                 r"pregnant|a\s+(?:student|doctor|nurse|teacher|parent|mother|father|vegetarian))\b", re.IGNORECASE),

@@ -1,8 +1,8 @@
 """Questions about the sequence of turns that no frame field says: "who spoke twice in a row?", "did A ever speak
 twice (three times) in a row?" (turns of one person with nobody else's words between them), "how many times did A
-speak in a row at most?" (the longest such run), "did B ever speak right
-after A?" (after any of A's turns, not only the first), and "who was the last new voice I heard?" (the last person to
-speak for the first time).
+speak in a row at most?" (the longest such run), "did B ever speak right after A?" (after any of A's turns, not only
+the first), "how many different people spoke right after A?", and "who was the last new voice I heard?" (the last
+person to speak for the first time).
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 walks them in order. The answer names the people and the times of the turns it rests on, checked against that
@@ -47,8 +47,12 @@ _COUNT_NEXT = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|h
                          r"immediately|directly)\s+(after|before)\b", re.IGNORECASE)
 _SOMEONE = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|had)\s+(?:someone|somebody|anyone|"
                       r"anybody|people|others|someone\s+else|anyone\s+else)\b", re.IGNORECASE)
+# "how many different people spoke right after A?": the people whose turns came right after one of A's
+_PEOPLE_NEXT = re.compile(r"^\W*how\s+many\s+(?:different\s+|distinct\s+|other\s+)?(?:people|persons|speakers|voices)"
+                          r"\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
 
-def _people_in(question: str) -> list[str]:
+
+def people_in(question: str) -> list[str]:
     """The people a question names, in its order: their quoted words or their names."""
     quoted = iter(quotes_of(question))
     marked = QUOTED.sub(" \x00 ", question)
@@ -85,8 +89,11 @@ def asks_sequence(question: str) -> str | None:
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
         return f"ever_{m.group(1).lower()}"
     if (m := _COUNT_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
-            (len(_people_in(question)) == 2 or (len(_people_in(question)) == 1 and _SOMEONE.search(question))):
+            (len(people_in(question)) == 2 or (len(people_in(question)) == 1 and _SOMEONE.search(question))):
         return f"count_{m.group(1).lower()}"
+    if (m := _PEOPLE_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
+            len(people_in(question)) == 1:
+        return f"people_{m.group(1).lower()}"
     if (m := _YES_NEXT.search(question)) and len(quotes_of(question)) == 2 and \
             not _A_TURN.search(QUOTED.sub(" ", question)):
         return f"ever_{m.group(1).lower()}"
@@ -124,8 +131,9 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
                                                                         re.IGNORECASE)))
     if kind.startswith("ever_"):
         return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
-    if kind.startswith("count_"):
-        return _count_next(executor, q, kind == "count_after", _people_in(question), turns, res, before_time, where)
+    if kind.startswith(("count_", "people_")):
+        return _count_next(executor, q, kind.endswith("_after"), people_in(question), turns, res, before_time, where,
+                           kind.startswith("people_"))
     ref = quoted[0] if quoted else q.who
     who = None
     if ref:
@@ -197,9 +205,10 @@ def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str]
 
 
 def _count_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
-                before_time: float | None, where: str) -> tuple[str, QueryResult]:
+                before_time: float | None, where: str, people: bool = False) -> tuple[str, QueryResult]:
     """"How many times did B speak right after A?" (each of B's turns that came right after one of A's), "how many
-    times did someone speak right after A?" (each of A's turns someone else's came right after)."""
+    times did someone speak right after A?" (each of A's turns someone else's came right after); ``people``: "how
+    many different people spoke right after A?" (who those were)."""
     ids = _people_ids(executor, q, quoted, res, before_time)
     if isinstance(ids, tuple):
         return ids
@@ -219,12 +228,29 @@ def _count_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str
         subject, o = "someone", res.describe[other]  # type: ignore[index]
     res.value = len(pairs)
     res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
+    if people and who is None:
+        return _people_next(pairs, after, o, where, res)
     if not pairs:
         text = f"{_cap('nobody' if who is None else subject)} {'spoke' if who is None else 'never spoke'} right " \
                f"{side} {o}{where}."
         return text, res
     at = _join([res.say((b if after else a).start) for a, b in pairs])
     text = f"{_cap(subject)} spoke right {side} {o} {times_word(len(pairs))}{where}: at {at}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _people_next(pairs: list, after: bool, o: str, where: str, res: QueryResult) -> tuple[str, QueryResult]:
+    """The different people whose turns came right after (before) one of the named person's, each with when."""
+    side, by = ("after", 1) if after else ("before", 0)
+    when: dict[int, list[str]] = {}
+    for pair in pairs:
+        when.setdefault(pair[by].character_id, []).append(res.say(pair[by].start))
+    res.value = len(when)
+    if not when:
+        return f"Nobody spoke right {side} {o}{where}.", res
+    each = _join([f"{res.describe[c]} (at {_join(ts)})" for c, ts in when.items()])  # type: ignore[index]
+    n = len(when)
+    text = f"{n} different {'person' if n == 1 else 'people'} spoke right {side} {o}{where}: {each}."
     return (REFUSAL if check(text, res) else text), res
 
 
