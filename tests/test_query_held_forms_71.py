@@ -101,3 +101,18 @@ def test_robot_place_when_someone_spoke(ex, question, start, named):  # noqa: F8
 ])
 def test_ever_a_rooms_first_or_last(ex, question, start, named):  # noqa: F811
     _check(ex, question, 'find=yes who="Ann" other="spoke last" place="x four"', start, named, [])
+
+
+# ---- the time between two people's turns, each by its place in time ("A's last turn and C's last turn") ----
+
+@pytest.mark.parametrize("question, named", [
+    # Cy's last turn 1:20 (to 1:22), Ann's last 1:25 (it was their first turns: 0:35 and 1:05)
+    (f"How long was the gap between Ann's last turn and {CY}'s last turn?",
+     [f"\"{TECH}\"'s last turn (01:20, ended at 01:22) and Ann's last turn (01:25)", "5 seconds from the start"]),
+    (f"How many seconds passed between the first turn of {BO} and Ann's last turn?",
+     [f"\"{COFFEE}\"'s first turn (00:10, ended at 00:12)", "Ann's last turn (01:25)", "75 seconds from the start"]),
+    (f"How many seconds passed between Ann's first words and {BO}'s first words?",
+     ["Ann's first turn (00:02", "first turn (00:10)", "8 seconds from the start"]),
+])
+def test_gap_between_two_peoples_turns(ex, question, named):  # noqa: F811
+    _check(ex, question, f'find=gap who="Ann" other="{TECH}" rel=after act=spoke', "", named, ["00:35", "01:05)"])

@@ -4,7 +4,8 @@
   (every speaker in the frame's place and window, by their first turn, or their last: "in order of their last
   words"), each with the time of that turn;
 - ``turns_gap``: "how long was the gap between the first two turns?", "how much time passed between the second and
-  third turns?" (two turns of anyone's, by their place in time, in the frame's place and window): the silence from
+  third turns?" (two turns of anyone's, by their place in time, in the frame's place and window; or of two people:
+  "between A's last turn and C's last turn"): the silence from
   the end of the one to the start of the other, and the time from start to start, both said;
 - ``next_turn``: "who spoke right before the last turn in the office?", "who spoke right after the last turn in the
   library?" (the n-th or last turn of the frame's place and window, then the turn next to it among everyone's,
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
+from .turn_sequence import people_in
 from .wording import CLOCK, ORDINAL_WORDS, QUOTED, _rank
 from .words import cap, ordinal_word, seconds_word
 
@@ -49,6 +51,14 @@ _GAP_AT = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|w
                      rf"[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p='pa', o=_ORD)}\s+and\s+"
                      rf"{_ONE_TURN.format(n='b', p='pb', o=_ORD)}", re.IGNORECASE)
 
+# "between A's last turn and C's last turn", "between the first turn of A and Ann's last words": two people's turns
+_SIDE = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+(?P<{n}>first|last|final|{o})|the\s+" \
+    r"(?P<{n}2>first|last|final|{o})\s+(?:turn|words|sentence|remark|time)s?\s+(?:of|by|from)\s+(?:the\s+person\s+" \
+    r"who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+))"
+_GAP_PEOPLE = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|"
+                         rf"time))\b[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
+                         rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
+
 # "who spoke right before the last turn?", "who talked immediately after the first turn in the lab?"
 _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:right|immediately|just|directly)\s+"
                            rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
@@ -61,6 +71,7 @@ class TurnsAsk:
     by_last: bool = False  # speaking_order: by each person's last turn
     turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order; -1 the last)
     places: tuple[str | None, str | None] = (None, None)   # turns_gap: the place each of them is counted in
+    people: tuple[str | None, str | None] = (None, None)   # turns_gap: whose turn each is (their words or name)
     nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last)
     before: bool = False   # next_turn: the turn right before it (else right after)
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
@@ -77,6 +88,12 @@ def asks_turns(question: str) -> TurnsAsk | None:
         n = m.group("n").lower()
         return TurnsAsk("next_turn", nth=-1 if n in ("last", "final") else _rank(n),
                         before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
+    m = _GAP_PEOPLE.search(QUOTED.sub(" QUOTED ", question))
+    if m is not None and len(people := people_in(question)) == 2:
+        a, b = (-1 if w.lower() in ("last", "final") else _rank(w) for w in (m.group("a") or m.group("a2"),
+                                                                               m.group("b") or m.group("b2")))
+        if a and b:
+            return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
     m = _GAP_AT.search(plain)
     if m is not None and (m.group("pa") or m.group("pb") or m.group("a").lower() in ("last", "final")
                           or m.group("b").lower() in ("last", "final")):
@@ -163,15 +180,18 @@ def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: Turn
 
 def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
                 before_time: float | None) -> tuple[str, QueryResult]:
-    """The time between two turns each given by its place in time, among everyone's or one place's ("the last turn
-    in the kitchen and the first turn in the bathroom"): the silence from the end of the earlier to the start of the
-    later, and start to start."""
+    """The time between two turns each given by its place in time, among everyone's, one place's or one person's ("the
+    last turn in the kitchen and the first turn in the bathroom", "A's last turn and C's last turn"): the silence from
+    the end of the earlier to the start of the later, and start to start."""
     picked, named = [], []
-    for n, place in zip(ask.turns, ask.places, strict=True):
-        part = executor.run(prepare(replace(q, place=place or q.place)), before_time) if place else res
+    for n, place, person in zip(ask.turns, ask.places, ask.people, strict=True):
+        part = executor.run(prepare(replace(q, place=place or q.place)), before_time) if place else \
+            executor.run(replace(prepare(q), who=person), before_time) if person else res
         if part.status != "ok":
             return phrase(part), part
-        turns = sorted((e for e in part.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+        own = part.who["who"].character_id if person else None
+        turns = sorted((e for e in part.events if e.kind == "voice" and own in (None, e.character_id)),
+                       key=lambda e: (e.start, e.id))
         which = "last" if n == -1 else ordinal_word(n)
         where = conditions(part)
         if not turns or n > len(turns):
@@ -180,14 +200,18 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
                    f"one.", res
         picked.append(turns[n - 1] if n > 0 else turns[-1])
         # (two turns of one scope: "between the first turn in the lab (...) and the second (...)")
-        named.append(f"the {which}" if named and ask.places == (None, None) else f"the {which} turn{where}")
+        if own is not None:    # "A's last turn": theirs, said by whose
+            named.append(f"{part.describe[own]}'s {which} turn (\x00")  # type: ignore[index]
+        else:
+            named.append((f"the {which}" if named and ask.places == (None, None) else f"the {which} turn{where}") +
+                         f" ({res.describe[picked[-1].character_id]}, \x00")  # type: ignore[index]
     (t1, w1), (t2, w2) = sorted(zip(picked, named, strict=True), key=lambda x: (x[0].start, x[0].id))
     quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
     res.value = quiet
-    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between {w1} "
-            f"({res.describe[t1.character_id]}, {res.say(t1.start)}, ended at {res.say(t1.end)}) and {w2} "
-            f"({res.describe[t2.character_id]}, {res.say(t2.start)}); {seconds_word(apart)} from the start of one to "
-            f"the start of the other.")
+    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between "
+            f"{w1.replace(chr(0), f'{res.say(t1.start)}, ended at {res.say(t1.end)}')}) and "
+            f"{w2.replace(chr(0), res.say(t2.start))}); "
+            f"{seconds_word(apart)} from the start of one to the start of the other.")
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else cap(text)), res
