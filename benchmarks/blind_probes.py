@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-668 at stop 71, each before any of those scenes was built. New probes need new templates written before
+stop 70, 663-670 at stop 71, each before any of those scenes was built. New probes need new templates written before
 their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2263,7 +2263,59 @@ T668 = [
  "How many different people did I hear in the {R1}?",
  "Was the last person I heard also the first?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 669))}
+T669 = [
+ "Who spoke right after {B} in the {R2}?",
+ "How many times did {A} speak before I arrived in the {R2}?",
+ "What was the last thing I heard before 0:40?",
+ "Which two people spoke the least?",
+ "Who spoke first: {B} or {C}?",
+ "How many turns did {A} take between 0:30 and 1:00?",
+ "Was {B} heard in the {R1} at all?",
+ "Who was the last new person I heard?",
+ "How many different people spoke in the {R2} after 0:50?",
+ "When did I leave the {R1}?",
+ "Did {A} speak in the {R2} before {C} did?",
+ "What did the third person to speak say?",
+ "Who spoke more often in the {R1} than in the {R2}?",
+ "How long after I entered the {R2} did {A} first speak there?",
+ "Did {B} ever speak twice in a row?",
+ "Who spoke right before I left the {R1}?",
+ "How many people spoke exactly twice?",
+ "Did anyone say 'place red at c eight again'?",
+ "Who spoke in the {RX} after 0:30?",
+ "What music does {A} like?",
+ "Was {C} speaking at 1:05?",
+ "Which room was {B} first heard in?",
+ "How many times did someone speak in the {R1}?",
+ "Did {C} speak after everyone else had spoken?",
+]
+T670 = [
+ "Who did I hear last in the {R1}?",
+ "How many seconds did {B} speak in the {R2}?",
+ "Did {A} and {C} ever speak in the same room?",
+ "What was the fourth thing I heard?",
+ "Who spoke most in the first 30 seconds?",
+ "Did {C} speak before I entered the {R2}?",
+ "How many times did {B} speak after {A}'s first turn?",
+ "When was the last time anyone spoke in the {R1}?",
+ "Who spoke both before and after 0:40?",
+ "Which person spoke right before {C}'s second turn?",
+ "How many people did I hear in the {R1} but not in the {R2}?",
+ "Did {A} speak more than {C} in the {R2}?",
+ "What did {B} say the first time I heard them?",
+ "How long was I in the {R1} before anyone spoke?",
+ "Who was the second person I heard in the {R2}?",
+ "Did {C} say anything after 1:00?",
+ "Was {A} the first person I heard in the {R2}?",
+ "How many turns were taken in total in the {R1}?",
+ "Did anyone say 'set white in h three soon'?",
+ "Did {B} speak in the {RX}?",
+ "What is {C}'s address?",
+ "Who spoke between 0:25 and 0:35?",
+ "How many times did I hear {A} in the {R1}?",
+ "Who spoke the least in the {R2}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 671))}
 
 
 def main() -> None:
