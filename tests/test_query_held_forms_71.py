@@ -116,3 +116,28 @@ def test_ever_a_rooms_first_or_last(ex, question, start, named):  # noqa: F811
 ])
 def test_gap_between_two_peoples_turns(ex, question, named):  # noqa: F811
     _check(ex, question, f'find=gap who="Ann" other="{TECH}" rel=after act=spoke', "", named, ["00:35", "01:05)"])
+
+
+# ---- "who spoke more often in P1 than in P2?": each person's two counts (the model wrote who="office") ----
+
+@pytest.mark.parametrize("question, named, absent", [
+    # the lab: Ann twice, Cy twice; the kitchen: Ann twice, Bo once: only Cy
+    ("Who spoke more often in the lab than in the kitchen?", [f'"{TECH}" (twice in the lab, never in the kitchen)'],
+     ["Ann", "coffee"]),
+    ("Who spoke more often in the kitchen than in the office?", ["Ann (twice in the kitchen, never in the office)"],
+     ["technician", "coffee"]),
+])
+def test_each_persons_counts_in_two_places(ex, question, named, absent):  # noqa: F811
+    _check(ex, question, 'find=more who="lab" other="kitchen"', "", named, absent)
+
+
+# ---- "did C speak after everyone else had spoken?": C's first words against everyone else's ----
+
+@pytest.mark.parametrize("question, start, named", [
+    (f"Did {CY} speak after everyone else had spoken?", "Yes: ", ["first spoke at 00:35", "Ann (00:02)"]),
+    (f"Did {BO} speak after everyone else had spoken?", "No: ", ["first spoke at 00:10", "(00:35)"]),
+    ("Did Ann talk before everybody else?", "Yes: Ann first spoke at 00:02, before everyone else's first words", []),
+    (f"Did {BO} speak before all the others?", "No: ", ["after the first words of Ann (00:02)"]),
+])
+def test_first_words_against_everyone_elses(ex, question, start, named):  # noqa: F811
+    _check(ex, question, f'find=yes who="{TECH}" other="spoke first"', start, named, [])

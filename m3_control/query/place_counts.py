@@ -84,6 +84,8 @@ def prepare(q: Query, people: bool = False) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, the first place's result, holding both places' turns for provenance)."""
+    if ask.each:     # (the model's who= is no one the question names: "who=office" for "more in the office")
+        return _each_in_two(executor, q, ask, question, before_time)
     quoted = quotes_of(question)
     who = None if ask.people else quoted[0] if len(quoted) == 1 else q.who
     frame = replace(prepare(q, ask.people), who=who, other=None if who is None or q.other == who else q.other)
@@ -93,8 +95,6 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     ra, rb = results
     if ask.people:
         return _people_in_two(ask, ra, rb)
-    if ask.each:
-        return _each_in_two(executor, q, ask, question, before_time)
     d = "people" if who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))

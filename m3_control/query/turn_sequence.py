@@ -1,8 +1,9 @@
 """Questions about the sequence of turns that no frame field says: "who spoke twice in a row?", "did A ever speak
 twice (three times) in a row?" (turns of one person with nobody else's words between them), "how many times did A
 speak in a row at most?" (the longest such run), "did B ever speak right after A?" (after any of A's turns, not only
-the first), "how many different people spoke right after A?", and "who was the last new voice I heard?" (the last
-person to speak for the first time).
+the first), "how many different people spoke right after A?", "who was the last new voice I heard?" (the last
+person to speak for the first time) and "did C speak after everyone else had spoken?" (C's first words against
+everyone else's).
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 walks them in order. The answer names the people and the times of the turns it rests on, checked against that
@@ -51,6 +52,13 @@ _SOMEONE = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|
 _PEOPLE_NEXT = re.compile(r"^\W*how\s+many\s+(?:different\s+|distinct\s+|other\s+)?(?:people|persons|speakers|voices)"
                           r"\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
 
+# "did C speak after everyone else had spoken?", "did A talk before everybody else?": one person's first words
+# against everyone else's first words
+_EVERYONE_ELSE = re.compile(r"^\W*(?:did|was|were|has|had)\b[^?]*?\b(?:spoke|speak|talk|talked|heard|say|said)\b[^?]*?"
+                            r"\b(?P<side>after|before)\s+(?:everyone|everybody|all\s+(?:the\s+)?(?:others|other\s+"
+                            r"(?:people|speakers)))(?:\s+else)?\b(?P<had>\s+had\s+(?:already\s+|first\s+)?(?:spoken|"
+                            r"talked|said\s+(?:something|anything)))?", re.IGNORECASE)
+
 
 def people_in(question: str) -> list[str]:
     """The people a question names, in its order: their quoted words or their names."""
@@ -91,6 +99,10 @@ def asks_sequence(question: str) -> str | None:
     if (m := _COUNT_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
             (len(people_in(question)) == 2 or (len(people_in(question)) == 1 and _SOMEONE.search(question))):
         return f"count_{m.group(1).lower()}"
+    # ("did C speak after everyone else?" with no "had spoken" may mean "last": the frame's)
+    if (m := _EVERYONE_ELSE.search(question)) and len(people_in(question)) == 1 and \
+            (m.group("had") or m.group("side").lower() == "before"):
+        return f"{m.group('side').lower()}_everyone"
     if (m := _PEOPLE_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
             len(people_in(question)) == 1:
         return f"people_{m.group(1).lower()}"
@@ -131,6 +143,9 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
                                                                         re.IGNORECASE)))
     if kind.startswith("ever_"):
         return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
+    if kind.endswith("_everyone"):
+        return _against_everyone(executor, q, kind == "after_everyone", people_in(question), turns, res, before_time,
+                                 where)
     if kind.startswith(("count_", "people_")):
         return _count_next(executor, q, kind.endswith("_after"), people_in(question), turns, res, before_time, where,
                            kind.startswith("people_"))
@@ -236,6 +251,36 @@ def _count_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str
         return text, res
     at = _join([res.say((b if after else a).start) for a, b in pairs])
     text = f"{_cap(subject)} spoke right {side} {o} {times_word(len(pairs))}{where}: at {at}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _against_everyone(executor: QueryExecutor, q: Query, after: bool, refs: list[str], turns: list, res: QueryResult,
+                      before_time: float | None, where: str) -> tuple[str, QueryResult]:
+    """"Did C speak after everyone else had spoken?": C's first words after every other person's first words (before
+    them: C spoke first)."""
+    ids = _people_ids(executor, q, refs, res, before_time)
+    if isinstance(ids, tuple):
+        return ids
+    firsts: dict[int, object] = {}
+    for e in turns:
+        firsts.setdefault(e.character_id, e)
+    d = res.describe[ids[0]]  # type: ignore[index]
+    mine = firsts.get(ids[0])
+    if mine is None:
+        return f"I did not hear {d}{where}.", res
+    others = [e for c, e in firsts.items() if c != ids[0]]
+    side = "after" if after else "before"
+    wrong = [e for e in others if (e.start > mine.start if after else e.start < mine.start)]  # type: ignore[attr-defined]
+    res.events, res.value = [mine, *others], not wrong
+    told = _join([f"{res.describe[e.character_id]} ({res.say(e.start)})"  # type: ignore[attr-defined]
+                  for e in (wrong or others)])
+    at = res.say(mine.start)  # type: ignore[attr-defined]
+    if not others:
+        text = f"{_cap(d)} was the only person I heard{where} (first at {at})."
+    elif not wrong:
+        text = f"Yes: {d} first spoke at {at}{where}, {side} everyone else's first words: {told}."
+    else:
+        text = f"No: {d} first spoke at {at}{where}, {'before' if after else 'after'} the first words of {told}."
     return (REFUSAL if check(text, res) else text), res
 
 
