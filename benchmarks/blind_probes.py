@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-670 at stop 71, each before any of those scenes was built. New probes need new templates written before
+stop 70, 663-672 at stop 71, each before any of those scenes was built. New probes need new templates written before
 their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2315,7 +2315,59 @@ T670 = [
  "How many times did I hear {A} in the {R1}?",
  "Who spoke the least in the {R2}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 671))}
+T671 = [
+ "Who spoke right after {A}'s last turn?",
+ "How many times did {B} speak in the {R1} before {C} first spoke?",
+ "What was the first thing I heard after 0:45?",
+ "Which person spoke for the longest time in the {R2}?",
+ "Did {C} speak in the {R1} before I left it?",
+ "How many people spoke before {A} spoke for the second time?",
+ "Who spoke last before I arrived in the {R2}?",
+ "When did {B} first speak in the {R2}?",
+ "Was {A} the second person to speak in the {R2}?",
+ "How many seconds after {B}'s first turn did anyone else speak?",
+ "Who spoke the most times before 0:50?",
+ "Did {C} and {A} speak the same number of times in the {R2}?",
+ "What did the person who spoke last in the {R2} say?",
+ "How many turns were there between 0:20 and 0:50?",
+ "Which room did {C} speak in the most?",
+ "Did {B} speak right before {C}'s last turn?",
+ "How many different people did I hear while I was in the {R2}?",
+ "Who was the third person I heard in the {R1}?",
+ "Did anyone say 'lay green by q four soon'?",
+ "Who spoke most in the {RX}?",
+ "What pets does {A} have?",
+ "Was {B} ever speaking when I entered a room?",
+ "How long did {C} talk in the {R2}?",
+ "Was I in the {R2} when {B} first spoke?",
+]
+T672 = [
+ "Who was the last person to speak in the {R1}?",
+ "How many times did {C} speak after I arrived in the {R2}?",
+ "Did {A} speak before {B} in the {R2}?",
+ "What did {B} say last in the {R1}?",
+ "Who spoke exactly three times?",
+ "When did I hear {C} for the last time?",
+ "How many people spoke only in the {R2}?",
+ "Which of {B} or {C} spoke more in the {R1}?",
+ "Who spoke right before the last turn in the {R1}?",
+ "Did {A} speak after 1:00?",
+ "How long after I arrived in the {R2} did the first person speak?",
+ "Who spoke second in the {R2}?",
+ "Did {C} ever speak right after {B}?",
+ "How many turns did {A} take in the {R1}?",
+ "What was the second thing {B} said?",
+ "Who spoke more often in the {R2} than in the {R1}?",
+ "Was {C} the first to speak after I entered the {R2}?",
+ "How many people spoke between 0:30 and 1:00?",
+ "Did anyone say 'bin red at d six please'?",
+ "When did I enter the {RX}?",
+ "What does {C} do for a living?",
+ "Did {B} speak after everyone else had spoken?",
+ "How much time passed between {A}'s first turn and {B}'s last turn?",
+ "Who was speaking at 0:40?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 673))}
 
 
 def main() -> None:
