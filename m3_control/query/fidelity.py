@@ -26,7 +26,7 @@ from dataclasses import replace
 from m3_memory.timeline import Timeline, recording_halves
 
 from .each_of_two import each_of_two
-from .frame import TIMED_REL, Query, compares_with_other, rel_base
+from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .people import LOOK_WORDS, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
@@ -64,6 +64,7 @@ from .wording import (
     than_person,
     when_or_where,
 )
+from .words import ORD
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
@@ -374,6 +375,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
         else:
             missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
+    if q.find in ("count_times", "count_people") and (k := abs(pick_ordinal(q) or 1)) > 1 and not re.search(
+            rf"\b(?:{ORD.get(k, '-')}|{k}(?:st|nd|rd|th))\b", plain, re.IGNORECASE):
+        # "how many times did B speak before C first spoke?" written pick=2: a count of no n-th turn
+        added.append(f"pick={q.pick} dropped: the question counts and names no n-th")
+        q = replace(q, pick=None)
     q = _last_turn(q, plain, added)
     for key in ("who", "other"):
         ref = getattr(q, key)

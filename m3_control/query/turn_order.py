@@ -200,7 +200,9 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
                    f"one.", res
         picked.append(turns[n - 1] if n > 0 else turns[-1])
         # (two turns of one scope: "between the first turn in the lab (...) and the second (...)")
-        if own is not None:    # "A's last turn": theirs, said by whose
+        if own is not None:    # "A's last turn": theirs, said by whose (the person as the question named them)
+            res.who["other" if "who" in res.who else "who"] = part.who["who"]
+            res.describe.update(part.describe)
             named.append(f"{part.describe[own]}'s {which} turn (\x00")  # type: ignore[index]
         else:
             named.append((f"the {which}" if named and ask.places == (None, None) else f"the {which} turn{where}") +
