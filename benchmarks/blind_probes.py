@@ -8,8 +8,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, each before any of those scenes was built. New probes need new templates written before
-their seeds are built: a template tuned on a seed it was judged on measures nothing.
+stop 70, 663-672 at stop 71, 673-674 at stop 72, each before any of those scenes was built. New probes need new
+templates written before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
 from __future__ import annotations
@@ -2367,7 +2367,59 @@ T672 = [
  "How much time passed between {A}'s first turn and {B}'s last turn?",
  "Who was speaking at 0:40?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 673))}
+T673 = [
+ "Who were the last two people to speak?",
+ "How many times did {A} speak while I was in the {R1}?",
+ "Did {B} talk in the {R2} at all?",
+ "What did {C} say the last time they spoke?",
+ "Who took the fewest turns in the {R1}?",
+ "How many of {A}, {B} and {C} spoke in the {R2}?",
+ "Who was the first person to speak after 1:00?",
+ "What was said right before I entered the {R2}?",
+ "Did {A} speak more than once in the {R2}?",
+ "At what time did the last turn in the {R1} start?",
+ "Which turn of the conversation was {B}'s first?",
+ "Was {A} speaking when I arrived in the {R2}?",
+ "How many different people spoke after I left the {R1}?",
+ "Who spoke first after {C}'s first turn?",
+ "Did anyone speak in the {R1} after {B}'s last turn there?",
+ "How many turns were taken between {A}'s first turn and {C}'s first turn?",
+ "Name everyone who spoke in the {R1}.",
+ "Was {C} heard more often than {B}?",
+ "Did anyone say 'place white at e two now'?",
+ "Who did I hear in the {RX} first?",
+ "What is {B}'s phone number?",
+ "How long did the very first turn last?",
+ "Which room was I in when {C} spoke for the first time?",
+ "Did {B} speak more times than {A} and {C} together?",
+]
+T674 = [
+ "Who spoke third?",
+ "How many turns did {C} take before 0:40?",
+ "Did {A} speak in the {R1} after I had been there for 20 seconds?",
+ "What was the last thing said in the {R2}?",
+ "Who spoke more in total, {B} or {A}?",
+ "How many people spoke in the {R2} before {A} first spoke there?",
+ "When did {B} speak for the first time?",
+ "Did {C} speak between {A}'s first and second turns?",
+ "Who spoke most often after {B}'s first turn?",
+ "How many times did anyone speak in the {R2} after 0:45?",
+ "Was the first person I heard in the {R2} also heard in the {R1}?",
+ "Which person spoke last in the {R1}, and what did they say?",
+ "How long was I in the {R1} in total?",
+ "Did {A} ever speak right before {C}?",
+ "How many turns did {B} take in the {R2}?",
+ "Who spoke in the minute after I entered the {R2}?",
+ "Did everyone who spoke in the {R1} also speak in the {R2}?",
+ "What was the second thing said in the {R1}?",
+ "Did anyone say 'lay blue with x five soon'?",
+ "What did {A} say in the {RX}?",
+ "Why was {C} in the {R2}?",
+ "Which person had the longest single turn?",
+ "Who spoke right before I entered the {R2}?",
+ "How many times did {C} speak in the {R2} after {B} first spoke there?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 675))}
 
 
 def main() -> None:
