@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-674 at stop 72, each before any of those scenes was built. New probes need new
+stop 70, 663-672 at stop 71, 673-676 at stop 72, each before any of those scenes was built. New probes need new
 templates written before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2419,7 +2419,59 @@ T674 = [
  "Who spoke right before I entered the {R2}?",
  "How many times did {C} speak in the {R2} after {B} first spoke there?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 675))}
+T675 = [
+ "Who spoke right after the second person to speak?",
+ "How many turns did {A} take after I arrived in the {R2}?",
+ "Did {B} speak before anyone else in the {R2}?",
+ "What did {C} say after 0:50?",
+ "Which of {A} and {B} spoke more in the {R1}?",
+ "How many people spoke in the {R1} while I was there?",
+ "When did the last turn in the {R2} end?",
+ "Was {C} ever heard in two different rooms?",
+ "Who spoke just once in the {R2}?",
+ "How many seconds passed between the first and last turns in the {R1}?",
+ "Did the last person I heard in the {R1} speak again in the {R2}?",
+ "How many turns did {B} take while I was in the {R2}?",
+ "Which turn in the {R2} was {A}'s first there?",
+ "Who spoke in the {R2} after {C}'s first turn there?",
+ "Was {A} heard after I had been in the {R2} for 10 seconds?",
+ "How long was {B}'s longest turn?",
+ "Who had spoken by the time I left the {R1}?",
+ "Did {C} speak more than {A} after 0:30?",
+ "Did anyone say 'set green at b nine again'?",
+ "How many times did {B} speak in the {RX}?",
+ "What is {A}'s favourite food?",
+ "How many of {B} and {C} spoke before 0:30?",
+ "What was the third thing {A} said?",
+ "Who spoke more in the {R2} than in the {R1}?",
+]
+T676 = [
+ "Who was heard first, {C} or {B}?",
+ "What was the last thing I heard before I left the {R1}?",
+ "How many different people did I hear before {C} first spoke?",
+ "Did {A} speak in the {R2} at all?",
+ "Who spoke the fewest times overall?",
+ "When did I first hear anyone in the {R1}?",
+ "How many times did {B} speak between 0:20 and 1:00?",
+ "Which room was {C} last heard in?",
+ "Was {B} speaking at 0:30?",
+ "Who spoke right before {A}'s last turn in the {R2}?",
+ "How many turns were taken in the {R2} before {B} first spoke there?",
+ "Did the second person to speak also speak in the {R2}?",
+ "How long did {C} speak in total in the {R1}?",
+ "Was {A} the last person to speak in the {R1}?",
+ "Which people did I hear in both the {R1} and the {R2}?",
+ "How many seconds after {A}'s first turn did {B} first speak?",
+ "What did the person who spoke most say?",
+ "How long was the second turn in the {R2}?",
+ "Did anyone say 'place blue in a one please'?",
+ "Who did I see in the {RX}?",
+ "Where does {B} live?",
+ "Who spoke after I had been in the {R2} for 30 seconds?",
+ "Did {C} speak twice in a row in the {R2}?",
+ "Name the people who spoke after 1:00.",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 677))}
 
 
 def main() -> None:
