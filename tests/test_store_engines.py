@@ -203,6 +203,36 @@ def test_a_write_transactions_statements_are_pipelined_yet_read_back_in_order_an
     conn.close()
 
 
+def test_a_clip_transaction_whose_error_was_read_and_passed_over_commits_nothing(pg_server):
+    """A clip's BEGIN and COMMIT go in its pipeline. A statement that failed, whose error the caller caught and went
+    on, leaves the transaction failed: PostgreSQL answers its COMMIT with ROLLBACK, which must come out as an error,
+    with nothing committed, never as a commit."""
+    from m3_memory.store.pg.connection import PgConnection
+
+    conn = PgConnection(pg_server.database("passed_over"))
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+    conn.execute("BEGIN DEFERRED")
+    assert conn.take_write_lock()   # as a clip that decided on a new person: nothing is left to send but COMMIT
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (1, "a"))
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (1, "duplicate"))
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("SELECT count(*) FROM t").fetchone()   # the held inserts go first: the error comes out here
+    with pytest.raises(sqlite3.DatabaseError, match="rolled back|aborted"):
+        try:
+            conn.execute("COMMIT")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+    assert not conn.in_transaction
+    assert conn.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    conn.execute("BEGIN DEFERRED")   # the session goes on: a clip's transaction commits as before
+    conn.execute("INSERT INTO t (id, v) VALUES (?, ?)", (2, "b"))
+    assert conn.execute("SELECT v FROM t").fetchall() == [("b",)]
+    conn.execute("COMMIT")
+    assert conn.execute("SELECT id, v FROM t").fetchall() == [(2, "b")]
+    conn.close()
+
+
 def test_rows_given_their_ids_and_rows_taking_the_next_id_mix_in_one_transaction(pg_server):
     """An identity table's sequence goes on after explicit ids once per transaction (at commit), or at once when a
     row of the same transaction takes its id from it."""

@@ -402,6 +402,8 @@ class MemoryStore(IndexKeeping, TurnReads, BulkRows, WriteLog):
             self._checkpointer = Checkpointer(self, self.path, self.config.checkpoint_interval_s,
                                               self.config.synchronous)
         with self.transaction(lock_at_commit=True):
+            if self.engine == "postgresql":   # the writer cache's catch-up read goes with the clip number's
+                self._wcache.send_ahead(self.conn, self._tx)
             stream_clip, clip_id = self._clip_number(int(clip_id))
             writer = ClipWriter(self, clip_id, float(start_time), float(end_time))
             writer._changes = self._clip_changes = []

@@ -28,7 +28,7 @@ import sqlite3
 
 import numpy as np
 
-from .select_in import select_in
+from .select_in import execute_in
 
 FOLLOW_MAX = 20_000   # more changes than this since the writer's last clip: reloading is cheaper than following
 MARK_ROWS = 4096   # changes since a clip began that mark() reads one by one (more: counted by the server)
@@ -92,6 +92,7 @@ class WriterCache:
         self.base: int = 0             # self.seq as validated in the current transaction
         self.tx: int = -1              # the transaction the cache was last validated in
         self.splits: set[tuple[int, int]] | None = None   # entity_splits' pairs (a user's corrections: few)
+        self._sent: tuple[int, int, object] | None = None   # (tx, base, cursor): catch_up's read, sent ahead
 
     @staticmethod
     def _max_seq(conn: sqlite3.Connection) -> int:
@@ -109,18 +110,30 @@ class WriterCache:
             self.base = self._max_seq(conn)   # what is loaded from here on holds at least this
             return
         self.base = self.seq
-        self.catch_up(conn)
+        sent, self._sent = self._sent, None
+        self.catch_up(conn, sent[2] if sent is not None and sent[:2] == (tx, self.base) else None)
 
-    def catch_up(self, conn: sqlite3.Connection) -> None:
+    def send_ahead(self, conn: sqlite3.Connection, tx: int) -> None:
+        """Send the read :meth:`validate` will make in transaction ``tx`` now, without reading it: on PostgreSQL it
+        then reaches the server with the transaction's first read (a clip's number) instead of waiting alone."""
+        self._sent = None
+        if self.tx != tx and self.seq is not None:
+            self._sent = (tx, self.seq, self._changes_after(conn, self.seq))
+
+    def _changes_after(self, conn: sqlite3.Connection, base: int):
+        lo, hi = self.own or (0, -1)
+        return conn.execute("SELECT c.seq, c.node_id, c.op, n.type FROM changes c LEFT JOIN nodes n ON "
+                            "n.id = c.node_id WHERE c.seq > ? AND (c.seq < ? OR c.seq > ?) ORDER BY c.seq LIMIT ?",
+                            (base, lo, hi, FOLLOW_MAX + 1))
+
+    def catch_up(self, conn: sqlite3.Connection, sent=None) -> None:
         """Follow what others logged since the cache's base, with each node's kind, in one read. Changes are logged
         in commit order (under the write lock), so the committed ones are every change up to the last one read. A
         clip on PostgreSQL writes without the lock until its commit, so others may log more before it commits
         (followed at the next clip, see mark()), or until it takes the lock to decide something others must not
         decide at the same time (a new person: ClipWriter.serialize), when it catches up again."""
-        lo, hi = self.own or (0, -1)
-        rows = conn.execute("SELECT c.seq, c.node_id, c.op, n.type FROM changes c LEFT JOIN nodes n ON "
-                            "n.id = c.node_id WHERE c.seq > ? AND (c.seq < ? OR c.seq > ?) ORDER BY c.seq LIMIT ?",
-                            (self.base, lo, hi, FOLLOW_MAX + 1)).fetchall()
+        _, hi = self.own or (0, -1)
+        rows = (sent if sent is not None else self._changes_after(conn, self.base)).fetchall()
         if rows and not self._follow(conn, [r[1:] for r in rows]):
             self.clear()
             self.base = self._max_seq(conn)
@@ -138,19 +151,22 @@ class WriterCache:
         kind_of = {int(n): t for n, _, t in rows if t is not None}
         entities = [n for n in ids if kind_of.get(n) in ("face", "voice")]
         semantic = [n for n in ids if kind_of.get(n) == "semantic"]
+        links = []   # sent before the embeddings are read: on PostgreSQL both reads wait for the server once
+        if semantic and self.by_entity:   # new or re-linked semantic memories of the entities loaded
+            # the vector by a lookup per link (a join let PostgreSQL's planner scan every embedding on a growing store)
+            links = list(execute_in(conn, "SELECT e.text_id, e.entity_id, (SELECT v.vector FROM embeddings v "
+                                          "WHERE v.node_id = e.text_id LIMIT 1) FROM edges e WHERE e.text_id IN ({})",
+                                    semantic))
         if entities:   # new or updated faces / voices: their kind and current embeddings
             if self.kinds is not None:
                 self.kinds.update({n: kind_of[n] for n in entities})
             self._follow_embeddings(conn, [n for n in entities if kind_of[n] in self.embs], kind_of)
-        if semantic and self.by_entity:   # new or re-linked semantic memories of the entities loaded
+        if links:
             changed = np.array(sorted(semantic), dtype=np.int64)
             for linked in self.by_entity.values():   # one vectorised look-up per entity, a removal per hit
                 for n in changed[linked.contains(changed)].tolist():
                     linked.remove(n)
-            # the vector by a lookup per link (a join let PostgreSQL's planner scan every embedding on a growing store)
-            for tid, eid, vec in select_in(conn, "SELECT e.text_id, e.entity_id, (SELECT v.vector FROM embeddings v "
-                                                 "WHERE v.node_id = e.text_id LIMIT 1) FROM edges e "
-                                                 "WHERE e.text_id IN ({})", semantic):
+            for tid, eid, vec in (row for cur in links for row in cur.fetchall()):
                 got = self.by_entity.get(int(eid))
                 if got is not None and vec is not None:
                     got.add(int(tid), np.frombuffer(vec, dtype=np.float32))

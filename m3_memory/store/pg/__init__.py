@@ -7,6 +7,7 @@ SQLite's, a test checks), :mod:`.server` starts a private server from the ``pgse
 demo, a robot without a database server).
 """
 
-from .connection import PgConnection, is_postgres_url, redact_url
+from .connection import PgConnection
+from .errors import is_postgres_url, redact_url
 
 __all__ = ["PgConnection", "is_postgres_url", "redact_url"]

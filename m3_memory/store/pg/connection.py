@@ -19,8 +19,9 @@ advances; the WAL and file pragmas have no meaning here and answer what "done" l
 
 Write transactions run in libpq's pipeline mode: a statement whose result nobody reads (an ``UPDATE``, the
 change log's ``INSERT``) is sent without waiting for the server; a result that is read (``fetchone``,
-``lastrowid``, ``rowcount``) waits for every statement before it. A clip's fifty statements cost a handful of round
-trips instead of fifty, and the write lock is held that much shorter. An error of a pipelined statement comes out
+``lastrowid``, ``rowcount``) waits for every statement before it; a clip's ``BEGIN`` and a write transaction's
+``COMMIT`` go in the pipeline too. A clip's fifty statements cost a handful of round trips instead of fifty, and
+the write lock is held that much shorter. An error of a pipelined statement comes out
 where the next result is read or at ``COMMIT``, which then rolls the transaction back and raises: nothing of a
 failed transaction is committed, as on SQLite.
 
@@ -37,11 +38,11 @@ import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from . import batch, write_behind
 from .cursor import PgCursor
 from .dialect import translate, values_tuple
+from .errors import redact_url, sqlite_error
 from .schema import translate_ddl
 from .statistics import Statistics
 
@@ -53,34 +54,6 @@ _OR_REPLACE = re.compile(r"^\s*INSERT\s+OR\s+REPLACE\b", re.I)
 _DDL = re.compile(r"^\s*(CREATE|ALTER|DROP)\b", re.I)
 _PRAGMA = re.compile(r"^\s*PRAGMA\s+(\w+)\s*(?:\(\s*(\w*)\s*\))?\s*(?:=\s*(\S+))?\s*;?\s*$", re.I)
 _SQLITE_MASTER = re.compile(r"SELECT 1 FROM sqlite_master WHERE type\s*=\s*'table' AND name\s*=\s*'(\w+)'", re.I)
-
-
-def is_postgres_url(location: object) -> bool:
-    return isinstance(location, str) and location.split(":", 1)[0] in ("postgresql", "postgres")
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password (for messages and logs)."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def _sqlite_error(e: Exception, sql: str) -> sqlite3.Error:
-    import psycopg
-
-    msg = f"PostgreSQL: {str(e).strip()} (in: {' '.join(sql.split())[:200]})"
-    if isinstance(e, psycopg.errors.LockNotAvailable):   # lock_timeout (the store's busy timeout) ran out
-        return sqlite3.OperationalError(f"database is locked: another writer holds the store's write lock ({msg})")
-    if isinstance(e, psycopg.IntegrityError):
-        return sqlite3.IntegrityError(msg)
-    if isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)):
-        return sqlite3.OperationalError(msg)
-    if isinstance(e, psycopg.ProgrammingError):
-        return sqlite3.ProgrammingError(msg)
-    return sqlite3.DatabaseError(msg)
 
 
 def _default_id(sql: str, table: str, pos: int) -> str | None:
@@ -193,7 +166,7 @@ class PgConnection:
                     self._send_behind()
                     return self._pragma(sql)
                 except Exception as e:
-                    raise _sqlite_error(e, sql) from e
+                    raise sqlite_error(e, sql) from e
             if head.startswith(("BEGIN", "COMMIT", "END", "ROLLBACK")):
                 return self._tx_statement(head)
             pg, returning, writes, explicit = _plan(sql)
@@ -218,7 +191,7 @@ class PgConnection:
             except sqlite3.Error:
                 raise
             except Exception as e:
-                raise _sqlite_error(e, sql) from e
+                raise sqlite_error(e, sql) from e
             if self._pipe is not None:   # read when (if ever) the caller reads it
                 return PgCursor(None, load=lambda: self._result(cur, returning is not None, sql))
             rows, count, rowid = self._result(cur, returning is not None, sql)
@@ -229,8 +202,7 @@ class PgConnection:
         it have run."""
         with self._mutex:
             try:
-                if self._pipe is not None:
-                    self._pipe.sync()
+                self._wait()
                 if returning:
                     row = cur.fetchone()
                     return None, cur.rowcount, int(row[0]) if row else None
@@ -238,7 +210,7 @@ class PgConnection:
             except sqlite3.Error:
                 raise
             except Exception as e:
-                raise _sqlite_error(e, sql) from e
+                raise sqlite_error(e, sql) from e
 
     def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> PgCursor:
         rows = [tuple(p) for p in seq_of_params]
@@ -263,7 +235,7 @@ class PgConnection:
                 else:
                     n = self._many(pg, rows, explicit, sql)
             except Exception as e:
-                raise _sqlite_error(e, sql) from e
+                raise sqlite_error(e, sql) from e
             return PgCursor(None, n)
 
     def reserve_ids(self, table: str, n: int, block: int = 256) -> list[int]:
@@ -279,11 +251,10 @@ class PgConnection:
                 try:
                     cur = self._conn.execute(f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
                                              "FROM generate_series(1, %s)", (max(block, n - len(pool)),))
-                    if self._pipe is not None:
-                        self._pipe.sync()
+                    self._wait()
                     got = sorted(int(r[0]) for r in cur.fetchall())
                 except Exception as e:
-                    raise _sqlite_error(e, f"nextval of {table}") from e
+                    raise sqlite_error(e, f"nextval of {table}") from e
                 pool.extend(got)
                 self._reserved_max[table] = max(self._reserved_max.get(table, 0), got[-1])
             out = pool[:n]
@@ -303,7 +274,7 @@ class PgConnection:
                     self._conn.execute(f"SELECT setval({seq}, GREATEST(%s, coalesce(pg_sequence_last_value("
                                        f"{seq}::regclass), 0)))", (row_id,))
                 except Exception as e:
-                    raise _sqlite_error(e, f"setval of {table}") from e
+                    raise sqlite_error(e, f"setval of {table}") from e
                 self._reserved_max[table] = row_id
                 self._pools[table] = []
 
@@ -317,7 +288,7 @@ class PgConnection:
             try:
                 self._lock_and_release_held()
             except Exception as e:
-                raise _sqlite_error(e, "take the write lock") from e
+                raise sqlite_error(e, "take the write lock") from e
             return True
 
     def _lock_and_release_held(self) -> None:
@@ -424,8 +395,7 @@ class PgConnection:
             keys = self._conn.execute("SELECT ch.relname, pa.relname FROM pg_constraint k JOIN pg_class ch "
                                       "ON ch.oid = k.conrelid JOIN pg_class pa ON pa.oid = k.confrelid "
                                       "WHERE k.contype = 'f' AND k.connamespace = current_schema()::regnamespace")
-            if self._pipe is not None:
-                self._pipe.sync()
+            self._wait()
             self._types = {(t.lower(), c.lower()): d for t, c, d in cols.fetchall()}
             self._ranks = write_behind.parent_ranks(keys.fetchall())
         return self._types
@@ -450,7 +420,7 @@ class PgConnection:
             try:
                 self._send_behind()
             except Exception as e:
-                raise _sqlite_error(e, sql) from e
+                raise sqlite_error(e, sql) from e
         return held
 
     def _send_behind(self, before: write_behind.Held | None = None) -> None:
@@ -486,7 +456,7 @@ class PgConnection:
                 except sqlite3.Error:
                     raise
                 except Exception as e:
-                    raise _sqlite_error(e, sql) from e
+                    raise sqlite_error(e, sql) from e
             return self._result(h.cursor, returning, sql)
 
     def _advance_identity(self, sql: str, largest: int) -> None:
@@ -507,6 +477,12 @@ class PgConnection:
         self._conn.execute(f"SELECT setval({seq}, GREATEST((SELECT coalesce(max(id), 0) FROM {table}), "
                            f"coalesce(pg_sequence_last_value({seq}::regclass), 0), 1))")
 
+    def _wait(self) -> None:
+        """In a pipeline: wait until every statement sent has its result (a Sync), unless every one has already (a
+        second read of what one Sync brought back waits for nothing)."""
+        if self._pipe is not None and (self._pipe.result_queue or self._pipe.command_queue):
+            self._pipe.sync()
+
     def _lock(self) -> None:
         self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
 
@@ -517,16 +493,24 @@ class PgConnection:
             if head.startswith("BEGIN"):
                 if any(w in head for w in ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")):   # a write transaction
                     deferred = "DEFERRED" in head   # takes the lock for its commit only
-                    self._conn.execute("BEGIN")
-                    if not deferred:
+                    if deferred:   # its BEGIN waits for nothing: it goes to the server with the first read
+                        self._pipe_cm = self._conn.pipeline()
+                        self._pipe = self._pipe_cm.__enter__()
+                        try:
+                            self._conn.execute("BEGIN")
+                        except BaseException:
+                            self._end_pipeline(quiet=True)
+                            raise
+                    else:
+                        self._conn.execute("BEGIN")
                         try:
                             self._lock()
                         except BaseException:   # as SQLite's failed BEGIN IMMEDIATE: no transaction is left open
                             self._conn.execute("ROLLBACK")
                             raise
+                        self._pipe_cm = self._conn.pipeline()
+                        self._pipe = self._pipe_cm.__enter__()
                     self._in_tx, self._deferred, self._locked = True, deferred, False
-                    self._pipe_cm = self._conn.pipeline()
-                    self._pipe = self._pipe_cm.__enter__()
                 else:
                     self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
                     self._in_tx, self._deferred = True, False
@@ -549,19 +533,25 @@ class PgConnection:
                     for table in sorted(self._identities):
                         self._set_identity(table)
                     self._identities.clear()
+                    # a write transaction's COMMIT goes in its pipeline: one wait for the last statements and it
+                    commit = self._conn.execute("COMMIT") if writes else None
                     self._end_pipeline()   # every statement's result: an error of any of them comes out here
-                    if self._conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                    # a transaction that failed before (an error read and passed over) ends in ROLLBACK, not COMMIT
+                    if (self._conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+                            or (commit is not None and commit.statusmessage != "COMMIT")):
                         raise psycopg.errors.InFailedSqlTransaction(
                             "a statement of this transaction failed; it was rolled back, nothing was committed")
                 except psycopg.Error:
-                    if not (self._conn.closed or self._conn.broken):
+                    if not (self._conn.closed or self._conn.broken) \
+                            and self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                         self._conn.execute("ROLLBACK")
                     raise
-                self._conn.execute("COMMIT")
+                if not writes:
+                    self._conn.execute("COMMIT")
                 if writes:
                     self.statistics.after_commit(self._conn)
         except psycopg.Error as e:
-            raise _sqlite_error(e, head) from e
+            raise sqlite_error(e, head) from e
         return PgCursor(None)
 
     def _end_pipeline(self, quiet: bool = False) -> None:
