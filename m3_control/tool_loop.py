@@ -32,11 +32,13 @@ from .prompt_tools import NO_MEMORY, grammar, initial_messages, memories_turn, p
 from .query import REFUSAL, QueryError, QueryExecutor, answer_query
 from .query import also as query_also
 from .query import fidelity as query_fidelity
+from .query import person_refs as query_person_refs
 from .query import place_refs as query_place_refs
 from .query import plans as query_plans
 from .query import polarity as query_polarity
 from .query import routing as query_routing
 from .query import spans as query_spans
+from .query import stay_moments as query_stay_moments
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
@@ -254,6 +256,14 @@ class ToolReasoningLoop:
         question, place_ref = query_place_refs.resolve(question, self.queries, before_time)
         if place_ref is not None:
             trace["place_ref"] = place_ref.trace()
+        # "the first person I heard in the porch" inside a question about them: who that is (person_refs.py)
+        question, person_ref = query_person_refs.resolve(question, self.queries, before_time)
+        if person_ref is not None:
+            trace["person_ref"] = person_ref.trace()
+        # "after I had been there for 20 seconds": the clock time of that moment (stay_moments.py)
+        question, stay = query_stay_moments.resolve(question, self.queries, before_time)
+        if stay is not None:
+            trace["stay_moment"] = stay.trace()
         messages = initial_messages(question)   # the model reads the question with the place named
         if question != asked:
             trace["asked_as"] = question
@@ -264,6 +274,11 @@ class ToolReasoningLoop:
         if place_ref is not None and place_ref.place is None:   # a described place the records do not hold
             return done(Answer(answer=f"I don't know which place you mean by \"{place_ref.said}\": {place_ref.why}.",
                                rounds_used=0), "model")
+        if person_ref is not None and person_ref.person is None:   # a rank nobody holds
+            return done(Answer(answer=f"I don't know who you mean by \"{person_ref.said}\": {person_ref.why}.",
+                               rounds_used=0), "model")
+        if stay is not None and stay.at is None:   # a stay that never was (that long)
+            return done(Answer(answer=f"I can't tell when I had \"{stay.said}\": {stay.why}.", rounds_used=0), "model")
 
         finds = query_polarity.finds_for(question)   # the answer's form follows the question's
         yes_no = finds == YES_NO_FIND
@@ -440,8 +455,8 @@ class ToolReasoningLoop:
                 info.search_s = time.perf_counter() - t
                 info.results = len(qres.events)
                 # (the turn a described place was found by is part of what the answer came from: place_refs.py)
-                placed = [place_ref.turn] if place_ref is not None and place_ref.turn is not None \
-                    and place_ref.turn not in qres.events else []
+                placed = [r.turn for r in (place_ref, person_ref) if r is not None and r.turn is not None
+                          and r.turn not in qres.events]
                 turns = qres.events[:MAX_PROVENANCE_TURNS - len(placed)] + placed
                 turns = PeopleFacts(self.store, before_time).with_memories(turns)
                 prov = ToolResult(aligned.compact(), text, [], turns)

@@ -212,7 +212,8 @@ class QueryExecutor:
             next_of = who not in (None, other) and q.find in ("what", "when", "where") and q.rel.startswith("right_")
             rq = replace(q, rel=q.rel.replace("right_", "")) if (q.find == "gap" or next_of) and who is not None \
                 else q
-            if q.place is not None and q.rel in TIMED_REL and not q.rel.endswith("_last") and q.other_turn is None:
+            if q.place is not None and q.rel in TIMED_REL and (q.other_there or not q.rel.endswith("_last")
+                                                               and q.other_turn is None):
                 # "how many people spoke in the kitchen before A did?": A's turns there are the anchor (A's last
                 # words are their last anywhere: "did anyone speak in the kitchen after A's last words?")
                 rq, theirs = replace(rq, place=place.name), _own_turns(facts, other)
@@ -359,7 +360,7 @@ class QueryExecutor:
             self._step(res, "in view with", out)
             return out
         voiced = [e for e in _own_turns(facts, other, q.other_act == "seen") if q.place is None
-                  or q.other_turn is not None or q.rel.endswith("_last")
+                  or not q.other_there and (q.other_turn is not None or q.rel.endswith("_last"))
                   or res.places.get(e.id) == q.place]   # (the caller placed them)
         rel = rel_base(q.rel)
         # a person named by a role is anchored on the turn that gave the role ("right before the final speaker":

@@ -36,6 +36,7 @@ from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank
 from .repair import time_of
 from .short_refs import rank_of_role, short_refs
+from .sight_anchor import anchor_there
 from .spans import last_as_verb, people_count, time_between
 from .talk_edges import edge_picks
 from .turn_forms import late_forms
@@ -505,6 +506,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         if place is not None:
             q = replace(q, place=place)
             added.append(f"place={place!r} from the question")
+    q = anchor_there(q, plain, added)   # (with the place the question names: "after A's last turn there")
     q = move_moments(q, plain, known_places, stays, added, missing)
     q = robot_room_forms(q, plain, known_places, stays, added, missing,
                          quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None)

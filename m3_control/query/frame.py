@@ -86,6 +86,8 @@ class Query:
     until_turn: str | None = None   # "between A's first and second turns": until's n-th turn ("last"), not the first
     only: str | None = None         # "1": find=yes is whether who was the only one who did it (turn_forms.py)
     other_act: str | None = None    # "seen": rel is to other's face appearances, not their turns (sight_anchor.py)
+    other_there: str | None = None  # "1": rel is to other's turns in ``place`` only, their last (n-th) too ("A's last
+    #                                 turn there"; without it a last turn is the last anywhere) (sight_anchor.py)
 
     def compact(self) -> str:
         parts = [f"find={self.find}"]
@@ -138,7 +140,8 @@ FIELDS: tuple[Field, ...] = (
 )
 _BY_KEY = {f.key: f for f in FIELDS}
 # fields the question checks set, never the model (no grammar)
-HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top", "until_turn", "only", "other_act")
+HIDDEN = ("until", "not_place", "move", "other_turn", "measure", "top", "until_turn", "only", "other_act",
+          "other_there")
 _TIME = re.compile(r"^\d{1,3}:[0-5]\d(?::[0-5]\d)?$|^-?\d+(?:\.\d+)?$")   # m:ss, or stream seconds
 _TIMES = re.compile(r"^(>=|<=|=|>|<)(\d{1,3}|other)$")
 _COUNT = re.compile(r"^(>=|<=|=|>|<)(\d{1,3})$")

@@ -78,7 +78,8 @@ def conditions(res: QueryResult) -> str:
         elif q.rel.endswith("_last") or q.other_turn:
             rel = (rel_base(q.rel) or "").replace("_", " ")
             nth = ordinal_word(int(q.other_turn)) if q.other_turn else "last"
-            out.append(f" {rel} {who} spoke for the {nth} time ({res.say(res.anchor.start)})")
+            there = " there" if q.other_there and q.place else ""   # (their last turn in the place: sight_anchor.py)
+            out.append(f" {rel} {who} spoke for the {nth} time{there} ({res.say(res.anchor.start)})")
         else:
             out.append(f" {q.rel.replace('_', ' ')} {who} ({res.say(res.anchor.start)})")
     return "".join(out)

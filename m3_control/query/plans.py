@@ -4,6 +4,8 @@
 - ``first_or_last``: whether one person spoke first or last, both asked at once (:mod:`.first_or_last`)
 - ``counts``: which of three or more listed people spoke most / least often (:mod:`.choice`)
 - ``right_after`` / ``right_before``: who came right after A, of the people listed as choices (:mod:`.choice`)
+- ``listed_count`` / ``listed_which`` / ``listed_any``: how many (which, any) of the listed people spoke in the
+  frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
@@ -53,6 +55,7 @@ from . import (
     choice,
     everyone,
     first_or_last,
+    listed_people,
     moods,
     not_yet,
     place_counts,
@@ -156,6 +159,10 @@ def plan_for(question: str) -> Plan | None:
     if than_two is not None:
         return Plan("than_two", lambda ex, q, t: added_counts.answer_than_two(ex, q, than_two, t),
                     prepare=added_counts.prepare)
+    listed = listed_people.asks_listed(question)
+    if listed is not None:
+        return Plan(f"listed_{listed.kind}", lambda ex, q, t: listed_people.answer(ex, q, listed, t),
+                    prepare=listed_people.prepare)
     rel = choice.relation_choice(question)
     if rel is not None:
         return Plan(rel, lambda ex, q, t: choice.answer_relation(ex, q, rel, question, t))

@@ -6,7 +6,9 @@
   model's) anchors it on their face appearances instead, and the answer names the moment as a sighting;
 - a person named by a moment they were seen ("what did the person I saw at 0:35 say?", "did the person seen at
   0:50 ever speak?"): that reference is the person the frame asks about (resolved by
-  :func:`m3_control.query.people.by_sighting`), not a moment the frame is bounded by.
+  :func:`m3_control.query.people.by_sighting`), not a moment the frame is bounded by;
+- a relation to someone's turn **there**, in the place the question names ("did anyone speak in the office after A's
+  last turn there?"): their last (n-th) turn in that place (``other_there``), not their last anywhere.
 """
 
 from __future__ import annotations
@@ -76,3 +78,21 @@ def sighting_ref(q: Query, plain: str, added: list[str]) -> Query:
                   **{f: None for f in ("at", "from_", "to") if getattr(new, f) == clock})
     return _noted(q, new, added, f"who={ref!r}: the person seen at {clock}, not a moment of the frame")
 
+
+
+# "after A's last turn there", "before A spoke for the last time there", "after A last spoke in that room"
+_THAT_PLACE = r"(?:there|in\s+(?:that|this|the\s+same)\s+(?:room|place))\b"
+_THERE = re.compile(r"(?:'s|\u2019s)\s+(?:very\s+)?(?:\w+\s+)?(?:turn|words?|sentence|remark|time)\s+" + _THAT_PLACE +
+                    r"|\b(?:spoke|talked|said\s+(?:something|anything)|was\s+heard)\s+(?:for\s+the\s+\w+\s+time\s+)?"
+                    + _THAT_PLACE, re.IGNORECASE)
+
+
+def anchor_there(q: Query, plain: str, added: list[str]) -> Query:
+    """``other_there``: the relation is to the other person's turns in the frame's place (their last one there, not
+    their last anywhere), where the question says so ("after A's last turn there")."""
+    if not (q.rel and q.other and q.place and q.rel not in ("with", "same_place")) or q.other_there:
+        return q
+    if _THERE.search(plain) is None:
+        return q
+    return _noted(q, replace(q, other_there="1"), added,
+                  f"other_there=1: {q.other!r}'s turns in the {q.place} only, as the question says ('there')")

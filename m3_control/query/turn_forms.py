@@ -26,7 +26,7 @@ from .frame import Query, nth, pick_ordinal, rel_base
 from .people import Who, by_role, is_role
 from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
-from .sight_anchor import sight_anchor, sighting_ref
+from .sight_anchor import anchor_there, sight_anchor, sighting_ref
 from .wording import ORDINAL_WORDS, QUOTED
 from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
 
@@ -87,7 +87,7 @@ def late_forms(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     """The forms above, on the frame the other checks left (``plain``: the question with its quotes taken out); a
     complaint about a relation the form took out goes with it."""
     new = _late_form(q, plain, quoted, yes_no, added, known, question)
-    new = sighting_ref(sight_anchor(new, plain, added), plain, added)
+    new = anchor_there(sighting_ref(sight_anchor(new, plain, added), plain, added), plain, added)
     if new.rel is None and q.rel is not None:
         missing[:] = [m for m in missing if not m.startswith("nothing about order in time")]
     return new

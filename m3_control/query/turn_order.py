@@ -10,6 +10,10 @@
 - ``next_turn``: "who spoke right before the last turn in the office?", "who spoke right after the last turn in the
   library?" (the n-th or last turn of the frame's place and window, then the turn next to it among everyone's,
   wherever it was).
+- ``turn_position``: "which turn of the conversation was A's first?", "in which turn did A first speak?" (where one
+  person's n-th turn stands among everyone's turns of the frame's place and window: "the 2nd of 17");
+- ``turn_length``: "how long did the very first turn last?", "how long was the last turn in the office?" (one turn of
+  anyone's, by its place in time: its own length, from its first to its last word).
 
 Answers are built from the executed result and checked against it like any frame's.
 """
@@ -24,7 +28,7 @@ from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .turn_sequence import people_in
 from .wording import CLOCK, ORDINAL_WORDS, QUOTED, _rank
-from .words import cap, ordinal_word, seconds_word
+from .words import cap, ordinal_word, seconds_word, times_word
 
 _PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|speaker)|all\s+(?:the\s+)?(?:people|" \
           r"speakers)|the\s+(?:people|speakers|voices)|people|(?:the\s+)?persons?|who)"
@@ -64,15 +68,29 @@ _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:rig
                            rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
                            rf"words)\b", re.IGNORECASE)
 
+# "which turn of the conversation was A's first?", "what number turn was A's second?", "in which turn did A speak?"
+_POSITION = re.compile(rf"^\W*(?:in\s+)?(?:which|what)\s+(?:number(?:ed)?\s+)?turn\s+(?:(?:of|in)\s+the\s+(?:"
+                       r"conversation|talk|talking|recording|discussion)\s+|overall\s+|in\s+the\s+[a-z]+(?:\s+room)?\s+)?"
+                       rf"(?:(?:was|is)\s+(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*(?:'s|\u2019s)\s+"
+                       rf"(?:very\s+)?(?P<n>first|last|final|{_ORD})\b|did\s+(?:the\s+person\s+who\s+said\s+)?"
+                       rf"(?:QUOTED|[A-Z][a-z]+)\s+(?:(?P<n2>first|last)\s+)?(?:speak|talk)(?:\s+for\s+the\s+"
+                       rf"(?P<n3>first|last|final|{_ORD})\s+time)?\b)", re.IGNORECASE)
+# "how long did the very first turn last?", "how long was the last turn in the office?", "how many seconds did the
+# third thing I heard take?" (anyone's turn: "A's first turn" is one person's, sentences.py)
+_LENGTH = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds)\s+(?:did|was|does|is)\s+the\s+(?:very\s+)?"
+                     rf"(?P<n>first|last|final|{_ORD})\s+(?:turn|sentence|utterance|remark|thing\s+(?:said|I\s+heard))"
+                     r"(?:\s+(?:in|at)\s+the\s+[a-z]+(?:\s+room)?)?(?:\s+(?:last|take|run|go\s+on))?\s*[?.!]?\s*$",
+                     re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class TurnsAsk:
-    kind: str              # speaking_order | turns_gap | next_turn
+    kind: str              # speaking_order | turns_gap | next_turn | turn_position | turn_length
     by_last: bool = False  # speaking_order: by each person's last turn
     turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order; -1 the last)
     places: tuple[str | None, str | None] = (None, None)   # turns_gap: the place each of them is counted in
-    people: tuple[str | None, str | None] = (None, None)   # turns_gap: whose turn each is (their words or name)
-    nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last)
+    people: tuple[str | None, str | None] = (None, None)   # turns_gap: whose turn each is; turn_position: whose
+    nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last); turn_position / turn_length
     before: bool = False   # next_turn: the turn right before it (else right after)
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
 
@@ -83,6 +101,15 @@ def asks_turns(question: str) -> TurnsAsk | None:
         return None     # the robot's rooms in order (place_refs / the frame); "in the living room" is a place
     if _ORDER.search(plain):
         return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)), clock=bool(CLOCK.search(plain)))
+    m = _POSITION.search(QUOTED.sub(" QUOTED ", question))
+    if m is not None and len(people := people_in(question)) == 1:
+        n = (m.group("n") or m.group("n2") or m.group("n3") or "first").lower()
+        return TurnsAsk("turn_position", nth=-1 if n in ("last", "final") else _rank(n), people=(people[0], None),
+                        clock=bool(CLOCK.search(plain)))
+    m = _LENGTH.search(plain)
+    if m is not None:
+        n = m.group("n").lower()
+        return TurnsAsk("turn_length", nth=-1 if n in ("last", "final") else _rank(n), clock=bool(CLOCK.search(plain)))
     m = _NEXT_TO_TURN.search(plain)
     if m is not None:
         n = m.group("n").lower()
@@ -148,6 +175,10 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return (REFUSAL if problems else text), res
     if ask.kind == "next_turn":
         return _next_turn(executor, res, turns, ask, cond, before_time)
+    if ask.kind == "turn_position":
+        return _position(executor, res, turns, ask, cond, before_time)
+    if ask.kind == "turn_length":
+        return _length(res, turns, ask, cond)
     return _gap_of_two(executor, q, res, ask, before_time)
 
 
@@ -176,6 +207,44 @@ def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: Turn
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res
 
+
+def _position(executor: QueryExecutor, res: QueryResult, turns: list, ask: TurnsAsk, cond: str,
+              before_time: float | None) -> tuple[str, QueryResult]:
+    """Where one person's n-th (last) turn of the place and window stands among everyone's turns there."""
+    theirs = executor.run(Query(find="when", who=ask.people[0], act="spoke"), before_time)
+    if theirs.status != "ok":
+        return phrase(theirs), theirs
+    cid = theirs.who["who"].character_id
+    res.who["who"], res.describe = theirs.who["who"], {**res.describe, **theirs.describe}
+    d = res.describe[cid]
+    own = [e for e in turns if e.character_id == cid]
+    which = "last" if ask.nth == -1 else ordinal_word(ask.nth)
+    if not own or ask.nth > len(own):
+        said = f"spoke {times_word(len(own))}{cond}: there was no {which} turn" if own else f"never spoke{cond}"
+        return f"{cap(d)} {said}.", res
+    target = own[ask.nth - 1] if ask.nth > 0 else own[-1]
+    k = turns.index(target) + 1
+    res.events = [target] + [e for e in turns if e is not target]
+    res.value = k
+    text = f"{cap(d)}'s {which} turn ({res.say(target.start)}) was the {ordinal_word(k)} turn I heard{cond}, of " \
+           f"{len(turns)}."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
+
+
+def _length(res: QueryResult, turns: list, ask: TurnsAsk, cond: str) -> tuple[str, QueryResult]:
+    """One turn's own length, the turn given by its place in time among everyone's of the place and window."""
+    which = "last" if ask.nth == -1 else ordinal_word(ask.nth)
+    if ask.nth > len(turns):
+        return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}: there was no {which} one.", res
+    e = turns[ask.nth - 1] if ask.nth > 0 else turns[-1]
+    secs = int(round(e.end - e.start))
+    res.events = [e] + [t for t in turns if t is not e]
+    res.value = secs
+    text = f"The {which} turn{cond} ({res.describe[e.character_id]}, {res.say(e.start)}) lasted " \
+           f"{seconds_word(secs) if secs else 'under a second'}: from {res.say(e.start)} to {res.say(e.end)}."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
 
 
 def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,

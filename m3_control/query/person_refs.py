@@ -1,0 +1,91 @@
+"""A person the question names by their rank among the speakers, inside a question about something else: "was the
+first person I heard in the porch also heard in the garage?", "how many times did the last person I heard talk in
+the office?", "when did the second person to speak leave the lab?". The rank (in a place, if the question gives one) is
+resolved before the model reads the question, by a query of its own (who spoke first / n-th / last there), and the
+question is asked of that person as the memory describes them ('the person who said "..."', or their name). The
+resolution is in the trace (``person_ref``) and its turn in the answer's provenance; a rank nobody holds (a fourth
+person where three spoke) is answered as such, not guessed.
+
+A question that asks for the person ("who was the first person I heard in the porch?") or what they said ("what
+did the third person to speak say?": the frame's rank), compares one to them ("was A the first person I heard?", "was
+the first person I heard Ann?") or relates to their turn ("who spoke right after the last person I heard in the
+kitchen?": that turn, not every turn of theirs) is left as it is: its frame asks for the rank itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from m3_memory.people import Turn
+
+from .frame import Query
+from .phrase import phrase
+from .wording import ORDINAL_WORDS
+
+_LAST = ("last", "final", "latest")
+_REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|last|final|latest)\s+"
+                  r"(?:different\s+)?(?:person|one|speaker|voice|man|woman)\s+(?:(?:that|who|whom)\s+)?"
+                  r"(?:(?:i|we)\s+(?:had\s+)?heard(?:\s+(?:speak|speaking|talk|talking))?|to\s+(?:speak|talk|be\s+heard)|"
+                  r"(?:who\s+|that\s+)?(?:spoke|talked|was\s+heard))"
+                  r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?", re.IGNORECASE)
+# what may stand before the reference for it to be a person the question asks about (not the one it asks for)
+# ("what did the third person to speak say?" is the frame's own rank: find=what pick=3)
+_BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+times|often|long|"
+                     r"much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|at\s+what\s+time)\s+(?:did|was|were|had|"
+                     r"has))\s*$", re.IGNORECASE)
+# "was the first person I heard the person who said X?", "... Ann?": one person against the rank (the frame's)
+_AGAINST = re.compile(r"^\s+(?:the\s+(?:person|one|man|woman|same)|someone|somebody|also\s+the|[\"'\u201c]|"
+                      r"[A-Z][a-z]+\b)")
+# "was the last person I heard also the first?": a rank against a rank (the frame's), not a person to resolve
+_RANK_AGAINST = re.compile(r"\b(?:also|too)\s+the\s+(?:first|second|third|last|final|same)\b"
+                           r"|\bthe\s+same\s+(?:person|one)\b", re.IGNORECASE)
+
+
+@dataclass
+class PersonRef:
+    said: str                 # the question's words for the person
+    person: str | None        # how the memory describes them (None: nobody holds that rank)
+    why: str                  # how they were found, or why nobody was
+    turn: Turn | None = None  # the turn that gave them their rank (provenance of the answer too)
+
+    def trace(self) -> dict[str, Any]:
+        return {"said": self.said, "person": self.person, "why": self.why,
+                "turn_id": self.turn.id if self.turn is not None else None}
+
+
+def ranked_ref(question: str) -> re.Match | None:
+    """The one speaker the question names by rank inside a question about them, else None (see the docstring)."""
+    refs = list(_REF.finditer(question))
+    if len(refs) != 1 or _RANK_AGAINST.search(question):
+        return None
+    m = refs[0]
+    if not _BEFORE.search(question[:m.start()]) or _AGAINST.match(question[m.end():]):
+        return None
+    return m
+
+
+def resolve(question: str, executor: Any, before_time: float | None) -> tuple[str, PersonRef | None]:
+    """(the question asked of the person, the resolution) or (the question unchanged, None) when it names nobody by
+    rank (or asks for the rank itself)."""
+    m = ranked_ref(question)
+    if m is None:
+        return question, None
+    word, place = m.group("ord").lower(), m.group("place")
+    pick = "last" if word in _LAST else "first" if word == "first" else str(ORDINAL_WORDS[word])
+    where = f" in the {place}" if place else ""
+    res = executor.run(Query(find="who", pick=pick, place=place, act="spoke"), before_time)
+    said = m.group(0)
+    if res.status != "ok":
+        return question, PersonRef(said, None, phrase(res).rstrip("."))
+    if not res.value:
+        heard = executor.run(Query(find="count_people", place=place, act="spoke"), before_time)
+        n = heard.value if heard.status == "ok" and isinstance(heard.value, int) else 0
+        return question, PersonRef(said, None, f"I heard {n} {'person' if n == 1 else 'people'}{where}")
+    cid = res.value[0]
+    mine = sorted((e for e in res.events if e.character_id == cid), key=lambda e: e.start)
+    turn = (mine[-1] if pick == "last" else mine[0]) if mine else None
+    person = res.describe.get(cid) or f"<character_{cid}>"
+    asked = question[:m.start()] + person + question[m.end():]
+    return asked, PersonRef(said, person, f"the {word} person I heard{where}", turn)
