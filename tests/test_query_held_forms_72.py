@@ -40,8 +40,8 @@ def test_a_ranked_speaker_is_resolved_before_the_question_is_asked(ex, question,
 
 
 def test_a_rank_nobody_holds_is_said_not_guessed(ex):  # noqa: F811
-    a = answer(ex, "What did the fourth person I heard in the kitchen say?",
-               'find=what pick=4 place="kitchen" act=spoke', 'find=what pick=4 place="kitchen" act=spoke')
+    a = answer(ex, "How many times did the fourth person I heard in the kitchen speak?",
+               'find=count_times pick=4 place="kitchen" act=spoke', 'find=count_times pick=4 place="kitchen" act=spoke')
     assert a.answer.startswith("I don't know who you mean") and "I heard 2 people in the kitchen" in a.answer, a.answer
 
 
