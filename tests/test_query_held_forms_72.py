@@ -160,3 +160,31 @@ def test_how_many_of_the_listed_people(ex, question, frame, start, named, absent
 ])
 def test_orders_ranks_and_everyone_are_other_questions(question):
     assert listed_people.asks_listed(question) is None
+
+
+# ---- from 675 (after 673-674's fixes): a turn's end, two rooms of one person, the first and last turns of a room,
+# ---- a verb written as the other person ----
+
+def test_when_a_turn_ended(ex):  # noqa: F811
+    _check(ex, "When did the last turn in the office end?", "find=when act=spoke times=1",
+           "The last turn in the office", ["from 00:40) ended at 00:42"], ["last spoke at"])
+
+
+@pytest.mark.parametrize("question, frame, start, named", [
+    (f"Was {CY} ever heard in two different rooms?", f'find=yes who="{TECH}" times=2', "Yes",
+     ["in 2 places: the office (00:35) and the lab (01:10)"]),
+    ("Did Ann speak in more than one room?", 'find=yes who="Ann" times>1', "Yes", ["the kitchen (00:02)"]),
+])
+def test_one_persons_rooms_more_than_one(ex, question, frame, start, named):  # noqa: F811
+    _check(ex, question, frame, start, named, ["spoke 3 times"])
+
+
+def test_the_first_and_last_turns_of_a_room(ex):  # noqa: F811
+    # the lab: Ann 1:05-1:07 first, Ann 1:25 last
+    _check(ex, "How many seconds passed between the first and last turns in the lab?", "find=gap from=0:00 to=1:00",
+           "18 seconds of silence", ["the first turn in the lab (Ann, 01:05", "20 seconds from the start"], [])
+
+
+def test_a_verb_written_as_the_other_person_is_dropped(ex):  # noqa: F811
+    _check(ex, f"Did {CY} speak again in the lab?", f'find=yes who="{TECH}" other="spoke again" place="lab" act=spoke',
+           "Yes", ["01:10"], ["spoke again"])

@@ -28,7 +28,7 @@ from m3_memory.timeline import Timeline, recording_halves
 from .each_of_two import each_of_two
 from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
-from .people import LOOK_WORDS, look_of, look_ref, looks_named
+from .people import LOOK_WORDS, is_role, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
 from .question_place import place_of_question
@@ -68,6 +68,8 @@ from .wording import (
 from .words import ORD
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
+_ACT_WORDS = re.compile(r"^\W*(?:(?:spoke|speak|speaking|talked|talk|talking|said|say|heard|hear)\s*)+"
+                        r"(?:again|more|too|also|once\s+more|later|there)?\W*$", re.IGNORECASE)   # a verb phrase
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
 # what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
@@ -388,6 +390,11 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             # "the person who looked sad" in a question that describes nobody by looks: nobody it asks about
             q = replace(q, **{key: None}, **({"rel": None} if key == "other" else {}))
             added.append(f"{key}={ref!r} dropped: the question describes nobody by how they looked")
+    if q.other and not q.rel and not q.until and q.find not in ("same", "more", "less", "gap") and \
+            _ACT_WORDS.search(q.other) and not quoted_in(q.other, quoted) and not is_role(q.other):
+        # "did A speak again in the hallway?" written other="spoke again": words of the question's verb, no person
+        added.append(f"other={q.other!r} dropped: no person the question names, and nothing relates to it")
+        q = replace(q, other=None)
     q = _time_words_back(q, quoted, plain, added)
     refs = [r for r in (q.who, q.other, q.until) if r]
     for quote in quoted:

@@ -41,7 +41,7 @@ _PEOPLE = re.compile(r"\b(?:who|whom|whose|anyone|anybody|someone|somebody|peopl
 
 @dataclass(frozen=True)
 class RoomsAsk:
-    kind: str               # all | one | many | only | named
+    kind: str               # all | one | many | only | named | every | person_many
     place: str | None = None   # only: the words naming the place
     places: tuple[str, ...] = ()   # named: the words naming the places, each of which the person was in
     who: str | None = None     # every: the one person the question names ("did A speak in every room I visited?")
@@ -59,6 +59,9 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     if _ALL.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
         # one person (by their words or a name) in each of the robot's rooms
         return RoomsAsk("every", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
+    if _MANY.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
+        # "was A ever heard in two different rooms?": one person's places, more than one or not
+        return RoomsAsk("person_many", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
     if quoted or not _PEOPLE.search(question):
         return None         # one named person's places is a frame of its own (find=where / count_places)
     plain = question
@@ -127,11 +130,37 @@ def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
     return f"No: {who} {there}, not in {_join([_the(r) for r in missed])}.", res
 
 
+def _person_places(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
+                   before_time: float | None) -> tuple[str, QueryResult]:
+    """"Was A ever heard in two different rooms?": A's places in the window, each with when A was first there."""
+    res = executor.run(replace(prepare(q), act=act, who=ask.who), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    events = sorted(res.events, key=lambda e: (e.start, e.id))
+    executor.place_turns(res, events)
+    first: dict[str, object] = {}
+    for e in events:
+        if (name := res.places.get(e.id)) is not None:
+            first.setdefault(name, e)
+    res.value = len(first) >= 2
+    res.events = list(first.values()) + [e for e in events if e not in first.values()]  # type: ignore[misc]
+    res.steps.append({"step": "places of one person", "places": list(first)})
+    who = res.describe[res.who["who"].character_id]  # type: ignore[index]
+    verb = {"spoke": "spoke", "seen": "was seen"}.get(act, "was seen or heard")
+    said = _join([f"{_the(p)} ({res.say(e.start)})" for p, e in first.items()])  # type: ignore[attr-defined]
+    text = f"Yes, {who} {verb} in {len(first)} places: {said}." if len(first) >= 2 else \
+        f"No, {who} {verb} only in {said}." if first else \
+        f"No, {who} {({'spoke': 'never spoke', 'seen': 'was never seen'}.get(act, 'was never seen or heard'))}."
+    return (REFUSAL if check(text, res) else text), res
+
+
 def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     act = act_of_question(question) or (q.act if q.act in ("spoke", "seen") else "any")
     if ask.kind == "every":
         return _every_room(executor, q, ask, act, before_time)
+    if ask.kind == "person_many":
+        return _person_places(executor, q, ask, act, before_time)
     res = executor.run(replace(prepare(q), act=act), before_time)
     if res.status != "ok":
         return REFUSAL, res

@@ -12,8 +12,9 @@
   wherever it was).
 - ``turn_position``: "which turn of the conversation was A's first?", "in which turn did A first speak?" (where one
   person's n-th turn stands among everyone's turns of the frame's place and window: "the 2nd of 17");
-- ``turn_length``: "how long did the very first turn last?", "how long was the last turn in the office?" (one turn of
-  anyone's, by its place in time: its own length, from its first to its last word).
+- ``turn_length`` / ``turn_end``: "how long did the very first turn last?", "how long was the last turn in the
+  office?", "when did the last turn in the hallway end?" (one turn of anyone's, by its place in time: its own length,
+  from its first to its last word, or when it ended).
 
 Answers are built from the executed result and checked against it like any frame's.
 """
@@ -44,7 +45,7 @@ _ORD = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
 _TURNS = r"(?:turns|sentences|things\s+(?:said|I\s+heard)|remarks|utterances)"
 # "between the first two turns", "between the second and third turns", "between the 2nd and the 3rd sentences"
 _GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
-                  rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}))"
+                  rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}|last|final))"
                   rf"\s+{_TURNS}\b", re.IGNORECASE)
 
 # "between the last turn in the kitchen and the first turn in the bathroom", "between the first turn and the last
@@ -82,10 +83,15 @@ _LENGTH = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds)\s+(?:did|wa
                      r"(?:\s+(?:in|at)\s+the\s+[a-z]+(?:\s+room)?)?(?:\s+(?:last|take|run|go\s+on))?\s*[?.!]?\s*$",
                      re.IGNORECASE)
 
+# "when did the last turn in the hallway end?", "at what time did the first turn finish?"
+_END = re.compile(rf"^\W*(?:at\s+)?(?:when|what\s+time)\s+did\s+the\s+(?:very\s+)?(?P<n>first|last|final|{_ORD})\s+"
+                  r"(?:turn|sentence|utterance|remark|thing\s+(?:said|I\s+heard))(?:\s+(?:in|at)\s+the\s+[a-z]+"
+                  r"(?:\s+room)?)?\s+(?:end|finish|stop|come\s+to\s+an\s+end)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class TurnsAsk:
-    kind: str              # speaking_order | turns_gap | next_turn | turn_position | turn_length
+    kind: str              # speaking_order | turns_gap | next_turn | turn_position | turn_length | turn_end
     by_last: bool = False  # speaking_order: by each person's last turn
     turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order; -1 the last)
     places: tuple[str | None, str | None] = (None, None)   # turns_gap: the place each of them is counted in
@@ -106,10 +112,11 @@ def asks_turns(question: str) -> TurnsAsk | None:
         n = (m.group("n") or m.group("n2") or m.group("n3") or "first").lower()
         return TurnsAsk("turn_position", nth=-1 if n in ("last", "final") else _rank(n), people=(people[0], None),
                         clock=bool(CLOCK.search(plain)))
-    m = _LENGTH.search(plain)
+    m = _LENGTH.search(plain) or _END.search(plain)
     if m is not None:
         n = m.group("n").lower()
-        return TurnsAsk("turn_length", nth=-1 if n in ("last", "final") else _rank(n), clock=bool(CLOCK.search(plain)))
+        return TurnsAsk("turn_length" if m.re is _LENGTH else "turn_end",
+                        nth=-1 if n in ("last", "final") else _rank(n), clock=bool(CLOCK.search(plain)))
     m = _NEXT_TO_TURN.search(plain)
     if m is not None:
         n = m.group("n").lower()
@@ -130,8 +137,11 @@ def asks_turns(question: str) -> TurnsAsk | None:
             return TurnsAsk("turns_gap", turns=(a, b), places=(m.group("pa"), m.group("pb")),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)
-    if m is not None:
-        a, b = (1, 2) if m.group("two") else (_rank(m.group("a")), _rank(m.group("b")))
+    if m is not None:    # ("between the first and last turns in the kitchen": the last of the frame's place)
+        a, b = (1, 2) if m.group("two") else (_rank(m.group("a")),
+                                              -1 if m.group("b").lower() in ("last", "final") else _rank(m.group("b")))
+        if b == -1 and a > 0:
+            return TurnsAsk("turns_gap", turns=(a, -1), clock=bool(CLOCK.search(plain)))
         if a != b and a > 0 and b > 0:
             return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
@@ -177,7 +187,7 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return _next_turn(executor, res, turns, ask, cond, before_time)
     if ask.kind == "turn_position":
         return _position(executor, res, turns, ask, cond, before_time)
-    if ask.kind == "turn_length":
+    if ask.kind in ("turn_length", "turn_end"):
         return _length(res, turns, ask, cond)
     return _gap_of_two(executor, q, res, ask, before_time)
 
@@ -243,6 +253,9 @@ def _length(res: QueryResult, turns: list, ask: TurnsAsk, cond: str) -> tuple[st
     res.value = secs
     text = f"The {which} turn{cond} ({res.describe[e.character_id]}, {res.say(e.start)}) lasted " \
            f"{seconds_word(secs) if secs else 'under a second'}: from {res.say(e.start)} to {res.say(e.end)}."
+    if ask.kind == "turn_end":
+        text = f"The {which} turn{cond} ({res.describe[e.character_id]}, from {res.say(e.start)}) ended at " \
+               f"{res.say(e.end)}."
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res
 
