@@ -51,6 +51,16 @@ def _listed(question: str, at_least: int, refused: re.Pattern) -> str | None:
     return plain if joined else None
 
 
+def merge(results: list[QueryResult], step: str) -> QueryResult:
+    """One result holding every per-person result's turns and steps (for provenance and the trace); a copy of the
+    first, so each answer clause is still checked against its own person's result."""
+    merged = replace(results[0])
+    merged.events = [e for res in results for e in res.events]
+    merged.steps = [{"step": f"{step} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
+        [s for r in results for s in r.steps]
+    return merged
+
+
 def order_choice(question: str) -> str | None:
     """"first" or "last" when the question asks which of the people it quotes came first or last (joined by "or",
     or "which of / out of A and B"), else None."""
@@ -93,10 +103,7 @@ def answer_counts(executor: QueryExecutor, q: Query, which: str, question: str,
             return phrase(res), res
     counts = [int(res.value or 0) for res in results]
     best = max(counts) if which == "most" else min(counts)
-    merged = replace(results[0])     # (a copy: each clause is checked against its own result below)
-    merged.events = [e for res in results for e in res.events]
-    merged.steps = [{"step": f"{which} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
-        [s for r in results for s in r.steps]
+    merged = merge(results, which)
     names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
     won = [i for i, n in enumerate(counts) if n == best]
     where = f" in the {q.place}" if q.place else ""
@@ -153,10 +160,7 @@ def answer(executor: QueryExecutor, q: Query, which: str, question: str,
         if res.status != "ok":
             return phrase(res), res
     heard = [(res, res.events[0]) for res in results if res.events]
-    merged = replace(results[0])     # (a copy: each clause is checked against its own result below)
-    merged.events = [e for res in results for e in res.events]
-    merged.steps = [{"step": f"{which} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
-        [s for r in results for s in r.steps]
+    merged = merge(results, which)
     where = conditions(results[0])   # the question's place and window, said with what was not heard there
     sense = "hear" if act == "spoke" else "see"
     missing = [r for r in results if not r.events]   # no such turn in the question's place and window

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .choice import merge
 from .execute import QueryExecutor, QueryResult
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
@@ -54,10 +55,7 @@ def answer(executor: QueryExecutor, q: Query, ask: ListedAsk, before_time: float
     for res in results:
         if res.status != "ok":
             return phrase(res), res
-    merged = replace(results[0])     # (a copy: each clause is checked against its own result below)
-    merged.events = [e for res in results for e in res.events]
-    merged.steps = [{"step": f"{ask.kind} of {len(results)}", "frames": [r.query.compact() for r in results]}] + \
-        [s for r in results for s in r.steps]
+    merged = merge(results, ask.kind)   # (each clause is checked against its own result below)
     where = conditions(results[0])
     names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
     counts = [int(r.value or 0) for r in results]

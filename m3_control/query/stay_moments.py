@@ -50,29 +50,30 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     n = 30.0 if m.group("half") else float(_AMOUNT.get(m.group("n").lower(), 0) or m.group("n"))
     seconds = n * 60 if (m.group("unit") or "").lower().startswith("min") else n
     start, end = first
-    now = executor.store.timeline().now(before_time)
+    timeline = executor.store.timeline()   # (read once: the clock times below are said on it)
+    now = timeline.now(before_time)
+
+    def say(t: float) -> str:
+        return timeline.say(t, now)
+
     if end is None and now is not None and start + seconds > now:   # still there, not that long yet
         return question, StayMoment(said, None, f"I have been in the {place} for {round(now - start)} seconds so far")
     if end is not None and start + seconds > end:
         return question, StayMoment(said, None, f"I stayed in the {place} for {round(end - start)} seconds the first "
-                                                f"time ({_say(executor, start, before_time)} to "
-                                                f"{_say(executor, end, before_time)})")
+                                                f"time ({say(start)} to {say(end)})")
     at = start + seconds
     rel = _REL.get(re.sub(r"\s+", " ", m.group("rel").lower()), m.group("rel").lower())
-    clock = _say(executor, at, before_time)
+    clock = say(at)
     asked = question[:m.start()] + f"{rel} {clock}" + question[m.end():]
-    return asked, StayMoment(said, at, f"I got to the {place} at {_say(executor, start, before_time)}")
+    return asked, StayMoment(said, at, f"I got to the {place} at {say(start)}")
 
 
 def _place_before(text: str, names: set[str]) -> str | None:
     """The place "there" stands for: the last one the question names before it."""
+    known = {n.lower() for n in names}
     found = [m for m in re.finditer(r"\bthe\s+([a-z]+(?:\s+room)?)\b", text, re.IGNORECASE)
-             if m.group(1).lower() in {n.lower() for n in names}]
+             if m.group(1).lower() in known]
     # (else the last place the question puts anyone in: one the robot never went to)
     found = found or list(re.finditer(r"\b(?:in|at|inside)\s+the\s+([a-z]+(?:\s+room)?)\b", text, re.IGNORECASE))
     return found[-1].group(1).lower() if found else None
 
-
-def _say(executor: Any, t: float, before_time: float | None) -> str:
-    timeline = executor.store.timeline()
-    return timeline.say(t, timeline.now(before_time))
