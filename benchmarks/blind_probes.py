@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, each before any of those scenes was built. New probes need new
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-680 at stop 73, each before any of those scenes was built. New probes need new
 templates written before their seeds are built: a template tuned on a seed it was judged on measures nothing.
 """
 
@@ -2471,7 +2471,111 @@ T676 = [
  "Did {C} speak twice in a row in the {R2}?",
  "Name the people who spoke after 1:00.",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 677))}
+T677 = [
+ "Who spoke second to last?",
+ "Did {A} speak before I entered the {R2}?",
+ "How many times did I hear {B} in total?",
+ "What did {C} say right after {A}'s first turn?",
+ "Which room did I hear the most people in?",
+ "What was the first thing I heard after 1:00?",
+ "How many turns were there in the whole conversation?",
+ "Who spoke last before 0:30?",
+ "How long after {B}'s first turn did {C} first speak?",
+ "Did {A} and {C} both speak in the {R2}?",
+ "What time did I leave the {R1}?",
+ "Who spoke in every room I visited?",
+ "How many other people spoke between {A}'s first and last turns?",
+ "Did {B} say anything in the {R2} before {A} did?",
+ "Who was the first person to speak twice?",
+ "Name the rooms where {B} was heard.",
+ "How many turns were taken in the {R1} in total?",
+ "What did the third person to speak say first?",
+ "Did anyone say 'bin red at d four now'?",
+ "What did {B} say in the {RX}?",
+ "How old is {C}?",
+ "Who spoke after {C}'s last turn?",
+ "Was {A} heard in the {R1} before {B}?",
+ "How many times had {A} spoken by 1:00?",
+]
+T678 = [
+ "Who spoke the most in the first minute?",
+ "Which of {A}, {B} and {C} spoke last?",
+ "How long after I entered the {R1} did {A} first speak?",
+ "Who was heard in the {R1} but not in the {R2}?",
+ "How many turns did {A} and {B} take together?",
+ "Was I in the {R2} when {C} spoke for the last time?",
+ "What was the last thing {A} said before {B}'s first turn?",
+ "Which room had the most turns?",
+ "How many rooms did I hear {C} in?",
+ "Did anyone speak three times in a row?",
+ "Who spoke right before {B}'s second turn?",
+ "When did {A} speak for the last time?",
+ "How many people spoke before I left the {R1}?",
+ "Was {B} ever heard in the {R1}?",
+ "What did the last person to speak in the {R2} say first there?",
+ "Between 0:20 and 0:50, how many turns were taken?",
+ "Who spoke first in the {R2}, {A} or {C}?",
+ "How long did {B} speak in total?",
+ "Did anyone say 'lay green by f six again'?",
+ "Who did I hear in the {RX} last?",
+ "What does {A} do for a living?",
+ "Did {C} speak in the {R1} after I had been there for 15 seconds?",
+ "How many different people spoke in the {R2} after 1:00?",
+ "What was the fourth thing said?",
+]
+T679 = [
+ "Who was the third-to-last person to speak?",
+ "Did {C} speak before {A} in the {R2}?",
+ "How many turns did {B} take after {A}'s last turn?",
+ "What did {A} say right before {C}'s first turn?",
+ "Which room did I hear {B} in first?",
+ "When did the first turn in the {R2} start?",
+ "How many people spoke more than once?",
+ "Who spoke in the {R1} after 0:20?",
+ "Was {B} heard while I was in the {R2}?",
+ "How many seconds did the last turn last?",
+ "Who was the first person I heard after I left the {R1}?",
+ "Did {A} speak more often in the {R1} or in the {R2}?",
+ "How many times did anyone speak before {C}'s first turn?",
+ "Who spoke between {B}'s first and second turns?",
+ "What was the second thing said in the {R2}?",
+ "How long was I in the {R2} before anyone spoke?",
+ "Was {C} the first person I heard in the {R2}?",
+ "Which of {B} and {C} took more turns in the {R2}?",
+ "Did anyone say 'set white with j two soon'?",
+ "How many people did I hear in the {RX}?",
+ "What is {B}'s last name?",
+ "Who spoke the least in the {R2}?",
+ "Did {A} speak after 1:30?",
+ "Name everyone who spoke before 0:40.",
+]
+T680 = [
+ "Who spoke fourth?",
+ "How many turns did {C} take in total?",
+ "Did {B} speak in the {R1} before I had been there for 25 seconds?",
+ "What did the person who spoke first in the {R2} say?",
+ "Who spoke more in the {R1}, {B} or {C}?",
+ "When did I arrive in the {R2}?",
+ "Was anyone speaking at 1:10?",
+ "How many of {A}, {B} and {C} spoke in the {R1}?",
+ "What was the last thing {C} said in the {R2}?",
+ "Who spoke right after {A}'s first turn in the {R1}?",
+ "How many people spoke exactly once?",
+ "Did {B} speak after the last time {A} spoke?",
+ "Which room was I in when the last turn was taken?",
+ "How long did the longest turn in the {R2} last?",
+ "Who was heard in both the first and the last room?",
+ "How many seconds passed between {C}'s first and last turns?",
+ "Did anyone speak in the {R2} before {B} first spoke there?",
+ "What was the first thing {B} said in the {R2}?",
+ "Did anyone say 'place red by k seven please'?",
+ "When did {A} speak in the {RX}?",
+ "What is {C}'s favourite colour?",
+ "Who took the most turns in the {R2}?",
+ "How many turns did {A} take between 0:30 and 1:30?",
+ "Who spoke last overall, and when?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 681))}
 
 
 def main() -> None:
