@@ -2,9 +2,10 @@
 (:mod:`~m3_control.query.frame`), code executes it (:mod:`~m3_control.query.execute`), the answer is phrased from
 the executed result and checked against it (:mod:`~m3_control.query.phrase`)."""
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query, QueryError, parse
 from .phrase import REFUSAL, check, phrase
+from .result import QueryResult
 
 __all__ = ["Query", "QueryError", "QueryExecutor", "QueryResult", "REFUSAL", "answer_query", "check", "parse",
            "phrase"]

@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass, replace
 
 from .combined import combined, run_each, union_people
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, check
+from .result import QueryResult
 from .wording import QUOTED
 from .words import times_word
 

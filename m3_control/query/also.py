@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .phrase import _cap, _join, check, times_word
+from .result import QueryResult
 from .words import the_place as _the
 
 _ALSO = re.compile(

@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 
 from m3_memory.store.where import robot_stays
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
+from .result import QueryResult
 from .wording import QUOTED
 from .words import AMOUNT, seconds_word, times_word
 

@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass, replace
 
 from .combined import combined, run_each
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check
 from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
+from .result import QueryResult
 from .wording import QUOTED
 from .words import cap, join
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
+from .result import QueryResult
 from .wording import QUOTED as _QUOTE
 from .words import times_word
 

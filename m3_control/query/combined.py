@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import phrase
+from .result import QueryResult
 
 
 def run_each(executor: QueryExecutor, frames: list[Query], before_time: float | None

@@ -13,10 +13,11 @@ import operator
 import re
 from dataclasses import dataclass, replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .question_forms import _COMPARED_TIMES, _EXACT_TIMES
+from .result import QueryResult
 from .wording import QUOTED
 from .words import COUNT_WORDS, cap, join, times_word
 

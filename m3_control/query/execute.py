@@ -22,104 +22,25 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from m3_memory.people import PeopleFacts, Turn, in_window
 from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, turn_poses
-from m3_memory.timeline import Timeline
 
 from .frame import TIMED_REL, Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
+from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
 from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
 REL_SLACK_S = 0.5        # turns may touch: "right before" allows this much overlap with the anchor
-
-
-@dataclass
-class PersonRow:
-    character_id: int
-    description: str
-    events: list[Turn]             # selected events of this person, in time order
-    spoke: int                     # voice turns in the scope
-
-    @property
-    def first(self) -> float:
-        return self.events[0].start
-
-    @property
-    def last(self) -> float:
-        return max(e.end for e in self.events)
-
-
-@dataclass
-class QueryResult:
-    query: Query
-    status: str = "ok"            # ok | unknown_person | ambiguous_person | unknown_place | future_time
-    people: list[PersonRow] = field(default_factory=list)
-    events: list[Turn] = field(default_factory=list)      # what the answer was derived from (provenance)
-    value: Any = None
-    places: dict[int, str] = field(default_factory=dict)   # event id -> place name (where known)
-    robot_places: list[tuple[float, str]] = field(default_factory=list)   # (time, place) for "where was I"
-    who: dict[str, Who] = field(default_factory=dict)      # "who" / "other" -> resolution
-    problem: str = ""             # the reference, place or time that stopped the query
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    anchor: Turn | None = None
-    until_anchor: Turn | None = None    # "between A and B": B's turn (anchor: A's)
-    spoke: dict[int, int] = field(default_factory=dict)    # character -> voice turns in the scope
-    place_counts: dict[str, int] = field(default_factory=dict)  # "where did people talk the most": place -> events
-    candidates: list[str] = field(default_factory=list)    # the people an ambiguous reference may mean
-    describe: dict[int, str] = field(default_factory=dict)
-    timeline: Timeline = field(default_factory=Timeline)  # how the memory's stream seconds meet the wall clock
-    now: float | None = None      # the question's moment (stream seconds)
-    into_recording: bool = False  # the question gave times into the recording: answers say them that way too
-    gap: tuple[float, Turn] | None = None   # find=gap: the first moment and the turn the time runs to
-    seconds: dict[int, int] = field(default_factory=dict)   # measure=time: character -> seconds of their events
-    scope_events: list[Turn] = field(default_factory=list)  # every event in the scope (only=1: who else did it)
-    others: list[int] = field(default_factory=list)         # only=1: the others who did it in the scope
-
-    def read(self, t: str | None) -> float | None:
-        """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""
-        if t is None:
-            return None
-        value, how = self.timeline.reading(t, self.now)
-        self.into_recording |= how == "recording"
-        return value
-
-    def say(self, t: float) -> str:
-        return self.timeline.say(t, self.now, self.into_recording)
-
-    def trace(self) -> dict[str, Any]:
-        return {"query": self.query.compact(), "status": self.status, "problem": self.problem,
-                "steps": self.steps, "value": _plain(self.value),
-                "resolved": {k: w.trace() for k, w in self.who.items()},
-                "people": [{"character_id": p.character_id, "description": p.description, "spoke": p.spoke,
-                            "events": len(p.events)} for p in self.people]}
-
-
-def both_people(q: Query, finds: tuple[str, ...] = ("yes",)) -> bool:
-    """Two people and no relation between them: "did A and B both speak in the workshop?" (``find=yes``), "how many
-    times in total did A and B speak?" (``find=count_times``): each one's turns, not a relation of one to the other."""
-    return q.find in finds and bool(q.who and q.other) and not q.rel and not q.until and not q.count \
-        and not compares_with_other(q.times)
-
-
-def busiest_place(q: Query) -> bool:
-    """``find=where pick=most|least``: the place where people (the person ``who``) spoke (were seen) most."""
-    return q.find == "where" and count_rank(q.pick) is not None
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, list | tuple):
-        return [_plain(x) for x in v]
-    return v if isinstance(v, str | int | float | bool | type(None)) else str(v)
 
 
 def _plain_seconds(t: str) -> bool:
@@ -222,6 +143,9 @@ class QueryExecutor:
                 if not any(res.places.get(e.id) == place.name for e in theirs):   # (the answer says who's there)
                     res.events = [e for e in mine if res.places.get(e.id) == place.name]
                     return self._stop(res, "not_there", place.name)
+            if next_of:     # who really spoke right after (before) the anchor: said when it was someone else
+                right = self._relate(res, facts, replace(rq, rel=q.rel, act="spoke"), other, scope)
+                res.right_next = right[0] if right else None
             scope = self._relate(res, facts, rq, other, scope)
             if next_of:     # the executed frame is what the answer says ("after", their next turn)
                 q = res.query = replace(q, rel=rq.rel, pick=q.pick or ("first" if "after" in q.rel else "last"))
@@ -333,6 +257,10 @@ class QueryExecutor:
             self._step(res, f"{q.pick} words", res.events)
         # 5. project
         self._project(res, facts, q, who, other, at, t1, t2)
+        if res.right_next is not None and res.right_next.character_id != who and res.value:   # (said: provenance)
+            res.events = sorted({*res.events, res.right_next}, key=lambda e: (e.start, e.end, e.id))
+        else:
+            res.right_next = None
         return res
 
     # -- steps ---------------------------------------------------------------------------------------

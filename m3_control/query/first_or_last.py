@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
+from .result import QueryResult
 
 _EITHER = re.compile(r"^\W*(?:did|was|is|were)\b[^?]*?\b(?:first|the\s+first(?:\s+one|\s+person|\s+speaker)?)\s+or\s+"
                      r"(?:the\s+)?last\b", re.IGNORECASE)

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, replace
 
 from .choice import merge
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
+from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import times_word

@@ -12,9 +12,10 @@ from dataclasses import replace
 
 from m3_memory.perception.expression import look_label
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _join, check, phrase
+from .result import QueryResult
 from .seen_heard import person_named
 from .wording import QUOTED
 

@@ -19,9 +19,10 @@ from dataclasses import replace
 
 from m3_memory.store.where import find_place, load_places
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
+from .result import QueryResult
 
 _SPOKEN = r"(?:spoken|talked|said\s+(?:anything|a\s+word)|been\s+heard)"
 _NOT = r"(?:(?:had|has|have)\s*n[o']?t|(?:had|has|have)\s+not)"

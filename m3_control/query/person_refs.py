@@ -9,7 +9,9 @@ person where three spoke) is answered as such, not guessed.
 A question that asks for the person ("who was the first person I heard in the porch?") or what they said ("what
 did the third person to speak say?": the frame's rank), compares one to them ("was A the first person I heard?", "was
 the first person I heard Ann?") or relates to their turn ("who spoke right after the last person I heard in the
-kitchen?": that turn, not every turn of theirs) is left as it is: its frame asks for the rank itself.
+kitchen?": that turn, not every turn of theirs) is left as it is: its frame asks for the rank itself. What they said
+chosen among their turns ("what did the last person I heard in the garage say first there?", "... after 1:00?") is
+resolved: the frame's rank would pick the turn of the rank, not the one asked for.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ _REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|
 _BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+times|often|long|"
                      r"much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|at\s+what\s+time)\s+(?:did|was|were|had|"
                      r"has))\s*$", re.IGNORECASE)
+# "what did the last person to speak in the garage say first there?", "... say after 1:00?": what the ranked person
+# said, chosen among their turns by something more than the rank ("what did the third person to speak say?" is not)
+_WHAT_DID = re.compile(r"^\W*what\s+(?:did|had)\s*$", re.IGNORECASE)
+_SAID_SOME = re.compile(r"^\s+(?:say|said|tell\s+me|talk\s+about)\b\s*(?P<more>[^?.!]*)", re.IGNORECASE)
 # "was the first person I heard the person who said X?", "... Ann?": one person against the rank (the frame's)
 _AGAINST = re.compile(r"^\s+(?:the\s+(?:person|one|man|woman|same)|someone|somebody|also\s+the|[\"'\u201c]|"
                       r"[A-Z][a-z]+\b)")
@@ -61,6 +67,9 @@ def ranked_ref(question: str) -> re.Match | None:
     if len(refs) != 1 or _RANK_AGAINST.search(question):
         return None
     m = refs[0]
+    said = _SAID_SOME.match(question[m.end():]) if _WHAT_DID.search(question[:m.start()]) else None
+    if said is not None and said.group("more").strip():
+        return m
     if not _BEFORE.search(question[:m.start()]) or _AGAINST.match(question[m.end():]):
         return None
     return m
@@ -87,5 +96,8 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     mine = sorted((e for e in res.events if e.character_id == cid), key=lambda e: e.start)
     turn = (mine[-1] if pick == "last" else mine[0]) if mine else None
     person = res.describe.get(cid) or f"<character_{cid}>"
-    asked = question[:m.start()] + person + question[m.end():]
+    rest = question[m.end():]
+    if place:   # "... in the garage say first there?": the place the rank was in, now that the rank is gone
+        rest = re.sub(r"\bthere\b", f"in the {place}", rest, count=1, flags=re.IGNORECASE)
+    asked = question[:m.start()] + person + rest
     return asked, PersonRef(said, person, f"the {word} person I heard{where}", turn)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .execute import PersonRow, QueryResult, both_people, busiest_place
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
+from .result import PersonRow, QueryResult, both_people, busiest_place
 from .stopped import stopped as _stopped
 from .turn_forms import turn_form_answer
 from .words import ORD, ordinal_word, seconds_word, times_word
@@ -202,9 +202,9 @@ def phrase(res: QueryResult) -> str:
         if q.by == "turn" and q.who is None and len(said) == 1 and len(res.events) == 1:
             lead = f"The {_turn_rank(q, pick_ordinal(q))} thing I heard ({res.say(res.events[0].start)}) was"
         if len(said) == 1:
-            return f'{lead} "{said[0]}"{cond}.'
+            return f'{lead} "{said[0]}"{cond}{_right_next(res)}.'
         return f"{lead}, in order{cond}: " + "; ".join(f'"{s}"' for s in said[:8]) + \
-            (f" (and {len(said) - 8} more)" if len(said) > 8 else "") + "."
+            (f" (and {len(said) - 8} more)" if len(said) > 8 else "") + f"{_right_next(res)}."
     if f == "when":
         times = sorted(res.value)
         if res.robot_places or (not times and q.who is None and q.act is None and q.place and not q.rel):
@@ -225,7 +225,7 @@ def phrase(res: QueryResult) -> str:
             if verb != "spoke":
                 seen = {"seen": "saw"}.get(q.act or "", "saw or heard")
                 return f"I {lead}{seen} {d} at {res.say(times[0])}."
-            return f"{_cap(d)} {lead}{verb} at {res.say(times[0])}."
+            return f"{_cap(d)} {lead}{verb} at {res.say(times[0])}{_right_next(res, False)}."
         shown = [res.say(t) for t in times[:6]]
         return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."
     # where
@@ -302,6 +302,20 @@ def _times_phrase(spec: str, res: QueryResult | None = None) -> str:
     how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
         spec.rstrip("0123456789")]
     return f"{how}{times_word(k)}"
+
+
+def _right_next(res: QueryResult, when: bool = True) -> str:
+    """"What did C say right after A?" where someone else spoke right after A: C's words are their next ones (said
+    when), and who really spoke right after A is said too, never left for the asker to assume."""
+    t = res.right_next
+    if t is None:
+        return ""
+    side = "before" if "before" in (res.query.rel or "") else "after"
+    mine = [e for p in res.people for e in p.events]
+    at = f" at {res.say(mine[0].start)}" if when and len(mine) == 1 else ""
+    a = res.anchor
+    anchor = f"{res.describe[a.character_id]} ({res.say(a.start)})" if a is not None else "them"  # type: ignore[index]
+    return f"{at}; {res.describe[t.character_id]} spoke right {side} {anchor}, at {res.say(t.start)}"  # type: ignore[index]
 
 
 def _nobody(res: QueryResult, cond: str) -> str:

@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass, replace
 
 from .combined import combined, run_each, union_people
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _join, check
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 from .wording import QUOTED
 from .words import times_word
 

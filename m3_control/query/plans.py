@@ -74,8 +74,9 @@ from . import (
     turn_sequence,
     window_counts,
 )
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
+from .result import QueryResult
 
 
 @dataclass(frozen=True)

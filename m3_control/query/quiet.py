@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _join, check, phrase
+from .result import QueryResult
 from .words import times_word
 
 _QUIET = re.compile(r"^\W*(?:was|were|is|did|has|had|does)\s+(?!there\b)(?P<who>[^?]*?)\s+(?:(?:stay|stayed|remain|"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .frame import Query, by_count, count_rank
 
 if TYPE_CHECKING:
-    from .execute import PersonRow, QueryResult
+    from .result import PersonRow, QueryResult
 
 
 def ranked(res: QueryResult, q: Query, people: list[PersonRow]) -> list[PersonRow]:

@@ -10,8 +10,8 @@ from m3_memory.poses import Place, place_of
 from m3_memory.store.where import find_place, load_places, pose_near, robot_stays, track_between
 
 if TYPE_CHECKING:
-    from .execute import QueryResult
     from .frame import Query
+    from .result import QueryResult
 
 
 def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:

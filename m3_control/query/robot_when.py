@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from m3_memory.people import Turn
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
+from .result import QueryResult
 from .rooms import places_named
 from .turn_sequence import people_in
 from .words import ORD, join, the_place

@@ -10,9 +10,10 @@ import re
 
 from m3_memory.store.where import robot_stays
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
+from .result import QueryResult
 from .rooms import places_named
 from .words import times_word
 

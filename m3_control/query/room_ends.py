@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _join, check, phrase
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 from .rooms import places_named
 from .turn_sequence import people_in
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 
 from m3_memory.store.where import find_place, load_places, robot_stays
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import act_of_question, quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 
 _ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
 _ALL = re.compile(rf"\b(?:both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|these\s+)?"

@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from m3_memory.perception.wer import HOMOPHONES
 from m3_memory.store.retrieval import character_name
 
-from .execute import QueryExecutor, QueryResult, same_sentence
+from .execute import QueryExecutor, same_sentence
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 from .wording import NAME_IN_QUESTION, QUOTED
 from .words import cap, times_word
 from .words import join as _join

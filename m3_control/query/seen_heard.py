@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .people import SIGHTING
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 from .wording import QUOTED
 
 _SEE = r"(?:see|saw|seen|spot(?:ted)?|notice[d]?)"

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .execute import QueryExecutor, QueryResult, same_sentence
+from .execute import QueryExecutor, same_sentence
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
+from .result import QueryResult
 from .words import AMOUNT, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"

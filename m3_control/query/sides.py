@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import act_of_question, quotes_of
 from .frame import TIMED_REL, Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
+from .result import QueryResult
 from .wording import QUOTED
 from .words import cap, join
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .polarity import YES_NO_QUESTION
 from .repair import time_of
+from .result import QueryResult
 from .words import AMOUNT, seconds_word
 
 _QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?)"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .execute import QueryResult
 from .people import look_of
+from .result import QueryResult
 from .words import cap as _cap
 from .words import join as _join
 from .words import ordinal_word, times_word

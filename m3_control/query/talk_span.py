@@ -16,10 +16,11 @@ from dataclasses import replace
 
 from m3_memory.store.where import robot_stays
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase, seconds_word
+from .result import QueryResult
 from .turn_order import turns_in_places
 from .wording import QUOTED
 

@@ -31,7 +31,7 @@ from .wording import ORDINAL_WORDS, QUOTED
 from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
 
 if TYPE_CHECKING:
-    from .execute import PersonRow, QueryResult
+    from .result import PersonRow, QueryResult
 
 _VERB = r"(?:speak|spoke|talk|talked|say\s+(?:something|anything)|said\s+(?:something|anything))"
 # "the first person to speak twice", "who was first to talk three times?", "the second one who spoke twice"

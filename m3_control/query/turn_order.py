@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
+from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import CLOCK, ORDINAL_WORDS, QUOTED, _rank
 from .words import cap, ordinal_word, seconds_word, times_word

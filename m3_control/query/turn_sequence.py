@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_forms import IN_A_ROW, MOST_IN_A_ROW
+from .result import QueryResult
 from .wording import NAME_IN_QUESTION, QUOTED
 from .words import times_word
 

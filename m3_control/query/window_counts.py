@@ -15,11 +15,12 @@ from dataclasses import dataclass, replace
 
 from .added_counts import counts_each
 from .combined import combined
-from .execute import QueryExecutor, QueryResult
+from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .repair import mss
+from .result import QueryResult
 from .wording import CLOCK, QUOTED
 from .words import cap, ordinal_word, times_word
 
