@@ -375,7 +375,8 @@ class ToolReasoningLoop:
                     now = timeline.now(before_time)
                     aligned, added, missing = query_fidelity.check(
                         asked, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t),
-                        recorded=lambda t=now: self.store.perceived_until(t))
+                        recorded=lambda t=now: self.store.perceived_until(t),
+                        names=lambda: self.queries.names(before_time))
                     aligned = query_polarity.align(asked, aligned)     # relations the check put in
                     if plan is not None:
                         aligned = plan.prepare(aligned)

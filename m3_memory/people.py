@@ -299,6 +299,10 @@ class PeopleFacts:
     def person(self, character_id: int) -> Person | None:
         return self._people.get(character_id)
 
+    def names(self) -> list[str]:
+        """The names the people seen or heard by then are known by (given, or stated in memories)."""
+        return [n for p in self._people.values() if (n := self._name(p))]
+
     def between(self, t1: float | None = None, t2: float | None = None, kind: str | None = None) -> list[Turn]:
         return [t for t in self.turns if in_window(t, t1, t2) and (kind is None or t.kind == kind)]
 

@@ -49,7 +49,7 @@ def test_a_rank_nobody_holds_is_said_not_guessed(ex):  # noqa: F811
     "Who was the first person I heard in the office?",      # asks for the person: the frame's rank
     "Was Ann the first person I heard in the lab?",         # compares one to the rank
     "Was the last person I heard also the first?",          # a rank against a rank
-    "Who spoke right after the last person I heard in the kitchen?",   # that turn, not every turn of theirs
+    "Who spoke right after the second person to speak?",   # that turn, not every turn of theirs (the frame's rank)
 ])
 def test_questions_that_ask_for_the_rank_itself_are_left_as_they_are(question):
     assert person_refs.resolve(question, None, None) == (question, None)

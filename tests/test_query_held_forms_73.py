@@ -70,3 +70,51 @@ def test_what_a_ranked_person_said_among_their_turns(ex, question, frame, start,
 ])
 def test_what_the_ranked_person_said_is_resolved_only_when_more_than_the_rank_chooses(question, resolved):
     assert (person_refs.ranked_ref(question) is not None) is resolved
+
+
+# ---- a name the frame left out: the question's one person, not everyone ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # Ann's second turn (0:20), not the second turn anyone took (Bo's, 0:10)
+    ("What was the second thing Ann said?", "find=what pick=2 by=turn", "Ann said", ["Put the red folder"], [COFFEE]),
+    ("What did Ann say the second time she spoke?", "find=what pick=2", "Ann said", ["Put the red folder"],
+     [COFFEE]),
+    # her second turn in the lab (1:25), not the lab's second turn (Cy's, 1:10)
+    ("What was the second thing said by Ann in the lab?", 'find=what pick=2 by=turn place="lab"', "Ann said",
+     ["Bye everyone"], [TECH]),
+    ("How many times did Ann speak in the lab?", 'find=count_times place="lab" act=spoke', "Ann spoke twice", [],
+     ["4 times"]),
+])
+def test_a_name_the_frame_left_out_is_its_person(ex, question, frame, start, named, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    text = a.answer
+    assert text.startswith(start) and all(n in text for n in named) and not any(x in text for x in absent), text
+
+
+def test_a_name_spoken_of_or_related_to_is_not_made_the_person_asked_about(ex):  # noqa: F811
+    # "did anyone mention Ann?" asks about words, not Ann's turns
+    a = answer(ex, "Did anyone mention Ann?", "find=yes act=spoke", "find=yes act=spoke")
+    assert "Ann spoke" not in a.answer and "Ann said" not in a.answer, a.answer
+    # "who spoke right after Ann's first turn?": Ann is the anchor (other=), not who= (the model's to write)
+    q = "Who spoke right after Ann's first turn?"
+    a = answer(ex, q, "find=who rel=right_after act=spoke", 'find=who other="Ann" rel=right_after act=spoke')
+    assert a.answer.startswith("The person who said") and COFFEE in a.answer.lower(), a.answer
+
+
+# ---- "right after the last person I heard in the kitchen": the turn that gave the rank is the anchor ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # the last person heard in the kitchen is Ann, her last turn there her second (0:20); Cy spoke next (0:35)
+    ("Who spoke right after the last person I heard in the kitchen?", 'find=who other="Ann" rel=right_after act=spoke',
+     "The person who said", [TECH, "00:20"], [COFFEE]),
+    # the first person heard in the lab is Ann at 1:05 (her third turn); Bo spoke before it (0:40), not Ann's
+    # first turn's neighbour
+    ("Who spoke right before the first person I heard in the lab?", 'find=who other="Ann" rel=right_before act=spoke',
+     "The person who said", ["coffee machine", "01:05"], [TECH]),
+])
+def test_a_ranked_speaker_in_a_place_anchors_a_relation_on_their_ranked_turn(ex, question, frame, start, named,  # noqa: F811
+                                                                               absent):
+    a = answer(ex, question, frame, frame)
+    text = a.answer
+    assert text.startswith(start) and all(n in text for n in named) and not any(x in text for x in absent), text
+    assert a.trace["person_ref"]["turn_id"] is not None, a.trace

@@ -51,6 +51,10 @@ class QueryExecutor:
     def __init__(self, store: Any, min_match: float = MIN_MATCH) -> None:
         self.store, self.min_match = store, min_match
 
+    def names(self, before_time: float | None) -> list[str]:
+        """The names people visible at ``before_time`` are known by (a question may name them)."""
+        return PeopleFacts(self.store, before_time).names()
+
     def run(self, q: Query, before_time: float | None) -> QueryResult:
         facts = PeopleFacts(self.store, before_time)
         q, moved = repair(q, [p.name for p in load_places(self.store)],

@@ -28,6 +28,7 @@ from m3_memory.timeline import Timeline, recording_halves
 from .each_of_two import each_of_two
 from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
+from .named_people import names_back
 from .people import LOOK_WORDS, is_role, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
@@ -273,13 +274,15 @@ def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
 
 def check(question: str, q: Query, known_places: list[str], timeline: Timeline | None = None,
           now: float | None = None, stays: Callable[[], Stays] | None = None,
-          recorded: Callable[[], float | None] | None = None) -> tuple[Query, list[str], list[str]]:
+          recorded: Callable[[], float | None] | None = None,
+          names: Callable[[], list[str]] | None = None) -> tuple[Query, list[str], list[str]]:
     """(frame, what was added, what the frame leaves out of the question). ``timeline`` and ``now`` (the question's
     moment, stream seconds) resolve the times a question names in words ("ten minutes ago", "this morning", "at
     3 pm": :meth:`m3_memory.timeline.Timeline.spans`): code sets the frame's window from them, whatever the model
     wrote, since calendar arithmetic is not a small model's job; ``stays`` (the robot's stays in places, read only
     when the question names one of its moves) does the same for "after I entered the lab" (moves.py); ``recorded``
-    (the last input the memory holds, read only when the question names a half of the recording) ends the recording."""
+    (the last input the memory holds, read only when the question names a half of the recording) ends the recording;
+    ``names`` (the names the memory knows people by) puts back a name the frame left out (named_people.py)."""
     timeline = timeline or Timeline()
     added: list[str] = []
     missing: list[str] = []
@@ -417,6 +420,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                 added.append(f"who={quote!r}: the other person the question names, beside other=")
                 continue
             missing.append(f"the words '{quote}' (who= or other=)")
+    if names is not None:
+        relates = bool(_BEFORE_AFTER.search(without_moves(_TO_A_CLOCK.sub(" ", plain), known_places)))
+        q = names_back(q, plain, names(), quoted, relates, _same_words, added, missing)
     read = lambda t: _read(timeline, t, now)   # noqa: E731
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)

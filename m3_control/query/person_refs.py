@@ -8,10 +8,12 @@ person where three spoke) is answered as such, not guessed.
 
 A question that asks for the person ("who was the first person I heard in the porch?") or what they said ("what
 did the third person to speak say?": the frame's rank), compares one to them ("was A the first person I heard?", "was
-the first person I heard Ann?") or relates to their turn ("who spoke right after the last person I heard in the
-kitchen?": that turn, not every turn of theirs) is left as it is: its frame asks for the rank itself. What they said
-chosen among their turns ("what did the last person I heard in the garage say first there?", "... after 1:00?") is
-resolved: the frame's rank would pick the turn of the rank, not the one asked for.
+the first person I heard Ann?") or relates to their turn ("who spoke right after the second person to speak?": that
+turn, not every turn of theirs) is left as it is: its frame asks for the rank itself. What they said chosen among
+their turns ("what did the last person I heard in the garage say first there?", "... after 1:00?") is resolved: the
+frame's rank would pick the turn of the rank, not the one asked for. So is a rank in a place a relation is to ("who
+spoke right after the last person I heard in the kitchen?"), which no frame can say: it becomes that person's turn
+that gave the rank ('right after the person who said "..." spoke for the second time').
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from m3_memory.people import Turn
 from .frame import Query
 from .phrase import phrase
 from .wording import ORDINAL_WORDS
+from .words import ordinal_word
 
 _LAST = ("last", "final", "latest")
 _REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|last|final|latest)\s+"
@@ -41,6 +44,9 @@ _BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how
 # said, chosen among their turns by something more than the rank ("what did the third person to speak say?" is not)
 _WHAT_DID = re.compile(r"^\W*what\s+(?:did|had)\s*$", re.IGNORECASE)
 _SAID_SOME = re.compile(r"^\s+(?:say|said|tell\s+me|talk\s+about)\b\s*(?P<more>[^?.!]*)", re.IGNORECASE)
+# "who spoke right after the last person I heard in the kitchen?": a rank in a place as the anchor of a relation
+# (without a place the frame's own rank anchors it: "who spoke right after the second person to speak?")
+_RIGHT_NEXT = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:after|before)\s+$", re.IGNORECASE)
 # "was the first person I heard the person who said X?", "... Ann?": one person against the rank (the frame's)
 _AGAINST = re.compile(r"^\s+(?:the\s+(?:person|one|man|woman|same)|someone|somebody|also\s+the|[\"'\u201c]|"
                       r"[A-Z][a-z]+\b)")
@@ -67,6 +73,8 @@ def ranked_ref(question: str) -> re.Match | None:
     if len(refs) != 1 or _RANK_AGAINST.search(question):
         return None
     m = refs[0]
+    if m.group("place") and _RIGHT_NEXT.search(question[:m.start()]):
+        return m    # "right after the last person I heard in the kitchen": their turn that gave them the rank
     said = _SAID_SOME.match(question[m.end():]) if _WHAT_DID.search(question[:m.start()]) else None
     if said is not None and said.group("more").strip():
         return m
@@ -97,6 +105,14 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     turn = (mine[-1] if pick == "last" else mine[0]) if mine else None
     person = res.describe.get(cid) or f"<character_{cid}>"
     rest = question[m.end():]
+    if _RIGHT_NEXT.search(question[:m.start()]) and turn is not None:
+        # the relation is to the turn that gave the rank: that person's n-th turn (relations to it are a form)
+        theirs = executor.run(Query(find="when", who=f"<character_{cid}>", act="spoke"), before_time)
+        own = sorted((e for e in theirs.events if e.character_id == cid), key=lambda e: e.start)
+        n = next((i for i, e in enumerate(own, 1) if e.id == turn.id), None)
+        if n is not None:
+            nth = "first" if n == 1 else "last" if n == len(own) else ordinal_word(n)
+            person = f"{person} spoke for the {nth} time"
     if place:   # "... in the garage say first there?": the place the rank was in, now that the rank is gone
         rest = re.sub(r"\bthere\b", f"in the {place}", rest, count=1, flags=re.IGNORECASE)
     asked = question[:m.start()] + person + rest
