@@ -261,7 +261,8 @@ class QueryExecutor:
             self._step(res, f"{q.pick} words", res.events)
         # 5. project
         self._project(res, facts, q, who, other, at, t1, t2)
-        if res.right_next is not None and res.right_next.character_id != who and res.value:   # (said: provenance)
+        if res.right_next is not None and res.right_next.character_id != who and res.value \
+                and q.find in ("what", "when"):   # (said in the answer: provenance)
             res.events = sorted({*res.events, res.right_next}, key=lambda e: (e.start, e.end, e.id))
         else:
             res.right_next = None
