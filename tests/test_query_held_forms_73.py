@@ -118,3 +118,33 @@ def test_a_ranked_speaker_in_a_place_anchors_a_relation_on_their_ranked_turn(ex,
     text = a.answer
     assert text.startswith(start) and all(n in text for n in named) and not any(x in text for x in absent), text
     assert a.trace["person_ref"]["turn_id"] is not None, a.trace
+
+
+# ---- "in both the first and the last room": two of the robot's stays named at once ----
+
+@pytest.mark.parametrize("question, frame", [
+    ("Who was heard in both the first and the last room?", 'find=same place="#1" act=seen times=2'),
+    ("Which people did I hear in both the first and last rooms?", 'find=who place="kitchen" act=spoke'),
+])
+def test_the_first_and_the_last_room_are_both_named(ex, question, frame):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    # the kitchen (first) and the lab (last): Ann spoke in both, Cy only in the office and the lab
+    assert a.answer.startswith("Ann") and "kitchen" in a.answer and "lab" in a.answer, a.answer
+    assert TECH not in a.answer and a.trace["place_ref"]["place"] == "kitchen, lab", a.trace
+
+
+# ---- a first / last the question never asks for: dropped ----
+
+@pytest.mark.parametrize("question, frame, named", [
+    ("Name everyone who spoke before 0:40.", "find=who pick=first to=0:40", ["Ann", COFFEE, TECH]),
+    ("What was said in the office?", 'find=what pick=last place="office" act=spoke', [TECH, COFFEE]),
+])
+def test_a_first_or_last_the_question_does_not_ask_for_is_dropped(ex, question, frame, named):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert all(n.lower() in a.answer.lower() for n in named) and "first" not in a.answer, a.answer
+
+
+def test_a_first_or_last_the_question_asks_for_stays(ex):  # noqa: F811
+    # "right before 0:39" is the last one before it (Cy, 0:35), not everyone before it
+    a = answer(ex, "Who did I hear right before 0:39?", "find=who pick=last to=0:39", "find=who pick=last to=0:39")
+    assert TECH in a.answer and "Ann" not in a.answer, a.answer

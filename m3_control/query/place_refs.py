@@ -32,6 +32,12 @@ _SPEAKER_ROOM = re.compile(_IN + r"the\s+(?:room|place)\s+(?:where|in\s+which)\s
                            r"(?:\s+for\s+the\s+(?P<w2>first|last)\s+time)?", re.IGNORECASE)
 
 
+# "in both the first and the last room", "the first room and the last one": two of the robot's stays at once
+_ORD = r"(?:first|second|third|fourth|fifth|last|final|latest)"
+_ROOM_PAIR = re.compile(r"\bthe\s+(?P<a>" + _ORD + r")\s+(?:(?:room|place)\s+)?and\s+(?:(?:in|at)\s+)?(?:the\s+)?"
+                        r"(?P<b>" + _ORD + r")\s+(?:rooms?|places?|ones?)\b", re.IGNORECASE)
+
+
 @dataclass
 class PlaceRef:
     said: str                 # the question's words for the place
@@ -47,6 +53,18 @@ class PlaceRef:
 def resolve(question: str, executor: Any, before_time: float | None) -> tuple[str, PlaceRef | None]:
     """(the question with the place named, the resolution) or (the question unchanged, None) when it describes no
     place."""
+    pair = _ROOM_PAIR.search(question)
+    if pair is not None:
+        stays = [p for p, _, _ in robot_stays(executor.store, before_time)]
+        visits = [p for i, p in enumerate(stays) if i == 0 or stays[i - 1] != p]
+        ns = [-1 if w.lower() in ("last", "final", "latest") else ORDINAL_WORDS[w.lower()] for w in pair.groups()]
+        if not all(0 < n <= len(visits) or 0 < -n <= len(visits) for n in ns):
+            return question, PlaceRef(pair.group(0), None, f"I went to {len(visits)} place"
+                                                           f"{'s' if len(visits) != 1 else ''} in all")
+        a, b = (visits[n - 1 if n > 0 else n] for n in ns)
+        named = f"the {a} and the {b}" if a != b else f"the {a} (the {pair.group('a')} and the {pair.group('b')})"
+        return question[:pair.start()] + named + question[pair.end():], \
+            PlaceRef(pair.group(0), f"{a}, {b}", "the robot's stays, in order")
     m = _ROBOT_ROOM.search(question)
     if m is not None:
         word = (m.group("ord") or m.group("ord2")).lower()

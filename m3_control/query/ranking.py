@@ -163,11 +163,19 @@ _COUNTING = re.compile(r"\b(?:most|least|fewest|more|less|fewer|often|times|talk
                        r"greatest|largest|smallest|biggest|number|turns|count)\b", re.IGNORECASE)
 
 
+# any word that may ask for an end of an order: a first / last pick with none of them is the model's, not the question's
+_ORDER_CUE = re.compile(r"\b(?:first|earliest|last|final|latest|recent(?:ly)?|newest|start\w*|began|begin\w*|"
+                        r"open\w*|clos\w*|end\w*|finish\w*|stop\w*|kick\w*|initial\w*|previous\w*|prior|1st|"
+                        r"again|next|then|once|until|till|(?:before|after)\s+(?:every|any|all)\w*|"
+                        r"(?:right|just|immediately|directly|shortly)\s+(?:before|after))\b", re.IGNORECASE)
+
+
 def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
     """An ordinal pick (2, -2, ...) in a question that ranks nothing ("before X said anything, how many turns had I
     heard?" written ``pick=-2``): dropped. A rank by count (second_least) where the question counts nothing and
     names an ordinal ("which room did I visit second?"): that ordinal. ``by=turn`` with no pick to count by (a count
-    of turns written ``find=count_times by=turn``): dropped."""
+    of turns written ``find=count_times by=turn``): dropped. A first / last person or words where the question has no
+    word of order at all ("name everyone who spoke before 0:40" written ``pick=first``): dropped."""
     if q.by and not q.pick:
         added.append(f"by={q.by} dropped: no pick for it to rank")
         q = replace(q, by=None)
@@ -177,6 +185,11 @@ def unasked_rank(q: Query, plain: str, added: list[str]) -> Query:
         if n:
             added.append(f"pick={n}: the question counts nothing, its {m.group(0)!r} is an order")  # type: ignore
             return replace(q, pick="first" if n == 1 else str(n))
+    if q.pick in ("first", "last") and q.find in ("who", "what") and not (q.rel or q.until or q.at or q.top) \
+            and not _ORDER_CUE.search(plain):
+        # "name everyone who spoke before 0:40" written pick=first: the question asks for all of them
+        added.append(f"pick={q.pick} dropped: the question asks for no first or last")
+        return replace(q, pick=None, by=None)
     if not q.pick or not re.fullmatch(r"-?\d+", q.pick) or _RANK_WORDS.search(plain):
         return q
     added.append(f"pick={q.pick} dropped: the question ranks nothing")
