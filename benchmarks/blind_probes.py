@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-680 at stop 73, each before any of those scenes was built.
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, each before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -2576,7 +2576,59 @@ T680 = [
  "How many turns did {A} take between 0:30 and 1:30?",
  "Who spoke last overall, and when?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 681))}
+T681 = [
+ "Who spoke right after the first person I heard in the {R2}?",
+ "What was the second thing {B} said?",
+ "How many turns were taken before I left the {R1}?",
+ "Did {C} speak in the {R1} or in the {R2} first?",
+ "Who spoke the second most?",
+ "What did the last person to speak say first?",
+ "How many people did I hear in the {R1} before 0:30?",
+ "When did {A} speak in the {R2} for the first time?",
+ "Was {B} heard before I arrived in the {R2}?",
+ "Who was the only person to speak in the {R2} after 1:10?",
+ "How long was the gap between {A}'s first and second turns?",
+ "Which of {A} and {C} spoke first in the {R1}?",
+ "How many turns did {B} take before {C} first spoke?",
+ "Did anyone speak in the {R2} after {A}'s last turn?",
+ "What did {C} say right before {B}'s last turn?",
+ "Who spoke most often in the {R2}?",
+ "Name everyone I heard in the {R1}.",
+ "How many seconds did {A} speak in the {R1}?",
+ "Did anyone say 'bin green with q one please'?",
+ "Who spoke in the {RX} after 0:30?",
+ "What is {A}'s email address?",
+ "Was the last person I heard in the {R1} also the first person I heard in the {R2}?",
+ "How many different people spoke between 0:30 and 1:00?",
+ "What was the last thing said before 0:50?",
+]
+T682 = [
+ "Who spoke right before the last person I heard in the {R2}?",
+ "What was the first thing {C} said in the {R2}?",
+ "How many turns did {A} take in all?",
+ "Who spoke third in the {R1}?",
+ "Did {B} speak more times than {C}?",
+ "When did I leave the {R1}?",
+ "Which rooms did {A} speak in?",
+ "Was anyone speaking at 0:50?",
+ "How many times did {C} speak after I entered the {R2}?",
+ "Who spoke between {B}'s first and last turns?",
+ "What did {A} say in the {R1}?",
+ "Who took the fewest turns overall?",
+ "Did {B} speak in every room?",
+ "How long after {C}'s first turn did {A} speak next?",
+ "How many people spoke in the {R2} in total?",
+ "Who was the first person to speak after I left the {R1}?",
+ "Did {A} speak twice in a row?",
+ "What time was it when the first turn in the {R2} started?",
+ "Did anyone say 'lay white at p three soon'?",
+ "What did {C} say in the {RX}?",
+ "Where does {A} work?",
+ "Who spoke right after {C}'s last turn?",
+ "How many turns in the {R1} were taken by {B}?",
+ "Who did I hear last in the {R1}, and what did they say?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 683))}
 
 
 def main() -> None:
