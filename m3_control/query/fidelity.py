@@ -28,7 +28,7 @@ from m3_memory.timeline import Timeline, recording_halves
 from .each_of_two import each_of_two
 from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
-from .named_people import names_back
+from .named_people import name_as_who
 from .people import LOOK_WORDS, is_role, look_of, look_ref, looks_named
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
 from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
@@ -420,9 +420,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                 added.append(f"who={quote!r}: the other person the question names, beside other=")
                 continue
             missing.append(f"the words '{quote}' (who= or other=)")
-    if names is not None:
+    known_names = names() if names is not None else []
+    if known_names:
         relates = bool(_BEFORE_AFTER.search(without_moves(_TO_A_CLOCK.sub(" ", plain), known_places)))
-        q = names_back(q, plain, names(), quoted, relates, _same_words, added, missing)
+        q = name_as_who(q, plain, known_names, quoted, relates, _same_words, added)
     read = lambda t: _read(timeline, t, now)   # noqa: E731
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)

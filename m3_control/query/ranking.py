@@ -165,7 +165,8 @@ _COUNTING = re.compile(r"\b(?:most|least|fewest|more|less|fewer|often|times|talk
 
 # any word that may ask for an end of an order: a first / last pick with none of them is the model's, not the question's
 _ORDER_CUE = re.compile(r"\b(?:first|earliest|last|final|latest|recent(?:ly)?|newest|start\w*|began|begin\w*|"
-                        r"open\w*|clos\w*|end\w*|finish\w*|stop\w*|kick\w*|initial\w*|previous\w*|prior|1st|"
+                        r"open\w*|clos\w*|end\w*|finish\w*|stop\w*|kick\w*|initial\w*|previous\w*|prior|1st|going|led|lead\w*|"
+                        r"earl\w*|lat\w*|most|least|"
                         r"again|next|then|once|until|till|(?:before|after)\s+(?:every|any|all)\w*|"
                         r"(?:right|just|immediately|directly|shortly)\s+(?:before|after))\b", re.IGNORECASE)
 
