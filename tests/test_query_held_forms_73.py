@@ -148,3 +148,20 @@ def test_a_first_or_last_the_question_asks_for_stays(ex):  # noqa: F811
     # "right before 0:39" is the last one before it (Cy, 0:35), not everyone before it
     a = answer(ex, "Who did I hear right before 0:39?", "find=who pick=last to=0:39", "find=who pick=last to=0:39")
     assert TECH in a.answer and "Ann" not in a.answer, a.answer
+
+
+# ---- "did A speak in P1 or in P2 first?": where A spoke first, not the people of a place ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # Cy: office 0:35, lab 1:10
+    ("Did CY speak in the office or in the lab first?", f'find=who other="{TECH}" rel=same_place', ["in the office"],
+     ["coffee", "lab"]),
+    # Ann: kitchen 0:02, lab 1:05 (the model wrote one of the two places as the frame's)
+    ("Was Ann heard in the lab or in the kitchen first?", 'find=yes who=Ann place=lab', ["Ann", "in the kitchen"],
+     ["lab", "01:05"]),
+])
+def test_which_of_two_places_first(ex, question, frame, named, absent):  # noqa: F811
+    question = question.replace("CY", f"the person who said '{TECH}'")
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith("I first heard") and all(n in a.answer for n in named), a.answer
+    assert not any(x in a.answer for x in absent), a.answer

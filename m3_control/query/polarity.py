@@ -91,7 +91,8 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
 
 # "did A speak in the hallway or in the bedroom?": a choice of two places, answered by where (wording.place_choice)
 EITHER_PLACE = re.compile(r"\b(?:in|at|inside)\s+the\s+([a-z]+(?:\s+[a-z]+)?)\s+or\s+(?:in\s+|at\s+|inside\s+)?the\s+"
-                          r"([a-z]+(?:\s+[a-z]+)?)\s*\?*\s*$", re.IGNORECASE)
+                          r"([a-z]+(?:\s+(?!(?:first|earlier|last|later)\b)[a-z]+)?)(?:\s+(?P<order>first|earlier|last|later))?"
+                          r"\s*\?*\s*$", re.IGNORECASE)
 
 
 _QUOTE_POSSESSIVE = re.compile(r"''s\b")

@@ -80,13 +80,17 @@ def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
 
 def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
     """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
-    or no about one of the places; only when both are places the robot knows."""
+    or no about one of the places; only when both are places the robot knows. "... or in the bedroom first?": where
+    A spoke first (last)."""
     m = EITHER_PLACE.search(plain)
     names = {k.lower(): k for k in known}
     if m is None or not all(g.lower() in names for g in (m.group(1), m.group(2))):
         return q
-    new = replace(q, find="where", place=None, pick=None, times=None, count=None,
-                  other=None if not q.rel else q.other, act=q.act or "spoke")
+    order = (m.group("order") or "").lower()
+    pick = "first" if order in ("first", "earlier") else "last" if order else None
+    new = replace(q, find="where", place=None, pick=pick, times=None, count=None, by=None,
+                  other=None if not q.rel or q.rel == "same_place" else q.other,
+                  rel=None if q.rel == "same_place" else q.rel, act=q.act or "spoke")
     return _noted(q, new, added, "find=where: the question offers a choice of two places (where, each of them)")
 
 
