@@ -159,9 +159,21 @@ def test_a_first_or_last_the_question_asks_for_stays(ex):  # noqa: F811
     # Ann: kitchen 0:02, lab 1:05 (the model wrote one of the two places as the frame's)
     ("Was Ann heard in the lab or in the kitchen first?", 'find=yes who=Ann place=lab', ["Ann", "in the kitchen"],
      ["lab", "01:05"]),
+    # the choice offered after a comma, the order word before it (the model wrote the first place as the frame's)
+    ("Where did CY speak first, the office or the lab?", f'find=where who="{TECH}" pick=first place=office',
+     ["in the office"], ["lab"]),
+    ("Where did Ann speak first, the lab or the kitchen?", 'find=where who=Ann pick=first place=lab',
+     ["in the kitchen"], ["lab", "01:05"]),
 ])
 def test_which_of_two_places_first(ex, question, frame, named, absent):  # noqa: F811
     question = question.replace("CY", f"the person who said '{TECH}'")
     a = answer(ex, question, frame, frame)
     assert a.answer.startswith("I first heard") and all(n in a.answer for n in named), a.answer
     assert not any(x in a.answer for x in absent), a.answer
+
+
+def test_which_of_two_places_last_after_a_comma(ex):  # noqa: F811
+    # Ann: kitchen 0:02 and 0:20, lab 1:05 and 1:25: last heard in the lab
+    frame = 'find=where who=Ann pick=last place=kitchen'
+    a = answer(ex, "Where was Ann heard last, in the kitchen or in the lab?", frame, frame)
+    assert "lab" in a.answer and "kitchen" not in a.answer, a.answer

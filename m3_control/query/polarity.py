@@ -89,9 +89,11 @@ _EITHER_OF_TWO = re.compile(r"(?:'[^']+'|\"[^\"]+\")\W*\s+or\s+(?:the\s+)?(?:per
                             re.IGNORECASE)
 
 
-# "did A speak in the hallway or in the bedroom?": a choice of two places, answered by where (wording.place_choice)
-EITHER_PLACE = re.compile(r"\b(?:in|at|inside)\s+the\s+([a-z]+(?:\s+[a-z]+)?)\s+or\s+(?:in\s+|at\s+|inside\s+)?the\s+"
-                          r"([a-z]+(?:\s+(?!(?:first|earlier|last|later)\b)[a-z]+)?)(?:\s+(?P<order>first|earlier|last|later))?"
+# "did A speak in the hallway or in the bedroom?": a choice of two places, answered by where (wording.place_choice);
+# also offered after a comma ("where did A speak first, the office or the lab?")
+EITHER_PLACE = re.compile(r"(?:\b(?:in|at|inside)\s+|(?P<comma>,)\s*(?:(?:in|at|inside)\s+)?)the\s+"
+                          r"(?P<a>[a-z]+(?:\s+[a-z]+)?)\s+or\s+(?:in\s+|at\s+|inside\s+)?the\s+"
+                          r"(?P<b>[a-z]+(?:\s+(?!(?:first|earlier|last|later)\b)[a-z]+)?)(?:\s+(?P<order>first|earlier|last|later))?"
                           r"\s*\?*\s*$", re.IGNORECASE)
 
 

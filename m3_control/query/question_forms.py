@@ -78,15 +78,20 @@ def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
     return _noted(q, new, added, f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
 
 
+# "where did A speak first, the office or the lab?": the order word right before the offered places
+_ORDER_BEFORE_CHOICE = re.compile(r"\b(first|earlier|last|later)\s*$", re.IGNORECASE)
+
+
 def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
     """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
-    or no about one of the places; only when both are places the robot knows. "... or in the bedroom first?": where
-    A spoke first (last)."""
+    or no about one of the places; only when both are places the robot knows. "... or in the bedroom first?" and
+    "where did A speak first, the office or the lab?": where A spoke first (last)."""
     m = EITHER_PLACE.search(plain)
     names = {k.lower(): k for k in known}
-    if m is None or not all(g.lower() in names for g in (m.group(1), m.group(2))):
+    if m is None or not all(g.lower() in names for g in (m.group("a"), m.group("b"))):
         return q
-    order = (m.group("order") or "").lower()
+    said_before = _ORDER_BEFORE_CHOICE.search(plain[:m.start()]) if m.group("comma") else None
+    order = (m.group("order") or (said_before.group(1) if said_before else "")).lower()
     pick = "first" if order in ("first", "earlier") else "last" if order else None
     new = replace(q, find="where", place=None, pick=pick, times=None, count=None, by=None,
                   other=None if not q.rel or q.rel == "same_place" else q.other,
