@@ -30,8 +30,9 @@ from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
 from .named_people import name_as_who
 from .people import LOOK_WORDS, is_role, look_of, look_ref, looks_named
+from .place_forms import place_choice
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
-from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, place_choice
+from .question_forms import beyond_language, compared_with_nobody, forms, opening_window
 from .question_place import place_of_question
 from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank

@@ -73,8 +73,9 @@ class Query:
     # not the model's to write (no grammar field): set by the question check for "between A and B" (fidelity.py),
     # the second person: the window runs between other's first turn and theirs, whichever came first
     until: str | None = None
-    # also the question checks' own (question_forms.py): a place the people must not have been in ("in the garage
-    # but not in the workshop"), and move="left" for when the robot left ``place`` (not when it got there)
+    # also the question checks' own (place_forms.py, question_forms.py): a place the people must not have been in
+    # ("in the garage but not in the workshop"), and move="left" for when the robot left ``place`` (not when it got
+    # there)
     not_place: str | None = None
     move: str | None = None
     other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first
@@ -294,6 +295,13 @@ def by_count(counts: list[int], pick: str) -> int | None:
     if len(ranked) >= k and (k == 1 or ranked[k - 1] != ranked[k - 2]):
         return ranked[k - 1]
     return None
+
+
+def noted(q: Query, new: Query, added: list[str], why: str) -> Query:
+    """``new``, with ``why`` noted among what a question check changed when it differs from ``q``."""
+    if new != q:
+        added.append(why)
+    return new
 
 
 def compares_with_other(times: str | None) -> bool:

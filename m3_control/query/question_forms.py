@@ -1,18 +1,19 @@
 """Forms of a question a frame must follow, whatever the model wrote: a span from the start of the recording
-("after the first minute"), the busiest or quietest room, a choice of two places ("in the hallway or in the
-bedroom?"), and how long someone talked (a duration, not the time between two moments). Each found by a blind
-probe of question kinds written before the scene was built (docs/benchmarks.md, stop 59)."""
+("after the first minute"), how long someone talked (a duration, not the time between two moments), ranks by time,
+the silence after someone, exact and compared counts, and more; the forms about places are place_forms.py. Each
+found by a blind probe of question kinds written before the scene was built (docs/benchmarks.md, stops 59-73)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from .frame import Query, compares_with_other
+from .frame import Query, compares_with_other, noted
 from .people import is_role
-from .polarity import EITHER_PLACE, YES_NO_QUESTION
+from .place_forms import busiest_place, place_difference, ranked_in_place, room_of_person
+from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
-from .wording import _FIELD_NAME, CLOCK, ORDINAL_WORDS
+from .wording import _FIELD_NAME, CLOCK
 from .words import COUNT_WORDS
 
 # "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
@@ -20,13 +21,6 @@ from .words import COUNT_WORDS
 _OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during|within|over|throughout|inside|"
                       r"before|by|until|till))\s+(?:the\s+end\s+of\s+)?the\s+(?:very\s+)?first\s+"
                       r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
-
-
-def _noted(q: Query, new: Query, added: list[str], why: str) -> Query:
-    """``new``, with ``why`` noted among what the checks changed when it differs from ``q``."""
-    if new != q:
-        added.append(why)
-    return new
 
 
 def opening_window(q: Query, plain: str, added: list[str]) -> Query:
@@ -45,58 +39,6 @@ def opening_window(q: Query, plain: str, added: list[str]) -> Query:
         return q
     added.append(f"{_FIELD_NAME[field]}={clock}: the question's {m.group(0)!r} (from the start of the recording)")
     return replace(q, **({"from_": None, "to": None, "at": None} | {field: clock}))
-
-
-# "which was the busiest room?": the place with the most talk (a blind probe's search found no memory of it)
-_BUSY = r"(?:busiest|liveliest|noisiest|quietest|most\s+(?:active|crowded|lively))"
-BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
-                         rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
-                         re.IGNORECASE)
-# ... and "which room had the most people?", "which of the rooms had the fewest speakers?": people, not turns
-_PEOPLE_WORDS = r"(most|fewest|least|more|fewer)\s+(?:different\s+)?(people|persons|speakers|voices|faces)\b"
-# ("did more people speak in the library or in the bedroom?": the two places' counts)
-PLACE_PEOPLE = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*\b" + _PEOPLE_WORDS
-                          + r"|^\W*(?:did|were)\s+" + _PEOPLE_WORDS + r"[^?]*\bor\b", re.IGNORECASE)
-
-
-def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
-    """"Which was the busiest room?" written as a count of people: the place with the most (quietest: the least)
-    talk; "which room had the most people?": the most different people (``measure=people``)."""
-    m = PLACE_PEOPLE.match(plain)
-    if m is not None and not q.who and not q.other:
-        word, who = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        pick = "most" if word.lower() in ("most", "more") else "least"
-        act = {"speakers": "spoke", "voices": "spoke", "faces": "seen"}.get(who.lower()) or \
-            ("spoke" if re.search(r"\b(?:speak|spoke|talk|talked)\b", plain, re.IGNORECASE) else None)
-        new = Query(find="where", pick=pick, measure="people", act=act, from_=q.from_, to=q.to)
-        return _noted(q, new, added, f"find=where pick={pick} measure=people: the place with the {pick} people")
-    m = BUSY_PLACE.search(plain)
-    if m is None or q.who or q.other:
-        return q
-    pick = "least" if "quiet" in m.group(0).lower() else "most"
-    new = replace(q, find="where", pick=pick, place=None, times=None, count=None, by=None)
-    return _noted(q, new, added, f"find=where pick={pick}: the question asks for the {m.group(0)!r}")
-
-
-# "where did A speak first, the office or the lab?": the order word right before the offered places
-_ORDER_BEFORE_CHOICE = re.compile(r"\b(first|earlier|last|later)\s*$", re.IGNORECASE)
-
-
-def place_choice(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
-    """"Did A speak in the hallway or in the bedroom?": where A spoke (one, the other, both or neither), not a yes
-    or no about one of the places; only when both are places the robot knows. "... or in the bedroom first?" and
-    "where did A speak first, the office or the lab?": where A spoke first (last)."""
-    m = EITHER_PLACE.search(plain)
-    names = {k.lower(): k for k in known}
-    if m is None or not all(g.lower() in names for g in (m.group("a"), m.group("b"))):
-        return q
-    said_before = _ORDER_BEFORE_CHOICE.search(plain[:m.start()]) if m.group("comma") else None
-    order = (m.group("order") or (said_before.group(1) if said_before else "")).lower()
-    pick = "first" if order in ("first", "earlier") else "last" if order else None
-    new = replace(q, find="where", place=None, pick=pick, times=None, count=None, by=None,
-                  other=None if not q.rel or q.rel == "same_place" else q.other,
-                  rel=None if q.rel == "same_place" else q.rel, act=q.act or "spoke")
-    return _noted(q, new, added, "find=where: the question offers a choice of two places (where, each of them)")
 
 
 # "how many seconds did A talk in the bedroom?" is a duration; a gap is between two moments
@@ -147,28 +89,7 @@ def robot_departure(q: Query, plain: str, added: list[str]) -> Query:
     which = (m.group("which") or m.group("which2") or "").strip().lower()
     pick = {"first": "first", "last": "last", "finally": "last"}.get(which)
     new = Query(find="when", place=m.group("place").strip(), pick=pick, move="left", from_=q.from_, to=q.to)
-    return _noted(q, new, added, f"find=when place={new.place!r} move=left: the question asks when I left it")
-
-
-# "who spoke in the garage but not in the workshop?", "... in the kitchen and never in the hallway?"
-_BUT_NOT = re.compile(r"\bin\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\s*,?\s+(?:but|and|yet)\s+(?:was\s+|were\s+)?"
-                      r"(?:not|never)\s+(?:(?:heard|seen|spoke|speak|talked|talk|once|at\s+all|ever)\s+)*"
-                      r"(?:in\s+)?(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
-
-
-def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
-    """People in one place who were never in another ("who spoke in the garage but not in the workshop?"):
-    ``place`` the first, ``not_place`` the second (a place the robot does not know is declined by the query)."""
-    m = _BUT_NOT.search(plain)
-    names = {k.lower(): k for k in known}
-    if m is None or m.group("p1").lower() not in names:
-        return q
-    p1, p2 = names[m.group("p1").lower()], names.get(m.group("p2").lower(), m.group("p2"))
-    if p1.lower() == p2.lower():
-        return q
-    # (the "not" is the other place's: a times=0 the model wrote for it goes)
-    new = replace(q, place=p1, not_place=p2, times=None if q.times in ("=0", "<1", "<=0") else q.times)
-    return _noted(q, new, added, f"place={p1!r} not_place={p2!r}: in the one and never in the other")
+    return noted(q, new, added, f"find=when place={new.place!r} move=left: the question asks when I left it")
 
 
 # "who spoke for the longest time in total?", "whose talking took the least time?": seconds, not turns
@@ -221,7 +142,7 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
                       times=None, count=None, by=None)
     fields = f"pick={new.pick}{' measure=time' if new.measure else ''}{f' top={new.top}' if new.top else ''}"
     by = "by the time they talked" if new.measure else "by their turns"
-    return _noted(q, new, added, f"{fields}: the question ranks people {by}")
+    return noted(q, new, added, f"{fields}: the question ranks people {by}")
 
 
 # "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
@@ -247,7 +168,7 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
     side = "before" if m.group(1) else "after"     # "how long was the silence before A spoke?"
     rel = f"{side}_last" if last else side
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
-    return _noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")
+    return noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")
 
 
 # what no frame says: declined with the reason (the tool loop's "unsupported: ..."), never answered as the nearest
@@ -338,13 +259,13 @@ def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         most = word in ("most", "more")
         role = f"the one who spoke the {'most' if most else 'least'}"
         new = Query(find="same", who=ref, other=role, from_=q.from_, to=q.to, place=q.place)
-        return _noted(q, new, added, f"find=same other={role!r}: whether they spoke the {word}")
+        return noted(q, new, added, f"find=same other={role!r}: whether they spoke the {word}")
     m = _IS_RANK.match(plain)
     if m is None or len(quoted) != 1:
         return q
     rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
     new = Query(find="same", who=quoted[0], other=f"the {rank} speaker", from_=q.from_, to=q.to, place=q.place)
-    return _noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker")
+    return noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker")
 
 
 _EVER_K = re.compile(r"\bever\b[^?]*\b(?:(twice|thrice)|(\d+|two|three|four|five)\s+times)\b", re.IGNORECASE)
@@ -382,25 +303,7 @@ def counts_of_two(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         why = f"find=same: the question compares them with the one who spoke the {'most' if most else 'least'}"
     else:
         return q
-    return _noted(q, new, added, why)
-
-
-# "what's the name of the room where I heard A first?", "which place did I first see A in?": where, not what A said
-_ROOM_OF = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\s+)?(?:which|what|the)\s+(?:room|place)\b"
-                      r"[^?]*?"
-                      r"\b(?:(?:where|in\s+which)\s+)?(?:i|we)\s+(?:(first|last)\s+)?(heard|saw|met|noticed|spotted)\b"
-                      r"(?:[^?]*?\b(first|last)\b)?", re.IGNORECASE)
-
-
-def room_of_person(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
-    """"What's the name of the room where I heard A first?": the place of A's first (last) turn or appearance."""
-    m = _ROOM_OF.match(plain)
-    if m is None or len(quoted) != 1:
-        return q
-    pick = (m.group(1) or m.group(3) or "").lower() or None
-    act = {"heard": "spoke", "saw": "seen", "spotted": "seen", "noticed": "seen"}.get(m.group(2).lower())
-    new = Query(find="where", who=quoted[0], pick=pick, act=act, from_=q.from_, to=q.to)
-    return _noted(q, new, added, f"find=where who={quoted[0]!r}: the question asks for the room")
+    return noted(q, new, added, why)
 
 
 # "how many times did the most talkative person speak?": a person named by a role (people.by_role), in a question
@@ -425,7 +328,7 @@ def ranked_speaker(q: Query, plain: str, added: list[str]) -> Query:
         return q
     rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
     new = replace(q, who=f"the {rank} speaker", pick=None, by=None, times=None, rel=None)
-    return _noted(q, new, added, f"who='the {rank} speaker': the question names a speaker by rank")
+    return noted(q, new, added, f"who='the {rank} speaker': the question names a speaker by rank")
 
 
 def role_person(q: Query, plain: str, added: list[str]) -> Query:
@@ -437,9 +340,9 @@ def role_person(q: Query, plain: str, added: list[str]) -> Query:
         # "how many turns did the most talkative person take?": the people with the most turns, and that count (two
         # tied for the most took as many each: no person to tell apart, as a role would need)
         pick = "least" if re.search(r"\bleast\b", m.group(0), re.IGNORECASE) else "most"
-        return _noted(q, replace(q, find="who", pick=pick, by=None, times=None, act="spoke"), added,
+        return noted(q, replace(q, find="who", pick=pick, by=None, times=None, act="spoke"), added,
                       f"find=who pick={pick}: the count of the people the question names by a role")
-    return _noted(q, replace(q, who=m.group(0), pick=None, by=None, times=None), added,
+    return noted(q, replace(q, who=m.group(0), pick=None, by=None, times=None), added,
                   f"who={m.group(0)!r}: the person the question names by a role")
 
 
@@ -462,7 +365,7 @@ def exact_times(q: Query, plain: str, added: list[str]) -> Query:
     if q.times == f"={k}" and find == q.find:
         return q
     new = replace(q, find=find, times=f"={k}", count=None, act=q.act or "spoke")
-    return _noted(q, new, added, f"times={k}: the question's {m.group(0)!r} is a number of turns per person")
+    return noted(q, new, added, f"times={k}: the question's {m.group(0)!r} is a number of turns per person")
 
 
 # "who spoke more than once in the hallway?", "how many people talked at least three times?": a number of turns per
@@ -497,7 +400,7 @@ def compared_times(q: Query, plain: str, yes_no: bool, added: list[str]) -> Quer
     if find not in ("yes", "who", "count_people", "count_times", "what", "when"):
         return q
     new = replace(q, find=find, who=who, times=f"{op}{k}", count=None, act=q.act or "spoke")
-    return _noted(q, new, added, f"times{op}{k}: the question's {m.group(0)!r} is a number of turns per person")
+    return noted(q, new, added, f"times{op}{k}: the question's {m.group(0)!r} is a number of turns per person")
 
 
 # "who spoke in the second minute?": the minute's span of the recording (the first minute: _OPENING)
@@ -520,25 +423,6 @@ def nth_minute(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, from_=start, to=end, at=None)
 
 
-# "what did the first person in the office say?": a person given by rank in a place, which the model wrote as a
-# person's description (who="first person in the office": nobody is known by those words)
-_RANKED_IN_PLACE = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(first|last|final|second|third|fourth|fifth)\s+"
-                              r"(?:person|one|speaker|voice)(?:\s+(?:to\s+(?:speak|talk)|(?:who|that)\s+(?:spoke|talked)|"
-                              r"(?:that\s+)?i\s+heard))?\s+(?:in|at)\s+(?:the\s+|my\s+)?(?P<place>[a-z][a-z ]*?)\s*$",
-                              re.IGNORECASE)
-
-
-def ranked_in_place(q: Query, added: list[str]) -> Query:
-    """who= "the first person in the office": nobody's words but a rank among the people there (pick=1, place=)."""
-    m = _RANKED_IN_PLACE.match(q.who or "")
-    if m is None or q.other:
-        return q
-    word = m.group(1).lower()
-    pick = {"first": "first", "last": "last", "final": "last"}.get(word) or str(ORDINAL_WORDS[word])
-    new = replace(q, who=None, pick=pick, by=None, place=m.group("place").strip(), act=q.act or "spoke")
-    return _noted(q, new, added, f"pick={pick} place={new.place!r}: {q.who!r} is a rank among the people there")
-
-
 # "when did A start talking?": their first turn ("stop talking": their last), not every time they spoke
 _START_STOP = re.compile(r"\b(?:(start|starts|started|starting|begin|begins|began|beginning)\s+(?:speaking|talking|"
                          r"to\s+speak|to\s+talk)|(stop|stops|stopped|finish|finishes|finished)\s+(?:speaking|talking))\b",
@@ -554,7 +438,7 @@ def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     m = _START_STOP.search(plain)
     if m is not None and q.find == "when" and q.who and not q.pick and not q.rel:
         pick = "first" if m.group(1) else "last"
-        return _noted(q, replace(q, pick=pick, by=None), added, f"pick={pick}: the question asks when they "
+        return noted(q, replace(q, pick=pick, by=None), added, f"pick={pick}: the question asks when they "
                       f"{'started' if pick == 'first' else 'stopped'} talking")
     m = _NEXT_TO_CLOCK.search(plain)
     if m is None or q.find not in ("what", "who", "when") or (q.pick and not q.rel):
@@ -568,7 +452,7 @@ def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     new = replace(q, who=who, other=None if q.rel else q.other, rel=None, pick=pick, by=None if who else "turn",
                   act=q.act or "spoke", at=None, **({"to": m.group(2), "from_": None} if before else
                                                      {"from_": m.group(2), "to": None}))
-    return _noted(q, new, added, f"pick={pick}: the turn {m.group(0)!r}")
+    return noted(q, new, added, f"pick={pick}: the turn {m.group(0)!r}")
 
 
 # "who opened the conversation?", "who started the talking?", "who closed the discussion?": the first (last) to speak
@@ -585,7 +469,7 @@ def opened_talk(q: Query, plain: str, added: list[str]) -> Query:
         return q     # "who opened the door?": no talk
     pick = "first" if m.group(1) else "last"
     new = replace(q, find="who", pick=pick, act="spoke", by=None, who=None, other=None, rel=None, times=None)
-    return _noted(q, new, added, f"pick={pick}: the question's {m.group(0).strip()!r} (the {pick} to speak)")
+    return noted(q, new, added, f"pick={pick}: the question's {m.group(0).strip()!r} (the {pick} to speak)")
 
 
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from .fidelity import _COMPANY, _HEARING, _ORDER, _QUOTE, look_of_question, quotes_of
-from .question_forms import BUSY_PLACE as _BUSY_PLACE
-from .question_forms import PLACE_PEOPLE as _PLACE_PEOPLE
+from .place_forms import BUSY_PLACE as _BUSY_PLACE
+from .place_forms import PLACE_PEOPLE as _PLACE_PEOPLE
 
 
 def asks_order_of_quote(question: str) -> bool:

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query
+from .frame import Query, noted
 from .people import SIGHTING
-from .question_forms import _noted
 
 _REL_WORD = r"(?:before|after|until|till|since|once|by\s+the\s+time|prior\s+to)"
 # "before I first saw A", "after I last spotted A", "until I saw them"
@@ -54,7 +53,7 @@ def sight_anchor(q: Query, plain: str, added: list[str]) -> Query:
     base = q.rel.removesuffix("_last")
     rel = f"{base}_last" if which == "last" else base
     act = _act_of_rest(q, plain, m)   # what is asked of the people: "who spoke after A came into view?": spoke
-    return _noted(q, replace(q, other_act="seen", rel=rel, act=act), added,
+    return noted(q, replace(q, other_act="seen", rel=rel, act=act), added,
                   f"other_act=seen rel={rel}: the moment {q.other!r} was {'last' if which == 'last' else 'first'} seen")
 
 
@@ -76,7 +75,7 @@ def sighting_ref(q: Query, plain: str, added: list[str]) -> Query:
         return q
     new = replace(new, act=_act_of_rest(new, plain, m),
                   **{f: None for f in ("at", "from_", "to") if getattr(new, f) == clock})
-    return _noted(q, new, added, f"who={ref!r}: the person seen at {clock}, not a moment of the frame")
+    return noted(q, new, added, f"who={ref!r}: the person seen at {clock}, not a moment of the frame")
 
 
 
@@ -94,5 +93,5 @@ def anchor_there(q: Query, plain: str, added: list[str]) -> Query:
         return q
     if _THERE.search(plain) is None:
         return q
-    return _noted(q, replace(q, other_there="1"), added,
+    return noted(q, replace(q, other_there="1"), added,
                   f"other_there=1: {q.other!r}'s turns in the {q.place} only, as the question says ('there')")

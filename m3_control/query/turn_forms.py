@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING
 
 from m3_memory.people import Turn
 
-from .frame import Query, nth, pick_ordinal, rel_base
+from .frame import Query, noted, nth, pick_ordinal, rel_base
 from .people import Who, by_role, is_role
-from .question_forms import _noted
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .sight_anchor import anchor_there, sight_anchor, sighting_ref
 from .wording import ORDINAL_WORDS, QUOTED
@@ -108,7 +107,7 @@ def _said_by_clock(q: Query, quoted: list[str], question: str, added: list[str])
         return q
     side = "to" if m.group(1).lower() in ("before", "until", "till", "by") else "from_"
     new = replace(q, who=quoted[0], other=None, rel=None, until=None, at=None, **{side: m.group(2)})
-    return _noted(q, new, added, f"who={quoted[0]!r} {side.rstrip('_')}={m.group(2)}: they spoke, the clock bounds it")
+    return noted(q, new, added, f"who={quoted[0]!r} {side.rstrip('_')}={m.group(2)}: they spoke, the clock bounds it")
 
 
 def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: list[str],
@@ -119,7 +118,7 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         pick = {"first": "first", "second": "2", "third": "3", "last": "last"}[m.group(1).lower()]
         new = replace(q, who=None, other=None, rel=None, until=None, pick=pick, by=None, times=f">={k}",
                       measure="reach", act="spoke", top=None)
-        return _noted(q, new, added, f"measure=reach times>={k}: the {m.group(1)} person to speak {k} times")
+        return noted(q, new, added, f"measure=reach times>={k}: the {m.group(1)} person to speak {k} times")
     # the one person the question names: by their words, or by the name the frame gives
     ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None
     if ref and q.find == "gap" and (m := _OWN_SPAN.search(plain)) is not None and \
@@ -129,7 +128,7 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         if b in ("last", "final", "second"):
             new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
                           until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
-            return _noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
+            return noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
     owner = quoted[0] if len(quoted) == 1 else _span_owner(question, quoted)
     if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
         a, b = (m.group("a") or m.group("a2")).lower(), (m.group("b") or m.group("b2")).lower()
@@ -142,44 +141,44 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
                       until_turn=until, who=who, pick=None, by=None, times=None, act=q.act or "spoke")
         if not re.search(r"\d:\d\d", plain):   # the turns are the window: no clock time the question does not say
             new = replace(new, from_=None, to=None, at=None)
-        return _noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
+        return noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
     if yes_no and ref and _ONLY.search(plain):
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
         new = Query(find="yes", who=ref, only="1", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
-        return _noted(q, new, added, "only=1: whether they were the only one")
+        return noted(q, new, added, "only=1: whether they were the only one")
     if yes_no and ref and (m := _BEFORE_ALL.search(plain)) is not None:
         edge = "first" if m.group(1).lower() == "before" else "last"
         new = Query(find="same", who=ref, other=f"the {edge} speaker", place=q.place, from_=q.from_, to=q.to)
-        return _noted(q, new, added, f"find=same other='the {edge} speaker': {m.group(0)!r}")
+        return noted(q, new, added, f"find=same other='the {edge} speaker': {m.group(0)!r}")
     if yes_no and (m := _ALSO_THERE.search(plain)) is not None and known:
         places = {p.lower(): p for p in known}
         p1, p2 = places.get(m.group("p1").lower()), places.get(m.group("p2").lower())
         if p1 and p2:
             new = Query(find="yes", place=p1, not_place=p2, act="spoke", count="=0", from_=q.from_, to=q.to)
-            return _noted(q, new, added, f"not_place={p2!r} count=0: whether everyone in the {p1} was also there")
+            return noted(q, new, added, f"not_place={p2!r} count=0: whether everyone in the {p1} was also there")
     if q.find == "same" and q.place is None and q.other and known and is_role(q.other):
         # "was B the first person to speak in the library?": the rank there (the check adds no place to find=same)
         there = [p for p in known if re.search(rf"\b(?:in|at)\s+(?:the\s+)?{re.escape(p)}\b", plain, re.IGNORECASE)]
         if len(there) == 1:
-            return _noted(q, replace(q, place=there[0]), added, f"place={there[0]!r}: the rank is the one there")
+            return noted(q, replace(q, place=there[0]), added, f"place={there[0]!r}: the rank is the one there")
     if (m := _TALK_EDGE.search(plain)) is not None and not quoted:
         pick = "first" if m.group(1).lower() in ("start", "begin") else "last"
         new = Query(find="when", pick=pick, act="spoke", place=q.place, from_=q.from_, to=q.to)
-        return _noted(q, new, added, f"find=when pick={pick}: when the talk {m.group(1).lower()}s")
+        return noted(q, new, added, f"find=when pick={pick}: when the talk {m.group(1).lower()}s")
     if ref and (m := _TURN_LENGTH.search(plain)) is not None and not _NOT_ONE_TURN.search(plain):
         new = Query(find="how_long", who=ref, pick=_pick_of(m), act="spoke")
-        return _noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
+        return noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
     if _NEAREST.search(plain) and (q.at or q.from_ or q.to) and not (q.from_ and q.to):
         moment = q.at or q.from_ or q.to
         new = replace(q, at=moment, from_=None, to=None, measure="nearest", pick=None if q.pick in ("first", "last")
                       else q.pick, rel=None if q.rel in ("after", "before") else q.rel)
-        return _noted(q, new, added, f"measure=nearest at={moment}: the turn closest to that moment")
+        return noted(q, new, added, f"measure=nearest at={moment}: the turn closest to that moment")
     if ref and q.find in ("how_long", "what", "when", "where") and not q.rel and not q.until and \
             (m := _THE_NTH_TIME.search(plain)) is not None:
         # ("for how many seconds did A speak the first time?" written find=when: the length of that turn)
         find = "how_long" if _HOW_LONG.match(plain) and not _NOT_ONE_TURN.search(plain) else q.find
         new = replace(q, find=find, who=ref, other=None, pick=_pick_of(m), by=None, times=None)
-        return _noted(q, new, added, f"who={ref!r} pick={new.pick}: their own {m.group(0).strip(' ?.!')!r}")
+        return noted(q, new, added, f"who={ref!r} pick={new.pick}: their own {m.group(0).strip(' ?.!')!r}")
     return q
 
 
