@@ -2661,9 +2661,13 @@ def main() -> None:
         t0 = time.perf_counter()
         ans = answerer.answer(q, at, 5)
         lat = time.perf_counter() - t0
-        replies = [x.get("reply", "") for x in ans.trace.get("rounds", [])]
+        rounds = ans.trace.get("rounds", [])
+        replies = [x.get("reply", "") for x in rounds]
         print(f"\n[{i}] {lat:.1f}s Q: {q}\n    A: {ans.answer or ans.error}\n    frames: {replies}", flush=True)
-        out.append({"i": i, "q": q, "a": ans.answer or ans.error, "latency_s": lat, "replies": replies})
+        # what was run after the question checks, and the memories the answer cites (its provenance, as answered)
+        out.append({"i": i, "q": q, "a": ans.answer or ans.error, "latency_s": lat, "replies": replies,
+                    "queries": [x.get("query", "") for x in rounds], "memory_ids": list(ans.cited_memory_ids),
+                    "turns": [p.get("turn_id") for p in ans.trace.get("provenance", [])]})
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
 
