@@ -133,6 +133,35 @@ def test_the_first_and_the_last_room_are_both_named(ex, question, frame):  # noq
     assert TECH not in a.answer and a.trace["place_ref"]["place"] == "kitchen, lab", a.trace
 
 
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # "and" between the two stays asks for both: people heard in each (the model wrote the first room only)
+    ("Did anyone speak in the first room and the last one?", 'find=yes place="kitchen" act=spoke', "Yes",
+     ["Ann", "kitchen", "lab"], [COFFEE, TECH]),
+    # one person in each of the two: Cy spoke in the lab, never in the kitchen
+    ("Did CY speak in the first room and the last one?", f'find=yes who="{TECH}" place="lab" act=spoke', "No",
+     ["kitchen"], []),
+    ("Did Ann speak in the first and the last room?", 'find=yes who=Ann place="kitchen" act=spoke', "Yes",
+     ["kitchen", "lab"], []),
+])
+def test_the_first_and_the_last_room_joined_by_and_ask_for_both(ex, question, frame, start, named,  # noqa: F811
+                                                                  absent):
+    question = question.replace("CY", f"the person who said '{TECH}'")
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith(start) and all(n in a.answer for n in named), a.answer
+    assert not any(x in a.answer for x in absent) and a.trace["place_ref"]["place"] == "kitchen, lab", a.trace
+
+
+def test_how_many_in_the_first_and_the_last_room_is_not_made_both(ex):  # noqa: F811
+    from m3_control.query.place_refs import resolve
+
+    class _Ex:   # place_refs reads the robot's stays from the store only
+        store = ex.store
+    asked, ref = resolve("How many people spoke in the first and the last room?", _Ex(), 91.0)
+    assert asked == "How many people spoke in the kitchen and the lab?" and ref.place == "kitchen, lab", asked
+    asked, _ = resolve("Who spoke in the first room and the last one?", _Ex(), 91.0)
+    assert asked == "Who spoke in both the kitchen and the lab?", asked
+
+
 # ---- a first / last the question never asks for: dropped ----
 
 @pytest.mark.parametrize("question, frame, named", [

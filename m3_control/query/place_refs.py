@@ -36,6 +36,8 @@ _SPEAKER_ROOM = re.compile(_IN + r"the\s+(?:room|place)\s+(?:where|in\s+which)\s
 _ORD = r"(?:first|second|third|fourth|fifth|last|final|latest)"
 _ROOM_PAIR = re.compile(r"\bthe\s+(?P<a>" + _ORD + r")\s+(?:(?:room|place)\s+)?and\s+(?:(?:in|at)\s+)?(?:the\s+)?"
                         r"(?P<b>" + _ORD + r")\s+(?:rooms?|places?|ones?)\b", re.IGNORECASE)
+_BOTH_BEFORE = re.compile(r"\b(?:both|each\s+of)\s+(?:in\s+|at\s+)?$", re.IGNORECASE)
+_HOW_MANY = re.compile(r"^\W*how\s+(?:many|much|often|long)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -62,7 +64,11 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
             return question, PlaceRef(pair.group(0), None, f"I went to {len(visits)} place"
                                                            f"{'s' if len(visits) != 1 else ''} in all")
         a, b = (visits[n - 1 if n > 0 else n] for n in ns)
-        named = f"the {a} and the {b}" if a != b else f"the {a} (the {pair.group('a')} and the {pair.group('b')})"
+        # "did A speak in the first room and the last one?" asks for both (each of the two), as "both" says it, but
+        # not "how many people spoke in the first and the last room?" (a count of the two together)
+        both = "" if _BOTH_BEFORE.search(question[:pair.start()]) or _HOW_MANY.match(question) else "both "
+        named = f"{both}the {a} and the {b}" if a != b else \
+            f"the {a} (the {pair.group('a')} and the {pair.group('b')})"
         return question[:pair.start()] + named + question[pair.end():], \
             PlaceRef(pair.group(0), f"{a}, {b}", "the robot's stays, in order")
     m = _ROBOT_ROOM.search(question)

@@ -53,10 +53,12 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     quoted = quotes_of(question)
     named = _NAMED.match(question)
     both = _BOTH_NAMED.search(question)
-    if both and YES_NO_QUESTION.match(question) and len(quoted) == 1 and \
+    if both and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)) and \
             not {both.group("a").lower(), both.group("b").lower()} & _NOT_PLACES:
-        # "did A speak both in the office and in the garage?": one person in each of the two places named
-        return RoomsAsk("every", places=(both.group("a"), both.group("b")), who=quoted[0])
+        # "did A speak both in the office and in the garage?": one person (by their words or a name) in each of the
+        # two places named
+        return RoomsAsk("every", places=(both.group("a"), both.group("b")),
+                        who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
     if _ALL.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
         # one person (by their words or a name) in each of the robot's rooms
         return RoomsAsk("every", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
