@@ -8,7 +8,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, each before any of those scenes was built.
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-684 at stop 74, each before any of
+those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -2628,7 +2629,59 @@ T682 = [
  "How many turns in the {R1} were taken by {B}?",
  "Who did I hear last in the {R1}, and what did they say?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 683))}
+T683 = [
+ "Who was the last person to speak before I left the {R1}?",
+ "How many turns did {C} take in the {R2}?",
+ "Did {A} speak before {B} did?",
+ "What did the second person I heard in the {R2} say?",
+ "How many people spoke more than twice?",
+ "When did {B} first speak, and where was I?",
+ "Who spoke right before {C}'s first turn?",
+ "How long did I stay in the {R1}?",
+ "Which person spoke in the most rooms?",
+ "Was {C} speaking at 0:40?",
+ "How many turns were taken in the {R2} after 1:00?",
+ "What did {A} say last?",
+ "Who spoke right after {B}'s second turn?",
+ "How many people had spoken by 0:30?",
+ "Did {B} speak in the {R2}?",
+ "Which room was {C} first heard in?",
+ "How many times did {A} speak before I arrived in the {R2}?",
+ "Who spoke the least in the {R1}?",
+ "Did anyone say 'set blue in a one now'?",
+ "Who spoke first in the {RX}?",
+ "How old is {B}?",
+ "What was being said at about 1:00?",
+ "How many seconds after I entered the {R2} did {A} first speak there?",
+ "Who were the first two people to speak?",
+]
+T684 = [
+ "Which person spoke fourth?",
+ "How many times did {B} speak in the {R1}?",
+ "Did {C} speak after 1:00?",
+ "What was the first thing said after I entered the {R2}?",
+ "Who spoke the most before 0:40?",
+ "Was {A} heard in the {R2}?",
+ "How many people spoke after {C}'s last turn?",
+ "When was the last time anyone spoke in the {R1}?",
+ "Who spoke right after {B}'s last turn?",
+ "How many rooms did I visit?",
+ "Did {A} and {B} both speak in the {R1}?",
+ "What did {B} say right after {A}'s first turn?",
+ "How long did {C}'s longest turn last?",
+ "Who was the last person to speak for the first time?",
+ "How many turns were taken in the {R1} altogether?",
+ "Did {C} speak before I arrived in the {R2}?",
+ "Who spoke between 0:20 and 0:40?",
+ "What did the person who spoke the most say?",
+ "Did anyone say 'place white at b six now'?",
+ "How many times did {A} speak in the {RX}?",
+ "What is {B}'s job?",
+ "Where was I when {C} spoke for the last time?",
+ "Did more than two people speak in the {R2}?",
+ "Which of {A}, {B} and {C} spoke last?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 685))}
 
 
 def main() -> None:
