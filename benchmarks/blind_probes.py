@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-684 at stop 74, each before any of
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-686 at stop 74, each before any of
 those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
@@ -2681,7 +2681,59 @@ T684 = [
  "Did more than two people speak in the {R2}?",
  "Which of {A}, {B} and {C} spoke last?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 685))}
+T685 = [
+ "Who spoke just before I walked into the {R2}?",
+ "How many times did {A} and {B} speak altogether?",
+ "Was {C} ever heard in the {R1}?",
+ "What did the first person I heard in the {R2} say?",
+ "Who talked the least overall?",
+ "When did {C} speak for the last time, and where was I?",
+ "Did {B} speak more than once in the {R2}?",
+ "Which room was I in when {A} first spoke?",
+ "How many people spoke in only one room?",
+ "What was said right after 0:30?",
+ "Did {A} speak in the {R1} and the {R2}?",
+ "How many turns came between {A}'s first and second turns?",
+ "Did {C} speak in more rooms than {A}?",
+ "At what time did I arrive in the {R2}?",
+ "Who spoke last before 1:00?",
+ "How many different people did I hear after 0:45?",
+ "What was the third thing said in the {R1}?",
+ "Did {B} speak before anyone else in the {R2}?",
+ "Did anyone say 'bin white by d four soon'?",
+ "Who did I see in the {RX}?",
+ "What did {A} have for lunch?",
+ "Was anyone speaking around 0:25?",
+ "Who spoke more in the {R1}, {B} or {C}?",
+ "How long did {B} talk in total?",
+]
+T686 = [
+ "Who was the third person I heard?",
+ "In which room did {C} speak first?",
+ "How many times was {A} heard before 0:50?",
+ "Who spoke right after I got to the {R2}?",
+ "What was the last thing {B} said before I left the {R1}?",
+ "Did {C} speak more often than {B}?",
+ "How many people spoke in both rooms?",
+ "When did the last turn in the {R1} end?",
+ "Which people spoke only once?",
+ "What did {A} say the second time?",
+ "Who was heard most recently in the {R2}?",
+ "How many turns did I hear between 0:40 and 1:20?",
+ "Was {B} speaking when I entered the {R2}?",
+ "Who spoke after {C}'s first turn?",
+ "Did {A} speak in every room?",
+ "How long was I in the {R2} before anyone spoke?",
+ "Which of {B} and {C} spoke more in the {R2}?",
+ "Did {A} talk twice in a row in the {R1}?",
+ "Did anyone say 'set green at j nine please'?",
+ "When did {B} speak in the {RX}?",
+ "What does {C} like to eat?",
+ "Who was the last new voice I heard?",
+ "What did the person who spoke least often say?",
+ "How many times did someone speak in the {R1} after {A}'s first turn?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 687))}
 
 
 def main() -> None:
