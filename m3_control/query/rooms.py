@@ -32,6 +32,11 @@ _MANY = re.compile(rf"\b(?:more\s+than\s+one|several|multiple|two\s+or\s+more|at
 # "in both the kitchen and the lab": the named places, all of them
 _BOTH_NAMED = re.compile(r"\bboth\s+(?:in\s+)?(?:the\s+|my\s+)?(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:in\s+)?"
                          r"(?:the\s+|my\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+# "did A speak in the office and the garage?" (no "both"): a yes / no question about one person in two named places
+# asks for each of them, as "both" would ("or" asks for either: not this)
+_PAIR_NAMED = re.compile(r"\b(?:spoke|speak|talk|talked|heard|seen|say\s+anything|said\s+anything)\s+(?:in|at)\s+"
+                         r"(?:the\s+|my\s+)(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:also\s+)?(?:(?:in|at)\s+)?"
+                         r"(?:the\s+|my\s+)(?P<b>[a-z]+(?:\s+room)?)\s*[?.!]?\s*$", re.IGNORECASE)
 _ONLY_IN = re.compile(r"\b(?:only|just|exclusively|solely)\s+(?:ever\s+)?(?:in|at)\s+(?:the\s+|my\s+|our\s+)?"
                       r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _NAMED = re.compile(r"^\W*(?i:did|has|had|was|is)\s+([A-Z][a-z]+)\b(?!\s+(?:I|we)\b)")
@@ -52,7 +57,7 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     """What the question asks of people's places, or None when it asks nothing about how many places."""
     quoted = quotes_of(question)
     named = _NAMED.match(question)
-    both = _BOTH_NAMED.search(question)
+    both = _BOTH_NAMED.search(question) or _PAIR_NAMED.search(question)
     if both and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)) and \
             not {both.group("a").lower(), both.group("b").lower()} & _NOT_PLACES:
         # "did A speak both in the office and in the garage?": one person (by their words or a name) in each of the
