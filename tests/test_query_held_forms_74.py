@@ -46,3 +46,33 @@ def test_two_named_places_joined_by_or_ask_for_either(ex):  # noqa: F811
     assert ask is not None and ask.places == ("kitchen", "lab"), ask
     # a count of the two places together stays a count
     assert asks_rooms("How many people spoke in the kitchen and the lab?") is None
+
+
+# ---- "who spoke in the most rooms?": people ranked by their number of places, not by their turns ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # before 1:00: Bo spoke in the kitchen and the office, Ann only in the kitchen, Cy only in the office
+    ("Which person spoke in the most rooms before 1:00?", "find=who pick=most to=1:00 act=spoke",
+     ["the coffee machine is broken", "kitchen", "office", "most places (2)"], ["Ann", TECH]),
+    ("Who spoke in the fewest places before 1:00?", "find=who pick=least to=1:00 act=spoke",
+     ["Ann", TECH, "1 place each"], [COFFEE]),
+    # over the whole meeting all three spoke in two places: a tie, said as one
+    ("Who spoke in the most rooms?", "find=who pick=most act=spoke", ["Ann", COFFEE, TECH, "2 places each"],
+     ["most often", "times"]),
+])
+def test_the_most_rooms_ranks_people_by_their_places(ex, question, frame, named, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert all(n.lower() in a.answer.lower() for n in named), a.answer
+    assert not any(x.lower() in a.answer.lower() for x in absent), a.answer
+
+
+@pytest.mark.parametrize("question, frame, start, named", [
+    # before 1:00 Bo spoke in two places, Ann in one
+    ("Did Ann speak in the most rooms before 1:00?", "find=yes who=Ann to=1:00 act=spoke", "No",
+     ["kitchen", "the coffee machine is broken", "(2)"]),
+    ("Did Ann speak in the fewest rooms before 1:00?", "find=yes who=Ann to=1:00 act=spoke", "Yes",
+     ["1 place", TECH]),
+])
+def test_one_person_among_the_most_rooms(ex, question, frame, start, named):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith(start) and all(n.lower() in a.answer.lower() for n in named), a.answer
