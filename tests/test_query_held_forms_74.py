@@ -76,3 +76,18 @@ def test_the_most_rooms_ranks_people_by_their_places(ex, question, frame, named,
 def test_one_person_among_the_most_rooms(ex, question, frame, start, named):  # noqa: F811
     a = answer(ex, question, frame, frame)
     assert a.answer.startswith(start) and all(n.lower() in a.answer.lower() for n in named), a.answer
+
+
+# ---- "when did A first speak, and where was I?": the robot's place at the moments the result holds ----
+
+@pytest.mark.parametrize("question, frame, named", [
+    # Cy first spoke at 0:35, in the office (it said "I have no memory of that" for the second ask)
+    ("When did CY first speak, and where was I?", f'find=when who="{TECH}" pick=first act=spoke',
+     ["00:35", "I was in the office at 00:35"]),
+    ("When did BO speak, and where was I then?", f'find=when who="{COFFEE}" act=spoke',
+     ["I was in the kitchen at 00:10 and in the office at 00:40"]),
+])
+def test_where_was_i_is_asked_of_the_result(ex, question, frame, named):  # noqa: F811
+    question = question.replace("CY", f"the person who said '{TECH}'").replace("BO", f"the person who said '{COFFEE}'")
+    a = answer(ex, question, frame, frame)
+    assert all(n in a.answer for n in named) and "no memory" not in a.answer, a.answer
