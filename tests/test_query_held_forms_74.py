@@ -91,3 +91,20 @@ def test_where_was_i_is_asked_of_the_result(ex, question, frame, named):  # noqa
     question = question.replace("CY", f"the person who said '{TECH}'").replace("BO", f"the person who said '{COFFEE}'")
     a = answer(ex, question, frame, frame)
     assert all(n in a.answer for n in named) and "no memory" not in a.answer, a.answer
+
+
+# ---- "what was being said at about 1:15?": the words nearest a loosely given moment ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # nobody spoke at 1:15 itself: Cy's words at 1:10-1:12 are nearest (Cy again at 1:20)
+    ("What was being said at about 1:15?", "find=what at=1:15 act=spoke", [TECH, "01:10"], ["don't remember"]),
+    ("Who was talking around 0:50?", "find=who at=0:50 act=spoke", [COFFEE, "00:40"], ["Ann", "nobody"]),
+    # the moment itself, given exactly, stays exact: nobody spoke at 0:50
+    ("What was being said at 0:50?", "find=what at=0:50 act=spoke", ["don't remember"], [COFFEE]),
+    # a yes / no keeps the moment itself
+    ("Was anyone speaking around 0:50?", "find=yes at=0:50 act=spoke", ["No"], [COFFEE]),
+])
+def test_a_loose_moment_asks_for_the_nearest_words(ex, question, frame, named, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert all(n.lower() in a.answer.lower() for n in named), a.answer
+    assert not any(x.lower() in a.answer.lower() for x in absent), a.answer
