@@ -18,6 +18,7 @@ from .words import the_place as _the
 
 _ALSO = re.compile(
     r",?\s+and\s+(?P<ask>(?:when|at\s+what\s+time)(?:\s+(?:was\s+that|did\s+(?:they|he|she)(?:\s+\w+)?))?"
+    r"|where\s+(?:was\s+I|were\s+we|did\s+I\s+hear\s+(?:it|that|them|him|her))(?:\s+(?:then|at\s+the\s+time))?"
     r"|where(?:\s+(?:was\s+that|were\s+they|was\s+(?:he|she)|did\s+(?:they|he|she)(?:\s+\w+)?))?"
     r"|(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)(?:\s+(?:was\s+that|were\s+they|did\s+(?:they|he|she)"
     r"(?:\s+\w+)?))?"
@@ -27,11 +28,14 @@ _ALSO = re.compile(
 
 
 def split(question: str) -> tuple[str | None, str]:
-    """(the second ask: "when" / "where" / "times" / "what", or None; the question without it)."""
+    """(the second ask: "when" / "where" / "where_me" (where the robot was) / "times" / "what", or None; the question
+    without it)."""
     m = _ALSO.search(question)
     if m is None or m.start() == 0:
         return None, question
     ask = m.group("ask").lower()
+    if re.match(r"where\s+(?:was\s+i|were\s+we|did\s+i)\b", ask):   # the robot's place at those moments
+        return "where_me", question[:m.start()].rstrip(" ,") + "?"
     kind = "what" if ask.startswith("what did") or ask.startswith("what w") else \
         "where" if re.match(r"(?:in\s+)?(?:which|what)\s+(?:room|place)", ask) or ask.startswith("where") else \
         "times" if ask.startswith("how") else "when"
@@ -72,6 +76,11 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
             parts.append(f"{d} spoke {times_word(res.spoke.get(p.character_id, len(voice)))}")
         elif kind == "when":
             parts.append(f"{d} at {_join([res.say(e.start) for e in p.events])}")
+        elif kind == "where_me":   # the robot's place at each of the moments the result holds
+            ex.place_turns(res, p.events)
+            at = [f"in {_the(res.places[e.id])} at {res.say(e.start)}" for e in p.events if e.id in res.places]
+            if at:
+                parts.append(f"I was {_join(list(dict.fromkeys(at)))}" + (f" ({d})" if len(people) > 1 else ""))
         elif kind == "what":
             said = list(dict.fromkeys(e.text.strip().rstrip(".!?") for e in voice if e.text.strip()))
             if said:

@@ -29,9 +29,17 @@ _ONE = re.compile(rf"\b(?:(?:only|just|exactly)\s+(?:in\s+)?(?:one|1|a\s+single)
                   rf"\b(?:one|1)\s+{_ROOM}\s+only\b|\bone\s+{_ROOM}\s+but\s+not\s+the\s+other\b", re.IGNORECASE)
 _MANY = re.compile(rf"\b(?:more\s+than\s+one|several|multiple|two\s+or\s+more|at\s+least\s+two|different|"
                    rf"two\s+different|various)\s+{_ROOM}\b", re.IGNORECASE)
+# "who spoke in the most rooms?", "which person was seen in the fewest places?": people ranked by their places
+_MOST = re.compile(rf"\b(?:the\s+)?(?P<w>most|fewest|least)\s+(?:number\s+of\s+)?(?:different\s+|distinct\s+)?"
+                   rf"{_ROOM}\b", re.IGNORECASE)
 # "in both the kitchen and the lab": the named places, all of them
 _BOTH_NAMED = re.compile(r"\bboth\s+(?:in\s+)?(?:the\s+|my\s+)?(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:in\s+)?"
                          r"(?:the\s+|my\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+# "did A speak in the office and the garage?" (no "both"): a yes / no question about one person in two named places
+# asks for each of them, as "both" would ("or" asks for either: not this)
+_PAIR_NAMED = re.compile(r"\b(?:spoke|speak|talk|talked|heard|seen|say\s+anything|said\s+anything)\s+(?:in|at)\s+"
+                         r"(?:the\s+|my\s+)(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:also\s+)?(?:(?:in|at)\s+)?"
+                         r"(?:the\s+|my\s+)(?P<b>[a-z]+(?:\s+room)?)\s*[?.!]?\s*$", re.IGNORECASE)
 _ONLY_IN = re.compile(r"\b(?:only|just|exclusively|solely)\s+(?:ever\s+)?(?:in|at)\s+(?:the\s+|my\s+|our\s+)?"
                       r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _NAMED = re.compile(r"^\W*(?i:did|has|had|was|is)\s+([A-Z][a-z]+)\b(?!\s+(?:I|we)\b)")
@@ -42,7 +50,7 @@ _PEOPLE = re.compile(r"\b(?:who|whom|whose|anyone|anybody|someone|somebody|peopl
 
 @dataclass(frozen=True)
 class RoomsAsk:
-    kind: str               # all | one | many | only | named | every | person_many
+    kind: str               # all | one | many | only | named | every | person_many | most | fewest
     place: str | None = None   # only: the words naming the place
     places: tuple[str, ...] = ()   # named: the words naming the places, each of which the person was in
     who: str | None = None     # every: the one person the question names ("did A speak in every room I visited?")
@@ -52,7 +60,7 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     """What the question asks of people's places, or None when it asks nothing about how many places."""
     quoted = quotes_of(question)
     named = _NAMED.match(question)
-    both = _BOTH_NAMED.search(question)
+    both = _BOTH_NAMED.search(question) or _PAIR_NAMED.search(question)
     if both and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)) and \
             not {both.group("a").lower(), both.group("b").lower()} & _NOT_PLACES:
         # "did A speak both in the office and in the garage?": one person (by their words or a name) in each of the
@@ -62,6 +70,11 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     if _ALL.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
         # one person (by their words or a name) in each of the robot's rooms
         return RoomsAsk("every", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
+    if (m := _MOST.search(question)) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or
+                                                                              (named and not quoted)):
+        # "did A speak in the most rooms?": A among the people with the most places
+        return RoomsAsk("most" if m.group("w").lower() == "most" else "fewest",
+                        who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
     if _MANY.search(question) and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)):
         # "was A ever heard in two different rooms?": one person's places, more than one or not
         return RoomsAsk("person_many", who=quoted[0] if quoted else named.group(1))  # type: ignore[union-attr]
@@ -70,6 +83,8 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     plain = question
     if re.search(rf"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?{_ROOM}\b", plain, re.IGNORECASE):
         return None         # "how many different rooms did people speak in?": the rooms counted (count_places)
+    if (m := _MOST.search(plain)) is not None:
+        return RoomsAsk("most" if m.group("w").lower() == "most" else "fewest")
     if _ONE.search(plain):
         return RoomsAsk("one")
     if _ALL.search(plain):
@@ -178,9 +193,14 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     named = places_named(executor, res, said) if said else []
     if isinstance(named, str):
         return named, res
+    # the most / fewest places anyone (placed at all) was in: a tie keeps everyone with that number
+    ranked = [len(ps) for ps in where.values() if ps]
+    mark = (max(ranked) if ask.kind == "most" else min(ranked)) if ranked else 0
     fits = {"all": lambda ps: len(rooms) >= 2 and set(ps) == set(rooms), "one": lambda ps: len(ps) == 1,
             "many": lambda ps: len(ps) >= 2, "only": lambda ps: ps == named,
-            "named": lambda ps: set(named) <= set(ps)}[ask.kind]
+            "named": lambda ps: set(named) <= set(ps),
+            "most": lambda ps: bool(ps) and len(ps) == mark, "fewest": lambda ps: bool(ps) and len(ps) == mark,
+            }[ask.kind]
     both_of_more = ask.kind == "all" and len(rooms) > 2 and re.search(r"\bboth\b", question, re.IGNORECASE)
     if both_of_more:   # "who spoke in both rooms?" when I was in three: who spoke in more than one, with theirs
         fits = lambda ps: len(ps) >= 2   # noqa: E731
@@ -194,7 +214,11 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     cond = {"all": f"in {'both' if len(rooms) == 2 else 'all of'} {_join([_the(r) for r in rooms])}",
             "one": "in only one place", "many": "in more than one place",
             "only": f"only in {_the(named[0]) if named else ''}",
-            "named": f"in both {_join([_the(n) for n in named])}"}[ask.kind]
+            "named": f"in both {_join([_the(n) for n in named])}",
+            "most": f"in the most places ({mark})", "fewest": f"in the fewest places ({mark})"}[ask.kind]
+    if ask.kind in ("most", "fewest") and len(keep) > 1:
+        cond = f"in {mark} place{'s' if mark != 1 else ''} each, {'more' if ask.kind == 'most' else 'fewer'} " \
+               f"than anyone else" if len(keep) < len(ranked) else f"in {mark} place{'s' if mark != 1 else ''} each"
     if ask.kind == "all" and len(rooms) < 2:
         text = f"I only heard or saw people in one place{' (' + _the(rooms[0]) + ')' if rooms else ''}."
         return text, res
@@ -210,6 +234,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
                     + (f"{_join([res.describe[p.character_id] for p in every])} in all {len(rooms)}."  # type: ignore[index]
                        if every else f"nobody in all {len(rooms)}."))
         return (REFUSAL, res) if check(text, res) else (text, res)
+    if ask.who is not None:   # "did A speak in the most rooms?"
+        return _one_of_most(executor, q, ask, act, before_time, res, where, keep, listed, verb, cond)
     low = question.lower().lstrip(" ¿")
     if re.match(r"\W*how\s+many\b", low):
         n = len(keep)
@@ -224,6 +250,27 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     if check(text, res):
         return REFUSAL, res
     return text, res
+
+
+def _one_of_most(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str, before_time: float | None,
+                 res: QueryResult, where: dict[int, list[str]], keep: list, listed: list[str], verb: str,
+                 cond: str) -> tuple[str, QueryResult]:
+    """Whether the one person the question names is among the people with the most (fewest) places."""
+    mine = executor.run(replace(prepare(q), act=act, who=ask.who), before_time)
+    if mine.status != "ok":
+        return phrase(mine), mine
+    cid = mine.who["who"].character_id  # type: ignore[index]
+    who = res.describe[cid]  # type: ignore[index]
+    theirs = where.get(cid, [])
+    if any(p.character_id == cid for p in keep):
+        others = [x for x, p in zip(listed, keep, strict=True) if p.character_id != cid]
+        text = f"Yes, {who} {verb} in {len(theirs)} place{'s' if len(theirs) != 1 else ''} " \
+               f"({_join([_the(n) for n in theirs])}), {'the most' if ask.kind == 'most' else 'the fewest'}" + \
+               (f", as did {_join(others)}." if others else ".")
+    else:
+        text = f"No: {who} {verb} in {_join([_the(n) for n in theirs]) if theirs else 'no place I know'}; " \
+               f"{_join(listed)} {verb if len(keep) == 1 else _plural(verb)} {cond}."
+    return (REFUSAL, res) if check(text, res) else (text, res)
 
 
 def _plural(verb: str) -> str:

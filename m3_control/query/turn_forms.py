@@ -48,6 +48,9 @@ _ONLY = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+only\s+(?:one|person|spe
 _SEEING_ONLY = re.compile(r"\b(?:saw|seen|see|in\s+view|on\s+camera)\b", re.IGNORECASE)
 # "who spoke closest to 1:00?", "what was said nearest to 0:45?"
 _NEAREST = re.compile(r"\b(?:closest|nearest|close)\s+to\s+(?:the\s+)?(?:time\s+|moment\s+)?\d", re.IGNORECASE)
+# "what was being said at about 1:00?": a moment given loosely asks for the words nearest it (nobody may have been
+# speaking at that very second); a yes / no ("was anyone speaking around 0:45?") keeps the moment itself
+_ABOUT = re.compile(r"\b(?:at\s+)?(?:about|around|approximately|roughly|circa)\s+\d{1,2}:[0-5]\d", re.IGNORECASE)
 # "did A speak before anyone else?": A against the first speaker (after everyone else: the last)
 _BEFORE_ALL = re.compile(r"\b(?:speak|spoke|talk|talked|say\s+(?:something|anything))\s+(before|after)\s+(?:anyone|"
                          r"anybody|everyone|everybody|all\s+the\s+others?|the\s+others?)(?:\s+else)?\b", re.IGNORECASE)
@@ -168,7 +171,8 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     if ref and (m := _TURN_LENGTH.search(plain)) is not None and not _NOT_ONE_TURN.search(plain):
         new = Query(find="how_long", who=ref, pick=_pick_of(m), act="spoke")
         return noted(q, new, added, f"find=how_long pick={new.pick}: the length of one of their turns")
-    if _NEAREST.search(plain) and (q.at or q.from_ or q.to) and not (q.from_ and q.to):
+    if (_NEAREST.search(plain) and (q.at or q.from_ or q.to) and not (q.from_ and q.to)) or \
+            (_ABOUT.search(plain) and q.at and q.find in ("what", "who") and not (q.from_ or q.to or q.measure)):
         moment = q.at or q.from_ or q.to
         new = replace(q, at=moment, from_=None, to=None, measure="nearest", pick=None if q.pick in ("first", "last")
                       else q.pick, rel=None if q.rel in ("after", "before") else q.rel)
