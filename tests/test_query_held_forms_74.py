@@ -108,3 +108,34 @@ def test_a_loose_moment_asks_for_the_nearest_words(ex, question, frame, named, a
     a = answer(ex, question, frame, frame)
     assert all(n.lower() in a.answer.lower() for n in named), a.answer
     assert not any(x.lower() in a.answer.lower() for x in absent), a.answer
+
+
+# ---- "did C speak in more rooms than A?": two people's numbers of places compared ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # before 1:00: Ann in the kitchen only, Bo in the kitchen and the office (the model wrote a yes / no about both)
+    ("Did Ann speak in fewer rooms than BO before 1:00?", f'find=yes who=Ann other="{COFFEE}" to=1:00', "Yes",
+     ["1 place (the kitchen)", "2 places (the kitchen and the office)"], []),
+    ("Did CY speak in more rooms than Ann before 1:00?", f'find=yes who="{TECH}" other=Ann to=1:00 count>0', "No",
+     ["1 place (the office)", "Ann in 1 place (the kitchen)"], []),
+    ("Who was heard in more places before 1:00, Ann or BO?", f'find=more who=Ann other="{COFFEE}" to=1:00',
+     'The person who said "the coffee machine is broken" spoke in 2 places', ["Ann in 1 place"], ["equally"]),
+    # over the whole meeting: two places each
+    ("Who spoke in more rooms, CY or BO?", f'find=more who="{TECH}" other="{COFFEE}"', "Neither", ["2 places"], []),
+])
+def test_two_people_compared_by_their_places(ex, question, frame, start, named, absent):  # noqa: F811
+    question = question.replace("CY", f"the person who said '{TECH}'").replace("BO", f"the person who said '{COFFEE}'")
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith(start) and all(n in a.answer for n in named), a.answer
+    assert not any(x in a.answer for x in absent), a.answer
+
+
+def test_places_compared_needs_two_people_and_rooms():
+    from m3_control.query.places_compared import asks_places_compared
+
+    assert asks_places_compared("Who spoke more, Ann or Bo?") is None                 # turns, not places
+    assert asks_places_compared("Did Ann speak in more rooms than anyone else?") is None   # one person
+    ask = asks_places_compared("Did Ann speak in more rooms than Bo?")
+    assert ask is not None and (ask.a, ask.b, ask.more, ask.choose) == ("Ann", "Bo", True, False), ask
+    ask = asks_places_compared("Who was seen in fewer places, the person who said 'a b c' or Bo?")
+    assert ask is not None and (ask.a, ask.b, ask.more, ask.choose) == ("a b c", "Bo", False, True), ask

@@ -7,7 +7,8 @@
 - ``listed_count`` / ``listed_which`` / ``listed_any``: how many (which, any) of the listed people spoke in the
   frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
-- ``rooms``: people by the places they were in: both rooms, only one, only the kitchen (:mod:`.rooms`)
+- ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
+  ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
   time (:mod:`.room_changes`); ``robot_when``: whether it was in a room when someone (first, last) spoke
@@ -59,6 +60,7 @@ from . import (
     moods,
     not_yet,
     place_counts,
+    places_compared,
     quiet,
     robot_when,
     room_changes,
@@ -152,6 +154,10 @@ def plan_for(question: str) -> Plan | None:
     if new_there is not None:
         return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t),
                     prepare=not_yet.prepare_place, people_from_question=False)
+    compared = places_compared.asks_places_compared(question)
+    if compared is not None:
+        return Plan("places_compared", lambda ex, q, t: places_compared.answer(ex, q, compared, question, t),
+                    prepare=places_compared.prepare)
     together = added_counts.asks_places_together(question)
     if together is not None:
         return Plan("places_together", lambda ex, q, t: added_counts.answer_places(ex, q, together, question, t),
