@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-686 at stop 74, each before any of
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, each before any of
 those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
@@ -2733,7 +2733,59 @@ T686 = [
  "What did the person who spoke least often say?",
  "How many times did someone speak in the {R1} after {A}'s first turn?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 687))}
+T687 = [
+ "Who spoke second in the {R2}?",
+ "How many times did {C} speak in all?",
+ "Was {B} heard in the {R1} after 0:20?",
+ "What did {B} say first in the {R1}?",
+ "Who spoke the most in the first minute?",
+ "When did I get to the {R2}, and who spoke first there?",
+ "Did {C} ever speak right after {A}?",
+ "How many people spoke before {C}'s first turn?",
+ "Which person took the fewest turns in the {R2}?",
+ "What was the second to last thing said?",
+ "Did {A} speak at least three times?",
+ "How long did {A}'s first turn last?",
+ "Who was speaking at 0:50?",
+ "Did I hear {B} in the {R2} before {A}?",
+ "How many turns did {C} take before I left the {R1}?",
+ "Where was I when {B} first spoke?",
+ "Did anyone speak more than {A}?",
+ "Who spoke between {A}'s first and second turns?",
+ "Did anyone say 'lay green in u one now'?",
+ "How many people did I hear in the {RX}?",
+ "What is {C}'s phone number?",
+ "Name the people who spoke in the {R2}, in order.",
+ "How long after I arrived in the {R1} did {B} first speak?",
+ "What was the last thing said in the {R2}, and who said it?",
+]
+T688 = [
+ "Who was the second to last person to speak?",
+ "How often did {B} speak in the {R2}?",
+ "Did {A} speak more than {C} in the {R1}?",
+ "What did the last person I heard say?",
+ "How many people spoke exactly twice?",
+ "When did {C} first speak in the {R2}?",
+ "Who spoke right before {B}'s last turn?",
+ "How long was I in the {R1} before {C} first spoke?",
+ "Did everyone who spoke in the {R1} also speak in the {R2}?",
+ "What was said at 0:20?",
+ "How many turns were taken after 1:00?",
+ "Did {A} speak before I left the {R1}?",
+ "Who spoke most often after 0:30?",
+ "What was said right before I left the {R1}?",
+ "Which rooms was {B} heard in?",
+ "Did {C} speak more than twice?",
+ "Who spoke for the first time in the {R2}?",
+ "How many seconds passed between the first and the last turn?",
+ "Did anyone say 'place blue in r eight soon'?",
+ "Did {A} speak in the {RX}?",
+ "Where does {B} live?",
+ "Was {A} the first to speak in the {R2}?",
+ "How many times did {A} speak after {B}'s first turn?",
+ "Who spoke the fewest times in the {R2}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 689))}
 
 
 def main() -> None:
