@@ -139,3 +139,26 @@ def test_places_compared_needs_two_people_and_rooms():
     assert ask is not None and (ask.a, ask.b, ask.more, ask.choose) == ("Ann", "Bo", True, False), ask
     ask = asks_places_compared("Who was seen in fewer places, the person who said 'a b c' or Bo?")
     assert ask is not None and (ask.a, ask.b, ask.more, ask.choose) == ("a b c", "Bo", False, True), ask
+
+
+# ---- stop 74's held-out pair 687-688: "there" in a second question, "and who said it?" ----
+
+def test_there_in_a_second_question_is_the_place_of_the_first(ex):  # noqa: F811
+    # the office: the robot got there at 0:30; Cy spoke first there (0:35). It answered only who spoke first.
+    a = answer(ex, "When did I get to the office, and who spoke first there?", 'find=when place="office" act=seen',
+               'find=who pick=first place="office" act=spoke')
+    assert "00:30" in a.answer and TECH in a.answer and "00:35" in a.answer, a.answer
+    assert len(a.trace["parts"]) == 2, a.trace
+    from m3_control.query.also import two_questions
+    assert two_questions("When did I leave the lab, and who was speaking there then?") is None   # "then": not alone
+
+
+@pytest.mark.parametrize("question, frame, named", [
+    # the last words in the office are Bo's (0:40); the frame finds the words, the second ask names who said them
+    ("What was the last thing said in the office, and who said it?", 'find=what pick=last place="office" act=spoke',
+     [f'"{COFFEE}" said it at 00:40']),
+    ("What was said at 1:05, and by whom?", "find=what at=1:05 act=spoke", ["Ann said it at 01:05"]),
+])
+def test_who_said_it_is_asked_of_the_result(ex, question, frame, named):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert all(n.lower() in a.answer.lower() for n in named), a.answer

@@ -23,17 +23,21 @@ _ALSO = re.compile(
     r"|(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)(?:\s+(?:was\s+that|were\s+they|did\s+(?:they|he|she)"
     r"(?:\s+\w+)?))?"
     r"|how\s+many\s+times(?:\s+(?:each|did\s+(?:they|he|she|each)(?:\s+\w+)?))?|how\s+often"
-    r"|what\s+did\s+(?:they|he|she)\s+say|what\s+(?:was|were)\s+(?:said|their\s+words))\s*[?.!]*\s*$",
+    r"|what\s+did\s+(?:they|he|she)\s+say|what\s+(?:was|were)\s+(?:said|their\s+words)"
+    r"|who\s+(?:said|says|spoke)\s+(?:it|that|them|those(?:\s+words)?|this)"
+    r"|(?:and\s+)?by\s+whom)\s*[?.!]*\s*$",
     re.IGNORECASE)
 
 
 def split(question: str) -> tuple[str | None, str]:
-    """(the second ask: "when" / "where" / "where_me" (where the robot was) / "times" / "what", or None; the question
-    without it)."""
+    """(the second ask: "when" / "where" / "where_me" (where the robot was) / "times" / "what" / "who" (who said
+    it), or None; the question without it)."""
     m = _ALSO.search(question)
     if m is None or m.start() == 0:
         return None, question
     ask = m.group("ask").lower()
+    if ask.startswith("who") or ask.startswith("by whom"):   # "what was said last, and who said it?"
+        return "who", question[:m.start()].rstrip(" ,") + "?"
     if re.match(r"where\s+(?:was\s+i|were\s+we|did\s+i)\b", ask):   # the robot's place at those moments
         return "where_me", question[:m.start()].rstrip(" ,") + "?"
     kind = "what" if ask.startswith("what did") or ask.startswith("what w") else \
@@ -46,6 +50,9 @@ def split(question: str) -> tuple[str | None, str]:
 _SECOND_QUESTION = re.compile(r"\s*[,;]\s*and\s+(?=(?:who|whom|whose|what|when|where|which|how|did|does|do|was|were|is|"
                               r"are|has|had)\b)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:he|she|they|them|him|her|his|their|theirs|it|that|this|those|there|then)\b", re.IGNORECASE)
+# the one place a first question names ("when did I get to the porch"): what "there" means in the second
+_PLACE_OF_FIRST = re.compile(r"\b(?:in|at|to|into|from|reach|reached|enter|entered|leave|left)\s+the\s+"
+                             r"(?P<place>[a-z]+(?:\s+room)?)\s*[?]?\s*$", re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:who|whom|whose|what|when|where|which|how|did|does|do|was|were|is|are|has|had|in\s+which|"
                    r"at\s+what)\b", re.IGNORECASE)
 
@@ -56,9 +63,17 @@ def two_questions(question: str) -> tuple[str, str] | None:
     if split(question)[0] is not None:      # "..., and when?": a second ask of the same result
         return None
     parts = _SECOND_QUESTION.split(question.strip(), maxsplit=1)
-    if len(parts) != 2 or not _ASKS.match(parts[0]) or _PRONOUN.search(parts[1]) or len(parts[1].split()) < 3:
+    if len(parts) != 2 or not _ASKS.match(parts[0]):
         return None
-    first, second = parts[0].rstrip(" ?") + "?", parts[1].strip()
+    second = parts[1].strip()
+    place = _PLACE_OF_FIRST.search(parts[0])
+    if place is not None and re.search(r"\bthere\b", second, re.IGNORECASE):
+        # "when did I get to the porch, and who spoke first there?": "there" is the place the first names
+        second = re.sub(r"\b(?:in\s+|at\s+)?there\b", f"in the {place.group('place')}", second, count=1,
+                        flags=re.IGNORECASE)
+    if _PRONOUN.search(second) or len(second.split()) < 3:
+        return None
+    first = parts[0].rstrip(" ?") + "?"
     return first, second[0].upper() + second[1:].rstrip(" ?.") + "?"
 
 
@@ -76,6 +91,9 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
             parts.append(f"{d} spoke {times_word(res.spoke.get(p.character_id, len(voice)))}")
         elif kind == "when":
             parts.append(f"{d} at {_join([res.say(e.start) for e in p.events])}")
+        elif kind == "who":   # who said the words the result holds
+            parts.append(f"{d} said it at {_join(list(dict.fromkeys(res.say(e.start) for e in voice)))}"
+                         if voice else f"{d} was seen")
         elif kind == "where_me":   # the robot's place at each of the moments the result holds
             ex.place_turns(res, p.events)
             at = [f"in {_the(res.places[e.id])} at {res.say(e.start)}" for e in p.events if e.id in res.places]
