@@ -162,3 +162,22 @@ def test_there_in_a_second_question_is_the_place_of_the_first(ex):  # noqa: F811
 def test_who_said_it_is_asked_of_the_result(ex, question, frame, named):  # noqa: F811
     a = answer(ex, question, frame, frame)
     assert all(n.lower() in a.answer.lower() for n in named), a.answer
+
+
+def test_the_numbers_of_places_are_in_the_result(ex):  # noqa: F811
+    # the answer check only lets through counts the result holds: each person's number of places must be there
+    # (a scene where the most was 3 places was refused: "count not in the result")
+    from m3_control.query import rooms
+    from m3_control.query.frame import Query
+
+    ask = rooms.asks_rooms("Which person spoke in the most rooms?")
+    text, res = rooms.answer(ex, Query(find="who", act="spoke"), ask, "Which person spoke in the most rooms?", 91.0)
+    assert sorted(res.place_counts.values()) == [2, 2, 2] and "2 places each" in text, (text, res.place_counts)
+
+
+def test_two_people_compared_by_words_the_memory_heard_otherwise(ex):  # noqa: F811
+    # the question's words for Bo differ from what was heard ("was broken" / "is broken"): the answer may still
+    # quote the question's words for the second person (it was refused: "quote not in the result")
+    a = answer(ex, "Did Ann speak in fewer rooms than the person who said 'the coffee machine was broken' before 1:00?",
+               'find=yes who=Ann other="the coffee machine was broken" to=1:00')
+    assert a.answer.startswith("Yes") and "2 places" in a.answer, a.answer

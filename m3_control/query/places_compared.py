@@ -78,10 +78,11 @@ def answer(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: str,
     res = combined(results, "places of each of two people")
     res.places = {k: v for r in results for k, v in r.places.items()}
     res.people = [p for r in results for p in r.people]
+    res.who = {"who": results[0].who["who"], "other": results[1].who["who"]}   # both people, as the question named them
     if who[0] == who[1]:
         return f"{cap(who[0])} and {who[1]} are the same person to me.", res
     na, nb = len(places[0]), len(places[1])
-    res.value = [na, nb]
+    res.value = (na, nb)   # (the two numbers of places: what the answer counts)
     res.steps.append({"step": "places compared", "places": places})
     verb = {"spoke": "spoke", "seen": "was seen"}.get(act, "was seen or heard")
 

@@ -205,6 +205,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     if both_of_more:   # "who spoke in both rooms?" when I was in three: who spoke in more than one, with theirs
         fits = lambda ps: len(ps) >= 2   # noqa: E731
     keep = [p for p in res.people if fits(where.get(p.character_id, []))]
+    if ask.kind in ("most", "fewest"):   # each person's number of places: what the answer counts
+        res.place_counts = {res.describe[cid]: len(ps) for cid, ps in where.items() if ps}  # type: ignore[index]
     res.people = keep
     res.events = sorted({e for p in keep for e in p.events}, key=lambda e: (e.start, e.end, e.id))
     res.value = [p.character_id for p in keep]
