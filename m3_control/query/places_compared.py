@@ -73,7 +73,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: str,
     places, who = [], []
     for r in results:
         executor.place_turns(r, r.events)
-        places.append(list(dict.fromkeys(n for e in r.events for n in [r.places.get(e.id)] if n)))
+        places.append(r.places_of(r.events))
         who.append(r.describe[r.who["who"].character_id])  # type: ignore[index]
     res = combined(results, "places of each of two people")
     res.places = {k: v for r in results for k, v in r.places.items()}

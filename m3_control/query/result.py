@@ -67,6 +67,10 @@ class QueryResult:
     def say(self, t: float) -> str:
         return self.timeline.say(t, self.now, self.into_recording)
 
+    def places_of(self, events: list[Turn]) -> list[str]:
+        """The places of ``events`` (as placed on the robot's track), each once, in the events' order."""
+        return list(dict.fromkeys(n for e in events for n in [self.places.get(e.id)] if n))
+
     def trace(self) -> dict[str, Any]:
         return {"query": self.query.compact(), "status": self.status, "problem": self.problem,
                 "steps": self.steps, "value": _plain(self.value),

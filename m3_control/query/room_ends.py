@@ -91,7 +91,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomEnds, question: str,
         return REFUSAL, res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
     executor.place_turns(res, turns)
-    placed = list(dict.fromkeys(n for e in turns for n in [res.places.get(e.id)] if n))
+    placed = res.places_of(turns)
     if ask.rooms == ("",):
         rooms, ranks = placed, [ask.ranks[0]] * len(placed)
     else:

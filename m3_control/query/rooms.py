@@ -126,7 +126,7 @@ def _every_room(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str,
     if res.status != "ok":
         return phrase(res), res
     executor.place_turns(res, res.events)
-    mine = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
+    mine = res.places_of(res.events)
     t1, t2 = res.read(q.from_), res.read(q.to)
     rooms = list(dict.fromkeys(p for p, a, b in robot_stays(executor.store, before_time)
                                if (t1 is None or b is None or b >= t1) and (t2 is None or a <= t2)))
@@ -188,7 +188,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
         name = res.places.get(e.id)
         if name is not None and name not in where.setdefault(e.character_id, []):
             where[e.character_id].append(name)
-    rooms = list(dict.fromkeys(n for e in res.events for n in [res.places.get(e.id)] if n))
+    rooms = res.places_of(res.events)
     said = (ask.place or "",) if ask.kind == "only" else ask.places
     named = places_named(executor, res, said) if said else []
     if isinstance(named, str):
@@ -218,9 +218,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
             "only": f"only in {_the(named[0]) if named else ''}",
             "named": f"in both {_join([_the(n) for n in named])}",
             "most": f"in the most places ({mark})", "fewest": f"in the fewest places ({mark})"}[ask.kind]
-    if ask.kind in ("most", "fewest") and len(keep) > 1:
-        cond = f"in {mark} place{'s' if mark != 1 else ''} each, {'more' if ask.kind == 'most' else 'fewer'} " \
-               f"than anyone else" if len(keep) < len(ranked) else f"in {mark} place{'s' if mark != 1 else ''} each"
+    if ask.kind in ("most", "fewest") and len(keep) > 1:   # a tie: "in 2 places each[, more than anyone else]"
+        cond = f"in {mark} place{'s' if mark != 1 else ''} each"
+        if len(keep) < len(ranked):
+            cond += f", {'more' if ask.kind == 'most' else 'fewer'} than anyone else"
     if ask.kind == "all" and len(rooms) < 2:
         text = f"I only heard or saw people in one place{' (' + _the(rooms[0]) + ')' if rooms else ''}."
         return text, res
