@@ -58,6 +58,7 @@ class NodeRunner:
         import subprocess
 
         self.log_path = log
+        self.name = module.rsplit(".", 1)[-1]
         self._log = open(log, "w")  # noqa: SIM115 - kept open for the child's lifetime
         self.proc = subprocess.Popen([sys.executable, "-m", module, "--ros-args", "--params-file", str(params)],
                                      stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -179,6 +180,8 @@ def _run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: 
             time.sleep(0.2)
         ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
         rp = Replayer()
+        for runner in (mem, ctl):   # a node that dies fails the replay at once, with the end of its log
+            rp.watch_process(runner.name, runner.alive, runner.log_path)
         records, stats = rp.replay(bag, rate=rate, clip_seconds=30.0, progress=progress, fault=fault)
     finally:
         if rp is not None:

@@ -20,6 +20,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ class AnswerRecord:
     searches: list[str] = field(default_factory=list)
     cited_memory_ids: list[int] = field(default_factory=list)
     clips_committed: int = 0
+    attempts: int = 1              # 2: no answer came within the answer timeout and the question was sent again
     answer_source: str = ""        # model | fallback | error (from the answer's trace)
     trace: dict = field(default_factory=dict)
 
@@ -77,7 +79,8 @@ class Replayer(OwnNode):
     def __init__(self, node_name: str = "m3_agent_replay", service: str = "/m3_agent/query",
                  event_topic: str = "/m3_agent/memory_events",
                  flush_service: str = "/m3_agent_memorization/flush",
-                 sync_service: str = "/m3_agent_memorization/sync", stall_s: float = 15.0) -> None:
+                 sync_service: str = "/m3_agent_memorization/sync", stall_s: float = 15.0,
+                 answer_timeout_s: float = 180.0) -> None:
         from m3_agent.msg import MemoryEvent
         from m3_agent.srv import Query, SyncStream
         from rclpy.qos import QoSProfile
@@ -88,6 +91,10 @@ class Replayer(OwnNode):
         self.flush = self.node.create_client(Trigger, flush_service)
         self.sync = self.node.create_client(SyncStream, sync_service)
         self.stall_s = stall_s
+        # the control node answers or refuses within its query_timeout_s (120 s by default): past this a response
+        # was lost or the node is wedged, and the question is sent once more before the replay fails
+        self.answer_timeout_s = answer_timeout_s
+        self._processes: list[tuple[str, Callable[[], bool], str]] = []
         self.published: dict[str, int] = {}
         self._diag_at = -1.0            # monotonic time of the memorization node's last /diagnostics
         self.committed: dict[int, tuple[float, float]] = {}
@@ -109,13 +116,30 @@ class Replayer(OwnNode):
     def _on_event(self, msg: Any) -> None:
         self.committed[int(msg.clip_id)] = (float(msg.start_time), float(msg.end_time))
 
+    def watch_process(self, name: str, alive: Callable[[], bool], log: str | Path = "") -> None:
+        """Fail any wait within a second when the process ``name`` (a node this replay depends on) has exited."""
+        self._processes.append((name, alive, str(log)))
+
+    def _check_processes(self, what: str) -> None:
+        for name, alive, log in self._processes:
+            if not alive():
+                tail = ""
+                if log and Path(log).is_file():
+                    lines = Path(log).read_text(errors="replace").splitlines()
+                    tail = "; the end of its log:\n" + "\n".join(lines[-15:])
+                raise RuntimeError(f"{name} exited while the replay waited for {what}{tail}")
+
     def wait(self, pred: Any, timeout: float, what: str, watch_memorization: bool = False) -> None:
         """Spin until ``pred()``; with ``watch_memorization``, print the node's progress every 5 s and fail when
-        its /diagnostics stop for ``stall_s`` (a dead or hung node is reported within seconds, not at timeout)."""
+        its /diagnostics stop for ``stall_s`` (a dead or hung node is reported within seconds, not at timeout).
+        A watched process (``watch_process``) that exits fails the wait within a second."""
         t0 = time.monotonic()
-        deadline, next_report = t0 + timeout, t0 + 5.0
+        deadline, next_report, next_check = t0 + timeout, t0 + 5.0, t0
         while not pred():
             now = time.monotonic()
+            if now >= next_check:
+                next_check = now + 1.0
+                self._check_processes(what)
             if now > deadline:
                 raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
             if watch_memorization and now >= next_report:
@@ -175,17 +199,31 @@ class Replayer(OwnNode):
                 stats.audio_received, stats.audio_lost_in_transport = int(got), int(lost)
         return stats.watermark
 
-    def ask(self, q: Question, timeout: float = 600.0, before_time: float | None = None) -> AnswerRecord:
-        """Ask ``q``; ``before_time`` is its time in the memory's stream seconds (default: ``q.time``)."""
+    def ask(self, q: Question, timeout: float | None = None, before_time: float | None = None,
+            attempts: int = 2) -> AnswerRecord:
+        """Ask ``q``; ``before_time`` is its time in the memory's stream seconds (default: ``q.time``). A question
+        without an answer after ``timeout`` (default ``answer_timeout_s``) is sent again, up to ``attempts`` times
+        in all (a query only reads memory); the record keeps the count and the latency from the first send."""
         from m3_agent.srv import Query
 
         rec = AnswerRecord(q.question_id, q.question, q.answer, list(q.types), q.time,
                            clips_committed=len(self.committed))
         bound = q.time if before_time is None else before_time
         req = Query.Request(question=q.question, has_time_bound=True, before_time=float(bound))
+        limit = self.answer_timeout_s if timeout is None else timeout
         t = time.perf_counter()
-        fut = self.query.call_async(req)
-        self.wait(fut.done, timeout, f"the answer to {q.question_id}")
+        for attempt in range(1, max(1, attempts) + 1):
+            rec.attempts = attempt
+            fut = self.query.call_async(req)
+            try:
+                self.wait(fut.done, limit, f"the answer to {q.question_id}")
+                break
+            except TimeoutError:
+                self.query.remove_pending_request(fut)
+                if attempt >= attempts:
+                    raise
+                print(f"replay: no answer to {q.question_id} within {limit:.0f} s (attempt {attempt} of "
+                      f"{attempts}); asking again", file=sys.stderr)
         rec.latency_s = time.perf_counter() - t
         res = fut.result()
         rec.answer, rec.success, rec.error = res.answer, res.success, res.error

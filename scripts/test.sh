@@ -14,4 +14,5 @@ export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 101) + 1 ))}"
 ruff check .
 select=()
 [ "${M3_ROS_DISTRO:-kilted}" = none ] && select=(-m "not ros")
-python -m pytest -q -p no:cacheprovider "${select[@]}" "$@" tests
+# the slowest tests are listed at the end: where a slow CI machine spends its time shows in its log
+python -m pytest -q -p no:cacheprovider --durations=15 "${select[@]}" "$@" tests
