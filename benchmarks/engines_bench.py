@@ -40,7 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_bench import EMBEDDER, QueryVectors, label, next_searches, pct, size  # noqa: E402
-from synth import World  # noqa: E402
+from synth import EPISODIC, SEMANTIC, World  # noqa: E402
 
 from m3_memory import MemoryStore, StoreConfig  # noqa: E402
 
@@ -67,26 +67,35 @@ def _met(key: str, value: float) -> str:
 
 # ---------------------------------------------------------------------------------------------- child processes
 def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: float, seconds: float,
-                search: str = "local") -> None:
-    """Write ``n`` text memories (or, with ``rate``, clips at that rate for ``seconds``) as ``robot``."""
+                search: str = "local", barrier: bool = False) -> None:
+    """Write ``n`` text memories (or, with ``rate``, clips at that rate for ``seconds``) as ``robot``. With ``n``
+    the clips are made before the clock starts (the synthetic household's CPU is not the store's: two writers on
+    one 2-core machine would otherwise share it with two generators); ``barrier``: then print ``ready`` and start
+    when a line comes on stdin (two writers start together)."""
     store = MemoryStore(location, config=_config(cache, search), robot=robot)
     if store.meta("embedder_name") is None:
         store.declare_embedder(EMBEDDER, DIM)
     world = World(DIM, seed=seed, household=HOUSEHOLD)   # the robots of one home: one embedder, the same people
+    # n counts inserted memories (re-statements reinforce: ~1 in 10 of a clip's 20): enough clips and a few more
+    plans = [] if rate else [world.plan() for _ in range(int(1.25 * n / (EPISODIC + SEMANTIC)) + 1)]
+    if barrier:
+        print("ready", flush=True)
+        sys.stdin.readline()
     memories = inserted = clips = 0
-    busy, t0, started = 0.0, time.perf_counter(), time.time()
+    busy, t0, started, cpu0 = 0.0, time.perf_counter(), time.time(), time.process_time()
     while (inserted < n) if not rate else (time.perf_counter() - t0 < seconds):
-        plan = world.plan()
+        plan = plans[clips] if clips < len(plans) else world.plan()
         t = time.perf_counter()
         r = world.write(store, plan)
         busy += time.perf_counter() - t
         memories, inserted, clips = memories + r["memories"], inserted + r["inserted"], clips + 1
         if rate and (lag := t0 + clips / rate - time.perf_counter()) > 0:
             time.sleep(lag)
-    wall, ended = time.perf_counter() - t0, time.time()
+    wall, ended, cpu = time.perf_counter() - t0, time.time(), time.process_time() - cpu0
     store.close()
     print(json.dumps({"robot": robot, "memories": memories, "inserted": inserted, "clips": clips,
-                      "store_s": busy, "wall_s": wall, "started": started, "ended": ended}))
+                      "store_s": busy, "wall_s": wall, "started": started, "ended": ended,
+                      "client_cpu_us_per_memory": 1e6 * cpu / max(1, memories)}))
 
 
 def child_open(location: str, cache: str, search: str = "local") -> None:
@@ -103,8 +112,19 @@ def child_open(location: str, cache: str, search: str = "local") -> None:
 
 
 def _run_child(args: list[str], env: dict | None = None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+    return subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, stdin=subprocess.PIPE,
+                            text=True, env={**os.environ, **(env or {})})
+
+
+def _start_together(procs: list[subprocess.Popen]) -> None:
+    """Children started with ``--barrier``: wait until each has made its clips, then let them all go."""
+    for p in procs:
+        line = p.stdout.readline()  # type: ignore[union-attr]
+        if line.strip() != "ready":
+            raise RuntimeError(f"child failed before writing ({p.wait()}): {line}{p.stdout.read()}")  # type: ignore[union-attr]
+    for p in procs:
+        p.stdin.write("go\n")  # type: ignore[union-attr]
+        p.stdin.flush()  # type: ignore[union-attr]
 
 
 def _result(p: subprocess.Popen) -> dict:
@@ -142,7 +162,8 @@ class Engine:
         two = self.fresh(f"two{label(n).lower()}")
         MemoryStore(two, config=_config(self.cache), robot="robot1").close()   # schema made before the race
         procs = [_run_child(["--child-write", two, "--robot", f"robot{i}", "--n", str(n // 2), "--seed", str(i),
-                             *self.opts]) for i in (1, 2)]
+                             "--barrier", *self.opts]) for i in (1, 2)]
+        _start_together(procs)
         rs = [_result(p) for p in procs]
         wall = max(x["ended"] for x in rs) - min(x["started"] for x in rs)   # first write to last (not start-up)
         out["ingest_two_writers_per_s"] = sum(x["memories"] for x in rs) / wall
@@ -240,9 +261,10 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=0.0)
     p.add_argument("--seconds", type=float, default=0.0)
     p.add_argument("--search", default="local", choices=("local", "server"))
+    p.add_argument("--barrier", action="store_true", help="child: make the clips, print ready, start on a stdin line")
     a = p.parse_args()
     if a.child_write:
-        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds, a.search)
+        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds, a.search, a.barrier)
         return
     if a.child_open:
         child_open(a.child_open, a.cache, a.search)
