@@ -8,8 +8,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, each before any of
-those scenes was built.
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-690 at stop 75, each
+before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -2785,7 +2785,59 @@ T688 = [
  "How many times did {A} speak after {B}'s first turn?",
  "Who spoke the fewest times in the {R2}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 689))}
+T689 = [
+ "Who spoke third in the {R1}?",
+ "What did {B} say the second time they spoke?",
+ "How many different people did I hear while I was in the {R2}?",
+ "Was {C} ever heard in the {RX}?",
+ "Did {A} and {B} both speak in the {R1}?",
+ "Who spoke just after I arrived in the {R2}?",
+ "How long did {C} talk in total?",
+ "Which person spoke last before 0:45?",
+ "What was the first thing {C} said?",
+ "Did anyone speak in the {R1} after 0:40?",
+ "Who said 'bin green at z four please'?",
+ "Did {B} speak fewer times than {A}?",
+ "Where was I when {C} spoke for the last time?",
+ "How many rooms did I visit?",
+ "What is {A}'s favourite food?",
+ "Which room did {B} speak in first?",
+ "Between 0:30 and 1:00, who spoke most?",
+ "Who spoke right after {C} did for the first time?",
+ "Was the last thing said in the {R1} said by {A}?",
+ "How many of the people who spoke never spoke in the {R2}?",
+ "At what time did I enter the {R2}?",
+ "Did {C} speak before {A}?",
+ "How many turns did {B} take in the {R1} and the {R2} together?",
+ "How many times did someone speak in the {R2} before {A} first spoke there?",
+]
+T690 = [
+ "Who was the first person I heard after I came into the {R1}?",
+ "What did the third speaker say?",
+ "How many times did people speak in the {RX}?",
+ "Did {B} say anything in the {R2}?",
+ "Who spoke the most in the {R1}?",
+ "When did {A} speak last?",
+ "What was the last thing {B} said in the {R1}?",
+ "How many different speakers were there before 1:00?",
+ "Did anyone speak twice in a row?",
+ "Did {C} speak after I left the {R1}?",
+ "How many people spoke both in the {R1} and in the {R2}?",
+ "What is {C}'s job?",
+ "Who said 'set white with j one again'?",
+ "Did {A} speak in the {R2} before {B} did?",
+ "How long after I arrived in the {R2} did someone first speak?",
+ "Which room had the most turns?",
+ "Who spoke right before the last turn in the {R2}?",
+ "Did the person who spoke last also speak first?",
+ "How many times did {C} speak in the first minute?",
+ "What was said right after {B} first spoke?",
+ "In which room was I at 0:50?",
+ "Did {B} speak more often than {C} overall?",
+ "Who had the longest single turn?",
+ "How many people spoke in the {R2} after I arrived there?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 691))}
 
 
 def main() -> None:
