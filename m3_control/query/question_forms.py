@@ -249,6 +249,17 @@ _IS_MOST = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+(?:(?:person|one|spea
                       r"(most|least|fewest)\b(?!\s+(?:of|about)\b)", re.IGNORECASE)
 
 
+# "was the last thing said in the garage said by A?", "did A say the first thing I heard?": whether A was the speaker
+# of that rank (a frame read it as whether A spoke there at all); first and last only, where the turn's rank is the
+# speaker's
+_RANK_THING = (r"the\s+(?:very\s+)?(first|last|final|second|third|fourth|fifth)\s+(?:thing|words?|sentence|line|"
+               r"remark)s?\b(?:\s+(?:that\s+)?(?:(?:i|we)\s+heard|(?:was\s+|were\s+)?(?:said|heard|spoken|uttered)))?"
+               r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?")
+_THING_BY = re.compile(r"^\W*(?:was|is|were)\s+" + _RANK_THING
+                       + r"[^?]*?\b(?:said|spoken|uttered|heard)\s+(?:by|from)\b", re.IGNORECASE)
+_SAID_THING = re.compile(r"^\W*(?:did|does|has|had)\b[^?]*?\b(?:say|said|speak|utter)\s+" + _RANK_THING, re.IGNORECASE)
+
+
 def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
     """"Was A the last person I heard?", "is A the second speaker?": A compared with the speaker of that rank
     (``find=same other="the last speaker"``), whatever pick the frame gave A's own turns; "is A the person who
@@ -260,12 +271,18 @@ def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         role = f"the one who spoke the {'most' if most else 'least'}"
         new = Query(find="same", who=ref, other=role, from_=q.from_, to=q.to, place=q.place)
         return noted(q, new, added, f"find=same other={role!r}: whether they spoke the {word}")
-    m = _IS_RANK.match(plain)
-    if m is None or len(quoted) != 1:
+    thing = _THING_BY.match(plain) or _SAID_THING.match(plain)
+    m = thing or _IS_RANK.match(plain)
+    if m is None or (len(quoted) != 1 if thing is None else ref is None):
         return q
     rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
-    new = Query(find="same", who=quoted[0], other=f"the {rank} speaker", from_=q.from_, to=q.to, place=q.place)
-    return noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker")
+    if thing is not None and rank not in ("first", "last"):   # the second thing said is a turn, not a person's rank
+        return q
+    place = (m.group("place") if thing is not None else None) or q.place
+    new = Query(find="same", who=quoted[0] if thing is None else ref, other=f"the {rank} speaker", from_=q.from_,
+                to=q.to, place=place)
+    return noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker"
+                 + (f" in the {place}" if place else ""))
 
 
 _EVER_K = re.compile(r"\bever\b[^?]*\b(?:(twice|thrice)|(\d+|two|three|four|five)\s+times)\b", re.IGNORECASE)
