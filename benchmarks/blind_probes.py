@@ -8,7 +8,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-690 at stop 75, each
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75, each
 before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
@@ -2837,7 +2837,59 @@ T690 = [
  "Who had the longest single turn?",
  "How many people spoke in the {R2} after I arrived there?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 691))}
+T691 = [
+ "Who was the last person to speak before I went into the {R2}?",
+ "How many times did {A} speak while I was in the {R1}?",
+ "Did {B} ever speak right after {C}?",
+ "What did {C} say last?",
+ "Which of {A} and {B} spoke first in the {R2}?",
+ "How many people did I hear in the {RX}?",
+ "Was the first thing said in the {R2} said by {B}?",
+ "When did {B} speak for the second time?",
+ "How many turns were there before {C} first spoke?",
+ "Who spoke between {A}'s first and second turns?",
+ "Did more people speak in the {R1} than in the {R2}?",
+ "What is {B}'s name?",
+ "Who said 'lay green at d nine soon'?",
+ "How long was I in the {R2}?",
+ "Which person did I hear least often?",
+ "Did {C} speak in every room I was in?",
+ "What was the second thing said in the {R2}?",
+ "How many times did anyone speak after {B}'s last turn?",
+ "Was {A} heard before 0:10?",
+ "Who spoke more in the {R2}, {A} or {C}?",
+ "What did the most talkative person say?",
+ "In which room did I hear {C} for the first time?",
+ "How many different people spoke after 0:50?",
+ "What does {A} like to drink?",
+]
+T692 = [
+ "Who spoke first after 0:30?",
+ "How many times did {B} speak in total?",
+ "Did {A} speak more often in the {R1} or in the {R2}?",
+ "What was the last thing I heard in the {R1}?",
+ "Was {C} speaking at 0:40?",
+ "Who spoke just before I left the {R1}?",
+ "How many people spoke only in the {R2}?",
+ "Did anybody speak in the {RX} after 1:00?",
+ "When did I last hear {A}?",
+ "What did {B} say right after {A}'s first turn?",
+ "Which person spoke the second most?",
+ "Did {C} and {A} ever speak in the same room?",
+ "Who spoke right after the last turn in the {R1}?",
+ "How many seconds after {A} first spoke did {B} first speak?",
+ "Who said 'bin white in q three now'?",
+ "Was the last thing said in the {R2} said by {C}?",
+ "How many times was someone heard in the {R1} after 0:20?",
+ "Where was I when {B} first spoke?",
+ "Did {B} speak before {C} in the {R2}?",
+ "Where did {C} grow up?",
+ "What was said at around 0:35?",
+ "How many of {A}, {B} and {C} spoke in the {R2}?",
+ "Who was the third person I heard in the {R2}?",
+ "Did anyone speak in both rooms?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 693))}
 
 
 def main() -> None:
