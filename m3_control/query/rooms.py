@@ -228,6 +228,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     listed = [f"{res.describe[p.character_id]} ({_join([_the(n) for n in where[p.character_id]])})"  # type: ignore[index]
               for p in keep]
     if both_of_more:
+        # the number of places the robot was in, and each person's, are what the answer counts (the answer check
+        # refused "I was in 3 places" as a count the result did not hold)
+        res.place_counts = {**{res.describe[cid]: len(ps) for cid, ps in where.items() if ps},  # type: ignore[index]
+                            "the robot": len(rooms)}
         every = [p for p in keep if set(where[p.character_id]) == set(rooms)]
         head = f"I was in {len(rooms)} places, not two ({_join([_the(r) for r in rooms])})"
         if not keep:
