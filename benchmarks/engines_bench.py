@@ -121,6 +121,8 @@ def _start_together(procs: list[subprocess.Popen]) -> None:
     for p in procs:
         line = p.stdout.readline()  # type: ignore[union-attr]
         if line.strip() != "ready":
+            for other in procs:   # the others wait on stdin for a start that will not come
+                other.kill()
             raise RuntimeError(f"child failed before writing ({p.wait()}): {line}{p.stdout.read()}")  # type: ignore[union-attr]
     for p in procs:
         p.stdin.write("go\n")  # type: ignore[union-attr]

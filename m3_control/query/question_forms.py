@@ -273,14 +273,13 @@ def rank_identity(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         return noted(q, new, added, f"find=same other={role!r}: whether they spoke the {word}")
     thing = _THING_BY.match(plain) or _SAID_THING.match(plain)
     m = thing or _IS_RANK.match(plain)
-    if m is None or (len(quoted) != 1 if thing is None else ref is None):
+    if m is None or ref is None or (thing is None and len(quoted) != 1):
         return q
     rank = "last" if m.group(1).lower() == "final" else m.group(1).lower()
     if thing is not None and rank not in ("first", "last"):   # the second thing said is a turn, not a person's rank
         return q
     place = (m.group("place") if thing is not None else None) or q.place
-    new = Query(find="same", who=quoted[0] if thing is None else ref, other=f"the {rank} speaker", from_=q.from_,
-                to=q.to, place=place)
+    new = Query(find="same", who=ref, other=f"the {rank} speaker", from_=q.from_, to=q.to, place=place)
     return noted(q, new, added, f"find=same other='the {rank} speaker': whether they were that speaker"
                  + (f" in the {place}" if place else ""))
 

@@ -205,7 +205,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     if both_of_more:   # "who spoke in both rooms?" when I was in three: who spoke in more than one, with theirs
         fits = lambda ps: len(ps) >= 2   # noqa: E731
     keep = [p for p in res.people if fits(where.get(p.character_id, []))]
-    if ask.kind in ("most", "fewest"):   # each person's number of places: what the answer counts
+    if ask.kind in ("most", "fewest") or both_of_more:   # each person's number of places: what the answer counts
         res.place_counts = {res.describe[cid]: len(ps) for cid, ps in where.items() if ps}  # type: ignore[index]
     res.people = keep
     res.events = sorted({e for p in keep for e in p.events}, key=lambda e: (e.start, e.end, e.id))
@@ -228,10 +228,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
     listed = [f"{res.describe[p.character_id]} ({_join([_the(n) for n in where[p.character_id]])})"  # type: ignore[index]
               for p in keep]
     if both_of_more:
-        # the number of places the robot was in, and each person's, are what the answer counts (the answer check
-        # refused "I was in 3 places" as a count the result did not hold)
-        res.place_counts = {**{res.describe[cid]: len(ps) for cid, ps in where.items() if ps},  # type: ignore[index]
-                            "the robot": len(rooms)}
+        # and the robot's (the answer check refused "I was in 3 places" as a count the result did not hold)
+        res.place_counts["the robot"] = len(rooms)
         every = [p for p in keep if set(where[p.character_id]) == set(rooms)]
         head = f"I was in {len(rooms)} places, not two ({_join([_the(r) for r in rooms])})"
         if not keep:
