@@ -12,20 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import yaml
-
-from m3_agent_ros.node_table import NODES
-from m3_agent_ros.params import ControlParams
+from m3_agent_ros.node_table import control_params
 from m3_memory.store import store_location
-
-
-def control_params(params_file: Path) -> ControlParams:
-    """The control node's parameters in a params file (its section over ``/**``, the defaults for the rest)."""
-    doc = yaml.safe_load(Path(params_file).read_text()) or {}
-    section: dict = {}
-    for key in ("/**", next(n.node_name for n in NODES if n.key == "control")):
-        section.update((doc.get(key) or {}).get("ros__parameters") or {})
-    return ControlParams(**{k: v for k, v in section.items() if k in ControlParams.names()})
 
 
 def browser_argv(params_file: Path, port: int, host: str = "127.0.0.1", token_file: Path | None = None) -> list[str]:

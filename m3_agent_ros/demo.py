@@ -53,6 +53,14 @@ def write_params(base: Path, out: Path, db: Path | str, overrides: dict[str, dic
     return path
 
 
+def replay_answer_wait(params: Path) -> float:
+    """The replay's wait for one answer, from the control node's ``query_timeout_s`` in the params it runs with."""
+    from m3_agent_ros.node_table import control_params
+    from m3_agent_ros.replay import answer_wait_s
+
+    return answer_wait_s(control_params(params).query_timeout_s)
+
+
 class NodeRunner:
     def __init__(self, module: str, params: Path, log: Path) -> None:
         import subprocess
@@ -179,7 +187,7 @@ def _run_bag(bag: str | Path, out: Path, base_params: Path, rate: float, judge: 
                 raise RuntimeError(f"memorization_node did not start; see {mem.log_path}")
             time.sleep(0.2)
         ctl = NodeRunner("m3_agent_ros.control_node", params, out / "control_node.log")
-        rp = Replayer()
+        rp = Replayer(answer_timeout_s=replay_answer_wait(params))
         for runner in (mem, ctl):   # a node that dies fails the replay at once, with the end of its log
             rp.watch_process(runner.name, runner.alive, runner.log_path)
         records, stats = rp.replay(bag, rate=rate, clip_seconds=30.0, progress=progress, fault=fault)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from m3_agent_ros.params import ControlParams, MemorizationParams
 
 PACKAGE = "m3_agent"  # the ROS package (interfaces, share/m3_agent/config, launch)
@@ -122,3 +124,12 @@ def select(only: Iterable[str] | None = None, nodes: Sequence[NodeSpec] = NODES)
     if unknown:
         raise ValueError(f"unknown node(s) {', '.join(unknown)}; known: {', '.join(n.key for n in nodes)}")
     return [n for n in nodes if n in {by_name[w] for w in wanted}]
+
+
+def control_params(params_file: str | Path) -> ControlParams:
+    """The control node's parameters in a params file (its section over ``/**``, the defaults for the rest)."""
+    doc = yaml.safe_load(Path(params_file).read_text()) or {}
+    section: dict = {}
+    for key in ("/**", next(n.node_name for n in NODES if n.key == "control")):
+        section.update((doc.get(key) or {}).get("ros__parameters") or {})
+    return ControlParams(**{k: v for k, v in section.items() if k in ControlParams.names()})

@@ -73,6 +73,13 @@ class ReplayStats:
     stamp_offset: float = 0.0       # header stamps less recording time (ROS time of a robot's recording; 0 converted)
 
 
+def answer_wait_s(query_timeout_s: float, margin_s: float = 60.0) -> float:
+    """How long to wait for an answer from a control node whose ``query_timeout_s`` is given: it answers or refuses
+    within that limit, so silence past it plus ``margin_s`` means a lost response or a wedged node. A node without
+    a limit (0) gets none either (its process is still watched)."""
+    return math.inf if query_timeout_s <= 0 else query_timeout_s + margin_s
+
+
 class Replayer(OwnNode):
     """Publishes a bag and asks questions; owns its own rclpy context (usable inside tests and tools)."""
 
@@ -80,7 +87,7 @@ class Replayer(OwnNode):
                  event_topic: str = "/m3_agent/memory_events",
                  flush_service: str = "/m3_agent_memorization/flush",
                  sync_service: str = "/m3_agent_memorization/sync", stall_s: float = 15.0,
-                 answer_timeout_s: float = 180.0) -> None:
+                 answer_timeout_s: float = answer_wait_s(120.0)) -> None:
         from m3_agent.msg import MemoryEvent
         from m3_agent.srv import Query, SyncStream
         from rclpy.qos import QoSProfile
@@ -92,7 +99,7 @@ class Replayer(OwnNode):
         self.sync = self.node.create_client(SyncStream, sync_service)
         self.stall_s = stall_s
         # the control node answers or refuses within its query_timeout_s (120 s by default): past this a response
-        # was lost or the node is wedged, and the question is sent once more before the replay fails
+        # was lost or the node is wedged, and the question is sent once more before the replay fails (answer_wait_s)
         self.answer_timeout_s = answer_timeout_s
         self._processes: list[tuple[str, Callable[[], bool], str]] = []
         self.published: dict[str, int] = {}
@@ -319,8 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clip-seconds", type=float, default=30.0, help="clip length of the memorization node (s)")
     ap.add_argument("--service", default="/m3_agent/query", help="the Query service to ask")
     ap.add_argument("--out", help="write one JSON record per answer here")
+    ap.add_argument("--query-timeout", type=float, default=120.0,
+                    help="the control node's query_timeout_s (0 = none): a question unanswered 60 s past it is sent "
+                         "again once, then the replay fails")
     a = ap.parse_args(argv)
-    rp = Replayer(service=a.service)
+    rp = Replayer(service=a.service, answer_timeout_s=answer_wait_s(a.query_timeout))
     try:
         records, stats = rp.replay(a.bag, a.rate, a.clip_seconds)
     finally:

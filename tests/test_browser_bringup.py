@@ -15,7 +15,8 @@ import httpx
 import yaml
 
 from m3_agent_ros.bringup import main as bringup_main
-from m3_agent_ros.browser_launch import browser_argv, control_params, stop
+from m3_agent_ros.browser_launch import browser_argv, stop
+from m3_agent_ros.node_table import control_params
 
 from .conftest import REPO_ROOT
 from .people_helpers import meeting_store
