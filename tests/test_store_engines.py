@@ -294,12 +294,12 @@ def test_a_server_that_is_not_there_is_a_clear_error_within_the_timeout(tmp_path
     assert time.monotonic() - t0 < 10
 
 
-def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is_written(tmp_path):
+def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is_written(pg_folder):
     """The server goes away (restart, failover): the clip being written fails with a clear error and nothing of
     it is half-written; the store reconnects by itself and the next clip commits; a reader follows."""
     from .conftest import own_pg_server
 
-    server = own_pg_server(tmp_path / "pg")
+    server = own_pg_server(pg_folder)
     url = server.database("restarts")
     store = MemoryStore(url, robot="robot1")
     with store.begin_clip(0, 0.0, 30.0) as w:
@@ -308,7 +308,7 @@ def test_a_server_restarted_between_clips_fails_one_clip_clearly_and_the_next_is
     server.stop()
     with pytest.raises(sqlite3.OperationalError, match="PostgreSQL"), store.begin_clip(1, 30.0, 60.0) as w:
         w.add_memory("while the server is down")
-    server = own_pg_server(tmp_path / "pg")   # the same data folder: the same memory
+    server = own_pg_server(pg_folder)   # the same data folder: the same memory
     try:
         with store.begin_clip(1, 30.0, 60.0) as w:
             w.add_memory("after the restart")
