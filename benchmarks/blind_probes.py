@@ -8,8 +8,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
-stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75, each
-before any of those scenes was built.
+stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
+693-694 at stop 76, each before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -2889,7 +2889,59 @@ T692 = [
  "Who was the third person I heard in the {R2}?",
  "Did anyone speak in both rooms?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 693))}
+T693 = [
+ "Who was the second person to talk after I got to the {R2}?",
+ "How often did {C} speak?",
+ "Did {A} say anything before I entered the {R2}?",
+ "What did {A} say in the {R2}?",
+ "Which person spoke the longest in total?",
+ "Was anyone heard in the {RX}?",
+ "Who did I hear first in the {R2}?",
+ "How many turns did {B} take after 0:30?",
+ "Did {C} ever speak right before {A}?",
+ "When did the first person speak?",
+ "Who said 'put red at f two now'?",
+ "What is {C}'s favourite colour?",
+ "How many people spoke more than once?",
+ "Was {B} the last person to speak?",
+ "How long did I stay in the {R1}?",
+ "Who spoke after {B}'s last turn?",
+ "In which room did {A} speak the most?",
+ "How many people had spoken by 0:40?",
+ "What did the last person I heard in the {R1} say?",
+ "Did {A} and {C} speak the same number of times?",
+ "Who spoke in the {R1} but not in the {R2}?",
+ "What time was it when {C} spoke for the first time?",
+ "How many times did someone speak before I left the {R1}?",
+ "Did the second speaker ever speak in the {R2}?",
+]
+T694 = [
+ "Who took the fourth turn?",
+ "How many times did I hear {A} in the {R2}?",
+ "Which room was I in when {A} spoke first?",
+ "What did {C} say the first time they spoke in the {R2}?",
+ "Did anyone speak more than {B}?",
+ "Who spoke just before {C}'s last turn?",
+ "How many different people spoke in the {R1}?",
+ "Did I ever hear {B} in the {RX}?",
+ "When did I leave the {R1}?",
+ "Who was speaking at 0:25?",
+ "How many turns were taken in the {R2}?",
+ "Did {C} speak before 0:30?",
+ "Who said 'lay blue by k seven again'?",
+ "What's {A}'s hobby?",
+ "Which of {B} and {C} spoke last?",
+ "How many times did {A} speak before {C} first spoke?",
+ "Who spoke the least in the {R2}?",
+ "What was the third thing said?",
+ "Did anyone speak after {A}'s last turn?",
+ "Who spoke in neither the {R1} nor the {R2}?",
+ "How long was {B}'s first turn?",
+ "Was I in the {R1} when {B} first spoke?",
+ "Did {A} speak three times or more?",
+ "Who was the last person I heard before 1:00?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 695))}
 
 
 def main() -> None:
