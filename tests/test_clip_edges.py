@@ -150,3 +150,53 @@ def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited
     chars = store.characters()
     assert chars.character_of(f) == chars.character_of(v)
     store.close()
+
+
+def test_a_one_sentence_person_whose_sentence_a_clip_boundary_cuts_between_two_frames_is_linked(db_at):  # noqa: ANN001
+    """Someone on camera says one 1.5 s sentence across a clip boundary (frames once a second): no frame of the
+    first clip falls inside its part there (29.39-30.0), so that part earned nothing and the rest (0.87 s) stayed
+    under the 1.2 s a link needs: face and voice were two people (seen on a held-out scene). The frame nearest a
+    part (29.0, within half an interval) judges it."""
+    from m3_memory import MemoryStore
+    from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
+    from m3_memory.writing.embedded import EmbeddedWriter
+
+    from .store_helpers import unit
+
+    rng = np.random.default_rng(11)
+    store = MemoryStore(db_at("one_sentence.db"))
+    writer = EmbeddedWriter()
+    fe, ve = unit(rng, 1, 128), unit(rng, 1, 192)
+    said = []
+    for clip in range(2):
+        t0 = clip * 30.0
+        with store.begin_clip(clip, t0, t0 + 30.0) as w:
+            f = w.match_entity("face", fe)[0] or w.add_entity("face", fe)
+            frames = [t0 + t for t in range(30)]
+            seen = [29.0] if clip == 0 else [30.0, 31.0]   # alone on camera while talking
+            voices = []
+            if clip == 0:
+                v = w.add_entity("voice", ve)
+                voices = [VoiceTurnEvidence(v, 29.386, 30.87, "bin blue at f two now")]
+            ev = ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=frames, faces=[FaceEvidence(f, b"j", seen)],
+                              voices=voices)
+            out = writer.write(ev, graph=w)
+            w.add_memories(out.episodic, "episodic")
+            for text in out.semantic:
+                w.add_memory(text, "semantic")
+            for turn in ev.voices:
+                w.add_turn("voice", turn.node_id, turn.start, turn.end, turn.text, [])
+            said.append([t for t in out.semantic if t.startswith("Equivalence")])
+    assert said == [[], [f"Equivalence: <face_{f}>, <voice_{v}>"]]
+    assert store.characters().character_of(f) == store.characters().character_of(v)
+    store.close()
+
+
+def test_a_span_between_frames_is_judged_by_the_nearest_frame_within_half_an_interval():
+    from m3_memory.store.av_links import nearest_frame
+
+    frames = [0.0, 1.0, 2.0, 3.0]
+    assert nearest_frame(frames, 1.2, 1.7) == [1.0]
+    assert nearest_frame(frames, 1.6, 1.9) == [2.0]
+    assert nearest_frame(frames, 3.6, 3.9) == [], "past the last frame by more than half an interval"
+    assert nearest_frame([5.0], 5.1, 5.2) == [], "one frame: no interval to go by"

@@ -83,10 +83,14 @@ def visible(ev: ClipEvidence, t: float, tol: float) -> list[int]:
 
 
 def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
-    """face id -> seconds of credit for speech in [start, end] of this clip."""
+    """face id -> seconds of credit for speech in [start, end] of this clip. A span with no sampled frame in it
+    (shorter than the frame interval: a short turn, or the part of a sentence on one side of a clip boundary) is
+    judged by the frame nearest it, if that one is within half an interval: the frame stands for that moment."""
     frames = [t for t in ev.frame_times if start - p.frame_tolerance_s <= t <= end + p.frame_tolerance_s]
     if not frames:
-        return {}
+        frames = nearest_frame(ev.frame_times, start, end)
+        if not frames:
+            return {}
     alone: dict[int, int] = {}
     for t in frames:
         vis = visible(ev, t, p.frame_tolerance_s)
@@ -98,6 +102,16 @@ def alone_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dic
         activity = {f.node_id: f.activity for f in ev.faces}
         out = {f: s for f, s in out.items() if not lips_still(activity.get(f, ()), start, end, ev.loudness)}
     return out
+
+
+def nearest_frame(times: Sequence[float], start: float, end: float) -> list[float]:
+    """The sampled frame nearest to [start, end] when it lies within half the frame interval (the median gap of
+    ``times``) of it; [] otherwise, or with fewer than two frames (no interval to go by)."""
+    if len(times) < 2 or end < start:
+        return []
+    half = float(np.median(np.diff(sorted(times)))) / 2.0
+    best = min(times, key=lambda t: max(start - t, t - end, 0.0))
+    return [best] if max(start - best, best - end, 0.0) <= half else []
 
 
 def lip_credit(ev: ClipEvidence, start: float, end: float, p: AVParams) -> dict[int, float]:
