@@ -487,7 +487,7 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
         tie = " equally" if len(people) > 1 else ""
         word = ("most" if rank[0] else "least") if rank[1] == 1 else \
             f"the {_ORD[rank[1]]} {'most' if rank[0] else 'least'}"
-        return f"{d} spoke {word} often{tie} ({times_word(people[0].spoke)}{cond})."
+        return f"{d} spoke {word} often{tie} ({times_word(people[0].spoke)}{cond}){_tied_ahead(res, people, rank[0])}."
     n = pick_ordinal(q)
     if q.top and q.pick in ("first", "last"):      # "who were the first two people to speak?"
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
@@ -522,6 +522,21 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
             min(people, key=lambda p: min((e.start for e in p.events if e.start > a.start), default=1e9))
         return f"{d} {verb}{cond}; right {side} it: {near.description}."
     return f"{d} {verb}{cond}."
+
+
+def _tied_ahead(res: QueryResult, people: list[PersonRow], most: bool) -> str:
+    """"The second most" ranks counts without gaps: where people tied ahead of the picked ones (two spoke 5 times,
+    the picked 3), say so, so nobody who reads "second" as a place in a race is misled."""
+    picked = people[0].spoke if people else 0
+    ahead: dict[int, list[int]] = {}
+    for c, n in res.spoke.items():
+        if n > 0 and (n > picked if most else n < picked):
+            ahead.setdefault(n, []).append(c)
+    if not any(len(cs) > 1 for cs in ahead.values()):
+        return ""
+    parts = [f"{_join([res.describe[c] for c in sorted(cs)])} ({times_word(n)}{' each' if len(cs) > 1 else ''})"  # type: ignore[index]
+             for n, cs in sorted(ahead.items(), reverse=most)]
+    return f"; {_join(parts)} spoke {'more' if most else 'less'} often"
 
 
 def _picked(pick: str) -> str:
