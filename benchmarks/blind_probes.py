@@ -9,7 +9,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
-693-694 at stop 76, each before any of those scenes was built.
+693-696 at stop 76, each before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -2941,7 +2941,59 @@ T694 = [
  "Did {A} speak three times or more?",
  "Who was the last person I heard before 1:00?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 695))}
+T695 = [
+ "Who was the first person heard after I left the {R1}?",
+ "How many times did {B} speak in the {R1}?",
+ "Did {C} speak more than once in the {R2}?",
+ "What did {A} say right before {C} spoke for the first time?",
+ "Which person spoke for the shortest time in total?",
+ "Who spoke in the {RX}?",
+ "When did {C} speak for the last time?",
+ "How many people did I hear after 0:45?",
+ "Was {B} heard in both the {R1} and the {R2}?",
+ "What was the last thing said before I arrived in the {R2}?",
+ "Who said 'place green in t six please'?",
+ "Where does {B} work?",
+ "How many times did people speak while I was in the {R2}?",
+ "Did the first speaker speak again after 1:00?",
+ "Who spoke just after {A}'s second turn?",
+ "How many seconds was I in the {R1}?",
+ "Which room was the quietest?",
+ "Did {C} speak before {B} did?",
+ "What did the person who spoke last say?",
+ "How many different people spoke in the {R2}?",
+ "Who spoke only in the {R1}?",
+ "Was anyone speaking at 0:45?",
+ "How many times did {A} speak after I entered the {R2}?",
+ "Did {B} and {C} speak the same number of times in the {R2}?",
+]
+T696 = [
+ "Who was the third speaker?",
+ "What did {A} say the last time they spoke in the {R1}?",
+ "How many turns did {C} take before 0:50?",
+ "Which room did I visit second?",
+ "Did anyone other than {A} speak in the {R1}?",
+ "Who spoke right before {B}'s first turn?",
+ "How long did {A} speak for in the {R2}?",
+ "Was I in the {RX} at any point?",
+ "Who spoke the most before I left the {R1}?",
+ "When did I first hear someone in the {R2}?",
+ "Did {C} speak in the {R1}?",
+ "Who said 'set red at g one please'?",
+ "What does {C} do for fun?",
+ "How many people spoke exactly once?",
+ "What was the second thing {B} said?",
+ "Who spoke after {C}'s first turn but before {C}'s second?",
+ "How many times was {B} heard after 0:20?",
+ "Which of {A}, {B} and {C} spoke first in the {R2}?",
+ "Did the last speaker also speak in the {R1}?",
+ "What time did {B} last speak?",
+ "How many people spoke in the {R1} before 0:30?",
+ "Who did I hear in the {R2} but not in the {R1}?",
+ "Did {A} speak more in the {R1} than in the {R2}?",
+ "How many turns were there in total?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 697))}
 
 
 def main() -> None:
