@@ -8,9 +8,14 @@ tests/test_query_executor.py. Asked at 1:31:
 
 from __future__ import annotations
 
+import pytest
+
 from m3_control.query import check
 
+from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
+
+CY, BO = f"the person who said '{TECH}'", f"the person who said '{COFFEE}'"
 
 
 def test_a_rank_by_count_behind_a_tie_says_who_tied_ahead(ex):  # noqa: F811
@@ -27,3 +32,73 @@ def test_a_rank_by_count_behind_a_tie_says_who_tied_ahead(ex):  # noqa: F811
     # no tie ahead: the answer is as before, naming nobody else
     a, res = ask(ex, "find=who pick=second_most act=spoke")          # Ann 4, Cy 3, Bo 2
     assert "second most" in a and "3 times" in a and COFFEE.lower() not in a.lower() and "Ann" not in a, a
+
+
+# ---- "the second speaker" without a verb: a person named by rank, resolved before the model reads the question ----
+
+@pytest.mark.parametrize("question, frame, start, absent", [
+    # the second speaker is Bo (0:10), who never spoke in the lab; the lab's second speaker is Cy (1:10)
+    ("Did the second speaker ever speak in the lab?", 'find=yes other="spoke first" pick=2 place="lab" act=spoke',
+     "No", [TECH]),
+    # the third speaker is Cy (0:35): twice in the lab
+    ("How many times did the third speaker talk in the lab?", 'find=count_times pick=3 place="lab" act=spoke',
+     f'The person who said "{TECH}" spoke twice', ["Ann"]),
+])
+def test_a_speaker_named_by_rank_is_resolved_first(ex, question, frame, start, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith(start) and not any(x in a.answer for x in absent), a.answer
+    assert a.trace["person_ref"]["person"], a.trace
+
+
+# ---- "what's A's hobby?": a thing of A's life, with the contraction (answered with A's only sentence) ----
+
+@pytest.mark.parametrize("question", [
+    f"What's {CY}'s hobby?",
+    f"What\u2019s {BO}\u2019s favourite food?",
+    f"What is {CY}'s hobby?",
+])
+def test_a_thing_of_someones_life_asked_with_whats_is_not_their_words(ex, question):  # noqa: F811
+    who = TECH if TECH in question else COFFEE
+    a = answer(ex, question, f'find=what who="{who}" act=spoke').answer
+    assert a.startswith("I don't remember"), a
+
+
+# ---- "who spoke in neither the kitchen nor the office?": people never in either place (answered with the first's) ----
+
+def _lab_after_the_kitchen(clip: int):  # noqa: ANN202
+    """The robot in the kitchen for the first clip and in the lab after: the office hears nobody."""
+    from m3_memory.poses import Pose
+
+    x, y = (0, 0) if clip == 0 else (8, 6)
+    return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i in range(61)]
+
+
+@pytest.fixture
+def lab_ex(db_at):  # noqa: ANN001, ANN201
+    from .test_query_executor import meeting
+
+    with meeting(db_at, _lab_after_the_kitchen) as executor:
+        yield executor
+
+
+@pytest.mark.parametrize("question, frame, start", [
+    # kitchen: Ann, Bo; lab: Cy, Bo, Ann, Cy: only Cy was never in the kitchen (nobody was in the office)
+    ("Who spoke in neither the kitchen nor the office?", "find=who act=seen times=0",
+     f'The person who said "{TECH}" spoke in neither the kitchen nor the office'),
+    ("Who spoke in neither the kitchen nor the office?", 'find=who place="kitchen" act=spoke',
+     f'The person who said "{TECH}" spoke in neither the kitchen nor the office'),
+    ("How many people were heard neither in the office nor in the kitchen?", "find=count_people act=spoke",
+     "I heard 1"),
+    # everyone who spoke was in the lab or the kitchen
+    ("Did anyone speak in neither the kitchen nor the lab?", "find=yes act=spoke", "No"),
+])
+def test_people_in_neither_of_two_places(lab_ex, question, frame, start):  # noqa: ANN001
+    a = answer(lab_ex, question, frame, frame).answer
+    assert a.startswith(start), a
+    assert "Ann" not in a and COFFEE.lower() not in a.lower(), a
+
+
+def test_neither_with_a_place_the_robot_does_not_know_is_declined(lab_ex):  # noqa: ANN001
+    a = answer(lab_ex, "Who spoke in neither the kitchen nor the attic?", "find=who act=spoke",
+               "find=who act=spoke").answer
+    assert "attic" in a and TECH not in a, a

@@ -83,11 +83,13 @@ class QueryExecutor:
             scope = nearest(scope, at, q.act) if q.measure == "nearest" else [
                 e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
             self._step(res, f"at {res.say(at)}", scope)
-        away = None
-        if q.not_place is not None:   # "in the garage but not in the workshop": people never there in the window
-            away = find_place(load_places(self.store), q.not_place)
-            if away is None:
-                return self._stop(res, "unknown_place", q.not_place)
+        away = []
+        for name in (q.not_place or "").split("|") if q.not_place else ():
+            # "in the garage but not in the workshop", "in neither the garage nor the office": never there
+            place = find_place(load_places(self.store), name)
+            if place is None:
+                return self._stop(res, "unknown_place", name)
+            away.append(place)
         if q.place is not None:
             place = find_place(load_places(self.store), q.place)
             if place is None:
@@ -167,12 +169,13 @@ class QueryExecutor:
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
-        if away is not None:
+        if away:
             there = [e for e in facts.turns if e.kind in kinds]   # never there: at any time, not only then
             self.place_turns(res, there)
-            gone = {e.character_id for e in there if res.places.get(e.id) == away.name}
+            names = {p.name for p in away}
+            gone = {e.character_id for e in there if res.places.get(e.id) in names}
             sel = [e for e in sel if e.character_id not in gone]
-            self._step(res, f"not in {away.name}", sel)
+            self._step(res, f"not in {' or '.join(p.name for p in away)}", sel)
         # 3. people
         spoke: dict[int, int] = {}
         for e in scope:

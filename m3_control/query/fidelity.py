@@ -515,7 +515,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         # "where did I first meet her?": seen or heard, whichever came first
         added.append(f"act={q.act} dropped: meeting someone is seeing or hearing them")
         q = replace(q, act=None)
-    if q.place is None and q.find != "same" and not (
+    if q.place is None and q.find != "same" and not q.not_place and not (  # (neither the one nor the other: none)
             q.find == "where" and EITHER_PLACE.search(plain)):     # a choice of places is no place (place_choice)
         place = place_of_question(question, known_places)
         if place is not None:

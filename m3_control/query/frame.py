@@ -74,8 +74,8 @@ class Query:
     # the second person: the window runs between other's first turn and theirs, whichever came first
     until: str | None = None
     # also the question checks' own (place_forms.py, question_forms.py): a place the people must not have been in
-    # ("in the garage but not in the workshop"), and move="left" for when the robot left ``place`` (not when it got
-    # there)
+    # ("in the garage but not in the workshop"; several joined by "|": "in neither the garage nor the office"), and
+    # move="left" for when the robot left ``place`` (not when it got there)
     not_place: str | None = None
     move: str | None = None
     other_turn: str | None = None   # rel relative to other's n-th turn ("2"; "-2" the second to last), not the first

@@ -30,10 +30,11 @@ from .wording import ORDINAL_WORDS
 from .words import ordinal_word
 
 _LAST = ("last", "final", "latest")
+# "the second speaker" names a rank among speakers without a verb ("did the second speaker ever speak in the lab?")
 _REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|last|final|latest)\s+"
-                  r"(?:different\s+)?(?:person|one|speaker|voice|man|woman)\s+(?:(?:that|who|whom)\s+)?"
+                  r"(?:different\s+)?(?:(?:person|one|speaker|voice|man|woman)\s+(?:(?:that|who|whom)\s+)?"
                   r"(?:(?:i|we)\s+(?:had\s+)?heard(?:\s+(?:speak|speaking|talk|talking))?|to\s+(?:speak|talk|be\s+heard)|"
-                  r"(?:who\s+|that\s+)?(?:spoke|talked|was\s+heard))"
+                  r"(?:who\s+|that\s+)?(?:spoke|talked|was\s+heard))|speaker\b)"
                   r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?", re.IGNORECASE)
 # what may stand before the reference for it to be a person the question asks about (not the one it asks for)
 # ("what did the third person to speak say?" is the frame's own rank: find=what pick=3)

@@ -46,7 +46,9 @@ def conditions(res: QueryResult) -> str:
     if q.place:
         out.append(f" in the {q.place.lower().removeprefix('the ')}")
     if q.not_place:
-        out.append(f"{' but' if q.place else ''} never in the {q.not_place.lower().removeprefix('the ')}")
+        away = [n.lower().removeprefix("the ") for n in q.not_place.split("|")]
+        out.append(f" in neither the {away[0]} nor the {' nor the '.join(away[1:])}" if len(away) > 1 and not q.place
+                   else f"{' but' if q.place else ''} never in the {' or the '.join(away)}")
     t1, t2, at = res.read(q.from_), res.read(q.to), res.read(q.at)
     if t1 is not None and t2 is not None:
         out.append(f" between {res.say(min(t1, t2))} and {res.say(max(t1, t2))}")

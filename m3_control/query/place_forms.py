@@ -85,6 +85,28 @@ def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -
     return noted(q, new, added, f"place={p1!r} not_place={p2!r}: in the one and never in the other")
 
 
+# "who spoke in neither the garage nor the office?", "... was heard neither in the kitchen nor in the lab?"
+_NEITHER = re.compile(r"\b(?:in\s+neither|neither\s+in)\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\s*,?\s+nor\s+"
+                      r"(?:in\s+)?(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
+def place_neither(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
+    """People never in either of two places ("who spoke in neither the garage nor the office?"): ``not_place`` both
+    (joined by "|"), no ``place`` (the model wrote one of them as the place, or a count of none)."""
+    m = _NEITHER.search(plain)
+    if m is None:
+        return q
+    names = {k.lower(): k for k in known}
+    if not any(m.group(g).lower() in names for g in ("p1", "p2")):
+        return q
+    p1, p2 = (names.get(m.group(g).lower(), m.group(g)) for g in ("p1", "p2"))
+    if p1.lower() == p2.lower():
+        return q
+    new = replace(q, place=None, not_place=f"{p1}|{p2}", act="spoke" if q.act in (None, "seen") else q.act,
+                  times=None if q.times in ("=0", "<1", "<=0") else q.times)
+    return noted(q, new, added, f"not_place={p1!r}|{p2!r}: never in either place")
+
+
 # "what's the name of the room where I heard A first?", "which place did I first see A in?": where, not what A said
 _ROOM_OF = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+was)\s+the\s+name\s+of\s+)?(?:which|what|the)\s+(?:room|place)\b"
                       r"[^?]*?"

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from .frame import Query, compares_with_other, noted
 from .people import is_role
-from .place_forms import busiest_place, place_difference, ranked_in_place, room_of_person
+from .place_forms import busiest_place, place_difference, place_neither, ranked_in_place, room_of_person
 from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
 from .wording import _FIELD_NAME, CLOCK
@@ -492,7 +492,8 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
     q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
-    q = place_difference(robot_departure(q, plain, added), plain, known, added)
+    q = place_neither(place_difference(robot_departure(q, plain, added), plain, known, added), plain, known,
+                      added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,
                        added)
     q = one_turn_forms(exact_times(role_person(ranked_speaker(q, plain, added), plain, added), plain, added), plain,
