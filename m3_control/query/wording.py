@@ -275,6 +275,8 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
     spans = list(_QUOTED.finditer(question))
     if len(quoted) != 2 or len(spans) != 2 or q.until is not None:
         return q
+    if likeness(quoted[0], quoted[1]) >= 0.99:
+        return q     # one person twice ("after A's first turn but before A's second"): turn_forms._OWN_SPAN
     if q.find == "gap" and re.search(r"\b(?:last|final|latest)\b", _QUOTED.sub(" ", question), re.IGNORECASE):
         return q     # the time to / from someone's last turn (spans.time_between); until= bounds first turns
     head, mid = question[:spans[0].start()], question[spans[0].end():spans[1].start()]
