@@ -112,33 +112,19 @@ def test_a_sentence_said_across_two_clips_is_one_turn_of_the_first(voice_stage, 
     assert cut[0][0][1] <= 10.0 + 1e-6 <= cut[1][0][0] + 2e-6
 
 
-@pytest.mark.parametrize("span", [(29.2, 31.4), (30.1, 31.6)])   # the second: kept by clip 0 for its VAD padding
-def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited(db_at, span):  # noqa: ANN001
-    """The clip a sentence started in keeps it (as one turn); the next clip's frames show who said its rest: a face
-    alone on camera there is credited for that part, so the voice joins the face (one person, not two)."""
-    from m3_memory import MemoryStore
-    from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
+def _two_clips_linked(store, evidence) -> tuple[int, int]:  # noqa: ANN001
+    """Two 30 s clips written through the embedded writer, ``evidence(w, clip, t0)`` giving each clip's evidence
+    and (face, voice) ids as they are known; asserts the second clip, not the first, says the two are one person
+    and the store's characters agree. Returns (face, voice)."""
     from m3_memory.writing.embedded import EmbeddedWriter
 
-    from .store_helpers import unit
-
-    rng = np.random.default_rng(7)
-    store = MemoryStore(db_at("edges.db"))
     writer = EmbeddedWriter()
-    fe, ve = unit(rng, 1, 128), unit(rng, 1, 192)
-    said = []
+    said, ids = [], {}
     for clip in range(2):
         t0 = clip * 30.0
         with store.begin_clip(clip, t0, t0 + 30.0) as w:
-            if clip == 0:     # heard over the clip's end; nobody on camera before it
-                v = w.add_entity("voice", ve)
-                ev = ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[float(t) for t in range(30)],
-                                  voices=[VoiceTurnEvidence(v, *span, "bin red by k seven now")])
-            else:             # the talker alone on camera from 30 s
-                f = w.add_entity("face", fe)
-                times = [30.0, 31.0, 32.0]
-                ev = ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[t0 + t for t in range(30)],
-                                  faces=[FaceEvidence(f, b"j", times)])
+            ev, known = evidence(w, clip, t0)
+            ids.update(known)
             out = writer.write(ev, graph=w)
             w.add_memories(out.episodic, "episodic")
             for text in out.semantic:
@@ -146,9 +132,35 @@ def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited
             for turn in ev.voices:
                 w.add_turn("voice", turn.node_id, turn.start, turn.end, turn.text, [])
             said.append([t for t in out.semantic if t.startswith("Equivalence")])
+    f, v = ids["face"], ids["voice"]
     assert said == [[], [f"Equivalence: <face_{f}>, <voice_{v}>"]]
-    chars = store.characters()
-    assert chars.character_of(f) == chars.character_of(v)
+    assert store.characters().character_of(f) == store.characters().character_of(v)
+    return f, v
+
+
+@pytest.mark.parametrize("span", [(29.2, 31.4), (30.1, 31.6)])   # the second: kept by clip 0 for its VAD padding
+def test_who_is_on_camera_for_the_rest_of_a_sentence_over_a_clip_end_is_credited(db_at, span):  # noqa: ANN001
+    """The clip a sentence started in keeps it (as one turn); the next clip's frames show who said its rest: a face
+    alone on camera there is credited for that part, so the voice joins the face (one person, not two)."""
+    from m3_memory import MemoryStore
+    from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
+
+    from .store_helpers import unit
+
+    rng = np.random.default_rng(7)
+    fe, ve = unit(rng, 1, 128), unit(rng, 1, 192)
+
+    def evidence(w, clip, t0):  # noqa: ANN001, ANN202
+        if clip == 0:     # heard over the clip's end; nobody on camera before it
+            v = w.add_entity("voice", ve)
+            return ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[float(t) for t in range(30)],
+                                voices=[VoiceTurnEvidence(v, *span, "bin red by k seven now")]), {"voice": v}
+        f = w.add_entity("face", fe)   # the talker alone on camera from 30 s
+        return ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[t0 + t for t in range(30)],
+                            faces=[FaceEvidence(f, b"j", [30.0, 31.0, 32.0])]), {"face": f}
+
+    store = MemoryStore(db_at("edges.db"))
+    _two_clips_linked(store, evidence)
     store.close()
 
 
@@ -159,36 +171,24 @@ def test_a_one_sentence_person_whose_sentence_a_clip_boundary_cuts_between_two_f
     part (29.0, within half an interval) judges it."""
     from m3_memory import MemoryStore
     from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
-    from m3_memory.writing.embedded import EmbeddedWriter
 
     from .store_helpers import unit
 
     rng = np.random.default_rng(11)
-    store = MemoryStore(db_at("one_sentence.db"))
-    writer = EmbeddedWriter()
     fe, ve = unit(rng, 1, 128), unit(rng, 1, 192)
-    said = []
-    for clip in range(2):
-        t0 = clip * 30.0
-        with store.begin_clip(clip, t0, t0 + 30.0) as w:
-            f = w.match_entity("face", fe)[0] or w.add_entity("face", fe)
-            frames = [t0 + t for t in range(30)]
-            seen = [29.0] if clip == 0 else [30.0, 31.0]   # alone on camera while talking
-            voices = []
-            if clip == 0:
-                v = w.add_entity("voice", ve)
-                voices = [VoiceTurnEvidence(v, 29.386, 30.87, "bin blue at f two now")]
-            ev = ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=frames, faces=[FaceEvidence(f, b"j", seen)],
-                              voices=voices)
-            out = writer.write(ev, graph=w)
-            w.add_memories(out.episodic, "episodic")
-            for text in out.semantic:
-                w.add_memory(text, "semantic")
-            for turn in ev.voices:
-                w.add_turn("voice", turn.node_id, turn.start, turn.end, turn.text, [])
-            said.append([t for t in out.semantic if t.startswith("Equivalence")])
-    assert said == [[], [f"Equivalence: <face_{f}>, <voice_{v}>"]]
-    assert store.characters().character_of(f) == store.characters().character_of(v)
+
+    def evidence(w, clip, t0):  # noqa: ANN001, ANN202
+        f = w.match_entity("face", fe)[0] or w.add_entity("face", fe)
+        seen = [29.0] if clip == 0 else [30.0, 31.0]   # alone on camera while talking
+        known, voices = {"face": f}, []
+        if clip == 0:
+            known["voice"] = v = w.add_entity("voice", ve)
+            voices = [VoiceTurnEvidence(v, 29.386, 30.87, "bin blue at f two now")]
+        return ClipEvidence(w.clip_id, t0, t0 + 30.0, frame_times=[t0 + t for t in range(30)],
+                            faces=[FaceEvidence(f, b"j", seen)], voices=voices), known
+
+    store = MemoryStore(db_at("one_sentence.db"))
+    _two_clips_linked(store, evidence)
     store.close()
 
 
