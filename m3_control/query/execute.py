@@ -83,15 +83,16 @@ class QueryExecutor:
             scope = nearest(scope, at, q.act) if q.measure == "nearest" else [
                 e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
             self._step(res, f"at {res.say(at)}", scope)
+        known = load_places(self.store) if q.place is not None or q.not_place else []
         away = []
-        for name in (q.not_place or "").split("|") if q.not_place else ():
+        for name in q.not_places():
             # "in the garage but not in the workshop", "in neither the garage nor the office": never there
-            place = find_place(load_places(self.store), name)
+            place = find_place(known, name)
             if place is None:
                 return self._stop(res, "unknown_place", name)
             away.append(place)
         if q.place is not None:
-            place = find_place(load_places(self.store), q.place)
+            place = find_place(known, q.place)
             if place is None:
                 return self._stop(res, "unknown_place", q.place)
             self.place_turns(res, scope)

@@ -110,6 +110,10 @@ class Query:
     def as_dict(self) -> dict[str, Any]:
         return {("from" if k == "from_" else k): v for k, v in asdict(self).items() if v is not None}
 
+    def not_places(self) -> list[str]:
+        """The places of ``not_place`` (one, or several joined by "|")."""
+        return self.not_place.split("|") if self.not_place else []
+
 
 @dataclass(frozen=True)
 class Field:

@@ -46,7 +46,7 @@ def conditions(res: QueryResult) -> str:
     if q.place:
         out.append(f" in the {q.place.lower().removeprefix('the ')}")
     if q.not_place:
-        away = [n.lower().removeprefix("the ") for n in q.not_place.split("|")]
+        away = [n.lower().removeprefix("the ") for n in q.not_places()]
         out.append(f" in neither the {away[0]} nor the {' nor the '.join(away[1:])}" if len(away) > 1 and not q.place
                    else f"{' but' if q.place else ''} never in the {' or the '.join(away)}")
     t1, t2, at = res.read(q.from_), res.read(q.to), res.read(q.at)

@@ -27,7 +27,7 @@ from .people import Who, by_role, is_role
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .sight_anchor import anchor_there, sight_anchor, sighting_ref
 from .wording import ORDINAL_WORDS, QUOTED
-from .words import COUNT_WORDS, cap, join, ordinal_word, seconds_word, times_word
+from .words import COUNT_WORDS, cap, join, ordinal_word, same_quote, seconds_word, times_word
 
 if TYPE_CHECKING:
     from .result import PersonRow, QueryResult
@@ -80,11 +80,6 @@ _HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+(?:seconds|minutes)
 _THE_NTH_TIME = re.compile(rf"\bthe\s+{_ORDINAL_OR_END}\s+time\s*[?.!]?\s*$", re.IGNORECASE)
 
 
-def _same_words(a: str, b: str) -> bool:
-    """One person quoted twice ("after A's first turn but before A's second")."""
-    return " ".join(re.findall(r"[a-z0-9]+", a.lower())) == " ".join(re.findall(r"[a-z0-9]+", b.lower()))
-
-
 def _span_owner(question: str, quoted: list[str]) -> str | None:
     """Of two quoted people, the one whose turns a "between X's first and last words" window is made of: the one
     quoted right before "'s" (the other is who the question asks about), else None."""
@@ -135,8 +130,9 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         new = replace(q, who=None, other=None, rel=None, until=None, pick=pick, by=None, times=f">={k}",
                       measure="reach", act="spoke", top=None)
         return noted(q, new, added, f"measure=reach times>={k}: the {m.group(1)} person to speak {k} times")
-    # the one person the question names: by their words, or by the name the frame gives
+    # the one person the question names: by their words, or by the name the frame gives (``named``: as who or other)
     ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None
+    named = ref or (q.other if not quoted and q.other and not q.who else None)
     if ref and q.find == "gap" and (m := _OWN_SPAN.search(plain)) is not None and \
             (m.group("a") or m.group("a2") or m.group("a3")).lower() == "first":
         # "how much time passed between A's first and last words?": from A's first turn to their last (next)
@@ -145,10 +141,9 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
             new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
                           until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
             return noted(q, new, added, f"rel=after pick={new.pick}: from their first turn to their {b}")
-    owner = quoted[0] if len(quoted) == 1 or (len(quoted) == 2 and _same_words(*quoted)) else \
+    # one quote (or one quoted twice), or a person named by name ("Ann's first ...")
+    owner = quoted[0] if len(quoted) == 2 and same_quote(*quoted) else named if len(quoted) < 2 else \
         _span_owner(question, quoted)
-    if owner is None and not quoted and bool(q.who) != bool(q.other):   # a person named by name ("Ann's first ...")
-        owner = q.who or q.other
     if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
         a = (m.group("a") or m.group("a2") or m.group("a3")).lower()
         b = (m.group("b") or m.group("b2") or m.group("b3")).lower()
@@ -162,10 +157,9 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         if not re.search(r"\d:\d\d", plain):   # the turns are the window: no clock time the question does not say
             new = replace(new, from_=None, to=None, at=None)
         return noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
-    but = ref or (q.other if not quoted and q.other and not q.who else None)   # "other than Ann": a name too
-    if yes_no and but and _OTHER_THAN.search(plain):
+    if yes_no and named and _OTHER_THAN.search(plain):   # ("other than Ann": a name too)
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
-        new = Query(find="yes", who=but, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
+        new = Query(find="yes", who=named, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
         return noted(q, new, added, "only=else: whether anyone but them did")
     if yes_no and ref and _ONLY.search(plain):
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"

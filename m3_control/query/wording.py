@@ -23,6 +23,7 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other
+from .words import same_quote
 
 CLOCK = re.compile(r"\b(\d{1,2}):([0-5]\d)(?::[0-5]\d)?\b")
 # the question's quotes, as the relation repairs locate them (fidelity.quotes_of reads the same ones): an apostrophe
@@ -275,7 +276,7 @@ def between_people(q: Query, question: str, quoted: list[str], likeness, yes_no:
     spans = list(_QUOTED.finditer(question))
     if len(quoted) != 2 or len(spans) != 2 or q.until is not None:
         return q
-    if likeness(quoted[0], quoted[1]) >= 0.99:
+    if same_quote(*quoted):
         return q     # one person twice ("after A's first turn but before A's second"): turn_forms._OWN_SPAN
     if q.find == "gap" and re.search(r"\b(?:last|final|latest)\b", _QUOTED.sub(" ", question), re.IGNORECASE):
         return q     # the time to / from someone's last turn (spans.time_between); until= bounds first turns

@@ -3,6 +3,8 @@ turn_forms.py, also.py, ...), so the same result is said the same way."""
 
 from __future__ import annotations
 
+import re
+
 ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
        9: "ninth", 10: "tenth"}
 
@@ -52,3 +54,8 @@ def the_place(place: str) -> str:
 # a length of time as a question says it ("ten seconds", "2 minutes", "a minute"): read with repair.time_of
 AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
          r"(?:seconds?|minutes?)"
+
+
+def same_quote(a: str, b: str) -> bool:
+    """The same words quoted twice (one person named twice: "after A's first turn but before A's second")."""
+    return re.findall(r"[a-z0-9]+", a.lower()) == re.findall(r"[a-z0-9]+", b.lower())
