@@ -250,3 +250,31 @@ def test_reinforcements_and_weakenings_within_one_clip_add_up_in_order(db_at):
     assert store.conn.execute("SELECT count(*) FROM edges WHERE text_id = ?", (first,)).fetchone()[0] == 0
     assert store.conn.execute("SELECT end_time FROM nodes WHERE id = ?", (face,)).fetchone()[0] == 60.0
     store.close()
+
+
+def test_faces_another_robot_updated_are_followed_in_place_and_match_as_a_fresh_read(db_at):
+    """Faces another robot adds a view to (at their embedding cap: the most redundant row dropped) are followed by
+    overwriting their row in the follower's matrix of per-face means, not by building it again for every face (at
+    a household of faces, a copy per clip), and matching by those means decides exactly as the mean cosine over
+    every stored row, read fresh from the database."""
+    rng = np.random.default_rng(11)
+    robots = [MemoryStore(db_at("m.db"), robot=name) for name in ("robot1", "robot2")]
+    robots[0].declare_embedder("test-random", DIM)
+    cap = robots[0].config.max_face_embeddings
+    with robots[0].begin_clip(0, 0.0, 30.0) as w:
+        faces = [w.add_entity("face", unit(rng, cap, 16)) for _ in range(5)]
+    kept = 0
+    for c in range(1, 24):
+        store = robots[c % 2]
+        with store.begin_clip(c, 30.0 * c, 30.0 * c + 30) as w:
+            before = store._wcache.means.get("face")
+            probe = near(np.asarray(store.entity_embeddings(faces[c % 5]))[:2], rng, 0.2)
+            got = w.match_entity("face", probe, threshold=-1.0)
+            want = _expected_match(store.conn, "face", probe)
+            assert got[0] == want[0] and got[1] == pytest.approx(want[1], abs=1e-5), (c, got, want)
+            if c > 2 and before is not None:   # the other robot's updates were written into the same matrix
+                kept += store._wcache.means.get("face") is before
+            w.update_entity(faces[int(rng.integers(5))], unit(rng, 1, 16))
+    assert kept >= 18, kept
+    for s in robots:
+        s.close()

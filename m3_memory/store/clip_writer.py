@@ -253,15 +253,14 @@ class ClipWriter:
         ``embeddings`` against the node's stored embeddings (upstream's matching rule)."""
         self._check_entity_kind(kind)
         embs = normalize_rows(embeddings)
-        # every stored embedding of the kind (the writer cache keeps them in memory), grouped by node
-        nodes, starts, counts, mat = self.cache.entity_rows(self.conn, kind)
+        # the mean of every node's stored embeddings (kept in memory by the writer cache): the mean cosine over
+        # a node's rows and the probes is the dot product of the two means
+        nodes, means = self.cache.entity_means(self.conn, kind)
         if not len(nodes):
             return nodes, np.zeros(0, dtype=np.float64)
-        if mat.shape[1] != embs.shape[1]:
-            raise StoreError(f"{kind} embedding dim {embs.shape[1]} != stored {mat.shape[1]}")
-        # mean over the query embeddings, per stored embedding (one embedding: itself, no mean to take)
-        sims = mat @ embs[0] if len(embs) == 1 else (mat @ embs.T).mean(axis=1)
-        return nodes, np.add.reduceat(sims.astype(np.float64), starts) / counts
+        if means.shape[1] != embs.shape[1]:
+            raise StoreError(f"{kind} embedding dim {embs.shape[1]} != stored {means.shape[1]}")
+        return nodes, means @ embs.mean(axis=0, dtype=np.float64)
 
     # -------------------------------------------------------------- memories (episodic, semantic)
     def add_memory(self, text: str, kind: str = "episodic", vector: np.ndarray | None = None,

@@ -85,7 +85,7 @@ class WriterCache:
     def __init__(self) -> None:
         self.by_entity: dict[int, _Linked] = {}
         self.embs: dict[str, dict[int, np.ndarray]] = {}              # kind -> node id -> its embeddings
-        self.stacked: dict[str, tuple[np.ndarray, np.ndarray]] = {}    # kind -> (node id per row, rows)
+        self.means: dict[str, tuple[np.ndarray, np.ndarray]] = {}      # kind -> (node ids, each node's mean row)
         self.kinds: dict[int, str] | None = None                       # face/voice node id -> kind
         self.seq: int | None = None    # every change up to this one is in the cache (None: nothing is)
         self.own: tuple[int, int] | None = None   # the changes our last clip logged (seq range): in it already
@@ -196,13 +196,13 @@ class WriterCache:
                 embs.setdefault(int(nid), []).append(
                     (int(eid), known[int(eid)] if vec is None else np.frombuffer(vec, dtype=np.float32)))
             for n in part:
-                per = self.embs[kind_of[n]]
                 got = sorted(embs.get(n, []), key=lambda r: r[0])
-                if got:
-                    per[n] = (np.array([r[0] for r in got], dtype=np.int64), np.stack([r[1] for r in got]))
+                if got:   # (a node known already: its mean overwritten in place)
+                    self.entity_updated(kind_of[n], n, np.array([r[0] for r in got], dtype=np.int64),
+                                        np.stack([r[1] for r in got]))
                 else:
-                    per.pop(n, None)
-                self.stacked.pop(kind_of[n], None)
+                    self.embs[kind_of[n]].pop(n, None)
+                    self.means.pop(kind_of[n], None)
 
     def mark(self, conn: sqlite3.Connection, tx: int, own: int) -> bool:
         """At the end of a clip transaction, under the write lock, after it logged its ``own`` changes: the cache
@@ -240,7 +240,7 @@ class WriterCache:
         self.splits = None
         self.by_entity.clear()
         self.embs.clear()
-        self.stacked.clear()
+        self.means.clear()
         self.kinds = None
 
     def invalidate(self) -> None:
@@ -295,19 +295,18 @@ class WriterCache:
         got = self._load_kind(conn, kind).get(node_id)
         return got if got is not None else (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
 
-    def entity_rows(self, conn: sqlite3.Connection, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                                          np.ndarray]:
-        """(node ids, first row of each node, rows per node, embeddings) of every ``kind`` node with embeddings,
-        ordered by node id then embedding id."""
-        got = self.stacked.get(kind)
+    def entity_means(self, conn: sqlite3.Connection, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """(node ids ascending, the mean of each node's embeddings) of every ``kind`` node with embeddings. The
+        matching rule's mean cosine of a node's rows with the probes is the dot product of the two means (it is
+        linear), so a probe costs one row per person instead of one per stored embedding (up to ten: at a
+        household of people a 20 MB matrix per face probe)."""
+        got = self.means.get(kind)
         if got is None:
             per = self._load_kind(conn, kind)
             nodes = np.array(sorted(n for n, v in per.items() if len(v[0])), dtype=np.int64)
-            counts = np.array([len(per[n][0]) for n in nodes.tolist()], dtype=np.int64)
-            starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(nodes) else counts
-            mat = (np.concatenate([per[n][1] for n in nodes.tolist()]) if len(nodes)
-                   else np.zeros((0, 0), dtype=np.float32))
-            got = self.stacked[kind] = (nodes, starts, counts, mat)
+            means = (np.stack([per[n][1].mean(axis=0, dtype=np.float64) for n in nodes.tolist()]) if len(nodes)
+                     else np.zeros((0, 0)))
+            got = self.means[kind] = (nodes, means)
         return got
 
     def entity_updated(self, kind: str, node_id: int, row_ids: np.ndarray, mat: np.ndarray) -> None:
@@ -317,12 +316,12 @@ class WriterCache:
             return
         old = per.get(node_id)
         per[node_id] = (row_ids, mat)
-        st = self.stacked.get(kind)
-        if st is not None and old is not None and len(old[0]) == len(row_ids) and len(row_ids):
-            at = int(np.searchsorted(st[0], node_id))   # same number of rows: overwrite them in place
-            st[3][st[1][at] : st[1][at] + len(row_ids)] = mat
+        got = self.means.get(kind)
+        if got is not None and old is not None and len(old[0]) and len(row_ids):
+            at = int(np.searchsorted(got[0], node_id))   # a node already in the matrix: its row in place
+            got[1][at] = mat.mean(axis=0, dtype=np.float64)
         else:
-            self.stacked.pop(kind, None)
+            self.means.pop(kind, None)
 
     def entity_kind(self, conn: sqlite3.Connection, node_id: int) -> str | None:
         """'face' / 'voice' for an entity node, None for anything else."""
