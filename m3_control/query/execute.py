@@ -36,6 +36,7 @@ from .rank_people import ranked
 from .repair import repair
 from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
+from .talk_time import seconds_of
 from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
@@ -387,7 +388,8 @@ class QueryExecutor:
         elif f in ("more", "less"):
             # each one's turns in the scope, whatever a pick or a relation left of the people (a frame that picks
             # the first of two compared people dropped the other from them)
-            res.value = (res.spoke.get(who, 0), res.spoke.get(other, 0))  # type: ignore[arg-type]
+            res.value = seconds_of(res, (who, other)) if q.measure == "time" else \
+                (res.spoke.get(who, 0), res.spoke.get(other, 0))  # type: ignore[arg-type]
         elif busiest_place(q) and q.measure == "time" and who is None and q.act is None:
             # "which room did I spend the most time in?": the robot's own stays, by seconds
             res.place_counts = robot_seconds_by_place(self.store, t1, t2 if t2 is not None else facts.before_time)

@@ -12,6 +12,7 @@ import re
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .result import PersonRow, QueryResult, both_people, busiest_place
 from .stopped import stopped as _stopped
+from .talk_time import phrase_compared
 from .turn_forms import turn_form_answer
 from .words import ORD, ordinal_word, seconds_word, times_word
 from .words import cap as _cap
@@ -181,6 +182,8 @@ def phrase(res: QueryResult) -> str:
             # "did X also speak the most?": X is the person the role names; two names of one person otherwise
             lead = "Yes, that is the same person" if res.who["other"].how == "role" else "They are the same person"
             return f"{lead}: {a} spoke {times_word(na)}{cond}."
+        if q.measure == "time":
+            return phrase_compared(res, a, b, cond)
         if na == nb:
             return f"No, they spoke equally often ({times_word(na)} each{cond})."
         yes = (na > nb) if f == "more" else (na < nb)

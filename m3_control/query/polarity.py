@@ -68,6 +68,8 @@ def fit(question: str, q: Query, answer: str) -> str:
         m = _COMPARED.match(answer)   # the one who did, in few words (the counts stay in the trace)
         if m:
             answer = f"{m.group(1)[:1].upper()}{m.group(1)[1:]} spoke {m.group(2)} often{m.group(3)}."
+        elif q.measure == "time" and (lead := re.match(r"(?:Yes|No), ", answer)):   # who talked longer: the one
+            answer = answer[lead.end():][:1].upper() + answer[lead.end() + 1:]
     return answer
 
 

@@ -13,6 +13,7 @@ from .people import is_role
 from .place_forms import busiest_place, place_difference, place_neither, ranked_in_place, room_of_person
 from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
+from .talk_time import compared_by_time
 from .wording import _FIELD_NAME, CLOCK
 from .words import COUNT_WORDS
 
@@ -492,6 +493,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
     q = anyone_than(duration_not_gap(busiest_place(q, plain, added), plain, added), plain, added)
+    q = compared_by_time(q, plain, quoted, added)
     q = place_neither(place_difference(robot_departure(q, plain, added), plain, known, added), plain, known,
                       added)
     q = room_of_person(silence_after(ranked_by_time_or_top(q, plain, added), plain, quoted, added), plain, quoted,

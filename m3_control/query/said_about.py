@@ -40,9 +40,10 @@ _ACTS = {"promise": "promising", "offer": "offering", "suggest": "suggesting", "
          "request": "requesting", "warn": "warning about", "complain": "complaining about",
          "apologize": "apologizing for"}
 _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS) + r")(?:e?d|s)?\b", re.IGNORECASE)
-# "what is A's favorite color?", "what was A's job?": something about A no record of who spoke when holds; what A
-# said about it is all the memory can tell (not A's words as if they were the answer); A's turns and words are not it
-_POSSESSED = re.compile(r"^\W*what(?:['\u2019]s|\s+(?:is|was|are|were))\s+[^?]*?QUOTED\W*['\u2019]s\s+"
+# "what is A's favorite color?", "what was A's job?", "who is A's sister?", "where is A's office?": something about A
+# no record of who spoke when holds; what A said about it is all the memory can tell (not A's words as if they were
+# the answer, nor a person the question did not name); A's turns and words are not it
+_POSSESSED = re.compile(r"^\W*(?:what|who|where)(?:['\u2019]s|\s+(?:is|was|are|were))\s+[^?]*?QUOTED\W*['\u2019]s\s+"
                         r"(?P<topic>[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE)
 NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell

@@ -1,0 +1,69 @@
+"""Two people compared by how long they talked, not how often: "did A speak for longer than B in total?", "who talked
+longer, A or B?", "did B spend less time talking than A?".
+
+The frame is the comparison of two people (``find=more`` / ``less``) with ``measure=time``: the seconds of each
+one's voice turns in the question's window and place (the durations of detected speech, as "who spoke the longest?"
+ranks people), not their number of turns. One turn's own length ("whose turn was longer?", "the longer sentence") is
+:mod:`.sentences`'; a length against a number ("longer than ten seconds") names no second person and is not this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .frame import Query, noted
+from .repair import time_of
+from .words import seconds_word
+
+if TYPE_CHECKING:
+    from .result import QueryResult
+
+_NOT_TALK = r"(?!\s+(?:single\s+|one\s+|individual\s+)?(?:turns?|sentences?|remarks?|lines?|things?|stretch|run|" \
+            r"silences?|pauses?|gaps?|stays?|visits?))"
+_LONGER = re.compile(rf"\b(?:(longer|more\s+time|a\s+longer\s+time){_NOT_TALK}|(shorter|less\s+time|a\s+shorter\s+"
+                     rf"time){_NOT_TALK})\b", re.IGNORECASE)
+_TALK = re.compile(r"\b(?:spoke|speak|speaks|speaking|spoken|talk|talks|talked|talking)\b", re.IGNORECASE)
+_OFTEN = re.compile(r"\b(?:more|less)\s+often\b|\b(?:more|fewer|less)\s+times\b|\b(?:more|fewer)\s+turns\b",
+                    re.IGNORECASE)
+
+
+def compared_by_time(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """``find=more`` / ``less`` with ``measure=time`` for two people the question compares by how long they talked
+    (the model writes it as a count: ``times>other``, or ``find=more`` by turns)."""
+    m = _LONGER.search(plain)
+    if m is None or not _TALK.search(plain) or _OFTEN.search(plain) or q.find not in ("more", "less", "yes", "who"):
+        return q
+    who, other = (quoted[0], quoted[1]) if len(quoted) == 2 else (q.who, q.other)
+    if not who or not other or time_of(other) is not None or len(quoted) > 2:
+        return q
+    find = "more" if m.group(1) else "less"
+    new = replace(q, find=find, who=who, other=other, measure="time", times=None, count=None, pick=None, by=None,
+                  rel=None, until=None, act="spoke", top=None, only=None)
+    return noted(q, new, added, f"find={find} measure=time: the question's {m.group(0)!r} compares the seconds "
+                                f"two people talked")
+
+
+def phrase_compared(res: QueryResult, a: str, b: str, cond: str) -> str:
+    """"Yes, A spoke for longer (18 seconds in all) than B (15 seconds)." (seconds rounded as the result keeps them:
+    equal there is "about as long")."""
+    who, other = res.who["who"].character_id, res.who["other"].character_id
+    na, nb = res.seconds[who], res.seconds[other]  # type: ignore[index]
+    if na == nb:
+        return f"No, they spoke for about as long ({seconds_word(na)} each{cond})."
+    more = res.query.find == "more"
+    yes = (na > nb) if more else (na < nb)
+    (x, nx), (y, ny) = ((a, na), (b, nb)) if yes else ((b, nb), (a, na))
+    word = "longer" if more else "less time"
+    return f"{'Yes' if yes else 'No'}, {x} spoke for {word} ({seconds_word(nx)} in all) than {y} " \
+           f"({seconds_word(ny)}){cond}."
+
+
+def seconds_of(res: QueryResult, people: tuple[int, int]) -> tuple[int, int]:
+    """Each person's seconds of voice turns in the result's scope (kept in ``res.seconds`` for the answer and its
+    check)."""
+    for cid in people:
+        res.seconds[cid] = int(round(sum(e.end - e.start for e in res.scope_events
+                                         if e.kind == "voice" and e.character_id == cid)))
+    return res.seconds[people[0]], res.seconds[people[1]]
