@@ -14,6 +14,7 @@ from m3_control.query import check
 from m3_control.query.frame import Query
 from m3_control.query.routing import asks_by_rank
 from m3_control.query.talk_time import compared_by_time
+from m3_control.query.talk_total import asks_total
 
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH, ask, ex  # noqa: F401  (ex: the fixture)
@@ -90,3 +91,30 @@ def test_a_turn_of_someones_is_not_a_thing_of_their_life(ex):  # noqa: F811
 ])
 def test_what_was_said_by_rank_is_routed_to_the_records(question, ranked):
     assert asks_by_rank(question) is ranked
+
+
+# ---- one person's seconds of talk against a number (was: "No, A spoke 6 times.") ----
+
+@pytest.mark.parametrize("question, frame, start, said", [
+    (f"Did {CY} speak for more than 5 seconds in total?", f'find=yes who="{TECH}" times>5', "Yes",
+     "6 seconds in all (more than 5 seconds)"),
+    (f"Has {CY} talked for less than half a minute?", f'find=less who="{TECH}" times<30', "Yes",
+     "6 seconds in all (less than 30 seconds)"),
+    (f"Did {CY} talk for at least 7 seconds?", f'find=yes who="{TECH}" times>=7', "No",
+     "6 seconds in all (not at least 7 seconds)"),
+    (f"Did {CY} talk for more than 5 seconds in the lab?", f'find=yes who="{TECH}" place="lab" times>5', "No",
+     "4 seconds in all in the lab (not more than 5 seconds)"),
+])
+def test_one_persons_seconds_of_talk_against_a_number(ex, question, frame, start, said):  # noqa: F811
+    a = answer(ex, question, frame, frame)
+    assert a.answer.startswith(start) and said in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", [
+    f"Did {BO} speak more than 10 seconds after {CY}?",      # a gap after someone's turn
+    f"Did {CY} speak more than twice?",                       # turns
+    f"Did {CY} speak for more than 5 seconds longer than {BO}?",   # two people
+    f"Did {CY}'s first turn last more than 2 seconds?",       # one turn's own length
+])
+def test_other_numbers_are_not_read_as_seconds_of_talk(question):
+    assert asks_total(question) is None, asks_total(question)

@@ -22,6 +22,7 @@
 - ``mood``: one person's mood, as the expressions noted on their face (:mod:`.moods`)
 - ``seen_heard``: people both seen and heard, or heard and never seen (:mod:`.seen_heard`)
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window (:mod:`.quiet`)
+- ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -72,6 +73,7 @@ from . import (
     sides,
     silences,
     talk_span,
+    talk_total,
     turn_order,
     turn_sequence,
     window_counts,
@@ -125,6 +127,10 @@ def plan_for(question: str) -> Plan | None:
     if hush is not None:
         return Plan("quiet", lambda ex, q, t: quiet.answer(ex, q, question, t), prepare=quiet.prepare,
                     check_question=quiet.check_question(question, hush))
+    total = talk_total.asks_total(question)
+    if total is not None:
+        return Plan("talk_total", lambda ex, q, t: talk_total.answer_total(ex, q, total, question, t),
+                    prepare=talk_total.prepare, check_question=talk_total.check_question(question, total))
     sentence = sentences.asks_sentences(question)
     if sentence is not None:
         return Plan(sentence.kind, lambda ex, q, t: sentences.answer(ex, q, sentence, question, t),

@@ -4,7 +4,7 @@ longer, A or B?", "did B spend less time talking than A?".
 The frame is the comparison of two people (``find=more`` / ``less``) with ``measure=time``: the seconds of each
 one's voice turns in the question's window and place (the durations of detected speech, as "who spoke the longest?"
 ranks people), not their number of turns. One turn's own length ("whose turn was longer?", "the longer sentence") is
-:mod:`.sentences`'; a length against a number ("longer than ten seconds") names no second person and is not this.
+:mod:`.sentences`'; one person's seconds against a number ("longer than ten seconds") is :mod:`.talk_total`'.
 """
 
 from __future__ import annotations
@@ -67,3 +67,4 @@ def seconds_of(res: QueryResult, people: tuple[int, int]) -> tuple[int, int]:
         res.seconds[cid] = int(round(sum(e.end - e.start for e in res.scope_events
                                          if e.kind == "voice" and e.character_id == cid)))
     return res.seconds[people[0]], res.seconds[people[1]]
+
