@@ -124,6 +124,39 @@ def test_a_held_rows_error_fails_the_transaction_and_nothing_is_committed(pg_ser
     assert _tables(conn) == [[], [], []]
 
 
+def test_a_session_the_rollback_cannot_bring_back_is_replaced_and_nothing_is_committed(pg_server):
+    """A failed commit whose session does not come back to idle (CI once saw psycopg left in an aborted pipeline,
+    the held row's error read while the COMMIT was still being sent: every later statement "pipeline aborted") is
+    closed and the next statement reconnects: the failure is the one transaction's, not every one after it."""
+    conn = _pg(pg_server, "held_error_reset")
+    session = conn._conn
+
+    class Stuck:   # the session as psycopg left it: its rollback fails
+        def __init__(self, real):  # noqa: ANN001
+            self.real = real
+
+        def __getattr__(self, name):  # noqa: ANN001, ANN204
+            return getattr(self.real, name)
+
+        def execute(self, sql, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+            if sql == "ROLLBACK":
+                raise psycopg.errors.PipelineAborted("pipeline aborted")
+            return self.real.execute(sql, *args, **kwargs)
+
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(PARENT, (1, "a"))
+    conn.execute(KID, (10, 99, 0.0))
+    conn._conn = Stuck(session)
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("COMMIT")
+    assert session.closed and not conn.in_transaction
+    assert _tables(conn) == [[], [], []] and conn.reconnects == 1
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(PARENT, (2, "b"))
+    conn.execute("COMMIT")
+    assert _tables(conn)[0] == [(2, "b")]
+
+
 def test_a_held_inserts_result_read_sends_it_in_order(pg_server):
     conn = _pg(pg_server, "held_result")
     conn.execute("BEGIN IMMEDIATE")

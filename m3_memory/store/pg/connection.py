@@ -32,6 +32,7 @@ psycopg error and saying it came from PostgreSQL.
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 import threading
@@ -46,6 +47,7 @@ from .errors import redact_url, sqlite_error
 from .schema import translate_ddl
 from .statistics import Statistics
 
+log = logging.getLogger(__name__)
 WRITE_LOCK = 0x6D33_6167   # advisory lock key of the store's write transactions ("m3ag")
 IDENTITY_TABLES = frozenset({"clips", "nodes", "embeddings", "contents", "turns", "gaps", "runs", "edits"})
 _INSERT = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(\w+)\s*\(([^)]*)\)", re.I | re.S)
@@ -520,8 +522,7 @@ class PgConnection:
                 self._behind.clear()
                 self._identities.clear()
                 self._end_pipeline(quiet=True)
-                if not (self._conn.closed or self._conn.broken):   # a lost session rolled back on its own
-                    self._conn.execute("ROLLBACK")
+                self._roll_back()
             else:
                 deferred, locked, writes = self._deferred, self._locked, self._pipe is not None
                 self._in_tx = self._deferred = self._locked = False
@@ -542,9 +543,8 @@ class PgConnection:
                         raise psycopg.errors.InFailedSqlTransaction(
                             "a statement of this transaction failed; it was rolled back, nothing was committed")
                 except psycopg.Error:
-                    if not (self._conn.closed or self._conn.broken) \
-                            and self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                        self._conn.execute("ROLLBACK")
+                    self._end_pipeline(quiet=True)   # (an error read before the last sync leaves it open)
+                    self._roll_back()
                     raise
                 if not writes:
                     self._conn.execute("COMMIT")
@@ -553,6 +553,25 @@ class PgConnection:
         except psycopg.Error as e:
             raise sqlite_error(e, head) from e
         return PgCursor(None)
+
+    def _roll_back(self) -> None:
+        """End a failed or abandoned transaction on the server. A session the rollback cannot bring back to idle
+        (psycopg left in an aborted pipeline: an error read while the COMMIT was still being sent, seen on a loaded
+        machine) is closed; the next statement reconnects (:meth:`_check_open`), so one failed clip never fails the
+        ones after it."""
+        import psycopg
+
+        if self._conn.closed or self._conn.broken:   # a lost session rolled back on its own
+            return
+        try:
+            if self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                self._conn.execute("ROLLBACK")
+            if self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE or \
+                    self._conn.pgconn.pipeline_status != psycopg.pq.PipelineStatus.OFF:
+                raise psycopg.OperationalError("the session is not idle after its rollback")
+        except psycopg.Error as e:
+            log.warning("PostgreSQL session reset after a failed transaction (%s): reconnecting", e)
+            self._conn.close()
 
     def _end_pipeline(self, quiet: bool = False) -> None:
         cm, self._pipe, self._pipe_cm = self._pipe_cm, None, None
