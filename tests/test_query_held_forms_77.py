@@ -118,3 +118,29 @@ def test_one_persons_seconds_of_talk_against_a_number(ex, question, frame, start
 ])
 def test_other_numbers_are_not_read_as_seconds_of_talk(question):
     assert asks_total(question) is None, asks_total(question)
+
+
+# ---- a place and a window the robot was not in: nothing there could be heard (was: "No, nobody spoke there") ----
+
+@pytest.mark.parametrize("frame, start", [
+    ('find=yes place="kitchen" from=0:40 act=spoke',
+     "I don't know: I was not in the kitchen after 00:40, so I could not have heard anyone there."),
+    ('find=count_people place="lab" to=0:50 act=spoke',
+     "I don't know: I was not in the lab before 00:50, so I could not have heard anyone there."),
+    ('find=yes who="Ann" place="office" from=1:05 act=spoke',
+     "I don't know: I was not in the office after 01:05, so I could not have heard Ann there."),
+])
+def test_a_place_the_robot_was_not_in_then_is_unknown_not_nobody(ex, frame, start):  # noqa: F811
+    a, res = ask(ex, frame)
+    assert a == start and res.absent, a
+    assert not check(a, res), check(a, res)
+
+
+@pytest.mark.parametrize("frame, start", [
+    ('find=yes who="Ann" place="office" from=0:45 act=spoke', "No"),   # the robot was there, Ann did not speak
+    ('find=yes place="office" from=0:38 act=spoke', "Yes"),
+    ('find=how_long place="kitchen" from=0:40', "I was never in the kitchen"),   # the robot's own stay
+])
+def test_a_place_the_robot_was_in_is_answered_as_before(ex, frame, start):  # noqa: F811
+    a, res = ask(ex, frame)
+    assert a.startswith(start) and not res.absent, a

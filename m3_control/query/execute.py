@@ -35,7 +35,7 @@ from .quotes import quote_score
 from .rank_people import ranked
 from .repair import repair
 from .result import PersonRow, QueryResult, both_people, busiest_place
-from .robot_track import robot_moments, robot_places, robot_seconds_by_place, robot_time_in
+from .robot_track import not_there, robot_moments, robot_places, robot_seconds_by_place, robot_time_in
 from .talk_time import seconds_of
 from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_turns
 
@@ -99,6 +99,9 @@ class QueryExecutor:
             self.place_turns(res, scope)
             scope = [e for e in scope if res.places.get(e.id) == place.name]
             self._step(res, f"place {place.name}", scope)
+            if not scope and not_there(self.store, q, place.name, t1, t2):   # nothing heard: the robot was elsewhere
+                res.absent = place.name
+                self._step(res, f"robot not in {place.name} in the window", [])
         who = other = until = None
         for key, ref in (("who", q.who), ("other", q.other), ("until", q.until)):
             if ref is None:

@@ -11,6 +11,7 @@ import re
 
 from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .result import PersonRow, QueryResult, both_people, busiest_place
+from .robot_track import not_there_answer
 from .stopped import stopped as _stopped
 from .talk_time import phrase_compared
 from .turn_forms import turn_form_answer
@@ -93,6 +94,8 @@ def phrase(res: QueryResult) -> str:
     if res.status != "ok":
         return _stopped(res)
     cond = conditions(res)
+    if res.absent is not None:   # the robot was elsewhere then: nothing there could be heard, not "nobody"
+        return not_there_answer(res, cond)
     if (special := turn_form_answer(res, cond)) is not None:
         return special
     people = res.people

@@ -54,6 +54,7 @@ class QueryResult:
     seconds: dict[int, int] = field(default_factory=dict)   # measure=time: character -> seconds of their events
     scope_events: list[Turn] = field(default_factory=list)  # every event in the scope (only=1: who else did it)
     others: list[int] = field(default_factory=list)         # only=1: the others who did it in the scope
+    absent: str | None = None     # the frame's place, where the robot was not in the frame's window (nothing heard)
     right_next: Turn | None = None   # "what did C say right after A?": the turn that really came right after A's
 
     def read(self, t: str | None) -> float | None:

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from .result import QueryResult
 
 
-def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | None, t2: float | None) -> int:
+def robot_time_in(store: Any, res: QueryResult | None, place_name: str, t1: float | None, t2: float | None) -> int:
     """Whole seconds the robot's track spent inside the place (between consecutive poses both inside it); its
-    stays there as (time, place) runs for the answer and its check."""
+    stays there as (time, place) runs for the answer and its check (``res``, when given)."""
     places = load_places(store)
     place = find_place(places, place_name)
     total, prev_in, prev_t = 0.0, False, None
@@ -25,13 +25,34 @@ def robot_time_in(store: Any, res: QueryResult, place_name: str, t1: float | Non
         inside = p is not None and place is not None and p.name == place.name
         if inside and prev_in and prev_t is not None:
             total += pose.t - prev_t
-        if inside and not prev_in:
+        if inside and not prev_in and res is not None:
             res.robot_places.append((pose.t, place.name))  # type: ignore[union-attr]
         prev_in, prev_t = inside, pose.t
     return int(round(total))
 
 
 PASSING_S = 2.0   # a stay shorter than this is the robot driving through a place on its way elsewhere
+# what a frame about people in a place and window can find there (not the robot's own stays: find=how_long etc.)
+_HEARD_THERE = ("yes", "who", "count_people", "count_times", "what", "when")
+
+
+def not_there(store: Any, q: Query, place: str, t1: float | None, t2: float | None) -> bool:
+    """Whether nothing the frame asks about could have been heard or seen in ``place`` in the window because the
+    robot was not there then (under :data:`PASSING_S` inside it: driving through): "did anyone speak in the office
+    after I left it?" is not "no", it is unknown."""
+    if q.find not in _HEARD_THERE or (q.act not in ("spoke", "seen") and not q.who):
+        return False
+    return robot_time_in(store, None, place, t1, t2) < PASSING_S
+
+
+def not_there_answer(res: QueryResult, cond: str) -> str:
+    """"I don't know: I was not in the office after 00:31, so I could not have heard anyone there." (the window
+    as the frame's; without one, never there at all)."""
+    q = res.query
+    sense = "seen" if q.act == "seen" else "heard"
+    who = res.describe[res.who["who"].character_id] if "who" in res.who else "anyone"  # type: ignore[index]
+    was = "was not" if q.from_ or q.to or q.at else "was never"
+    return f"I don't know: I {was}{cond}, so I could not have {sense} {who} there."
 
 
 def _stays_in(store: Any, res: QueryResult, place: Place | None, t2: float | None) -> list[tuple[float, float | None]]:
