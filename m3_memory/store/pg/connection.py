@@ -555,10 +555,8 @@ class PgConnection:
         return PgCursor(None)
 
     def _roll_back(self) -> None:
-        """End a failed or abandoned transaction on the server. A session the rollback cannot bring back to idle
-        (psycopg left in an aborted pipeline: an error read while the COMMIT was still being sent, seen on a loaded
-        machine) is closed; the next statement reconnects (:meth:`_check_open`), so one failed clip never fails the
-        ones after it."""
+        """End a failed or abandoned transaction. A session the rollback cannot bring back to idle (psycopg left in
+        an aborted pipeline, seen on a loaded machine) is closed; the next statement reconnects."""
         import psycopg
 
         if self._conn.closed or self._conn.broken:   # a lost session rolled back on its own
