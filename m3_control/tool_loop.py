@@ -46,6 +46,7 @@ from .query.requests import direct_question
 from .query.stopped import described_nobody
 from .robot_provenance import robots_of
 from .rounds import Rounds
+from .search_evidence import is_evidence
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
 
@@ -146,7 +147,9 @@ class ToolReasoningLoop:
         """The reply grammar for this round, for backends that honour one."""
         return {"grammar": grammar(allow, shown, finds)} if self._grammar_ok else {}
 
-    def _search(self, query: str, before_time: float | None, shown: dict[int, dict]) -> list[str]:
+    def _search(self, query: str, before_time: float | None, shown: dict[int, dict], question: str = "") -> list[str]:
+        """The memories a search shows the model, best first: alike enough to the query and, where only weakly
+        alike, sharing a word with the query or the question (search_evidence.py)."""
         lines: list[str] = []
         texts: set[str] = set()
         timeline = self.store.timeline()
@@ -160,6 +163,8 @@ class ToolReasoningLoop:
             if len(lines) >= self.search_topk or (m.score is not None and m.score < self.min_score):
                 break  # ranked best first: nothing below the floor is evidence of anything
             texts.add(text)
+            if not is_evidence(text, m.score, query, question):
+                continue     # alike in form only ("red car" and "Lay blue by C to again"): no evidence
             when = timeline.say(float(m.start_time or 0), now)
             shown[int(m.id)] = {"id": int(m.id), "kind": m.kind, "clip_id": m.clip_id, "text": text, "raw": m.text,
                                 "score": round(float(m.score or 0.0), 3), "time": m.start_time}
@@ -509,7 +514,7 @@ class ToolReasoningLoop:
                     trace["counts"]["repeated_query"] += 1
                 searches.append(parsed.content)
                 t = time.perf_counter()
-                lines = self._search(parsed.content, before_time, shown)
+                lines = self._search(parsed.content, before_time, shown, question)
                 info.search_s = time.perf_counter() - t
                 info.results = len(lines)
                 messages.append(memories_turn(lines))

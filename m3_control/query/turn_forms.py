@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from m3_memory.people import Turn
 
-from .frame import Query, noted, nth, pick_ordinal, rel_base
+from .frame import Query, compares_with_other, noted, nth, pick_ordinal, rel_base
 from .people import Who, by_role, is_role
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .sight_anchor import anchor_there, sight_anchor, sighting_ref
@@ -159,8 +159,11 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
         return noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
     if yes_no and named and _OTHER_THAN.search(plain):   # ("other than Ann": a name too)
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
-        new = Query(find="yes", who=named, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
-        return noted(q, new, added, "only=else: whether anyone but them did")
+        # "... speak more than twice?": the others who did it that often (the count the check read from the question)
+        times = q.times if q.times and not compares_with_other(q.times) else None
+        new = Query(find="yes", who=named, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at,
+                    times=times)
+        return noted(q, new, added, "only=else: whether anyone but them did" + (f" (times{times})" if times else ""))
     if yes_no and ref and _ONLY.search(plain):
         act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
         new = Query(find="yes", who=ref, only="1", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
@@ -284,12 +287,29 @@ def sole(res: QueryResult, who: int | None, found: bool) -> bool:
 
 # -- the answer ------------------------------------------------------------------------------------------------
 
+def _how_often(spec: str) -> str:
+    """">2" -> "more than twice", "=1" -> "exactly once"."""
+    k = spec.lstrip("<>=")
+    how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
+        spec[: len(spec) - len(k)]]
+    return how + times_word(int(k))
+
+
 def turn_form_answer(res: QueryResult, cond: str) -> str | None:
     """The answer for a frame of the forms above (None for any other frame)."""
     q, d = res.query, res.describe
     verb = "was seen" if q.act == "seen" else "spoke"
     if q.only == "else":     # "did anyone other than A speak in the lab?": the others, whatever A did
         me = d[res.who["who"].character_id]  # type: ignore[index]
+        if q.times and not compares_with_other(q.times):     # "... more than twice?": how often each one did
+            how = _how_often(q.times)
+            n = {c: sum(1 for e in res.scope_events if e.kind == "voice" and e.character_id == c) for c in res.others}
+            if res.others:
+                exact = q.times.startswith("=")       # (exactly k: each one's count is k)
+                return f"Yes: {join([d[c] if exact else f'{d[c]} ({times_word(n[c])})' for c in res.others])} " \
+                    f"spoke {how}{cond} " \
+                    f"(besides {me})."  # type: ignore[index]
+            return f"No: of everyone but {me}, nobody spoke {how}{cond}."
         if res.others:
             others = join([d[c] for c in res.others])  # type: ignore[index]
             return f"Yes: {others} {'did' if verb == 'spoke' else verb}{cond} (besides {me})."
