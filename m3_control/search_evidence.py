@@ -14,6 +14,7 @@ found, and one that shares no word at all over :data:`WEAK_SCORE` too: a paraphr
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .query.said_about import _CLASSES, spoken_words
 
@@ -22,19 +23,23 @@ VALUE_SCORE = 0.5     # under this, one that shares only a colour, letter or num
 # words every question or memory has: asking, speaking, being, people in general
 _FORM = frozenset(re.split(r"\s+", """be is are was were am been being do does did done have has had say says said
 saying tell tells told speak speaks spoke spoken talk talks talked ask asks asked hear heard see saw seen someone
-somebody anyone anybody everyone person people man woman who whom whose what which when where why how did not no yes
-appear appears appeared scene about regard regarding mention mentioned thing word sentence remark tell""".strip()))
+somebody anyone anybody everyone person people man woman who whom whose what which when where why how not no yes
+appear appears appeared scene about regard regarding mention mentioned thing word sentence remark""".strip()))
 # values any short command is made of, and the kinds of them a question asks about ("the letter k", "a colour"):
 # "blue" alone does not make "Lay blue at X4 now" about a blue bike (held-out 705)
 _VALUES = frozenset().union(*_CLASSES.values())
 _KINDS = frozenset(("letter", "number", "digit", "numeral", "colour", "color"))
-_SAYS = re.compile(r'^.{0,80}?\bsays?:\s*"(.*)"\s*\.?$', re.DOTALL)
+# a memory of speech: 'X says: "..."' (the speaker, the words)
+SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 
 
+@lru_cache(maxsize=1024)
 def _words(text: str) -> frozenset[str]:
+    """The words of a search, a question or a memory (of speech: its words) that can say what it is about (a search
+    reads each found memory against the same query and question: kept)."""
     text = re.sub(r"<[^>]*>", " ", text)      # tags name people, not topics
-    said = _SAYS.match(text)
-    return frozenset(w for w in spoken_words(said.group(1) if said else text) if w not in _FORM and w not in "ai")
+    said = SAYS.match(text)
+    return frozenset(w for w in spoken_words(said.group(2) if said else text) if w not in _FORM and w not in "ai")
 
 
 def is_evidence(text: str, score: float | None, *asked: str) -> bool:

@@ -46,12 +46,12 @@ from .query.requests import direct_question
 from .query.stopped import described_nobody
 from .robot_provenance import robots_of
 from .rounds import Rounds
+from .search_evidence import SAYS as _SAYS
 from .search_evidence import is_evidence
 from .tool_result import ToolResult
 from .tools import MAX_PROVENANCE_TURNS, EntityTools, ToolError, alias_call
 
 _CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]\s*\.?\s*$")
-_SAYS = re.compile(r'^(.{1,80}?) says?:\s*"(.*)"\s*\.?$', re.DOTALL)
 # A yes/no question starts with an auxiliary verb ("Did ...", "Is ...", "Are ...", "Has ..."); "Who spoke more
 # often, A or B?" does not, so a pair tool's "Yes, "/"No, " lead-in is dropped from its answer there.
 _YES_NO_QUESTION = query_polarity.YES_NO_QUESTION   # one definition: the query grammar narrows by it too

@@ -383,11 +383,9 @@ class QueryExecutor:
             res.value = {who, other} <= found if both_people(q) else sole(res, who, bool(people)) if q.only \
                 else bool(people)
             if q.only == "else":   # "did anyone other than A ...?": whether someone but A did
-                if q.times and not compares_with_other(q.times):     # (that many times: "more than twice")
+                if q.times and not compares_with_other(q.times):     # (that many turns: "more than twice")
                     op, k = _times(q.times)
-                    kind = "face" if q.act == "seen" else "voice"
-                    res.others = [c for c in res.others if op(sum(1 for e in res.scope_events if e.kind == kind
-                                                                  and e.character_id == c), k)]
+                    res.others = [c for c in res.others if op(res.spoke.get(c, 0), k)]
                 res.value = bool(res.others)
         elif f == "gap":
             self._gap(res, facts, q, who, other, t1 if t1 is not None else at)

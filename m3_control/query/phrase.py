@@ -15,7 +15,7 @@ from .robot_track import not_there_answer
 from .stopped import stopped as _stopped
 from .talk_time import phrase_compared
 from .turn_forms import turn_form_answer
-from .words import ORD, ordinal_word, seconds_word, times_word
+from .words import ORD, how_often, ordinal_word, seconds_word, times_word
 from .words import cap as _cap
 from .words import join as _join
 from .words import said as _said
@@ -304,12 +304,9 @@ def _times_phrase(spec: str, res: QueryResult | None = None) -> str:
             "the other person"  # type: ignore[index]
         return {"=": "as often as ", ">": "more often than ", "<": "less often than ", ">=": "at least as often as ",
                 "<=": "at most as often as "}[spec.removesuffix("other")] + d
-    k = int(spec.lstrip("<>="))
-    if k == 0 and spec[0] in "=<":
+    if int(spec.lstrip("<>=")) == 0 and spec[0] in "=<":
         return "never"
-    how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
-        spec.rstrip("0123456789")]
-    return f"{how}{times_word(k)}"
+    return how_often(spec)
 
 
 def _right_next(res: QueryResult, when: bool = True) -> str:

@@ -27,7 +27,7 @@ from .people import Who, by_role, is_role
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .sight_anchor import anchor_there, sight_anchor, sighting_ref
 from .wording import ORDINAL_WORDS, QUOTED
-from .words import COUNT_WORDS, cap, join, ordinal_word, same_quote, seconds_word, times_word
+from .words import COUNT_WORDS, cap, how_often, join, ordinal_word, same_quote, seconds_word, times_word
 
 if TYPE_CHECKING:
     from .result import PersonRow, QueryResult
@@ -287,14 +287,6 @@ def sole(res: QueryResult, who: int | None, found: bool) -> bool:
 
 # -- the answer ------------------------------------------------------------------------------------------------
 
-def _how_often(spec: str) -> str:
-    """">2" -> "more than twice", "=1" -> "exactly once"."""
-    k = spec.lstrip("<>=")
-    how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
-        spec[: len(spec) - len(k)]]
-    return how + times_word(int(k))
-
-
 def turn_form_answer(res: QueryResult, cond: str) -> str | None:
     """The answer for a frame of the forms above (None for any other frame)."""
     q, d = res.query, res.describe
@@ -302,14 +294,12 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
     if q.only == "else":     # "did anyone other than A speak in the lab?": the others, whatever A did
         me = d[res.who["who"].character_id]  # type: ignore[index]
         if q.times and not compares_with_other(q.times):     # "... more than twice?": how often each one did
-            how = _how_often(q.times)
-            n = {c: sum(1 for e in res.scope_events if e.kind == "voice" and e.character_id == c) for c in res.others}
-            if res.others:
-                exact = q.times.startswith("=")       # (exactly k: each one's count is k)
-                return f"Yes: {join([d[c] if exact else f'{d[c]} ({times_word(n[c])})' for c in res.others])} " \
-                    f"spoke {how}{cond} " \
-                    f"(besides {me})."  # type: ignore[index]
-            return f"No: of everyone but {me}, nobody spoke {how}{cond}."
+            how = how_often(q.times)
+            if not res.others:
+                return f"No: of everyone but {me}, nobody spoke {how}{cond}."
+            exact = q.times.startswith("=")       # (exactly k: each one's count is k)
+            them = [d[c] if exact else f"{d[c]} ({times_word(res.spoke[c])})" for c in res.others]  # type: ignore[index]
+            return f"Yes: {join(them)} spoke {how}{cond} (besides {me})."
         if res.others:
             others = join([d[c] for c in res.others])  # type: ignore[index]
             return f"Yes: {others} {'did' if verb == 'spoke' else verb}{cond} (besides {me})."

@@ -29,6 +29,15 @@ def times_word(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
+def how_often(spec: str) -> str:
+    """A number of turns a frame's ``times`` compares with, in words: ">2" -> "more than twice", "=1" -> "exactly
+    once" (not ``times>other``: the other person's name is the phrase's)."""
+    k = spec.lstrip("<>=")
+    how = {"=": "exactly ", ">": "more than ", "<": "fewer than ", ">=": "at least ", "<=": "at most "}[
+        spec[: len(spec) - len(k)]]
+    return how + times_word(int(k))
+
+
 def cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
