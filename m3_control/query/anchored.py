@@ -3,6 +3,9 @@
 - "did B speak within ten seconds of A's first words?", "who spoke within 5 s after I entered the lab?"
   (``within``: turns that start within N seconds after the moment, or end within N seconds before it; "after" /
   "before" keep one side);
+- "did B speak more than 20 seconds after A's first turn?", "who spoke at least 10 s after I entered the lab?"
+  (``beyond``: turns that start more than N seconds after the moment ended, or end more than N seconds before it
+  began; "at least" counts N itself);
 - "how long after the start did B first speak?", "how long after my arrival in the lab did anyone speak?", "how
   many seconds passed before anyone spoke?" (``delay``: from the start of the recording, or the robot's move, to
   the first words after it);
@@ -59,6 +62,8 @@ def _anchor(n: int) -> str:
 _END = r"(?=\s*[,?.!;]|\s+(?:and|did|does|do|had|has|was|were|is|until|before|for|or|that|when)\b|\s*$)"
 _WITHIN = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+(?P<side>after|before|of|from)\s+{_anchor(1)}{_END}",
                      re.IGNORECASE)
+_BEYOND = re.compile(rf"\b(?P<cmp>more\s+than|over|at\s+least|later\s+than|longer\s+than)\s+(?P<n>{AMOUNT})\s+"
+                     rf"(?P<side>after|before)\s+{_anchor(1)}{_END}", re.IGNORECASE)
 _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
                     rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+into\s+(?P<into>the\s+(?:recording|video|"
                     rf"conversation|session))|^\W*how\s+long\s+did\s+it\s+take\s+(?:after\s+{_anchor(2)}\s+)?"
@@ -92,11 +97,12 @@ class Moment:
 
 @dataclass(frozen=True)
 class AnchoredAsk:
-    kind: str                     # within | delay | between | twice_within | closest | each_other
+    kind: str                     # within | beyond | delay | between | twice_within | closest | each_other
     moments: tuple[Moment, ...]
     subject: str | None           # the quote of the person asked about (None: anyone)
     seconds: float = 0.0          # within: N
-    side: str = "of"              # within: after | before | of
+    side: str = "of"              # within: after | before | of; beyond: after | before
+    least: bool = False           # beyond: "at least N" (N itself counts), else "more than N"
     said: str = ""                # the question's words for the moment(s), taken out of what the checks read
 
 
@@ -151,6 +157,14 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
             return None
         return AnchoredAsk("within", (moment,), subject, seconds=n,
                            side=side if side in ("after", "before") else "of", said=m.group(0))
+    m = _BEYOND.search(marked)
+    if m is not None:
+        moment, n = _moment(m, 1, quotes), time_of(m.group("n"))
+        subject = subject_before(m.start())
+        if moment is None or n is None or (subject is None and not anyone(marked[:m.start()])):
+            return None
+        return AnchoredAsk("beyond", (moment,), subject, seconds=n, side=m.group("side").lower(),
+                           least=m.group("cmp").lower().startswith("at"), said=m.group(0))
     m = _DELAY.search(marked)
     if m is not None:
         rest = marked[m.end():]
@@ -300,6 +314,12 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
                 ((ask.side != "before" and start <= e.start <= end + n) or
                  (ask.side != "after" and start - n <= e.end <= start + 1e-6 and e.start < start))]
         return _within(res, hits, who, ask, said[0], anchors, question)
+    if ask.kind == "beyond":    # the other side of "within": from the moment's end on (its start back)
+        start, end, _ = spans[0]
+        n = ask.seconds + (0.0 if ask.least else 1e-6)
+        hits = [e for e in turns if e not in anchors and (subject is None or e.character_id == subject) and
+                (e.start >= end + n if ask.side == "after" else e.end <= start - n)]
+        return _within(res, hits, who, ask, said[0], anchors, question)
     if ask.kind == "delay":
         t = spans[0][1]
         after = [e for e in turns if e.start >= t and (subject is None or e.character_id == subject)]
@@ -329,19 +349,23 @@ def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, mom
             question: str) -> tuple[str, QueryResult]:
     limit = seconds_word(int(round(ask.seconds)))
     side = {"after": "after", "before": "before"}.get(ask.side, "of")
+    if ask.kind == "beyond":   # "more than 20 seconds after", "at least 10 seconds before"
+        limit, side = f"{'at least' if ask.least else 'more than'} {limit}", ask.side
+    else:
+        limit = f"within {limit}"
     res.events = hits + anchors + [e for e in res.events if e not in hits and e not in anchors]
     people = list(dict.fromkeys(e.character_id for e in hits))
     res.value = (len(hits), len(people), int(round(ask.seconds)))
     if not hits:
-        return f"No, {who or 'nobody'} {'did not speak' if who else 'spoke'} within {limit} {side} {moment}.", res
+        return f"No, {who or 'nobody'} {'did not speak' if who else 'spoke'} {limit} {side} {moment}.", res
     times = _join([res.say(e.start) for e in hits])
     if re.match(r"^\W*how\s+many\s+(?:people|persons|different)", question, re.IGNORECASE):
-        text = f"{len(people)}: {_join([res.describe[c] for c in people])} (at {times}) within {limit} {side} {moment}."
+        text = f"{len(people)}: {_join([res.describe[c] for c in people])} (at {times}) {limit} {side} {moment}."
     elif re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):
-        text = f"{_cap(times_word(len(hits)))} within {limit} {side} {moment}: at {times}."
+        text = f"{_cap(times_word(len(hits)))} {limit} {side} {moment}: at {times}."
     else:
         yes = "Yes, " if re.match(r"^\W*(?:did|was|were|is|has|had)\b", question, re.IGNORECASE) else ""
-        text = f"{yes}{_join([res.describe[c] for c in people])} spoke within {limit} {side} {moment}: at {times}."
+        text = f"{yes}{_join([res.describe[c] for c in people])} spoke {limit} {side} {moment}: at {times}."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 

@@ -7,6 +7,7 @@
 - ``listed_count`` / ``listed_which`` / ``listed_any``: how many (which, any) of the listed people spoke in the
   frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
+- ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
@@ -74,6 +75,7 @@ from . import (
     silences,
     talk_span,
     talk_total,
+    turn_lengths,
     turn_order,
     turn_sequence,
     window_counts,
@@ -102,6 +104,10 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(either):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
                     check_question=sides.check_question(either), people_from_question=False)
+    lengths = turn_lengths.asks_lengths(question)
+    if lengths is not None:
+        return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
+                    prepare=turn_lengths.prepare)
     robot_at = room_changes.asks_robot_at(question)
     if robot_at is not None:
         return Plan("robot_at", lambda ex, q, t: room_changes.answer_robot_at(ex, *robot_at, t))

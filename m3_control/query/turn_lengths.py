@@ -1,0 +1,144 @@
+"""Two turns compared by their own length: "whose first turn was longer, A's or B's?", "was A's last turn shorter than
+B's first?", "who spoke longer the first time, A or B?", "was A's first turn longer than their last?"; or one
+person's turn against a length: "was A's first turn longer than 5 seconds?".
+
+Not two people's talk in total ("who talked longer in total?": :mod:`.talk_time`), not one turn's length ("how long
+was A's first turn?": the frame), not turns of everyone ranked by length (:mod:`.sentences`). Each turn is its person's
+n-th (first, last, second, ...) voice turn in the frame's place and window; its length is the detected speech, start
+to end. Lengths within half a second of each other are "about as long" (a turn's edges are the voice detector's).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor
+from .frame import Query
+from .phrase import REFUSAL, check, phrase
+from .repair import time_of
+from .result import QueryResult
+from .wording import QUOTED, _rank
+from .words import AMOUNT, cap, ordinal_word, seconds_word
+
+_WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th))"
+_TURN = r"(?:turns?|times?|words?|sentences?|remarks?|lines?|utterances?)"
+_ONE_TURN = re.compile(rf"\b{_WHICH}\s+{_TURN}\b|\b{_WHICH}\s+(?:one)\b|\b(?:the|their|his|her)\s+{_WHICH}\b|"
+                       rf"(?:'s|’s)\s+{_WHICH}\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(longer|shorter)\b", re.IGNORECASE)
+_NOT_ONE_TURN = re.compile(r"\b(?:in\s+(?:all|total)|altogether|overall|combined|added\s+up|all\s+together|"
+                           r"more\s+(?:often|times)|how\s+(?:long|many|much))\b", re.IGNORECASE)
+_NOT_NAMES = r"I|The|Was|Were|Is|Did|Does|Who|Whose|Which|What|A|An|Or|And|Compare|Of|Between|Tell"
+_PERSON = re.compile(rf"\x00|\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+\b"
+                     r"(?=(?:'s|’s)?(?:\s|\W*$|[,?]))")
+_THAN_AMOUNT = re.compile(rf"\b(?:longer|shorter)\s+than\s+(?P<n>{AMOUNT})\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:their|his|her)\s+(?:own\s+)?" + _WHICH + r"\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LengthsAsk:
+    people: tuple[str, str]       # whose turns, by their words (or names); the same person twice for one's own two
+    nths: tuple[int, int]         # which of their turns (1-based; -1 the last)
+    shorter: bool                 # the question asks which is shorter
+    seconds: float | None = None  # one person's turn against this length (people and nths: that turn twice)
+
+
+def _nth(word: str) -> int:
+    word = word.lower()
+    return -1 if word in ("last", "final") else _rank(word)
+
+
+def asks_lengths(question: str) -> LengthsAsk | None:
+    """The two turns a question compares by length, else None."""
+    plain = QUOTED.sub(" ", question)
+    cmp = _COMPARED.search(plain)
+    if cmp is None or _NOT_ONE_TURN.search(plain) or not _ONE_TURN.search(plain):
+        return None
+    quoted = iter(next(g for g in m.groups() if g) for m in QUOTED.finditer(question))
+    marked = QUOTED.sub(" \x00 ", question)
+    found = [(m.start(), m.end(), next(quoted, "") if m.group(0) == "\x00" else m.group(0))
+             for m in _PERSON.finditer(marked)]
+    whiches = [(m.start(), next(g for g in m.groups() if g)) for m in _ONE_TURN.finditer(marked)]
+    amount = _THAN_AMOUNT.search(marked)
+    if amount is not None:     # "was A's first turn longer than 5 seconds?"
+        n = time_of(amount.group("n"))
+        if len(found) != 1 or n is None:
+            return None
+        nth = _nth(whiches[0][1])
+        return LengthsAsk((found[0][2], found[0][2]), (nth, nth), cmp.group(1).lower() == "shorter", seconds=n)
+    if len(found) == 1 and len(whiches) >= 2 and _PRONOUN.search(marked):   # "A's first turn ... than their last"
+        return LengthsAsk((found[0][2], found[0][2]), (_nth(whiches[0][1]), _nth(whiches[-1][1])),
+                          cmp.group(1).lower() == "shorter")
+    if len(found) != 2 or found[0][2] == found[1][2]:
+        return None
+    nths = []
+    for i, (_, end, _) in enumerate(found):   # each person's own word ("A's first turn", "B's last"), else the first
+        stop = found[i + 1][0] if i + 1 < len(found) else len(marked)
+        own = next((w for pos, w in whiches if end <= pos < stop and pos - end < 12), None)
+        nths.append(_nth(own or whiches[0][1]))
+    return LengthsAsk((found[0][2], found[1][2]), (nths[0], nths[1]), cmp.group(1).lower() == "shorter")
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns in the frame's place and window (the people and turns are read from the question)."""
+    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
+                   count=None, act="spoke", top=None, measure=None, only=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    picked = []
+    for ref, n in zip(ask.people, ask.nths, strict=True):
+        named = executor.run(replace(prepare(q), who=ref), before_time)
+        if named.status != "ok":
+            return phrase(named), named
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        res.who[ref] = named.who["who"]
+        mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid),
+                      key=lambda e: (e.start, e.id))
+        which = "last" if n == -1 else ordinal_word(n)
+        if not mine or n > len(mine):
+            heard = f"spoke only {len(mine)} time{'s' if len(mine) != 1 else ''}" if mine else "never spoke"
+            return f"I can't compare them: {res.describe[cid]} {heard}, so there is no {which} turn.", res
+        picked.append((mine[n - 1] if n > 0 else mine[-1], which))
+    (a, wa), (b, wb) = picked
+    if ask.seconds is not None:
+        return _against(res, a, wa, ask, question)
+    la, lb = a.end - a.start, b.end - b.start
+    sa, sb = int(round(la)), int(round(lb))
+    res.events = [a, b] + [e for e in res.events if e is not a and e is not b]
+    res.value = (sa, sb)
+    name_a = f"{res.describe[a.character_id]}'s {wa} turn"
+    name_b = f"{res.describe[b.character_id]}'s {wb} turn" if a.character_id != b.character_id else f"their {wb} turn"
+    both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_word(sa) if sa else 'under a second'}, {name_b} (at " \
+           f"{res.say(b.start)}) {seconds_word(sb) if sb else 'under a second'}"
+    yes_no = re.match(r"^\W*(?:was|were|is|did|does)\b", question, re.IGNORECASE)
+    if abs(la - lb) < 0.5:
+        text = f"{'No, they' if yes_no else 'They'} were about as long: {both}."
+    else:
+        first_wins = (la < lb) if ask.shorter else (la > lb)
+        winner = name_a if first_wins else name_b
+        word = "shorter" if ask.shorter else "longer"
+        text = (f"{'Yes' if first_wins else 'No'}: {both}." if yes_no else f"{cap(winner)} was {word}: {both}.")
+    text = cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _against(res: QueryResult, e, which: str, ask: LengthsAsk, question: str) -> tuple[str, QueryResult]:
+    """One turn's length against the question's: "Yes, A's first turn (at 00:05) lasted 6 seconds (more than 5)."."""
+    length, limit = e.end - e.start, float(ask.seconds or 0.0)
+    secs, n = int(round(length)), int(round(limit))
+    res.events = [e] + [x for x in res.events if x is not e]
+    res.value = (secs, n)
+    holds = length < limit if ask.shorter else length > limit
+    lasted = seconds_word(secs) if secs else "under a second"
+    than = f"{'shorter' if ask.shorter else 'longer'} than {seconds_word(n)}"
+    yes_no = re.match(r"^\W*(?:was|were|is|did|does)\b", question, re.IGNORECASE)
+    turn = f"{res.describe[e.character_id]}'s {which} turn (at {res.say(e.start)}) lasted {lasted}"
+    text = f"{'Yes' if holds else 'No'}, {turn}: {'' if holds else 'not '}{than}." if yes_no else f"{turn}."
+    text = cap(text)
+    return (REFUSAL if check(text, res) else text), res
