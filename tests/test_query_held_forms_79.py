@@ -108,3 +108,27 @@ def test_beyond_is_read_only_with_a_moment():
     assert anchored.asks_anchored("Did Ann speak for more than 20 seconds in total?") is None
     assert anchored.asks_anchored("Did Ann speak more than 2 times after Bo?") is None
     assert plan_for("Did Ann speak within 10 seconds after Bo's first turn?").kind == "within"  # type: ignore[union-attr]
+
+
+# ---- held-out 708: nobody at the moment asked about is said with the turn nearest it; a colour someone likes is not
+# a colour their words hold ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    ("What was said at 0:23?", "find=what at=0:23", ["the nearest", "Ann", "00:20"], []),   # Ann until 0:21
+    ("Who was speaking at 0:43?", "find=who at=0:43", ["the nearest", CY, "00:41"], []),     # Cy until 0:41, Bo 0:45
+    ("Who was speaking at 0:30?", "find=who at=0:30", [], ["the nearest"]),                  # 9 s after, 5 s before
+])
+def test_nobody_at_the_moment_names_the_nearest_turn(lx, question, frame, named, absent):
+    a = answer(lx, question, frame, frame).answer
+    assert a.startswith("I don't remember anyone") and all(n in a for n in named), a
+    assert not any(x in a for x in absent), a
+
+
+@pytest.mark.parametrize("question, start, absent", [
+    ("What colour does Ann like?", "I don't remember Ann saying anything about what colour they like", ["red"]),
+    ("Which number does Ann prefer?", "I don't remember Ann saying anything", ["folder"]),
+    ("What colour did Ann mention?", "Ann said red", []),
+])
+def test_a_colour_someone_likes_is_not_a_colour_they_said(lx, question, start, absent):
+    a = answer(lx, question, 'find=what who="Ann"', 'find=what who="Ann"').answer
+    assert a.startswith(start) and not any(x in a.lower() for x in absent), a

