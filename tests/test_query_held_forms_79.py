@@ -132,3 +132,32 @@ def test_nobody_at_the_moment_names_the_nearest_turn(lx, question, frame, named,
 def test_a_colour_someone_likes_is_not_a_colour_they_said(lx, question, start, absent):
     a = answer(lx, question, 'find=what who="Ann"', 'find=what who="Ann"').answer
     assert a.startswith(start) and not any(x in a.lower() for x in absent), a
+
+
+# ---- held-out 709: between one person's first and second turns when they spoke once: said, not "I did not hear B"
+
+@pytest.mark.parametrize("question, start", [
+    (f"Did Ann speak between {BO}'s first and second turns?", "Yes"),                    # Ann 0:20, Bo 0:10 and 0:45
+    (f"Did Ann speak between {BO}'s first and third turns?", f"{BO[0].upper() + BO[1:]} spoke twice in all: there "
+     "was no third time"),
+    (f"Did {CY} speak between {BO}'s second and fourth turns?", f"{BO[0].upper() + BO[1:]} spoke twice in all"),
+])
+def test_between_a_persons_turns_they_never_took(lx, question, start):
+    frame = f'find=yes who="Ann" other="{COFFEE}" rel=right_before'
+    a = answer(lx, question, frame, frame).answer
+    assert a.startswith(start), a
+
+
+# ---- held-out 710: a moment after the robot's track ends is said with where the track last had it ----
+
+def test_after_the_track_ends_says_the_last_place_known(db_at):
+    store, _ = meeting_store(db_at("short.db"), lambda clip: _poses(clip) if clip < 2 else [], script=SCRIPT, silent=[])
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        ex = QueryExecutor(store)
+        a = answer(ex, "Was I in the lab at 1:10?", "find=yes at=1:10", "find=yes at=1:10").answer
+        assert a.startswith("I have no record of where I was at 01:10") and "office (from 00:30)" in a, a
+        a = answer(ex, "Was I in the office at 0:40?", "find=yes at=0:40", "find=yes at=0:40").answer
+        assert a.startswith("Yes, I was in the office"), a
+    finally:
+        store.close()

@@ -139,6 +139,10 @@ class QueryExecutor:
                 not nth(_own_turns(facts, other), int(q.other_turn)):
             res.value = len(_own_turns(facts, other))
             return self._stop(res, "no_such_turn", q.other_turn)
+        if q.until_turn not in (None, "last") and until is not None and \
+                not nth(_own_turns(facts, until), int(q.until_turn)):   # "between A's first and second turns"
+            res.value = len(_own_turns(facts, until))
+            return self._stop(res, "no_such_turn", f"until:{q.until_turn}")
         if q.until and other is not None and until is not None:
             scope = self._between(res, facts, other, until, scope)
         if q.rel:

@@ -67,7 +67,17 @@ def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
         return named, res
     t = res.read(clock)
     if not res.robot_places or t is None:
-        return f"I have no record of where I was at {clock}.", res
+        # after the track ends (or in a gap): where it last had me, not a yes or no (held-out 710, 1:00 of 0:54)
+        last = [s for s in robot_stays(executor.store, res.now) if t is not None and s[1] <= t]
+        if not last:
+            return f"I have no record of where I was at {clock}.", res
+        res.robot_places.append((last[-1][1], last[-1][0]))
+        left = f", until {res.say(last[-1][2])}" if last[-1][2] is not None else ""
+        if last[-1][2] is not None:
+            res.robot_places.append((last[-1][2], last[-1][0]))
+        text = f"I have no record of where I was at {res.say(t)}: the last I know, I was in the {last[-1][0]} (from " \
+               f"{res.say(last[-1][1])}{left})."
+        return (REFUSAL if check(text, res) else text), res
     where = res.robot_places[-1][1]
     res.value = where == named[0]
     text = f"Yes, I was in the {named[0]} at {res.say(t)}." if res.value else \

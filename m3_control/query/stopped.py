@@ -20,8 +20,9 @@ def stopped(res: QueryResult) -> str:
     if s == "future_time":
         return f"I have no memory of {ref} yet."
     if s == "no_such_turn":     # "right before A spoke for the third time" when A spoke twice
-        n = int(ref)
-        d = res.describe[res.who["other"].character_id]  # type: ignore[index]
+        key, _, n_ = ref.rpartition(":")      # ("until:2": the second turn of the frame's until)
+        n = int(n_)
+        d = res.describe[res.who[key or "other"].character_id]  # type: ignore[index]
         return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
     if s == "unknown_place":
         return f"I don't know a place called \"{_said(ref)}\"."
