@@ -236,6 +236,18 @@ def prepare(q: Query) -> Query:
                    place=None)
 
 
+def named_into(executor: QueryExecutor, base: Query, ref: str, res: QueryResult,
+               before_time: float | None) -> QueryResult:
+    """The person ``ref`` (their words or name) resolved as the frame ``base`` would, their description and resolution
+    added to ``res``; the named query's result (a status other than ok: the reference stopped it, said as such)."""
+    named = executor.run(replace(base, who=ref), before_time)
+    if named.status == "ok":
+        cid = named.who["who"].character_id
+        res.describe[cid] = named.describe[cid]  # type: ignore[index]
+        res.who[ref] = named.who["who"]
+    return named
+
+
 class _Missing(Exception):
     pass
 
@@ -276,13 +288,10 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
         return phrase(res), res
     ids: dict[str, int] = {}
     for ref in dict.fromkeys([*(m.quote for m in ask.moments if m.quote), *([ask.subject] if ask.subject else [])]):
-        named = executor.run(replace(prepare(q), who=ref), before_time)
+        named = named_into(executor, prepare(q), ref, res, before_time)
         if named.status != "ok":
             return phrase(named), named
-        cid = named.who["who"].character_id
-        res.describe[cid] = named.describe[cid]  # type: ignore[index]
-        res.who[ref] = named.who["who"]
-        ids[ref] = cid
+        ids[ref] = named.who["who"].character_id  # type: ignore[assignment]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
     known = sorted({s[0] for s in robot_stays(executor.store, res.now)}, key=len, reverse=True)
 

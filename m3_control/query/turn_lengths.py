@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .anchored import named_into
 from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
@@ -92,12 +93,10 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
         return phrase(res), res
     picked = []
     for ref, n in zip(ask.people, ask.nths, strict=True):
-        named = executor.run(replace(prepare(q), who=ref), before_time)
+        named = named_into(executor, prepare(q), ref, res, before_time)
         if named.status != "ok":
             return phrase(named), named
         cid = named.who["who"].character_id
-        res.describe[cid] = named.describe[cid]  # type: ignore[index]
-        res.who[ref] = named.who["who"]
         mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid),
                       key=lambda e: (e.start, e.id))
         which = "last" if n == -1 else ordinal_word(n)
