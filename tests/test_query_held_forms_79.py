@@ -52,7 +52,7 @@ def lx(db_at):
     (f"Was Ann's last turn longer than {CY}'s first turn?", f'find=more who="Ann" other="{TECH}" rel=right_before',
      "No", ["2 seconds", "6 seconds"], ["more often"]),
     (f"Was {CY}'s last turn shorter than {BO}'s first?", f'find=more who="{TECH}" other="{COFFEE}"',
-     "No, they were about as long", ["2 seconds"], []),
+     "No, they were about as long, about 2 seconds each", ["00:10"], ["lasted"]),
     (f"Who spoke longer the first time, {BO} or {CY}?", f'find=more who="{COFFEE}" other="{TECH}"',
      f"{CY[0].upper() + CY[1:]}'s first turn was longer", ["6 seconds"], []),
     (f"Whose second turn was shorter, {CY}'s or {BO}'s?", f'find=more who="{TECH}" other="{COFFEE}"',
@@ -159,5 +159,20 @@ def test_after_the_track_ends_says_the_last_place_known(db_at):
         assert a.startswith("I have no record of where I was at 01:10") and "office (from 00:30)" in a, a
         a = answer(ex, "Was I in the office at 0:40?", "find=yes at=0:40", "find=yes at=0:40").answer
         assert a.startswith("Yes, I was in the office"), a
+    finally:
+        store.close()
+
+
+# ---- held-out 715 (the landing code): "about as long" said with one figure, not rounded lengths that disagree ----
+
+def test_about_as_long_is_said_with_one_figure(db_at):
+    script = [(0, "ann", 2.0, 3.45, "Put the red folder on the desk."),
+              (0, "bo", 10.0, 11.9, "The coffee machine is broken.")]
+    store, _ = meeting_store(db_at("near.db"), _poses, script=script, silent=[])
+    try:
+        ex = QueryExecutor(store)
+        q = f"Whose first turn was longer, Ann's or {BO}'s?"
+        a = answer(ex, q, f'find=more who="Ann" other="{COFFEE}"', f'find=more who="Ann" other="{COFFEE}"').answer
+        assert a.startswith("They were about as long, about 2 seconds each") and "1 second" not in a, a
     finally:
         store.close()

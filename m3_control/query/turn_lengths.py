@@ -5,7 +5,8 @@ person's turn against a length: "was A's first turn longer than 5 seconds?".
 Not two people's talk in total ("who talked longer in total?": :mod:`.talk_time`), not one turn's length ("how long
 was A's first turn?": the frame), not turns of everyone ranked by length (:mod:`.sentences`). Each turn is its person's
 n-th (first, last, second, ...) voice turn in the frame's place and window; its length is the detected speech, start
-to end. Lengths within half a second of each other are "about as long" (a turn's edges are the voice detector's).
+to end. Lengths within half a second of each other (or the same in whole seconds) are "about as long", said as one
+figure for both (a turn's edges are the voice detector's).
 """
 
 from __future__ import annotations
@@ -108,16 +109,18 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     if ask.seconds is not None:
         return _against(res, a, wa, ask, question)
     la, lb = a.end - a.start, b.end - b.start
-    sa, sb = int(round(la)), int(round(lb))
+    sa, sb, each = int(round(la)), int(round(lb)), int(round((la + lb) / 2))
     res.events = [a, b] + [e for e in res.events if e is not a and e is not b]
-    res.value = (sa, sb)
+    res.value = (sa, sb, each)
     name_a = f"{res.describe[a.character_id]}'s {wa} turn"
     name_b = f"{res.describe[b.character_id]}'s {wb} turn" if a.character_id != b.character_id else f"their {wb} turn"
     both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_word(sa) if sa else 'under a second'}, {name_b} (at " \
            f"{res.say(b.start)}) {seconds_word(sb) if sb else 'under a second'}"
     yes_no = re.match(r"^\W*(?:was|were|is|did|does)\b", question, re.IGNORECASE)
-    if abs(la - lb) < 0.5:
-        text = f"{'No, they' if yes_no else 'They'} were about as long: {both}."
+    if abs(la - lb) < 0.5 or sa == sb:   # one figure for both (1.45 and 1.9 s are not "1 second" and "2 seconds")
+        size = f"about {seconds_word(each)}" if each else "under a second"
+        text = f"{'No, they' if yes_no else 'They'} were about as long, {size} each: {name_a} (at " \
+               f"{res.say(a.start)}) and {name_b} (at {res.say(b.start)})."
     else:
         first_wins = (la < lb) if ask.shorter else (la > lb)
         winner = name_a if first_wins else name_b
