@@ -71,12 +71,11 @@ def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
         last = [s for s in robot_stays(executor.store, res.now) if t is not None and s[1] <= t]
         if not last:
             return f"I have no record of where I was at {clock}.", res
-        res.robot_places.append((last[-1][1], last[-1][0]))
-        left = f", until {res.say(last[-1][2])}" if last[-1][2] is not None else ""
-        if last[-1][2] is not None:
-            res.robot_places.append((last[-1][2], last[-1][0]))
-        text = f"I have no record of where I was at {res.say(t)}: the last I know, I was in the {last[-1][0]} (from " \
-               f"{res.say(last[-1][1])}{left})."
+        room, entered, left = last[-1]
+        res.robot_places += [(entered, room)] + ([(left, room)] if left is not None else [])
+        until = f", until {res.say(left)}" if left is not None else ""
+        text = f"I have no record of where I was at {res.say(t)}: the last I know, I was in the {room} (from " \
+               f"{res.say(entered)}{until})."
         return (REFUSAL if check(text, res) else text), res
     where = res.robot_places[-1][1]
     res.value = where == named[0]

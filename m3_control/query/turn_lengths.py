@@ -34,6 +34,7 @@ _NOT_NAMES = r"I|The|Was|Were|Is|Did|Does|Who|Whose|Which|What|A|An|Or|And|Compa
 _PERSON = re.compile(rf"\x00|\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+\b"
                      r"(?=(?:'s|’s)?(?:\s|\W*$|[,?]))")
 _THAN_AMOUNT = re.compile(rf"\b(?:longer|shorter)\s+than\s+(?P<n>{AMOUNT})\b", re.IGNORECASE)
+_YES_NO = re.compile(r"^\W*(?:was|were|is|did|does)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:their|his|her)\s+(?:own\s+)?" + _WHICH + r"\b", re.IGNORECASE)
 
 
@@ -56,6 +57,7 @@ def asks_lengths(question: str) -> LengthsAsk | None:
     cmp = _COMPARED.search(plain)
     if cmp is None or _NOT_ONE_TURN.search(plain) or not _ONE_TURN.search(plain):
         return None
+    shorter = cmp.group(1).lower() == "shorter"
     quoted = iter(next(g for g in m.groups() if g) for m in QUOTED.finditer(question))
     marked = QUOTED.sub(" \x00 ", question)
     found = [(m.start(), m.end(), next(quoted, "") if m.group(0) == "\x00" else m.group(0))
@@ -67,10 +69,9 @@ def asks_lengths(question: str) -> LengthsAsk | None:
         if len(found) != 1 or n is None:
             return None
         nth = _nth(whiches[0][1])
-        return LengthsAsk((found[0][2], found[0][2]), (nth, nth), cmp.group(1).lower() == "shorter", seconds=n)
+        return LengthsAsk((found[0][2], found[0][2]), (nth, nth), shorter, seconds=n)
     if len(found) == 1 and len(whiches) >= 2 and _PRONOUN.search(marked):   # "A's first turn ... than their last"
-        return LengthsAsk((found[0][2], found[0][2]), (_nth(whiches[0][1]), _nth(whiches[-1][1])),
-                          cmp.group(1).lower() == "shorter")
+        return LengthsAsk((found[0][2], found[0][2]), (_nth(whiches[0][1]), _nth(whiches[-1][1])), shorter)
     if len(found) != 2 or found[0][2] == found[1][2]:
         return None
     nths = []
@@ -78,7 +79,7 @@ def asks_lengths(question: str) -> LengthsAsk | None:
         stop = found[i + 1][0] if i + 1 < len(found) else len(marked)
         own = next((w for pos, w in whiches if end <= pos < stop and pos - end < 12), None)
         nths.append(_nth(own or whiches[0][1]))
-    return LengthsAsk((found[0][2], found[1][2]), (nths[0], nths[1]), cmp.group(1).lower() == "shorter")
+    return LengthsAsk((found[0][2], found[1][2]), (nths[0], nths[1]), shorter)
 
 
 def prepare(q: Query) -> Query:
@@ -92,12 +93,14 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
-    picked = []
+    picked, ids = [], {}
     for ref, n in zip(ask.people, ask.nths, strict=True):
-        named = named_into(executor, prepare(q), ref, res, before_time)
-        if named.status != "ok":
-            return phrase(named), named
-        cid = named.who["who"].character_id
+        if ref not in ids:     # (one person's two turns, or one turn against a length: resolved once)
+            named = named_into(executor, prepare(q), ref, res, before_time)
+            if named.status != "ok":
+                return phrase(named), named
+            ids[ref] = named.who["who"].character_id
+        cid = ids[ref]
         mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid),
                       key=lambda e: (e.start, e.id))
         which = "last" if n == -1 else ordinal_word(n)
@@ -116,7 +119,7 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     name_b = f"{res.describe[b.character_id]}'s {wb} turn" if a.character_id != b.character_id else f"their {wb} turn"
     both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_word(sa) if sa else 'under a second'}, {name_b} (at " \
            f"{res.say(b.start)}) {seconds_word(sb) if sb else 'under a second'}"
-    yes_no = re.match(r"^\W*(?:was|were|is|did|does)\b", question, re.IGNORECASE)
+    yes_no = _YES_NO.match(question)
     if abs(la - lb) < 0.5 or sa == sb:   # one figure for both (1.45 and 1.9 s are not "1 second" and "2 seconds")
         size = f"about {seconds_word(each)}" if each else "under a second"
         text = f"{'No, they' if yes_no else 'They'} were about as long, {size} each: {name_a} (at " \
@@ -139,7 +142,7 @@ def _against(res: QueryResult, e, which: str, ask: LengthsAsk, question: str) ->
     holds = length < limit if ask.shorter else length > limit
     lasted = seconds_word(secs) if secs else "under a second"
     than = f"{'shorter' if ask.shorter else 'longer'} than {seconds_word(n)}"
-    yes_no = re.match(r"^\W*(?:was|were|is|did|does)\b", question, re.IGNORECASE)
+    yes_no = _YES_NO.match(question)
     turn = f"{res.describe[e.character_id]}'s {which} turn (at {res.say(e.start)}) lasted {lasted}"
     text = f"{'Yes' if holds else 'No'}, {turn}: {'' if holds else 'not '}{than}." if yes_no else f"{turn}."
     text = cap(text)
