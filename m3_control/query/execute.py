@@ -41,6 +41,7 @@ from .turn_forms import nearest, reach_pick, scoped_role, silence, sole, span_tu
 
 AT_TOLERANCE_S = 1.0     # "who was speaking at 1:05": a turn that ends up to a second before still counts
 NEAR_S = 3.0             # nobody at that moment: a turn this close to it is named as the nearest
+NAMED_NEAR_S = 10.0      # the person asked about not at that moment: their own turn this close is named
 SAME_SENTENCE = 0.75     # two transcripts of one person this alike (quotes.quote_score both ways) are one sentence
 REL_SLACK_S = 0.5        # turns may touch: "right before" allows this much overlap with the anchor
 
@@ -183,6 +184,11 @@ class QueryExecutor:
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
+        if at is not None and q.find != "gap" and who is not None and not sel and act != "any" and q.place is None \
+                and not q.rel and q.measure != "nearest":
+            # "what did A say at 0:25?" when A was not speaking then: A's own turn nearest that moment, if close
+            res.near = [e for e in nearest([e for e in around if e.character_id == who], at, act)
+                        if min(abs(e.start - at), abs(e.end - at)) <= NAMED_NEAR_S]
         if away:
             there = [e for e in facts.turns if e.kind in kinds]   # never there: at any time, not only then
             self.place_turns(res, there)

@@ -332,7 +332,7 @@ def _nobody(res: QueryResult, cond: str) -> str:
     if q.who and w is not None and w.character_id is not None:
         # the person the question names did not do it there or then ("what did C say right after A?")
         did = {"spoke": "did not speak", "seen": "was not seen"}.get(act or "", "was not seen or heard")
-        return f"{_cap(res.describe[w.character_id])} {did}{cond}."  # type: ignore[index]
+        return f"{_cap(res.describe[w.character_id])} {did}{cond}{near_hint(res)}."  # type: ignore[index]
     if act == "seen":
         return f"I don't remember seeing anyone{cond}."
     rank = count_rank(q.pick)
@@ -447,7 +447,7 @@ def _yes(res: QueryResult, cond: str) -> str:
             when = f" at {res.say(first.start)}" if first is not None else ""
             verb = "spoke" if first is not None and first.kind == "voice" else "was seen" if first else "was there"
             return f"Yes, {d} {verb}{when}{cond}."
-        return f"No, I did not {'see' if q.act == 'seen' or q.rel == 'with' else 'hear'} {d}{cond}."
+        return f"No, I did not {'see' if q.act == 'seen' or q.rel == 'with' else 'hear'} {d}{cond}{near_hint(res)}."
     # "did anyone speak more than twice in the kitchen?": what nobody did, said in full
     # ... "did anyone speak more often than A in the lab?": than A there
     against = q.times is not None and compares_with_other(q.times) and "other" in res.who
@@ -556,7 +556,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     """What the answer states that the result does not contain: quotes, clock times, counts and places. Empty
     when every stated fact comes from the executed result."""
     problems: list[str] = []
-    allowed_quotes = {_norm(e.text) for e in res.events} | {_norm(w.ref) for w in res.who.values()}
+    allowed_quotes = {_norm(e.text) for e in res.events + res.near} | {_norm(w.ref) for w in res.who.values()}
     allowed_quotes |= {_norm(m) for c in res.candidates for m in _QUOTE.findall(c)}
     allowed_quotes |= {_norm(_said(res.problem))} if res.problem else set()
     for text in list(res.describe.values()) + [str(v) for v in (res.value if isinstance(res.value, list) else [])]:

@@ -242,9 +242,14 @@ def nearest(scope: list[Turn], at: float, act: str | None) -> list[Turn]:
 
 
 def near_hint(res) -> str:  # noqa: ANN001  (a QueryResult)
-    """"; the nearest: B, from 00:22 to 00:24": nobody at the frame's moment, the turns closest to it (``res.near``)."""
-    said = [f"{res.describe[e.character_id]}, from {res.say(e.start)} to {res.say(e.end)}" for e in res.near]
-    return f"; the nearest: {' and '.join(said)}" if said else ""
+    """"; the nearest: B, from 00:22 to 00:24": nobody at the frame's moment, the turns closest to it (``res.near``);
+    "; their nearest turn was from ...": the person asked about, silent then (with the words when asked what)."""
+    words = res.query.find == "what"     # "what was said at 0:23?": the nearest words too
+    w = res.who.get("who")
+    own = w is not None and all(e.character_id == w.character_id for e in res.near)   # the person asked about
+    said = [("" if own else f"{res.describe[e.character_id]}, ") + f"from {res.say(e.start)} to {res.say(e.end)}"
+            + (f' ("{e.text.strip()}")' if words and e.text.strip() else "") for e in res.near]
+    return f"; {'their nearest turn was' if own else 'the nearest:'} {' and '.join(said)}" if said else ""
 
 
 class _Scope:

@@ -1,0 +1,37 @@
+"""Question forms noticed at stop 79 and fixed at stop 80, on stop 79's meeting of turns of different lengths
+(``lx``; asked at 1:31):
+
+    kitchen 0:00-0:30: Ann 0:02-0:07, Bo 0:10-0:12 (COFFEE), Ann 0:20-0:21
+    office  0:30-1:00: Cy 0:35-0:41 (TECH), Bo 0:45-0:48
+    lab     1:00-1:30: Ann 1:05-1:07, Cy 1:10-1:11, Cy 1:20-1:22, Ann 1:25-1:27
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_query_also import answer
+from .test_query_executor import COFFEE, TECH
+from .test_query_held_forms_79 import lx  # noqa: F401  (the fixture)
+
+# ---- the person asked about was silent at that moment (someone else may have been speaking): their nearest turn,
+# up to 10 s away, with its words when asked what they said ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    ("What did Ann say at 1:10?", 'find=what who="Ann" at=1:10',           # Cy speaking then
+     ["did not speak at 01:10", "their nearest turn was from 01:05 to 01:07", "Thanks for the help"], []),
+    (f"What did the person who said '{TECH}' say at 1:26?", f'find=what who="{TECH}" at=1:26',   # Ann speaking then
+     ["did not speak at 01:26", "from 01:20 to 01:22", "See you tomorrow"], ["Bye everyone"]),
+    (f"Was the person who said '{TECH}' speaking at 0:46?", f'find=yes who="{TECH}" at=0:46',    # Bo speaking then
+     ["No", "their nearest turn was from 00:35 to 00:41"], []),
+    (f"What did the person who said '{COFFEE}' say at 0:30?", f'find=what who="{COFFEE}" at=0:30',
+     ["did not speak at 00:30"], ["nearest"]),                             # 15 s either side: too far to name
+])
+def test_a_person_silent_at_the_moment_is_said_with_their_nearest_turn(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def test_nobody_at_the_moment_names_the_nearest_words_when_asked_what(lx):  # noqa: F811
+    a = answer(lx, "What was said at 0:23?", "find=what at=0:23", "find=what at=0:23").answer
+    assert "the nearest: Ann, from 00:20 to 00:21" in a and "Put the red folder on the desk" in a, a
