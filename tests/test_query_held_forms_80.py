@@ -35,3 +35,28 @@ def test_a_person_silent_at_the_moment_is_said_with_their_nearest_turn(lx, quest
 def test_nobody_at_the_moment_names_the_nearest_words_when_asked_what(lx):  # noqa: F811
     a = answer(lx, "What was said at 0:23?", "find=what at=0:23", "find=what at=0:23").answer
     assert "the nearest: Ann, from 00:20 to 00:21" in a and "Put the red folder on the desk" in a, a
+
+
+# ---- held-out 717: "when did A finish speaking for the last time?" is when that turn ended, not when it began;
+# "which single turn was the longest?" with the length after the turn ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    (f"At what time did the person who said '{TECH}' finish speaking for the last time?",
+     f'find=when who="{TECH}" pick=last', ["stopped speaking at 01:22"], ["01:20"]),          # Cy 1:20-1:22
+    ("When did Ann stop talking?", 'find=when who="Ann"', ["stopped speaking at 01:27"], ["01:25"]),
+    ("When did Ann start talking?", 'find=when who="Ann"', ["first spoke at 00:02"], ["stopped"]),
+    ("When did Ann last speak?", 'find=when who="Ann" pick=last', ["last spoke at 01:25"], ["stopped"]),
+])
+def test_stopping_to_speak_is_when_the_turn_ended(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+@pytest.mark.parametrize("question, frame, named", [
+    ("Which single turn was the longest?", "find=what by=turn", ["longest single turn", TECH, "00:35", "6.0 seconds"]),
+    ("Whose turn was the shortest?", "find=who pick=least", ["shortest single turn", "1.0 seconds"]),
+    ("What turn lasted the longest?", "find=what by=turn", ["longest single turn", "00:35"]),
+])
+def test_a_turn_said_with_its_length_after_it(lx, question, frame, named):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n.lower() in a.lower() for n in named) and "in order" not in a and "most often" not in a, a

@@ -458,7 +458,8 @@ class QueryExecutor:
                 # "when did I get to the hallway?": the robot's arrivals there, not the people it met
                 robot_moments(self.store, res, q, t1, t2 if t2 is not None else facts.before_time)
             else:
-                res.value = [e.start for e in events if e is not res.anchor or who == other]
+                res.value = [e.end if q.measure == "end" else e.start for e in events
+                             if e is not res.anchor or who == other]
         elif f == "what":
             said: list[tuple[int, str]] = []
             for e in events:

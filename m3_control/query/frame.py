@@ -82,7 +82,8 @@ class Query:
     measure: str | None = None      # "time": most / least rank by seconds (talk, the robot's stays), not by turns;
     #                                 "silence": find=gap from the end of other's turn to anyone's next words;
     #                                 "people": the busiest place by different people, not turns; "reach": people
-    #                                 by the moment of their k-th turn (times>=k); "nearest": the turn nearest at=
+    #                                 by the moment of their k-th turn (times>=k); "nearest": the turn nearest at=;
+    #                                 "end": find=when is when the turns ended ("when did A stop talking?")
     top: str | None = None          # "2".."5": most / least names that many people ("which two people spoke most?")
     until_turn: str | None = None   # "between A's first and second turns": until's n-th turn ("last"), not the first
     only: str | None = None         # "1": find=yes is whether who was the only one who did it; "else": whether
@@ -200,8 +201,8 @@ def from_dict(data: dict[str, Any]) -> Query:
             raise QueryError(f"{key} is text of at most {MAX_TEXT} characters")
     if hidden["move"] not in (None, "left"):
         raise QueryError(f"move is left, got {hidden['move']!r}")
-    if hidden["measure"] not in (None, "time", "silence", "people", "reach", "nearest"):
-        raise QueryError(f"measure is time, silence, people, reach or nearest, got {hidden['measure']!r}")
+    if hidden["measure"] not in (None, "time", "silence", "people", "reach", "nearest", "end"):
+        raise QueryError(f"measure is time, silence, people, reach, nearest or end, got {hidden['measure']!r}")
     if hidden["only"] not in (None, "1", "else"):
         raise QueryError(f"only is 1 or else, got {hidden['only']!r}")
     if hidden["other_act"] not in (None, "seen"):

@@ -233,6 +233,7 @@ def phrase(res: QueryResult) -> str:
             if verb != "spoke":
                 seen = {"seen": "saw"}.get(q.act or "", "saw or heard")
                 return f"I {lead}{seen} {d} at {res.say(times[0])}."
+            verb = "stopped speaking" if q.measure == "end" else verb    # ("when did A stop talking?": the end)
             return f"{_cap(d)} {lead}{verb} at {res.say(times[0])}{_right_next(res, False)}."
         shown = [res.say(t) for t in times[:6]]
         return f"{_cap(d)} {verb} at {_join(shown)}{' (and later)' if len(times) > 6 else ''}."

@@ -453,10 +453,12 @@ def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) ->
     """A question about one turn the frame read as all of them: someone starting (stopping) to talk, and the words
     right before (after) a clock time."""
     m = _START_STOP.search(plain)
-    if m is not None and q.find == "when" and q.who and not q.pick and not q.rel:
-        pick = "first" if m.group(1) else "last"
-        return noted(q, replace(q, pick=pick, by=None), added, f"pick={pick}: the question asks when they "
-                      f"{'started' if pick == 'first' else 'stopped'} talking")
+    if m is not None and q.find == "when" and q.who and not q.rel and (not q.pick or not m.group(1)) \
+            and q.measure is None:
+        # ("when did A finish speaking for the last time?": when that last turn ended)
+        pick = q.pick or ("first" if m.group(1) else "last")
+        return noted(q, replace(q, pick=pick, by=None, measure=None if m.group(1) else "end"), added,
+                     f"pick={pick}: the question asks when they {'started' if m.group(1) else 'stopped'} talking")
     m = _NEXT_TO_CLOCK.search(plain)
     if m is None or q.find not in ("what", "who", "when") or (q.pick and not q.rel):
         return q

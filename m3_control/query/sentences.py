@@ -69,6 +69,11 @@ _ONE_GO = re.compile(r"\b(?P<which>longest|shortest)\b[^?]*?\b(?:in\s+one\s+go|i
                      r"without\s+(?:stopping|a\s+(?:break|pause))|at\s+a\s+time|at\s+once|in\s+one\s+stretch)\b",
                      re.IGNORECASE)
 
+# "which single turn was the longest?", "whose turn was the shortest?": the length said after the turn
+_TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual\s+)?(?:turn|sentence|utterance|"
+                       r"remark|statement)\s+(?:was|is|lasted|took)\s+(?:the\s+)?(?P<which>longest|shortest|briefest)\b",
+                       re.IGNORECASE)
+
 
 # "did anyone say the same sentence as A?", "who else said what A said?"
 _SAME_AS = re.compile(r"\b(?:say|said|says|repeat|repeated)\s+the\s+same\s+(?:sentence|thing|words?|phrase)\s+as\s+"
@@ -88,7 +93,7 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("by_person", "")
     if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
         return SentenceAsk("same_as", "")
-    m = _ONE_GO.search(question)
+    m = _ONE_GO.search(question) or _TURN_WAS.search(question)
     if m is not None:
         return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0))
     m = _OVER_TURN.search(question)
@@ -229,7 +234,7 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
 
     text = f"The {word} single turn{where} was {one(best)}." if len(ties) == 1 else \
         f"The {word} single turns{where} ({len(ties)}, as long as each other) were {'; '.join(one(e) for e in ties)}."
-    if re.match(r"^\W*who\b", question, re.IGNORECASE):    # "who said the longest sentence?": the person first
+    if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
