@@ -60,3 +60,54 @@ def test_stopping_to_speak_is_when_the_turn_ended(lx, question, frame, named, ab
 def test_a_turn_said_with_its_length_after_it(lx, question, frame, named):  # noqa: F811
     a = answer(lx, question, frame, frame).answer
     assert all(n.lower() in a.lower() for n in named) and "in order" not in a and "most often" not in a, a
+
+
+# ---- held-out 718: "who spoke at about 0:33?" is a moment given loosely, not a topic ("anything about 0:33");
+# the robot's time in two named rooms compared, and "which of the rooms did I spend more time in?" ----
+
+def test_a_clock_after_about_is_a_moment_not_a_topic(lx):  # noqa: F811
+    a = answer(lx, "Who spoke at about 0:33?", "find=who at=0:33", "find=who at=0:33").answer
+    assert "closest to 00:33" in a and TECH.lower() in a.lower() and "anything about" not in a, a
+
+
+def _stays(clip: int) -> list:
+    """The kitchen 0:00-0:20, the office 0:20-1:00 (clips 0-1), the lab 1:00-1:30."""
+    from m3_memory.poses import Pose
+    at = [(0.0, 0.0) if 30.0 * clip + 0.5 * i < 20.0 else (8.0, 0.0) for i in range(61)] if clip < 2 else \
+        [(8.0, 6.0)] * 61
+    return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i, (x, y) in enumerate(at)]
+
+
+@pytest.fixture
+def stays(db_at):
+    from m3_control.query import QueryExecutor
+    from m3_memory.poses import Place
+    from m3_memory.store.where import save_places
+
+    from .people_helpers import meeting_store
+    from .test_query_held_forms_79 import SCRIPT
+    store, _ = meeting_store(db_at("stays.db"), _stays, script=SCRIPT, silent=[])
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        yield QueryExecutor(store)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("question, frame, start, named", [
+    ("Where did I spend more time, the kitchen or the lab?", 'find=more place="lab"', "The lab",
+     ["seconds in the kitchen and", "seconds in the lab"]),
+    ("Did I spend more time in the kitchen than in the office?", 'find=yes place="kitchen"', "No",
+     ["seconds in the office"]),
+    ("Did I spend less time in the kitchen than in the office?", 'find=yes place="kitchen"', "Yes", []),
+    ("Was I longer in the office or in the lab?", "find=where", "The office", ["seconds in the office and"]),
+    ("Which of the rooms did I spend more time in?", 'find=more place="lab"', "I spent the most time in the office",
+     []),
+    ("In which room was I for the shortest time?", "find=where pick=most", "I spent the least time in the kitchen",
+     []),
+    ("Did I spend more time in the office than in the attic?", 'find=yes place="office"', "I have no place called",
+     ["attic"]),
+])
+def test_the_robots_time_in_two_rooms_compared(stays, question, frame, start, named):
+    a = answer(stays, question, frame, frame).answer
+    assert a.startswith(start) and all(n in a for n in named), a

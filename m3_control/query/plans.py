@@ -11,6 +11,7 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``stays_compared``: the robot's time in two places compared (:mod:`.stays_compared`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
   time (:mod:`.room_changes`); ``robot_when``: whether it was in a room when someone (first, last) spoke
   (:mod:`.robot_when`)
@@ -73,6 +74,7 @@ from . import (
     sentences,
     sides,
     silences,
+    stays_compared,
     talk_span,
     talk_total,
     turn_lengths,
@@ -108,6 +110,9 @@ def plan_for(question: str) -> Plan | None:
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
                     prepare=turn_lengths.prepare)
+    stays = stays_compared.asks_stays_compared(question)
+    if stays is not None:
+        return Plan("stays_compared", lambda ex, q, t: stays_compared.answer(ex, stays, t))
     robot_at = room_changes.asks_robot_at(question)
     if robot_at is not None:
         return Plan("robot_at", lambda ex, q, t: room_changes.answer_robot_at(ex, *robot_at, t))

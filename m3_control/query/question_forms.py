@@ -98,8 +98,10 @@ _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|s
                            r"(longest|shortest|most\s+time|least\s+time)|(longest|shortest)\s+(?:time\s+)?"
                            r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking))\b", re.IGNORECASE)
 # "which room did I spend the most time in?", "where did I stay the longest?": the robot's own stays
-_LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)|where)\s+(?:did|have|had)\s+(?:i|we)\s+"
-                           r"(?:spend|spent|stay|stayed|been|be)\b[^?]*\b(most|least|longest|shortest)\b",
+# ... "which of the rooms did I spend more time in?", "in which room was I longest?"
+_LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\s+"
+                           r"(?:(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|stay|stayed|been|be)\b[^?]*\b|(?:was|were)"
+                           r"\s+(?:i|we)\s+(?:(?:the|for\s+the)\s+)?)(most|least|longest|shortest|more|less|longer|shorter)\b",
                            re.IGNORECASE)
 _TOP = re.compile(r"^\W*(?:which|who\s+(?:are|were)\s+the|name\s+the|list\s+the|what\s+(?:are|were)\s+the)\s+"
                   r"(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)?\b[^?]*\b(most|least|fewest)\b",
@@ -118,7 +120,7 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
     spoke the most?" (``top=2``)."""
     stay = _LONGEST_STAY.match(plain)
     if stay is not None:
-        pick = "most" if stay.group(1).lower() in ("most", "longest") else "least"
+        pick = "most" if stay.group(1).lower() in ("most", "longest", "more", "longer") else "least"
         new = Query(find="where", pick=pick, measure="time", from_=q.from_, to=q.to)
         if new != q:
             added.append(f"find=where pick={pick} measure=time: the place the robot stayed the {stay.group(1)}")

@@ -107,7 +107,8 @@ here then now tomorrow today yesterday later soon again""".strip()))
 # words after "about" that start a place, a time or company, not a topic
 _NOT_A_TOPIC = re.compile(r"^(?:in|at|on|inside|before|after|when|while|during|between|to|with|from|since|until|till|"
                           r"by|first|last|then|there|here|earlier|later|yesterday|today|tonight|now|once|it|that|this|"
-                          r"them|him|her)\b", re.IGNORECASE)
+                          r"them|him|her|\d{1,2}:[0-5]\d|\d{1,2}\s*(?:am|pm|a\.m|p\.m|o'clock))\b", re.IGNORECASE)
+# (a clock after "about" is a moment given loosely, not a topic: "who spoke at about 0:33?")
 
 
 @dataclass(frozen=True)
