@@ -70,6 +70,12 @@ _DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|
                     rf"(?:for|before)\b|^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?P<before>passed|went\s+by|"
                     rf"elapsed|(?:had\s+)?gone\s+by|was\s+(?:it|there)|did\s+(?:it\s+take|i\s+wait))\s+before\b",
                     re.IGNORECASE)
+# "how long did the silence before the first words last?", "how long was it quiet before anyone spoke?": the start
+_QUIET_START = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|was|were)\s+"
+                          r"(?:the\s+|it\s+|there\s+)?(?:(?:opening|initial|first)\s+)?(?:silence|silent|quiet|pause|nothing\s+said)\b"
+                          r"[^?]*?\b(?:before|until)\s+(?:the\s+(?:very\s+)?first\s+(?:words?|turn|sentence|voice)|anyone|"
+                          r"anybody|someone|somebody)\b|^\W*how\s+long\s+(?:was|did)\s+the\s+(?:opening|initial)\s+"
+                          r"(?:silence|quiet|pause)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
@@ -165,6 +171,9 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
             return None
         return AnchoredAsk("beyond", (moment,), subject, seconds=n, side=m.group("side").lower(),
                            least=m.group("cmp").lower().startswith("at"), said=m.group(0))
+    m = _QUIET_START.search(marked)
+    if m is not None:
+        return AnchoredAsk("delay", (Moment("start"),), None, said=m.group(0))   # (before one person: a gap)
     m = _DELAY.search(marked)
     if m is not None:
         rest = marked[m.end():]

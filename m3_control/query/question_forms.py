@@ -462,8 +462,8 @@ def one_turn_forms(q: Query, plain: str, quoted: list[str], added: list[str]) ->
         return noted(q, replace(q, pick=pick, by=None, measure=None if m.group(1) else "end"), added,
                      f"pick={pick}: the question asks when they {'started' if m.group(1) else 'stopped'} talking")
     m = _NEXT_TO_CLOCK.search(plain)
-    if m is None or q.find not in ("what", "who", "when") or (q.pick and not q.rel):
-        return q
+    if m is None or q.find not in ("what", "who", "when") or (q.pick not in (None, "first", "last") and not q.rel):
+        return q     # ("who spoke immediately before 0:30?" written pick=first: the last turn before it)
     before = m.group(1).lower() == "before"
     pick = "last" if before else "first"
     who = q.other if q.rel and q.other and not q.who and len(quoted) == 1 else q.who

@@ -35,6 +35,10 @@ _MOST = re.compile(rf"\b(?:the\s+)?(?P<w>most|fewest|least)\s+(?:number\s+of\s+)
 # "in both the kitchen and the lab": the named places, all of them
 _BOTH_NAMED = re.compile(r"\bboth\s+(?:in\s+)?(?:the\s+|my\s+)?(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:in\s+)?"
                          r"(?:the\s+|my\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+# ... "in the kitchen and the lab both", "in the kitchen and in the lab alike"
+_NAMED_BOTH = re.compile(r"\b(?:in|at)\s+(?:the\s+|my\s+)(?P<a>[a-z]+(?:\s+room)?)\s+and\s+(?:also\s+)?"
+                         r"(?:(?:in|at)\s+)?(?:the\s+|my\s+)(?P<b>[a-z]+(?:\s+room)?)\s+(?:both|alike)\b",
+                         re.IGNORECASE)
 # "did A speak in the office and the garage?" (no "both"): a yes / no question about one person in two named places
 # asks for each of them, as "both" would ("or" asks for either: not this)
 _PAIR_NAMED = re.compile(r"\b(?:spoke|speak|talk|talked|heard|seen|say\s+anything|said\s+anything)\s+(?:in|at)\s+"
@@ -60,7 +64,7 @@ def asks_rooms(question: str) -> RoomsAsk | None:
     """What the question asks of people's places, or None when it asks nothing about how many places."""
     quoted = quotes_of(question)
     named = _NAMED.match(question)
-    both = _BOTH_NAMED.search(question) or _PAIR_NAMED.search(question)
+    both = _BOTH_NAMED.search(question) or _NAMED_BOTH.search(question) or _PAIR_NAMED.search(question)
     if both and YES_NO_QUESTION.match(question) and (len(quoted) == 1 or (named and not quoted)) and \
             not {both.group("a").lower(), both.group("b").lower()} & _NOT_PLACES:
         # "did A speak both in the office and in the garage?": one person (by their words or a name) in each of the
@@ -89,7 +93,7 @@ def asks_rooms(question: str) -> RoomsAsk | None:
         return RoomsAsk("one")
     if _ALL.search(plain):
         return RoomsAsk("all")
-    m = _BOTH_NAMED.search(plain)
+    m = _BOTH_NAMED.search(plain) or _NAMED_BOTH.search(plain)
     if m and not {m.group("a").lower(), m.group("b").lower()} & _NOT_PLACES:
         return RoomsAsk("named", places=(m.group("a"), m.group("b")))
     if _MANY.search(plain):

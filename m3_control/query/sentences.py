@@ -3,7 +3,7 @@ longest sentence?", "what was the shortest thing anyone said?" (one turn's own l
 which the records hold; a person's time in all is the frame's ``measure=time``), "how many different sentences did
 I hear?", "which sentence did I hear most often?", "was anything said more than once?" (turns grouped by what they
 said: two transcripts of one sentence are one, as ``execute.same_sentence`` tells), "what did everyone say?" (each
-speaker's sentences).
+speaker's sentences), "who said the most words?" (each person's words as heard, counted).
 
 One frame selects everyone's voice turns in the question's window and place (the model's frame keeps those; a
 person the question names keeps their turns only); code measures or groups them. The answer names the turns it
@@ -59,7 +59,7 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 @dataclass(frozen=True)
 class SentenceAsk:
     kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
-    #             by_person
+    #             by_person | most_words | fewest_words
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
 
@@ -73,6 +73,10 @@ _ONE_GO = re.compile(r"\b(?P<which>longest|shortest)\b[^?]*?\b(?:in\s+one\s+go|i
 _TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual\s+)?(?:turn|sentence|utterance|"
                        r"remark|statement)\s+(?:was|is|lasted|took)\s+(?:the\s+)?(?P<which>longest|shortest|briefest)\b",
                        re.IGNORECASE)
+
+# "who said the most words?", "which speaker used the fewest words in the lab?": people by the words they said
+_WORDIEST = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one|of\s+them))\b[^?]*?\b(?:the\s+)?(?P<which>most|"
+                       r"fewest|least)\s+(?:number\s+of\s+)?words\b", re.IGNORECASE)
 
 
 # "did anyone say the same sentence as A?", "who else said what A said?"
@@ -93,6 +97,9 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("by_person", "")
     if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
         return SentenceAsk("same_as", "")
+    m = _WORDIEST.search(question)
+    if m is not None:
+        return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0))
     m = _ONE_GO.search(question) or _TURN_WAS.search(question)
     if m is not None:
         return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0))
@@ -162,6 +169,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
         return _length(res, turns, ask.kind == "longest", where, question)
+    if ask.kind in ("most_words", "fewest_words"):
+        return _words(res, turns, ask.kind == "most_words", where)
     groups = groups_of(turns)
     res.steps.append({"step": "sentences", "turns": len(turns), "sentences": len(groups)})
     if ask.kind == "distinct":
@@ -239,6 +248,23 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
         text = f"{_cap(people)}. {text}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+def _words(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, QueryResult]:
+    """The person (people, tied) who said the most (fewest) words, as speech recognition heard them."""
+    count: dict[int, int] = {}
+    for e in turns:
+        count[e.character_id] = count.get(e.character_id, 0) + len(re.findall(r"[\w']+", e.text))
+    best = max(count.values()) if most else min(count.values())
+    top = [c for c in count if count[c] == best]
+    res.events = [e for e in turns if e.character_id in top] + [e for e in res.events if e.character_id not in top]
+    res.value = tuple(sorted(set(count.values())))
+    res.steps.append({"step": f"{'most' if most else 'fewest'} words", "words": count})
+    rest = sorted((c for c in count if c not in top), key=lambda c: -count[c] if most else count[c])
+    then = "; then " + ", ".join(f"{res.describe[c]} {count[c]}" for c in rest) if rest else ""
+    text = f"{_cap(_join([res.describe[c] for c in top]))} said the {'most' if most else 'fewest'} words{where}: " \
+        f"{best}{' each' if len(top) > 1 else ''}, as I heard them{then}."
+    return (REFUSAL if check(text, res) else text), res
 
 
 def _by_people(res: QueryResult, groups: list[list], kind: str, where: str) -> tuple[str, QueryResult]:

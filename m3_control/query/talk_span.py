@@ -31,9 +31,9 @@ _TALK = r"(?:conversation|talk(?:ing)?|discussion|chat(?:ting)?|chatter|exchange
 _STRETCH = re.compile(rf"\b{_TALK}\b[^?.!]*?\b(?:last|lasted|go\s+on|went\s+on|take|took|run|ran|continue|continued|"
                       rf"span|spanned)\b|\b(?:duration|length)\s+of\s+(?:the\s+)?(?:whole\s+|entire\s+)?{_TALK}\b",
                       re.IGNORECASE)
-# "between the first and the last words", "from the first thing said to the last"
-_FIRST_TO_LAST = re.compile(r"\b(?:between|from)\s+the\s+(?:very\s+)?first\b[^?.!]*?\b(?:and|to|until|till)\s+the\s+"
-                            r"(?:very\s+)?last\b", re.IGNORECASE)
+# "between the first and the last words", "from the first thing said to the last", "between the first and last words"
+_FIRST_TO_LAST = re.compile(r"\b(?:between|from)\s+the\s+(?:very\s+)?first\b[^?.!]*?\b(?:and|to|until|till)\s+"
+                            r"(?:the\s+(?:very\s+)?last\b|last\s+words\b)", re.IGNORECASE)   # (turns: turn_order's)
 _IN_ALL = re.compile(r"\b(?:in\s+(?:all|total)|altogether|combined|all\s+together|added\s+up)\b", re.IGNORECASE)
 
 
