@@ -9,6 +9,9 @@ On a meeting whose turns differ in length, written through the production turn-r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from m3_control.query import QueryExecutor, anchored, turn_lengths
@@ -34,14 +37,21 @@ SCRIPT = [
 ]
 
 
-@pytest.fixture
-def lx(db_at):
-    store, _ = meeting_store(db_at("lengths.db"), _poses, script=SCRIPT, silent=[])
+@contextmanager
+def lengths_meeting(path, poses=_poses) -> Iterator[QueryExecutor]:  # noqa: ANN001
+    """The meeting above written to ``path``, the robot's track given by ``poses(clip)``, its three places saved."""
+    store, _ = meeting_store(path, poses, script=SCRIPT, silent=[])
     save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
     try:
         yield QueryExecutor(store)
     finally:
         store.close()
+
+
+@pytest.fixture
+def lx(db_at):
+    with lengths_meeting(db_at("lengths.db")) as ex:
+        yield ex
 
 
 # ---- two turns compared by their own length (not who spoke first, not all of their talk) ----

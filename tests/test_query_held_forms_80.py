@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from m3_memory.poses import Pose
+
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH
-from .test_query_held_forms_79 import lx  # noqa: F401  (the fixture)
+from .test_query_held_forms_79 import lengths_meeting, lx  # noqa: F401  (lx: the fixture)
 
 # ---- the person asked about was silent at that moment (someone else may have been speaking): their nearest turn,
 # up to 10 s away, with its words when asked what they said ----
@@ -72,7 +74,6 @@ def test_a_clock_after_about_is_a_moment_not_a_topic(lx):  # noqa: F811
 
 def _stays(clip: int) -> list:
     """The kitchen 0:00-0:20, the office 0:20-1:00 (clips 0-1), the lab 1:00-1:30."""
-    from m3_memory.poses import Pose
     at = [(0.0, 0.0) if 30.0 * clip + 0.5 * i < 20.0 else (8.0, 0.0) for i in range(61)] if clip < 2 else \
         [(8.0, 6.0)] * 61
     return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i, (x, y) in enumerate(at)]
@@ -80,18 +81,8 @@ def _stays(clip: int) -> list:
 
 @pytest.fixture
 def stays(db_at):
-    from m3_control.query import QueryExecutor
-    from m3_memory.poses import Place
-    from m3_memory.store.where import save_places
-
-    from .people_helpers import meeting_store
-    from .test_query_held_forms_79 import SCRIPT
-    store, _ = meeting_store(db_at("stays.db"), _stays, script=SCRIPT, silent=[])
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    try:
-        yield QueryExecutor(store)
-    finally:
-        store.close()
+    with lengths_meeting(db_at("stays.db"), _stays) as ex:
+        yield ex
 
 
 @pytest.mark.parametrize("question, frame, start, named", [
