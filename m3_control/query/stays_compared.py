@@ -26,7 +26,7 @@ from .words import seconds_word
 # the robot is the one who stayed: "did I spend", "was I ... longer", "I stayed"
 _ROBOT_STAY = re.compile(r"\b(?:did|have|had)\s+(?:i|we)\s+(?:spend|stay|remain|be)\b|\b(?:was|were)\s+(?:i|we)\b|"
                          r"\b(?:i|we)\s+(?:spent|stayed|remained)\b", re.IGNORECASE)
-_COMPARED = re.compile(r"\b(?:(?P<more>more|longer)|(?P<less>less|shorter))\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:(?P<more>more\s+time|longer)|(?P<less>less\s+time|shorter))\b", re.IGNORECASE)
 # a place the question names: "in the kitchen", ", the kitchen or the lab", "than in the garage"
 _PLACE = re.compile(r"(?:\b(?:in|at|or|than|and|inside)|,)\s+(?:in\s+|at\s+|inside\s+)?(?:the|my)\s+"
                     r"(?P<p>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
