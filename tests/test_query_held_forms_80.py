@@ -138,3 +138,34 @@ def test_the_silence_before_the_first_words(lx, question, named):  # noqa: F811
 def test_held_out_720_forms(lx, question, frame, named, absent):  # noqa: F811
     a = answer(lx, question, frame, frame, frame).answer
     assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+# ---- held-out 721-722: words counted for one person; turns counted by their length; which of two people's n-th
+# turns came first; "did anyone speak twice before C?" (pick=2 written for a number of times); the third thing said
+# in a room where two were; the time from entering a room to the first words there ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    (f"How many words did the person who said '{TECH}' say in total?", f'find=count_times who="{TECH}"',
+     ["said 13 words in 3 turns"], ["spoke 3 times"]),
+    ("How many turns were longer than 2 seconds?", "find=count_times by=turn times>2",
+     ["3 of the 9 turns lasted more than 2 seconds", "00:02", "00:35", "00:45"], ["people"]),
+    ("How many turns in the office were longer than 5 seconds?", 'find=count_times place="office"',
+     ["1 of the 2 turns in the office lasted more than 5 seconds", "00:35"], []),
+    (f"Which came first: Ann's second turn or the person who said '{TECH}''s first turn?",
+     f'find=when who="Ann" other="{TECH}" pick=2 by=turn', ["Ann's second turn (00:20) came first", "(00:35)"], []),
+    (f"Which came later: Ann's third turn or the person who said '{COFFEE}''s last turn?", 'find=when who="Ann"',
+     ["Ann's third turn (01:05) came later", "(00:45) came before it"], []),
+    (f"Which came first: Ann's fifth turn or the person who said '{TECH}''s first turn?", 'find=when who="Ann"',
+     ["Ann spoke 4 times: there was no fifth turn"], []),
+    (f"Did anyone speak twice before the person who said '{TECH}' first spoke?",
+     f'find=yes other="{TECH}" rel=before pick=2', ["Yes, Ann spoke at least twice"], [COFFEE]),
+    (f"Did anyone speak three times before the person who said '{TECH}' first spoke?",
+     f'find=yes other="{TECH}" rel=before pick=3', ["No"], []),
+    ("What was the third thing said in the office?", 'find=what pick=3 by=turn place="office"',
+     ["only twice in the office: there was no third turn"], ["I don't remember"]),
+    ("How much time passed between my entering the lab and the first words there?", "find=gap from=0:00 to=0:01",
+     ["Ann first spoke at 01:05, 5 seconds after my arrival in the lab"], []),
+])
+def test_held_out_721_722_forms(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a

@@ -76,6 +76,12 @@ _QUIET_START = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+t
                           r"[^?]*?\b(?:before|until)\s+(?:the\s+(?:very\s+)?first\s+(?:words?|turn|sentence|voice)|anyone|"
                           r"anybody|someone|somebody)\b|^\W*how\s+long\s+(?:was|did)\s+the\s+(?:opening|initial)\s+"
                           r"(?:silence|quiet|pause)\b", re.IGNORECASE)
+# "how much time passed between my entering the hallway and the first words there?": from the move
+_MOVE_TO_WORDS = re.compile(r"^\W*how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*?\bbetween\s+(?:my|our)\s+"
+                            r"(?:(?P<leave>leaving|departure\s+from|exit\s+from|exiting)|entering|entry\s+(?:in)?to|arrival\s+(?:in|"
+                            r"at)|arriving\s+(?:in|at)|getting\s+to|coming\s+(?:in)?to)\s+(?:the\s+)?(?P<place>[a-z]+"
+                            r"(?:\s+room)?)\s+and\s+(?:the\s+)?(?:very\s+)?first\s+(?:words?|turn|voice|sentence|thing\s+"
+                            r"said)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
@@ -171,6 +177,10 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
             return None
         return AnchoredAsk("beyond", (moment,), subject, seconds=n, side=m.group("side").lower(),
                            least=m.group("cmp").lower().startswith("at"), said=m.group(0))
+    m = _MOVE_TO_WORDS.search(marked)
+    if m is not None:
+        move = Moment("leave" if m.group("leave") else "arrive", place=m.group("place").lower())
+        return AnchoredAsk("delay", (move,), None, said=m.group(0))
     m = _QUIET_START.search(marked)
     if m is not None:
         return AnchoredAsk("delay", (Moment("start"),), None, said=m.group(0))   # (before one person: a gap)

@@ -244,7 +244,11 @@ class QueryExecutor:
             if q.pick == "last":
                 evs = [max(evs, key=lambda e: (e.end, e.start))] if evs else []
             elif n is not None:
-                evs = nth(evs, n)
+                picked = nth(evs, n)
+                if not picked and evs and who is None and n > 0:   # "the third thing said in the office" of two
+                    res.value = len(evs)
+                    return self._stop(res, "no_such_turn", f"turn:{n}")
+                evs = picked
             for p in people:
                 p.events = [e for e in p.events if e in evs]
             people = [p for p in people if p.events]

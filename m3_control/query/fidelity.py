@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from m3_memory.timeline import Timeline, recording_halves
 
+from . import ranking
 from .each_of_two import each_of_two
 from .frame import TIMED_REL, Query, compares_with_other, pick_ordinal, rel_base
 from .moves import Stays, move_moments, robot_room_forms, without_moves
@@ -306,7 +307,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = when_or_where(q, plain, added)
     q = place_choice(place_named(q, plain, named_place, added), plain, known_places, added)
     q = forms(q, plain, quoted, known_places, bool(YES_NO_QUESTION.match(question)), added)
-    q = _unasked_times(rank_not_count(q, plain, added), plain, added)
+    q = _unasked_times(rank_not_count(ranking.count_not_rank(q, plain, added), plain, added), plain, added)
     q = counted_people(compared_with_nobody(each_of_two(q, plain, added), plain, added), added)
     q = people_count(q, plain, bool(YES_NO_QUESTION.match(question)), added)
     q = time_between(q, question, plain, quoted, added)

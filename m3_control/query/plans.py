@@ -229,5 +229,5 @@ def plan_for(question: str) -> Plan | None:
     turns = turn_order.asks_turns(question)
     if turns is not None:
         return Plan(turns.kind, lambda ex, q, t: turn_order.answer(ex, q, turns, t), prepare=turn_order.prepare,
-                    people_from_question=False)
+                    people_from_question=any(turns.people))     # (two people's turns: read from the question)
     return None

@@ -213,3 +213,26 @@ def nth_anchor(q: Query, plain: str, added: list[str]) -> Query:
     if new != q:
         added.append(f"other_turn={n}: the relation is to other's {m.group(0)!r}")
     return new
+
+
+_TIMES_SAID = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times\b|\b(?P<w>twice|thrice)\b",
+                         re.IGNORECASE)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "twice": 2, "thrice": 3}
+
+
+def count_not_rank(q: Query, plain: str, added: list[str]) -> Query:
+    """pick=2 for "did anyone speak twice before C first spoke?": the question gives a number of times, not a rank
+    (no ordinal in it): times>=2 ("exactly twice": times=2)."""
+    m = _TIMES_SAID.search(plain)
+    if m is None or q.times is not None or not q.pick or not re.fullmatch(r"\d+", q.pick):
+        return q
+    said = (m.group("n") or m.group("w")).lower()
+    n = int(said) if said.isdigit() else _NUMBER_WORDS[said]
+    ranks = {ORDINAL_WORDS.get(o.group(0).lower()) for o in re.finditer(rf"\b{_ORD_RE}\b", plain, re.IGNORECASE)}
+    if n != int(q.pick) or n in ranks:    # ("who spoke a second time, twice in all?": the rank stays)
+        return q
+    exact = re.search(r"\b(?:exactly|only|just)\s+$", plain[:m.start()], re.IGNORECASE)
+    times = f"={n}" if exact else f">={n}"
+    added.append(f"times{times}: the question's {m.group(0)!r} is a number of times, not a rank")
+    return replace(q, pick=None, by=None, times=times, act=q.act or "spoke")

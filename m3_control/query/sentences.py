@@ -59,7 +59,7 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 @dataclass(frozen=True)
 class SentenceAsk:
     kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
-    #             by_person | most_words | fewest_words
+    #             by_person | most_words | fewest_words | word_count | count_over | count_under
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
 
@@ -77,6 +77,13 @@ _TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual
 # "who said the most words?", "which speaker used the fewest words in the lab?": people by the words they said
 _WORDIEST = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one|of\s+them))\b[^?]*?\b(?:the\s+)?(?P<which>most|"
                        r"fewest|least)\s+(?:number\s+of\s+)?words\b", re.IGNORECASE)
+
+# "how many words did A say in total?", "how many words were spoken in the lab?": the words heard, counted
+_WORD_COUNT = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|have|had|has)\b", re.IGNORECASE)
+# "how many turns were longer than 2 seconds?", "how many sentences lasted less than three seconds?"
+_COUNT_OVER = re.compile(rf"^\W*how\s+many\s+(?:of\s+the\s+)?(?:turns|sentences|utterances|remarks|things\s+said)\b"
+                         rf"[^?]*?\b(?P<cmp>longer|more|over|shorter|less|under)\s+(?:than\s+)?(?P<n>{AMOUNT})",
+                         re.IGNORECASE)
 
 
 # "did anyone say the same sentence as A?", "who else said what A said?"
@@ -97,6 +104,12 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("by_person", "")
     if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
         return SentenceAsk("same_as", "")
+    if _WORD_COUNT.search(question):
+        return SentenceAsk("word_count", "")
+    m = _COUNT_OVER.search(question)
+    if m is not None and (n := time_of(m.group("n"))) is not None:
+        over = m.group("cmp").lower() in ("longer", "more", "over")
+        return SentenceAsk("count_over" if over else "count_under", question[m.start("cmp"):m.end("n")], seconds=n)
     m = _WORDIEST.search(question)
     if m is not None:
         return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0))
@@ -171,6 +184,25 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return _length(res, turns, ask.kind == "longest", where, question)
     if ask.kind in ("most_words", "fewest_words"):
         return _words(res, turns, ask.kind == "most_words", where)
+    if ask.kind == "word_count":
+        n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
+        res.value = (n, len(turns))
+        d = res.describe[turns[0].character_id] if q.who and len(people) == 1 else ""
+        k = f"{len(turns)} turn{'s' if len(turns) != 1 else ''}"
+        text = f"{_cap(d)} said {n} words{where} in {k}, as I heard them." if d else \
+            f"I heard {n} words{where} in {k}, as speech recognition heard them."
+        return (REFUSAL if check(text, res) else text), res
+    if ask.kind in ("count_over", "count_under"):
+        over = ask.kind == "count_over"
+        hits = [e for e in turns if (e.end - e.start > ask.seconds) == over and e.end - e.start != ask.seconds]
+        res.events = hits + [e for e in res.events if e not in hits]
+        res.value = (len(hits), len(turns), int(round(ask.seconds)))
+        limit = f"{'more' if over else 'less'} than {ask.seconds:g} second{'s' if ask.seconds != 1 else ''}"
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.1f} seconds)"
+                         for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
+        text = f"{len(hits)} of the {len(turns)} turns{where} lasted {limit}" + (f": {said}." if hits else ".")
+        problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+        return (REFUSAL if problems else text), res
     groups = groups_of(turns)
     res.steps.append({"step": "sentences", "turns": len(turns), "sentences": len(groups)})
     if ask.kind == "distinct":

@@ -22,6 +22,10 @@ def stopped(res: QueryResult) -> str:
     if s == "no_such_turn":     # "right before A spoke for the third time" when A spoke twice
         key, _, n_ = ref.rpartition(":")      # ("until:2": the second turn of the frame's until)
         n = int(n_)
+        if key == "turn":       # "the third thing said in the office" when two things were
+            where = f" in {_the(res.query.place)}" if res.query.place else ""
+            return f"I heard people speak only {times_word(int(res.value or 0))}{where}: there was no " \
+                   f"{ordinal_word(n)} turn."
         d = res.describe[res.who[key or "other"].character_id]  # type: ignore[index]
         return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
     if s == "unknown_place":

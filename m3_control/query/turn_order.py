@@ -65,6 +65,11 @@ _GAP_PEOPLE = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+secon
                          rf"time))\b[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
                          rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
 
+# "which came first: A's second turn or C's first turn?": two people's turns, by which was earlier (later)
+_FIRST_OF_TWO = re.compile(rf"^\W*(?:which|what)\s+(?:one\s+)?(?:came|happened|was|occurred)\s+(?P<w>first|earlier|"
+                           rf"sooner|last|later)\b[^?]*?{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\bor\s+"
+                           rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
+
 # "who spoke right before the last turn?", "who talked immediately after the first turn in the lab?"
 _NEXT_TO_TURN = re.compile(rf"^\W*who\s+(?:spoke|talked|was\s+speaking)\s+(?:right|immediately|just|directly)\s+"
                            rf"(?P<side>before|after)\s+the\s+(?P<n>last|final|{_ORD})\s+(?:turn|sentence|thing\s+said|"
@@ -92,13 +97,14 @@ _END = re.compile(rf"^\W*(?:at\s+)?(?:when|what\s+time)\s+did\s+the\s+(?:very\s+
 
 @dataclass(frozen=True)
 class TurnsAsk:
-    kind: str              # speaking_order | turns_gap | next_turn | turn_position | turn_length | turn_end
+    kind: str              # speaking_order | turns_gap | turns_first | next_turn | turn_position | turn_length |
+    #                        turn_end
     by_last: bool = False  # speaking_order: by each person's last turn
     turns: tuple[int, int] = (1, 2)   # turns_gap: which two turns (1-based, in time order; -1 the last)
     places: tuple[str | None, str | None] = (None, None)   # turns_gap: the place each of them is counted in
     people: tuple[str | None, str | None] = (None, None)   # turns_gap: whose turn each is; turn_position: whose
     nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last); turn_position / turn_length
-    before: bool = False   # next_turn: the turn right before it (else right after)
+    before: bool = False   # next_turn: the turn right before it (else right after); turns_first: asks the earlier
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
 
 
@@ -123,6 +129,14 @@ def asks_turns(question: str) -> TurnsAsk | None:
         n = m.group("n").lower()
         return TurnsAsk("next_turn", nth=-1 if n in ("last", "final") else _rank(n),
                         before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
+    m = _FIRST_OF_TWO.search(QUOTED.sub(" QUOTED ", question))
+    if m is not None and len(people := people_in(question)) == 2:
+        a, b = (-1 if w.lower() in ("last", "final") else _rank(w) for w in (m.group("a") or m.group("a2"),
+                                                                               m.group("b") or m.group("b2")))
+        if a and b:
+            return TurnsAsk("turns_first", turns=(a, b), people=(people[0], people[1]),
+                            before=m.group("w").lower() in ("first", "earlier", "sooner"),
+                            clock=bool(CLOCK.search(plain)))
     m = _GAP_PEOPLE.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 2:
         a, b = (-1 if w.lower() in ("last", "final") else _rank(w) for w in (m.group("a") or m.group("a2"),
@@ -190,6 +204,8 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return _position(executor, res, turns, ask, cond, before_time)
     if ask.kind in ("turn_length", "turn_end"):
         return _length(res, turns, ask, cond)
+    if ask.kind == "turns_first":
+        return _first_of_two(executor, q, res, ask, before_time)
     return _gap_of_two(executor, q, res, ask, before_time)
 
 
@@ -261,11 +277,10 @@ def _length(res: QueryResult, turns: list, ask: TurnsAsk, cond: str) -> tuple[st
     return (REFUSAL if problems else text), res
 
 
-def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
-                before_time: float | None) -> tuple[str, QueryResult]:
-    """The time between two turns each given by its place in time, among everyone's, one place's or one person's ("the
-    last turn in the kitchen and the first turn in the bathroom", "A's last turn and C's last turn"): the silence from
-    the end of the earlier to the start of the later, and start to start."""
+def _two_turns(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
+               before_time: float | None) -> list[tuple] | tuple[str, QueryResult]:
+    """The two turns ``ask`` gives, each by its place in time among everyone's, one place's or one person's, with
+    how the answer names each (a NUL where its time goes), in time order; or the answer saying one is not there."""
     picked, named = [], []
     for n, place, person in zip(ask.turns, ask.places, ask.people, strict=True):
         part = executor.run(prepare(replace(q, place=place or q.place)), before_time) if place else \
@@ -279,6 +294,9 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
         where = conditions(part)
         if not turns or n > len(turns):
             res.status = "empty"
+            if own is not None:      # "A's fifth turn" of someone who spoke four times
+                return f"{cap(part.describe[own])} spoke {times_word(len(turns))}{where}: there was no {which} " \
+                       f"turn.", res  # type: ignore[index]
             return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} " \
                    f"one.", res
         picked.append(turns[n - 1] if n > 0 else turns[-1])
@@ -290,7 +308,17 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
         else:
             named.append((f"the {which}" if named and ask.places == (None, None) else f"the {which} turn{where}") +
                          f" ({res.describe[picked[-1].character_id]}, \x00")  # type: ignore[index]
-    (t1, w1), (t2, w2) = sorted(zip(picked, named, strict=True), key=lambda x: (x[0].start, x[0].id))
+    return sorted(zip(picked, named, strict=True), key=lambda x: (x[0].start, x[0].id))
+
+
+def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
+                before_time: float | None) -> tuple[str, QueryResult]:
+    """The time between two turns ("the last turn in the kitchen and the first turn in the bathroom", "A's last turn
+    and C's last turn"): the silence from the end of the earlier to the start of the later, and start to start."""
+    two = _two_turns(executor, q, res, ask, before_time)
+    if isinstance(two, tuple):
+        return two
+    (t1, w1), (t2, w2) = two
     quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
     res.value = quiet
@@ -300,3 +328,17 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
             f"{seconds_word(apart)} from the start of one to the start of the other.")
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else cap(text)), res
+
+
+def _first_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAsk,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """Which of two people's turns came first (last): "which came first, A's second turn or C's first turn?"."""
+    two = _two_turns(executor, q, res, ask, before_time)
+    if isinstance(two, tuple):
+        return two
+    (t1, w1), (t2, w2) = two
+    res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
+    a, b = w1.replace("\x00", res.say(t1.start)) + ")", w2.replace("\x00", res.say(t2.start)) + ")"
+    text = f"{cap(a)} came first; {b} came after it." if ask.before else f"{cap(b)} came later; {a} came before it."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
