@@ -169,3 +169,51 @@ def test_held_out_720_forms(lx, question, frame, named, absent):  # noqa: F811
 def test_held_out_721_722_forms(lx, question, frame, named, absent):  # noqa: F811
     a = answer(lx, question, frame, frame, frame).answer
     assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+# ---- held-out 723: a count before someone's first (last) turn keeps every turn before it (the model's pick=first
+# was the other's turn); how long the robot had been in a room when someone first spoke there; who spoke while the
+# robot went from one room to the next ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    (f"How many times did Ann speak before the person who said '{TECH}' spoke for the first time?",
+     f'find=count_times who="Ann" other="{TECH}" rel=before pick=first', ["twice"], ["once"]),
+    (f"How many times did Ann speak before the person who said '{TECH}' spoke for the last time?",
+     f'find=count_times who="Ann" other="{TECH}" rel=before pick=last', ["3 times"], ["once"]),
+    (f"How long had I been in the office when the person who said '{COFFEE}' first spoke there?",
+     f'find=gap who="{COFFEE}" place="office"',
+     ["first spoke at 00:45", "seconds after my arrival in the office (00:30)"], []),
+    ("How long had I been in the lab when someone first spoke?", 'find=how_long place="lab"',
+     ["Ann first spoke at 01:05, 5 seconds after my arrival in the lab"], []),
+])
+def test_held_out_723_forms(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def _slow_move(clip: int) -> list[Pose]:
+    """Kitchen until 0:28, between rooms (in none of them) from 0:28.5 to 0:35.5, the office from 0:36; the lab
+    from 1:00."""
+    if clip == 0:
+        return [Pose(0.5 * i, 0.0, 0.0, 0.0, 0.0, "map") for i in range(57)] + \
+            [Pose(28.5 + 0.5 * i, 4.0, 0.0, 0.0, 0.0, "map") for i in range(4)]
+    if clip == 1:
+        return [Pose(30.0 + 0.5 * i, 4.0, 0.0, 0.0, 0.0, "map") for i in range(12)] + \
+            [Pose(36.0 + 0.5 * i, 8.0, 0.0, 0.0, 0.0, "map") for i in range(49)]
+    return [Pose(60.0 + 0.5 * i, 8.0, 6.0, 0.0, 0.0, "map") for i in range(61)]
+
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    ("Did anyone speak while I was going from the kitchen to the office?", 'find=yes place="kitchen"',
+     ["Yes, while I was going from the kitchen to the office (00:28 to 00:36)", TECH], ["Ann", COFFEE]),
+    ("Did Ann speak while I was on my way from the kitchen to the office?", 'find=yes who="Ann"',
+     ["No, Ann did not speak while I was going from the kitchen to the office"], []),
+    ("Did anyone speak while I was going from the office to the lab?", "find=yes act=spoke",
+     ["No, nobody spoke while I was going from the office to the lab"], []),
+    ("Did anyone speak while I was going from the lab to the kitchen?", "find=yes act=spoke",
+     ["never went from the lab to the kitchen"], ["Yes"]),
+])
+def test_who_spoke_while_the_robot_went_between_rooms(db_at, question, frame, named, absent):
+    with lengths_meeting(db_at("way.db"), _slow_move) as executor:
+        a = answer(executor, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a

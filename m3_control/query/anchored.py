@@ -82,6 +82,16 @@ _MOVE_TO_WORDS = re.compile(r"^\W*how\s+(?:long|many\s+seconds|much\s+time)\b[^?
                             r"at)|arriving\s+(?:in|at)|getting\s+to|coming\s+(?:in)?to)\s+(?:the\s+)?(?P<place>[a-z]+"
                             r"(?:\s+room)?)\s+and\s+(?:the\s+)?(?:very\s+)?first\s+(?:words?|turn|voice|sentence|thing\s+"
                             r"said)\b", re.IGNORECASE)
+# "how long had I been in the garage when B first spoke there?": the delay from the robot's arrival to B's words
+_BEEN_IN = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+had\s+(?:i|we)\s+been\s+"
+                      rf"(?:in|at)\s+"
+                      rf"{_ROOM.format('place')}\s+(?:when|before|by\s+the\s+time)\s+(?P<who>Q\d|anyone|anybody|"
+                      rf"someone|somebody|the\s+first\s+(?:words?|person|voice|speaker))\b", re.IGNORECASE)
+# "did anyone speak while I was going from the hallway to the garage?": the robot's way between the two rooms
+_ON_THE_WAY = re.compile(rf"\b(?:(?:while|when|as)\s+(?:i|we)\s+(?:was|were)\s+(?:going|moving|walking|driving|"
+                         rf"travell?ing|heading|rolling|on\s+(?:my|our)\s+way)|on\s+(?:my|our)\s+way)\s+from\s+"
+                         rf"{_ROOM.format('src')}\s+(?:to|into|toward|towards)\s+{_ROOM.format('dst')}{_END}",
+                         re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
@@ -109,7 +119,7 @@ class Moment:
 
 @dataclass(frozen=True)
 class AnchoredAsk:
-    kind: str                     # within | beyond | delay | between | twice_within | closest | each_other
+    kind: str                     # within | beyond | delay | between | on_way | twice_within | closest | each_other
     moments: tuple[Moment, ...]
     subject: str | None           # the quote of the person asked about (None: anyone)
     seconds: float = 0.0          # within: N
@@ -181,6 +191,18 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
     if m is not None:
         move = Moment("leave" if m.group("leave") else "arrive", place=m.group("place").lower())
         return AnchoredAsk("delay", (move,), None, said=m.group(0))
+    m = _BEEN_IN.search(marked)
+    if m is not None:
+        who = m.group("who")
+        subject = quotes[int(who[1:])] if re.fullmatch(r"Q\d", who) else None
+        return AnchoredAsk("delay", (Moment("arrive", place=m.group("place").lower()),), subject, said=m.group(0))
+    m = _ON_THE_WAY.search(marked)
+    if m is not None:
+        subject = subject_before(m.start())
+        if subject is None and not anyone(marked[:m.start()]):
+            return None
+        way = (Moment("leave", place=m.group("src").lower()), Moment("arrive", place=m.group("dst").lower()))
+        return AnchoredAsk("on_way", way, subject, said=m.group(0))
     m = _QUIET_START.search(marked)
     if m is not None:
         return AnchoredAsk("delay", (Moment("start"),), None, said=m.group(0))   # (before one person: a gap)
@@ -323,6 +345,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
         return _each_other(res, turns, ask, ids)
     if ask.kind in ("twice_within", "closest"):
         return _own_pairs_or_closest(executor, res, turns, ask, ids, before_time)
+    if ask.kind == "on_way":
+        return _on_the_way(executor, res, turns, ask, ids, question)
     place = next((m.place for m in ask.moments if m.kind in ("arrive", "leave")), None)
     if place and any(m.there for m in ask.moments):
         executor.place_turns(res, turns)
@@ -398,9 +422,30 @@ def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, mom
     return (REFUSAL if check(text, res) else text), res
 
 
+def _on_the_way(executor: QueryExecutor, res: QueryResult, turns: list, ask: AnchoredAsk, ids: dict[str, int],
+                question: str) -> tuple[str, QueryResult]:
+    """The turns heard while the robot went from one room to the next (from the end of its stay in the first to the
+    start of its next stay in the second): a turn still going on when it left counts, one begun on arrival not."""
+    src, dst = (m.place for m in ask.moments)
+    stays = robot_stays(executor.store, res.now)
+    way = next(((a, b) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None
+                for b in stays[i + 1:i + 2] if b[0].lower() == dst.lower()), None) or \
+        next(((a, b) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None
+              for b in stays[i + 1:] if b[0].lower() == dst.lower()), None)
+    if way is None:
+        return f"I can't tell: I never went from the {src} to the {dst}.", res
+    (src, _, left), (dst, got, _) = way
+    res.robot_places += [(left, src), (got, dst)]
+    subject = ids.get(ask.subject) if ask.subject else None
+    inside = [e for e in turns if e.start < got and e.end > left and (subject is None or e.character_id == subject)]
+    span = f"while I was going from the {src} to the {dst} ({res.say(left)} to {res.say(got)})"
+    who = res.describe[subject] if subject is not None else None
+    return _between(res, inside, who, [], [], question, span=span)
+
+
 def _between(res: QueryResult, inside: list, who: str | None, said: list[str], anchors: list,
-             question: str) -> tuple[str, QueryResult]:
-    span = f"between {said[0]} and {said[1]}"
+             question: str, span: str = "") -> tuple[str, QueryResult]:
+    span = span or f"between {said[0]} and {said[1]}"
     res.events = inside + anchors + [e for e in res.events if e not in inside and e not in anchors]
     how_many_times = re.search(r"\bhow\s+many\s+times\b", question, re.IGNORECASE)    # (also "between ..., how many")
     how_many_people = re.search(r"\bhow\s+many\b", question, re.IGNORECASE) and not how_many_times

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .frame import Query, compares_with_other, count_rank, rel_base
+from .frame import TIMED_REL, Query, compares_with_other, count_rank, rel_base
 from .wording import ORDINAL_WORDS, _rank
 
 _ORD_RE = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
@@ -204,9 +204,17 @@ def nth_anchor(q: Query, plain: str, added: list[str]) -> Query:
     if not q.rel or not q.other or q.rel in ("with", "same_place"):
         return q
     m = _NTH_TIME.search(plain) or _NTH_TIME_CLAUSE.search(plain) or _NTH_TURN_OF.search(plain)
-    if m is None or m.groupdict().get("again") or _pick_of(m) in ("first", "last"):
+    if m is None or m.groupdict().get("again"):
         return q
     n = _pick_of(m)
+    if n in ("first", "last"):
+        # "how many times did A speak before C spoke for the first time?": a count has no first one to pick, the
+        # model's pick=first was other's first turn (the relation's default); "last" is other's last turn
+        if not q.find.startswith("count_") or q.pick != n or not _RELATION.search(plain[:m.start()]):
+            return q
+        added.append(f"pick={n} dropped: the question's {m.group(0)!r} is other's turn, not one of those counted")
+        rel = f"{rel_base(q.rel)}_last" if n == "last" and q.rel in TIMED_REL else q.rel
+        return replace(q, pick=None, by=None, rel=rel)
     dropped = q.pick == n      # (the model's pick for that ordinal numbers other's turns, with its by=turn)
     new = replace(q, other_turn=n, rel=rel_base(q.rel), pick=None if dropped else q.pick,
                   by=None if dropped else q.by)
