@@ -212,8 +212,34 @@ def _slow_move(clip: int) -> list[Pose]:
      ["No, nobody spoke while I was going from the office to the lab"], []),
     ("Did anyone speak while I was going from the lab to the kitchen?", "find=yes act=spoke",
      ["never went from the lab to the kitchen"], ["Yes"]),
+    ("Which was longer, my time in the kitchen or in the office?", 'find=more who="spoke" place="kitchen"',   # 726
+     ["The kitchen: I spent 28 seconds in the kitchen and 24 seconds in the office"], []),
 ])
 def test_who_spoke_while_the_robot_went_between_rooms(db_at, question, frame, named, absent):
     with lengths_meeting(db_at("way.db"), _slow_move) as executor:
         a = answer(executor, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+# ---- held-out 725-726: everyone but one person counted or named; the seconds of everyone's speech in a place;
+# "which was longer, my time in the X or in the Y?" ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    (f"How many times did someone other than the person who said '{TECH}' speak?", f'find=count_times other="{TECH}"',
+     ["People other than", "spoke 6 times", "Ann 4 times", "twice"], ["spoke 3 times"]),
+    ("How many times did anyone besides Ann speak in the office?", 'find=count_times who="Ann" place="office"',
+     ["People other than Ann spoke twice in the office", "once"], ["Ann once", "Ann twice"]),
+    ("How many people other than Ann spoke after 0:40?", 'find=count_people who="Ann" from=0:40',
+     ["2 people other than Ann spoke after 00:40"], []),
+    ("Who other than Ann spoke in the lab?", 'find=who who="Ann" place="lab"',
+     ["spoke in the lab, besides Ann", "twice"], [COFFEE]),
+    (f"Who besides the person who said '{COFFEE}' spoke in the office?", f'find=who other="{COFFEE}" place="office"',
+     [TECH, "besides"], []),
+    ("How many seconds of speech did I hear in the office?", "find=gap from=0:00 to=0:05",
+     ["9 seconds", "office"], []),
+    ("Which was longer, my time in the kitchen or in the lab?", 'find=more who="spoke" place="kitchen"',
+     ["About the same time in each: 30 seconds in the kitchen and 30 seconds in the lab"], []),
+])
+def test_held_out_725_726_forms(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame, frame).answer
     assert all(n in a for n in named) and not any(x in a for x in absent), a

@@ -37,6 +37,8 @@
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
+- ``others_times`` / ``others_people`` / ``others_who``: everyone but one person, their turns counted, they counted
+  or named (:mod:`.others_than`)
 - ``about``: what someone said about a topic, or that they said nothing about it; ``same_words``: whether they
   always said the same thing (:mod:`.said_about`)
 - ``speaking_order`` / ``turns_gap``: everyone in the order of their first (last) words, the time between the n-th
@@ -62,6 +64,7 @@ from . import (
     listed_people,
     moods,
     not_yet,
+    others_than,
     place_counts,
     places_compared,
     quiet,
@@ -206,6 +209,10 @@ def plan_for(question: str) -> Plan | None:
     every = everyone.asks_everyone(question)
     if every is not None:
         return Plan("everyone", lambda ex, q, t: everyone.answer(ex, q, every, t), prepare=everyone.prepare)
+    others = others_than.asks_others_than(question)
+    if others is not None:
+        return Plan(f"others_{others.kind}", lambda ex, q, t: others_than.answer(ex, q, others, t),
+                    prepare=others_than.prepare)
     if said_about.asks_same_words(question):
         return Plan("same_words", lambda ex, q, t: said_about.answer_same_words(ex, q, question, t),
                     prepare=said_about.prepare)

@@ -46,9 +46,10 @@ def opening_window(q: Query, plain: str, added: list[str]) -> Query:
 _GAP_WORDS = re.compile(r"\b(?:after|before|between|since|until|till|passed|elapsed|went\s+by|gone\s+by|later|earlier|"
                         r"gap|wait|waited|apart|from|then)\b", re.IGNORECASE)
 _HEAR_FROM = re.compile(r"\b(?:hear|heard|hearing)\s+from\b", re.IGNORECASE)   # "talk I heard from A": no moment
-_HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time)\b[^?]*\b"
-                            r"(?:talk|talked|speak|spoke|speaking|talking|in\s+view|seen|visible|on\s+camera|on\s+screen)\b",
-                            re.IGNORECASE)
+# ... "how many seconds of speech did I hear in the hallway?", "how much talking was there?"
+_HOW_MUCH_TALK = re.compile(r"^\W*(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time|how\s+much(?=\s+"
+                            r"(?:speech|talk|talking|speaking)\b))\b[^?]*\b(?:talk|talked|speak|spoke|speaking|talking|"
+                            r"speech|in\s+view|seen|visible|on\s+camera|on\s+screen)\b", re.IGNORECASE)
 
 
 def duration_not_gap(q: Query, plain: str, added: list[str]) -> Query:

@@ -23,9 +23,10 @@ from .rooms import places_named
 from .wording import QUOTED
 from .words import seconds_word
 
-# the robot is the one who stayed: "did I spend", "was I ... longer", "I stayed"
+# the robot is the one who stayed: "did I spend", "was I ... longer", "I stayed", "my time in the kitchen"
 _ROBOT_STAY = re.compile(r"\b(?:did|have|had)\s+(?:i|we)\s+(?:spend|stay|remain|be)\b|\b(?:was|were)\s+(?:i|we)\b|"
-                         r"\b(?:i|we)\s+(?:spent|stayed|remained)\b", re.IGNORECASE)
+                         r"\b(?:i|we)\s+(?:spent|stayed|remained)\b|\b(?:my|our)\s+(?:time|stay|visit)\s+(?:in|at|inside)\b",
+                         re.IGNORECASE)
 _COMPARED = re.compile(r"\b(?:(?P<more>more\s+time|longer)|(?P<less>less\s+time|shorter))\b", re.IGNORECASE)
 # a place the question names: "in the kitchen", ", the kitchen or the lab", "than in the garage"
 _PLACE = re.compile(r"(?:\b(?:in|at|or|than|and|inside)|,)\s+(?:in\s+|at\s+|inside\s+)?(?:the|my)\s+"
