@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.tool_loop import ToolReasoningLoop
 from m3_memory.poses import Pose
 
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH
 from .test_query_held_forms_79 import lengths_meeting, lx  # noqa: F401  (lx: the fixture)
+from .test_tool_loop import Scripted
 
 # ---- the person asked about was silent at that moment (someone else may have been speaking): their nearest turn,
 # up to 10 s away, with its words when asked what they said ----
@@ -243,3 +245,44 @@ def test_who_spoke_while_the_robot_went_between_rooms(db_at, question, frame, na
 def test_held_out_725_726_forms(lx, question, frame, named, absent):  # noqa: F811
     a = answer(lx, question, frame, frame, frame).answer
     assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def test_between_the_first_and_last_turns_of_one_who_spoke_once_is_said_so(db_at):
+    """726's "who spoke between A's first and last turns?" of one turn: not "I don't remember anyone ... (00:02 and
+    00:02)" but that A spoke once (asked at 1:05, when Cy had spoken once and Bo twice: his two turns still make
+    a window)."""
+    with lengths_meeting(db_at("once.db")) as executor:
+        def ask(question: str, frame: str, at: float) -> str:
+            be = Scripted([f"Action: [Query]\nContent: {frame}"] * 2, grammar_ok=True)
+            return ToolReasoningLoop(executor.store, be).run(question, before_time=at, max_rounds=4).answer
+
+        a = ask(f"Who spoke between the person who said '{TECH}''s first and last turns?",
+                f'find=who other="{TECH}" until="{TECH}" act=spoke', 65.0)
+        assert "spoke once in all: nothing lies between their first and last turns" in a, a
+        a = ask(f"Who spoke between the person who said '{COFFEE}''s first and last turns?",
+                f'find=who other="{COFFEE}" until="{COFFEE}" act=spoke', 65.0)
+    assert "Ann" in a and "00:10 and 00:45" in a, a
+
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # 728: the rank is among the people heard in the place (Bo spoke last in the office, Cy first; Ann first and last
+    # of all, never in the office)
+    ("What did the person who spoke last in the office say?",
+     'find=what who="the person who spoke last" pick=last place="office"', ["coffee machine"], ["technician"]),
+    ("What did the person who spoke first in the office say?",
+     'find=what who="the person who spoke first" place="office"', ["technician"], ["coffee"]),
+])
+def test_a_ranked_person_whose_words_are_asked_in_a_place_is_ranked_there(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+@pytest.mark.parametrize("question, frame, named", [
+    # 728: "the first and the second turn" (singular) in a place: the office's turns, Cy 0:35-0:41 and Bo 0:45
+    ("How much time passed between the first and the second turn in the office?", "find=gap from=1:00 to=1:01",
+     ["00:35", "00:45"]),
+    ("How long was it between the first and second turn?", "find=gap", ["00:02", "00:10"]),
+])
+def test_the_time_between_two_turns_said_in_the_singular(lx, question, frame, named):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n in a for n in named), a

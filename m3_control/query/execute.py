@@ -144,6 +144,9 @@ class QueryExecutor:
                 not nth(_own_turns(facts, until), int(q.until_turn)):   # "between A's first and second turns"
             res.value = len(_own_turns(facts, until))
             return self._stop(res, "no_such_turn", f"until:{q.until_turn}")
+        if q.until_turn == "last" and other is not None and until == other and len(_own_turns(facts, other)) < 2:
+            res.value = len(_own_turns(facts, other))   # "between A's first and last turns" of one turn
+            return self._stop(res, "no_such_turn", "until:-1")
         if q.until and other is not None and until is not None:
             scope = self._between(res, facts, other, until, scope)
         if q.rel:

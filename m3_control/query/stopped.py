@@ -27,6 +27,9 @@ def stopped(res: QueryResult) -> str:
             return f"I heard people speak only {times_word(int(res.value or 0))}{where}: there was no " \
                    f"{ordinal_word(n)} turn."
         d = res.describe[res.who[key or "other"].character_id]  # type: ignore[index]
+        if n == -1:     # "between A's first and last turns" when A spoke once
+            return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: nothing lies between their first and " \
+                   f"last turns."
         return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
     if s == "unknown_place":
         return f"I don't know a place called \"{_said(ref)}\"."

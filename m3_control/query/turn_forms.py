@@ -259,8 +259,9 @@ class _Scope:
 
 def scoped_role(w: Who, scope: list[Turn], q: Query) -> Who:
     """A person named by a role ("the first speaker") in a comparison limited to a place or a time ("was B the
-    first person to speak in the library?"): the role among the turns there and then, not among all of them."""
-    if w.how != "role" or q.find != "same" or not (q.place or q.from_ or q.to):
+    first person to speak in the library?"), or whose words are asked for there ("what did the person who spoke last
+    in the kitchen say?"): the role among the turns there and then, not among all of them."""
+    if w.how != "role" or q.find not in ("same", "what") or not (q.place or q.from_ or q.to):
         return w
     return by_role(_Scope(scope), w.ref) or w  # type: ignore[arg-type]
 

@@ -47,7 +47,7 @@ _TURNS = r"(?:turns|sentences|things\s+(?:said|I\s+heard)|remarks|utterances)"
 # "between the first two turns", "between the second and third turns", "between the 2nd and the 3rd sentences"
 _GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
                   rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}|last|final))"
-                  rf"\s+{_TURNS}\b", re.IGNORECASE)
+                  rf"\s+(?:{_TURNS}|turn|sentence|thing\s+said)\b", re.IGNORECASE)   # ("... and the second turn")
 
 # "between the last turn in the kitchen and the first turn in the bathroom", "between the first turn and the last
 # one": two turns, each by its place in time, of everyone's or of one place's
