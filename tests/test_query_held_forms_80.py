@@ -286,3 +286,33 @@ def test_a_ranked_person_whose_words_are_asked_in_a_place_is_ranked_there(lx, qu
 def test_the_time_between_two_turns_said_in_the_singular(lx, question, frame, named):  # noqa: F811
     a = answer(lx, question, frame, frame).answer
     assert all(n in a for n in named), a
+
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # 730: the time from a move of the robot's to one person's first words there, not the turns between them
+    (f"How many seconds passed between my arrival in the office and the person who said '{COFFEE}''s first words "
+     "there?", 'find=gap from=0:00 to=0:00 place="office"',
+     ["first spoke at 00:45", "after my arrival in the office (00:30)"], ["None", "nobody"]),
+    # "who was silent / stayed quiet / didn't speak in the X?": the people heard who never spoke there
+    ("Who was silent in the office?", 'find=who place="office" act=seen times=0', ["Ann never spoke in the office"],
+     []),
+    ("Who didn't speak in the kitchen?", 'find=who place="kitchen"',
+     [f'"{TECH[0].upper()}{TECH[1:]}" never spoke in the kitchen'], ["Ann"]),
+    ("Who stayed quiet in the lab?", 'find=who place="lab" act=spoke',
+     [f'"{COFFEE[0].upper()}{COFFEE[1:]}" never spoke in the lab'], ["Ann"]),
+])
+def test_held_out_730_forms(lx, question, frame, named, absent):  # noqa: F811
+    a = answer(lx, question, frame, frame).answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def test_a_turn_length_near_the_limit_is_said_finely_enough():
+    """730: "how many turns were shorter than 2 seconds?" listed a 1.96 s turn as "(2.0 seconds)": to a hundredth
+    where a tenth would read as the limit itself."""
+    from types import SimpleNamespace
+
+    from m3_control.query.sentences import _length_said
+    assert _length_said(SimpleNamespace(start=10.0, end=11.96), 2.0) == "1.96"
+    assert _length_said(SimpleNamespace(start=10.0, end=12.04), 2.0) == "2.04"
+    assert _length_said(SimpleNamespace(start=10.0, end=11.5), 2.0) == "1.5"
+    assert _length_said(SimpleNamespace(start=10.0, end=12.96), 2.0) == "3.0"

@@ -92,6 +92,9 @@ _ON_THE_WAY = re.compile(rf"\b(?:(?:while|when|as)\s+(?:i|we)\s+(?:was|were)\s+(
                          rf"travell?ing|heading|rolling|on\s+(?:my|our)\s+way)|on\s+(?:my|our)\s+way)\s+from\s+"
                          rf"{_ROOM.format('src')}\s+(?:to|into|toward|towards)\s+{_ROOM.format('dst')}{_END}",
                          re.IGNORECASE)
+# a time between two moments, not the turns between them
+_HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b|"
+                       r"^\W*what\s+was\s+the\s+(?:gap|delay|time|wait)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
                            rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
@@ -239,6 +242,9 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
         subject = subject_before(m.start()) or after
         if a.kind == "turn" and b.kind == "turn" and (subject is None or subject in (a.quote, b.quote)):
             return None      # between two people's turns, about anyone: the frame's own until=
+        if _HOW_LONG.match(marked) and a.kind in ("start", "arrive", "leave") and b.kind == "turn" and \
+                b.which == "first":   # "how many seconds passed between my arrival in X and B's first words there?"
+            return AnchoredAsk("delay", (a,), b.quote, said=m.group(0))
         if subject is None and not anyone(marked[:m.start()]) and not anyone(marked[m.end():]):
             return None
         return AnchoredAsk("between", (a, b), subject, said=m.group(0))

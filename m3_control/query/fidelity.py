@@ -186,8 +186,9 @@ def look_of_question(question: str) -> str | None:
     return labels[0] if len(labels) == 1 else None
 
 
-_NEVER_SPOKE = re.compile(r"\b(?:never|not|n't|no\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|said)\b",
-                          re.IGNORECASE)
+_NEVER_SPOKE = re.compile(r"(?:\bnever|\bnot|n't|\bno\s+longer)\s+(?:\w+\s+)?(?:speak|spoke|spoken|talk|talked|say|"
+                          r"said)\b|\b(?:was|were|stayed|remained|kept|been)\s+(?:completely\s+)?(?:silent|quiet)\b|"
+                          r"\bsaid\s+nothing\b", re.IGNORECASE)   # ("who was silent in the bedroom?")
 _NEVER_A_WORD = re.compile(r"\b(?:never|not|n't)\s+(?:once\s+)?(?:said|say|spoke|speak|talked|talk|uttered|utter)\s+"
                            r"(?:a\s+(?:single\s+)?word|anything|a\s+thing|at\s+all)\b", re.IGNORECASE)
 # what a frame finds about one person's own turns ("how many times did A ...", "where was A when ...")
@@ -527,7 +528,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = robot_room_forms(q, plain, known_places, stays, added, missing,
                          quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None)
     q = rank_of_person(q, plain, added)   # "the second person to talk after I entered the office": in that window
-    if q.find in ("who", "count_people") and q.times is None and not q.rel and not q.until and \
+    if q.find in ("who", "count_people") and q.times in (None, "=0") and not q.rel and not q.until and \
             (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not
         # the ones who spoke there

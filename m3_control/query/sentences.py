@@ -153,6 +153,13 @@ def groups_of(turns: list) -> list[list]:
     return groups
 
 
+def _length_said(e: object, limit: float) -> str:
+    """A turn's length to a tenth of a second, or a hundredth where the tenth would read as the limit itself ("less
+    than 2 seconds: ... (1.96 seconds)", not "(2.0 seconds)")."""
+    d = e.end - e.start  # type: ignore[attr-defined]
+    return f"{d:.2f}" if round(d, 1) == limit else f"{d:.1f}"
+
+
 def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     res = executor.run(replace(prepare(q), who=None) if ask.kind == "same_as" else prepare(q), before_time)
@@ -175,8 +182,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
             problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
             return (REFUSAL if problems else text), res
         res.events = over + [e for e in res.events if e not in over]
-        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.1f} seconds)"
-                         for e in over)
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({_length_said(e, ask.seconds)} "
+                         "seconds)" for e in over)
         text = f"Yes, {said}."
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
@@ -198,8 +205,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         res.events = hits + [e for e in res.events if e not in hits]
         res.value = (len(hits), len(turns), int(round(ask.seconds)))
         limit = f"{'more' if over else 'less'} than {ask.seconds:g} second{'s' if ask.seconds != 1 else ''}"
-        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.1f} seconds)"
-                         for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({_length_said(e, ask.seconds)} "
+                         "seconds)" for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
         text = f"{len(hits)} of the {len(turns)} turns{where} lasted {limit}" + (f": {said}." if hits else ".")
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
