@@ -434,13 +434,14 @@ def _on_the_way(executor: QueryExecutor, res: QueryResult, turns: list, ask: Anc
     start of its next stay in the second): a turn still going on when it left counts, one begun on arrival not."""
     src, dst = (m.place for m in ask.moments)
     stays = robot_stays(executor.store, res.now)
-    way = next(((a, b) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None
-                for b in stays[i + 1:i + 2] if b[0].lower() == dst.lower()), None) or \
-        next(((a, b) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None
-              for b in stays[i + 1:] if b[0].lower() == dst.lower()), None)
-    if way is None:
+    # a stay in src and a later one in dst: straight from one to the other first (the earliest such), else the
+    # earliest stay in src with the first stay in dst after it
+    ways = [(j - i > 1, i, j) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None
+            for j in range(i + 1, len(stays)) if stays[j][0].lower() == dst.lower()]
+    if not ways:
         return f"I can't tell: I never went from the {src} to the {dst}.", res
-    (src, _, left), (dst, got, _) = way
+    _, i, j = min(ways)
+    (src, _, left), (dst, got, _) = stays[i], stays[j]
     res.robot_places += [(left, src), (got, dst)]
     subject = ids.get(ask.subject) if ask.subject else None
     inside = [e for e in turns if e.start < got and e.end > left and (subject is None or e.character_id == subject)]

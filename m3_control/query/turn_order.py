@@ -108,6 +108,12 @@ class TurnsAsk:
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
 
 
+def _two_ranks(m: re.Match) -> tuple[int, int]:
+    """The two people's turns a match of _SIDE twice names: 1-based, -1 for the last (0: no rank)."""
+    return tuple(-1 if w.lower() in ("last", "final") else _rank(w)  # type: ignore[return-value]
+                 for w in (m.group("a") or m.group("a2"), m.group("b") or m.group("b2")))
+
+
 def asks_turns(question: str) -> TurnsAsk | None:
     plain = QUOTED.sub(" ", question)
     if re.search(r"\b(?:rooms|places)\b|\b(?:which|what)\s+(?:room|place)\b", plain, re.IGNORECASE):
@@ -131,16 +137,14 @@ def asks_turns(question: str) -> TurnsAsk | None:
                         before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
     m = _FIRST_OF_TWO.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 2:
-        a, b = (-1 if w.lower() in ("last", "final") else _rank(w) for w in (m.group("a") or m.group("a2"),
-                                                                               m.group("b") or m.group("b2")))
+        a, b = _two_ranks(m)
         if a and b:
             return TurnsAsk("turns_first", turns=(a, b), people=(people[0], people[1]),
                             before=m.group("w").lower() in ("first", "earlier", "sooner"),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP_PEOPLE.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 2:
-        a, b = (-1 if w.lower() in ("last", "final") else _rank(w) for w in (m.group("a") or m.group("a2"),
-                                                                               m.group("b") or m.group("b2")))
+        a, b = _two_ranks(m)
         if a and b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
     m = _GAP_AT.search(plain)
