@@ -17,6 +17,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
+from .turn_forms import SEEING
 from .wording import QUOTED
 from .words import cap, join, times_word
 
@@ -28,7 +29,6 @@ _TIMES = re.compile(r"^\W*how\s+many\s+times\b|^\W*how\s+often\b", re.IGNORECASE
 _PEOPLE = re.compile(r"^\W*how\s+many\s+(?:different\s+|other\s+)?(?:people|persons|speakers|voices|others)\b",
                      re.IGNORECASE)
 _WHO = re.compile(r"^\W*(?:who|whom|which\s+(?:people|persons|speakers|voices|others))\b", re.IGNORECASE)
-_SEEN = re.compile(r"\b(?:saw|seen|see|in\s+view|on\s+camera)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def asks_others_than(question: str) -> OthersAsk | None:
 
     marked = QUOTED.sub(mark, question)
     m = _OTHER_THAN.search(marked)
-    if m is None or _SEEN.search(marked) or len(quotes) > 1:
+    if m is None or SEEING.search(marked) or len(quotes) > 1:
         return None
     kind = "times" if _TIMES.search(marked) else "people" if _PEOPLE.search(marked) else \
         "who" if _WHO.search(marked) else None

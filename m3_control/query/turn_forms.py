@@ -53,7 +53,7 @@ _OTHER_THAN = re.compile(r"\b(?:anyone|anybody|someone|somebody|any\s+(?:one|per
 # "was A the only one who spoke in the kitchen?", "did only A speak in the lab?", "is A the only person I heard?"
 _ONLY = re.compile(r"^\W*(?:was|is|were)\b[^?]*?\bthe\s+only\s+(?:one|person|speaker|voice)\b|"
                    r"^\W*(?:did|was|were)\s+(?:it\s+)?only\b", re.IGNORECASE)
-_SEEING_ONLY = re.compile(r"\b(?:saw|seen|see|in\s+view|on\s+camera)\b", re.IGNORECASE)
+SEEING = re.compile(r"\b(?:saw|seen|see|in\s+view|on\s+camera)\b", re.IGNORECASE)   # a question about sight
 # "who spoke closest to 1:00?", "what was said nearest to 0:45?"
 _NEAREST = re.compile(r"\b(?:closest|nearest|close)\s+to\s+(?:the\s+)?(?:time\s+|moment\s+)?\d", re.IGNORECASE)
 # "what was being said at about 1:00?": a moment given loosely asks for the words nearest it (nobody may have been
@@ -158,14 +158,14 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
             new = replace(new, from_=None, to=None, at=None)
         return noted(q, new, added, f"until_turn={until}: between two of one person's turns ({m.group(0)!r})")
     if yes_no and named and _OTHER_THAN.search(plain):   # ("other than Ann": a name too)
-        act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
+        act = "seen" if SEEING.search(plain) else "spoke"
         # "... speak more than twice?": the others who did it that often (the count the check read from the question)
         times = q.times if q.times and not compares_with_other(q.times) else None
         new = Query(find="yes", who=named, only="else", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at,
                     times=times)
         return noted(q, new, added, "only=else: whether anyone but them did" + (f" (times{times})" if times else ""))
     if yes_no and ref and _ONLY.search(plain):
-        act = "seen" if _SEEING_ONLY.search(plain) else "spoke"
+        act = "seen" if SEEING.search(plain) else "spoke"
         new = Query(find="yes", who=ref, only="1", act=act, place=q.place, from_=q.from_, to=q.to, at=q.at)
         return noted(q, new, added, "only=1: whether they were the only one")
     if yes_no and ref and (m := _BEFORE_ALL.search(plain)) is not None:
