@@ -27,12 +27,15 @@ from .wording import NAME_IN_QUESTION, QUOTED
 from .words import cap, times_word
 from .words import join as _join
 
+# a topic runs to the question's end or a comma; a dot after a one-letter word is an abbreviation's ("3 a.m.", "the
+# U.S. election"), not the end
+_TEXT, _END = r"(?:[^?.!,;]|(?<=\b\w)\.)", r"(?:[?!,;]|(?<!\b\w)\.|$)"
 _ABOUT = re.compile(r"\b(?:say|said|saying|says|tell|told|telling|mention|mentioned|talk|talked|talking|speak|spoke|"
                     r"speaking|ask|asked|asking)\b[^?]*?\b(?:about|regarding|concerning|on\s+the\s+subject\s+of)\s+"
-                    r"(?P<topic>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+                    rf"(?P<topic>{_TEXT}+?)\s*{_END}", re.IGNORECASE)
 # "what did A think of the food?", "how did A feel about the move?": an opinion on a topic, as said
-_OPINION = re.compile(r"\b(?:think|thinks|thought|feel|feels|felt)\s+(?:of|about|regarding)\s+(?P<topic>[^?.!,;]+?)\s*"
-                      r"(?:[?.!,;]|$)", re.IGNORECASE)
+_OPINION = re.compile(rf"\b(?:think|thinks|thought|feel|feels|felt)\s+(?:of|about|regarding)\s+(?P<topic>{_TEXT}+?)\s*"
+                      rf"{_END}", re.IGNORECASE)
 # "what did A promise B?", "did A offer anything?": a kind of saying, found by its word (a promise made without the
 # word "promise" is not found: the answer says it does not remember one, and what A did say is one question away)
 _ACTS = {"promise": "promising", "offer": "offering", "suggest": "suggesting", "recommend": "recommending",
@@ -252,7 +255,7 @@ _TURNS_WITH = r"(?:how\s+many|which|what)\s+(?:sentences|turns|lines|remarks|utt
     r"containing)\b(?!\s+(?:been|being|taken|made|there|happened)\b)"   # ("turns had been taken by 0:50": a count)
 _NAMED_SPEAKER = re.compile(r"^\W*(?:did|has|had|does)\s+(?!(?:I|The)\b)((?-i:[A-Z][a-z]+))\s+(?:ever\s+)?(?:say|said|"
                             r"mention|mentioned|talk|speak|use|utter)\b", re.IGNORECASE)
-_TURNS_TOPIC = re.compile(rf"{_TURNS_WITH}\s+(?P<topic>[^?.!,;]+?)(?:\s+in\s+(?:them|it))?\s*(?:[?.!,;]|$)",
+_TURNS_TOPIC = re.compile(rf"{_TURNS_WITH}\s+(?P<topic>{_TEXT}+?)(?:\s+in\s+(?:them|it))?\s*{_END}",
                           re.IGNORECASE)
 _ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|people)\s+{_SAYING}|"
                      rf"(?:who|(?:which|what)\s+(?:person|one|people|speakers?|voices?))(?:\s+else)?\s+{_SAYING}|"
@@ -268,7 +271,7 @@ _MENTION = re.compile(r"\b(?:mention|mentions|mentioned|mentioning|say|said|says
                       r"(?P<topic>(?:the\s+)?(?:number|digit|numeral|letter|colou?r|word)\s+"
                       r"[a-z0-9]+|(?:a|an|any|some)\s+(?:(?:even|odd)\s+)?(?:colou?r|number|digit|numeral|letter)s?"
                       rf"(?:\s+(?:that\s+(?:is|was|were|are)\s+)?{_CMP}\s+(?:than\s+)?[a-z0-9]+)?)\b|"
-                      r"\bmention(?:s|ed|ing)?\s+(?P<any>[^?.!,;]+?)\s*(?:[?.!,;]|$)", re.IGNORECASE)
+                      rf"\bmention(?:s|ed|ing)?\s+(?P<any>{_TEXT}+?)\s*{_END}", re.IGNORECASE)
 
 
 _NAME = NAME_IN_QUESTION

@@ -153,10 +153,14 @@ def _anyone_on_both_sides(executor: QueryExecutor, q: Query, question: str,
     else:
         people = join([ra.describe[c] for c in both])
         text = f"{'Yes, ' if YES_NO_QUESTION.match(question) else ''}{people} {verb} both before and after {moment}."
+        if _HOW_MANY.match(question):   # "how many people spoke both before and after 0:30?": the number first
+            text = f"{len(both)} {'person' if len(both) == 1 else 'people'} {verb} both before and after {moment}: " \
+                f"{people}."
         text = cap(text)
     return (REFUSAL if check(text, merged) else text), merged
 
 
+_HOW_MANY = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
 _EDGE = re.compile(r"\b(first|last|final)\b", re.IGNORECASE)
 
 

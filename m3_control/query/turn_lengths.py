@@ -21,7 +21,7 @@ from .phrase import REFUSAL, check, phrase
 from .repair import time_of
 from .result import QueryResult
 from .wording import QUOTED, _rank
-from .words import AMOUNT, cap, ordinal_word, seconds_word
+from .words import AMOUNT, cap, ordinal_word, seconds_word, times_word
 
 _WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th))"
 _TURN = r"(?:turns?|times?|words?|sentences?|remarks?|lines?|utterances?)"
@@ -105,7 +105,7 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
                       key=lambda e: (e.start, e.id))
         which = "last" if n == -1 else ordinal_word(n)
         if not mine or n > len(mine):
-            heard = f"spoke only {len(mine)} time{'s' if len(mine) != 1 else ''}" if mine else "never spoke"
+            heard = f"spoke only {times_word(len(mine))}" if mine else "never spoke"
             return f"I can't compare them: {res.describe[cid]} {heard}, so there is no {which} turn.", res
         picked.append((mine[n - 1] if n > 0 else mine[-1], which))
     (a, wa), (b, wb) = picked

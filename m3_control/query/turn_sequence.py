@@ -39,6 +39,9 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
                        r"talking)\b", re.IGNORECASE)
 
 
+# "did A and B ever speak one right after the other?", "... back to back?": either order
+_MUTUAL = re.compile(r"\b(?:one|each)\s+(?:(?:right|just|immediately|directly)\s+)?after\s+(?:the\s+)?other\b|"
+                     r"\bafter\s+(?:each\s+other|one\s+another)\b|\bback[\s-]+to[\s-]+back\b", re.IGNORECASE)
 _EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
 # "did A speak right before B?" with no turn of B's named: any of B's turns ("did C speak right before B?" was answered
 # "no" from B's first turn alone, C having spoken right before B's second)
@@ -84,8 +87,8 @@ _FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\b
 
 
 def asks_sequence(question: str) -> str | None:
-    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before", "last_new", "changes" or "first_and_last" when
-    the question asks one of them, else None."""
+    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" / "ever_mutual", "last_new", "changes" or
+    "first_and_last" when the question asks one of them, else None."""
     if _CHANGES.search(question):
         return "changes"
     if _FIRST_AND_LAST.search(question) and not quotes_of(question) and re.match(r"^\W*(?:who|was|were|did|is)\b",
@@ -95,6 +98,8 @@ def asks_sequence(question: str) -> str | None:
         return "most_in_a_row"
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "in_a_row"
+    if _MUTUAL.search(question) and len(quotes_of(question)) == 2:
+        return "ever_mutual"
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
         return f"ever_{m.group(1).lower()}"
     if (m := _COUNT_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
@@ -143,7 +148,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         return _changes_or_ends(turns, kind, res, where, bool(re.match(r"^\W*(?:was|were|is|did)\b", question,
                                                                         re.IGNORECASE)))
     if kind.startswith("ever_"):
-        return _ever_next(executor, q, kind == "ever_after", quoted, turns, res, before_time, where)
+        return _ever_next(executor, q, kind != "ever_before", quoted, turns, res, before_time, where,
+                          kind == "ever_mutual")
     if kind.endswith("_everyone"):
         return _against_everyone(executor, q, kind == "after_everyone", people_in(question), turns, res, before_time,
                                  where)
@@ -200,8 +206,9 @@ def _people_ids(executor: QueryExecutor, q: Query, refs: list[str], res: QueryRe
 
 
 def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str], turns: list, res: QueryResult,
-               before_time: float | None, where: str) -> tuple[str, QueryResult]:
-    """"Did B ever speak right after A?": over every turn of A's (the frame relates to one of them only)."""
+               before_time: float | None, where: str, mutual: bool = False) -> tuple[str, QueryResult]:
+    """"Did B ever speak right after A?": over every turn of A's (the frame relates to one of them only);
+    ``mutual``: "did A and B ever speak one right after the other?", in either order, each order said."""
     ids = _people_ids(executor, q, quoted, res, before_time)
     if isinstance(ids, tuple):
         return ids
@@ -209,13 +216,22 @@ def _ever_next(executor: QueryExecutor, q: Query, after: bool, quoted: list[str]
     if who == other:
         return REFUSAL, res
     side = "after" if after else "before"
-    pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False)
-             if (a.character_id, b.character_id) == ((other, who) if after else (who, other))]
+    near = list(zip(turns, turns[1:], strict=False))
+    pairs = [(a, b) for a, b in near if (a.character_id, b.character_id) == ((other, who) if after else (who, other))]
     d, o = res.describe[who], res.describe[other]  # type: ignore[index]
-    if not pairs:
+    if mutual:
+        back = [(a, b) for a, b in near if (a.character_id, b.character_id) == (who, other)]
+        clauses = [f"{x} spoke right after {y} at {_join([res.say(b.start) for _, b in ps])}" if ps else
+                   f"{x} never spoke right after {y}" for x, y, ps in ((d, o, pairs), (o, d, back))]
+        pairs += back
+        if not pairs:
+            return f"No, {d} and {o} never spoke one right after the other{where}.", res
+        text = f"Yes{where}: {clauses[0]}; {clauses[1]}."
+    elif not pairs:
         return f"No, {d} never spoke right {side} {o}{where}.", res
-    at = _join([res.say((b if after else a).start) for a, b in pairs])
-    text = f"Yes, {d} spoke right {side} {o}{where}: at {at}."
+    else:
+        at = _join([res.say((b if after else a).start) for a, b in pairs])
+        text = f"Yes, {d} spoke right {side} {o}{where}: at {at}."
     res.events = sorted({e for pair in pairs for e in pair}, key=lambda e: (e.start, e.end, e.id))
     return (REFUSAL if check(text, res) else text), res
 

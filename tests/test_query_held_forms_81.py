@@ -1,0 +1,64 @@
+"""Question forms noticed at stop 80 and fixed at stop 81, on the hand-built meeting of tests/test_query_executor.py
+(``ex``; asked at 1:31):
+
+    kitchen 0:00-0:30: Ann 0:02 (RED), Bo 0:10 (COFFEE), Ann 0:20 (RED)
+    office  0:30-1:00: Cy 0:35 (TECH), Bo 0:40 (COFFEE); Dee seen 0:50, never speaks
+    lab     1:00-1:30: Ann 1:05, Cy 1:10 (TECH), Cy 1:20, Ann 1:25
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.said_about import asks_about
+
+from .test_query_also import answer
+from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
+
+RED = "Put the red folder on the desk"
+
+
+# ---- "did A and B ever speak one right after the other?": either order, each said (was one order only) ----
+
+@pytest.mark.parametrize("question, named, absent", [
+    (f"Did the person who said '{RED}' and the person who said '{TECH}' ever speak one right after the other?",
+     ["Yes", f'"{RED}" spoke right after the person who said "{TECH}" at 01:25',
+      f'"{TECH}" spoke right after the person who said "{RED}" at 00:35 and 01:10'], ["never"]),
+    (f"Did the person who said '{COFFEE}' and the person who said '{TECH}' ever speak back to back?",
+     ["Yes", f'"{COFFEE}" spoke right after the person who said "{TECH}" at 00:40',
+      f'"{TECH}" never spoke right after'], []),
+    (f"Did the person who said '{COFFEE}' and the person who said '{RED}' speak right after each other?",
+     ["Yes", f'"{COFFEE}" spoke right after the person who said "{RED}" at 00:10',
+      f'"{RED}" spoke right after the person who said "{COFFEE}" at 00:20'], []),
+])
+def test_two_people_one_right_after_the_other_in_either_order(ex, question, named, absent):  # noqa: F811
+    a, b = (x for x in __import__("re").findall(r"'([^']+)'", question))
+    frame = f'find=yes who="{a}" other="{b}" rel=right_after'
+    got = answer(ex, question, frame, frame).answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+# ---- "how many people spoke both before and after 1:00?": the number, then who (was who only) ----
+
+@pytest.mark.parametrize("question, frame, start, named, absent", [
+    ("How many people spoke both before and after 1:00?", "find=count_people from=1:00 to=1:00",
+     "2 people spoke both before and after 01:00", ["Ann", f'"{TECH}"'], [COFFEE]),
+    ("How many people talked both before and after 1:22?", "find=count_people from=1:22",
+     "1 person spoke both before and after 01:22", ["Ann"], [TECH, COFFEE]),
+    ("Who spoke both before and after 1:00?", "find=who from=1:00", "Ann", [f'"{TECH}"'], ["2 people"]),
+])
+def test_how_many_on_both_sides_of_a_moment_is_a_number(ex, question, frame, start, named, absent):  # noqa: F811
+    got = answer(ex, question, frame, frame).answer
+    assert got.startswith(start) and all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+# ---- a topic with an abbreviation's dots is read whole ("the U.S. election" was "the U") ----
+
+@pytest.mark.parametrize("question, topic", [
+    ("Did anyone talk about the U.S. election?", "the U.S. election"),
+    ("Did anyone mention the B.B.C. news, at all?", "the B.B.C. news"),
+    ("Did anyone talk about the dog.", "the dog"),
+])
+def test_a_topic_keeps_an_abbreviations_dots(question, topic):
+    got = asks_about(question)
+    assert got is not None and got.topic == topic, got
