@@ -32,7 +32,7 @@ from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .result import QueryResult
 from .wording import QUOTED
-from .words import AMOUNT, seconds_word, times_word
+from .words import AMOUNT, HOW_LONG, seconds_word, times_word
 
 _PERSON = r"(?:person|one|man|woman|someone|somebody|speaker|voice|guy|lady|individual)"
 _WHO_SAID = re.compile(rf"\b(?:the\s+)?{_PERSON}\s+(?:who|that)\s+(?:had\s+|has\s+)?(?:said|says)\s+(Q\d)\b",
@@ -64,26 +64,26 @@ _WITHIN = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+(?P<side>after|before|of|fr
                      re.IGNORECASE)
 _BEYOND = re.compile(rf"\b(?P<cmp>more\s+than|over|at\s+least|later\s+than|longer\s+than)\s+(?P<n>{AMOUNT})\s+"
                      rf"(?P<side>after|before)\s+{_anchor(1)}{_END}", re.IGNORECASE)
-_DELAY = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
-                    rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+into\s+(?P<into>the\s+(?:recording|video|"
+_DELAY = re.compile(rf"^\W*{HOW_LONG}\s+(?:after|from|since)\s+{_anchor(1)}{_END}|"
+                    rf"^\W*{HOW_LONG}\s+into\s+(?P<into>the\s+(?:recording|video|"
                     rf"conversation|session))|^\W*how\s+long\s+did\s+it\s+take\s+(?:after\s+{_anchor(2)}\s+)?"
-                    rf"(?:for|before)\b|^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?P<before>passed|went\s+by|"
+                    rf"(?:for|before)\b|^\W*{HOW_LONG}\s+(?P<before>passed|went\s+by|"
                     rf"elapsed|(?:had\s+)?gone\s+by|was\s+(?:it|there)|did\s+(?:it\s+take|i\s+wait))\s+before\b",
                     re.IGNORECASE)
 # "how long did the silence before the first words last?", "how long was it quiet before anyone spoke?": the start
-_QUIET_START = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|was|were)\s+"
+_QUIET_START = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\s+(?:did|was|were)\s+"
                           r"(?:the\s+|it\s+|there\s+)?(?:(?:opening|initial|first)\s+)?(?:silence|silent|quiet|pause|nothing\s+said)\b"
                           r"[^?]*?\b(?:before|until)\s+(?:the\s+(?:very\s+)?first\s+(?:words?|turn|sentence|voice)|anyone|"
                           r"anybody|someone|somebody)\b|^\W*how\s+long\s+(?:was|did)\s+the\s+(?:opening|initial)\s+"
                           r"(?:silence|quiet|pause)\b", re.IGNORECASE)
 # "how much time passed between my entering the hallway and the first words there?": from the move
-_MOVE_TO_WORDS = re.compile(r"^\W*how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*?\bbetween\s+(?:my|our)\s+"
+_MOVE_TO_WORDS = re.compile(rf"^\W*{HOW_LONG}\b[^?]*?\bbetween\s+(?:my|our)\s+"
                             r"(?:(?P<leave>leaving|departure\s+from|exit\s+from|exiting)|entering|entry\s+(?:in)?to|arrival\s+(?:in|"
                             r"at)|arriving\s+(?:in|at)|getting\s+to|coming\s+(?:in)?to)\s+(?:the\s+)?(?P<place>[a-z]+"
                             r"(?:\s+room)?)\s+and\s+(?:the\s+)?(?:very\s+)?first\s+(?:words?|turn|voice|sentence|thing\s+"
                             r"said)\b", re.IGNORECASE)
 # "how long had I been in the garage when B first spoke there?": the delay from the robot's arrival to B's words
-_BEEN_IN = re.compile(rf"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+had\s+(?:i|we)\s+been\s+"
+_BEEN_IN = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\s+had\s+(?:i|we)\s+been\s+"
                       rf"(?:in|at)\s+"
                       rf"{_ROOM.format('place')}\s+(?:when|before|by\s+the\s+time)\s+(?P<who>Q\d|anyone|anybody|"
                       rf"someone|somebody|the\s+first\s+(?:words?|person|voice|speaker))\b", re.IGNORECASE)
@@ -93,7 +93,7 @@ _ON_THE_WAY = re.compile(rf"\b(?:(?:while|when|as)\s+(?:i|we)\s+(?:was|were)\s+(
                          rf"{_ROOM.format('src')}\s+(?:to|into|toward|towards)\s+{_ROOM.format('dst')}{_END}",
                          re.IGNORECASE)
 # a time between two moments, not the turns between them
-_HOW_LONG = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b|"
+_HOW_LONG = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b|"
                        r"^\W*what\s+was\s+the\s+(?:gap|delay|time|wait)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"

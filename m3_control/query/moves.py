@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .frame import Query
+from .words import HOW_LONG
 
 Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
 MOVE_BEFORE_S, MOVE_AFTER_S = 1.0, 1.5   # "when I arrived": speech from this long before the move to this long after
@@ -156,7 +157,7 @@ def _stay_pattern(places: list[str]) -> tuple[re.Pattern, re.Pattern]:
     names = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
     # "how long was I in the lab before anyone spoke?": from the robot's arrival to the first words there
     # ... or before one person spoke ("before the person who said X first spoke", "before Ann said anything")
-    before_speech = re.compile(rf"^\W*how\s+(?:long|many\s+seconds|much\s+time)\s+(?:was|were|had)\s+(?:i|we)\s+"
+    before_speech = re.compile(rf"^\W*{HOW_LONG}\s+(?:was|were|had)\s+(?:i|we)\s+"
                                rf"(?:been\s+)?(?:in|at|inside)\s+(?:the\s+)?(?P<place>{names})\s+before\s+"
                                rf"(?:(?P<anyone>anyone|anybody|someone|somebody|a\s+person|people)|(?P<named>\S.*?))\s+"
                                rf"(?:first\s+)?(?:spoke|talked|said|started|began)", re.IGNORECASE)

@@ -15,7 +15,7 @@ from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
 from .talk_time import compared_by_time
 from .wording import _FIELD_NAME, CLOCK
-from .words import COUNT_WORDS
+from .words import COUNT_WORDS, HOW_LONG
 
 # "after the first minute", "in the first 30 seconds", "by the end of the first two minutes": a span from the
 # start of the recording, which no clock in the question says
@@ -150,7 +150,7 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
 
 
 # "for how long did nobody speak after A's first words?", "how long was it quiet after A spoke?"
-_SILENCE = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
+_SILENCE = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
                       r"silence|silent|quiet|pause|gap|break)\b[^?]*\b(?:after|following|once|(before|until|till|preceding))\b",
                       re.IGNORECASE)
 # "was there a long pause before A first spoke?", "was there any silence after A's last words?": the same silence

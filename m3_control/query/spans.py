@@ -13,6 +13,7 @@ from dataclasses import replace
 from .frame import TIMED_REL, Query, compares_with_other
 from .wording import NUM_WORDS as _NUM_WORDS
 from .wording import QUOTED, REL_FILLER
+from .words import HOW_LONG
 
 _NUM = r"(\d{1,2}|" + "|".join(_NUM_WORDS) + r")"
 _WHO = r"(?:different\s+|distinct\s+|separate\s+|other\s+|individual\s+|unique\s+)?" \
@@ -112,7 +113,7 @@ def asks_time_between(plain: str) -> bool:
     return bool(_GAP.search(plain))
 
 
-_HOW_LONG_DID = re.compile(r"^\W*(?:for\s+)?how\s+(?:long|many\s+seconds|much\s+time)\s+(?:did|does|do|will|would)\b",
+_HOW_LONG_DID = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\s+(?:did|does|do|will|would)\b",
                            re.IGNORECASE)
 
 

@@ -10,6 +10,8 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
 
 
 # "once", "twice", "three (times)": the number of turns a question says
+# "how long", "how many seconds", "how much time": a question asking for a duration
+HOW_LONG = r"how\s+(?:long|many\s+seconds|much\s+time)"
 COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
