@@ -26,6 +26,7 @@ search p99 <= 20 ms while writing, recall@10 >= 0.95; the table prints target / 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
 import platform
@@ -67,11 +68,12 @@ def _met(key: str, value: float) -> str:
 
 # ---------------------------------------------------------------------------------------------- child processes
 def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: float, seconds: float,
-                search: str = "local", barrier: bool = False) -> None:
+                search: str = "local", barrier: bool = False, profile: str = "") -> None:
     """Write ``n`` text memories (or, with ``rate``, clips at that rate for ``seconds``) as ``robot``. With ``n``
     the clips are made before the clock starts (the synthetic household's CPU is not the store's: two writers on
     one 2-core machine would otherwise share it with two generators); ``barrier``: then print ``ready`` and start
-    when a line comes on stdin (two writers start together)."""
+    when a line comes on stdin (two writers start together). ``profile``: the writes run under cProfile, its stats
+    saved to that file (where the writer's CPU goes: ``python -m pstats FILE``)."""
     store = MemoryStore(location, config=_config(cache, search), robot=robot)
     if store.meta("embedder_name") is None:
         store.declare_embedder(EMBEDDER, DIM)
@@ -81,6 +83,9 @@ def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: 
     if barrier:
         print("ready", flush=True)
         sys.stdin.readline()
+    prof = cProfile.Profile() if profile else None
+    if prof is not None:
+        prof.enable()
     memories = inserted = clips = 0
     busy, t0, started, cpu0 = 0.0, time.perf_counter(), time.time(), time.process_time()
     while (inserted < n) if not rate else (time.perf_counter() - t0 < seconds):
@@ -92,6 +97,9 @@ def child_write(location: str, robot: str, n: int, seed: int, cache: str, rate: 
         if rate and (lag := t0 + clips / rate - time.perf_counter()) > 0:
             time.sleep(lag)
     wall, ended, cpu = time.perf_counter() - t0, time.time(), time.process_time() - cpu0
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(profile)
     store.close()
     print(json.dumps({"robot": robot, "memories": memories, "inserted": inserted, "clips": clips,
                       "store_s": busy, "wall_s": wall, "started": started, "ended": ended,
@@ -264,9 +272,11 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=0.0)
     p.add_argument("--search", default="local", choices=("local", "server"))
     p.add_argument("--barrier", action="store_true", help="child: make the clips, print ready, start on a stdin line")
+    p.add_argument("--profile", default="", help="child writer: save a cProfile of its writes to this file")
     a = p.parse_args()
     if a.child_write:
-        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds, a.search, a.barrier)
+        child_write(a.child_write, a.robot, a.n, a.seed, a.cache, a.rate, a.seconds, a.search, a.barrier,
+                    a.profile)
         return
     if a.child_open:
         child_open(a.child_open, a.cache, a.search)
