@@ -1,5 +1,5 @@
-"""Question forms noticed at stop 80 and fixed at stop 81, on the hand-built meeting of tests/test_query_executor.py
-(``ex``; asked at 1:31):
+"""Question forms noticed at stop 80 or found by stop 81's blind probes, fixed at stop 81, on the hand-built meeting of
+tests/test_query_executor.py (``ex``; asked at 1:31; ``lx``: the same turns of different lengths, stop 79's):
 
     kitchen 0:00-0:30: Ann 0:02 (RED), Bo 0:10 (COFFEE), Ann 0:20 (RED)
     office  0:30-1:00: Cy 0:35 (TECH), Bo 0:40 (COFFEE); Dee seen 0:50, never speaks
@@ -14,6 +14,7 @@ from m3_control.query.said_about import asks_about
 
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH, ex  # noqa: F401  (ex: the fixture)
+from .test_query_held_forms_79 import lengths_meeting, lx  # noqa: F401  (lx: the fixture)
 
 RED = "Put the red folder on the desk"
 
@@ -62,3 +63,24 @@ def test_how_many_on_both_sides_of_a_moment_is_a_number(ex, question, frame, sta
 def test_a_topic_keeps_an_abbreviations_dots(question, topic):
     got = asks_about(question)
     assert got is not None and got.topic == topic, got
+
+
+# ---- held-out 731: "which of A and B spoke for longer in the X?" is their seconds of speech (was their turns
+# counted, with no answer to which); of three or more, the longest in all ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    (f"Which of the person who said '{RED}' and the person who said '{TECH}' spoke for longer in the lab?",
+     f'find=more who="{RED}" other="{TECH}" place="lab"', [f'"{RED}" spoke for longer (4 seconds in all)',
+                                                         "(3 seconds) in the lab"], ["twice"]),
+    (f"Which of the person who said '{RED}' and the person who said '{COFFEE}' talked for a shorter time?",
+     f'find=less who="{RED}" other="{COFFEE}"', [f'"{COFFEE}" spoke for less time (5 seconds in all)'], ["times"]),
+    (f"Which of the person who said '{RED}', the person who said '{TECH}' and the person who said '{COFFEE}' spoke "
+     "the longest in total?", "find=who pick=most measure=time",
+     [f'"{RED}" spoke the longest in all (10 seconds)', f'"{TECH}" 9 seconds', f'"{COFFEE}" 5 seconds'], ["times"]),
+    (f"Out of the person who said '{RED}', the person who said '{TECH}' and the person who said '{COFFEE}', who "
+     "talked for the least time in the office?", 'find=who pick=least place="office"',
+     [f'"{RED}": I did not hear them speak in the office (0 seconds)', f'"{TECH}" 6 seconds'], ["times"]),
+])
+def test_listed_people_compared_by_their_seconds_of_speech(lx, question, frame, named, absent):  # noqa: F811
+    got = answer(lx, question, frame, frame).answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got

@@ -22,7 +22,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
 from .wording import QUOTED as _QUOTE
-from .words import times_word
+from .words import seconds_word, times_word
 
 _FIRST = re.compile(r"\b(?:first|earlier|earliest|sooner|before\s+the\s+other)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:last|later|latest|more\s+recently|most\s+recently|after\s+the\s+other)\b", re.IGNORECASE)
@@ -79,6 +79,9 @@ def order_choice(question: str) -> str | None:
 
 _MOST = re.compile(r"\b(?:most|more)\b", re.IGNORECASE)
 _LEAST = re.compile(r"\b(?:least|fewest|less|fewer)\b", re.IGNORECASE)
+_LONG = re.compile(r"\b(?:(longest|longer|most\s+time|more\s+time)|(shortest|shorter|least\s+time|less\s+time))\b"
+                   r"(?!\s+(?:single\s+|one\s+)?(?:turns?|sentences?|silences?|pauses?|gaps?|stays?))", re.IGNORECASE)
+_OFTEN = re.compile(r"\b(?:often|times|turns)\b", re.IGNORECASE)
 _ADJACENT = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:before|after)\b", re.IGNORECASE)
 
 
@@ -88,6 +91,9 @@ def count_choice(question: str) -> str | None:
     plain = _listed(question, 3, _ADJACENT)
     if plain is None:
         return None
+    if (long := _LONG.search(plain)) is not None and not _OFTEN.search(plain):
+        # "which of A, B and C spoke the longest (for the most time)?": their seconds of speech
+        return "most_time" if long.group(1) else "least_time"
     most, least = bool(_MOST.search(plain)), bool(_LEAST.search(plain))
     return None if most == least else "most" if most else "least"
 
@@ -102,12 +108,14 @@ def answer_counts(executor: QueryExecutor, q: Query, which: str, question: str,
     for res in results:
         if res.status != "ok":
             return phrase(res), res
+    names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
+    where = f" in the {q.place}" if q.place else ""
+    if which.endswith("_time"):
+        return _answer_seconds(results, names, which == "most_time", where)
     counts = [int(res.value or 0) for res in results]
     best = max(counts) if which == "most" else min(counts)
     merged = merge(results, which)
-    names = [r.describe[r.who["who"].character_id] for r in results]  # type: ignore[index]
     won = [i for i, n in enumerate(counts) if n == best]
-    where = f" in the {q.place}" if q.place else ""
     # each clause checked against the result of the person it names
     checks = [(f"{names[i]} spoke {which} often{where} ({times_word(best)})", results[i]) for i in won]
     checks += [(f"{names[i]} {times_word(counts[i])}", results[i]) for i in range(len(results)) if i not in won]
@@ -117,6 +125,30 @@ def answer_counts(executor: QueryExecutor, q: Query, which: str, question: str,
         f"{_cap(_join([names[i] for i in won]))} spoke {which} often{where}, equally ({times_word(best)} each)"
     rest = [text for text, _ in checks[len(won):]]
     return lead + ("; " + ", ".join(rest) if rest else "") + ".", merged
+
+
+def _answer_seconds(results: list[QueryResult], names: list[str], most: bool,
+                    where: str) -> tuple[str, QueryResult]:
+    """Which listed person spoke the longest (shortest) in all: each one's seconds of detected speech in the frame's
+    place and window (``res.seconds``, as two people compared by time keep them), every figure said."""
+    seconds = []
+    for res in results:
+        cid = res.who["who"].character_id
+        res.seconds[cid] = int(round(sum(e.end - e.start for e in res.events if e.kind == "voice")))
+        seconds.append(res.seconds[cid])
+    best = max(seconds) if most else min(seconds)
+    won = [i for i, n in enumerate(seconds) if n == best]
+    merged = merge(results, "most_time" if most else "least_time")
+    word = "the longest" if most else "the shortest time"
+    parts = [(f"{names[i]} {seconds_word(seconds[i])}", results[i]) for i in range(len(results)) if i not in won]
+    lead = f"{_cap(names[won[0]])} spoke {word} in all{where} ({seconds_word(best)})" if len(won) == 1 else \
+        f"{_cap(_join([names[i] for i in won]))} spoke {word} in all{where}, equally ({seconds_word(best)} each)"
+    if best == 0:   # ("spoke the shortest time (0 seconds)" would say they spoke)
+        lead = f"{_cap(_join([names[i] for i in won]))}: I did not hear them " \
+            f"speak{where} (0 seconds)"
+    if any(check(text, res) for text, res in [(lead, results[won[0]]), *parts]):
+        return REFUSAL, merged
+    return lead + ("; " + ", ".join(text for text, _ in parts) if parts else "") + ".", merged
 
 
 _RIGHT = re.compile(r"\b(?:right|just|immediately|directly)\s+(before|after)\b", re.IGNORECASE)

@@ -26,7 +26,8 @@ _OF = re.compile(r"^\W*(?:(?P<how>how\s+many)|(?P<which>which|who)|(?P<any>did|w
 _ACT = re.compile(r"\b(?:spoke|speak|talked|talk|said\s+(?:something|anything)|were\s+heard|was\s+heard|heard)\b",
                   re.IGNORECASE)
 # an order, a rank or a comparison among them is another question (choice.py)
-_NOT_THIS = re.compile(r"\b(?:first|last|earlier|later|more|most|less|fewer|least|before\s+the\s+other|"
+_NOT_THIS = re.compile(r"\b(?:first|last|earlier|later|more|most|less|fewer|least|longer|longest|shorter|shortest|"
+                       r"before\s+the\s+other|"
                        r"right\s+(?:before|after)|how\s+many\s+times|times)\b", re.IGNORECASE)
 
 
