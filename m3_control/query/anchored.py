@@ -371,7 +371,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
         hits = [e for e in turns if e not in anchors and (subject is None or e.character_id == subject) and
                 ((ask.side != "before" and start <= e.start <= end + n) or
                  (ask.side != "after" and start - n <= e.end <= start + 1e-6 and e.start < start))]
-        return _within(res, hits, who, ask, said[0], anchors, question)
+        return _within(res, hits, who, ask, said[0], anchors, question, (start, end))
     if ask.kind == "beyond":    # the other side of "within": from the moment's end on (its start back)
         start, end, _ = spans[0]
         n = ask.seconds + (0.0 if ask.least else 1e-6)
@@ -404,7 +404,9 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
 
 
 def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, moment: str, anchors: list,
-            question: str) -> tuple[str, QueryResult]:
+            question: str, span: tuple[float, float] | None = None) -> tuple[str, QueryResult]:
+    """``span``: the moment's start and end, for "within N seconds of it" (either side: each hit said with its
+    side, so a turn that ended before the robot arrived is not taken for one heard after)."""
     limit = seconds_word(int(round(ask.seconds)))
     side = {"after": "after", "before": "before"}.get(ask.side, "of")
     if ask.kind == "beyond":   # "more than 20 seconds after", "at least 10 seconds before"
@@ -417,6 +419,12 @@ def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, mom
     if not hits:
         return f"No, {who or 'nobody'} {'did not speak' if who else 'spoke'} {limit} {side} {moment}.", res
     times = _join([res.say(e.start) for e in hits])
+    if side == "of" and span is not None:
+        gaps = [(e, "ending", int(round(span[0] - e.end)), "before") if e.start < span[0] else
+                (e, "", int(round(e.start - span[1])), "after") for e in hits]
+        res.value = (*res.value, *(n for _, _, n, _ in gaps))   # (the seconds each side, for the answer's check)
+        times = _join([f"{res.say(e.start)} ({f'{lead} ' if lead else ''}{seconds_word(n)} {way} it)"
+                       for e, lead, n, way in gaps])
     if re.match(r"^\W*how\s+many\s+(?:people|persons|different)", question, re.IGNORECASE):
         text = f"{len(people)}: {_join([res.describe[c] for c in people])} (at {times}) {limit} {side} {moment}."
     elif re.match(r"^\W*how\s+many\s+times", question, re.IGNORECASE):

@@ -129,6 +129,9 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long", "gap")),
+    # "how much did A talk (in seconds)?", "how much talking did A do?": their seconds of speech
+    (re.compile(r"^\W*how much (?![^?]*\b(?:about|regarding)\b)(?:(?:did|does|do|has|had)\b[^?]*?\b(?:talk|speak|"
+                r"talked|spoken)\b|(?:talking|speaking|speech)\b)", re.IGNORECASE), ("how_long",)),
     (re.compile(r"^\W*how (?:much (?:later|earlier|sooner)|soon|quickly|(?:far|long|many seconds) apart)\b",
                 re.IGNORECASE), ("gap",)),
     (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),
