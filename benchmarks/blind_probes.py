@@ -9,7 +9,7 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
-693-696 at stop 76, 697-700 at stop 77 (... 731-734 at stop 81), each before any of those scenes was built.
+693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81), each before any of those scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """
@@ -3981,7 +3981,59 @@ T734 = [
  "What were the last words I heard before 0:30?",
  "How many people spoke after {C}'s first turn?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 735))}
+T735 = [
+ "Who spoke right before I arrived in the {R2}?",
+ "How many times did {B} speak in the {R1}?",
+ "What did {A} say after {C} first spoke?",
+ "Did {C} speak in the {R2}?",
+ "How long was {B}'s longest turn?",
+ "Who spoke the most while I was in the {R1}?",
+ "At what time did {A} speak for the second time?",
+ "Did anyone speak between 0:12 and 0:18?",
+ "How many different people spoke in the {R1}?",
+ "Who spoke right after {A}'s second turn?",
+ "Did {B} speak more than once in the {R2}?",
+ "Is {B} left-handed?",
+ "How long did I spend in the {R1}?",
+ "Which of {A}, {B} and {C} spoke last?",
+ "What was the first thing I heard in the {R2}?",
+ "How many times did {C} speak before 0:45?",
+ "Did {A} speak before I left the {R1}?",
+ "Who spoke for the shortest time in total?",
+ "How many people did I hear in the {RX}?",
+ "When did {B} speak for the last time?",
+ "Did {C} ever speak twice in a row?",
+ "How many turns did I hear after I arrived in the {R2}?",
+ "Who spoke between {B}'s first and second turns?",
+ "Was anyone talking at 0:50?",
+]
+T736 = [
+ "Who did I hear last in the {R1}?",
+ "How many times did {C} speak in total?",
+ "What did {B} say in the {R2}?",
+ "Did {A} speak after 0:45?",
+ "How long was I in the {R2} before {A} spoke there?",
+ "Who spoke fewer times, {A} or {B}?",
+ "What was the second thing said after I entered the {R2}?",
+ "Did anyone speak twice in a row?",
+ "How many people spoke after 0:30?",
+ "Which room was I in when {C} first spoke?",
+ "Did {B} speak right after {A}'s first turn?",
+ "Where did {C} grow up?",
+ "How many seconds did {A} talk in the {R1}?",
+ "Who spoke the most in the first 30 seconds?",
+ "When did I leave the {R1}?",
+ "How many turns did {B} take before 0:40?",
+ "Did {C} speak before {B} did?",
+ "Who was heard only once?",
+ "Did anyone speak in the {RX} before 0:20?",
+ "What did the last person I heard in the {R1} say?",
+ "How much time passed between {C}'s first turn and {A}'s last turn?",
+ "Were {A} and {C} both heard in the {R2}?",
+ "Who spoke third in the {R2}?",
+ "How many times did anyone speak while I was in the {R2}?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 737))}
 
 
 def main() -> None:
