@@ -180,9 +180,10 @@ def test_one_persons_rooms_more_than_one(ex, question, frame, start, named):  # 
 
 
 def test_the_first_and_last_turns_of_a_room(ex):  # noqa: F811
-    # the lab: Ann 1:05-1:07 first, Ann 1:25 last
+    # the lab: Ann 1:05-1:07 first, Ann 1:25 last (Cy's two turns between them: no silence)
     _check(ex, "How many seconds passed between the first and last turns in the lab?", "find=gap from=0:00 to=1:00",
-           "18 seconds of silence", ["the first turn in the lab (Ann, 01:05", "20 seconds from the start"], [])
+           "20 seconds passed between", ["the first turn in the lab (Ann, 01:05", "18 seconds from the end",
+                                         "with 2 turns between them"], ["silence"])
 
 
 def test_a_verb_written_as_the_other_person_is_dropped(ex):  # noqa: F811

@@ -124,3 +124,47 @@ def test_how_much_someone_talked_answered_in_seconds(lx):  # noqa: F811
 def test_within_seconds_of_a_move_says_the_side(ex, question, named, absent):  # noqa: F811
     got = answer(ex, question, "find=who act=spoke", "find=who act=spoke").answer
     assert all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+# ---- held-out 735: "is B left-handed?" was answered "Yes, B was seen at 00:07" (the model's find=yes act=seen);
+# any trait of a person's in a word or two is a thing of their life that only their words could tell ----
+
+@pytest.mark.parametrize("question, topic", [
+    (f"Is the person who said '{COFFEE}' left-handed?", "whether they are left-handed"),
+    (f"Was the person who said '{COFFEE}' a good cook?", "whether they are a good cook"),
+    ("Is Ann tall?", "whether they are tall"),
+    (f"Is the person who said '{TECH}' an engineer?", "whether they are an engineer"),
+])
+def test_a_trait_of_a_person_is_about_their_life(question, topic):
+    got = asks_about(question)
+    assert got is not None and got.topic == topic, got
+
+
+@pytest.mark.parametrize("question", [
+    f"Was the person who said '{COFFEE}' speaking at 0:30?", f"Was the person who said '{COFFEE}' in the kitchen?",
+    f"Was the person who said '{COFFEE}' the first person I heard?", f"Was the person who said '{COFFEE}' happy?",
+    f"Was the person who said '{COFFEE}' silent?", f"Was the person who said '{COFFEE}' a speaker?",
+    f"Was the person who said '{COFFEE}' heard?", f"Was the person who said '{COFFEE}' alone?",
+])
+def test_what_the_records_hold_is_no_trait(question):
+    assert asks_about(question) is None
+
+
+def test_a_trait_is_declined_not_answered_yes(ex):  # noqa: F811
+    frame = f'find=yes who="{COFFEE}" act=seen'
+    got = answer(ex, f"Is the person who said '{COFFEE}' left-handed?", frame, frame).answer
+    assert not got.startswith("Yes") and "left-handed" in got, got
+
+
+# ---- held-out 736: the time between two people's turns with others' turns between them is no silence ----
+
+@pytest.mark.parametrize("question, named, absent", [
+    (f'How much time passed between the person who said "{RED}"\'s first turn and the person who said "{TECH}"\'s last '
+     'turn?', ["78 seconds passed between", "73 seconds from the end of the one", "with 6 turns between them"],
+     ["silence"]),
+    (f'How much time passed between the person who said "{RED}"\'s first turn and the person who said "{COFFEE}"\'s '
+     'first turn?', ["3 seconds of silence between", "8 seconds from the start of one"], ["passed"]),
+])
+def test_time_between_two_turns_with_turns_between_is_no_silence(lx, question, named, absent):  # noqa: F811
+    got = answer(lx, question, "find=gap", "find=gap").answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got

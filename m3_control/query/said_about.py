@@ -75,6 +75,16 @@ _SELF = (
     (re.compile(r"^\W*(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>married|single|divorced|engaged|retired|"
                 r"pregnant|a\s+(?:student|doctor|nurse|teacher|parent|mother|father|vegetarian))\b", re.IGNORECASE),
      "whether they are {verb}", ""),
+    # "is A left-handed?", "was B a good cook?": any trait of A's in one or two words ending the question, but what
+    # the records hold (speaking, seen, where, when, rank, company, looks: "was A happy?" is a face's expression)
+    (re.compile(r"^\W*(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>(?:an?\s+|(?!an?\s))(?!(?:speaking|talking|saying|"
+                r"heard|seen|visible|audible|there|here|present|around|in|at|on|inside|outside|near|nearby|with|still|"
+                r"also|ever|never|not|silent|quiet|quieter|loud|louder|talkative|chatty|first|last|second|third|"
+                r"fourth|fifth|final|next|same|the|one|only|among|before|after|alone|together|back|gone|away|home|"
+                r"left|there|person|speaker|voice|face|man|woman|people|happy|sad|angry|surprised|afraid|scared|"
+                r"fearful|disgusted|neutral|smiling|upset|calm|really|someone|somebody|anyone|me|you|us|them|"
+                r"him|her|it)(?![-\w]))[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*[?.!]?\s*$", re.IGNORECASE),
+     "whether they are {verb}", ""),
     (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+have\s+(?P<verb>(?:any\s+|a\s+)?(?:children|kids|pets?|dogs?|"
                 r"cats?|car|job|family|siblings|brothers?|sisters?|partner|husband|wife))\b", re.IGNORECASE),
      "whether they have {verb}", ""),

@@ -326,10 +326,17 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
     quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
     res.value = quiet
-    text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between "
-            f"{w1.replace(chr(0), f'{res.say(t1.start)}, ended at {res.say(t1.end)}')}) and "
-            f"{w2.replace(chr(0), res.say(t2.start))}); "
-            f"{seconds_word(apart)} from the start of one to the start of the other.")
+    first = w1.replace(chr(0), f"{res.say(t1.start)}, ended at {res.say(t1.end)}") + ")"
+    second = w2.replace(chr(0), res.say(t2.start)) + ")"
+    between = {e.id for e in [*res.scope_events, *res.events] if e.kind == "voice" and e.id not in (t1.id, t2.id)
+               and t1.end <= e.start < t2.start}
+    if between:   # other people spoke in between: no silence (held-out 736 had called 37 s of talk "silence")
+        text = (f"{seconds_word(apart).capitalize()} passed between {first} and {second}, from the start of one to "
+                f"the start of the other; {seconds_word(quiet)} from the end of the one to the start of the other, "
+                f"with {len(between)} turn{'s' if len(between) != 1 else ''} between them.")
+    else:
+        text = (f"{seconds_word(quiet).capitalize() if quiet != 1 else 'One second'} of silence between {first} and "
+                f"{second}; {seconds_word(apart)} from the start of one to the start of the other.")
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else cap(text)), res
 
