@@ -421,7 +421,7 @@ def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, mom
     times = _join([res.say(e.start) for e in hits])
     if side == "of" and span is not None:
         gaps = [(e, "ending", int(round(span[0] - e.end)), "before") if e.start < span[0] else
-                (e, "", int(round(e.start - span[1])), "after") for e in hits]
+                (e, "", max(0, int(round(e.start - span[1]))), "after") for e in hits]   # (0: on arrival)
         res.value = (*res.value, *(n for _, _, n, _ in gaps))   # (the seconds each side, for the answer's check)
         times = _join([f"{res.say(e.start)} ({f'{lead} ' if lead else ''}{seconds_word(n)} {way} it)"
                        for e, lead, n, way in gaps])
