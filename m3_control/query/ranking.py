@@ -100,8 +100,10 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
     people."""
     no_quote = not quoted
     if q.who or q.until or q.find not in ("who", "what", "when", "where") or \
-            (q.rel and not (no_quote and q.rel in ("right_before", "right_after"))):
+            (q.rel and not (q.rel in ("before", "after") or (no_quote and q.rel in ("right_before", "right_after")))):
         return q
+    # "the second thing said after I entered the office": the n-th turn counted from the move (rel=after kept)
+    keep_rel = q.rel in ("before", "after")
     picks = set()
     for m in _TURN_NOUN.finditer(plain):
         step = _STEP.search(plain[:m.start()])
@@ -117,8 +119,8 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
             q = replace(q, find="who")
         if (q.pick, q.by, q.rel) != (pick, "turn", None):
             added.append(f"pick={pick} by=turn: the question ranks the things said, not the people")
-            return replace(q, pick=pick, by="turn", times=None, rel=None if no_quote else q.rel,
-                           other=None if no_quote else q.other)
+            return replace(q, pick=pick, by="turn", times=None, rel=None if no_quote and not keep_rel else q.rel,
+                           other=None if no_quote and not keep_rel else q.other)
         return q
     if q.by == "turn" and not picks and _PERSON_RANK.search(plain):
         added.append("by=turn dropped: the question ranks people")
