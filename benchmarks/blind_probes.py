@@ -9,7 +9,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
-693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81, 737-740 at stop 82), each before any of those scenes was built.
+693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81, 737-740 at stop 82), each before any of those
+scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
 """

@@ -32,3 +32,30 @@ RED = "Put the red folder on the desk"
 def test_the_nth_thing_said_after_a_move_or_a_turn(ex, question, frame, named, absent):  # noqa: F811
     got = answer(ex, question, frame, frame).answer
     assert all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+# ---- found by CI at 82 (tests/test_reasoning_real.py): "are A and B different people?" read by 735's trait pattern
+# as a thing of A's life ("whether they are different people"); whether two references are one person is the memory's
+# to answer ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    (f"Are the person who said '{TECH}' and the person who said '{COFFEE}' different people?",
+     f'find=same who="{TECH}" other="{COFFEE}"', "Yes, they are two different people"),
+    (f"Are the person who said '{TECH}' and the person who said 'see you tomorrow' distinct people?",
+     f'find=same who="{TECH}" other="see you tomorrow"', "No, that is the same person"),
+    (f"Are the person who said '{RED}' and the person who said 'bye everyone' two different speakers?",
+     f'find=same who="{RED}" other="bye everyone"', "No, that is the same person"),
+])
+def test_whether_two_references_are_different_people_is_no_trait(ex, question, frame, start):  # noqa: F811
+    got = answer(ex, question, frame, frame).answer
+    assert got.startswith(start), got
+
+
+@pytest.mark.parametrize("question, topic", [
+    (f"Is the person who said '{TECH}' left-handed?", "whether they are left-handed"),
+    (f"Was the person who said '{TECH}' a good cook?", "whether they are a good cook"),
+])
+def test_a_trait_in_a_word_or_two_is_still_a_thing_of_their_life(question, topic):
+    from m3_control.query.said_about import asks_about
+    got = asks_about(question)
+    assert got is not None and got.topic == topic, got

@@ -13,7 +13,7 @@ _QUOTED_SPEECH = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 _BEFORE, _AFTER = re.compile(r"\bbefore\b"), re.compile(r"\bafter\b")
 _PREVIOUS, _NEXT = re.compile(r"\b(?:previous|preceding|prior)\b"), re.compile(r"\b(?:next|following)\b")
 _MORE, _LESS = re.compile(r"\bmore\b"), re.compile(r"\b(?:less|fewer)\b")
-_SAME, _DIFFERENT = re.compile(r"\bsame\b"), re.compile(r"\bdifferent\b")
+_SAME, _DIFFERENT = re.compile(r"\b(?:same|identical)\b"), re.compile(r"\b(?:different|distinct|separate)\b")
 _LEAD = re.compile(r"^(Yes|No), ")
 # the one turn next to it: "just / right before", "the next person to speak after", "the previous speaker before"
 _ADJACENT = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:before|after)\b|\b(?:next|previous|preceding)\b")

@@ -104,13 +104,17 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
         return q
     # "the second thing said after I entered the office": the n-th turn counted from the move (rel=after kept)
     keep_rel = q.rel in ("before", "after")
+    # with a relation kept, only a rank said before it ranks the asked turns ("the second thing said after I came
+    # in"); one after it is the anchor's own ("who spoke after B's first words?")
+    cut = (m.start() if keep_rel and (m := re.search(r"\b(?:after|before|since|until|till)\b", plain, re.IGNORECASE))
+           else len(plain))
     picks = set()
-    for m in _TURN_NOUN.finditer(plain):
+    for m in _TURN_NOUN.finditer(plain[:cut]):
         step = _STEP.search(plain[:m.start()])
         pick = _pick_of(m)
         picks.add(_stepped(pick, -1 if step.group(1).lower() == "before" else 1) if step else pick)
     if not picks and q.find == "what":
-        picks = {_pick_of(m) for m in _HEARD_ORD.finditer(plain)}
+        picks = {_pick_of(m) for m in _HEARD_ORD.finditer(plain[:cut])}
     if len(picks) == 1 and None not in picks:
         pick = str(picks.pop())
         if q.find == "what" and _WHO_ASKED.match(plain):
