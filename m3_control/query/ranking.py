@@ -30,6 +30,7 @@ _TURN_NOUN = re.compile(rf"\b{_ORDINAL_OR_END}\s+(?:things?|words|utterances?|se
                         r"a\s+voice|people))\b", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:just|right|immediately)\s+(before|after)\s+(?:the\s+)?$", re.IGNORECASE)
 # "what did you hear said third?", "which words did I hear second to last?": only in a question about words
+_REL_WORD = re.compile(r"\b(?:after|before|since|until|till)\b", re.IGNORECASE)
 _HEARD_ORD = re.compile(rf"\b(?:hear|heard)\s+(?:said\s+|spoken\s+)?{_ORDINAL_OR_END}\b", re.IGNORECASE)
 _WHO_ASKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|people|one|speaker|voice))\b", re.IGNORECASE)
 # ("the third to last person to speak": people by their last words, counted from the end)
@@ -104,10 +105,11 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
         return q
     # "the second thing said after I entered the office": the n-th turn counted from the move (rel=after kept)
     keep_rel = q.rel in ("before", "after")
+    drop_rel = no_quote and not keep_rel
     # with a relation kept, only a rank said before it ranks the asked turns ("the second thing said after I came
     # in"); one after it is the anchor's own ("who spoke after B's first words?")
-    cut = (m.start() if keep_rel and (m := re.search(r"\b(?:after|before|since|until|till)\b", plain, re.IGNORECASE))
-           else len(plain))
+    rel_word = _REL_WORD.search(plain) if keep_rel else None
+    cut = rel_word.start() if rel_word else len(plain)
     picks = set()
     for m in _TURN_NOUN.finditer(plain[:cut]):
         step = _STEP.search(plain[:m.start()])
@@ -123,8 +125,8 @@ def rank_of_turn(q: Query, plain: str, quoted: list[str], added: list[str]) -> Q
             q = replace(q, find="who")
         if (q.pick, q.by, q.rel) != (pick, "turn", None):
             added.append(f"pick={pick} by=turn: the question ranks the things said, not the people")
-            return replace(q, pick=pick, by="turn", times=None, rel=None if no_quote and not keep_rel else q.rel,
-                           other=None if no_quote and not keep_rel else q.other)
+            return replace(q, pick=pick, by="turn", times=None, rel=None if drop_rel else q.rel,
+                           other=None if drop_rel else q.other)
         return q
     if q.by == "turn" and not picks and _PERSON_RANK.search(plain):
         added.append("by=turn dropped: the question ranks people")

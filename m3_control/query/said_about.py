@@ -80,8 +80,8 @@ _SELF = (
     (re.compile(r"^\W*(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>(?:an?\s+|(?!an?\s))(?!(?:speaking|talking|saying|"
                 r"heard|seen|visible|audible|there|here|present|around|in|at|on|inside|outside|near|nearby|with|still|"
                 r"also|ever|never|not|silent|quiet|quieter|loud|louder|talkative|chatty|first|last|second|third|"
-                r"fourth|fifth|final|next|same|different|distinct|identical|two|both|the|one|only|among|before|after|alone|together|back|gone|away|home|"
-                r"left|there|person|speaker|voice|face|man|woman|people|happy|sad|angry|surprised|afraid|scared|"
+                r"fourth|fifth|final|next|same|different|distinct|identical|two|both|the|one|only|among|before|"
+                r"after|alone|together|back|gone|away|home|left|person|speaker|voice|face|man|woman|people|happy|sad|angry|surprised|afraid|scared|"
                 r"fearful|disgusted|neutral|smiling|upset|calm|really|someone|somebody|anyone|me|you|us|them|"
                 r"him|her|it)(?![-\w]))[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s*[?.!]?\s*$", re.IGNORECASE),
      "whether they are {verb}", ""),
