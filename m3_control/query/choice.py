@@ -21,6 +21,8 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
+from .talk_seconds import best as talk_best
+from .talk_seconds import figures, talk_seconds
 from .wording import QUOTED as _QUOTE
 from .words import seconds_word, times_word
 
@@ -82,18 +84,24 @@ _LEAST = re.compile(r"\b(?:least|fewest|less|fewer)\b", re.IGNORECASE)
 _LONG = re.compile(r"\b(?:(longest|longer|most\s+time|more\s+time)|(shortest|shorter|least\s+time|less\s+time))\b"
                    r"(?!\s+(?:single\s+|one\s+)?(?:turns?|sentences?|silences?|pauses?|gaps?|stays?))", re.IGNORECASE)
 _OFTEN = re.compile(r"\b(?:often|times|turns)\b", re.IGNORECASE)
+_SUPERLATIVE_TIME = re.compile(r"\b(?:longest|shortest|most\s+time|least\s+time)\b", re.IGNORECASE)
 _ADJACENT = re.compile(r"\b(?:right|just|immediately|directly)\s+(?:before|after)\b", re.IGNORECASE)
 
 
 def count_choice(question: str) -> str | None:
     """"most" or "least" when the question asks which of three or more people it quotes spoke most (least) often
-    ("which of A, B and C spoke the least?"; two people are one frame: find=more / less), else None."""
-    plain = _listed(question, 3, _ADJACENT)
+    ("which of A, B and C spoke the least?"; two people are one frame: find=more / less), else None. By seconds
+    ("which of A and B talked the longest?"), two people too: "talked longer, A or B?" stays find=more."""
+    plain = _listed(question, 2, _ADJACENT)
     if plain is None:
         return None
     if (long := _LONG.search(plain)) is not None and not _OFTEN.search(plain):
+        if len(quotes_of(question)) < 3 and not _SUPERLATIVE_TIME.search(plain):
+            return None
         # "which of A, B and C spoke the longest (for the most time)?": their seconds of speech
         return "most_time" if long.group(1) else "least_time"
+    if len(quotes_of(question)) < 3:
+        return None
     most, least = bool(_MOST.search(plain)), bool(_LEAST.search(plain))
     return None if most == least else "most" if most else "least"
 
@@ -131,19 +139,22 @@ def _answer_seconds(results: list[QueryResult], names: list[str], most: bool,
                     where: str) -> tuple[str, QueryResult]:
     """Which listed person spoke the longest (shortest) in all: each one's seconds of detected speech in the frame's
     place and window (``res.seconds``, as two people compared by time keep them), every figure said."""
-    seconds = []
-    for res in results:
-        cid = res.who["who"].character_id
-        res.seconds[cid] = int(round(sum(e.end - e.start for e in res.events if e.kind == "voice")))
-        seconds.append(res.seconds[cid])
-    best = max(seconds) if most else min(seconds)
-    won = [i for i, n in enumerate(seconds) if n == best]
+    exact = {i: talk_seconds(res.events) for i, res in enumerate(results)}
+    said = figures(exact)     # whole seconds, tenths where two that differ would round alike
+    for i, res in enumerate(results):
+        res.seconds[res.who["who"].character_id] = said[i]
+    seconds = [said[i] for i in range(len(results))]
+    won = sorted(talk_best(exact, most))
+    best = seconds[won[0]]
     merged = merge(results, "most_time" if most else "least_time")
     word = "the longest" if most else "the shortest time"
     parts = [(f"{names[i]} {seconds_word(seconds[i])}", results[i]) for i in range(len(results)) if i not in won]
     lead = f"{_cap(names[won[0]])} spoke {word} in all{where} ({seconds_word(best)})" if len(won) == 1 else \
         f"{_cap(_join([names[i] for i in won]))} spoke {word} in all{where}, equally ({seconds_word(best)} each)"
-    if best == 0:   # ("spoke the shortest time (0 seconds)" would say they spoke)
+    if len({seconds[i] for i in won}) > 1:   # equal within what detection tells apart, said as measured
+        lead = f"{_cap(_join([names[i] for i in won]))} spoke {word} in all{where}, about equally " \
+               f"({_join([seconds_word(seconds[i]) for i in won])})"
+    if exact[won[0]] == 0:   # ("spoke the shortest time (0 seconds)" would say they spoke)
         lead = f"{_cap(_join([names[i] for i in won]))}: I did not hear them " \
             f"speak{where} (0 seconds)"
     if any(check(text, res) for text, res in [(lead, results[won[0]]), *parts]):

@@ -13,6 +13,7 @@ from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
 from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import not_there_answer
 from .stopped import stopped as _stopped
+from .talk_seconds import said_decimals
 from .talk_time import phrase_compared
 from .turn_forms import near_hint, turn_form_answer
 from .words import ORD, how_often, ordinal_word, seconds_word, times_word
@@ -568,7 +569,7 @@ def check(answer: str, res: QueryResult) -> list[str]:
     for qt in _QUOTE.findall(answer):
         if _norm(qt) not in allowed_quotes:
             problems.append(f"quote not in the result: {qt!r}")
-    plain = _QUOTE.sub(" ", answer)
+    plain = said_decimals(_QUOTE.sub(" ", answer), res)   # tenths of seconds the result holds
     said = [t for e in res.events + res.near for t in (e.start, e.end)] + [t for t, _ in res.robot_places]
     said += [e.start for p in res.people for e in p.events]
     said += [e.start for e in (res.anchor, res.until_anchor) if e is not None]

@@ -51,7 +51,8 @@ class QueryResult:
     now: float | None = None      # the question's moment (stream seconds)
     into_recording: bool = False  # the question gave times into the recording: answers say them that way too
     gap: tuple[float, Turn] | None = None   # find=gap: the first moment and the turn the time runs to
-    seconds: dict[int, int] = field(default_factory=dict)   # measure=time: character -> seconds of their events
+    seconds: dict[int, float] = field(default_factory=dict)   # measure=time: character -> seconds as said
+    exact_seconds: dict[int, float] = field(default_factory=dict)   # ... and as measured (talk_seconds)
     scope_events: list[Turn] = field(default_factory=list)  # every event in the scope (only=1: who else did it)
     others: list[int] = field(default_factory=list)         # only=1: the others who did it in the scope
     absent: str | None = None     # the frame's place, where the robot was not in the frame's window (nothing heard)

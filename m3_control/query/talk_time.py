@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .frame import Query, noted
 from .repair import time_of
+from .talk_seconds import equal, keep, talk_seconds
 from .words import seconds_word
 
 if TYPE_CHECKING:
@@ -50,21 +51,23 @@ def phrase_compared(res: QueryResult, a: str, b: str, cond: str) -> str:
     equal there is "about as long")."""
     who, other = res.who["who"].character_id, res.who["other"].character_id
     na, nb = res.seconds[who], res.seconds[other]  # type: ignore[index]
-    if na == nb:
-        return f"No, they spoke for about as long ({seconds_word(na)} each{cond})."
+    ea, eb = res.exact_seconds[who], res.exact_seconds[other]  # type: ignore[index]
+    if equal(ea, eb):
+        each = f"{seconds_word(na)} each" if na == nb else f"{seconds_word(na)} and {seconds_word(nb)}"
+        return f"No, they spoke for about as long ({each}{cond})."
     more = res.query.find == "more"
-    yes = (na > nb) if more else (na < nb)
+    yes = (ea > eb) if more else (ea < eb)
     (x, nx), (y, ny) = ((a, na), (b, nb)) if yes else ((b, nb), (a, na))
     word = "longer" if more else "less time"
     return f"{'Yes' if yes else 'No'}, {x} spoke for {word} ({seconds_word(nx)} in all) than {y} " \
            f"({seconds_word(ny)}){cond}."
 
 
-def seconds_of(res: QueryResult, people: tuple[int, int]) -> tuple[int, int]:
-    """Each person's seconds of voice turns in the result's scope (kept in ``res.seconds`` for the answer and its
-    check)."""
-    for cid in people:
-        res.seconds[cid] = int(round(sum(e.end - e.start for e in res.scope_events
-                                         if e.kind == "voice" and e.character_id == cid)))
-    return res.seconds[people[0]], res.seconds[people[1]]
+def seconds_of(res: QueryResult, people: tuple[int, int]) -> tuple[float, float]:
+    """Each person's seconds of voice turns in the result's scope: exact in ``res.exact_seconds`` (they decide),
+    as said in ``res.seconds`` (the answer and its check; tenths where whole seconds would hide a difference)."""
+    exact = {cid: talk_seconds(res.scope_events, character=cid) for cid in people}
+    res.exact_seconds.update(exact)
+    said = keep(res, exact)
+    return said[people[0]], said[people[1]]
 

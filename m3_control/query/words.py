@@ -23,8 +23,11 @@ def ordinal_word(n: int) -> str:
     return ORD.get(n, f"{n}th")
 
 
-def seconds_word(n: int) -> str:
-    return f"{n} second{'s' if n != 1 else ''}"
+def seconds_word(n: float) -> str:
+    """"1 second", "4 seconds", "4.4 seconds" (tenths where a figure keeps them: talk_seconds.figures)."""
+    if not float(n).is_integer():
+        return f"{n:.1f} seconds"
+    return f"{int(n)} second{'s' if int(n) != 1 else ''}"
 
 
 def times_word(n: int) -> str:
