@@ -24,7 +24,7 @@ class StoreConfig:
     exact_max_floats: int = 4_000_000      # ... unless nodes x dim stays below this (10k x 384, 1.3k x 3072)
     hnsw_m: int = 16
     hnsw_ef_search: int = 128
-    hnsw_ef_construction: int = 40
+    hnsw_ef_construction: int = 64          # 40 gave recall@10 0.943-0.971 at 1M (benchmarks/hnsw_sweep.py)
     exact_subset_max: int = 32768          # filtered searches with at most this many allowed nodes stay exact
     index_dtype: str = "float32"           # HNSW segments' vectors: float32 | float16 | int8 (2x / 4x smaller)
     index_segment_rows: int = 4096         # newest rows searched exactly until this many are sealed into a segment

@@ -73,7 +73,7 @@ class IndexParams:
     hnsw_min_size: int = 8192            # exact search until the index holds this many rows ...
     hnsw_m: int = 16
     hnsw_ef_search: int = 128
-    hnsw_ef_construction: int = 40
+    hnsw_ef_construction: int = 64
     exact_subset_max: int = 32768        # a filtered part with at most this many allowed rows is scored exactly
     exact_max_floats: int = 4_000_000    # ... and rows x dim above this (10k x 384, 1.3k x 3072)
     segment_rows: int = 4096             # pending rows are sealed into a segment once this many wait
