@@ -379,5 +379,12 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
             q.by != "turn" and \
             not q.rel and res.spoke:
         there = join([d[c] for c in res.spoke])  # type: ignore[index]
+        turns = sorted((e for e in res.scope_events if e.kind == "voice"), key=lambda e: (e.start, e.end))
+        if q.find == "who" and len(turns) >= n:
+            # "who spoke third?" may mean the third turn: said, and that turn cited
+            e = turns[n - 1]
+            res.events = [e]
+            return f"Only {there} spoke{cond}: there was no {ordinal_word(n)} person. By turns, the " \
+                   f"{ordinal_word(n)} turn{cond} was taken by {d[e.character_id]} ({res.say(e.start)})."  # type: ignore[index]
         return f"Only {there} spoke{cond}: there was no {ordinal_word(n)} person."
     return None
