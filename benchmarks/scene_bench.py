@@ -147,7 +147,8 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
                 v = judge.judge(q.question, q.answer, text)
                 no = declined(text)
                 # a miss that the same answer would not be, had speech recognition heard the sentences right
-                asr = not v.correct and judge.judge(q.question, as_heard(q.answer, heard), text).correct
+                asr = not v.correct and any(judge.judge(q.question, as_heard(q.answer, h), text).correct
+                                            for h in heard_readings(heard))
                 rows.append({"seed": seed, "id": q.id, "kind": q.kind, "phrasing": q.phrasing,
                              "question": q.question, "answer": text, "reference": q.answer, "correct": v.correct,
                              "why": v.detail, "latency_s": lat, "source": a.trace.get("answer_source", "error"),
@@ -159,10 +160,11 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
                               "load_error": load_error, "scenes": per_seed}
 
 
-def heard_sentences(scene: SceneDef, store) -> dict[str, str]:  # noqa: ANN001
-    """Each scene sentence -> what speech recognition made of it in this memory (the transcript heard most often in
-    the memory's voice turns that overlap the scene's turns of that person); for telling speech-recognition misses
-    apart from reasoning misses in the report, never for scoring."""
+def heard_sentences(scene: SceneDef, store) -> dict[str, list[str]]:  # noqa: ANN001
+    """Each scene sentence -> what speech recognition made of it in this memory (every transcript of the memory's
+    voice turns that overlap the scene's turns of that person, the most frequent first: one sentence may be heard as
+    "Bimblue F2 now" and "Bimbloo F2 now"); for telling speech-recognition misses apart from reasoning misses in the
+    report, never for scoring."""
     from collections import Counter
 
     from m3_memory.people import PeopleFacts
@@ -174,7 +176,17 @@ def heard_sentences(scene: SceneDef, store) -> dict[str, str]:  # noqa: ANN001
         said = Counter(" ".join(t.text.split()).rstrip(".!?") for t in turns
                        if any(t.start < b and t.end > a for a, b in spans))
         if said:
-            out[sentence] = said.most_common(1)[0][0]
+            out[sentence] = [text for text, _ in said.most_common()]
+    return out
+
+
+def heard_readings(heard: dict[str, list[str]], most: int = 4) -> list[dict[str, str]]:
+    """Ways the scene's sentences were heard, one transcript per sentence each: the most frequent for all, then each
+    sentence's other transcripts in turn (at most ``most`` per sentence)."""
+    first = {s: texts[0] for s, texts in heard.items()}
+    out = [first]
+    for s, texts in heard.items():
+        out += [{**first, s: t} for t in texts[1:most]]
     return out
 
 
