@@ -9,7 +9,8 @@ scene's definition printed first (verdicts: `results/blind_probes_stop60.md`, `r
 Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 603-608 at stop 64, 609-618 at
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
-693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81, 737-740 at stop 82), each before any of those
+693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81, 737-740 at stop 82, 741-744 at stop
+83), each before any of those
 scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
@@ -4138,7 +4139,111 @@ T740 = [
  "Who was the last person to speak before 0:30?",
  "What did the person who spoke most often say last?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 741))}
+T741 = [
+ "Who said the first words I heard in the {R2}?",
+ "How many times did {B} talk before I went into the {R2}?",
+ "What were {A}'s last words in the {R1}?",
+ "Did {C} say anything after 0:50?",
+ "For how many seconds did {C} talk in the {R1}?",
+ "Who talked more often in the {R2}, {A} or {C}?",
+ "At what point did {B} first say something in the {R2}?",
+ "Was somebody talking at 0:45?",
+ "How many people talked exactly once?",
+ "Who talked right before I went into the {R2}?",
+ "Did {A} say anything while I was in the {R1}?",
+ "What is {A}'s favourite food?",
+ "How long did I stay in the {R1}?",
+ "Which of {A}, {B} and {C} talked last?",
+ "What was the fourth thing I heard?",
+ "How many times did {A} talk between 0:20 and 0:50?",
+ "Did {C} ever talk in the {R2}?",
+ "Who talked the most in the first 30 seconds?",
+ "How many people did I hear in the {RX}?",
+ "When did {B} talk for the last time?",
+ "Did {B} talk two times in a row at any point?",
+ "How many turns were taken in the {R2}?",
+ "Who talked right after {A}'s first words?",
+ "How much time passed between {B}'s first turn and {C}'s first turn?",
+]
+T742 = [
+ "Which voice did I hear last in the {R1}?",
+ "How often did {C} speak after I got to the {R2}?",
+ "What did {B} say right after {A} spoke for the first time?",
+ "Did {A} speak in the {R2} at all?",
+ "How many seconds in total did {C} spend talking?",
+ "Who spoke the least before 0:40?",
+ "What did {A} say the second time?",
+ "Was anybody speaking between 0:05 and 0:10?",
+ "How many different people did I hear after 0:30?",
+ "Who was the first to speak after {C}'s first turn?",
+ "Did {B} speak less often than {A}?",
+ "Where does {C} live?",
+ "How long after I arrived in the {R2} did {A} first speak there?",
+ "Which of {B} and {C} spoke last?",
+ "What was said just before I left the {R1}?",
+ "How many times did {C} speak before {A}'s last turn?",
+ "Did {A} and {C} both speak in the {R1}?",
+ "Who spoke the shortest time in total?",
+ "Was I ever in the {RX}?",
+ "When did {C} speak in the {R2} for the first time?",
+ "Did {C} ever speak right before {B}?",
+ "How many turns did I hear after 0:45?",
+ "Who was speaking at 0:20?",
+ "In which room did {B} speak the most?",
+]
+T743 = [
+ "Who was the second person to speak in the {R1}?",
+ "How many times did {A} speak in total?",
+ "What did {C} say the last time they spoke?",
+ "Did {B} speak before 0:15?",
+ "How long was {B}'s first turn?",
+ "Who spoke the most in the {R2}?",
+ "When did I first hear anyone in the {R2}?",
+ "Did anyone speak at 1:05?",
+ "How many people spoke more than twice?",
+ "Who spoke right after I left the {R1}?",
+ "Did {C} speak more in the {R1} than in the {R2}?",
+ "What car does {B} drive?",
+ "How many seconds were there between {A}'s last turn and the end of what I heard?",
+ "Which of {A} and {B} spoke more times before 0:40?",
+ "What was the first thing said after 0:30?",
+ "How many times did {B} speak while I was in the {R1}?",
+ "Was {C} heard in the {R1}?",
+ "Who spoke the longest after 0:30?",
+ "Did anyone speak in the {RX} before 0:20?",
+ "When did {A} speak for the third time?",
+ "Did {A} speak right after {B} more than once?",
+ "How many turns did I hear in the first 20 seconds?",
+ "Who spoke between 0:40 and 0:50?",
+ "Where was I when {C} first spoke?",
+]
+T744 = [
+ "Who spoke last before I went to the {R2}?",
+ "How many times did {C} speak in the {R2}?",
+ "What did {A} say after I arrived in the {R2}?",
+ "Did {B} speak after {C}'s last turn?",
+ "How long did {B} talk in the {R2}?",
+ "Who spoke the fewest times overall?",
+ "At what time did {C} first speak?",
+ "Was anyone talking at 0:10?",
+ "How many people spoke in both rooms?",
+ "Who spoke immediately after {C} first spoke?",
+ "Did {A} speak more often than {B} in the {R1}?",
+ "What is {C}'s phone number?",
+ "How long was I in the {R2} before I heard {B} there?",
+ "Which of {A}, {B} and {C} spoke the most?",
+ "What was the last thing said in the {R1}?",
+ "How many times did {A} speak after {B}'s first turn?",
+ "Did {C} speak in the {R2}?",
+ "Who spoke for the longest in total?",
+ "Did I hear anyone in the {RX}?",
+ "When did I last hear {A} in the {R1}?",
+ "Did {B} ever speak twice in a row?",
+ "How many turns were there before 0:30?",
+ "Who spoke right before {C}'s last turn?",
+ "Where was I when {A} spoke for the last time?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 745))}
 
 
 def main() -> None:
