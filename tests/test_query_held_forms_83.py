@@ -141,3 +141,17 @@ def test_no_nth_person_says_the_nth_turn_where_there_was_one(ex, question, frame
     assert all(n.lower() in got.lower() for n in named) and not any(x in got for x in absent), got
     if "By turns" in got:
         assert r.trace.get("provenance"), r.trace   # the turn it names is cited
+
+
+# ---- noticed at 83 (737-740): "was I in the attic?" / "did anyone speak in the attic?" answered only "I don't know a
+# place called 'attic'"; a yes / no question gets its "no", as far as memory goes ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    ("Was I in the attic?", 'find=yes place="attic"', 'No, not that I know of: I don\'t know a place called "attic".'),
+    ("Did anyone speak in the attic?", 'find=yes place="attic" act=spoke', "No, not that I know of:"),
+    ("How many people did I hear in the attic?", 'find=count_people place="attic"',
+     'I don\'t know a place called "attic".'),
+])
+def test_an_unknown_place_in_a_yes_no_question_is_a_hedged_no(ex, question, frame, start):  # noqa: F811
+    got = answer(ex, question, frame, frame).answer
+    assert got.startswith(start), got

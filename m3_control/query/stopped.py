@@ -31,8 +31,9 @@ def stopped(res: QueryResult) -> str:
             return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: nothing lies between their first and " \
                    f"last turns."
         return f"{_cap(d)} spoke {times_word(int(res.value or 0))} in all: there was no {ordinal_word(n)} time."
-    if s == "unknown_place":
-        return f"I don't know a place called \"{_said(ref)}\"."
+    if s == "unknown_place":    # ("was I in the attic?": no, as far as memory goes: it knows no such place)
+        lead = "No, not that I know of: I" if res.query.find == "yes" else "I"
+        return f"{lead} don't know a place called \"{_said(ref)}\"."
     if s == "not_there":        # "... in the kitchen before A did?" when A never spoke there
         return _not_there(res, ref)
     who = next((w for w in res.who.values() if w.ref == ref), None)
