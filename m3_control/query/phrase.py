@@ -16,7 +16,7 @@ from .stopped import stopped as _stopped
 from .talk_seconds import said_decimals
 from .talk_time import phrase_compared
 from .turn_forms import near_hint, turn_form_answer
-from .words import ORD, how_often, ordinal_word, seconds_word, times_word
+from .words import ORD, how_often, ordinal_word, seconds_word, then_at, times_word
 from .words import cap as _cap
 from .words import join as _join
 from .words import said as _said
@@ -471,12 +471,6 @@ def _yes(res: QueryResult, cond: str) -> str:
     return f"No: everyone I saw{cond} also spoke." if how == "never" else f"No, nobody{did}{cond}."
 
 
-def _then(cond: str, when: str) -> str:
-    """The conditions, then the time of the answer's turn: "(00:01)", or ", at 00:01" after conditions that end
-    with a time of their own ("before B (00:06), at 00:01", not "before B (00:06) (00:01)")."""
-    return f"{cond}, at {when}" if cond.endswith(")") else f"{cond} ({when})"
-
-
 def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
     q = res.query
     d = _cap(_join([p.description for p in people]))
@@ -509,18 +503,18 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
             f"{d} was the only person {what}{cond}."
     if q.by == "turn" and q.who is None and len(people) == 1 and len(people[0].events) == 1:
         e = people[0].events[0]
-        return f"{d} said the {_turn_rank(q, n)} thing I heard{_then(cond, res.say(e.start))}."
+        return f"{d} said the {_turn_rank(q, n)} thing I heard{then_at(cond, res.say(e.start))}."
     if q.pick == "last":
-        return f"{d} {verb} last{_then(cond, res.say(_last_turn(people[0])))}."
+        return f"{d} {verb} last{then_at(cond, res.say(_last_turn(people[0])))}."
     if n is not None and n < 0 and len(people) == 1:
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
         return f"{d} was the {_ORD.get(-n, f'{-n}th')} to last person {what}" \
-               f"{_then(cond, res.say(_last_turn(people[0])))}."
+               f"{then_at(cond, res.say(_last_turn(people[0])))}."
     if n == 1 and len(people) == 1:
-        return f"{d} {verb} first{_then(cond, res.say(people[0].first))}."
+        return f"{d} {verb} first{then_at(cond, res.say(people[0].first))}."
     if n is not None and len(people) == 1:
         what = {"spoke": "to speak", "was seen": "I saw"}.get(verb, "I saw or heard")
-        return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{_then(cond, res.say(people[0].first))}."
+        return f"{d} was the {_ORD.get(n, f'{n}th')} person {what}{then_at(cond, res.say(people[0].first))}."
     if q.times:
         return f"{d} never spoke{cond}." if q.times in ("=0", "<1", "<=0") else \
             f"{d} spoke {_times_phrase(q.times, res)}{cond}."

@@ -73,3 +73,9 @@ AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|te
 def same_quote(a: str, b: str) -> bool:
     """The same words quoted twice (one person named twice: "after A's first turn but before A's second")."""
     return re.findall(r"[a-z0-9]+", a.lower()) == re.findall(r"[a-z0-9]+", b.lower())
+
+
+def then_at(cond: str, when: str) -> str:
+    """The conditions, then the time of the answer's turn: "(00:01)", or ", at 00:01" after conditions that end
+    with a time of their own ("before B (00:06), at 00:01", not "before B (00:06) (00:01)")."""
+    return f"{cond}, at {when}" if cond.endswith(")") else f"{cond} ({when})"
