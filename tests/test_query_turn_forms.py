@@ -124,7 +124,9 @@ def test_the_length_of_one_turn_and_the_time_from_first_to_last_words(ex):  # no
     a = answer(ex, f"How long was {CY}'s last turn?", f'find=gap who="{TECH}" act=spoke')
     assert "2 seconds the last time (01:20)" in a.answer, a.answer
     a = answer(ex, "How much time passed between Ann's first and last words?", 'find=gap who="Ann" act=spoke')
-    assert "Ann spoke for the last time 83 seconds after their first turn" in a.answer, a.answer   # 0:02 -> 1:25
+    # 0:02 (to 0:04) -> 1:25: start to start, end to start, and the turns of others between (stop 84)
+    assert "83 seconds passed between Ann's first turn (00:02" in a.answer and "81 seconds from the end" in a.answer \
+        and "7 turns between" in a.answer, a.answer
 
 
 @pytest.mark.parametrize("question, start, names", [

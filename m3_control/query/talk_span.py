@@ -21,7 +21,7 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase, seconds_word
 from .result import QueryResult
-from .turn_order import turns_in_places
+from .turn_order import own_turns_gap, turns_in_places
 from .wording import QUOTED
 
 _HOW_LONG = re.compile(r"\b(?:how\s+long|how\s+much\s+time|for\s+how\s+long|how\s+many\s+(?:seconds|minutes)|"
@@ -50,7 +50,9 @@ def asks_span(question: str) -> bool:
         return False
     quoted = quotes_of(question)
     if quoted:
-        return len(quoted) == 1 and bool(_OWN_FIRST_TO_LAST.search(QUOTED.sub(" them ", question)))
+        # ("the gap between A's first and last turns": turn_order's, which also says the silence and turns between)
+        return len(quoted) == 1 and bool(_OWN_FIRST_TO_LAST.search(QUOTED.sub(" them ", question))) and \
+            not own_turns_gap(question)
     return bool(_STRETCH.search(question) or _FIRST_TO_LAST.search(question))
 
 

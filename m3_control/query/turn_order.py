@@ -5,7 +5,7 @@
   words"), each with the time of that turn;
 - ``turns_gap``: "how long was the gap between the first two turns?", "how much time passed between the second and
   third turns?" (two turns of anyone's, by their place in time, in the frame's place and window; or of two people:
-  "between A's last turn and C's last turn"): the silence from
+  "between A's last turn and C's last turn", or one person's: "between A's first and last turns"): the silence from
   the end of the one to the start of the other, and the time from start to start, both said;
 - ``next_turn``: "who spoke right before the last turn in the office?", "who spoke right after the last turn in the
   library?" (the n-th or last turn of the frame's place and window, then the turn next to it among everyone's,
@@ -64,6 +64,13 @@ _SIDE = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+(?P<
 _GAP_PEOPLE = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|"
                          rf"time))\b[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
                          rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
+
+# "how long was the gap between A's first and last turns?": one person's two turns (start to start, end to start and
+# the turns of others between them, as for two people's)
+_GAP_OWN = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|"
+                      rf"time))\b[^?]*?\bbetween\s+(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+"
+                      rf"(?:very\s+)?(?P<a>first|{_ORD})\s+and\s+(?:their\s+|the\s+)?(?P<b>last|final|{_ORD})\s+"
+                      rf"(?:turns|words|sentences|remarks|times|utterances)\b", re.IGNORECASE)
 
 # "which came first: A's second turn or C's first turn?": two people's turns, by which was earlier (later)
 _FIRST_OF_TWO = re.compile(rf"^\W*(?:which|what)\s+(?:one\s+)?(?:came|happened|was|occurred)\s+(?P<w>first|earlier|"
@@ -147,6 +154,13 @@ def asks_turns(question: str) -> TurnsAsk | None:
         a, b = _two_ranks(m)
         if a and b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
+    m = _GAP_OWN.search(QUOTED.sub(" QUOTED ", question))
+    if m is not None and len(people := people_in(question)) == 1:
+        a, b = (-1 if w.lower() in ("last", "final") else 1 if w.lower() == "first" else _rank(w)
+                for w in (m.group("a"), m.group("b")))
+        if a and b and a != b:
+            return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[0]),
+                            clock=bool(CLOCK.search(plain)))
     m = _GAP_AT.search(plain)
     if m is not None and (m.group("pa") or m.group("pb") or m.group("a").lower() in ("last", "final")
                           or m.group("b").lower() in ("last", "final")):
@@ -164,6 +178,11 @@ def asks_turns(question: str) -> TurnsAsk | None:
         if a != b and a > 0 and b > 0:
             return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
+
+
+def own_turns_gap(question: str) -> bool:
+    """"How long was the gap between A's first and last turns?": one person's two turns, by their place in time."""
+    return _GAP_OWN.search(QUOTED.sub(" QUOTED ", question)) is not None and len(people_in(question)) == 1
 
 
 def turns_in_places(question: str) -> bool:
@@ -323,6 +342,11 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
     if isinstance(two, tuple):
         return two
     (t1, w1), (t2, w2) = two
+    if t1.id == t2.id:    # "between A's first and last turns" of someone who spoke once
+        res.events = [t1] + [e for e in res.events if e is not t1]
+        res.status, res.value = "empty", 0
+        return f"{cap(res.describe[t1.character_id])} spoke only once ({res.say(t1.start)}): their first turn was " \
+               f"also their last, so there is no time between two of their turns.", res  # type: ignore[index]
     quiet, apart = int(round(max(0.0, t2.start - t1.end))), int(round(t2.start - t1.start))
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
     res.value = quiet

@@ -1,0 +1,62 @@
+"""Question forms found by stop 84's blind probes (held-out scenes 741-748), and forms noticed at stop 83.
+
+On the meeting of tests/test_query_held_forms_83.py (asked at 1:31):
+
+    kitchen 0:00-0:30: Ann 0:02-0:04 (RED), Bo 0:10-0:12 (COFFEE)
+    office  0:30-1:00: Cy 0:35, Bo 0:40, Cy 0:45, Bo 0:50, Cy 0:55 (TECH)
+    lab     1:00-1:30: Ann 1:05, Ann 1:10, Cy 1:20-1:21.9
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query import QueryExecutor
+from m3_control.query.turn_order import asks_turns
+
+from .people_helpers import meeting_store
+from .test_query_also import answer
+from .test_query_executor import COFFEE, TECH, _poses
+from .test_query_held_forms_83 import SCRIPT, sx  # noqa: F401  (sx: the fixture)
+
+CY, BO = f'the person who said "{TECH}"', f'the person who said "{COFFEE}"'
+
+
+# ---- noticed at 83: one person's first and last (second) turns: start to start, end to start, turns between ----
+
+@pytest.mark.parametrize("question, turns", [
+    (f"How long was the gap between {CY}'s first and last turns?", (1, -1)),
+    (f"How much time passed between {BO}'s first and second turns?", (1, 2)),
+    ("How many seconds were there between Ann's second and third sentences?", (2, 3)),
+])
+def test_one_persons_two_turns_are_read_from_the_question(question, turns):
+    ask = asks_turns(question)
+    assert ask is not None and ask.kind == "turns_gap" and ask.turns == turns, ask
+    assert ask.people[0] is not None and ask.people[0] == ask.people[1], ask
+
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # Cy 0:35 (to 0:36.45) and 1:20: 45 s start to start, 44 s from the end of one, six turns between
+    (f"How long was the gap between {CY}'s first and last turns?", f'find=gap who="{TECH}" act=spoke',
+     ["45 seconds", "first turn (00:35", "last turn (01:20)", "44 seconds from the end", "6 turns between"],
+     ["silence"]),
+    # Bo 0:10 (to 0:12) and 0:40: 30 s start to start, 28 s from the end; Cy's 0:35 lies between
+    (f"How much time passed between {BO}'s first and second turns?", f'find=gap who="{COFFEE}" act=spoke',
+     ["30 seconds", "28 seconds", "1 turn between"], ["silence"]),
+])
+def test_gap_between_one_persons_turns(sx, question, frame, named, absent):  # noqa: F811
+    got = answer(sx, question, frame, frame).answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got
+
+
+def test_gap_between_one_persons_turns_of_someone_who_spoke_once(db_at):
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (0, "bo", 10.0, 12.0, "The coffee machine is broken."),
+              (0, "ann", 20.0, 22.0, "Thanks for the help.")]
+    store, _ = meeting_store(db_at("once.db"), _poses, script=script, silent=[])
+    try:
+        got = answer(QueryExecutor(store), f"How long was the gap between {BO}'s first and last turns?",
+                     f'find=gap who="{COFFEE}" act=spoke').answer
+    finally:
+        store.close()
+    assert "spoke only once (00:10)" in got and "seconds" not in got, got
