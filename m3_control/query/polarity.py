@@ -126,6 +126,8 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"^\W*how many (?:different |distinct |other )?(?:places|rooms|locations)\b", re.IGNORECASE),
      ("count_places",)),
     # a time span: how long something lasted, or the time between two moments ("how many seconds passed ...")
+    # ("for how many seconds did A talk?": how long something lasted, not the time between two moments)
+    (re.compile(r"^\W*(?:for|during) how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("how_long", "gap")),
     (re.compile(r"^\W*how many (?:seconds|minutes|hours)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how many\b", re.IGNORECASE), ("count_people", "count_times", "count_places")),
     (re.compile(r"^\W*(?:for )?how (?:long|much time)\b", re.IGNORECASE), ("how_long", "gap")),
