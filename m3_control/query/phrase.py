@@ -442,7 +442,8 @@ def _yes(res: QueryResult, cond: str) -> str:
             return (f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)} and "  # type: ignore[index]
                     f"{res.describe[o]} {times_word(res.spoke.get(o, 0))}{cond}.")  # type: ignore[index,arg-type]
         if q.times:
-            return f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)}{cond}."
+            spoke = f"spoke {times_word(n)}" if n else "never spoke"    # (not "spoke never right after B")
+            return f"{'Yes' if res.value else 'No'}, {d} {spoke}{cond}."
         if res.value:
             own = [e for e in res.events if e.character_id == cid]   # not the anchor of a relation
             first = own[0] if own else res.events[0] if res.events else None

@@ -42,7 +42,8 @@
 - ``about``: what someone said about a topic, or that they said nothing about it; ``same_words``: whether they
   always said the same thing (:mod:`.said_about`)
 - ``speaking_order`` / ``turns_gap``: everyone in the order of their first (last) words, the time between the n-th
-  and m-th turns (:mod:`.turn_order`)
+  and m-th turns (:mod:`.turn_order`); ``to_end``: one person's turn to the end of the last words heard
+  (:mod:`.turn_to_end`)
 
 The model still writes the frame (its window, place and act are kept); the plan says how the frame's checks read the
 question, which of their complaints still stand (the people, for instance, are read from the question by the plan),
@@ -83,6 +84,7 @@ from . import (
     turn_lengths,
     turn_order,
     turn_sequence,
+    turn_to_end,
     window_counts,
 )
 from .execute import QueryExecutor
@@ -233,6 +235,10 @@ def plan_for(question: str) -> Plan | None:
                     prepare=rooms.prepare)
     if talk_span.asks_span(question):
         return Plan("span", lambda ex, q, t: talk_span.answer(ex, q, t, question), prepare=talk_span.prepare)
+    to_end = turn_to_end.asks_to_end(question)
+    if to_end is not None:
+        return Plan("to_end", lambda ex, q, t: turn_to_end.answer(ex, q, to_end, t), prepare=turn_to_end.prepare,
+                    people_from_question=True)
     turns = turn_order.asks_turns(question)
     if turns is not None:
         return Plan(turns.kind, lambda ex, q, t: turn_order.answer(ex, q, turns, t), prepare=turn_order.prepare,

@@ -1,0 +1,90 @@
+"""The time from one person's turn to the end of what was heard: "how many seconds were there between A's last turn
+and the end of what I heard?", "how long from B's first words until the end of the conversation?".
+
+The end is the end of the last words heard (in the frame's place, if it names one): the answer says so, with whose
+words they were, so "the end of the recording" is answered by what memory holds of it and says which end it used. The
+time is said from the end of the person's turn and from its start, with the turns that came after it; a turn that
+was itself the last words is said to be.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor
+from .frame import Query
+from .phrase import REFUSAL, check, conditions, phrase
+from .result import QueryResult
+from .turn_sequence import people_in
+from .wording import ORDINAL_WORDS, QUOTED, _rank
+from .words import cap, ordinal_word, seconds_word, times_word
+
+_ORD = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
+_WHO = r"(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)"
+# "A's last turn", "the first words of A"
+_SIDE = (rf"(?:{_WHO}\s*'s\s+(?:very\s+)?(?P<n>first|last|final|{_ORD})\s+(?:turn|words|sentence|remark|time)s?|the\s+"
+         rf"(?:very\s+)?(?P<n2>first|last|final|{_ORD})\s+(?:turn|words|sentence|remark|time)s?\s+(?:of|by|from)\s+"
+         rf"{_WHO})")
+# "the end of what I heard", "the end of the conversation", "the very end", "the end of the recording"
+_END = r"the\s+(?:very\s+)?end\b(?:\s+of\s+(?:what\s+I\s+heard|(?:the|all\s+the)\s+[a-z]+|everything|it\s+all))?"
+_TO_END = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|time))\b"
+                     rf"[^?]*?\b(?:between|from)\s+{_SIDE}\s+(?:and|to|until|till)\s+{_END}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ToEndAsk:
+    person: str
+    nth: int      # 1-based; -1 the last
+
+
+def asks_to_end(question: str) -> ToEndAsk | None:
+    m = _TO_END.search(QUOTED.sub(" QUOTED ", question))
+    if m is None or len(people := people_in(question)) != 1:
+        return None
+    n = (m.group("n") or m.group("n2")).lower()
+    nth = -1 if n in ("last", "final") else _rank(n)
+    return ToEndAsk(people[0], nth) if nth else None
+
+
+def prepare(q: Query) -> Query:
+    """Every voice turn in the frame's place (the window the model wrote is not the question's: none is asked)."""
+    return Query(find="who", act="spoke", place=q.place)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: ToEndAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    own = executor.run(replace(prepare(q), who=ask.person), before_time)
+    if own.status != "ok" or "who" not in own.who:
+        return phrase(own), own
+    cid = own.who["who"].character_id
+    res.who["who"] = own.who["who"]
+    res.describe.update(own.describe)
+    d = res.describe[cid]  # type: ignore[index]
+    cond = conditions(res)
+    heard = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    mine = [e for e in heard if e.character_id == cid]
+    which = "last" if ask.nth == -1 else ordinal_word(ask.nth)
+    if not mine or ask.nth > len(mine):
+        res.status = "empty"
+        return f"{cap(d)} spoke {times_word(len(mine))}{cond}: there was no {which} turn.", res
+    turn = mine[ask.nth - 1] if ask.nth > 0 else mine[-1]
+    last = max(heard, key=lambda e: (e.end, e.start))
+    res.events = sorted({turn, last}, key=lambda e: (e.start, e.id))
+    res.steps.append({"step": "to the end of the last words", "turn": turn.id, "last": last.id, "end": last.end})
+    if last.id == turn.id or last.end <= turn.end:
+        res.value = 0
+        text = (f"{cap(d)}'s {which} turn ({res.say(turn.start)} to {res.say(turn.end)}) was the last thing I heard"
+                f"{cond}: nothing was said after it.")
+        return (REFUSAL if check(text, res) else text), res
+    after = [e for e in heard if e.start >= turn.end and e.id != turn.id]
+    quiet, whole = int(round(last.end - turn.end)), int(round(last.end - turn.start))
+    res.value = quiet
+    text = (f"{seconds_word(quiet).capitalize()} from the end of {d}'s {which} turn ({res.say(turn.start)} to "
+            f"{res.say(turn.end)}) to the end of the last words I heard{cond} ({res.describe[last.character_id]}, "
+            f"{res.say(last.start)} to {res.say(last.end)}); {seconds_word(whole)} from the start of that turn, with "
+            f"{len(after)} turn{'s' if len(after) != 1 else ''} after it.")
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else cap(text)), res
