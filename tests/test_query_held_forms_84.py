@@ -124,3 +124,29 @@ def test_never_right_after_reads_never_spoke(sx):  # noqa: F811
     got = answer(sx, f"Did Ann speak right after {BO} more than once?",
                  f'find=yes who="Ann" other="{COFFEE}" rel=right_after times>1').answer
     assert got.startswith("No, Ann never spoke right after") and "spoke never" not in got, got
+
+
+@pytest.mark.parametrize("question, nth", [
+    (f"How many seconds were there between {BO}'s last turn and the end of what I heard?", -1),
+    (f"How long after {BO}'s first words did the recording end?", 1),
+    (f"How long before the end did {CY} last speak?", -1),
+    (f"How many seconds before the end of what I heard did {CY} speak for the second time?", 2),
+    ("How much time passed between the third turn of Ann and the very end?", 3),
+    (f"How long before the end of the meeting did {BO} speak?", -1),
+])
+def test_a_turn_to_the_end_is_read_from_the_question(question, nth):
+    from m3_control.query.turn_to_end import asks_to_end
+
+    ask = asks_to_end(question)
+    assert ask is not None and ask.nth == nth, ask
+
+
+@pytest.mark.parametrize("question", [
+    f"How long was the gap between {BO}'s last turn and {CY}'s first turn?",     # two people: turn_order's
+    "How long before the end did the coffee machine break?",                       # nobody named
+    f"How long did {BO} talk before the end of the meeting?",                      # a total, not a time to the end
+])
+def test_not_a_turn_to_the_end(question):
+    from m3_control.query.turn_to_end import asks_to_end
+
+    assert asks_to_end(question) is None

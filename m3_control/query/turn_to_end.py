@@ -1,5 +1,6 @@
 """The time from one person's turn to the end of what was heard: "how many seconds were there between A's last turn
-and the end of what I heard?", "how long from B's first words until the end of the conversation?".
+and the end of what I heard?", "how long from B's first words until the end of the conversation?", "how long after A's
+last turn did the recording end?", "how long before the end did A last speak?".
 
 The end is the end of the last words heard (in the frame's place, if it names one): the answer says so, with whose
 words they were, so "the end of the recording" is answered by what memory holds of it and says which end it used. The
@@ -31,6 +32,16 @@ _END = r"the\s+(?:very\s+)?end\b(?:\s+of\s+(?:what\s+I\s+heard|(?:the|all\s+the)
 _TO_END = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|time))\b"
                      rf"[^?]*?\b(?:between|from)\s+{_SIDE}\s+(?:and|to|until|till)\s+{_END}", re.IGNORECASE)
 
+# "how long after A's last turn did the recording end?"
+_AFTER_TURN = re.compile(rf"\bhow\s+(?:long|much\s+time|many\s+seconds)\s+after\s+{_SIDE}\s+did\s+(?:the\s+)?"
+                         r"(?:recording|conversation|talk(?:ing)?|what\s+I\s+heard|everything|it\s+all)\s+(?:end|stop|"
+                         r"finish|come\s+to\s+an\s+end)\b", re.IGNORECASE)
+# "how long before the end did A last speak?", "how many seconds before the end of what I heard did A speak for the
+# last time?"
+_BEFORE_END = re.compile(rf"\bhow\s+(?:long|much\s+time|many\s+seconds)\s+before\s+{_END}\s+did\s+{_WHO}\s+"
+                         rf"(?:(?P<l>last|first)\s+)?(?:speak|talk|say\s+(?:something|anything))(?:\s+for\s+the\s+"
+                         rf"(?P<l2>last|final|first|{_ORD})\s+time)?\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class ToEndAsk:
@@ -39,10 +50,11 @@ class ToEndAsk:
 
 
 def asks_to_end(question: str) -> ToEndAsk | None:
-    m = _TO_END.search(QUOTED.sub(" QUOTED ", question))
+    marked = QUOTED.sub(" QUOTED ", question)
+    m = _TO_END.search(marked) or _AFTER_TURN.search(marked) or _BEFORE_END.search(marked)
     if m is None or len(people := people_in(question)) != 1:
         return None
-    n = (m.group("n") or m.group("n2")).lower()
+    n = (m.group("l") or m.group("l2") or "last" if m.re is _BEFORE_END else m.group("n") or m.group("n2")).lower()
     nth = -1 if n in ("last", "final") else _rank(n)
     return ToEndAsk(people[0], nth) if nth else None
 
