@@ -17,16 +17,15 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
+from .turn_order import _ORD
+from .turn_order import _SIDE as _TURN_SIDE
 from .turn_sequence import people_in
-from .wording import ORDINAL_WORDS, QUOTED, _rank
+from .wording import QUOTED, _rank
 from .words import cap, ordinal_word, seconds_word, times_word
 
-_ORD = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
 _WHO = r"(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)"
-# "A's last turn", "the first words of A"
-_SIDE = (rf"(?:{_WHO}\s*'s\s+(?:very\s+)?(?P<n>first|last|final|{_ORD})\s+(?:turn|words|sentence|remark|time)s?|the\s+"
-         rf"(?:very\s+)?(?P<n2>first|last|final|{_ORD})\s+(?:turn|words|sentence|remark|time)s?\s+(?:of|by|from)\s+"
-         rf"{_WHO})")
+# "A's last turn", "the first words of A" (turn_order's two people's sides, one of them here)
+_SIDE = _TURN_SIDE.format(n="n", o=_ORD) + r"(?:\s+(?:turn|words|sentence|remark|time)s?)?"
 # "the end of what I heard", "the end of the conversation", "the very end", "the end of the recording"
 _END = r"the\s+(?:very\s+)?end\b(?:\s+of\s+(?:what\s+I\s+heard|(?:the|all\s+the)\s+[a-z]+|everything|it\s+all))?"
 _TO_END = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|time))\b"
