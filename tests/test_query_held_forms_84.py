@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from m3_control.query import QueryExecutor
+from m3_control.query.frame import Query
 from m3_control.query.turn_order import asks_turns
 
 from .people_helpers import meeting_store
@@ -150,3 +151,38 @@ def test_not_a_turn_to_the_end(question):
     from m3_control.query.turn_to_end import asks_to_end
 
     assert asks_to_end(question) is None
+
+
+# ---- held-out 746: "who spoke more in total time, A or B?" was answered by their turns ("B spoke more often") ----
+
+@pytest.mark.parametrize("question, more", [
+    (f"Who spoke more in total time, {BO} or {CY}?", True),
+    (f"Who had more speaking time, {BO} or Ann?", True),
+    (f"Did {BO} talk for more seconds than {CY}?", True),
+    (f"Who spoke less in terms of time, {BO} or {CY}?", False),
+])
+def test_more_in_total_time_compares_seconds(sx, question, more):  # noqa: F811
+    from m3_control.query.talk_time import compared_by_time
+    from m3_control.query.wording import QUOTED
+
+    q = compared_by_time(Query(find="more", who=COFFEE, other=TECH), QUOTED.sub(" ", question), [COFFEE, TECH], [])
+    assert q.measure == "time" and q.find == ("more" if more else "less"), q
+
+
+@pytest.mark.parametrize("question", [
+    f"Who spoke more times in total, {BO} or {CY}?",
+    f"Who took more turns, {BO} or {CY}?",
+])
+def test_more_turns_stays_a_count(question):
+    from m3_control.query.talk_time import compared_by_time
+    from m3_control.query.wording import QUOTED
+
+    q = compared_by_time(Query(find="more", who=COFFEE, other=TECH), QUOTED.sub(" ", question), [COFFEE, TECH], [])
+    assert q.measure is None, q
+
+
+def test_more_in_total_time_is_answered_in_seconds(sx):  # noqa: F811
+    # Bo 2 + 1.9 + 1.9 = 5.8 s in three turns, Cy 1.45 + 1.45 + 1.5 + 1.9 = 6.3 s in four: Cy talked longer
+    got = answer(sx, f"Who spoke more in total time, {BO} or {CY}?",
+                 f'find=more who="{COFFEE}" other="{TECH}"').answer
+    assert got.startswith(f'{CY[0].upper() + CY[1:]} spoke for longer (6.3 seconds') and "often" not in got, got
