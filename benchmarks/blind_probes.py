@@ -10,7 +10,7 @@ Templates of stops 60-61 (stop 59's were not kept); 599-602 written at stop 63, 
 stop 65, 619-622 and 625-626 at stop 66, 627-632 at stop 67, 633-642 at stop 68, 643-652 at stop 69, 653-662 at
 stop 70, 663-672 at stop 71, 673-676 at stop 72, 677-682 at stop 73, 683-688 at stop 74, 689-692 at stop 75,
 693-696 at stop 76, 697-700 at stop 77 (... 731-736 at stop 81, 737-740 at stop 82, 741-744 at stop
-83, 745-748 at stop 84), each before any of those
+83, 745-748 and 749-750 at stop 84), each before any of those
 scenes was built.
 New probes need new templates written before their seeds are built: a template tuned on a seed it was judged on
 measures nothing.
@@ -4347,7 +4347,59 @@ T748 = [
  "Who spoke right after {C}'s first turn?",
  "Where was I when {C} spoke for the last time?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 749))}
+T749 = [
+ "Whose were the first words in the {R2}?",
+ "How many times in all did {C} speak?",
+ "What did {B} say just after I got to the {R2}?",
+ "Did {A} talk after 1:00?",
+ "How many seconds of talking did {B} do in the {R1}?",
+ "Who spoke more in the {R1}, {B} or {C}?",
+ "How long after the start did anyone first speak?",
+ "Was anybody talking at 0:35?",
+ "How many people spoke three times or more?",
+ "Who was the last person I heard before reaching the {R2}?",
+ "Did {C} speak fewer times than {B}?",
+ "What is {A}'s middle name?",
+ "How long was the silence after {A}'s first turn?",
+ "Which of {B} and {C} was heard last?",
+ "What did I hear right after 0:40?",
+ "How many times did {A} speak before {C} first spoke?",
+ "Were {A} and {B} both heard in the {R2}?",
+ "Who spent the least time talking in the {R2}?",
+ "Did anyone say something in the {RX}?",
+ "When was {C} heard for the last time?",
+ "Did {B} ever speak right after {A}?",
+ "How many turns did I hear between 0:15 and 0:45?",
+ "Who spoke fourth?",
+ "Which room did I hear {C} in first?",
+]
+T750 = [
+ "Who did I hear first after entering the {R2}?",
+ "How many turns did {A} take in the {R1}?",
+ "What were {C}'s last words?",
+ "Did {B} speak in the first 15 seconds?",
+ "How long was {A}'s last turn?",
+ "Who spoke the most after 0:20?",
+ "When did the first words in the {R2} come?",
+ "Did anyone speak at 0:50?",
+ "How many people did I hear only once?",
+ "Who spoke right after {B}'s first turn?",
+ "Did {A} speak more times than {C} after 0:30?",
+ "What sport does {B} play?",
+ "How much time passed between {C}'s first and last turns?",
+ "Which of {A}, {B} and {C} spoke first in the {R2}?",
+ "What was the second thing said in the {R1}?",
+ "How many times did {B} speak after I left the {R1}?",
+ "Did {C} ever speak in the {R1}?",
+ "Who talked for the shortest time after 0:30?",
+ "Was I in the {RX} at any point?",
+ "When did {A} first speak in the {R2}?",
+ "Did anyone speak three times in a row?",
+ "How many turns did I hear in the {R2}?",
+ "Who was talking at 0:30?",
+ "Where was I when {B} spoke for the first time?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 751))}
 
 
 def main() -> None:
