@@ -115,9 +115,14 @@ class TurnsAsk:
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
 
 
+def turn_rank(word: str) -> int:
+    """A turn's place in time as the question words it: "second" -> 2, "3rd" -> 3, "last" / "final" -> -1."""
+    return -1 if word.lower() in ("last", "final") else _rank(word)
+
+
 def _two_ranks(m: re.Match) -> tuple[int, int]:
     """The two people's turns a match of _SIDE twice names: 1-based, -1 for the last (0: no rank)."""
-    return tuple(-1 if w.lower() in ("last", "final") else _rank(w)  # type: ignore[return-value]
+    return tuple(turn_rank(w)  # type: ignore[return-value]
                  for w in (m.group("a") or m.group("a2"), m.group("b") or m.group("b2")))
 
 
@@ -129,18 +134,16 @@ def asks_turns(question: str) -> TurnsAsk | None:
         return TurnsAsk("speaking_order", by_last=bool(_BY_LAST.search(plain)), clock=bool(CLOCK.search(plain)))
     m = _POSITION.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 1:
-        n = (m.group("n") or m.group("n2") or m.group("n3") or "first").lower()
-        return TurnsAsk("turn_position", nth=-1 if n in ("last", "final") else _rank(n), people=(people[0], None),
+        n = m.group("n") or m.group("n2") or m.group("n3") or "first"
+        return TurnsAsk("turn_position", nth=turn_rank(n), people=(people[0], None),
                         clock=bool(CLOCK.search(plain)))
     m = _LENGTH.search(plain) or _END.search(plain)
     if m is not None:
-        n = m.group("n").lower()
         return TurnsAsk("turn_length" if m.re is _LENGTH else "turn_end",
-                        nth=-1 if n in ("last", "final") else _rank(n), clock=bool(CLOCK.search(plain)))
+                        nth=turn_rank(m.group("n")), clock=bool(CLOCK.search(plain)))
     m = _NEXT_TO_TURN.search(plain)
     if m is not None:
-        n = m.group("n").lower()
-        return TurnsAsk("next_turn", nth=-1 if n in ("last", "final") else _rank(n),
+        return TurnsAsk("next_turn", nth=turn_rank(m.group("n")),
                         before=m.group("side").lower() == "before", clock=bool(CLOCK.search(plain)))
     m = _FIRST_OF_TWO.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 2:
@@ -156,23 +159,20 @@ def asks_turns(question: str) -> TurnsAsk | None:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
     m = _GAP_OWN.search(QUOTED.sub(" QUOTED ", question))
     if m is not None and len(people := people_in(question)) == 1:
-        a, b = (-1 if w.lower() in ("last", "final") else 1 if w.lower() == "first" else _rank(w)
-                for w in (m.group("a"), m.group("b")))
+        a, b = turn_rank(m.group("a")), turn_rank(m.group("b"))
         if a and b and a != b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[0]),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP_AT.search(plain)
     if m is not None and (m.group("pa") or m.group("pb") or m.group("a").lower() in ("last", "final")
                           or m.group("b").lower() in ("last", "final")):
-        a, b = (-1 if w.lower() in ("last", "final") else 1 if w.lower() == "first" else _rank(w)
-                for w in (m.group("a"), m.group("b")))
+        a, b = turn_rank(m.group("a")), turn_rank(m.group("b"))
         if a and b:
             return TurnsAsk("turns_gap", turns=(a, b), places=(m.group("pa"), m.group("pb")),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)
     if m is not None:    # ("between the first and last turns in the kitchen": the last of the frame's place)
-        a, b = (1, 2) if m.group("two") else (_rank(m.group("a")),
-                                              -1 if m.group("b").lower() in ("last", "final") else _rank(m.group("b")))
+        a, b = (1, 2) if m.group("two") else (_rank(m.group("a")), turn_rank(m.group("b")))
         if b == -1 and a > 0:
             return TurnsAsk("turns_gap", turns=(a, -1), clock=bool(CLOCK.search(plain)))
         if a != b and a > 0 and b > 0:
@@ -181,8 +181,11 @@ def asks_turns(question: str) -> TurnsAsk | None:
 
 
 def own_turns_gap(question: str) -> bool:
-    """"How long was the gap between A's first and last turns?": one person's two turns, by their place in time."""
-    return _GAP_OWN.search(QUOTED.sub(" QUOTED ", question)) is not None and len(people_in(question)) == 1
+    """"How long was the gap between A's first and last turns?": one person's two turns, by their place in time (what
+    :func:`asks_turns` reads, so a question it reads otherwise stays with the caller)."""
+    ask = asks_turns(question)
+    return ask is not None and ask.kind == "turns_gap" and ask.people[0] is not None and \
+        ask.people[0] == ask.people[1]
 
 
 def turns_in_places(question: str) -> bool:

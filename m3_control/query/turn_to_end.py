@@ -17,10 +17,10 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
-from .turn_order import _ORD
+from .turn_order import _ORD, turn_rank
 from .turn_order import _SIDE as _TURN_SIDE
 from .turn_sequence import people_in
-from .wording import QUOTED, _rank
+from .wording import QUOTED
 from .words import cap, ordinal_word, seconds_word, times_word
 
 _WHO = r"(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)"
@@ -54,7 +54,7 @@ def asks_to_end(question: str) -> ToEndAsk | None:
     if m is None or len(people := people_in(question)) != 1:
         return None
     n = (m.group("l") or m.group("l2") or "last" if m.re is _BEFORE_END else m.group("n") or m.group("n2")).lower()
-    nth = -1 if n in ("last", "final") else _rank(n)
+    nth = turn_rank(n)
     return ToEndAsk(people[0], nth) if nth else None
 
 
