@@ -186,3 +186,15 @@ def test_more_in_total_time_is_answered_in_seconds(sx):  # noqa: F811
     got = answer(sx, f"Who spoke more in total time, {BO} or {CY}?",
                  f'find=more who="{COFFEE}" other="{TECH}"').answer
     assert got.startswith(f'{CY[0].upper() + CY[1:]} spoke for longer (6.3 seconds') and "often" not in got, got
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    # Bo never spoke in the lab: "never spoke", not "spoke never"
+    (f"How many seconds were there between {BO}'s last turn and the end of what I heard in the lab?",
+     'find=gap place="lab"', "never spoke in the lab: there was no last turn"),
+    (f"How long was the gap between {BO}'s last turn and Ann's last turn in the lab?", 'find=gap place="lab"',
+     "never spoke in the lab: there was no last turn"),
+])
+def test_no_turn_at_all_reads_never_spoke(sx, question, frame, said):  # noqa: F811
+    got = answer(sx, question, frame, frame).answer
+    assert said in got and "spoke never" not in got, got

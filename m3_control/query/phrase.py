@@ -16,7 +16,7 @@ from .stopped import stopped as _stopped
 from .talk_seconds import said_decimals
 from .talk_time import phrase_compared
 from .turn_forms import near_hint, turn_form_answer
-from .words import ORD, how_often, ordinal_word, seconds_word, then_at, times_word
+from .words import ORD, how_often, ordinal_word, seconds_word, spoke_times, then_at, times_word
 from .words import cap as _cap
 from .words import join as _join
 from .words import said as _said
@@ -442,8 +442,7 @@ def _yes(res: QueryResult, cond: str) -> str:
             return (f"{'Yes' if res.value else 'No'}, {d} spoke {times_word(n)} and "  # type: ignore[index]
                     f"{res.describe[o]} {times_word(res.spoke.get(o, 0))}{cond}.")  # type: ignore[index,arg-type]
         if q.times:
-            spoke = f"spoke {times_word(n)}" if n else "never spoke"    # (not "spoke never right after B")
-            return f"{'Yes' if res.value else 'No'}, {d} {spoke}{cond}."
+            return f"{'Yes' if res.value else 'No'}, {d} {spoke_times(n)}{cond}."
         if res.value:
             own = [e for e in res.events if e.character_id == cid]   # not the anchor of a relation
             first = own[0] if own else res.events[0] if res.events else None

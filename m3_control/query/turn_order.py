@@ -30,7 +30,7 @@ from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import CLOCK, ORDINAL_WORDS, QUOTED, _rank
-from .words import cap, ordinal_word, seconds_word, times_word
+from .words import cap, ordinal_word, seconds_word, spoke_times
 
 _PEOPLE = r"(?:everyone|everybody|every\s+(?:person|speaker)|each\s+(?:person|speaker)|all\s+(?:the\s+)?(?:people|" \
           r"speakers)|the\s+(?:people|speakers|voices)|people|(?:the\s+)?persons?|who)"
@@ -273,7 +273,7 @@ def _position(executor: QueryExecutor, res: QueryResult, turns: list, ask: Turns
     own = [e for e in turns if e.character_id == cid]
     which = "last" if ask.nth == -1 else ordinal_word(ask.nth)
     if not own or ask.nth > len(own):
-        said = f"spoke {times_word(len(own))}{cond}: there was no {which} turn" if own else f"never spoke{cond}"
+        said = f"{spoke_times(len(own))}{cond}" + (f": there was no {which} turn" if own else "")
         return f"{cap(d)} {said}.", res
     target = own[ask.nth - 1] if ask.nth > 0 else own[-1]
     k = turns.index(target) + 1
@@ -321,7 +321,7 @@ def _two_turns(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAs
         if not turns or n > len(turns):
             res.status = "empty"
             if own is not None:      # "A's fifth turn" of someone who spoke four times
-                return f"{cap(part.describe[own])} spoke {times_word(len(turns))}{where}: there was no {which} " \
+                return f"{cap(part.describe[own])} {spoke_times(len(turns))}{where}: there was no {which} " \
                        f"turn.", res  # type: ignore[index]
             return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} " \
                    f"one.", res

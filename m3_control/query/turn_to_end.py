@@ -21,7 +21,7 @@ from .turn_order import _ORD, turn_rank
 from .turn_order import _SIDE as _TURN_SIDE
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import cap, ordinal_word, seconds_word, times_word
+from .words import cap, ordinal_word, seconds_word, spoke_times
 
 _WHO = r"(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)"
 # "A's last turn", "the first words of A" (turn_order's two people's sides, one of them here)
@@ -80,7 +80,7 @@ def answer(executor: QueryExecutor, q: Query, ask: ToEndAsk, before_time: float 
     which = "last" if ask.nth == -1 else ordinal_word(ask.nth)
     if not mine or ask.nth > len(mine):
         res.status = "empty"
-        return f"{cap(d)} spoke {times_word(len(mine))}{cond}: there was no {which} turn.", res
+        return f"{cap(d)} {spoke_times(len(mine))}{cond}: there was no {which} turn.", res
     turn = mine[ask.nth - 1] if ask.nth > 0 else mine[-1]
     last = max(heard, key=lambda e: (e.end, e.start))
     res.events = sorted({turn, last}, key=lambda e: (e.start, e.id))

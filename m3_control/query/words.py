@@ -34,6 +34,11 @@ def times_word(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
+def spoke_times(n: int) -> str:
+    """"spoke twice", "never spoke" (not "spoke never")."""
+    return f"spoke {times_word(n)}" if n else "never spoke"
+
+
 def how_often(spec: str) -> str:
     """A number of turns a frame's ``times`` compares with, in words: ">2" -> "more than twice", "=1" -> "exactly
     once" (not ``times>other``: the other person's name is the phrase's)."""
