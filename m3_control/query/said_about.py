@@ -48,6 +48,7 @@ _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS
 # the answer, nor a person the question did not name); A's turns and words are not it
 _POSSESSED = re.compile(r"^\W*(?:what|who|where)(?:['\u2019]s|\s+(?:is|was|are|were))\s+[^?]*?QUOTED\W*['\u2019]s\s+"
                         r"(?P<topic>[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE)
+_ASKED_AFTER = re.compile(r"\s+(?:called|named|like)$", re.IGNORECASE)
 NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
 _SELF = (
@@ -337,8 +338,10 @@ def asks_about(question: str) -> AboutAsk | None:
         return AboutAsk(topic, words) if words else None
     m = _ABOUT.search(plain) or _OPINION.search(plain)
     if m is None and (own := _POSSESSED.match(plain)) is not None and not _TURN_WORDS.search(own.group("topic")):
-        topic = "their " + own.group("topic").strip()
-        words = content_words(own.group("topic"))
+        # "what is A's dog called?", "what is A's car like?": the thing asked about, without the verb after it
+        thing = _ASKED_AFTER.sub("", own.group("topic").strip())
+        topic = "their " + thing
+        words = content_words(thing)
         return AboutAsk(topic, words) if words else None
     if m is None and (life := _life_of(plain)) is not None:
         return life

@@ -44,31 +44,30 @@ _BY_LAST = re.compile(r"\border\s+of\s+their\s+(?:last|final)\b", re.IGNORECASE)
 
 _ORD = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d+(?:st|nd|rd|th))"
 _TURNS = r"(?:turns|sentences|things\s+(?:said|I\s+heard)|remarks|utterances)"
+# a question for the time between two things: "how long ...", "what was the gap ..."
+_HOW_LONG = r"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
 # "between the first two turns", "between the second and third turns", "between the 2nd and the 3rd sentences"
-_GAP = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
-                  rf"[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?(?P<b>{_ORD}|last|final))"
-                  rf"\s+(?:{_TURNS}|turn|sentence|thing\s+said)\b", re.IGNORECASE)   # ("... and the second turn")
+# (a singular noun too: "... and the second turn")
+_GAP = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?"
+                  rf"(?P<b>{_ORD}|last|final))\s+(?:{_TURNS}|turn|sentence|thing\s+said)\b", re.IGNORECASE)
 
 # "between the last turn in the kitchen and the first turn in the bathroom", "between the first turn and the last
 # one": two turns, each by its place in time, of everyone's or of one place's
 _ONE_TURN = r"the\s+(?P<{n}>first|last|final|{o})\s+(?:turn|sentence|thing\s+said|words|one)" \
     r"(?:\s+(?:in|at)\s+(?:the\s+)?(?P<{p}>[a-z]+(?:\s+room)?))?"
-_GAP_AT = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
-                     rf"[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p='pa', o=_ORD)}\s+and\s+"
+_GAP_AT = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p='pa', o=_ORD)}\s+and\s+"
                      rf"{_ONE_TURN.format(n='b', p='pb', o=_ORD)}", re.IGNORECASE)
 
 # "between A's last turn and C's last turn", "between the first turn of A and Ann's last words": two people's turns
 _SIDE = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+(?P<{n}>first|last|final|{o})|the\s+" \
     r"(?P<{n}2>first|last|final|{o})\s+(?:turn|words|sentence|remark|time)s?\s+(?:of|by|from)\s+(?:the\s+person\s+" \
     r"who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+))"
-_GAP_PEOPLE = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|"
-                         rf"time))\b[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
+_GAP_PEOPLE = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
                          rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
 
 # "how long was the gap between A's first and last turns?": one person's two turns (start to start, end to start and
 # the turns of others between them, as for two people's)
-_GAP_OWN = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|"
-                      rf"time))\b[^?]*?\bbetween\s+(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+"
+_GAP_OWN = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+"
                       rf"(?:very\s+)?(?P<a>first|{_ORD})\s+and\s+(?:their\s+|the\s+)?(?P<b>last|final|{_ORD})\s+"
                       rf"(?:turns|words|sentences|remarks|times|utterances)\b", re.IGNORECASE)
 
@@ -164,10 +163,9 @@ def asks_turns(question: str) -> TurnsAsk | None:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[0]),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP_AT.search(plain)
-    if m is not None and (m.group("pa") or m.group("pb") or m.group("a").lower() in ("last", "final")
-                          or m.group("b").lower() in ("last", "final")):
+    if m is not None:
         a, b = turn_rank(m.group("a")), turn_rank(m.group("b"))
-        if a and b:
+        if a and b and (m.group("pa") or m.group("pb") or -1 in (a, b)):
             return TurnsAsk("turns_gap", turns=(a, b), places=(m.group("pa"), m.group("pb")),
                             clock=bool(CLOCK.search(plain)))
     m = _GAP.search(plain)

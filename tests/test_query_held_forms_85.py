@@ -1,0 +1,32 @@
+"""Question forms found by stop 85's blind probes (held-out scenes 747-752), and forms noticed at stop 84.
+
+On the meeting of tests/test_query_held_forms_83.py (asked at 1:31):
+
+    kitchen 0:00-0:30: Ann 0:02-0:04 (RED), Bo 0:10-0:12 (COFFEE)
+    office  0:30-1:00: Cy 0:35, Bo 0:40, Cy 0:45, Bo 0:50, Cy 0:55 (TECH)
+    lab     1:00-1:30: Ann 1:05, Ann 1:10, Cy 1:20-1:21.9
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.said_about import asks_about
+
+from .test_query_executor import COFFEE
+
+BO = f'the person who said "{COFFEE}"'
+
+
+# ---- noticed at 84: "what is A's dog called?" was declined "... anything about their dog called" ----
+
+@pytest.mark.parametrize("question, topic", [
+    (f"What is {BO}'s dog called?", "their dog"),
+    (f"What is {BO}'s boat named?", "their boat"),
+    (f"What is {BO}'s house like?", "their house"),
+    (f"What is {BO}'s favourite colour?", "their favourite colour"),
+])
+def test_the_thing_asked_about_is_named_without_the_verb_after_it(question, topic):
+    ask = asks_about(question)
+    assert ask is not None and ask.topic == topic, ask
+    assert "called" not in ask.words and "named" not in ask.words, ask
