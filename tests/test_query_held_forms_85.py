@@ -13,7 +13,9 @@ import pytest
 
 from m3_control.query.said_about import asks_about
 
+from .test_query_also import answer
 from .test_query_executor import COFFEE
+from .test_query_held_forms_83 import sx  # noqa: F401  (the fixture)
 
 BO = f'the person who said "{COFFEE}"'
 
@@ -30,3 +32,15 @@ def test_the_thing_asked_about_is_named_without_the_verb_after_it(question, topi
     ask = asks_about(question)
     assert ask is not None and ask.topic == topic, ask
     assert "called" not in ask.words and "named" not in ask.words, ask
+
+
+# ---- held-out 747: "did A speak more times in the porch than in the workshop?" was declined: the model wrote the
+# place into other= ("spoke in the porch"), and place_counts kept it as a second person ----
+
+@pytest.mark.parametrize("other", ["spoke in the office", "office", "kitchen"])
+def test_one_persons_counts_in_two_places_keep_no_second_person_the_question_does_not_name(sx, other):
+    q = f"Did {BO} speak more times in the office than in the kitchen?"
+    text = answer(sx, q, f'find=more who="{COFFEE}" other="{other}" place="kitchen"').answer
+    # Bo: the kitchen at 0:10, the office at 0:40 and 0:50
+    assert text.startswith("In the office"), text
+    assert "twice" in text and "once" in text, text

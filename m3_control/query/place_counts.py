@@ -21,6 +21,7 @@ from .frame import Query
 from .phrase import REFUSAL, _join, check
 from .polarity import YES_NO_QUESTION
 from .result import QueryResult
+from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import times_word
 
@@ -89,7 +90,10 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
         return _each_in_two(executor, q, ask, question, before_time)
     quoted = quotes_of(question)
     who = None if ask.people else quoted[0] if len(quoted) == 1 else q.who
-    frame = replace(prepare(q, ask.people), who=who, other=None if who is None or q.other == who else q.other)
+    frame = replace(prepare(q, ask.people), who=who)
+    if frame.other is not None and (who is None or frame.other == who or frame.other not in people_in(question)):
+        # (a second person only as the question names them: "other='spoke in the porch'" is the place, misread)
+        frame = replace(frame, other=None, rel=None)
     results, stopped = run_each(executor, [replace(frame, place=p) for p in ask.places], before_time)
     if stopped is not None:
         return stopped
