@@ -38,9 +38,21 @@ def test_the_thing_asked_about_is_named_without_the_verb_after_it(question, topi
 # place into other= ("spoke in the porch"), and place_counts kept it as a second person ----
 
 @pytest.mark.parametrize("other", ["spoke in the office", "office", "kitchen"])
-def test_one_persons_counts_in_two_places_keep_no_second_person_the_question_does_not_name(sx, other):
+def test_one_persons_counts_in_two_places_keep_no_second_person_the_question_does_not_name(sx, other):  # noqa: F811
     q = f"Did {BO} speak more times in the office than in the kitchen?"
     text = answer(sx, q, f'find=more who="{COFFEE}" other="{other}" place="kitchen"').answer
     # Bo: the kitchen at 0:10, the office at 0:40 and 0:50
-    assert text.startswith("In the office"), text
+    assert text.startswith("Yes. In the office"), text
     assert "twice" in text and "once" in text, text
+
+
+@pytest.mark.parametrize("question, start", [
+    (f"Did {BO} speak more times in the kitchen than in the office?", "No. In the office"),
+    (f"Did {BO} speak less often in the kitchen than in the office?", "Yes. In the kitchen"),
+    (f"Did {BO} talk fewer times in the office than in the kitchen?", "No. In the kitchen"),
+    (f"Did {BO} speak more in the kitchen or in the office?", "In the office"),     # a choice, not a yes or no
+    (f"Where did {BO} speak more, the kitchen or the office?", "In the office"),
+])
+def test_a_yes_no_comparison_of_two_places_says_yes_or_no_first(sx, question, start):  # noqa: F811
+    text = answer(sx, question, f'find=more who="{COFFEE}" place="kitchen"').answer
+    assert text.startswith(start), text

@@ -116,6 +116,8 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
             word = "more" if ask.more else "less"
             text = (f"In the {first[0]}: {d} spoke {word} often there ({times_word(first[1])}) than in the "
                     f"{second[0]} ({times_word(second[1])}).")
+    if YES_NO_QUESTION.match(question):   # "did A speak more in the porch than in the workshop?": yes or no first
+        text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined(results, "counts in two places")
     merged.value = (na, nb)
     merged.place_counts = {pa: na, pb: nb}
