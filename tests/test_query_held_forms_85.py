@@ -56,3 +56,38 @@ def test_one_persons_counts_in_two_places_keep_no_second_person_the_question_doe
 def test_a_yes_no_comparison_of_two_places_says_yes_or_no_first(sx, question, start):  # noqa: F811
     text = answer(sx, question, f'find=more who="{COFFEE}" place="kitchen"').answer
     assert text.startswith(start), text
+
+
+# ---- held-out 749: "what is A's middle name?" was answered with A's words ("I heard 'Lay blue at X4 now'"): a name
+# other than their own (first, last, full) fitted no question form, so the model's frame ran as written ----
+
+@pytest.mark.parametrize("question, topic, words", [
+    (f"What is {BO}'s middle name?", "their middle name", {"middle", "name"}),
+    (f"What is the middle name of {BO}?", "their middle name", {"middle", "name"}),
+    (f"What's the nickname of {BO}?", "their nickname", {"nickname"}),
+    (f"What is {BO}'s dog's name?", "their dog's name", {"dog", "name"}),
+    (f"What is the age of {BO}?", "their age", {"age"}),
+])
+def test_a_thing_of_theirs_is_asked_about_not_read_as_their_words(question, topic, words):
+    ask = asks_about(question)
+    assert ask is not None and ask.topic == topic and set(ask.words) == words, ask
+
+
+@pytest.mark.parametrize("question", [
+    f"What is {BO}'s name?", f"What's the name of {BO}?", f"What is {BO}'s last name?",
+])
+def test_their_own_name_is_still_the_name_the_memory_may_hold(question):
+    ask = asks_about(question)
+    assert ask is not None and ask.topic == "their name", ask
+
+
+@pytest.mark.parametrize("question", [
+    f"What was the first word of {BO}?", f"What was {BO}'s last turn?", f"What was the second sentence of {BO}?",
+])
+def test_their_turns_are_not_a_thing_asked_about(question):
+    assert asks_about(question) is None
+
+
+def test_a_middle_name_is_declined_not_answered_with_their_words(sx):  # noqa: F811
+    got = answer(sx, f"What is {BO}'s middle name?", f'find=what who="{COFFEE}" pick=2').answer
+    assert got.startswith("I don't remember") and got.endswith("about their middle name."), got

@@ -46,8 +46,12 @@ _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS
 # "what is A's favorite color?", "what was A's job?", "who is A's sister?", "where is A's office?": something about A
 # no record of who spoke when holds; what A said about it is all the memory can tell (not A's words as if they were
 # the answer, nor a person the question did not name); A's turns and words are not it
-_POSSESSED = re.compile(r"^\W*(?:what|who|where)(?:['\u2019]s|\s+(?:is|was|are|were))\s+[^?]*?QUOTED\W*['\u2019]s\s+"
-                        r"(?P<topic>[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE)
+# (or "what is the middle name of A?": the thing, then whose)
+_POSSESSED = re.compile(r"^\W*(?:what|who|where)(?:['\u2019]s|\s+(?:is|was|are|were))\s+(?:[^?]*?QUOTED\W*['\u2019]s\s+"
+                        r"(?P<topic>[^?.!]+?)|the\s+(?P<topic2>[a-z'\u2019]+(?:\s+[a-z'\u2019]+){0,2}?)\s+of\s+[^?]*?"
+                        r"QUOTED\W*)\s*[?.!]?\s*$", re.IGNORECASE)
+# their own name, which the memory may hold (_SELF), not a thing of theirs asked about ("their middle name")
+_OWN_NAME = re.compile(r"(?:(?:first|last|full)\s+)?name", re.IGNORECASE)
 _ASKED_AFTER = re.compile(r"\s+(?:called|named|like)$", re.IGNORECASE)
 NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
@@ -112,7 +116,7 @@ _SELF = (
                 re.IGNORECASE), "{wh} {noun} they {verb}", ""),
 )
 _TURN_WORDS = re.compile(r"\b(?:turns?|words?|sentences?|remarks?|times?|first|last|final|second|third|fourth|fifth|"
-                         r"\d+(?:st|nd|rd|th)|name|voice|face|room|place)\b", re.IGNORECASE)
+                         r"\d+(?:st|nd|rd|th)|voice|face|room|place)\b", re.IGNORECASE)
 _STOP = frozenset(re.split(r"\s+", """a an the this that these those my your our their his her its of to in on at for
 with by from and or any anything something some thing things what which who whom it them him me us you i we they there
 here then now tomorrow today yesterday later soon again""".strip()))
@@ -337,11 +341,13 @@ def asks_about(question: str) -> AboutAsk | None:
         words = topic_words(topic)
         return AboutAsk(topic, words) if words else None
     m = _ABOUT.search(plain) or _OPINION.search(plain)
-    if m is None and (own := _POSSESSED.match(plain)) is not None and not _TURN_WORDS.search(own.group("topic")):
+    own = _POSSESSED.match(plain) if m is None else None
+    asked = "" if own is None else (own.group("topic") or own.group("topic2")).strip()
+    if asked and not _TURN_WORDS.search(asked) and not _OWN_NAME.fullmatch(asked):
         # "what is A's dog called?", "what is A's car like?": the thing asked about, without the verb after it
-        thing = _ASKED_AFTER.sub("", own.group("topic").strip())
+        thing = _ASKED_AFTER.sub("", asked)
         topic = "their " + thing
-        words = content_words(thing)
+        words = content_words(re.sub(r"['\u2019]s\b", "", thing))     # ("their dog's name": dog, name)
         return AboutAsk(topic, words) if words else None
     if m is None and (life := _life_of(plain)) is not None:
         return life
