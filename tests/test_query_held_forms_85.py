@@ -40,7 +40,10 @@ def test_the_thing_asked_about_is_named_without_the_verb_after_it(question, topi
 @pytest.mark.parametrize("other", ["spoke in the office", "office", "kitchen"])
 def test_one_persons_counts_in_two_places_keep_no_second_person_the_question_does_not_name(sx, other):  # noqa: F811
     q = f"Did {BO} speak more times in the office than in the kitchen?"
-    text = answer(sx, q, f'find=more who="{COFFEE}" other="{other}" place="kitchen"').answer
+    got = answer(sx, q, f'find=more who="{COFFEE}" other="{other}" place="kitchen"')
+    text = got.answer
+    # the query the trace records is the one run: no second person in it
+    assert not any("other=" in r.get("query", "") for r in got.trace["rounds"]), got.trace["rounds"]
     # Bo: the kitchen at 0:10, the office at 0:40 and 0:50
     assert text.startswith("Yes. In the office"), text
     assert "twice" in text and "once" in text, text

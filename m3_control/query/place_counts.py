@@ -74,11 +74,14 @@ def asks_place_counts(question: str) -> PlaceCountsAsk | None:
     return None
 
 
-def prepare(q: Query, people: bool = False) -> Query:
+def prepare(q: Query, people: bool = False, question: str = "") -> Query:
     """The model's frame as one person's turns (its window kept; the place is each of the two in turn), or as
-    everyone heard (``people``)."""
+    everyone heard (``people``). A second person stays only as the ``question`` names them: "other='spoke in the
+    porch'" is the place, misread."""
     rel = None if people or q.rel in ("with", "same_place") else q.rel
     q = replace(q, who=None, other=None) if people else q
+    if q.other is not None and question and (q.other == q.who or q.other not in people_in(question)):
+        q, rel = replace(q, other=None), None
     return replace(q, find="count_people" if people else "count_times", act="spoke", place=None, pick=None,
                    times=None, count=None, by=None, rel=rel, top=None, measure=None)
 
@@ -90,10 +93,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
         return _each_in_two(executor, q, ask, question, before_time)
     quoted = quotes_of(question)
     who = None if ask.people else quoted[0] if len(quoted) == 1 else q.who
-    frame = replace(prepare(q, ask.people), who=who)
-    if frame.other is not None and (who is None or frame.other == who or frame.other not in people_in(question)):
-        # (a second person only as the question names them: "other='spoke in the porch'" is the place, misread)
-        frame = replace(frame, other=None, rel=None)
+    frame = replace(prepare(q, ask.people, question), who=who, other=None if who is None or q.other == who else q.other)
     results, stopped = run_each(executor, [replace(frame, place=p) for p in ask.places], before_time)
     if stopped is not None:
         return stopped

@@ -224,7 +224,7 @@ def plan_for(question: str) -> Plan | None:
     counts = place_counts.asks_place_counts(question)
     if counts is not None:
         return Plan("place_counts", lambda ex, q, t: place_counts.answer(ex, q, counts, question, t),
-                    prepare=lambda q: place_counts.prepare(q, counts.people))
+                    prepare=lambda q: place_counts.prepare(q, counts.people, question))
     both = both_conditions.asks_both(question)
     if both is not None:
         return Plan("both", lambda ex, q, t: both_conditions.answer(ex, q, both, question, t),
