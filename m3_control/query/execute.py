@@ -29,7 +29,18 @@ from m3_memory.people import PeopleFacts, Turn, in_window
 from m3_memory.poses import place_of
 from m3_memory.store.where import find_place, load_places, turn_poses
 
-from .frame import TIMED_REL, Query, by_count, check_shape, compares_with_other, count_rank, nth, pick_ordinal, rel_base
+from .frame import (
+    TIMED_REL,
+    Query,
+    before_side,
+    by_count,
+    check_shape,
+    compares_with_other,
+    count_rank,
+    nth,
+    pick_ordinal,
+    rel_base,
+)
 from .people import MIN_MATCH, Who, resolve
 from .quotes import quote_score
 from .rank_people import ranked
@@ -492,7 +503,7 @@ class QueryExecutor:
             return
         kind = "face" if q.act == "seen" else "voice"
         if q.measure == "silence" and anchor is not None:   # the time nobody spoke after (before) A's turn
-            self._step(res, silence(res, facts.turns, anchor, rel_base(q.rel) == "before", REL_SLACK_S), res.events)
+            self._step(res, silence(res, facts.turns, anchor, before_side(q.rel), REL_SLACK_S), res.events)
             return
         if res.until_anchor is not None:
             end: Turn | None = res.until_anchor

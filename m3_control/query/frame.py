@@ -320,6 +320,12 @@ def rel_base(rel: str | None) -> str | None:
     return rel.removesuffix("_last") if rel else rel
 
 
+def before_side(rel: str | None) -> bool:
+    """Whether a relation looks back from other's turn: before, right_before and their _last forms (a silence
+    "between the previous turn and A's" is the one right before A's turn)."""
+    return rel_base(rel) in ("before", "right_before")
+
+
 def pick_ordinal(q: Query) -> int | None:
     """The pick as a position: first 1, "3" 3, "-2" -2 (second to last); None for last / most / least."""
     if q.pick == "first":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .frame import compares_with_other, count_rank, pick_ordinal, rel_base
+from .frame import before_side, compares_with_other, count_rank, pick_ordinal, rel_base
 from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import not_there_answer
 from .stopped import stopped as _stopped
@@ -380,7 +380,7 @@ def _gap(res: QueryResult) -> str:
     if q.measure == "silence" and res.anchor is not None:
         a = res.describe[res.anchor.character_id]  # type: ignore[index]
         nxt = res.describe[end.character_id]  # type: ignore[index]
-        if rel_base(q.rel) == "before":   # (end: the words before A's turn, start: when they ended)
+        if before_side(q.rel):   # (end: the words before A's turn, start: when they ended)
             return (f"Nobody spoke for {span} before {a} ({res.say(res.anchor.start)}); {nxt} had stopped at "
                     f"{res.say(start)}.")
         return (f"Nobody spoke for {span} after {a} ({res.say(res.anchor.start)} to {res.say(start)}); then "

@@ -134,6 +134,13 @@ _FORMS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     # "how much did A talk (in seconds)?", "how much talking did A do?": their seconds of speech
     (re.compile(r"^\W*how much (?![^?]*\b(?:about|regarding)\b)(?:(?:did|does|do|has|had)\b[^?]*?\b(?:talk|speak|"
                 r"talked|spoken)\b|(?:talking|speaking|speech)\b)", re.IGNORECASE), ("how_long",)),
+    # "what was A's total speaking time?", "what is the total time B spent talking?", "what was the length of ...?"
+    (re.compile(r"^\W*what(?:'s|\s+(?:is|was|were))\s+(?:[^?]*?\b(?:speaking|talking|talk|speech)\s+time\b|the\s+"
+                r"(?:(?:total|overall|combined)\s+(?:amount\s+of\s+)?time\b[^?]*?\b(?:talk|talking|speak|speaking|spoke|"
+                r"spent|speech)\b|(?:total\s+)?(?:duration|length)\s+of\b))", re.IGNORECASE), ("how_long", "gap")),
+    # "what was the gap (pause, time) between A's first and last turns?"
+    (re.compile(r"^\W*what(?:'s|\s+(?:is|was|were))\s+the\s+(?:gap|pause|silence|time|interval)\s+(?:between|from|after|"
+                r"before)\b", re.IGNORECASE), ("gap", "how_long")),
     (re.compile(r"^\W*how (?:much (?:later|earlier|sooner)|soon|quickly|(?:far|long|many seconds) apart)\b",
                 re.IGNORECASE), ("gap",)),
     (re.compile(r"^\W*(?:who|which (?:person|people|one|speaker|of (?:the|them)))\b", re.IGNORECASE),

@@ -153,6 +153,11 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
 _SILENCE = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b[^?]*\b(?:nobody|no\s*one|no\s+body|"
                       r"silence|silent|quiet|pause|gap|break)\b[^?]*\b(?:after|following|once|(before|until|till|preceding))\b",
                       re.IGNORECASE)
+# "how long was the pause between A's last turn and the next turn?", "... between the previous words and A's first
+# turn?": the same silence, the other side named as whoever spoke next (before)
+_SILENCE_NEXT = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b[^?]*\bbetween\b(?:[^?]*?\band\s+(?:the\s+|whoever\s+)?"
+                           r"(?:next|following)\b|\s+(?:the\s+)?(?P<before>previous|preceding)\s+(?:turn|one|words|"
+                           r"sentence|speaker|person|voice)s?\s+and\b)", re.IGNORECASE)
 # "was there a long pause before A first spoke?", "was there any silence after A's last words?": the same silence
 _SILENCE_YES = re.compile(r"^\W*(?:was|were|is)\s+there\s+(?:a|any)\s+(?:long(?:er)?\s+|short\s+|big\s+)?"
                           r"(?:silence|pause|gap|break)\s+(?:right\s+|just\s+)?(?:after|following|(before|preceding))\b",
@@ -163,13 +168,14 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
     """"For how long did nobody speak after A's first words?": the silence from the end of A's turn to anyone's next
     words (``find=gap measure=silence``), not how long people talked after A; "... before A's first words?": from
     the end of the words before to A's."""
-    m = _SILENCE.match(plain) or _SILENCE_YES.match(plain)
+    m = _SILENCE.match(plain) or _SILENCE_YES.match(plain) or _SILENCE_NEXT.match(plain)
     named = [r for r in (q.who, q.other) if r] if not quoted else []   # one person by name ("before Ann spoke")
     if m is None or len(quoted) + len(set(named)) != 1:
         return q
     quoted = quoted or named[:1]
     last = re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE)
-    side = "before" if m.group(1) else "after"     # "how long was the silence before A spoke?"
+    side = "before" if m.groupdict().get("before") or (m.re is not _SILENCE_NEXT and m.group(1)) else "after"
+    # ("how long was the silence before A spoke?", "... between the previous turn and A's first turn?")
     rel = f"{side}_last" if last else side
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
     return noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from m3_memory.people import Turn
 
-from .frame import Query, compares_with_other, noted, nth, pick_ordinal, rel_base
+from .frame import Query, before_side, compares_with_other, noted, nth, pick_ordinal
 from .people import Who, by_role, is_role
 from .ranking import _ORD_RE, _ORDINAL_OR_END, _pick_of
 from .sight_anchor import anchor_there, sight_anchor, sighting_ref
@@ -330,7 +330,7 @@ def turn_form_answer(res: QueryResult, cond: str) -> str | None:
         return f"No: nobody {verb}{cond}."
     if q.measure == "silence" and res.anchor is not None and res.gap is None:   # nobody on that side of the turn
         a, at = d[res.anchor.character_id], res.say(res.anchor.start)  # type: ignore[index]
-        if rel_base(q.rel) == "before":
+        if before_side(q.rel):
             return (f"Nobody spoke before {a}: theirs were the first words I heard, at {at} "
                     f"({seconds_word(int(res.value or 0))} after the start).")   # (silence() set it)
         return f"Nobody spoke after {a} ({at}): theirs were the last words I heard."
