@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.query.fidelity import act_of_question
+from m3_control.query.polarity import finds_for
 from m3_control.query.said_about import asks_about
 
 from .test_query_also import answer
@@ -94,3 +96,63 @@ def test_their_turns_are_not_a_thing_asked_about(question):
 def test_a_middle_name_is_declined_not_answered_with_their_words(sx):  # noqa: F811
     got = answer(sx, f"What is {BO}'s middle name?", f'find=what who="{COFFEE}" pick=2').answer
     assert got.startswith("I don't remember") and got.endswith("about their middle name."), got
+
+
+# ---- held-out 751: "what was A's total speaking time?" was answered with A's words: a question opening "what was"
+# matched the form for words said, so the grammar offered no duration ----
+
+@pytest.mark.parametrize("question, first", [
+    (f"What was {BO}'s total speaking time?", "how_long"),
+    (f"What is the total time {BO} spent talking?", "how_long"),
+    (f"What was {BO}'s talk time in the office?", "how_long"),
+    (f"What was the length of {BO}'s first turn?", "how_long"),
+    (f"What was the gap between {BO}'s first and last turns?", "gap"),
+    (f"What was the pause after {BO}'s first turn?", "gap"),
+])
+def test_what_was_a_time_asks_a_duration(question, first):
+    assert finds_for(question)[0] == first, finds_for(question)
+
+
+@pytest.mark.parametrize("question", [f"What did {BO} say?", f"What time did {BO} speak?"])
+def test_what_was_said_and_what_time_are_not_durations(question):
+    assert not {"how_long", "gap"} & set(finds_for(question)), finds_for(question)
+
+
+def test_total_speaking_time_is_answered_in_seconds(sx):  # noqa: F811
+    # the model writes a duration once the grammar offers one; Bo: 0:10-0:12, 0:40, 0:50 (2 s each)
+    got = answer(sx, f"What was {BO}'s total speaking time?", f'find=how_long who="{COFFEE}"').answer
+    assert got.startswith(f"{BO[0].upper()}{BO[1:]} spoke for 6 seconds"), got
+
+
+# ---- held-out 751: "how long was the pause between B's last turn and the next turn?" was declined: the silence
+# after a turn was read only as "the silence (pause) after"; and a silence "between the previous turn and A's" was
+# measured after A's turn (the relation came as right_before, which only "before" had been read as looking back) ----
+
+@pytest.mark.parametrize("question, said", [
+    (f"How long was the pause between {BO}'s last turn and the next turn?",
+     "Nobody spoke for 3 seconds after"),                      # 0:50-0:52, Cy at 0:55
+    (f"How long was the gap between {BO}'s first turn and the next one?", "Nobody spoke for 23 seconds after"),
+    (f"How many seconds passed between the previous turn and the first turn of {BO}?",
+     "Nobody spoke for 6 seconds before"),                     # Ann 0:02-0:04, Bo at 0:10
+    (f"How long was the silence between the preceding words and {BO}'s last turn?",
+     "Nobody spoke for 4 seconds before"),                     # Cy until 0:46, Bo at 0:50
+])
+def test_the_silence_between_a_turn_and_the_next_or_previous_one(sx, question, said):  # noqa: F811
+    got = answer(sx, question, f'find=gap who="{COFFEE}" act=spoke').answer
+    assert got.startswith(said), got
+
+
+# ---- held-out 752: "was there any speech between 0:05 and 0:12?" was answered "yes, A and B were seen ...": "speech"
+# was not read as asking about hearing, so faces counted and the answer spoke of sight ----
+
+@pytest.mark.parametrize("question", [
+    "Was there any speech between 0:05 and 0:12?", "Was there any conversation in the office?",
+    "Were there any utterances after 0:50?", "Was anybody chatting in the kitchen?",
+])
+def test_speech_and_conversation_ask_about_hearing(question):
+    assert act_of_question(question) == "spoke"
+
+
+def test_speech_in_a_window_is_answered_by_who_spoke(sx):  # noqa: F811
+    got = answer(sx, "Was there any speech between 0:05 and 0:12?", "find=yes from=0:05 to=0:12").answer
+    assert got.startswith("Yes") and " spoke between 00:05 and 00:12" in got and "seen" not in got, got
