@@ -256,6 +256,13 @@ class Timeline:
         return out
 
 
+def wall_clock_words(question: str) -> list[str]:
+    """The times of day a question names ("3 a.m.", "noon", "this morning", "yesterday"), which only a memory with a
+    wall clock can place ("today" is not one: a recording is today's as much as any)."""
+    return [m.group(0) for pattern in (_WALL_CLOCK, _DAY_PART) for m in pattern.finditer(question)
+            if m.group(0).lower() != "today"]
+
+
 def _amount(word: str) -> float:
     w = " ".join(word.lower().split())
     try:

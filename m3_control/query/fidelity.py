@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from m3_memory.timeline import Timeline, recording_halves
+from m3_memory.timeline import Timeline, recording_halves, wall_clock_words
 
 from . import ranking
 from .each_of_two import each_of_two
@@ -432,6 +432,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)
         q = opening_window(q, spaced, added)
+        if said := wall_clock_words(plain):   # "who spoke at 3 a.m.?" of a recording timed from its start
+            missing.append(f"unsupported: my memory of this recording keeps times from its start (00:00 on), not "
+                           f"times of day like \"{said[0]}\"")
     spans = timeline.spans(plain, now, recorded() if recorded is not None and recording_halves(plain) else None)
     if spans:
         starts = [s.start for s in spans if s.start is not None]
