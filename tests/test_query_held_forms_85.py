@@ -180,3 +180,35 @@ def test_a_time_of_day_on_a_recording_timed_from_its_start_is_declined(sx, quest
 def test_recording_times_and_quoted_clocks_are_still_read(sx, question, frame, start):  # noqa: F811
     got = answer(sx, question, frame).answer
     assert got.startswith(start) and "times from its start" not in got, got
+
+
+# ---- held-out 753: "is A's favourite colour blue?" was answered "Yes, A was seen at 00:06" (the model's find=yes
+# act=seen): whether a thing of theirs is something is in no record but what they said ----
+
+@pytest.mark.parametrize("question, topic", [
+    (f"Is {BO}'s favourite colour blue?", "whether their favourite colour is blue"),
+    (f"Was {BO}'s dog a poodle?", "whether their dog is a poodle"),
+    (f"Is {BO}'s car red?", "whether their car is red"),
+])
+def test_whether_a_thing_of_theirs_is_something_is_asked_about(question, topic):
+    ask = asks_about(question)
+    assert ask is not None and ask.topic == topic, ask
+
+
+@pytest.mark.parametrize("question", [
+    f"Is {BO}'s first turn longer?", f"Was {BO}'s last turn in the office?", f"Is {BO}'s voice loud?",
+    f"Is {BO}'s name Bo?",
+])
+def test_their_turns_voice_and_name_are_not_things_of_their_life(question):
+    ask = asks_about(question)
+    assert ask is None or not ask.topic.startswith("whether their"), ask
+
+
+@pytest.mark.parametrize("question, start", [
+    (f"Is {BO}'s favourite colour blue?", "I can't tell: I don't remember"),
+    # their words that touch on it are quoted, but are no yes
+    (f"Is {BO}'s machine broken?", "I can't tell whether their machine is broken from my memory;"),
+])
+def test_whether_a_thing_of_theirs_is_something_is_never_a_yes(sx, question, start):  # noqa: F811
+    got = answer(sx, question, f'find=yes who="{COFFEE}" act=seen').answer
+    assert got.startswith(start) and "seen" not in got, got

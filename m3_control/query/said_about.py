@@ -50,6 +50,11 @@ _ACT = re.compile(r"^\W*(?:what|did|has|had)\b[^?]*?\b(?P<act>" + "|".join(_ACTS
 _POSSESSED = re.compile(r"^\W*(?:what|who|where)(?:['\u2019]s|\s+(?:is|was|are|were))\s+(?:[^?]*?QUOTED\W*['\u2019]s\s+"
                         r"(?P<topic>[^?.!]+?)|the\s+(?P<topic2>[a-z'\u2019]+(?:\s+[a-z'\u2019]+){0,2}?)\s+of\s+[^?]*?"
                         r"QUOTED\W*)\s*[?.!]?\s*$", re.IGNORECASE)
+# "is A's favourite colour blue?", "was B's dog a poodle?": whether a thing of theirs is something (yes or no), which
+# only what they said could tell
+_POSSESSED_IS = re.compile(r"^\W*(?:is|was|are|were)\s+[^?]*?QUOTED\W*['\u2019]s\s+(?P<thing>[a-z][a-z'\u2019-]*"
+                           r"(?:\s+[a-z][a-z'\u2019-]*){0,2}?)\s+(?P<value>(?:(?:an?|the)\s+)?[a-z][a-z-]*)\s*[?.!]?\s*$",
+                           re.IGNORECASE)
 # their own name, which the memory may hold (_SELF), not a thing of theirs asked about ("their middle name")
 _OWN_NAME = re.compile(r"(?:(?:first|last|full)\s+)?name", re.IGNORECASE)
 _ASKED_AFTER = re.compile(r"\s+(?:called|named|like)$", re.IGNORECASE)
@@ -349,6 +354,11 @@ def asks_about(question: str) -> AboutAsk | None:
         topic = "their " + thing
         words = content_words(re.sub(r"['\u2019]s\b", "", thing))     # ("their dog's name": dog, name)
         return AboutAsk(topic, words) if words else None
+    if m is None and (own := _POSSESSED_IS.match(plain)) is not None and not _TURN_WORDS.search(own.group("thing")) \
+            and not _OWN_NAME.fullmatch(own.group("thing").strip()):
+        thing, value = (" ".join(own.group(g).split()) for g in ("thing", "value"))
+        words = content_words(re.sub(r"['\u2019]s\b", "", f"{thing} {value}"))
+        return AboutAsk(f"whether their {thing} is {value}", words)
     if m is None and (life := _life_of(plain)) is not None:
         return life
     if m is None and (act := _ACT.search(plain)) is not None:
@@ -400,6 +410,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AboutAsk, question: str,
         return ("No, " + text if yes_no else "I can't tell: " + text if fact else text), res
     said = _said_list(about, res, ask.words, "; ")
     text = f"{cap(d)} said {said}."
+    if fact:    # "is A's favourite colour blue?": their words near it are no yes or no
+        text = f"I can't tell {ask.topic} from my memory; {d} said {said}."
     if ask.topic.startswith(("a number", "an even number", "an odd number", "a letter", "a colour")):   # which ones
         found = list(dict.fromkeys(w for e in about for w in _in_order(e.text) if w in ask.words))
         text = f"{cap(d)} said {_join(found)}: {said}."
