@@ -212,3 +212,24 @@ def test_their_turns_voice_and_name_are_not_things_of_their_life(question):
 def test_whether_a_thing_of_theirs_is_something_is_never_a_yes(sx, question, start):  # noqa: F811
     got = answer(sx, question, f'find=yes who="{COFFEE}" act=seen').answer
     assert got.startswith(start) and "seen" not in got, got
+
+
+# ---- held-out 759: "how many turns were there between A's first and last turns?" counted only the others' turns (5
+# of 9): between one person's two turns the people who spoke are the others, but the turns are everyone's ----
+
+CY = 'the person who said "I will call the technician"'
+
+
+@pytest.mark.parametrize("question, frame, start", [
+    # Cy 0:35 ... 1:20; between: Bo 0:40, Cy 0:45, Bo 0:50, Cy 0:55, Ann 1:05, Ann 1:10
+    (f"How many turns were there between {CY}'s first and last turns?",
+     'find=count_times who="I will call the technician" act=spoke', "I heard people speak 6 times between"),
+    (f"How many people spoke between {CY}'s first and last turns?",
+     'find=count_people who="I will call the technician" act=spoke', "I heard 2 different people between"),
+    (f"How many times did {BO} speak between {CY}'s first and last turns?",
+     f'find=count_times who="{COFFEE}" other="I will call the technician" act=spoke',
+     f"{BO[0].upper()}{BO[1:]} spoke twice"),
+])
+def test_turns_between_one_persons_two_turns_are_everyones(sx, question, frame, start):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got.startswith(start), got

@@ -371,8 +371,10 @@ class QueryExecutor:
             self._step(res, "between", [])
             return []
         lo, hi = sorted(first, key=lambda e: (e.start, e.end))
+        # between one person's two turns, the people who spoke are the others; the turns (words, times) are everyone's
+        own = a == b and res.query.find not in ("count_times", "what", "when")
         out = [e for e in scope if e.start >= lo.end - REL_SLACK_S and e.end <= hi.start + REL_SLACK_S
-               and e is not lo and e is not hi and not (a == b and e.character_id == a)]   # (A's own: not others)
+               and e is not lo and e is not hi and not (own and e.character_id == a)]
         self._step(res, f"between {res.say(lo.end)} and {res.say(hi.start)}", out)
         return out
 
