@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from m3_memory.timeline import Timeline, recording_halves, wall_clock_words
+from m3_memory.timeline import Timeline, recording_halves
 
 from . import ranking
 from .each_of_two import each_of_two
@@ -33,7 +33,7 @@ from .named_people import name_as_who
 from .people import LOOK_WORDS, is_role, look_of, look_ref, looks_named
 from .place_forms import place_choice
 from .polarity import EITHER_PLACE, YES_NO_QUESTION
-from .question_forms import beyond_language, compared_with_nobody, forms, opening_window
+from .question_forms import beyond_language, compared_with_nobody, forms, opening_window, times_of_day
 from .question_place import place_of_question
 from .quotes import quote_score
 from .ranking import _RELATION, nth_anchor, own_nth_time, rank_by_count, rank_of_turn, recent_is_last, unasked_rank
@@ -424,17 +424,14 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                 added.append(f"who={quote!r}: the other person the question names, beside other=")
                 continue
             missing.append(f"the words '{quote}' (who= or other=)")
-    known_names = names() if names is not None else []
-    if known_names:
+    if known_names := (names() if names is not None else []):
         relates = bool(_BEFORE_AFTER.search(without_moves(_TO_A_CLOCK.sub(" ", plain), known_places)))
         q = name_as_who(q, plain, known_names, quoted, relates, _same_words, added)
     read = lambda t: _read(timeline, t, now)   # noqa: E731
     q = clock_fields(invented_times(q, spaced, read, added), spaced, read, added)
     if not timeline.is_wall:      # stream clocks (on a wall clock "the first minute" of what is not said)
         q = opening_window(q, spaced, added)
-        if said := wall_clock_words(plain):   # "who spoke at 3 a.m.?" of a recording timed from its start
-            missing.append(f"unsupported: my memory of this recording keeps times from its start (00:00 on), not "
-                           f"times of day like \"{said[0]}\"")
+        missing += times_of_day(plain)     # "who spoke at 3 a.m.?": no time of day to place it at
     spans = timeline.spans(plain, now, recorded() if recorded is not None and recording_halves(plain) else None)
     if spans:
         starts = [s.start for s in spans if s.start is not None]

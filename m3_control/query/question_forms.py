@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from m3_memory.timeline import wall_clock_words
+
 from .frame import Query, compares_with_other, noted
 from .people import is_role
 from .place_forms import busiest_place, place_difference, place_neither, ranked_in_place, room_of_person
@@ -22,6 +24,14 @@ from .words import COUNT_WORDS, HOW_LONG
 _OPENING = re.compile(r"\b(?:(after|past|beyond|following|since|once)|(in|during|within|over|throughout|inside|"
                       r"before|by|until|till))\s+(?:the\s+end\s+of\s+)?the\s+(?:very\s+)?first\s+"
                       r"(?:(\d+(?:\.\d+)?|[a-z]+)[\s-]+)?(second|minute|hour)s?\b", re.IGNORECASE)
+
+
+def times_of_day(plain: str) -> list[str]:
+    """On a memory timed from the recording's start: the times of day the question names, which it cannot place ("who
+    spoke at 3 a.m.?" is not 3:00 into the recording), as the tool loop's "unsupported: ..." reason (one or none)."""
+    said = wall_clock_words(plain)
+    return [f"unsupported: my memory of this recording keeps times from its start (00:00 on), not times of day like "
+            f"\"{said[0]}\""] if said else []
 
 
 def opening_window(q: Query, plain: str, added: list[str]) -> Query:
