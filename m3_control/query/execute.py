@@ -512,7 +512,7 @@ class QueryExecutor:
         else:
             cands = [e for e in res.events if e is not anchor and e.kind == kind
                      and (who is not None or e.character_id != other)]
-            before = rel_base(q.rel) in ("before", "right_before")
+            before = before_side(q.rel)
             side = [e for e in cands if (e.start < start if before else e.start >= start - 1e-6)]
             if not side and who is not None and who != other:   # (the same person "again": none is none)
                 side = [e for e in facts.turns if e.character_id == who and e.kind == kind and e is not anchor]

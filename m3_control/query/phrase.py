@@ -388,7 +388,7 @@ def _gap(res: QueryResult) -> str:
     side = "before" if end.start < start else "after"
     d = _cap(res.describe[end.character_id])  # type: ignore[index]
     verb = "was seen" if end.kind == "face" else "spoke"
-    asked = "before" if rel_base(q.rel) in ("before", "right_before") else "after"
+    asked = "before" if before_side(q.rel) else "after"
     if (side != asked and q.who and res.until_anchor is None and q.pick != "last"
             and (res.anchor is None or res.anchor.character_id != end.character_id)):
         # every turn of the person lies on the other side of the moment: say so, then what the records hold

@@ -188,8 +188,8 @@ def silence_after(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
         return q
     quoted = quoted or named[:1]
     last = re.search(r"\b(?:last|final)\b", plain, re.IGNORECASE)
-    side = "before" if m.groupdict().get("before") or (m.re is not _SILENCE_NEXT and m.group(1)) else "after"
-    # ("how long was the silence before A spoke?", "... between the previous turn and A's first turn?")
+    # (each form's one group: "how long was the silence before A spoke?", "... between the previous turn and A's")
+    side = "before" if m.group(1) else "after"
     rel = f"{side}_last" if last else side
     new = Query(find="gap", other=quoted[0], rel=rel, measure="silence")
     return noted(q, new, added, "find=gap measure=silence: the time nobody spoke after their turn")

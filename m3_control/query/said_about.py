@@ -58,6 +58,16 @@ _POSSESSED_IS = re.compile(r"^\W*(?:is|was|are|were)\s+[^?]*?QUOTED\W*['\u2019]s
 # their own name, which the memory may hold (_SELF), not a thing of theirs asked about ("their middle name")
 _OWN_NAME = re.compile(r"(?:(?:first|last|full)\s+)?name", re.IGNORECASE)
 _ASKED_AFTER = re.compile(r"\s+(?:called|named|like)$", re.IGNORECASE)
+
+
+def _a_thing_of_theirs(text: str) -> bool:
+    """Words after "A's" that name a thing of their life, not their turns, voice or place, nor their own name."""
+    return not _TURN_WORDS.search(text) and not _OWN_NAME.fullmatch(text.strip())
+
+
+def _thing_words(text: str) -> frozenset[str]:
+    """The content words of a thing of theirs, possessives dropped ("their dog's name": dog, name)."""
+    return content_words(re.sub(r"['\u2019]s\b", "", text))
 NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
 _SELF = (
@@ -351,17 +361,15 @@ def asks_about(question: str) -> AboutAsk | None:
     m = _ABOUT.search(plain) or _OPINION.search(plain)
     own = _POSSESSED.match(plain) if m is None else None
     asked = "" if own is None else (own.group("topic") or own.group("topic2")).strip()
-    if asked and not _TURN_WORDS.search(asked) and not _OWN_NAME.fullmatch(asked):
+    if asked and _a_thing_of_theirs(asked):
         # "what is A's dog called?", "what is A's car like?": the thing asked about, without the verb after it
         thing = _ASKED_AFTER.sub("", asked)
         topic = "their " + thing
-        words = content_words(re.sub(r"['\u2019]s\b", "", thing))     # ("their dog's name": dog, name)
+        words = _thing_words(thing)
         return AboutAsk(topic, words) if words else None
-    if m is None and (own := _POSSESSED_IS.match(plain)) is not None and not _TURN_WORDS.search(own.group("thing")) \
-            and not _OWN_NAME.fullmatch(own.group("thing").strip()):
+    if m is None and (own := _POSSESSED_IS.match(plain)) is not None and _a_thing_of_theirs(own.group("thing")):
         thing, value = (" ".join(own.group(g).split()) for g in ("thing", "value"))
-        words = content_words(re.sub(r"['\u2019]s\b", "", f"{thing} {value}"))
-        return AboutAsk(f"whether their {thing} is {value}", words)
+        return AboutAsk(f"whether their {thing} is {value}", _thing_words(f"{thing} {value}"))
     if m is None and (life := _life_of(plain)) is not None:
         return life
     if m is None and (act := _ACT.search(plain)) is not None:
