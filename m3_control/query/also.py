@@ -10,6 +10,7 @@ robot's track), and checked like any answer. Nothing is said for it when the res
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .execute import QueryExecutor
 from .phrase import _cap, _join, check, times_word
@@ -77,6 +78,13 @@ def two_questions(question: str) -> tuple[str, str] | None:
     return first, second[0].upper() + second[1:].rstrip(" ?.") + "?"
 
 
+def _one_turn(res: QueryResult) -> bool:
+    """Whether the frame picked one person by their first or last turn ("who spoke first (last) in the lab?"): the
+    second ask is about that turn, not all of theirs."""
+    q = res.query
+    return q.find == "who" and q.pick in ("first", "last") and not q.top and len(res.people) == 1
+
+
 def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
     """The second ask answered for the result's people ("" when it holds nobody, or the answer would state what
     the result does not hold)."""
@@ -87,6 +95,10 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
     for p in people:
         d = res.describe.get(p.character_id, p.description)
         voice = [e for e in p.events if e.kind == "voice"]
+        if kind in ("what", "when") and _one_turn(res) and voice:
+            # "who spoke first in the lab, and what did they say?": the words (time) of that first turn only
+            voice = [voice[0] if res.query.pick == "first" else voice[-1]]
+            p = replace(p, events=voice)
         if kind == "times":
             parts.append(f"{d} spoke {times_word(res.spoke.get(p.character_id, len(voice)))}")
         elif kind == "when":

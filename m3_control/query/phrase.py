@@ -373,7 +373,7 @@ def _gap(res: QueryResult) -> str:
             return f"{_cap(res.describe[same[0]])} did not speak again after {res.say(res.anchor.start)}{once}."
         if (q.rel or q.until) and res.anchor is None:
             return "I don't remember anyone like that."
-        return f"I don't remember anyone speaking{' after' if rel_base(q.rel) != 'before' else ' before'} that."
+        return f"I don't remember anyone speaking {'before' if before_side(q.rel) else 'after'} that."
     start, end = res.gap
     secs = int(res.value)
     span = seconds_word(secs)

@@ -42,11 +42,14 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
 # "did A and B ever speak one right after the other?", "... back to back?": either order
 _MUTUAL = re.compile(r"\b(?:one|each)\s+(?:(?:right|just|immediately|directly)\s+)?after\s+(?:the\s+)?other\b|"
                      r"\bafter\s+(?:each\s+other|one\s+another)\b|\bback[\s-]+to[\s-]+back\b", re.IGNORECASE)
-_EVER_NEXT = re.compile(r"\bever\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b", re.IGNORECASE)
+# "right after B", "the next speaker after B", "the previous speaker before B": the side is the one group matched
+_NEXT_TO = (r"(?:\b(?:right|just|immediately|directly)\s+(after|before)|\bnext\s+(?:(?:speaker|person|one|voice)\s+)?"
+            r"(?:to\s+(?:speak|talk)\s+)?(after|following)|\b(?:previous|preceding)\s+(?:(?:speaker|person|one|voice)\s+)?"
+            r"(before))\b")
+_EVER_NEXT = re.compile(rf"\bever\b[^?]*?{_NEXT_TO}", re.IGNORECASE)
 # "did A speak right before B?" with no turn of B's named: any of B's turns ("did C speak right before B?" was answered
 # "no" from B's first turn alone, C having spoken right before B's second)
-_YES_NEXT = re.compile(r"^\W*(?:did|was|has|had)\b[^?]*?\b(?:right|just|immediately|directly)\s+(after|before)\b",
-                       re.IGNORECASE)
+_YES_NEXT = re.compile(rf"^\W*(?:did|was|has|had)\b[^?]*?{_NEXT_TO}", re.IGNORECASE)
 # "how many times did B speak right after A?", "how often did someone talk right before A?": over all of A's turns
 _COUNT_NEXT = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+(?:did|has|had)\b[^?]*?\b(?:right|just|"
                          r"immediately|directly)\s+(after|before)\b", re.IGNORECASE)
@@ -70,6 +73,12 @@ def people_in(question: str) -> list[str]:
     marked = QUOTED.sub(" \x00 ", question)
     return [next(quoted, "") if m.group(0) == "\x00" else m.group(0)
             for m in re.finditer(rf"\x00|{NAME_IN_QUESTION.pattern}", marked)]
+
+
+def _side(m: re.Match) -> str:
+    """After or before, whichever of _NEXT_TO's groups matched ("following" is after)."""
+    side = m.group(m.lastindex or 1).lower()
+    return "after" if side == "following" else side
 
 
 _A_TURN = re.compile(r"\b(?:first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|time|turns?|words|once)\b",
@@ -101,7 +110,7 @@ def asks_sequence(question: str) -> str | None:
     if _MUTUAL.search(question) and len(quotes_of(question)) == 2:
         return "ever_mutual"
     if (m := _EVER_NEXT.search(question)) and len(quotes_of(question)) == 2:
-        return f"ever_{m.group(1).lower()}"
+        return f"ever_{_side(m)}"
     if (m := _COUNT_NEXT.search(question)) and not _A_TURN.search(QUOTED.sub(" ", question[m.end(1):])) and \
             (len(people_in(question)) == 2 or (len(people_in(question)) == 1 and _SOMEONE.search(question))):
         return f"count_{m.group(1).lower()}"
@@ -114,7 +123,7 @@ def asks_sequence(question: str) -> str | None:
         return f"people_{m.group(1).lower()}"
     if (m := _YES_NEXT.search(question)) and len(quotes_of(question)) == 2 and \
             not _A_TURN.search(QUOTED.sub(" ", question)):
-        return f"ever_{m.group(1).lower()}"
+        return f"ever_{_side(m)}"
     if _LAST_NEW.search(question) and not quotes_of(question):
         return "last_new"
     return None
