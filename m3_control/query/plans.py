@@ -23,7 +23,8 @@
   heard grouped by what they said (:mod:`.sentences`)
 - ``mood``: one person's mood, as the expressions noted on their face (:mod:`.moods`)
 - ``seen_heard``: people both seen and heard, or heard and never seen (:mod:`.seen_heard`)
-- ``quiet``: whether one person stayed quiet (never spoke) in a place or window (:mod:`.quiet`)
+- ``quiet``: whether one person stayed quiet (never spoke) in a place or window; ``hush``: whether nobody did
+  (:mod:`.quiet`)
 - ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
@@ -139,6 +140,9 @@ def plan_for(question: str) -> Plan | None:
     if senses is not None:
         return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),
                     prepare=seen_heard.prepare)
+    if quiet.asks_hush(question):
+        return Plan("hush", lambda ex, q, t: quiet.answer_hush(ex, q, t), prepare=quiet.prepare,
+                    check_question=quiet.hush_question(question), people_from_question=False)
     hush = quiet.asks_quiet(question)
     if hush is not None:
         return Plan("quiet", lambda ex, q, t: quiet.answer(ex, q, question, t), prepare=quiet.prepare,

@@ -105,6 +105,9 @@ _TAG = re.compile(r",\s*(?:right|correct|true|yes\s+or\s+no|yes|no|is\s+that\s+(
                   r"(?:is|was|did|do|does|has|had)(?:n't|\s+not)?\s+(?:it|they|i|you|he|she|there|that))\s*\?\s*$",
                   re.IGNORECASE)
 _WH = re.compile(r"^\W*(?:who|whose|whom|what|when|where|which|why|how)\b", re.IGNORECASE)
+# a question word that asks for no yes or no, whatever follows a comma ("when" may open a setting clause)
+_ASKS_WH = re.compile(r"^\W*(?:how\s+(?:long|many|much|often|far)|who|whom|whose|which|what)\b", re.IGNORECASE)
+_AUX_FIRST = re.compile(rf"^\W*{_AUX}", re.IGNORECASE)
 
 
 class _YesNoQuestion:
@@ -114,6 +117,8 @@ class _YesNoQuestion:
         # "After the person who said 'X''s final turn, did ...?": the possessive closes the quote
         question = _QUOTE_POSSESSIVE.sub("' s", question)
         tagged = bool(_TAG.search(question)) and not _WH.match(question)
+        if _ASKS_WH.match(question) and not _AUX_FIRST.match(question):
+            return False        # "how long, in seconds, did A talk?": the aside after a comma is no second question
         return bool(_YES_NO.match(question) or tagged) and not _EITHER_OF_TWO.search(question) \
             and not EITHER_PLACE.search(question)
 

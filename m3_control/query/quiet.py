@@ -1,5 +1,7 @@
 """"Was B quiet in the workshop?", "did A stay silent before 0:30?", "has C kept quiet since I arrived?": whether one
-person never spoke in the question's place and window. The quiet word is no quote and nobody's words (a small model
+person never spoke in the question's place and window; "was it quiet at 0:33?", "was there silence between 0:20 and
+0:30?", "was nobody talking in the office?": whether anyone did (the answer is the other way round from "was anyone
+speaking at 0:33?": yes when nobody spoke). The quiet word is no quote and nobody's words (a small model
 wrote ``other="quiet"`` and the answer was "I don't remember anyone saying 'quiet'"), and a person seen is no person
 heard: code counts the person's voice turns in the frame's scope.
 """
@@ -12,13 +14,62 @@ from dataclasses import replace
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, _join, check, phrase
+from .phrase import REFUSAL, _join, check, conditions, phrase
 from .result import QueryResult
+from .turn_forms import near_hint
 from .words import times_word
 
 _QUIET = re.compile(r"^\W*(?:was|were|is|did|has|had|does)\s+(?!there\b)(?P<who>[^?]*?)\s+(?:(?:stay|stayed|remain|"
                     r"remained|keep|kept|been|be|go|went|fall|fell)\s+)?(?P<word>quiet|silent|mute|speechless)\b"
                     r"(?!\s+(?:period|stretch|spell|moment|time|minute|second|pause|part|room|place))", re.IGNORECASE)
+
+
+# nobody named: "was it quiet at 0:33?", "was the office silent?", "was there silence after 1:00?", "did nobody speak
+# between 0:20 and 0:30?" (a pause longer than some seconds is the silences plan's)
+_HUSH = re.compile(r"^\W*(?:was|is|were|are)\s+(?:it|everything|all|everyone|everybody|"
+                   r"(?P<place>the\s+\w+(?:\s+room)?))\s+"
+                   r"(?:(?:completely|totally|all|still)\s+)?(?:quiet|silent|hushed)\b|"
+                   r"^\W*(?:was|is)\s+there\s+(?:any\s+|a\s+(?:moment\s+of\s+)?)?(?:silence|quiet)\b|"
+                   r"^\W*(?:was|were|is)\s+(?:nobody|no\s+one|no-one)\s+(?:speaking|talking|saying)\b|"
+                   r"^\W*did\s+(?:nobody|no\s+one|no-one)\s+(?:speak|talk|say)\b", re.IGNORECASE)
+_LONGER = re.compile(r"\b(?:longer|more\s+than|over|at\s+least|seconds?\s+long|long)\b", re.IGNORECASE)
+
+
+def asks_hush(question: str) -> bool:
+    """Whether the question asks whether nobody spoke (at a moment, in a window or place), naming nobody."""
+    return bool(_HUSH.search(question)) and not quotes_of(question) and not _LONGER.search(question)
+
+
+def hush_question(question: str) -> str:
+    """The question as its checks read it: whether anyone spoke then ("was anyone speaking at 0:33?")."""
+    m = _HUSH.search(question)
+    if m is None:
+        return question
+    place = m.group("place") or ""
+    if re.fullmatch(r"the\s+(?:room|house|home|place|area|space|building|scene|world|robot)", place, re.IGNORECASE):
+        place = ""      # "was the room quiet at 0:33?": wherever the robot was
+    return "Was anyone speaking" + (f" in {place}" if place else "") + question[m.end():]
+
+
+def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+    """Yes when nobody spoke in the frame's scope (the nearest words said), else no with who spoke and when."""
+    res = executor.run(replace(prepare(q), who=None, act="spoke"), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    scope = conditions(res) or " at any time"
+    turns = [e for e in res.events if e.kind == "voice"]
+    res.value = len(turns)
+    if not turns:
+        return f"Yes, nobody spoke{scope}{near_hint(res)}.", res
+    people = list(dict.fromkeys(e.character_id for e in turns))
+    who = _join([res.describe[c] for c in people])
+    if q.at:     # "no, A was speaking at 0:36 (from 00:35 to 00:36)"
+        spans = _join([f"from {res.say(e.start)} to {res.say(e.end)}" for e in turns])
+        text = f"No, {who} {'was' if len(people) == 1 else 'were'} speaking{scope} ({spans})."
+    else:
+        text = f"No, {who} spoke{scope}: at {_join([res.say(e.start) for e in turns[:8]])}" \
+               f"{' (and later)' if len(turns) > 8 else ''}."
+    return (REFUSAL if check(text, res) else text), res
 
 
 def asks_quiet(question: str) -> str | None:

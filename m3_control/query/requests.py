@@ -27,6 +27,9 @@ times A spoke?" -> "How many times A spoke in total?", "Seconds between A and B?
 1:02?" -> "Were there any words from A before 1:02?". Read as they stand, their first words ask nothing, and the
 model answered "Number of different people ...?" with a count of something else and "Any words from A ...?" with
 what A said instead of yes or no.
+
+A moment given as a time into the recording is that clock: "Was anyone talking 10 seconds into the recording?" ->
+"Was anyone talking at 0:10?" (the model had written a window from 0:10 to 0:20).
 """
 
 from __future__ import annotations
@@ -195,6 +198,28 @@ def number_of(question: str) -> str:
                                                                              re.IGNORECASE) else "") + "?"
 
 
+_AMOUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
+_AMOUNT = r"(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|forty-five|forty|fifty)"
+# "was anyone talking 10 seconds into the recording?": the moment 0:10 (a clock the frame and its checks read)
+_INTO = re.compile(rf"\b(?:(at|after|before|since|until|till|by|from|around)\s+)?(?:about\s+)?{_AMOUNT}\s+"
+                   rf"(second|minute)s?(?:\s+and\s+{_AMOUNT}\s+seconds?)?\s+into\s+(?:the|my|this|our)\s+"
+                   r"(?:recording|video|conversation|session|stream|memory|visit|tour)\b", re.IGNORECASE)
+
+
+def _amount(word: str) -> int:
+    return int(word) if word.isdigit() else _AMOUNTS[word.lower()]
+
+
+def into_recording(question: str) -> str:
+    """"N seconds (minutes) into the recording" as the clock it names ("at 0:10"), or ``question`` itself."""
+    def clock(m: re.Match) -> str:
+        secs = _amount(m.group(2)) * (60 if m.group(3).lower() == "minute" else 1) + \
+            (_amount(m.group(4)) if m.group(4) else 0)
+        return f"{(m.group(1) or 'at').lower()} {secs // 60}:{secs % 60:02d}"
+    return _INTO.sub(clock, question)
+
+
 def direct_question(question: str) -> str:
     """A request unwrapped, a terse question written out: what the model, the checks and the answer's form read."""
-    return number_of(expand_terse(unwrap_request(question)))
+    return into_recording(number_of(expand_terse(unwrap_request(question))))
