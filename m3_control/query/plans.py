@@ -11,7 +11,8 @@
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
-- ``stays_compared``: the robot's time in two places compared (:mod:`.stays_compared`)
+- ``stays_compared``: the robot's time in two places compared (:mod:`.stays_compared`); ``before_move``: its time
+  from the start of its track to its arrival in a place (:mod:`.before_move`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
   time (:mod:`.room_changes`); ``robot_when``: whether it was in a room when someone (first, last) spoke
   (:mod:`.robot_when`)
@@ -59,6 +60,7 @@ from dataclasses import dataclass
 from . import (
     added_counts,
     anchored,
+    before_move,
     both_conditions,
     choice,
     everyone,
@@ -119,6 +121,10 @@ def plan_for(question: str) -> Plan | None:
     stays = stays_compared.asks_stays_compared(question)
     if stays is not None:
         return Plan("stays_compared", lambda ex, q, t: stays_compared.answer(ex, stays, t))
+    went = before_move.asks_before_move(question)
+    if went is not None:
+        return Plan("before_move", before_move.answer, prepare=lambda q: before_move.prepare(went),
+                    people_from_question=False)
     robot_at = room_changes.asks_robot_at(question)
     if robot_at is not None:
         return Plan("robot_at", lambda ex, q, t: room_changes.answer_robot_at(ex, *robot_at, t))

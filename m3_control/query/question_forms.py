@@ -87,8 +87,10 @@ def anyone_than(q: Query, plain: str, added: list[str]) -> Query:
 # "at what time did I leave the garage?", "when did I last walk out of the kitchen?": the robot's departure
 _DEPART = re.compile(r"^\W*(?:at\s+)?(?:what\s+time|when|what\s+moment)\s+(?:did|do|have|had)\s+(?:i|we|you)\s+"
                      r"(?P<which>first\s+|last\s+|finally\s+)?(?:leave|left|exit(?:ed)?|depart(?:ed)?(?:\s+from)?|"
-                     r"(?:walk|go|get|drive|roll|move|step|head)\s+(?:out\s+of|away\s+from))\s+(?:the\s+|my\s+)?"
-                     r"(?P<place>[a-z][a-z ]*?)(?:\s+(?:for\s+)?the\s+(?P<which2>first|last)\s+time)?\s*\??\s*$",
+                     r"(?:walk|go|get|drive|roll|move|step|head)\s+(?:out\s+of|away\s+from|from))\s+(?:the\s+|my\s+)?"
+                     r"(?P<place>[a-z][a-z ]*?)(?:\s+(?:for\s+)?the\s+(?P<which2>first|last)\s+time)?"
+                     # "... the lab for the bedroom", "from the office into the lab": where it went is no place to leave
+                     r"(?:\s+(?:for|to|into|towards?)\s+(?:the\s+|my\s+)?[a-z][a-z ]*?)?\s*\??\s*$",
                      re.IGNORECASE)
 
 

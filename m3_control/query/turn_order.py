@@ -125,7 +125,14 @@ def _two_ranks(m: re.Match) -> tuple[int, int]:
                  for w in (m.group("a") or m.group("a2"), m.group("b") or m.group("b2")))
 
 
+# "how long was it from A's first turn to A's last turn?": the time between them
+_FROM_TO = re.compile(r"\bfrom\s+([^?]*?\b(?:turns?|words|sentences?|remarks?|one|time))\s+(?:to|until|till)\s+",
+                      re.IGNORECASE)
+
+
 def asks_turns(question: str) -> TurnsAsk | None:
+    if re.search(_HOW_LONG, question, re.IGNORECASE):
+        question = _FROM_TO.sub(r"between \1 and ", question, count=1)
     plain = QUOTED.sub(" ", question)
     if re.search(r"\b(?:rooms|places)\b|\b(?:which|what)\s+(?:room|place)\b", plain, re.IGNORECASE):
         return None     # the robot's rooms in order (place_refs / the frame); "in the living room" is a place
