@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from m3_memory.people import PeopleFacts
-from m3_memory.store.where import find_place, load_places, robot_stays
+from m3_memory.store.where import find_place, load_places
 
 from . import quote_fit
 from .answerer import Answer, ErrorKind
@@ -43,6 +43,7 @@ from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
 from .query.requests import direct_question
+from .query.robot_track import visits
 from .query.stopped import described_nobody
 from .robot_provenance import robots_of
 from .rounds import Rounds
@@ -379,7 +380,7 @@ class ToolReasoningLoop:
                     timeline = self.store.timeline()
                     now = timeline.now(before_time)
                     aligned, added, missing = query_fidelity.check(
-                        asked, aligned, places, timeline, now, stays=lambda t=now: robot_stays(self.store, t),
+                        asked, aligned, places, timeline, now, stays=lambda t=now: visits(self.store, t),
                         recorded=lambda t=now: self.store.perceived_until(t),
                         names=lambda: self.queries.names(before_time))
                     aligned = query_polarity.align(asked, aligned)     # relations the check put in

@@ -9,16 +9,23 @@ On the meeting of tests/test_query_held_forms_83.py (asked at 1:31):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from m3_control.query import QueryExecutor
 from m3_control.query.before_move import asks_before_move
 from m3_control.query.polarity import finds_for
 from m3_control.query.quiet import asks_hush
 from m3_control.query.requests import direct_question
+from m3_control.query.robot_track import visits
+from m3_memory.poses import Place, Pose
+from m3_memory.store.where import save_places
 
+from .people_helpers import meeting_store
 from .test_query_also import answer
-from .test_query_executor import COFFEE, TECH
-from .test_query_held_forms_83 import RED, sx  # noqa: F401  (the fixture)
+from .test_query_executor import COFFEE, TECH, _poses
+from .test_query_held_forms_83 import RED, SCRIPT, sx  # noqa: F401  (the fixture)
 
 ANN = f'the person who said "{RED}"'
 BO = f'the person who said "{COFFEE}"'
@@ -230,3 +237,60 @@ def test_other_before_questions_are_not_the_robots_time_before_a_move(question):
 ])
 def test_leaving_a_room_for_another_is_leaving_the_first(sx, question, said):  # noqa: F811
     assert answer(sx, question, "find=when act=seen times=0").answer == said
+
+
+# ---- held-out 767: "who was the first voice I heard after entering the garage?" was answered from 0:22, when the
+# robot's way from the workshop to the bathroom crossed the garage for a second: a crossing is no visit ----
+
+def _passing_poses(clip: int) -> list[Pose]:
+    """The meeting's track, but at 0:20 the robot crosses the lab for one second and comes back to the kitchen."""
+    poses = _poses(clip)
+    return [Pose(p.t, 8.0, 6.0, 0.0, 0.0, "map") if 20.0 <= p.t <= 21.0 else p for p in poses]
+
+
+@pytest.fixture
+def passing(db_at) -> Iterator[QueryExecutor]:  # noqa: ANN001
+    store, _ = meeting_store(db_at("passing.db"), _passing_poses, script=SCRIPT, silent=[])
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        yield QueryExecutor(store)
+    finally:
+        store.close()
+
+
+def test_a_room_crossed_on_the_way_is_not_entered_then(passing):
+    got = answer(passing, "Who spoke first after I entered the lab?", "find=who pick=first act=spoke")
+    assert got.answer.startswith("Ann spoke first after 01:00 (01:05)"), got.answer
+
+
+def test_a_crossing_is_no_room_change(passing):
+    got = answer(passing, "How many times did I change rooms?", "find=count_places").answer
+    assert got.startswith("Twice: from the kitchen to the office at 00:30; from the office to the lab at 01:00"), got
+
+
+def test_the_visits_keep_a_place_only_crossed(passing):
+    # the lab's crossing is dropped (the lab has a real stay), the kitchen's two stays either side of it are one
+    stays = visits(passing.store)
+    assert [(p, round(a)) for p, a, _ in stays] == [("kitchen", 0), ("office", 30), ("lab", 60)], stays
+
+
+# ---- held-out 767: "roughly how many seconds did A speak in the workshop?" was answered with A's words: a hedge before
+# the question word hid "how many seconds" from the form checks ----
+
+@pytest.mark.parametrize("question, direct", [
+    ("Roughly how many seconds did A speak in the workshop?", "How many seconds did A speak in the workshop?"),
+    ("About what time did I get to the lab?", "What time did I get to the lab?"),
+    ("So, who spoke last?", "Who spoke last?"),
+    ("Now tell me who spoke first.", "Who spoke first?"),
+    ("About the red folder, what did A say?", "About the red folder, what did A say?"),   # a topic, no hedge
+])
+def test_a_hedge_before_the_question_word_is_dropped(question, direct):
+    assert direct_question(question) == direct
+
+
+def test_a_hedged_duration_is_asked_and_answered_in_seconds(sx):  # noqa: F811
+    q = f"Roughly how many seconds did {BO} speak in the office?"
+    # the grammar offers the finds of the question's form: a duration, no words
+    assert "how_long" in finds_for(direct_question(q)) and "what" not in finds_for(direct_question(q))
+    got = answer(sx, q, f'find=how_long who="{COFFEE}" place="office"').answer
+    assert got.lower().startswith(f"{BO.lower()} spoke for 4 seconds in the office"), got

@@ -24,13 +24,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from m3_memory.store.where import robot_stays
-
 from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .result import QueryResult
+from .robot_track import visits
 from .wording import QUOTED
 from .words import AMOUNT, HOW_LONG, seconds_word, times_word
 
@@ -305,7 +304,7 @@ def _time_of(executor: QueryExecutor, m: Moment, turns: list, res: QueryResult, 
     if m.kind == "start":
         return 0.0, 0.0, None
     if m.kind in ("arrive", "leave"):
-        stays = [s for s in robot_stays(executor.store, res.now) if s[0].lower() == m.place.lower()]
+        stays = [s for s in visits(executor.store, res.now) if s[0].lower() == m.place.lower()]
         if not stays:
             raise _Missing(f"I was never in a place called the {m.place}")
         t = stays[0][1] if m.kind == "arrive" else stays[0][2]
@@ -340,7 +339,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
             return phrase(named), named
         ids[ref] = named.who["who"].character_id  # type: ignore[assignment]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
-    known = sorted({s[0] for s in robot_stays(executor.store, res.now)}, key=len, reverse=True)
+    known = sorted({s[0] for s in visits(executor.store, res.now)}, key=len, reverse=True)
 
     def room(words: str) -> str:      # "lab did anyone" -> "lab"; a room the robot never was in: its first word
         return next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), words.split()[0])
@@ -441,7 +440,7 @@ def _on_the_way(executor: QueryExecutor, res: QueryResult, turns: list, ask: Anc
     """The turns heard while the robot went from one room to the next (from the end of its stay in the first to the
     start of its next stay in the second): a turn still going on when it left counts, one begun on arrival not."""
     src, dst = (m.place for m in ask.moments)
-    stays = robot_stays(executor.store, res.now)
+    stays = visits(executor.store, res.now)
     # a stay in src and a later one in dst: straight from one to the other first (the earliest such), else the
     # earliest stay in src with the first stay in dst after it
     ways = [(j - i > 1, i, j) for i, a in enumerate(stays) if a[0].lower() == src.lower() and a[2] is not None

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from m3_memory.people import Turn
-from m3_memory.store.where import robot_stays
 
 from .frame import Query
 from .phrase import phrase
+from .robot_track import visits as robot_visits
 from .wording import ORDINAL_WORDS, QUOTED
 
 # only a place the question asks about (after a preposition), never the one it asks for ("which was the last room?")
@@ -57,7 +57,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     place."""
     pair = _ROOM_PAIR.search(question)
     if pair is not None:
-        stays = [p for p, _, _ in robot_stays(executor.store, before_time)]
+        stays = [p for p, _, _ in robot_visits(executor.store, before_time)]
         visits = [p for i, p in enumerate(stays) if i == 0 or stays[i - 1] != p]
         ns = [-1 if w.lower() in ("last", "final", "latest") else ORDINAL_WORDS[w.lower()] for w in pair.groups()]
         if not all(0 < n <= len(visits) or 0 < -n <= len(visits) for n in ns):
@@ -74,7 +74,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     m = _ROBOT_ROOM.search(question)
     if m is not None:
         word = (m.group("ord") or m.group("ord2")).lower()
-        stays = [p for p, _, _ in robot_stays(executor.store, before_time)]
+        stays = [p for p, _, _ in robot_visits(executor.store, before_time)]
         visits = [p for i, p in enumerate(stays) if i == 0 or stays[i - 1] != p]
         n = -1 if word in ("last", "final", "latest") else -2 if word == "previous" else ORDINAL_WORDS[word]
         ok = 0 < n <= len(visits) or 0 < -n <= len(visits)

@@ -28,7 +28,9 @@ times A spoke?" -> "How many times A spoke in total?", "Seconds between A and B?
 model answered "Number of different people ...?" with a count of something else and "Any words from A ...?" with
 what A said instead of yes or no.
 
-A moment given as a time into the recording is that clock: "Was anyone talking 10 seconds into the recording?" ->
+A hedge before the question word is dropped ("Roughly how many seconds did A speak?" -> "How many seconds did A
+speak?": read as it stands, the form checks saw no "how many" and the words were given). A moment given as a time
+into the recording is that clock: "Was anyone talking 10 seconds into the recording?" ->
 "Was anyone talking at 0:10?" (the model had written a window from 0:10 to 0:20).
 """
 
@@ -220,6 +222,18 @@ def into_recording(question: str) -> str:
     return _INTO.sub(clock, question)
 
 
+# "Roughly how many seconds did A speak?", "So, who spoke last?": a hedge before the question word asks nothing
+_HEDGE = re.compile(r"^\W*(?:roughly|about|approximately|around|exactly|precisely|more\s+or\s+less|so|and|but|"
+                    r"ok(?:ay)?|well|now|then)\b\s*,?\s*(?=(?:how|who|whom|whose|what|when|where|which|did|was|were|"
+                    r"is|are|do|does|has|had|tell|can|could|would|please|name|list)\b)", re.IGNORECASE)
+
+
+def without_hedge(question: str) -> str:
+    """The question from its question word on ("Roughly how many ..." -> "How many ...")."""
+    rest = _HEDGE.sub("", question, count=1)
+    return rest[:1].upper() + rest[1:] if rest != question else question
+
+
 def direct_question(question: str) -> str:
     """A request unwrapped, a terse question written out: what the model, the checks and the answer's form read."""
-    return into_recording(number_of(expand_terse(unwrap_request(question))))
+    return into_recording(number_of(expand_terse(unwrap_request(without_hedge(question)))))

@@ -36,6 +36,24 @@ PASSING_S = 2.0   # a stay shorter than this is the robot driving through a plac
 _HEARD_THERE = ("yes", "who", "count_people", "count_times", "what", "when")
 
 
+def visits(store: Any, until: float | None = None) -> list[tuple[str, float, float | None]]:
+    """The robot's stays (``robot_stays``) without the moments it only drove through a place on its way elsewhere
+    (under :data:`PASSING_S`; kept where passing through is all it did there), a stay either side of such a pass in
+    one place joined: "after I entered the garage" is its stay there, not the second its track crossed the garage
+    on the way to the bathroom, and that crossing is no room change."""
+    stays = robot_stays(store, until)
+    real = {p for p, a, b in stays if b is None or b - a >= PASSING_S}
+    out: list[tuple[str, float, float | None]] = []
+    for p, a, b in stays:
+        if p in real and b is not None and b - a < PASSING_S:
+            continue
+        if out and out[-1][0] == p:
+            out[-1] = (p, out[-1][1], b)
+        else:
+            out.append((p, a, b))
+    return out
+
+
 def not_there(store: Any, q: Query, place: str, t1: float | None, t2: float | None) -> bool:
     """Whether nothing the frame asks about could have been heard or seen in ``place`` in the window because the
     robot was not there then (under :data:`PASSING_S` inside it: driving through): "did anyone speak in the office

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import re
 
-from m3_memory.store.where import robot_stays
-
 from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
+from .robot_track import visits
 from .rooms import places_named
 from .words import times_word
 
@@ -32,7 +31,7 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     res = executor.run(Query(find="where", act="spoke"), before_time)    # (the result the answer is checked on)
     if res.status != "ok":
         return REFUSAL, res
-    stays = robot_stays(executor.store, res.now)
+    stays = visits(executor.store, res.now)
     moves = [(b, a) for a, b in zip(stays, stays[1:], strict=False) if a[0] != b[0]]
     res.robot_places = [(s[1], s[0]) for s in stays]
     res.value = len(moves)
@@ -68,7 +67,7 @@ def answer_robot_at(executor: QueryExecutor, place: str, clock: str,
     t = res.read(clock)
     if not res.robot_places or t is None:
         # after the track ends (or in a gap): where it last had me, not a yes or no (held-out 710, 1:00 of 0:54)
-        last = [s for s in robot_stays(executor.store, res.now) if t is not None and s[1] <= t]
+        last = [s for s in visits(executor.store, res.now) if t is not None and s[1] <= t]
         if not last:
             return f"I have no record of where I was at {clock}.", res
         room, entered, left = last[-1]
