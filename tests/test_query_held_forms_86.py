@@ -294,3 +294,59 @@ def test_a_hedged_duration_is_asked_and_answered_in_seconds(sx):  # noqa: F811
     assert "how_long" in finds_for(direct_question(q)) and "what" not in finds_for(direct_question(q))
     got = answer(sx, q, f'find=how_long who="{COFFEE}" place="office"').answer
     assert got.lower().startswith(f"{BO.lower()} spoke for 4 seconds in the office"), got
+
+
+# ---- held-out 769: "how long had I been in the porch when I left it?" was answered with both of the robot's stays in
+# the porch (55 s, the second after it had left): the time up to the move, not at it ----
+
+def _back_poses(clip: int) -> list[Pose]:
+    """Kitchen, office, then the kitchen again."""
+    x, y = ((0.0, 0.0), (8.0, 0.0), (0.0, 0.0))[clip]
+    return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i in range(61)]
+
+
+@pytest.fixture
+def back(db_at) -> Iterator[QueryExecutor]:  # noqa: ANN001
+    store, _ = meeting_store(db_at("back.db"), _back_poses, script=SCRIPT, silent=[])
+    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
+    try:
+        yield QueryExecutor(store)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("frame", ["find=gap from=0:00 to=0:00", 'find=how_long place="kitchen"'])
+def test_the_time_in_a_room_when_the_robot_left_it_is_up_to_then(back, frame):
+    got = answer(back, "How long had I been in the kitchen when I left it?", frame).answer
+    assert got.startswith("I was in the kitchen for 30 seconds before 00:30"), got
+
+
+# ---- held-out 769: "between A and B, who spoke last?" was answered with who spoke right before B: two people after
+# "between" are the choices, as "which of A and B" ----
+
+@pytest.mark.parametrize("question, start", [
+    (f"Between {ANN} and {BO}, who spoke last?", f"{ANN[0].upper()}{ANN[1:]} spoke last (01:10)"),
+    (f"Between {ANN} and {BO}, who spoke first?", f"{ANN[0].upper()}{ANN[1:]} spoke first (00:02)"),
+])
+def test_two_people_after_between_are_the_choices(sx, question, start):  # noqa: F811
+    got = answer(sx, question, f'find=who other="{COFFEE}" rel=right_before').answer
+    assert got.startswith(start), got
+
+
+def test_between_two_turns_is_no_choice_of_two_people():
+    from m3_control.query.choice import order_choice
+    assert order_choice(f"Between {ANN}'s first turn and {BO}'s last turn, who spoke first?") is None
+    assert order_choice(f"Between {ANN} and {BO}, who spoke first?") == "first"
+
+
+# ---- held-out 770: "was it quiet between 0:12 and 0:14?" was answered yes while a turn begun at 0:11 went on: words
+# still going in the window break its quiet ----
+
+@pytest.mark.parametrize("question, frame, start", [
+    ("Was it quiet between 0:11 and 0:12?", "find=yes from=0:11 to=0:12", "No, the person who said \"The coffee"),
+    ("Was it silent between 0:03 and 0:05?", "find=yes from=0:03 to=0:05", "No, Ann"),     # Ann 0:02-0:04
+    ("Was it quiet between 0:05 and 0:09?", "find=yes from=0:05 to=0:09", "Yes, nobody spoke between 00:05 and 00:09"),
+])
+def test_words_going_on_in_a_window_break_its_quiet(sx, question, frame, start):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got.startswith(start), got

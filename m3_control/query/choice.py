@@ -36,6 +36,7 @@ _COUNTS = re.compile(r"\b(?:more|less|fewer)\b(?!\s+recently)|\b(?:most|least|fe
 _WINDOW = re.compile(r"\b(?:the\s+)?(?:first|last|final|opening|closing)\s+(?:\w+\s+)?(?:seconds?|minutes?|half|"
                      r"part|third|quarter)\b", re.IGNORECASE)
 _OF_TWO = re.compile(r"^\W*(?:(?:which|who)\s+of|out\s+of|of)\b", re.IGNORECASE)   # "which of A and B ...?"
+_BETWEEN_TWO = re.compile(r"^\W*between\b", re.IGNORECASE)
 _ASKS = re.compile(r"\b(?:who|which|whose)\b|^\W*(?:did|was|were|of|out\s+of)\b", re.IGNORECASE)
 
 
@@ -50,7 +51,10 @@ def _listed(question: str, at_least: int, refused: re.Pattern) -> str | None:
         return None
     between = marked[marked.index("<Q>"):marked.rindex("<Q>")]
     joined = re.search(r"\bor\b", between, re.IGNORECASE) or (
-        _OF_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE))
+        _OF_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE)) or (
+        # "between A and B, who spoke last?": the two people (not "between A's first turn and B's, who ...?")
+        _BETWEEN_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE)
+        and not re.search(r"'s\b|\b(?:turns?|words|time|first|last|second|third)\b", between, re.IGNORECASE))
     return plain if joined else None
 
 

@@ -119,6 +119,8 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         "from" if re.search(r"after|since|once|between", rel) else "at"   # "between my arrival in X and ...": from
     if side == "at" and q.pick == "first":
         side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
+    if side == "at" and q.find == "how_long":
+        side = "to"       # "how long had I been in the porch when I left it?": the time up to the move
     fields: dict = {"from_": None, "to": None, "at": None}
     sharp = bool(re.search(r"\b(?:moment|instant|second|time)\b|^just as$", rel))   # "at the moment I entered"
     if side == "at" and q.find in ("who", "what", "count_people", "yes") and not sharp:

@@ -58,14 +58,26 @@ def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) ->
         return phrase(res), res
     scope = conditions(res) or " at any time"
     turns = [e for e in res.events if e.kind == "voice"]
+    t1, t2 = res.read(q.from_), res.read(q.to)
+    if q.at is None and (t1 is not None or t2 is not None):
+        # "was it quiet between 0:12 and 0:14?": words begun before the window and still going in it break the quiet
+        # too (a window selects the turns begun in it)
+        whole = executor.run(replace(prepare(q), who=None, act="spoke", from_=None, to=None), before_time)
+        lo, hi = t1 if t1 is not None else float("-inf"), t2 if t2 is not None else float("inf")
+        turns = [e for e in whole.events if e.kind == "voice" and e.end > lo and e.start < hi]
+        res.events = turns + [e for e in res.events if e not in turns]
+        res.describe = {**whole.describe, **res.describe}
     res.value = len(turns)
     if not turns:
         return f"Yes, nobody spoke{scope}{near_hint(res)}.", res
     people = list(dict.fromkeys(e.character_id for e in turns))
     who = _join([res.describe[c] for c in people])
-    if q.at:     # "no, A was speaking at 0:36 (from 00:35 to 00:36)"
+    at = res.read(q.at) if q.at else None
+    if at is not None:     # "no, A was speaking at 0:36 (from 00:35 to 00:36)"
         spans = _join([f"from {res.say(e.start)} to {res.say(e.end)}" for e in turns])
-        text = f"No, {who} {'was' if len(people) == 1 else 'were'} speaking{scope} ({spans})."
+        near = all(e.end < at or e.start > at for e in turns)   # detected speech just before or after the moment
+        text = f"No, {who} {'was' if len(people) == 1 else 'were'} speaking{scope} ({spans}" \
+               f"{', within a second of it' if near else ''})."
     else:
         text = f"No, {who} spoke{scope}: at {_join([res.say(e.start) for e in turns[:8]])}" \
                f"{' (and later)' if len(turns) > 8 else ''}."
