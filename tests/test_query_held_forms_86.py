@@ -350,3 +350,17 @@ def test_between_two_turns_is_no_choice_of_two_people():
 def test_words_going_on_in_a_window_break_its_quiet(sx, question, frame, start):  # noqa: F811
     got = answer(sx, question, frame).answer
     assert got.startswith(start), got
+
+
+# ---- held-out 770: "what did C say right after I entered the workshop?" was answered "I heard X after 00:25", C's
+# words at 1:18, with neither their time nor that someone else spoke right after the robot came in ----
+
+def test_a_persons_first_words_after_a_moment_say_when_and_who_spoke_first_then(sx):  # noqa: F811
+    got = answer(sx, "What did Ann say right after I entered the office?", 'find=what who="Ann" act=spoke').answer
+    assert got.startswith('Ann said "Thanks for the help" after 00:30 at 01:05;') and \
+        "I will call the technician\" spoke right after 00:30, at 00:35" in got, got
+
+
+def test_a_persons_first_words_right_after_a_moment_are_said_plainly(sx):  # noqa: F811
+    got = answer(sx, "What did Ann say right after I entered the lab?", 'find=what who="Ann" act=spoke').answer
+    assert got == 'Ann said "Thanks for the help" after 01:00.', got

@@ -302,6 +302,12 @@ class QueryExecutor:
             self._step(res, f"{q.pick} words", res.events)
         # 5. project
         self._project(res, facts, q, who, other, at, t1, t2)
+        if q.pick == "first" and who is not None and t1 is not None and not (q.rel or q.place or at is not None) \
+                and q.find == "what":
+            # "what did C say right after I entered the workshop?": C's first words after it, and who really spoke
+            # first then when it was someone else
+            after = [e for e in facts.turns if e.kind == "voice" and e.start >= t1 and (t2 is None or e.start <= t2)]
+            res.right_next = min(after, key=lambda e: (e.start, e.id)) if after else None
         if res.right_next is not None and res.right_next.character_id != who and res.value \
                 and q.find in ("what", "when"):   # (said in the answer: provenance)
             res.events = sorted({*res.events, res.right_next}, key=lambda e: (e.start, e.end, e.id))

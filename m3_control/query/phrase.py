@@ -321,7 +321,8 @@ def _right_next(res: QueryResult, when: bool = True) -> str:
     mine = [e for p in res.people for e in p.events]
     at = f" at {res.say(mine[0].start)}" if when and len(mine) == 1 else ""
     a = res.anchor
-    anchor = f"{res.describe[a.character_id]} ({res.say(a.start)})" if a is not None else "them"  # type: ignore[index]
+    anchor = f"{res.describe[a.character_id]} ({res.say(a.start)})" if a is not None else \
+        res.say(res.read(res.query.from_)) if res.query.from_ else "them"  # type: ignore[index,arg-type]
     return f"{at}; {res.describe[t.character_id]} spoke right {side} {anchor}, at {res.say(t.start)}"  # type: ignore[index]
 
 
