@@ -13,13 +13,15 @@ at 1:31:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from m3_control.query import QueryExecutor
 from m3_control.query.talk_seconds import best, equal, figures
-from m3_memory.poses import Place
+from m3_memory.poses import Place, Pose
 from m3_memory.store.where import save_places
 
 from .people_helpers import meeting_store
@@ -41,14 +43,21 @@ SCRIPT = [
 ]
 
 
-@pytest.fixture
-def sx(db_at) -> Iterator[QueryExecutor]:
-    store, _ = meeting_store(db_at("seconds.db"), _poses, script=SCRIPT, silent=[])
+@contextmanager
+def seconds_meeting(path: Path, poses: Callable[[int], list[Pose]] = _poses) -> Iterator[QueryExecutor]:
+    """The meeting of :data:`SCRIPT` with the robot's track given by ``poses(clip)``, its three places saved."""
+    store, _ = meeting_store(path, poses, script=SCRIPT, silent=[])
     save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
     try:
         yield QueryExecutor(store)
     finally:
         store.close()
+
+
+@pytest.fixture
+def sx(db_at) -> Iterator[QueryExecutor]:
+    with seconds_meeting(db_at("seconds.db")) as meeting:
+        yield meeting
 
 
 def test_figures_keep_tenths_only_where_whole_seconds_would_hide_a_difference():

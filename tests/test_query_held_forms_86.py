@@ -19,13 +19,11 @@ from m3_control.query.polarity import finds_for
 from m3_control.query.quiet import asks_hush
 from m3_control.query.requests import direct_question
 from m3_control.query.robot_track import visits
-from m3_memory.poses import Place, Pose
-from m3_memory.store.where import save_places
+from m3_memory.poses import Pose
 
-from .people_helpers import meeting_store
 from .test_query_also import answer
 from .test_query_executor import COFFEE, TECH, _poses
-from .test_query_held_forms_83 import RED, SCRIPT, sx  # noqa: F401  (the fixture)
+from .test_query_held_forms_83 import RED, seconds_meeting, sx  # noqa: F401  (the fixture)
 
 ANN = f'the person who said "{RED}"'
 BO = f'the person who said "{COFFEE}"'
@@ -250,12 +248,8 @@ def _passing_poses(clip: int) -> list[Pose]:
 
 @pytest.fixture
 def passing(db_at) -> Iterator[QueryExecutor]:  # noqa: ANN001
-    store, _ = meeting_store(db_at("passing.db"), _passing_poses, script=SCRIPT, silent=[])
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    try:
-        yield QueryExecutor(store)
-    finally:
-        store.close()
+    with seconds_meeting(db_at("passing.db"), _passing_poses) as meeting:
+        yield meeting
 
 
 def test_a_room_crossed_on_the_way_is_not_entered_then(passing):
@@ -307,12 +301,8 @@ def _back_poses(clip: int) -> list[Pose]:
 
 @pytest.fixture
 def back(db_at) -> Iterator[QueryExecutor]:  # noqa: ANN001
-    store, _ = meeting_store(db_at("back.db"), _back_poses, script=SCRIPT, silent=[])
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    try:
-        yield QueryExecutor(store)
-    finally:
-        store.close()
+    with seconds_meeting(db_at("back.db"), _back_poses) as meeting:
+        yield meeting
 
 
 @pytest.mark.parametrize("frame", ["find=gap from=0:00 to=0:00", 'find=how_long place="kitchen"'])
