@@ -59,4 +59,3 @@ def answer(executor: QueryExecutor, q: Query, before_time: float | None) -> tupl
     text = f"{cap(seconds_word(secs))}: my record of where I was begins at {res.say(start)}, and I got to the " \
            f"{res.query.place} at {res.say(arrived)}{where}."
     return (REFUSAL if check(text, res) else text), res
-

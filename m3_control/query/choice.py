@@ -50,11 +50,11 @@ def _listed(question: str, at_least: int, refused: re.Pattern) -> str | None:
     if not _ASKS.search(plain) or refused.search(plain):
         return None
     between = marked[marked.index("<Q>"):marked.rindex("<Q>")]
-    joined = re.search(r"\bor\b", between, re.IGNORECASE) or (
-        _OF_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE)) or (
-        # "between A and B, who spoke last?": the two people (not "between A's first turn and B's, who ...?")
-        _BETWEEN_TWO.match(plain) and re.search(r"\band\b", between, re.IGNORECASE)
-        and not re.search(r"'s\b|\b(?:turns?|words|time|first|last|second|third)\b", between, re.IGNORECASE))
+    # "which of A and B ...?", and "between A and B, who spoke last?" of the two people (not "between A's first turn
+    # and B's, who ...?")
+    two = _OF_TWO.match(plain) or (_BETWEEN_TWO.match(plain) and not re.search(
+        r"'s\b|\b(?:turns?|words|time|first|last|second|third)\b", between, re.IGNORECASE))
+    joined = re.search(r"\bor\b", between, re.IGNORECASE) or (two and re.search(r"\band\b", between, re.IGNORECASE))
     return plain if joined else None
 
 

@@ -53,7 +53,8 @@ def hush_question(question: str) -> str:
 
 def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
     """Yes when nobody spoke in the frame's scope (the nearest words said), else no with who spoke and when."""
-    res = executor.run(replace(prepare(q), who=None, act="spoke"), before_time)
+    everyone = replace(prepare(q), who=None)      # everyone's voice turns in the frame's scope
+    res = executor.run(everyone, before_time)
     if res.status != "ok":
         return phrase(res), res
     scope = conditions(res) or " at any time"
@@ -62,7 +63,7 @@ def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) ->
     if q.at is None and (t1 is not None or t2 is not None):
         # "was it quiet between 0:12 and 0:14?": words begun before the window and still going in it break the quiet
         # too (a window selects the turns begun in it)
-        whole = executor.run(replace(prepare(q), who=None, act="spoke", from_=None, to=None), before_time)
+        whole = executor.run(replace(everyone, from_=None, to=None), before_time)
         lo, hi = t1 if t1 is not None else float("-inf"), t2 if t2 is not None else float("inf")
         turns = [e for e in whole.events if e.kind == "voice" and e.end > lo and e.start < hi]
         res.events = turns + [e for e in res.events if e not in turns]
