@@ -445,11 +445,11 @@ def _yes(res: QueryResult, cond: str) -> str:
         if q.times:
             return f"{'Yes' if res.value else 'No'}, {d} {spoke_times(n)}{cond}."
         if res.value:
-            own = [e for e in res.events if e.character_id == cid]   # not the anchor of a relation
-            first = own[0] if own else res.events[0] if res.events else None
-            when = f" at {res.say(first.start)}" if first is not None else ""
+            first = next((e for e in res.events if e.character_id == cid), res.events[0] if res.events else None)
+            when = "" if first is None or q.at else f" at {res.say(first.start)}"
+            span = f" (from {res.say(first.start)} to {res.say(first.end)})" if first is not None and q.at else ""
             verb = "spoke" if first is not None and first.kind == "voice" else "was seen" if first else "was there"
-            return f"Yes, {d} {verb}{when}{cond}."
+            return f"Yes, {d} {verb}{when}{cond}{span}."
         return f"No, I did not {'see' if q.act == 'seen' or q.rel == 'with' else 'hear'} {d}{cond}{near_hint(res)}."
     # "did anyone speak more than twice in the kitchen?": what nobody did, said in full
     # ... "did anyone speak more often than A in the lab?": than A there

@@ -147,7 +147,8 @@ def plan_for(question: str) -> Plan | None:
         return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),
                     prepare=seen_heard.prepare)
     if quiet.asks_hush(question):
-        return Plan("hush", lambda ex, q, t: quiet.answer_hush(ex, q, t), prepare=quiet.prepare,
+        pause = quiet.asks_pause(question)
+        return Plan("hush", lambda ex, q, t: quiet.answer_hush(ex, q, t, pause), prepare=quiet.prepare,
                     check_question=quiet.hush_question(question), people_from_question=False)
     hush = quiet.asks_quiet(question)
     if hush is not None:

@@ -113,7 +113,11 @@ _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|s
                            r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking)|(?:spoke|talked|spoken|talk|"
                            r"speak)\s+(?:the\s+)?(most|least)\s*,?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+"
                            r"of\s+|by\s+(?:total\s+)?)(?:time|seconds)|(most|least)\s+(?:total\s+)?(?:speaking|talking|talk|"
-                           r"speech)\s+time|(most|least|fewest)\s+seconds)\b", re.IGNORECASE)
+                           r"speech)\s+time|(most|least|fewest)\s+seconds|"
+                           # "who talked the least in the lab, by time?", "who spoke the most, in seconds, ...?"
+                           r"(?:spoke|talked|spoken|talk|speak)\s+(?:the\s+)?(most|least)\b[^?]*?(?:\bby\s+(?:total\s+)?"
+                           r"(?:time|seconds|duration)|\bin\s+terms\s+of\s+(?:time|seconds|duration)|,\s*in\s+seconds))\b",
+                           re.IGNORECASE)
 # "which room did I spend the most time in?", "where did I stay the longest?": the robot's own stays
 # ... "which of the rooms did I spend more time in?", "in which room was I longest?"
 _LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\s+"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from m3_memory.people import Turn
+
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
@@ -33,26 +35,42 @@ _HUSH = re.compile(r"^\W*(?:was|is|were|are)\s+(?:it|everything|all|everyone|eve
                    r"^\W*(?:was|were|is)\s+(?:nobody|no\s+one|no-one)\s+(?:speaking|talking|saying)\b|"
                    r"^\W*did\s+(?:nobody|no\s+one|no-one)\s+(?:speak|talk|say)\b", re.IGNORECASE)
 _LONGER = re.compile(r"\b(?:longer|more\s+than|over|at\s+least|seconds?\s+long|long)\b", re.IGNORECASE)
+# "was there any silence between 0:40 and 0:45?", "was there a pause ...": whether nobody spoke for a while somewhere
+# in the window, not all through it
+_ANY_PAUSE = re.compile(r"^\W*(?:was|is)\s+there\s+(?:any|a|some)\s+(?:(?:moment|period|stretch|spell)\s+of\s+)?"
+                        r"(?:silence|quiet|pause|gap|break|lull)\b", re.IGNORECASE)
+PAUSE_MIN_S = 1.0     # a shorter stretch without detected speech is the breath between words, not a silence
 
 
 def asks_hush(question: str) -> bool:
     """Whether the question asks whether nobody spoke (at a moment, in a window or place), naming nobody."""
-    return bool(_HUSH.search(question)) and not quotes_of(question) and not _LONGER.search(question)
+    return bool(_HUSH.search(question) or _ANY_PAUSE.search(question)) and not quotes_of(question) \
+        and not _LONGER.search(question)
 
 
 def hush_question(question: str) -> str:
     """The question as its checks read it: whether anyone spoke then ("was anyone speaking at 0:33?")."""
-    m = _HUSH.search(question)
+    m = _HUSH.search(question) or _ANY_PAUSE.search(question)
     if m is None:
         return question
-    place = m.group("place") or ""
+    place = m.groupdict().get("place") or ""
     if re.fullmatch(r"the\s+(?:room|house|home|place|area|space|building|scene|world|robot)", place, re.IGNORECASE):
         place = ""      # "was the room quiet at 0:33?": wherever the robot was
-    return "Was anyone speaking" + (f" in {place}" if place else "") + question[m.end():]
+    rest = re.sub(r"^\s*in\s+(?:the\s+)?(?:talking|conversation|speech|speaking|talk)\b", "", question[m.end():],
+                  flags=re.IGNORECASE)    # "was there any break in the talking ...?": no place
+    return "Was anyone speaking" + (f" in {place}" if place else "") + rest
 
 
-def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
-    """Yes when nobody spoke in the frame's scope (the nearest words said), else no with who spoke and when."""
+def asks_pause(question: str) -> bool:
+    """Whether the question asks for some silence in its window ("was there any pause ...?"), not all through it."""
+    return bool(_ANY_PAUSE.search(question))
+
+
+def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None,
+                pause: bool = False) -> tuple[str, QueryResult]:
+    """Yes when nobody spoke in the frame's scope (the nearest words said), else no with who spoke and when. With
+    ``pause`` and a window both ends of which are given (and no place): yes when nobody spoke for ``PAUSE_MIN_S`` or
+    more somewhere in it, with those stretches."""
     everyone = replace(prepare(q), who=None)      # everyone's voice turns in the frame's scope
     res = executor.run(everyone, before_time)
     if res.status != "ok":
@@ -69,6 +87,8 @@ def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) ->
         res.events = turns + [e for e in res.events if e not in turns]
         res.describe = {**whole.describe, **res.describe}
     res.value = len(turns)
+    if pause and t1 is not None and t2 is not None and q.at is None and not q.place and turns:
+        return _pauses(res, turns, min(t1, t2), max(t1, t2), scope)
     if not turns:
         return f"Yes, nobody spoke{scope}{near_hint(res)}.", res
     people = list(dict.fromkeys(e.character_id for e in turns))
@@ -82,6 +102,24 @@ def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None) ->
     else:
         text = f"No, {who} spoke{scope}: at {_join([res.say(e.start) for e in turns[:8]])}" \
                f"{' (and later)' if len(turns) > 8 else ''}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _pauses(res: QueryResult, turns: list[Turn], lo: float, hi: float, scope: str) -> tuple[str, QueryResult]:
+    """The stretches of the window ``lo``..``hi`` nobody's detected speech covers, ``PAUSE_MIN_S`` or longer."""
+    gaps, cursor = [], lo
+    for e in sorted(turns, key=lambda e: e.start):
+        if e.start - cursor >= PAUSE_MIN_S:
+            gaps.append((cursor, e.start))
+        cursor = max(cursor, e.end)
+    if hi - cursor >= PAUSE_MIN_S:
+        gaps.append((cursor, hi))
+    if gaps:
+        text = f"Yes, nobody spoke {_join([f'from {res.say(a)} to {res.say(b)}' for a, b in gaps])}."
+    else:
+        people = _join([res.describe[c] for c in dict.fromkeys(e.character_id for e in turns)])
+        text = f"No, there was no silence of a second or more{scope}: {people} spoke " \
+               f"{_join([f'from {res.say(e.start)} to {res.say(e.end)}' for e in turns])}."
     return (REFUSAL if check(text, res) else text), res
 
 

@@ -70,6 +70,7 @@ _BEFORE_FOLLOW = re.compile(r"^\s*or\s+(?:earlier|before|sooner)\b", re.IGNORECA
 _TIME_WORDS = re.compile(r"\b(?:minutes?|seconds?|hours?|mark|o'?clock|[ap]\.?m\b|noon|midnight|morning|afternoon|"
                          r"evening|night|today|yesterday|ago|half|quarter)|\b\d+\s*(?:s|secs?|mins?|h)\b",
                          re.IGNORECASE)
+_UNITS = re.compile(r"\b(?:how\s+many|in|by|of|total|most|fewest|least)\s+(?:seconds|minutes|hours)\b", re.IGNORECASE)
 _FIELD_NAME = {"from_": "from", "to": "to", "at": "at"}
 
 
@@ -89,12 +90,11 @@ def clock_role(plain: str, m: re.Match) -> str | None:
 def invented_times(q: Query, plain: str, read, added: list[str]) -> Query:  # noqa: ANN001
     """from= / to= / at= holding a time the question never says ("to=1:30" for "once 1:27 had gone by, how many
     ...?", "from=0:00 to=0:01" for a question with no time in it) where the question says times only as clocks."""
-    if _TIME_WORDS.search(re.sub(r"\bhow\s+many\s+(?:seconds|minutes|hours)\b", " ", plain, flags=re.IGNORECASE)):
-        return q       # ("how many seconds ...?" asks a length: it names no time)
+    if _TIME_WORDS.search(_UNITS.sub(" ", plain)):   # ("how many seconds ...?", "least, in seconds": units, no time)
+        return q
     said = {read(m.group(0)) for m in CLOCK.finditer(plain)}
     for f in ("from_", "to", "at"):
-        v = getattr(q, f)
-        if v is not None and read(v) not in said:
+        if (v := getattr(q, f)) is not None and read(v) not in said:
             q = replace(q, **{f: None})
             added.append(f"{_FIELD_NAME[f]}={v} dropped: the question never says that time")
     return q
