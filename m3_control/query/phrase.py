@@ -11,7 +11,7 @@ import re
 
 from .frame import before_side, compares_with_other, count_rank, pick_ordinal, rel_base
 from .result import PersonRow, QueryResult, both_people, busiest_place
-from .robot_track import not_there_answer
+from .robot_track import not_there_answer, where_answer
 from .stopped import stopped as _stopped
 from .talk_seconds import said_decimals
 from .talk_time import phrase_compared
@@ -242,13 +242,7 @@ def phrase(res: QueryResult) -> str:
     if busiest_place(q):
         return _busiest(res, cond)
     if res.robot_places:
-        names = [p for _, p in res.robot_places]
-        lead = f"{_cap(cond.strip())} I was" if cond else "I was"
-        if q.pick in ("first", "last"):
-            lead = f"{lead} {'first' if q.pick == 'first' else 'last'}"
-        if len(names) == 1:
-            return f"{lead} in {_the(names[0])}."
-        return f"{lead} in " + ", then ".join(_the(n) for n in names) + "."
+        return where_answer(res, cond)
     places = list(res.value or [])
     if not places and res.problem.startswith("visited "):
         seen = res.problem.split(": ", 1)[1].split(", ")

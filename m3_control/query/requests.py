@@ -209,17 +209,50 @@ _INTO = re.compile(rf"\b(?:(at|after|before|since|until|till|by|from|around)\s+)
                    r"(?:recording|video|conversation|session|stream|memory|visit|tour)\b", re.IGNORECASE)
 
 
+# "at the 45-second mark": the moment 0:45; "when the recording began", "at the very start": 0:00
+_MARK = re.compile(rf"\b(?:(at|after|before|since|until|till|by|from|around)\s+)?(?:about\s+)?the\s+{_AMOUNT}[-\s]"
+                   r"(second|minute)\s+mark\b", re.IGNORECASE)
+_RECORDING = r"(?:the|my|this|our)\s+(?:recording|video|session|stream|tour|conversation)"
+_BEGAN = re.compile(rf"\b(?:when|as)\s+{_RECORDING}\s+(?:began|started|begun|start|begin)\b|\bat\s+the\s+(?:very\s+)?"
+                    rf"(?:start|beginning|outset)(?:\s+of\s+{_RECORDING})?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+
+_WHERE = re.compile(r"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b", re.IGNORECASE)
+
+
 def _amount(word: str) -> int:
     return int(word) if word.isdigit() else _AMOUNTS[word.lower()]
 
 
 def into_recording(question: str) -> str:
-    """"N seconds (minutes) into the recording" as the clock it names ("at 0:10"), or ``question`` itself."""
+    """"N seconds (minutes) into the recording", "the N-second mark", "when the recording began" as the clock they
+    name ("at 0:10"), or ``question`` itself."""
     def clock(m: re.Match) -> str:
-        secs = _amount(m.group(2)) * (60 if m.group(3).lower() == "minute" else 1) + \
-            (_amount(m.group(4)) if m.group(4) else 0)
+        more = m.groups()[3] if len(m.groups()) > 3 else None
+        secs = _amount(m.group(2)) * (60 if m.group(3).lower() == "minute" else 1) + (_amount(more) if more else 0)
         return f"{(m.group(1) or 'at').lower()} {secs // 60}:{secs % 60:02d}"
-    return _INTO.sub(clock, question)
+    question = _MARK.sub(clock, _INTO.sub(clock, question))
+    # (where the robot was then: "who spoke at the start?" asks for the first words, not for 0:00 within a second)
+    return _BEGAN.sub("at 0:00", question) if _WHERE.match(question) else question
+
+
+# "what time was it when I left the porch?", "how many seconds after the start did I enter the lab?": when I did it
+_WHEN_I = re.compile(r"^\W*(?:(?:what|which)\s+time\s+(?:was|is)\s+it\s+when\s+(?P<i>i|we)\s+(?P<adv>(?:first|last|"
+                     r"finally)\s+)?(?P<past>\w+)|how\s+(?:many\s+seconds|many\s+minutes|long)\s+(?:after|from|into)\s+"
+                     r"(?:the\s+(?:start|beginning)(?:\s+of\s+(?:the|my|this)\s+recording)?|the\s+recording\s+(?:began|"
+                     r"started))\s+did\s+(?P<i2>i|we)\s+)", re.IGNORECASE)
+_BASE = {"left": "leave", "got": "get", "went": "go", "came": "come", "drove": "drive", "ran": "run", "stopped": "stop"}
+
+
+def when_i(question: str) -> str:
+    """"What time was it when I left X?" as "When did I leave X?" (the robot's own move), or ``question``."""
+    m = _WHEN_I.match(question)
+    if m is None:
+        return question
+    if m.group("i2"):
+        return f"When did {m.group('i2')} " + question[m.end():]
+    past = m.group("past").lower()
+    base = _BASE.get(past) or (past[:-1] if past.endswith("ved") else past[:-2] if past.endswith("ed") else past)
+    return f"When did {m.group('i')} {m.group('adv') or ''}{base}" + question[m.end():]
 
 
 # "Roughly how many seconds did A speak?", "So, who spoke last?": a hedge before the question word asks nothing
@@ -236,4 +269,4 @@ def without_hedge(question: str) -> str:
 
 def direct_question(question: str) -> str:
     """A request unwrapped, a terse question written out: what the model, the checks and the answer's form read."""
-    return into_recording(number_of(expand_terse(unwrap_request(without_hedge(question)))))
+    return into_recording(when_i(number_of(expand_terse(unwrap_request(without_hedge(question))))))

@@ -9,6 +9,8 @@ from m3_memory.people import PeopleFacts
 from m3_memory.poses import Place, place_of
 from m3_memory.store.where import find_place, load_places, pose_near, robot_stays, track_between
 
+from .words import cap, the_place
+
 if TYPE_CHECKING:
     from .frame import Query
     from .result import QueryResult
@@ -31,6 +33,7 @@ def robot_time_in(store: Any, res: QueryResult | None, place_name: str, t1: floa
     return int(round(total))
 
 
+ON_THE_WAY = "on the way"   # (res.problem) a moment between two rooms
 PASSING_S = 2.0   # a stay shorter than this is the robot driving through a place on its way elsewhere
 # what a frame about people in a place and window can find there (not the robot's own stays: find=how_long etc.)
 _HEARD_THERE = ("yes", "who", "count_people", "count_times", "what", "when")
@@ -71,6 +74,20 @@ def not_there_answer(res: QueryResult, cond: str) -> str:
     who = res.describe[res.who["who"].character_id] if "who" in res.who else "anyone"  # type: ignore[index]
     was = "was not" if q.from_ or q.to or q.at else "was never"
     return f"I don't know: I {was}{cond}, so I could not have {sense} {who} there."
+
+
+def where_answer(res: QueryResult, cond: str) -> str:
+    """"At 00:49 I was in the workshop.", "I was in the porch, then the lab.", and at a moment between two rooms "At
+    00:50 I was on my way from the workshop (left at 00:50) to the lab (there at 00:51)."."""
+    names = [p for _, p in res.robot_places]
+    lead = f"{cap(cond.strip())} I was" if cond else "I was"
+    if res.query.pick in ("first", "last"):
+        lead = f"{lead} {res.query.pick}"
+    if res.problem == ON_THE_WAY and len(names) == 2:
+        (left, a), (got, b) = res.robot_places
+        return f"{lead} on my way from {the_place(a)} (left at {res.say(left)}) to {the_place(b)} (there at " \
+               f"{res.say(got)})."
+    return f"{lead} in " + ", then ".join(the_place(n) for n in names) + "."
 
 
 def _stays_in(store: Any, res: QueryResult, place: Place | None, t2: float | None) -> list[tuple[float, float | None]]:
@@ -131,6 +148,8 @@ def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | N
         p = place_of(places, pose.x, pose.y)
         if p is None and at is None:
             continue          # driving between rooms
+        if p is None and at is not None and _on_the_way(store, res, at):
+            break
         name = p.name if p is not None else f"x {pose.x:.1f}, y {pose.y:.1f}"
         if not res.robot_places or res.robot_places[-1][1] != name:
             res.robot_places.append((pose.t, name))
@@ -138,6 +157,17 @@ def robot_places(store: Any, res: QueryResult, facts: PeopleFacts, at: float | N
     mid = at if at is not None else ((t1 or 0.0) + (t2 if t2 is not None else t1 or 0.0)) / 2
     res.events = sorted((e for e in facts.turns if abs((e.start + e.end) / 2 - mid) <= 15.0),
                         key=lambda e: abs((e.start + e.end) / 2 - mid))[:3]
+
+
+def _on_the_way(store: Any, res: QueryResult, at: float) -> bool:
+    """At a moment outside every place between two stays: the room the robot had left and the one it went to."""
+    stays = robot_stays(store, None)
+    before = [(b, p) for p, _, b in stays if b is not None and b <= at + 1e-6]
+    after = [(a, p) for p, a, _ in stays if a >= at - 1e-6]
+    if not before or not after:
+        return False
+    res.robot_places, res.problem = [before[-1], after[0]], ON_THE_WAY
+    return True
 
 
 def robot_seconds_by_place(store: Any, t1: float | None, t2: float | None) -> dict[str, int]:
