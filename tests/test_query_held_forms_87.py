@@ -61,20 +61,6 @@ def test_silence_all_through_a_window_is_still_quiet_throughout(sx):  # noqa: F8
     assert got.startswith("No,") and "00:35" in got, got
 
 
-# ---- held-out 774: "who talked the least in the living room, by time?" ranked turns (right by chance): "by time",
-# "in seconds", "in terms of time" after most / least rank the seconds talked ----
-
-@pytest.mark.parametrize("question, frame", [
-    ("Who talked the least overall, by time?", "find=who pick=least act=spoke"),
-    ("Who spoke the least in terms of time?", "find=who pick=least"),
-    # (a window the question never says, written by the model for "in seconds", is dropped)
-    ("Who spoke the least, in seconds?", "find=less from=0:00 to=1:00 act=spoke"),
-])
-def test_least_by_time_ranks_seconds_not_turns(sx, question, frame):  # noqa: F811
-    got = answer(sx, question, frame).answer
-    assert got.lower().startswith(BO.lower()) and "second" in got and RED not in got, got  # Ann, Bo: 3 turns each
-
-
 def test_by_the_time_is_no_unit(sx):  # noqa: F811
     got = answer(sx, "Who spoke the most by the time I left the kitchen?", "find=who pick=most act=spoke").answer
     assert "second" not in got, got
@@ -150,3 +136,23 @@ def test_a_moment_between_rooms_is_on_the_way(tx, question, frame, said):
 def test_a_persons_words_around_a_moment_are_their_nearest(sx):  # noqa: F811
     got = answer(sx, f"What was {BO} saying at around 0:43?", f'find=what who="{COFFEE}" at=0:43 measure=nearest')
     assert "coffee machine" in got.answer.lower() and "00:40" in got.answer and "did not" not in got.answer, got.answer
+
+
+# ---- held-out 774: "who talked the least in the living room, by time?" ranked turns (right by chance): "by time",
+# "in seconds", "in terms of time" after most / least rank the seconds talked (Ann and Bo took 3 turns each); held-out
+# 777: "who spoke more than anyone else before 0:30?" was answered with everyone heard then (a frame comparing a clock
+# with nobody); "who had the shortest total speaking time?" with everyone too ----
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    ("Who talked the least overall, by time?", "find=who pick=least act=spoke", BO, [ANN, CY]),
+    ("Who spoke the least in terms of time?", "find=who pick=least", BO, [ANN, CY]),
+    # (a window the question never says, written by the model for "in seconds", is dropped: Ann least before 1:00)
+    ("Who spoke the least, in seconds?", "find=less from=0:00 to=1:00 act=spoke", BO, [ANN, CY]),
+    ("Who spoke more than anyone else before 0:42?", 'find=more who="time" times>0', BO, [CY, ANN]),  # Bo twice
+    ("Who talked less than anyone else in the office?", 'find=less who="group" times>other', BO, [CY]),
+    ("Who had the shortest total speaking time?", "find=who times=0", BO, [ANN, CY]),        # 5.8 s
+    ("Who had the longest total talking time?", "find=who", CY, [ANN, BO]),                  # 6.3 s
+])
+def test_ranks_by_seconds_and_more_than_anyone_else(sx, question, frame, named, absent):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got.lower().startswith(named.lower()) and not any(a.lower() in got.lower() for a in absent), got

@@ -113,7 +113,8 @@ _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|s
                            r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking)|(?:spoke|talked|spoken|talk|"
                            r"speak)\s+(?:the\s+)?(most|least)\s*,?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+"
                            r"of\s+|by\s+(?:total\s+)?)(?:time|seconds)|(most|least)\s+(?:total\s+)?(?:speaking|talking|talk|"
-                           r"speech)\s+time|(most|least|fewest)\s+seconds|"
+                           r"speech)\s+time|(most|least|fewest)\s+seconds|(longest|shortest)\s+(?:total\s+)?(?:speaking|talking|talk|speech)\s+"
+                           r"time|"
                            # "who talked the least in the lab, by time?", "who spoke the most, in seconds, ...?"
                            r"(?:spoke|talked|spoken|talk|speak)\s+(?:the\s+)?(most|least)\b[^?]*?(?:\bby\s+(?:total\s+)?"
                            r"(?:time|seconds|duration)|\bin\s+terms\s+of\s+(?:time|seconds|duration)|,\s*in\s+seconds))\b",
@@ -335,6 +336,9 @@ _THAN_ALL = re.compile(r"\b(more|most|less|fewer|least)\b[^?]*\bthan\s+(?:everyo
                        r"all\s+the\s+others?|the\s+others?|all\s+of\s+them)(?:\s+else)?\b", re.IGNORECASE)
 
 
+_WHO = re.compile(r"^\W*(?:who|which\s+(?:person|one|speaker|voice))\b", re.IGNORECASE)
+
+
 def counts_of_two(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
     """Yes / no about counts: "did A speak exactly as often as B?" (``times=other``: A's count equal to B's), "did A
     speak more often than everyone else?" (A against the person who spoke the most)."""
@@ -350,6 +354,15 @@ def counts_of_two(q: Query, plain: str, quoted: list[str], added: list[str]) -> 
     else:
         return q
     return noted(q, new, added, why)
+
+
+def most_of_all(q: Query, plain: str, quoted: list[str], added: list[str]) -> Query:
+    """"Who spoke more than anyone else before 0:30?": the one who spoke the most then (``pick=most``)."""
+    if quoted or not _WHO.match(plain) or (m := _THAN_ALL.search(plain)) is None:
+        return q
+    pick = "most" if m.group(1).lower() in ("more", "most") else "least"
+    new = Query(find="who", pick=pick, act="spoke", from_=q.from_, to=q.to, at=q.at, place=q.place)
+    return noted(q, new, added, f"pick={pick}: who did it {m.group(1).lower()} than anyone else did it the {pick}")
 
 
 # "how many times did the most talkative person speak?": a person named by a role (people.by_role), in a question
@@ -533,6 +546,8 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
                        quoted, added)
     q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
     q = opened_talk(q, plain, added)
+    if not yes_no:
+        q = most_of_all(q, plain, quoted, added)
     if yes_no:
         q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return q

@@ -240,7 +240,10 @@ _WHEN_I = re.compile(r"^\W*(?:(?:what|which)\s+time\s+(?:was|is)\s+it\s+when\s+(
                      r"finally)\s+)?(?P<past>\w+)|how\s+(?:many\s+seconds|many\s+minutes|long)\s+(?:after|from|into)\s+"
                      r"(?:the\s+(?:start|beginning)(?:\s+of\s+(?:the|my|this)\s+recording)?|the\s+recording\s+(?:began|"
                      r"started))\s+did\s+(?P<i2>i|we)\s+)", re.IGNORECASE)
-_BASE = {"left": "leave", "got": "get", "went": "go", "came": "come", "drove": "drive", "ran": "run", "stopped": "stop"}
+_PAST_BASE = {"left": "leave", "got": "get", "went": "go", "came": "come", "drove": "drive", "ran": "run",
+              "stopped": "stop", "entered": "enter", "arrived": "arrive", "reached": "reach", "walked": "walk",
+              "moved": "move", "returned": "return", "exited": "exit", "headed": "head", "stepped": "step",
+              "rolled": "roll", "visited": "visit", "heard": "hear", "saw": "see", "met": "meet"}
 
 
 def when_i(question: str) -> str:
@@ -250,8 +253,9 @@ def when_i(question: str) -> str:
         return question
     if m.group("i2"):
         return f"When did {m.group('i2')} " + question[m.end():]
-    past = m.group("past").lower()
-    base = _BASE.get(past) or (past[:-1] if past.endswith("ved") else past[:-2] if past.endswith("ed") else past)
+    base = _PAST_BASE.get(m.group("past").lower())
+    if base is None:
+        return question
     return f"When did {m.group('i')} {m.group('adv') or ''}{base}" + question[m.end():]
 
 
