@@ -546,8 +546,6 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
                        quoted, added)
     q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
     q = opened_talk(q, plain, added)
-    if not yes_no:
-        q = most_of_all(q, plain, quoted, added)
     if yes_no:
-        q = counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
-    return q
+        return counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
+    return most_of_all(q, plain, quoted, added)
