@@ -51,7 +51,9 @@ def test_some_silence_in_a_window_is_the_stretches_nobody_spoke(sx, question, fr
 
 
 @pytest.mark.parametrize("question", ["Was there silence between 0:35 and 0:41?", "Was it quiet at 0:33?",
-                                      "Was there a silence longer than 10 seconds?"])
+                                      "Was there a silence longer than 10 seconds?",
+                                      "Was there a gap between Ann's first and second turns?",
+                                      "Was there a break after Bo spoke?"])
 def test_silence_without_any_is_still_the_whole_window(question):
     assert not asks_pause(question) or not asks_hush(question)
 

@@ -19,6 +19,7 @@ from .frame import Query
 from .phrase import REFUSAL, _join, check, conditions, phrase
 from .result import QueryResult
 from .turn_forms import near_hint
+from .wording import CLOCK
 from .words import times_word
 
 _QUIET = re.compile(r"^\W*(?:was|were|is|did|has|had|does)\s+(?!there\b)(?P<who>[^?]*?)\s+(?:(?:stay|stayed|remain|"
@@ -44,8 +45,9 @@ PAUSE_MIN_S = 1.0     # a shorter stretch without detected speech is the breath 
 
 def asks_hush(question: str) -> bool:
     """Whether the question asks whether nobody spoke (at a moment, in a window or place), naming nobody."""
-    return bool(_HUSH.search(question) or _ANY_PAUSE.search(question)) and not quotes_of(question) \
-        and not _LONGER.search(question)
+    # (a pause, gap or break only over a window of two clocks: "was there a gap between Ann's turns?" is no hush)
+    pause = _ANY_PAUSE.search(question) is not None and len(CLOCK.findall(question)) >= 2
+    return bool(_HUSH.search(question) or pause) and not quotes_of(question) and not _LONGER.search(question)
 
 
 def hush_question(question: str) -> str:
