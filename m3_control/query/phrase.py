@@ -118,7 +118,8 @@ def phrase(res: QueryResult) -> str:
             return f"{n} {people_word} spoke {_times_phrase(q.times, res)}{cond}." if n else \
                 f"Nobody spoke {_times_phrase(q.times, res)}{cond}."
         if q.times:   # the asked count is not said again: the answer states one number, the one counted
-            return f"{n} {people_word} did{cond}." if n else f"Nobody did{cond}."
+            named = f": {_join([p.description for p in people])}" if n and len(people) == n else ""
+            return f"{n} {people_word} did{cond}{named}." if n else f"Nobody did{cond}."
         if n == 0:
             return f"I {verb} nobody{cond}."
         return f"I {verb} {n} different {people_word}{cond}."
@@ -378,8 +379,8 @@ def _gap(res: QueryResult) -> str:
         if before_side(q.rel):   # (end: the words before A's turn, start: when they ended)
             return (f"Nobody spoke for {span} before {a} ({res.say(res.anchor.start)}); {nxt} had stopped at "
                     f"{res.say(start)}.")
-        return (f"Nobody spoke for {span} after {a} ({res.say(res.anchor.start)} to {res.say(start)}); then "
-                f"{nxt} spoke at {res.say(end.start)}.")
+        return (f"Nobody spoke for {span} after {a} (who spoke from {res.say(res.anchor.start)} to "
+                f"{res.say(start)}); then {nxt} spoke at {res.say(end.start)}.")
     side = "before" if end.start < start else "after"
     d = _cap(res.describe[end.character_id])  # type: ignore[index]
     verb = "was seen" if end.kind == "face" else "spoke"

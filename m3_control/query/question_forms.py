@@ -107,14 +107,17 @@ def robot_departure(q: Query, plain: str, added: list[str]) -> Query:
 
 
 # "who spoke for the longest time in total?", "whose talking took the least time?", "who spoke least in total time?",
-# "who had the most speaking time?", "who talked the fewest seconds?": seconds, not turns
+# "who had the most speaking time?", "who talked the fewest seconds?", "whose speaking time was the longest?": seconds
 _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|speak)\s+(?:for\s+)?(?:the\s+)?"
                            r"(longest|shortest|most\s+time|least\s+time)|(longest|shortest)\s+(?:time\s+)?"
                            r"(?:talking|speaking)|(most|least)\s+time\s+(?:talking|speaking)|(?:spoke|talked|spoken|talk|"
                            r"speak)\s+(?:the\s+)?(most|least)\s*,?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+"
                            r"of\s+|by\s+(?:total\s+)?)(?:time|seconds)|(most|least)\s+(?:total\s+)?(?:speaking|talking|talk|"
-                           r"speech)\s+time|(most|least|fewest)\s+seconds|(longest|shortest)\s+(?:total\s+)?(?:speaking|talking|talk|speech)\s+"
-                           r"time|"
+                           r"speech)\s+time|(most|least|fewest)\s+seconds|(longest|shortest|greatest|largest|biggest|highest|smallest|"
+                           r"lowest)\s+(?:total\s+)?(?:speaking|talking|talk|speech)\s+time|"
+                           # "whose total speaking time was the longest?", "whose speech time in the lab is the least?"
+                           r"(?:speaking|talking|talk|speech)\s+time\s+(?:[^?]{0,40}?\s)?(?:was|is|has\s+been)\s+(?:the\s+)?(longest|shortest|"
+                           r"greatest|largest|biggest|highest|smallest|lowest|most|least)|"
                            # "who talked the least in the lab, by time?", "who spoke the most, in seconds, ...?"
                            r"(?:spoke|talked|spoken|talk|speak)\s+(?:the\s+)?(most|least)\b[^?]*?(?:\bby\s+(?:total\s+)?"
                            r"(?:time|seconds|duration)|\bin\s+terms\s+of\s+(?:time|seconds|duration)|,\s*in\s+seconds))\b",
@@ -151,7 +154,7 @@ def ranked_by_time_or_top(q: Query, plain: str, added: list[str]) -> Query:
     talk = _LONGEST_TALK.search(plain)
     if talk is not None and not q.who and q.find in ("who", "count_people", "how_long", "when", "what"):
         word = next(g for g in talk.groups() if g).lower()
-        pick = "most" if word.startswith(("longest", "most")) else "least"
+        pick = "most" if word.startswith(("longest", "most", "greatest", "largest", "biggest", "highest")) else "least"
         new = replace(new, find="who" if q.find in ("count_people", "how_long", "when") else q.find, pick=pick,
                       measure="time", times=None, count=None, by=None, act=q.act or "spoke")
     top = _TOP.match(plain)

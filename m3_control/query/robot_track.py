@@ -85,6 +85,9 @@ def where_answer(res: QueryResult, cond: str) -> str:
         lead = f"{lead} {res.query.pick}"
     if res.problem == ON_THE_WAY and len(names) == 2:
         (left, a), (got, b) = res.robot_places
+        if res.say(left) == res.say(got):   # a crossing within one second: one clock, said once
+            return f"{lead} on my way from {the_place(a)} to {the_place(b)} (I left the one and got to the other " \
+                   f"at {res.say(got)})."
         return f"{lead} on my way from {the_place(a)} (left at {res.say(left)}) to {the_place(b)} (there at " \
                f"{res.say(got)})."
     return f"{lead} in " + ", then ".join(the_place(n) for n in names) + "."
