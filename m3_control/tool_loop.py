@@ -299,7 +299,7 @@ class ToolReasoningLoop:
                         or query_routing.asks_by_rank(question) or bool(query_fidelity.spoken_quotes(question))
                         or query_routing.asks_turn_count(question) or query_routing.asks_who_spoke(question)
                         or query_routing.asks_own_moves(question) or query_spans.asks_time_between(question)
-                        or query_routing.asks_who_was_there(question)
+                        or query_routing.asks_who_was_there(question) or query_routing.asks_talk_seconds(question)
                         or plan is not None or self._names_unknown_place(question))
         refused_frames: set[str] = set()   # frames sent back for what they leave out: written again, they run
         failed_frames: set[str] = set()    # frames that could not run: written again unchanged, nothing will

@@ -96,8 +96,9 @@ def test_a_choice_of_two_places_is_where_not_yes_or_no(ex):  # noqa: F811
 def test_the_busiest_room_is_the_place_with_the_most_talk(ex):  # noqa: F811
     a = answer(ex, "Which was the busiest room?", 'find=count_people place="all"')    # lab: 4 turns
     assert "lab" in a.answer and "kitchen" not in a.answer, a.answer
-    a = answer(ex, "Which room was the quietest?", "find=where act=spoke")            # office: 2 turns
-    assert "office" in a.answer and "lab" not in a.answer, a.answer
+    # office: 2 turns, 4 s of speech (quiet is seconds of speech, speech_places.py: each room's said after)
+    a = answer(ex, "Which room was the quietest?", "find=where act=spoke")
+    assert a.answer.startswith("I heard the least speech in the office ("), a.answer
 
 
 def test_a_person_described_in_words_the_memory_does_not_keep(ex):  # noqa: F811

@@ -44,8 +44,10 @@ _START = r"the\s+(?:very\s+)?(?:start|beginning|outset)(?:\s+of\s+(?:the\s+)?(?:
          r"scene|day))?|the\s+recording\s+(?:started|began)"
 _ARRIVE = r"(?:my|our)\s+(?:arrival\s+(?:in|at)|entry\s+(?:in)?to|entrance\s+(?:in)?to|return\s+to)|" \
           r"(?:i|we)\s+(?:first\s+)?(?:arrived\s+(?:in|at)|entered|got\s+(?:to|into)|came\s+(?:in)?to|" \
-          r"walked\s+into|went\s+into|reached)"
-_LEAVE = r"(?:my|our)\s+(?:departure\s+from|exit\s+from)|(?:i|we)\s+(?:left|exited|walked\s+out\s+of|went\s+out\s+of)"
+          r"walked\s+into|went\s+into|reached)|" \
+          r"(?:my\s+|our\s+)?(?:entering|arriving\s+(?:in|at)|getting\s+(?:to|into)|reaching)"   # "of entering the lab"
+_LEAVE = r"(?:my|our)\s+(?:departure\s+from|exit\s+from)|(?:i|we)\s+(?:left|exited|walked\s+out\s+of|" \
+         r"went\s+out\s+of)|(?:my\s+|our\s+)?(?:leaving|exiting)"
 
 
 def _anchor(n: int) -> str:
@@ -408,6 +410,8 @@ def _within(res: QueryResult, hits: list, who: str | None, ask: AnchoredAsk, mom
     side, so a turn that ended before the robot arrived is not taken for one heard after)."""
     limit = seconds_word(int(round(ask.seconds)))
     side = {"after": "after", "before": "before"}.get(ask.side, "of")
+    if side == "of" and moment.startswith("I left "):   # "within 4 seconds of my leaving the lab", not "of I left"
+        moment = "my leaving " + moment.removeprefix("I left ")
     if ask.kind == "beyond":   # "more than 20 seconds after", "at least 10 seconds before"
         limit, side = f"{'at least' if ask.least else 'more than'} {limit}", ask.side
     else:

@@ -88,7 +88,7 @@ _COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five
                           r"once(?!\s+(?:it|he|she|they|i|we|you|the|that|this|someone|somebody|everyone)\b))\b",
                           re.IGNORECASE)
 _HEARING = re.compile(r"\b(?:hear|heard|hearing|speak|speaks|spoke|spoken|speaking|talk|talks|talked|talking|"
-                      r"say|says|said|saying|voice|voices|turns?|sentences?|words|speech|utterances?|remarks?|"
+                      r"say|says|said|saying|voice|voices|speakers|turns?|sentences?|words|speech|utterances?|remarks?|"
                       r"conversations?|chat|chatted|chatting|chatter)\b", re.IGNORECASE)
 _SEEING = re.compile(r"\b(?:see|sees|saw|seen|seeing|view|appear|appears|appeared|visible|watch|watched|looked|"
                      r"silent|quiet|on\s+(?:camera|screen))\b", re.IGNORECASE)

@@ -27,6 +27,8 @@
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window; ``hush``: whether nobody did
   (:mod:`.quiet`)
 - ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
+- ``turn_average``: one person's (everyone's) turns, their average length (:mod:`.turn_average`)
+- ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?") (:mod:`.speech_places`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -81,9 +83,11 @@ from . import (
     sentences,
     sides,
     silences,
+    speech_places,
     stays_compared,
     talk_span,
     talk_total,
+    turn_average,
     turn_lengths,
     turn_order,
     turn_sequence,
@@ -118,6 +122,10 @@ def plan_for(question: str) -> Plan | None:
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
                     prepare=turn_lengths.prepare)
+    average = turn_average.asks_average(question)
+    if average is not None:
+        return Plan("turn_average", lambda ex, q, t: turn_average.answer(ex, q, average, t),
+                    prepare=turn_average.prepare)
     stays = stays_compared.asks_stays_compared(question)
     if stays is not None:
         return Plan("stays_compared", lambda ex, q, t: stays_compared.answer(ex, stays, t))
@@ -140,6 +148,10 @@ def plan_for(question: str) -> Plan | None:
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,
                     check_question=anchored.check_question(question, moment))
+    loud = speech_places.asks_speech_places(question)
+    if loud is not None:
+        return Plan("speech_places", lambda ex, q, t: speech_places.answer(ex, q, loud, t),
+                    prepare=speech_places.prepare)
     if moods.asks_mood(question):
         return Plan("mood", lambda ex, q, t: moods.answer(ex, q, question, t), prepare=moods.prepare)
     senses = seen_heard.asks_seen_heard(question)

@@ -125,6 +125,20 @@ def asks_turn_count(question: str) -> bool:
                                                    and not re.search(r"\babout\b", plain, re.IGNORECASE))
 
 
+# "for how many seconds in total was someone talking?", "how much speech did I hear?", "how long was anyone talking
+# in the lab?": seconds of speech, which the turn records add up (a search finds one memory's text)
+_TALK_SECONDS = re.compile(r"^\W*(?:for\s+)?(?:how\s+many\s+(?:seconds|minutes)|how\s+long|how\s+much\s+time)\b[^?]*"
+                           r"\b(?:speak|spoke|spoken|speaking|talk|talked|talking|speech|conversation|chatter|voices?)\b"
+                           r"|^\W*how\s+much\s+(?:speech|talk|talking|speaking|conversation|chatter)\b", re.IGNORECASE)
+
+
+def asks_talk_seconds(question: str) -> bool:
+    """Seconds of talk in a place or window, anyone's or one person's ("for how many seconds in total was someone
+    talking?"): the durations of the turn records, added up."""
+    plain = _QUOTE.sub(" ", question)
+    return bool(_TALK_SECONDS.search(plain)) and not re.search(r"\babout\b", plain, re.IGNORECASE)
+
+
 def asks_by_rank(question: str) -> bool:
     """The question names a person or their words by rank among the speakers ("the third person who spoke", "who
     spoke second", "the last words I heard"): an order in time no memory's text holds, only the turn records."""

@@ -124,11 +124,15 @@ def last_as_verb(plain: str) -> str:
         else plain
 
 
-# how long something lasted: "how long did A talk (in total)?", "how much time did I spend in the lab?"
+# how long something lasted: "how long did A talk (in total)?", "how much time did I spend in the lab?", seconds of
+# speech
 _LASTED = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+(?:seconds|minutes))\s+(?:did|was|were|have|has|had)\s+"
                      r"(?:\w+\s+){0,8}?(?:talk|talked|"
                      r"speak|spoke|spend|spent|stay|stayed|last|lasted|in\s+(?:the|my)\b)|\b(?:in\s+total|in\s+all|"
-                     r"altogether)\b", re.IGNORECASE)
+                     r"altogether)\b"
+                     # "how many seconds of conversation did I hear?", "how much speech was there after 0:30?"
+                     r"|\bhow\s+(?:many\s+(?:seconds|minutes)\s+of|much)\s+(?:speech|talk|talking|speaking|"
+                     r"conversation|chatter)\b", re.IGNORECASE)
 # a word that starts a time, then the words that may stand before the quote ("after the last thing I heard from ...")
 _START = re.compile(rf"\b(?:after|since|following|once|from)\b"
                     rf"(?:\s+(?:{REL_FILLER}|word|you|thing|things|remark|from))*\s*$", re.IGNORECASE)

@@ -1,0 +1,93 @@
+"""How long turns were on average: "what was A's average turn length?", "on average, how long were B's turns?", "how
+long did Ann speak per turn?", "what was the mean length of the turns in the lab?".
+
+Code takes the voice turns of the person the question names (a quote or a name; nobody named: everyone's) in the
+frame's place and window, and divides their detected speech by their number. The answer says the number of turns,
+the average in tenths of a second and the total, all from the result. Not one person's total ("how long did A talk
+in all?": the frame's ``how_long``), not one turn's length (the frame), not turns ranked by length (sentences.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .result import QueryResult
+from .wording import QUOTED
+from .words import seconds_word, times_word
+
+_TURN = r"(?:turns?|utterances?|sentences?|remarks?|speaking\s+turns?)"
+# "average turn length", "the mean length of A's turns", "average duration of a turn", "A's average turn"
+_AVERAGE = re.compile(rf"\b(?:average|mean|typical)\s+(?:{_TURN}\s+)?(?:length|duration)\b|"
+                      rf"\b(?:average|mean|typical)\s+{_TURN}\b|"
+                      rf"\b(?:average|mean|typical)\s+(?:length|duration)\s+of\b[^?]*?\b{_TURN}", re.IGNORECASE)
+# "on average, how long were B's turns?", "how long did Ann speak per turn?", "how many seconds per turn on average?"
+_ON_AVERAGE = re.compile(r"\bon\s+average\b|\bper\s+(?:turn|utterance|sentence)\b|\bon\s+the\s+average\b",
+                         re.IGNORECASE)
+_LENGTH = re.compile(rf"\bhow\s+long\b|\bhow\s+many\s+seconds\b|\b(?:length|duration)\b|\b{_TURN}\b", re.IGNORECASE)
+_NOT_LENGTH = re.compile(r"\bhow\s+(?:many|often)\s+(?:times|turns)\b|\bhow\s+often\b", re.IGNORECASE)
+_NAME = re.compile(r"\b(?!(?:What|How|On|The|In|Was|Were|Did|Per|Of|I)\b)([A-Z][a-z]+)(?:'s|’s)?\b")
+
+
+@dataclass(frozen=True)
+class AverageAsk:
+    who: str | None      # the person (their words, or a name); None: everyone
+
+
+def asks_average(question: str) -> AverageAsk | None:
+    """An average turn length asked of one person or of everyone, else None."""
+    plain = QUOTED.sub(" ", question)
+    if _NOT_LENGTH.search(plain):
+        return None
+    if not (_AVERAGE.search(plain) or (_ON_AVERAGE.search(plain) and _LENGTH.search(plain))):
+        return None
+    quoted = quotes_of(question)
+    if len(quoted) > 1:
+        return None
+    if quoted:
+        return AverageAsk(quoted[0])
+    name = _NAME.search(plain[1:])
+    return AverageAsk(name.group(1) if name else None)
+
+
+def prepare(q: Query) -> Query:
+    """Voice turns in the frame's place and window (the person is the question's)."""
+    return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    """"The person who said X spoke 6 times, 1.9 seconds a turn on average (11.6 seconds in all)."."""
+    res = executor.run(replace(prepare(q), who=ask.who), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    cid = res.who["who"].character_id if ask.who and "who" in res.who else None
+    turns = [e for e in res.events if e.kind == "voice" and (cid is None or e.character_id == cid)]
+    cond = conditions(res)
+    who = res.describe[cid] if cid is not None else None
+    if not turns:
+        return (f"{_cap(who)} never spoke{cond}." if who else f"I heard nobody speak{cond}."), res
+    total = sum(e.end - e.start for e in turns)
+    mean = round(total / len(turns), 1)
+    res.events = turns + [e for e in res.events if e not in turns]
+    # (the figures the answer states, for its check: the turns, the average and the total in tenths)
+    res.seconds = {**res.seconds, -1: mean, -2: round(total, 1)}
+    res.value = (len(turns), *(int(x) for x in (mean, round(total, 1)) if float(x).is_integer()))
+    res.steps.append({"step": "average turn length", "turns": len(turns), "seconds": round(total, 2)})
+    figure, whole = seconds_word(_tenths(mean)), seconds_word(_tenths(round(total, 1)))
+    if who:
+        text = f"{who} spoke {times_word(len(turns))}{cond}, {figure} a turn on average ({whole} in all)." \
+            if len(turns) > 1 else f"{who} spoke once{cond}, for {figure}."
+    else:
+        text = f"I heard {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond}, {figure} long on average " \
+               f"({whole} in all)."
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _tenths(x: float) -> float | int:
+    """A figure as said: whole seconds as an int ("2 seconds"), else tenths ("1.9 seconds")."""
+    return int(x) if float(x).is_integer() else x
