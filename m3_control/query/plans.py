@@ -28,6 +28,8 @@
   (:mod:`.quiet`)
 - ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
 - ``turn_average``: one person's (everyone's) turns, their average length (:mod:`.turn_average`)
+- ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered``: how much one person out-talked
+  another, one person's share, turns a minute, how much of the recording had speech (:mod:`.turn_stats`)
 - ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?") (:mod:`.speech_places`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
@@ -91,6 +93,7 @@ from . import (
     turn_lengths,
     turn_order,
     turn_sequence,
+    turn_stats,
     turn_to_end,
     window_counts,
 )
@@ -122,6 +125,10 @@ def plan_for(question: str) -> Plan | None:
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
                     prepare=turn_lengths.prepare)
+    stats = turn_stats.asks_stats(question)
+    if stats is not None:
+        return Plan(f"stats_{stats.kind}", lambda ex, q, t: turn_stats.answer(ex, q, stats, t),
+                    prepare=turn_stats.prepare)
     average = turn_average.asks_average(question)
     if average is not None:
         return Plan("turn_average", lambda ex, q, t: turn_average.answer(ex, q, average, t),

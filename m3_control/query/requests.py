@@ -265,8 +265,20 @@ _HEDGE = re.compile(r"^\W*(?:roughly|about|approximately|around|exactly|precisel
                     r"is|are|do|does|has|had|tell|can|could|would|please|name|list)\b)", re.IGNORECASE)
 
 
+# "Between A and B, whose total speaking time was greater?": a choice of two people, asked as "..., A or B?" (not a
+# window between their turns: "between A's first turn and B's, who ...?" keeps its words)
+_PERSON = r"""(?:the\s+(?:person|one|man|woman)\s+(?:who|that)\s+said\s+(?:"[^"]+"|'[^']+')|[A-Z][a-z]+)"""
+_BETWEEN_TWO = re.compile(rf"^\W*between\s+(?P<a>{_PERSON})\s+and\s+(?P<b>{_PERSON})\s*,\s*(?P<rest>(?:who|whose|"
+                          rf"which)\b[^?]*?)\s*\?\s*$", re.IGNORECASE)
+
+
 def without_hedge(question: str) -> str:
-    """The question from its question word on ("Roughly how many ..." -> "How many ...")."""
+    """The question from its question word on ("Roughly how many ..." -> "How many ..."; "Between A and B, who ...?"
+    -> "Who ..., A or B?")."""
+    two = _BETWEEN_TWO.match(question)
+    if two is not None:
+        rest = two.group("rest")
+        return f"{rest[:1].upper()}{rest[1:]}, {two.group('a')} or {two.group('b')}?"
     rest = _HEDGE.sub("", question, count=1)
     return rest[:1].upper() + rest[1:] if rest != question else question
 

@@ -24,10 +24,14 @@ if TYPE_CHECKING:
 _NOT_TALK = r"(?!\s+(?:single\s+|one\s+|individual\s+)?(?:turns?|sentences?|remarks?|lines?|things?|stretch|run|" \
             r"silences?|pauses?|gaps?|stays?|visits?))"
 # "more time", "more in total time", "more speaking time", "more seconds", "less in terms of time"
-_IN_TIME = r",?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+of\s+|total\s+|overall\s+|(?:speaking|" \
-    r"talking|talk|speech)\s+)?(?:time|seconds)"
-_LONGER = re.compile(rf"\b(?:(longer|more{_IN_TIME}|a\s+longer\s+time){_NOT_TALK}|(shorter|less{_IN_TIME}|fewer\s+"
-                     rf"seconds|a\s+shorter\s+time){_NOT_TALK})\b", re.IGNORECASE)
+# ... "more in total, in seconds", "more, by time"
+_IN_TIME = r"(?:\s+in\s+(?:total|all))?,?\s+(?:in\s+(?:total\s+|all\s+|overall\s+)?|in\s+terms\s+of\s+|by\s+|" \
+    r"total\s+|overall\s+|(?:speaking|talking|talk|speech)\s+)?(?:time|seconds)"
+# "whose total speaking time was greater, A's or B's?", "... speaking time in the lab was greater, ...?"
+_TIME_WAS = r"(?:speaking|talking|talk|speech)\s+time\s+(?:[^?,]{0,30}?\s)?(?:was|is)\s+(?:the\s+)?"
+_LONGER = re.compile(rf"\b(?:(longer|more{_IN_TIME}|a\s+longer\s+time|{_TIME_WAS}(?:greater|longer|larger|bigger))"
+                     rf"{_NOT_TALK}|(shorter|less{_IN_TIME}|fewer\s+seconds|a\s+shorter\s+time|{_TIME_WAS}(?:smaller|"
+                     rf"shorter|less)){_NOT_TALK})\b", re.IGNORECASE)
 _TALK = re.compile(r"\b(?:spoke|speak|speaks|speaking|spoken|talk|talks|talked|talking)\b", re.IGNORECASE)
 _OFTEN = re.compile(r"\b(?:more|less)\s+often\b|\b(?:more|fewer|less)\s+times\b|\b(?:more|fewer)\s+turns\b",
                     re.IGNORECASE)

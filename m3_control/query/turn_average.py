@@ -33,9 +33,16 @@ _NOT_LENGTH = re.compile(r"\bhow\s+(?:many|often)\s+(?:times|turns)\b|\bhow\s+of
 _NAME = re.compile(r"\b(?!(?:What|How|On|The|In|Was|Were|Did|Per|Of|I)\b)([A-Z][a-z]+)(?:'s|’s)?\b")
 
 
+# "who had the longest average turn?", "whose turns were the shortest on average?": people ranked by their average
+_RANKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one))\b[^?]*\b(?P<w>longest|shortest|highest|lowest|"
+                     r"greatest|smallest|biggest)\b", re.IGNORECASE)
+_MOST = ("longest", "highest", "greatest", "biggest")
+
+
 @dataclass(frozen=True)
 class AverageAsk:
     who: str | None      # the person (their words, or a name); None: everyone
+    rank: str | None = None   # most | least: the person with the longest (shortest) average turn
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -46,6 +53,9 @@ def asks_average(question: str) -> AverageAsk | None:
     if not (_AVERAGE.search(plain) or (_ON_AVERAGE.search(plain) and _LENGTH.search(plain))):
         return None
     quoted = quotes_of(question)
+    ranked = _RANKED.match(plain)
+    if ranked is not None and not quoted:
+        return AverageAsk(None, "most" if ranked.group("w").lower() in _MOST else "least")
     if len(quoted) > 1:
         return None
     if quoted:
@@ -70,6 +80,8 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     who = res.describe[cid] if cid is not None else None
     if not turns:
         return (f"{_cap(who)} never spoke{cond}." if who else f"I heard nobody speak{cond}."), res
+    if ask.rank:
+        return _ranked(res, turns, ask.rank, cond), res
     total = sum(e.end - e.start for e in turns)
     mean = round(total / len(turns), 1)
     res.events = turns + [e for e in res.events if e not in turns]
@@ -91,3 +103,25 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
 def _tenths(x: float) -> float | int:
     """A figure as said: whole seconds as an int ("2 seconds"), else tenths ("1.9 seconds")."""
     return int(x) if float(x).is_integer() else x
+
+
+def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
+    """"The person who said X had the longest turns on average (2 seconds, 4 turns); the others: ..."."""
+    people: dict[int, list] = {}
+    for e in turns:
+        people.setdefault(e.character_id, []).append(e)
+    means = {c: round(sum(e.end - e.start for e in ts) / len(ts), 1) for c, ts in people.items()}
+    best = (max if rank == "most" else min)(means.values())
+    top = [c for c, m in means.items() if m == best]
+    res.seconds = {**res.seconds, **{c: _tenths(m) for c, m in means.items()}}
+    res.value = tuple(len(ts) for ts in people.values())
+    res.events = [e for c in top for e in people[c]] + [e for e in res.events if e.character_id not in top]
+
+    def said(c: int) -> str:
+        return f"{seconds_word(_tenths(means[c]))} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
+
+    word = "longest" if rank == "most" else "shortest"
+    lead = " and ".join(res.describe[c] for c in top)
+    others = "; ".join(f"{res.describe[c]} {said(c)}" for c in means if c not in top)
+    return _cap(f"{lead} had the {word} turns on average{cond} ({'; '.join(said(c) for c in top)})"
+                f"{f'; the others: {others}' if others else ''}.")

@@ -91,8 +91,10 @@ _CHANGES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+did\s+the\s+(?:speaker|
                       r"\bhow\s+many\s+(?:speaker|turn)\s+changes\b|\bhow\s+many\s+changes\s+of\s+speaker\b",
                       re.IGNORECASE)
 # "who spoke both first and last?", "was the first speaker also the last?"
+# ... "was the last speaker the same person as the first (speaker)?"
 _FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\bfirst\s+(?:speaker|person|one)\b[^?]*?"
-                             r"\balso\s+the\s+last\b", re.IGNORECASE)
+                             r"\balso\s+the\s+last\b|\b(?:first|last)\s+(?:speaker|person|one)\b[^?]*?\bsame\s+"
+                             r"(?:person|one|speaker|voice)?\s*as\s+the\s+(?:first|last)\b", re.IGNORECASE)
 
 
 def asks_sequence(question: str) -> str | None:

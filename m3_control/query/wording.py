@@ -70,7 +70,7 @@ _BEFORE_FOLLOW = re.compile(r"^\s*or\s+(?:earlier|before|sooner)\b", re.IGNORECA
 _TIME_WORDS = re.compile(r"\b(?:minutes?|seconds?|hours?|mark|o'?clock|[ap]\.?m\b|noon|midnight|morning|afternoon|"
                          r"evening|night|today|yesterday|ago|half|quarter)|\b\d+\s*(?:s|secs?|mins?|h)\b",
                          re.IGNORECASE)
-_UNITS = re.compile(r"\b(?:how\s+many|in|by|of|total|most|fewest|least)\s+(?:seconds|minutes|hours)\b", re.IGNORECASE)
+_UNITS = re.compile(r"\b(?:how\s+many|in|by|of|total|most|fewest|least|per|every)\s+(?:second|minute|hour)s?\b", re.I)
 _FIELD_NAME = {"from_": "from", "to": "to", "at": "at"}
 
 

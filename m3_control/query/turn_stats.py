@@ -1,0 +1,189 @@
+"""Figures over the turns no frame field holds, computed by code from everyone's voice turns:
+
+- ``difference``: how much one person out-talked another, in seconds or turns ("how much longer did A talk than B?",
+  "by how many seconds did A's speaking time exceed C's?", "how many more times did A speak than C?", "how many turns
+  more than B did A take?"): both figures and the difference, or that it went the other way;
+- ``share``: one person's part of all the turns or of all the speech ("what share (fraction, percentage) of the turns
+  were A's?", "what fraction of the speaking time was B's?");
+- ``rate``: turns a minute over the recording ("how many turns per minute did I hear?");
+- ``covered``: how much of the recording someone was speaking, or nobody was ("what percentage of the recording had
+  someone speaking?", "for what percentage of the time was nobody speaking?"): overlapping turns counted once.
+
+Seconds are of detected speech; the recording runs from stream time 0 to the last input the memory holds (as "the
+middle of the recording" does). Every figure the answer states is the result's, checked like any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .result import QueryResult
+from .turn_sequence import people_in
+from .wording import QUOTED
+from .words import seconds_word, times_word
+
+_SECONDS_WORDS = re.compile(r"\b(?:seconds?|longer|shorter|speaking\s+time|talking\s+time|talk\s+time|speech|time)\b",
+                            re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bhow\s+much\s+(?:longer|shorter|more|less)\b|\bby\s+how\s+(?:many\s+(?:seconds|turns|"
+                         r"times)|much)\b|\bhow\s+many\s+(?:more|fewer|extra)\s+(?:seconds|times|turns)\b|"
+                         r"\bhow\s+many\s+(?:seconds|times|turns)\s+(?:more|fewer|less|longer|shorter)\b",
+                         re.IGNORECASE)
+_LESS = re.compile(r"\b(?:shorter|less|fewer)\b", re.IGNORECASE)
+_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\b",
+                    re.IGNORECASE)
+_OF_RECORDING = re.compile(r"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+(?:the\s+)?"
+                           r"(?:whole\s+|entire\s+)?(?:recording|time|video|session|scene)\b", re.IGNORECASE)
+_NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
+_RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
+                   r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class StatsAsk:
+    kind: str                       # difference | share | rate | covered
+    people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
+    seconds: bool = False           # by seconds of speech (else by turns)
+    less: bool = False              # difference: asked as "shorter / fewer"
+    nobody: bool = False            # covered: asked about the time nobody spoke
+
+
+def asks_stats(question: str) -> StatsAsk | None:
+    plain = QUOTED.sub(" ", question)
+    people = people_in(question)
+    if _DIFFERENCE.search(plain) and len(people) == 2:
+        # the first one named after "than" is the one compared with ("how many turns more than B did A take?")
+        than = re.search(r"\bthan\b", QUOTED.sub(lambda m: "x" * len(m.group(0)), question))
+        k = len(people_in(question[:than.start()])) if than is not None else 1
+        a, b = (people[1], people[0]) if k == 0 else (people[0], people[1])
+        by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\b(?:times|turns)\b", plain, re.I)
+        return StatsAsk("difference", (a, b), seconds=by_seconds, less=bool(_LESS.search(plain)))
+    if _SHARE.search(plain) and len(people) == 1:
+        by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
+        return StatsAsk("share", (people[0],), seconds=by_seconds)
+    if _OF_RECORDING.search(plain) and not people:
+        return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
+    if _RATE.search(plain) and not people:
+        return StatsAsk("rate")
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns in the frame's place and window (the people are the question's)."""
+    return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
+    ids: list[int] = []
+    for ref in ask.people:      # each person the question names, resolved as a frame would
+        one = executor.run(Query(find="who", who=ref, act="spoke", place=q.place, from_=q.from_, to=q.to),
+                           before_time)
+        if one.status != "ok":
+            return phrase(one), one
+        cid = one.who["who"].character_id
+        ids.append(cid)  # type: ignore[arg-type]
+        res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
+    text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered}[ask.kind](
+        executor, res, turns, ids, ask, before_time)
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _totals(turns: list, cid: int) -> tuple[int, float]:
+    mine = [e for e in turns if e.character_id == cid]
+    return len(mine), sum(e.end - e.start for e in mine)
+
+
+def _difference(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+                before_time: float | None) -> str:
+    """"A spoke for 3 seconds longer: 15 seconds in all, B 12 seconds." (or "The other way round: ...")."""
+    (a, b), cond = ids, conditions(res)
+    (na, sa), (nb, sb) = _totals(turns, a), _totals(turns, b)
+    res.events = [e for e in turns if e.character_id in (a, b)] + \
+        [e for e in res.events if e.character_id not in (a, b)]
+    if ask.seconds:
+        fa, fb = int(round(sa)), int(round(sb))
+        word, say = ("shorter" if ask.less else "longer"), seconds_word
+    else:
+        fa, fb = na, nb
+        word, say = ("fewer" if ask.less else "more"), times_word
+    d = abs(fa - fb)
+    res.value = (fa, fb, d)
+    if d == 0:
+        return f"Neither: {res.describe[a]} and {res.describe[b]} both spoke " \
+               f"{'for ' + seconds_word(fa) if ask.seconds else times_word(fa)}{cond}."
+    holds = (fa < fb) if ask.less else (fa > fb)
+    (x, fx), (y, fy) = ((a, fa), (b, fb)) if holds else ((b, fb), (a, fa))
+    amount = f"for {seconds_word(d)} {word}" if ask.seconds else f"{times_word(d)} {word}"
+    lead = "" if holds else "The other way round: "
+    return f"{lead}{res.describe[x]} spoke {amount}{cond}: {say(fx)}{' in all' if ask.seconds else ''}, " \
+           f"{res.describe[y]} {say(fy)}."
+
+
+def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+           before_time: float | None) -> str:
+    """"A took 8 of the 19 turns (42 %)." or "A spoke for 15 of the 35 seconds of speech (43 %)"."""
+    cid, cond = ids[0], conditions(res)
+    n, s = _totals(turns, cid)
+    who = res.describe[cid]
+    res.events = [e for e in turns if e.character_id == cid] + [e for e in res.events if e.character_id != cid]
+    if not turns:
+        return f"I heard nobody speak{cond}."
+    if ask.seconds:
+        total = sum(e.end - e.start for e in turns)
+        pct = int(round(100 * s / total)) if total else 0
+        res.value = (int(round(s)), int(round(total)), pct)
+        return f"{who} spoke for {int(round(s))} of the {seconds_word(int(round(total)))} of speech I heard{cond} " \
+               f"({pct} %)."
+    pct = int(round(100 * n / len(turns)))
+    res.value = (n, len(turns), pct)
+    return f"{who} took {n} of the {len(turns)} turns I heard{cond} ({pct} %)."
+
+
+def _recorded(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
+    """Seconds of recording up to the last input the memory holds (the question's window, where it gives one)."""
+    end = executor.store.perceived_until(before_time) or max((e.end for e in res.events), default=0.0)
+    t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
+    return max(0.0, (min(end, t2) if t2 is not None else end) - (t1 or 0.0))
+
+
+def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+          before_time: float | None) -> str:
+    """"I heard 19 turns in 100 seconds of recording: 11.4 a minute"."""
+    span, cond = _recorded(executor, res, before_time), conditions(res)
+    if span <= 0:
+        return "I have recorded nothing yet."
+    rate = round(len(turns) * 60.0 / span, 1)
+    res.value = (len(turns), int(round(span)), *((int(rate),) if float(rate).is_integer() else ()))
+    res.seconds = {**res.seconds, -1: rate}     # (the rate in tenths, for the answer's check)
+    figure = f"{int(rate)}" if float(rate).is_integer() else f"{rate:.1f}"
+    return f"I heard {len(turns)} turns{cond} in {seconds_word(int(round(span)))} of recording: {figure} a minute."
+
+
+def _covered(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+             before_time: float | None) -> str:
+    """"Someone was speaking for 35 of the 100 seconds recorded (35 %); nobody for the other 65 (65 %)"."""
+    span, cond = _recorded(executor, res, before_time), conditions(res)
+    if span <= 0:
+        return "I have recorded nothing yet."
+    spoken, reach = 0.0, None
+    for e in turns:     # overlapping turns counted once
+        lo = e.start if reach is None else max(e.start, reach)
+        if e.end > lo:
+            spoken += e.end - lo
+        reach = e.end if reach is None else max(reach, e.end)
+    s, total = int(round(spoken)), int(round(span))
+    pct = int(round(100 * spoken / span))
+    res.value = (s, total, pct, total - s, 100 - pct)
+    if ask.nobody:
+        return f"Nobody was speaking for {total - s} of the {seconds_word(total)} recorded{cond} ({100 - pct} %); " \
+               f"someone was, for {s} ({pct} %)."
+    return f"Someone was speaking for {s} of the {seconds_word(total)} recorded{cond} ({pct} %); nobody for the " \
+           f"other {total - s} ({100 - pct} %)."
