@@ -80,8 +80,9 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     who = res.describe[cid] if cid is not None else None
     if not turns:
         return (f"{_cap(who)} never spoke{cond}." if who else f"I heard nobody speak{cond}."), res
-    if ask.rank:
-        return _ranked(res, turns, ask.rank, cond), res
+    if ask.rank:    # (checked against the result like every answer below)
+        text = _ranked(res, turns, ask.rank, cond)
+        return (REFUSAL if check(text, res) else text), res
     total = sum(e.end - e.start for e in turns)
     mean = round(total / len(turns), 1)
     res.events = turns + [e for e in res.events if e not in turns]
