@@ -40,6 +40,7 @@
   (:mod:`.added_counts`)
 - ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
   another's, the last new voice (:mod:`.turn_sequence`)
+- ``roles``: whether one person held two roles ("was the second speaker also the last one?") (:mod:`.role_match`)
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
@@ -77,6 +78,7 @@ from . import (
     places_compared,
     quiet,
     robot_when,
+    role_match,
     room_changes,
     room_ends,
     rooms,
@@ -238,6 +240,9 @@ def plan_for(question: str) -> Plan | None:
     seq = turn_sequence.asks_sequence(question)
     if seq is not None:
         return Plan(seq, lambda ex, q, t: turn_sequence.answer(ex, q, seq, question, t), prepare=turn_sequence.prepare)
+    roles = role_match.asks_roles(question)
+    if roles is not None:
+        return Plan("roles", lambda ex, q, t: role_match.answer(ex, q, roles, t), prepare=role_match.prepare)
     every = everyone.asks_everyone(question)
     if every is not None:
         return Plan("everyone", lambda ex, q, t: everyone.answer(ex, q, every, t), prepare=everyone.prepare)

@@ -18,7 +18,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .wording import QUOTED
-from .words import seconds_word, times_word
+from .words import seconds_word, tenths, times_word
 
 _TURN = r"(?:turns?|utterances?|sentences?|remarks?|speaking\s+turns?)"
 # "average turn length", "the mean length of A's turns", "average duration of a turn", "A's average turn"
@@ -90,7 +90,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     res.seconds = {**res.seconds, -1: mean, -2: round(total, 1)}
     res.value = (len(turns), *(int(x) for x in (mean, round(total, 1)) if float(x).is_integer()))
     res.steps.append({"step": "average turn length", "turns": len(turns), "seconds": round(total, 2)})
-    figure, whole = seconds_word(_tenths(mean)), seconds_word(_tenths(round(total, 1)))
+    figure, whole = seconds_word(tenths(mean)), seconds_word(tenths(round(total, 1)))
     if who:
         text = f"{who} spoke {times_word(len(turns))}{cond}, {figure} a turn on average ({whole} in all)." \
             if len(turns) > 1 else f"{who} spoke once{cond}, for {figure}."
@@ -101,11 +101,6 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     return (REFUSAL if check(text, res) else text), res
 
 
-def _tenths(x: float) -> float | int:
-    """A figure as said: whole seconds as an int ("2 seconds"), else tenths ("1.9 seconds")."""
-    return int(x) if float(x).is_integer() else x
-
-
 def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
     """"The person who said X had the longest turns on average (2 seconds, 4 turns); the others: ..."."""
     people: dict[int, list] = {}
@@ -114,12 +109,12 @@ def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
     means = {c: round(sum(e.end - e.start for e in ts) / len(ts), 1) for c, ts in people.items()}
     best = (max if rank == "most" else min)(means.values())
     top = [c for c, m in means.items() if m == best]
-    res.seconds = {**res.seconds, **{c: _tenths(m) for c, m in means.items()}}
+    res.seconds = {**res.seconds, **{c: tenths(m) for c, m in means.items()}}
     res.value = tuple(len(ts) for ts in people.values())
     res.events = [e for c in top for e in people[c]] + [e for e in res.events if e.character_id not in top]
 
     def said(c: int) -> str:
-        return f"{seconds_word(_tenths(means[c]))} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
+        return f"{seconds_word(tenths(means[c]))} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
 
     word = "longest" if rank == "most" else "shortest"
     lead = " and ".join(res.describe[c] for c in top)

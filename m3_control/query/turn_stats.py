@@ -24,7 +24,7 @@ from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import seconds_word, times_word
+from .words import seconds_word, tenths, times_word
 
 _SECONDS_WORDS = re.compile(r"\b(?:seconds?|longer|shorter|speaking\s+time|talking\s+time|talk\s+time|speech|time)\b",
                             re.IGNORECASE)
@@ -35,8 +35,12 @@ _DIFFERENCE = re.compile(r"\bhow\s+much\s+(?:longer|shorter|more|less)\b|\bby\s+
 _LESS = re.compile(r"\b(?:shorter|less|fewer)\b", re.IGNORECASE)
 _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\b",
                     re.IGNORECASE)
-_OF_RECORDING = re.compile(r"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+(?:the\s+)?"
-                           r"(?:whole\s+|entire\s+)?(?:recording|time|video|session|scene)\b", re.IGNORECASE)
+_WHOLE = r"(?:the\s+)?(?:whole\s+|entire\s+)?(?:recording|time|video|session|scene)\b"
+# "what percentage of the recording ...?"; "how much of the recording, in percent, was speech?", "for how much of the
+# recording was it silent, as a percentage?" (a share asked as "how much of", its unit anywhere)
+_OF_RECORDING = re.compile(rf"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+{_WHOLE}|"
+                           rf"\bhow\s+much\s+of\s+{_WHOLE}(?=[^?]*\b(?:per\s*cent(?:age)?|share|fraction|"
+                           r"proportion|speech|speaking|talking|silent|silence|quiet)\b)", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
 _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
                    r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
@@ -121,7 +125,9 @@ def _difference(executor: QueryExecutor, res: QueryResult, turns: list, ids: lis
                f"{'for ' + seconds_word(fa) if ask.seconds else times_word(fa)}{cond}."
     holds = (fa < fb) if ask.less else (fa > fb)
     (x, fx), (y, fy) = ((a, fa), (b, fb)) if holds else ((b, fb), (a, fa))
-    amount = f"for {seconds_word(d)} {word}" if ask.seconds else f"{times_word(d)} {word}"
+    # ("once more", "2 more times", "2 fewer times": never "twice fewer")
+    amount = f"for {seconds_word(d)} {word}" if ask.seconds else "once more" if d == 1 and not ask.less else \
+        f"{d} {word} time{'s' if d != 1 else ''}"
     lead = "" if holds else "The other way round: "
     return f"{lead}{res.describe[x]} spoke {amount}{cond}: {say(fx)}{' in all' if ask.seconds else ''}, " \
            f"{res.describe[y]} {say(fy)}."
@@ -163,7 +169,7 @@ def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int]
     rate = round(len(turns) * 60.0 / span, 1)
     res.value = (len(turns), int(round(span)), *((int(rate),) if float(rate).is_integer() else ()))
     res.seconds = {**res.seconds, -1: rate}     # (the rate in tenths, for the answer's check)
-    figure = f"{int(rate)}" if float(rate).is_integer() else f"{rate:.1f}"
+    figure = tenths(rate)
     return f"I heard {len(turns)} turns{cond} in {seconds_word(int(round(span)))} of recording: {figure} a minute."
 
 

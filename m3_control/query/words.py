@@ -30,6 +30,12 @@ def seconds_word(n: float) -> str:
     return f"{int(n)} second{'s' if int(n) != 1 else ''}"
 
 
+def tenths(x: float) -> float | int:
+    """A figure as said: rounded to tenths, whole ones as an int (2.04 -> 2, 1.94 -> 1.9)."""
+    x = round(float(x), 1)
+    return int(x) if x.is_integer() else x
+
+
 def times_word(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 
