@@ -456,7 +456,7 @@ class ToolReasoningLoop:
                         return run.cancelled(r + 1)
                     continue
                 text = described_nobody(qres, question, query_fidelity.quotes_of(question)) or text
-                more = query_also.answer(also, qres, self.queries) if also else ""
+                more = query_also.answer(also, qres, self.queries, text) if also else ""
                 if also:
                     info.flags.append(f"also_{also}" if more else f"also_{also}_unanswered")
                 info.search_s = time.perf_counter() - t

@@ -52,10 +52,11 @@ def test_a_recording_ends_with_its_last_input_not_at_the_question(ex):  # noqa: 
      "Yes,", ["(twice)", "(once)", "01:00"], ["both"]),
     (f"Did {CY} talk less often than {BO} before 1:00?", f'find=yes who="{TECH}" other="{COFFEE}" to=1:00',
      "Yes,", ["(once)", "(twice)"], ["both"]),
-    # company (rel=with), then "can't answer reliably": the two people's turns there added up
+    # company (rel=with), then "can't answer reliably": the two people's turns there added up (turn_stats, stop 89)
     (f"How many times did {BO} and {CY} speak in the office together?",
      f'find=count_times other="{COFFEE}" rel=with place="office" act=spoke',
-     f'The person who said "{COFFEE}" spoke once', ["twice in all"], []),
+     f'The person who said "{COFFEE}" and the person who said "{TECH}" spoke twice together in the office',
+     [f'"{COFFEE}" once', f'"{TECH}" once'], []),
 ])
 def test_counts_of_people_compared_and_added(ex, question, frame, start, named, absent):  # noqa: F811
     _check(ex, question, frame, start, named, absent)

@@ -25,7 +25,8 @@ _ALSO = re.compile(
     r"(?:\s+\w+)?))?"
     r"|how\s+many\s+times(?:\s+(?:each|did\s+(?:they|he|she|each)(?:\s+\w+)?))?|how\s+often"
     r"|what\s+did\s+(?:they|he|she)\s+say|what\s+(?:was|were)\s+(?:said|their\s+words)"
-    r"|who\s+(?:said|says|spoke)\s+(?:it|that|them|those(?:\s+words)?|this)"
+    r"|who\s+(?:said|says|spoke|uttered)\s+(?:it|that|them|those(?:\s+words)?|this)|whose\s+(?:was\s+it|was\s+that|"
+    r"were\s+they)"
     r"|(?:and\s+)?by\s+whom)\s*[?.!]*\s*$",
     re.IGNORECASE)
 
@@ -37,7 +38,7 @@ def split(question: str) -> tuple[str | None, str]:
     if m is None or m.start() == 0:
         return None, question
     ask = m.group("ask").lower()
-    if ask.startswith("who") or ask.startswith("by whom"):   # "what was said last, and who said it?"
+    if ask.startswith(("who", "by whom")):   # "what was said last, and who said it (whose was it)?"
         return "who", question[:m.start()].rstrip(" ,") + "?"
     if re.match(r"where\s+(?:was\s+i|were\s+we|did\s+i)\b", ask):   # the robot's place at those moments
         return "where_me", question[:m.start()].rstrip(" ,") + "?"
@@ -85,10 +86,13 @@ def _one_turn(res: QueryResult) -> bool:
     return q.find == "who" and q.pick in ("first", "last") and not q.top and len(res.people) == 1
 
 
-def answer(kind: str, res: QueryResult, ex: QueryExecutor) -> str:
+def answer(kind: str, res: QueryResult, ex: QueryExecutor, said: str = "") -> str:
     """The second ask answered for the result's people ("" when it holds nobody, or the answer would state what
-    the result does not hold)."""
+    the result does not hold). "Who said it?" is not asked again of the people the first answer (``said``) names
+    already ("which was the shortest turn, and who spoke it?": the turn was said with its speaker)."""
     people = [p for p in res.people if p.events]
+    if kind == "who" and any(res.describe.get(p.character_id, p.description).lower() in said.lower() for p in people):
+        return ""
     if res.status != "ok" or not people:
         return ""
     parts: list[str] = []

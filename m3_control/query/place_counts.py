@@ -36,6 +36,10 @@ _FORMS = (
     # "did A speak more in the office than in the kitchen?"
     re.compile(rf"\b{_COMPARE}\s+(?:in|at)\s+{_PLACE.format('a')}\s+than\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\b",
                re.IGNORECASE),
+    # "how many more times did A speak in the office than in the lab?", "how many fewer turns did A take in the lab
+    # than the office?"
+    re.compile(rf"^\W*how\s+many\s+{_COMPARE}\s+(?:did|had)\b[^?]*?\b(?:in|at)\s+{_PLACE.format('a')}\s+than\s+"
+               rf"(?:in\s+|at\s+)?{_PLACE.format('b')}\b", re.IGNORECASE),
     # "where (in which room) did A speak more, the office or the kitchen?"
     re.compile(rf"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b[^?]*?\b{_COMPARE}\s*[,:]?\s+"
                rf"(?:in\s+|at\s+)?{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\s*\??\s*$",
@@ -113,13 +117,13 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
             text = (f"In the {hi[0]}: {d} spoke there {times_word(hi[1])} and never in the {lo[0]}." if ask.more
                     else f"In the {lo[0]}: {d} never spoke there, and {times_word(hi[1])} in the {hi[0]}.")
         else:
-            word = "more" if ask.more else "less"
-            text = (f"In the {first[0]}: {d} spoke {word} often there ({times_word(first[1])}) than in the "
-                    f"{second[0]} ({times_word(second[1])}).")
+            word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
+            text = (f"In the {first[0]}: {d} spoke {k} {word} time{'s' if k != 1 else ''} there "
+                    f"({times_word(first[1])}) than in the {second[0]} ({times_word(second[1])}).")
     if YES_NO_QUESTION.match(question):   # "did A speak more in the porch than in the workshop?": yes or no first
         text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined(results, "counts in two places")
-    merged.value = (na, nb)
+    merged.value = (na, nb, abs(na - nb))
     merged.place_counts = {pa: na, pb: nb}
     if check(text, merged):
         return REFUSAL, merged
@@ -135,12 +139,12 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tup
     else:
         hi, lo = ((pa, na), (pb, nb)) if na > nb else ((pb, nb), (pa, na))
         first, second = (hi, lo) if ask.more else (lo, hi)
-        word = "more" if ask.more else "fewer"
-        text = f"In the {first[0]}: I heard {word} different people there ({first[1]}) than in the {second[0]} " \
-            f"({second[1]})."
+        word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
+        text = f"In the {first[0]}: I heard {k} {word} different {'person' if k == 1 else 'people'} there " \
+            f"({first[1]}) than in the {second[0]} ({second[1]})."
     merged = combined([ra, rb], "people in two places")
     merged.people = union_people([ra, rb])
-    merged.value = (na, nb)
+    merged.value = (na, nb, abs(na - nb))
     if check(text, merged):
         return REFUSAL, merged
     return text, merged

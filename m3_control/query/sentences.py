@@ -264,14 +264,17 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
 
 
 def _length(res: QueryResult, turns: list, longest: bool, where: str, question: str) -> tuple[str, QueryResult]:
-    """The longest (shortest) single turn: the time it took to say, the words as a tie-break."""
+    """The longest (shortest) single turn: the time it took to say, to the hundredth as measured, the words as a
+    tie-break (to the tenth, a tie broken by words named a turn shorter than others); the turns within a tenth of a
+    second of it are counted."""
     def key(e) -> tuple[float, int]:  # noqa: ANN001
-        return (round(e.end - e.start, 1), len(e.text.split()))
+        return (round(e.end - e.start, 2), len(e.text.split()))
 
     best = max(turns, key=key) if longest else min(turns, key=key)
     ties = [e for e in turns if key(e) == key(best)]
+    near = [e for e in turns if e not in ties and abs(key(e)[0] - key(best)[0]) < 0.1]
     res.events = ties + [e for e in res.events if e not in ties]
-    res.value = tuple(int(round(e.end - e.start)) for e in ties)
+    res.value = (*(int(round(e.end - e.start)) for e in ties), len(near))
     res.steps.append({"step": f"{'longest' if longest else 'shortest'} single turn", "turns": len(turns)})
     word = "longest" if longest else "shortest"
 
@@ -282,6 +285,9 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
 
     text = f"The {word} single turn{where} was {one(best)}." if len(ties) == 1 else \
         f"The {word} single turns{where} ({len(ties)}, as long as each other) were {'; '.join(one(e) for e in ties)}."
+    if near:
+        text += f" {len(near)} other turn{'s' if len(near) != 1 else ''} came within a tenth of a second of " \
+                f"{'it' if len(ties) == 1 else 'them'}."
     if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"

@@ -16,7 +16,9 @@ from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .polarity import YES_NO_QUESTION
 from .result import QueryResult
+from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import seconds_word, tenths, times_word
 
@@ -37,12 +39,17 @@ _NAME = re.compile(r"\b(?!(?:What|How|On|The|In|Was|Were|Did|Per|Of|I)\b)([A-Z][
 _RANKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one))\b[^?]*\b(?P<w>longest|shortest|highest|lowest|"
                      r"greatest|smallest|biggest)\b", re.IGNORECASE)
 _MOST = ("longest", "highest", "greatest", "biggest")
+# "was A's average turn longer than B's?", "whose average turn was longer, B's or C's?": two averages compared
+_COMPARED = re.compile(r"\b(?:longer|shorter|greater|smaller|higher|lower|bigger)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class AverageAsk:
     who: str | None      # the person (their words, or a name); None: everyone
     rank: str | None = None   # most | least: the person with the longest (shortest) average turn
+    pair: tuple[str, ...] = ()    # two people's averages compared ("was A's average turn longer than B's?")
+    shorter: bool = False         # pair: asked as "shorter"
+    yes_no: bool = False          # pair: "was A's ... longer than B's?" (else "whose ... was longer?")
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -56,6 +63,10 @@ def asks_average(question: str) -> AverageAsk | None:
     ranked = _RANKED.match(plain)
     if ranked is not None and not quoted:
         return AverageAsk(None, "most" if ranked.group("w").lower() in _MOST else "least")
+    people = people_in(question)
+    if len(people) == 2 and _COMPARED.search(plain):
+        return AverageAsk(None, pair=tuple(people), shorter=bool(re.search(r"\bshorter\b", plain, re.IGNORECASE)),
+                          yes_no=bool(YES_NO_QUESTION.match(question)))
     if len(quoted) > 1:
         return None
     if quoted:
@@ -71,6 +82,8 @@ def prepare(q: Query) -> Query:
 
 def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
     """"The person who said X spoke 6 times, 1.9 seconds a turn on average (11.6 seconds in all)."."""
+    if ask.pair:
+        return _pair(executor, q, ask, before_time)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -121,3 +134,46 @@ def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
     others = "; ".join(f"{res.describe[c]} {said(c)}" for c in means if c not in top)
     return _cap(f"{lead} had the {word} turns on average{cond} ({'; '.join(said(c) for c in top)})"
                 f"{f'; the others: {others}' if others else ''}.")
+
+
+def _pair(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes: A's turns were 1.9 seconds long on average (8 turns), B's 1.5 seconds (3 turns)."."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    ids: list[int] = []
+    for ref in ask.pair:
+        one = executor.run(replace(prepare(q), who=ref), before_time)
+        if one.status != "ok":
+            return phrase(one), one
+        cid = one.who["who"].character_id
+        ids.append(cid)  # type: ignore[arg-type]
+        res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
+    cond = conditions(res)
+    mine = {c: [e for e in res.events if e.kind == "voice" and e.character_id == c] for c in ids}
+    for c in ids:
+        if not mine[c]:
+            return f"{_cap(res.describe[c])} never spoke{cond}, so I have no average turn of theirs.", res
+    means = {c: tenths(sum(e.end - e.start for e in ts) / len(ts)) for c, ts in mine.items()}
+    res.events = [e for c in ids for e in mine[c]] + [e for e in res.events if e.character_id not in ids]
+    res.seconds = {**res.seconds, **means}
+    res.value = tuple(len(ts) for ts in mine.values())
+    res.steps.append({"step": "average turns compared", "turns": [len(mine[c]) for c in ids]})
+    a, b = ids
+
+    def said(c: int) -> str:
+        return f"{seconds_word(means[c])} ({len(mine[c])} turn{'s' if len(mine[c]) != 1 else ''})"
+
+    if means[a] == means[b]:
+        text = f"{'No' if ask.yes_no else 'Neither'}: their turns were as long on " \
+               f"average{cond}, {res.describe[a]}'s {said(a)} and {res.describe[b]}'s {said(b)}."
+        return (REFUSAL if check(text, res) else _cap(text)), res
+    hi, lo = (a, b) if means[a] > means[b] else (b, a)
+    first, second = (lo, hi) if ask.shorter else (hi, lo)
+    word = "shorter" if ask.shorter else "longer"
+    body = f"{res.describe[first]}'s turns were {word} on average{cond}: {said(first)}, against " \
+           f"{res.describe[second]}'s {said(second)}."
+    if ask.yes_no:
+        body = f"{'Yes' if first == a else 'No'}: {body}"
+    text = _cap(body)
+    return (REFUSAL if check(text, res) else text), res

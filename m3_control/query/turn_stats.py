@@ -4,7 +4,11 @@
   "by how many seconds did A's speaking time exceed C's?", "how many more times did A speak than C?", "how many turns
   more than B did A take?"): both figures and the difference, or that it went the other way;
 - ``share``: one person's part of all the turns or of all the speech ("what share (fraction, percentage) of the turns
-  were A's?", "what fraction of the speaking time was B's?");
+  were A's?", "what fraction of the speaking time was B's?"), or the part of their own turns (speech) in the frame's
+  place or window ("what fraction of B's turns were in the kitchen?", "what percentage of A's speaking time was
+  before 0:40?");
+- ``together``: two people's turns or seconds added up ("how many seconds did A and B speak for together?");
+- ``per_person``: the turns each person took on average ("on average, how many times did each speaker talk?");
 - ``rate``: turns a minute over the recording ("how many turns per minute did I hear?");
 - ``covered``: how much of the recording someone was speaking, or nobody was ("what percentage of the recording had
   someone speaking?", "for what percentage of the time was nobody speaking?"): overlapping turns counted once.
@@ -41,6 +45,17 @@ _WHOLE = r"(?:the\s+)?(?:whole\s+|entire\s+)?(?:recording|time|video|session|sce
 _OF_RECORDING = re.compile(rf"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+{_WHOLE}|"
                            rf"\bhow\s+much\s+of\s+{_WHOLE}(?=[^?]*\b(?:per\s*cent(?:age)?|share|fraction|"
                            r"proportion|speech|speaking|talking|silent|silence|quiet)\b)", re.IGNORECASE)
+# "of B's turns", "of Ann's speaking time": the person's own turns (speech) are the whole
+_OWN = re.compile(r"\bof\s+[^?]*?(?:'s|’s)\s+(?:own\s+|total\s+)?(?:turns|speaking\s+time|talking\s+time|talk\s+time|"
+                  r"speech|talking|talk|time|utterances)\b", re.IGNORECASE)
+_TOGETHER = re.compile(r"^\W*(?:how\s+(?:many|much|long)|what\s+(?:was|is)\s+the\s+(?:total|combined|sum))\b[^?]*?"
+                       r"\b(?:together|combined|between\s+them|altogether|jointly|put\s+together|in\s+total)\b",
+                       re.IGNORECASE)
+_PER_PERSON = re.compile(r"\b(?:each|every|per|an?)\s+(?:person|speaker|one|voice|individual|people)\b|"
+                         r"\beach\s+(?:of\s+them|other)\b", re.IGNORECASE)
+_AVERAGE = re.compile(r"\b(?:average|mean|on\s+average|typically)\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often|number\s+of\s+(?:turns|times))\b",
+                      re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
 _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
                    r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
@@ -48,11 +63,12 @@ _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|eac
 
 @dataclass(frozen=True)
 class StatsAsk:
-    kind: str                       # difference | share | rate | covered
+    kind: str                       # difference | share | rate | covered | together | per_person
     people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
     seconds: bool = False           # by seconds of speech (else by turns)
     less: bool = False              # difference: asked as "shorter / fewer"
     nobody: bool = False            # covered: asked about the time nobody spoke
+    own: bool = False               # share: of the person's own turns (speech), the part in the frame's place / window
 
 
 def asks_stats(question: str) -> StatsAsk | None:
@@ -67,7 +83,13 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("difference", (a, b), seconds=by_seconds, less=bool(_LESS.search(plain)))
     if _SHARE.search(plain) and len(people) == 1:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
-        return StatsAsk("share", (people[0],), seconds=by_seconds)
+        return StatsAsk("share", (people[0],), seconds=by_seconds, own=bool(_OWN.search(plain)))
+    if _TOGETHER.search(plain) and len(people) == 2:
+        by_seconds = bool(_SECONDS_WORDS.search(plain) or re.search(r"\bhow\s+long\b", plain, re.IGNORECASE)) and \
+            not re.search(r"\b(?:times|turns)\b", plain, re.IGNORECASE)
+        return StatsAsk("together", tuple(people), seconds=by_seconds)
+    if _AVERAGE.search(plain) and _PER_PERSON.search(plain) and _COUNTED.search(plain) and not people:
+        return StatsAsk("per_person")
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
     if _RATE.search(plain) and not people:
@@ -94,7 +116,8 @@ def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float 
         cid = one.who["who"].character_id
         ids.append(cid)  # type: ignore[arg-type]
         res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
-    text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered}[ask.kind](
+    text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered, "together": _together,
+            "per_person": _per_person}[ask.kind](
         executor, res, turns, ids, ask, before_time)
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
@@ -140,6 +163,8 @@ def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int
     n, s = _totals(turns, cid)
     who = res.describe[cid]
     res.events = [e for e in turns if e.character_id == cid] + [e for e in res.events if e.character_id != cid]
+    if ask.own:
+        return _own_share(executor, res, turns, cid, ask, before_time)
     if not turns:
         return f"I heard nobody speak{cond}."
     if ask.seconds:
@@ -151,6 +176,62 @@ def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int
     pct = int(round(100 * n / len(turns)))
     res.value = (n, len(turns), pct)
     return f"{who} took {n} of the {len(turns)} turns I heard{cond} ({pct} %)."
+
+
+def _own_share(executor: QueryExecutor, res: QueryResult, turns: list, cid: int, ask: StatsAsk,
+               before_time: float | None) -> str:
+    """"Of A's 3 turns, 2 were in the kitchen (67 %)." (their turns in the frame's place and window, of all theirs)."""
+    cond, who = conditions(res), res.describe[cid]
+    everyone = executor.run(Query(find="who", act="spoke"), before_time)
+    mine = [e for e in everyone.events if e.kind == "voice" and e.character_id == cid]
+    n, s = _totals(turns, cid)
+    n_all, s_all = len(mine), sum(e.end - e.start for e in mine)
+    res.events = list(dict.fromkeys([e for e in turns if e.character_id == cid] + mine)) + \
+        [e for e in res.events if e.character_id != cid]
+    if not cond:     # (no place or window to take a part of)
+        return f"{who} spoke {times_word(n_all)} in all; you did not say where or when to count a part of it."
+    if ask.seconds:
+        pct = int(round(100 * s / s_all)) if s_all else 0
+        part, whole = tenths(s), tenths(s_all)
+        res.value, res.seconds = (pct,), {**res.seconds, -1: part, -2: whole}
+        return f"Of {who}'s {seconds_word(whole)} of speech, {part} {'was' if part == 1 else 'were'}{cond} ({pct} %)."
+    pct = int(round(100 * n / n_all)) if n_all else 0
+    res.value = (n, n_all, pct)
+    return f"Of {who}'s {n_all} turn{'s' if n_all != 1 else ''}, {n} {'was' if n == 1 else 'were'}{cond} ({pct} %)."
+
+
+def _together(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+              before_time: float | None) -> str:
+    """"A and B spoke for 19 seconds together: A 15 seconds, B 4 seconds." (or their turns)."""
+    (a, b), cond = ids, conditions(res)
+    (na, sa), (nb, sb) = _totals(turns, a), _totals(turns, b)
+    res.events = [e for e in turns if e.character_id in (a, b)] + \
+        [e for e in res.events if e.character_id not in (a, b)]
+    if ask.seconds:     # (in tenths: the parts add up to the whole as said)
+        fa, fb, both = tenths(sa), tenths(sb), tenths(round(sa, 1) + round(sb, 1))
+        res.seconds = {**res.seconds, -1: fa, -2: fb, -3: both}
+        return f"{res.describe[a]} and {res.describe[b]} spoke for {seconds_word(both)} together{cond}: " \
+               f"{res.describe[a]} {seconds_word(fa)}, {res.describe[b]} {seconds_word(fb)}."
+    res.value = (na, nb, na + nb)
+    return f"{res.describe[a]} and {res.describe[b]} spoke {times_word(na + nb)} together{cond}: " \
+           f"{res.describe[a]} {times_word(na)}, {res.describe[b]} {times_word(nb)}."
+
+
+def _per_person(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+                before_time: float | None) -> str:
+    """"I heard 17 turns from 4 people: 4.2 each on average (A 8, B 3, ...)."."""
+    cond = conditions(res)
+    counts: dict[int, int] = {}
+    for e in turns:
+        counts[e.character_id] = counts.get(e.character_id, 0) + 1
+    if not counts:
+        return f"I heard nobody speak{cond}."
+    mean = tenths(len(turns) / len(counts))
+    res.value = (len(turns), len(counts), *counts.values(), *((mean,) if isinstance(mean, int) else ()))
+    res.seconds = {**res.seconds, -1: mean}     # (the average in tenths, for the answer's check)
+    each = "; ".join(f"{res.describe[c]} {times_word(k)}" for c, k in counts.items())
+    return f"I heard {len(turns)} turns from {len(counts)} {'person' if len(counts) == 1 else 'people'}{cond}: " \
+           f"{mean} each on average ({each})."
 
 
 def _recorded(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
