@@ -181,3 +181,45 @@ def test_the_longest_turn_and_whose_is_said_once(sx):  # noqa: F811
 def test_not_own_shares_sums_nor_averages_per_person(question):
     ask = asks_stats(question)
     assert ask is None or (ask.kind not in ("together", "per_person") and not ask.own), ask
+
+
+# ---- held-out 789 and 790 (stop 89): a median, one person's rate, the longest time one person went without speaking,
+# a ratio, the top two with a tie, whose first (last) turn was longest, one turn of one person over a time, the turns
+# of the most (least) frequent speaker ----
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("What was the median length of Ann's turns?", 'find=what who="Ann" pick=2 by=turn',
+     "The median length of Ann's 3 turns was 2 seconds (from 1.9 seconds to 2 seconds)."),
+    ("How many turns a minute did Ann take?", 'find=count_times who="Ann"',
+     "I heard Ann 3 times in 90 seconds of recording: 2 a minute."),
+    (f"What was the longest time {BO} went without speaking?", 'find=what who="The coffee machine is broken"',
+     f"The longest stretch between two of {BO}'s turns was 28 seconds: from the end of their turn at 00:10 to their "
+     "next, at 00:40; after their last turn (at 00:50) they did not speak again for the 38 seconds left of what I "
+     "recorded."),
+    (f"What's the ratio of {CY}'s turns to Ann's?", f'find=what who="{TECH}"',
+     f"{Cy} spoke 4 times and Ann 3 times: 1.3 of {CY}'s turns for each turn of Ann's."),
+    ("Which two people spoke the most?", "find=who pick=most act=spoke top=2",
+     f"{Cy} (4 times) spoke the most; then Ann and {BO} tied (3 times each), so no two people alone spoke the most."),
+    ("Whose first turn was the longest?", "find=who pick=most",
+     f"Ann and {BO}'s first turns were the longest (2.0 seconds, at 00:02; 2.0 seconds, at 00:10); the others: {CY} "
+     "1.5 seconds, at 00:35."),
+    ("Did Ann ever speak for longer than 3 seconds at once?", 'find=yes who="Ann" times>3',
+     "No, no single turn of Ann's lasted more than 3 seconds: the longest was Ann's at 00:02 (2.0 seconds)."),
+    ("How many turns did the least frequent speaker take?", "find=count_times",
+     f"2 people spoke least often, 3 times each: Ann and {BO}."),
+    ("How many times did the most frequent speaker talk?", "find=count_times pick=most",
+     f"{Cy} spoke most often: 4 times."),
+])
+def test_medians_rates_gaps_ratios_and_ranked_figures(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+@pytest.mark.parametrize("question, plan", [
+    ("What was the longest pause?", "silence"),                           # everyone's silence, not one person's
+    ("How many times did the second speaker talk?", None),                # a rank by first words: person_refs'
+    (f"Did {CY} talk for more than 5 seconds?", "talk_total"),            # a total, not one turn
+    ("Whose turn was the longest?", "longest"),                           # one turn of all, not each first turn
+])
+def test_not_the_new_figures(question, plan):
+    got = plan_for(question)
+    assert (got.kind if got else None) == plan, got

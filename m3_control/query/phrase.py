@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .frame import before_side, compares_with_other, count_rank, pick_ordinal, rel_base
+from .ranking import tie_across_top
 from .result import PersonRow, QueryResult, both_people, busiest_place
 from .robot_track import not_there_answer, where_answer
 from .stopped import stopped as _stopped
@@ -485,6 +486,9 @@ def _who(res: QueryResult, people: list[PersonRow], cond: str) -> str:
                 for p in people]
         word = ("the longest" if rank[0] else "the shortest time") if secs else ("the most" if rank[0] else "the least")
         verb = ("was seen" if q.act == "seen" else "talked") if secs else "spoke"
+        tie = tie_across_top(people, each, score, int(q.top) if str(q.top).isdigit() else 0, f"{verb} {word}")
+        if tie:     # "which two people spoke the most?" with a tie across the cut
+            return _cap(tie.replace(" ~", cond))
         return f"{_cap(_join(each))} {verb} {word}{cond}."
     if rank is not None:
         tie = " equally" if len(people) > 1 else ""

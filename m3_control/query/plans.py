@@ -31,6 +31,7 @@
 - ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered``: how much one person out-talked
   another, one person's share, turns a minute, how much of the recording had speech (:mod:`.turn_stats`)
 - ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?") (:mod:`.speech_places`)
+- ``person_gap``: the longest time one person went without speaking (:mod:`.person_gaps`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -40,7 +41,8 @@
   (:mod:`.added_counts`)
 - ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
   another's, the last new voice (:mod:`.turn_sequence`)
-- ``roles``: whether one person held two roles ("was the second speaker also the last one?") (:mod:`.role_match`)
+- ``roles``: whether one person held two roles ("was the second speaker also the last one?"); ``role_figure``: one
+  role's turns or seconds ("how many turns did the least frequent speaker take?") (:mod:`.role_match`)
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
@@ -74,6 +76,7 @@ from . import (
     moods,
     not_yet,
     others_than,
+    person_gaps,
     place_counts,
     places_compared,
     quiet,
@@ -183,6 +186,9 @@ def plan_for(question: str) -> Plan | None:
     if sentence is not None:
         return Plan(sentence.kind, lambda ex, q, t: sentences.answer(ex, q, sentence, question, t),
                     prepare=sentences.prepare, check_question=sentences.check_question(question, sentence))
+    gap = person_gaps.asks_person_gap(question)
+    if gap is not None:
+        return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)
     pause = silences.asks_silence(question)
     if pause is not None:
         return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,
@@ -243,6 +249,10 @@ def plan_for(question: str) -> Plan | None:
     roles = role_match.asks_roles(question)
     if roles is not None:
         return Plan("roles", lambda ex, q, t: role_match.answer(ex, q, roles, t), prepare=role_match.prepare)
+    role_figure = role_match.asks_role_figure(question)
+    if role_figure is not None:
+        return Plan("role_figure", lambda ex, q, t: role_match.answer_figure(ex, q, role_figure, t),
+                    prepare=role_match.prepare)
     every = everyone.asks_everyone(question)
     if every is not None:
         return Plan("everyone", lambda ex, q, t: everyone.answer(ex, q, every, t), prepare=everyone.prepare)

@@ -252,3 +252,22 @@ def count_not_rank(q: Query, plain: str, added: list[str]) -> Query:
     times = f"={n}" if exact else f">={n}"
     added.append(f"times{times}: the question's {m.group(0)!r} is a number of times, not a rank")
     return replace(q, pick=None, by=None, times=times, act=q.act or "spoke")
+
+
+def tie_across_top(people: list, said: list[str], score: object, top: int, did: str) -> str:
+    """"Which two people spoke the most?" when a tie runs across the cut: those ahead of it, then everyone tied, and
+    that no ``top`` people alone did (``said``: each person with their figure, ranked as ``people``; " ~" marks
+    where the answer's conditions go). "" when the top ``top`` are clear."""
+    if not 0 < top < len(people) or score(people[top]) != score(people[top - 1]):  # type: ignore[operator]
+        return ""
+    cut = score(people[top - 1])  # type: ignore[operator]
+    ahead = [i for i, p in enumerate(people) if score(p) != cut and i < top]  # type: ignore[operator]
+    tied = [p.description for p in people if score(p) == cut]  # type: ignore[operator]
+    figure = said[len(ahead)][said[len(ahead)].rindex("(") + 1:-1]
+    lead = f"{' and '.join(said[i] for i in ahead)} {did} ~; then " if ahead else ""
+    names = ", ".join(tied[:-1]) + f" and {tied[-1]}"
+    return f"{lead}{names} tied ({figure} each){'' if ahead else ' ~'}, so no {_WORDS.get(top, str(top))} people " \
+           f"alone {did}."
+
+
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}

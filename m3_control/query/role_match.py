@@ -1,5 +1,5 @@
-"""Two roles among the speakers compared: whether one person held both ("was the second speaker also the last
-one?", "was the first speaker also the one who spoke most?", "is the person who talked longest the same as the last
+"""Two roles among the speakers compared: whether one person held both ("was the second speaker also the last one?",
+"was the first speaker also the one who spoke most?", "is the person who talked longest the same as the last
 speaker?", "did the third speaker also speak the most?", "who was both the first speaker and the most frequent
 one?").
 
@@ -7,8 +7,10 @@ A role is a rank by first words ("the second speaker", "the first person I heard
 "the one who spoke last"), or a rank by turns or by seconds ("the one who spoke most", "the least talkative person",
 "the one with the most speaking time"). Code takes the voice turns in the frame's place and window, finds who holds
 each role (a tie: everyone tied), and answers whether one person held both, naming who held each and on what
-figures. Not a person against a rank ("was A the last speaker?": question_forms), not "who spoke both first and
-last?" (turn_sequence), not two ranks compared by counts ("did the first speaker speak more than the last?").
+figures. Also one such role's own figure ("how many turns did the least frequent speaker take?", "how long did the
+one who spoke most talk?": ``asks_role_figure``). Not a person against a rank ("was A the last speaker?":
+question_forms), not "who spoke both first and last?" (turn_sequence), not two ranks compared by counts ("did the
+first speaker speak more than the last?").
 """
 
 from __future__ import annotations
@@ -107,6 +109,71 @@ def asks_roles(question: str) -> RolesAsk | None:
     if roles[0] == roles[1]:
         return None
     return RolesAsk(roles, not re.match(r"^\W*who\b", question, re.IGNORECASE))
+
+
+@dataclass(frozen=True)
+class RoleFigureAsk:
+    role: Role          # by turns or by seconds (a rank by first words is person_refs')
+    seconds: bool       # "how long ...?" (else "how many times ...?")
+
+
+_FIGURE = re.compile(r"^\W*(?:how\s+many\s+(?:times|turns|utterances)|how\s+often|(?P<s>how\s+long|how\s+many\s+"
+                     r"seconds|for\s+how\s+long|for\s+how\s+many\s+seconds))\b", re.IGNORECASE)
+
+
+def asks_role_figure(question: str) -> RoleFigureAsk | None:
+    """"How many turns did the least frequent speaker take?": one role by turns or seconds, and its figure."""
+    m = _FIGURE.match(question)
+    if m is None or people_in(question):
+        return None
+    found = [f for rx in _ROLES[1:4] for f in rx.finditer(question)]
+    if len(found) != 1:
+        return None
+    role = _role(found[0])
+    return RoleFigureAsk(role, bool(m.group("s"))) if role.kind in ("turns", "seconds") else None
+
+
+def answer_figure(executor: QueryExecutor, q: Query, ask: RoleFigureAsk,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """"The person who said X spoke least often: twice." (tied: "3 people spoke least often, twice each: ...")."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = [e for e in res.events if e.kind == "voice"]
+    cond = conditions(res)
+    if not turns:
+        return f"I heard nobody speak{cond}.", res
+    counts: dict[int, int] = {}
+    secs: dict[int, float] = {}
+    for e in turns:
+        counts[e.character_id] = counts.get(e.character_id, 0) + 1
+        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    seconds = {c: tenths(s) for c, s in secs.items()}
+    figure = counts if ask.role.kind == "turns" else seconds
+    best = (max if ask.role.most else min)(figure.values())
+    holders = [c for c in figure if figure[c] == best]
+    res.value = tuple(sorted(set(counts.values()))) + (len(holders),)
+    res.seconds = {**res.seconds, **seconds}
+    res.events = [e for e in turns if e.character_id in holders] + [e for e in turns if e.character_id not in holders]
+    res.steps.append({"step": "a role's figure", "holders": holders})
+    word = f"{'most' if ask.role.most else 'least'} often" if ask.role.kind == "turns" else \
+        f"{'longest' if ask.role.most else 'shortest'} in all"
+
+    def said(c: int) -> str:
+        return f"for {seconds_word(seconds[c])}" if ask.seconds else times_word(counts[c])
+
+    if len(holders) == 1:
+        c = holders[0]
+        extra = f" ({times_word(counts[c])})" if ask.seconds != (ask.role.kind == "seconds") and not ask.seconds \
+            else f" ({seconds_word(seconds[c])})" if ask.seconds != (ask.role.kind == "seconds") else ""
+        text = f"{_cap(res.describe[c])} spoke {word}{cond}{extra}: {said(c)}."
+    elif len({said(c) for c in holders}) == 1:
+        names = ", ".join(res.describe[c] for c in holders[:-1]) + f" and {res.describe[holders[-1]]}"
+        text = f"{len(holders)} people spoke {word}{cond}, {said(holders[0])} each: {names}."
+    else:
+        each = "; ".join(f"{res.describe[c]} {said(c)}" for c in holders)
+        text = f"{len(holders)} people spoke {word}{cond}: {each}."
+    return (REFUSAL if check(text, res) else text), res
 
 
 def prepare(q: Query) -> Query:

@@ -21,6 +21,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
+from .turn_sequence import people_in
 from .words import AMOUNT, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
@@ -59,9 +60,11 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 @dataclass(frozen=True)
 class SentenceAsk:
     kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
-    #             by_person | most_words | fewest_words | word_count | count_over | count_under
+    #             by_person | most_words | fewest_words | word_count | count_over | count_under | nth_length
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
+    who: str | None = None  # over: the one person the question asks it of (their words or name), else everyone
+    nth: str = ""           # nth_length: each person's "first" (or "last") turn compared
 
 
 # "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
@@ -99,6 +102,18 @@ _EACH_SAID = re.compile(r"^\W*what\s+(?:did|have|had|has)\s+(?:everyone|everybod
                         re.IGNORECASE)
 
 
+# "whose first turn was the longest?", "which person's last turn was the shortest?", "who had the longest first turn?"
+_NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|who\s+had\s+the\s+(?P<w1>longest|shortest|"
+                         r"briefest))\s+(?P<nth>first|last|final|opening|closing)\s+(?:turn|words|sentence|utterance)s?"
+                         r"(?:\s+(?:was|were|lasted|took)\s+(?:the\s+)?(?P<w2>longest|shortest|briefest))?\b",
+                         re.IGNORECASE)
+
+
+def one_turn_over(question: str) -> bool:
+    """"... for more than 3 seconds at once (in one go)?": one turn's length over a time, not a total."""
+    return _OVER_TURN.search(question) is not None
+
+
 def asks_sentences(question: str) -> SentenceAsk | None:
     if _EACH_SAID.search(question) and not quotes_of(question):
         return SentenceAsk("by_person", "")
@@ -110,6 +125,11 @@ def asks_sentences(question: str) -> SentenceAsk | None:
     if m is not None and (n := time_of(m.group("n"))) is not None:
         over = m.group("cmp").lower() in ("longer", "more", "over")
         return SentenceAsk("count_over" if over else "count_under", question[m.start("cmp"):m.end("n")], seconds=n)
+    m = _NTH_LENGTH.search(question)
+    if m is not None and (m.group("w1") or m.group("w2")):
+        nth = "first" if m.group("nth").lower() in ("first", "opening") else "last"
+        return SentenceAsk("nth_length", m.group(0), nth=nth,
+                           seconds=1.0 if (m.group("w1") or m.group("w2")).lower() == "longest" else 0.0)
     m = _WORDIEST.search(question)
     if m is not None:
         return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0))
@@ -118,7 +138,8 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0))
     m = _OVER_TURN.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:
-        return SentenceAsk("over", m.group(0), seconds=n)
+        people = people_in(question)     # "did A ever speak for longer than 3 seconds at once?": A's turns only
+        return SentenceAsk("over", m.group(0), seconds=n, who=people[0] if len(people) == 1 else None)
     m = _LENGTH.search(question)
     if m is not None:
         which = m.group("which").lower()
@@ -162,7 +183,9 @@ def _length_said(e: object, limit: float) -> str:
 
 def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(replace(prepare(q), who=None) if ask.kind == "same_as" else prepare(q), before_time)
+    frame = replace(prepare(q), who=None) if ask.kind == "same_as" else \
+        replace(prepare(q), who=ask.who) if ask.who else prepare(q)
+    res = executor.run(frame, before_time)
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice" and e.text.strip()), key=lambda e: (e.start, e.id))
@@ -176,7 +199,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         if not over:
             longest = max(turns, key=lambda e: e.end - e.start)
             res.events = [longest] + [e for e in res.events if e is not longest]
-            text = f"No, no single turn{where} lasted more than {limit}: the longest was " \
+            whose = f" of {res.describe[longest.character_id]}'s" if ask.who else ""
+            text = f"No, no single turn{whose}{where} lasted more than {limit}: the longest was " \
                 f"{res.describe[longest.character_id]}'s at {res.say(longest.start)} " \
                 f"({longest.end - longest.start:.1f} seconds)."
             problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
@@ -189,6 +213,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
         return _length(res, turns, ask.kind == "longest", where, question)
+    if ask.kind == "nth_length":
+        return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
     if ask.kind in ("most_words", "fewest_words"):
         return _words(res, turns, ask.kind == "most_words", where)
     if ask.kind == "word_count":
@@ -293,6 +319,32 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
         text = f"{_cap(people)}. {text}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+def _nth_length(res: QueryResult, turns: list, nth: str, longest: bool, where: str) -> tuple[str, QueryResult]:
+    """"Whose first turn was the longest?": each person's first (last) turn, by its length to the hundredth."""
+    own: dict[int, object] = {}
+    for e in turns:
+        if nth == "last" or e.character_id not in own:
+            own[e.character_id] = e
+    length = {c: round(e.end - e.start, 2) for c, e in own.items()}  # type: ignore[attr-defined]
+    best = (max if longest else min)(length.values())
+    top = [c for c in own if length[c] == best]
+    res.events = [own[c] for c in top] + [own[c] for c in own if c not in top]  # type: ignore[misc]
+    res.value = (len(own),)
+    res.steps.append({"step": f"each person's {nth} turn by its length", "people": len(own)})
+    word = "longest" if longest else "shortest"
+
+    def said(c: int) -> str:
+        e = own[c]
+        return f"{e.end - e.start:.1f} seconds, at {res.say(e.start)}"  # type: ignore[attr-defined]
+
+    lead = " and ".join(res.describe[c] for c in top)
+    others = "; ".join(f"{res.describe[c]} {said(c)}" for c in own if c not in top)
+    text = _cap(f"{lead}'s {nth} turn{'s were' if len(top) > 1 else ' was'} the {word}{where} "
+                f"({'; '.join(said(c) for c in top)}){f'; the others: {others}' if others else ''}.")
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
 
 
 def _words(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, QueryResult]:

@@ -17,6 +17,7 @@ from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
+from .sentences import one_turn_over
 from .words import seconds_word
 
 # "did A speak for more than 10 seconds in total?", "has B talked for less than half a minute?": one person's
@@ -44,7 +45,7 @@ def asks_total(question: str) -> TotalAsk | None:
     """One person's seconds of talk against a number, when the question asks it of one person (quoted once, or a
     name), else None."""
     m = _TOTAL.search(question)
-    if m is None:
+    if m is None or one_turn_over(question):    # ("... for more than 3 seconds at once": one turn's, sentences.py)
         return None
     quoted = quotes_of(question)
     if len(quoted) > 1 or (not quoted and not re.search(r"\b[A-Z][a-z]+\b", question[1:m.start("op")])):

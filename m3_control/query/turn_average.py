@@ -10,6 +10,7 @@ in all?": the frame's ``how_long``), not one turn's length (the frame), not turn
 from __future__ import annotations
 
 import re
+import statistics
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
@@ -24,9 +25,10 @@ from .words import seconds_word, tenths, times_word
 
 _TURN = r"(?:turns?|utterances?|sentences?|remarks?|speaking\s+turns?)"
 # "average turn length", "the mean length of A's turns", "average duration of a turn", "A's average turn"
-_AVERAGE = re.compile(rf"\b(?:average|mean|typical)\s+(?:{_TURN}\s+)?(?:length|duration)\b|"
-                      rf"\b(?:average|mean|typical)\s+{_TURN}\b|"
-                      rf"\b(?:average|mean|typical)\s+(?:length|duration)\s+of\b[^?]*?\b{_TURN}", re.IGNORECASE)
+_AVERAGE = re.compile(rf"\b(?:average|mean|typical|median)\s+(?:{_TURN}\s+)?(?:length|duration)\b|"
+                      rf"\b(?:average|mean|typical|median)\s+{_TURN}\b|"
+                      rf"\b(?:average|mean|typical|median)\s+(?:length|duration)\s+of\b[^?]*?\b{_TURN}",
+                      re.IGNORECASE)
 # "on average, how long were B's turns?", "how long did Ann speak per turn?", "how many seconds per turn on average?"
 _ON_AVERAGE = re.compile(r"\bon\s+average\b|\bper\s+(?:turn|utterance|sentence)\b|\bon\s+the\s+average\b",
                          re.IGNORECASE)
@@ -50,6 +52,7 @@ class AverageAsk:
     pair: tuple[str, ...] = ()    # two people's averages compared ("was A's average turn longer than B's?")
     shorter: bool = False         # pair: asked as "shorter"
     yes_no: bool = False          # pair: "was A's ... longer than B's?" (else "whose ... was longer?")
+    median: bool = False          # "what was the median length of A's turns?": the middle turn's, not the mean
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -69,10 +72,11 @@ def asks_average(question: str) -> AverageAsk | None:
                           yes_no=bool(YES_NO_QUESTION.match(question)))
     if len(quoted) > 1:
         return None
+    median = bool(re.search(r"\bmedian\b", plain, re.IGNORECASE))
     if quoted:
-        return AverageAsk(quoted[0])
+        return AverageAsk(quoted[0], median=median)
     name = _NAME.search(plain[1:])
-    return AverageAsk(name.group(1) if name else None)
+    return AverageAsk(name.group(1) if name else None, median=median)
 
 
 def prepare(q: Query) -> Query:
@@ -96,6 +100,9 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     if ask.rank:    # (checked against the result like every answer below)
         text = _ranked(res, turns, ask.rank, cond)
         return (REFUSAL if check(text, res) else text), res
+    if ask.median:
+        text = _median(res, turns, who, cond)
+        return (REFUSAL if check(text, res) else text), res
     total = sum(e.end - e.start for e in turns)
     mean = round(total / len(turns), 1)
     res.events = turns + [e for e in res.events if e not in turns]
@@ -112,6 +119,21 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
                f"({whole} in all)."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
+
+
+def _median(res: QueryResult, turns: list, who: str | None, cond: str) -> str:
+    """"The median length of A's 4 turns was 1.5 seconds (from 1.4 to 1.6 seconds)."."""
+    lengths = sorted(e.end - e.start for e in turns)
+    mid = tenths(statistics.median(lengths))
+    low, high = tenths(lengths[0]), tenths(lengths[-1])
+    res.events = turns + [e for e in res.events if e not in turns]
+    res.seconds = {**res.seconds, -1: mid, -2: low, -3: high}
+    res.value = (len(turns),)
+    res.steps.append({"step": "median turn length", "turns": len(turns)})
+    whose = f"{who}'s" if who else "the"
+    span = f" (from {seconds_word(low)} to {seconds_word(high)})" if low != high else ""
+    return _cap(f"the median length of {whose} {len(turns)} turn{'s' if len(turns) != 1 else ''}{cond} was "
+                f"{seconds_word(mid)}{span}.")
 
 
 def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:

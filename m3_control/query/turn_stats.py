@@ -8,8 +8,11 @@
   place or window ("what fraction of B's turns were in the kitchen?", "what percentage of A's speaking time was
   before 0:40?");
 - ``together``: two people's turns or seconds added up ("how many seconds did A and B speak for together?");
+- ``ratio``: one person's turns (seconds) for each of another's ("what's the ratio of A's turns to B's?", "how many
+  turns did B take for every turn of C's?");
 - ``per_person``: the turns each person took on average ("on average, how many times did each speaker talk?");
-- ``rate``: turns a minute over the recording ("how many turns per minute did I hear?");
+- ``rate``: turns a minute over the recording, everyone's or one person's ("how many turns per minute did I hear?",
+  "how many times per minute did B speak?");
 - ``covered``: how much of the recording someone was speaking, or nobody was ("what percentage of the recording had
   someone speaking?", "for what percentage of the time was nobody speaking?"): overlapping turns counted once.
 
@@ -56,6 +59,8 @@ _PER_PERSON = re.compile(r"\b(?:each|every|per|an?)\s+(?:person|speaker|one|voic
 _AVERAGE = re.compile(r"\b(?:average|mean|on\s+average|typically)\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often|number\s+of\s+(?:turns|times))\b",
                       re.IGNORECASE)
+_RATIO = re.compile(r"\bratio\s+(?:of|between)\b|\bfor\s+(?:every|each)\s+(?:one\s+)?(?:turn|time|second)s?\b|"
+                    r"\bfor\s+(?:every|each)\s+(?:one\s+)?of\b", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
 _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
                    r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
@@ -63,7 +68,7 @@ _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|eac
 
 @dataclass(frozen=True)
 class StatsAsk:
-    kind: str                       # difference | share | rate | covered | together | per_person
+    kind: str                       # difference | share | rate | covered | together | ratio | per_person
     people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
     seconds: bool = False           # by seconds of speech (else by turns)
     less: bool = False              # difference: asked as "shorter / fewer"
@@ -84,6 +89,9 @@ def asks_stats(question: str) -> StatsAsk | None:
     if _SHARE.search(plain) and len(people) == 1:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
         return StatsAsk("share", (people[0],), seconds=by_seconds, own=bool(_OWN.search(plain)))
+    if _RATIO.search(plain) and len(people) == 2:
+        by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\b(?:times|turns?)\b", plain, re.I)
+        return StatsAsk("ratio", tuple(people), seconds=by_seconds)
     if _TOGETHER.search(plain) and len(people) == 2:
         by_seconds = bool(_SECONDS_WORDS.search(plain) or re.search(r"\bhow\s+long\b", plain, re.IGNORECASE)) and \
             not re.search(r"\b(?:times|turns)\b", plain, re.IGNORECASE)
@@ -92,8 +100,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("per_person")
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
-    if _RATE.search(plain) and not people:
-        return StatsAsk("rate")
+    if _RATE.search(plain) and len(people) <= 1:      # everyone's turns a minute, or one person's
+        return StatsAsk("rate", tuple(people))
     return None
 
 
@@ -117,7 +125,7 @@ def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float 
         ids.append(cid)  # type: ignore[arg-type]
         res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
     text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered, "together": _together,
-            "per_person": _per_person}[ask.kind](
+            "ratio": _ratio, "per_person": _per_person}[ask.kind](
         executor, res, turns, ids, ask, before_time)
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
@@ -217,6 +225,29 @@ def _together(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[
            f"{res.describe[a]} {times_word(na)}, {res.describe[b]} {times_word(nb)}."
 
 
+def _ratio(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+           before_time: float | None) -> str:
+    """"A spoke 4 times and B twice: 2 of A's turns for each of B's."."""
+    (a, b), cond = ids, conditions(res)
+    (na, sa), (nb, sb) = _totals(turns, a), _totals(turns, b)
+    res.events = [e for e in turns if e.character_id in (a, b)] + \
+        [e for e in res.events if e.character_id not in (a, b)]
+    fa, fb = (tenths(sa), tenths(sb)) if ask.seconds else (na, nb)
+    da, db = res.describe[a], res.describe[b]
+    said = f"{da} spoke for {seconds_word(fa)} and {db} for {seconds_word(fb)}{cond}" if ask.seconds else \
+        f"{da} spoke {times_word(na)} and {db} {times_word(nb)}{cond}"
+    if not fb:
+        res.value = (na, nb)
+        res.seconds = {**res.seconds, -1: fa}
+        return f"{said}, so there is no ratio to give."
+    r = tenths(fa / fb)
+    res.value = (na, nb, *((r,) if isinstance(r, int) else ()))
+    res.seconds = {**res.seconds, -1: r, -2: fa, -3: fb}
+    unit = "seconds" if ask.seconds else "turns"
+    one = "second" if ask.seconds else "turn"
+    return f"{said}: {r} of {res.describe[a]}'s {unit} for each {one} of {res.describe[b]}'s."
+
+
 def _per_person(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
                 before_time: float | None) -> str:
     """"I heard 17 turns from 4 people: 4.2 each on average (A 8, B 3, ...)."."""
@@ -247,10 +278,15 @@ def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int]
     span, cond = _recorded(executor, res, before_time), conditions(res)
     if span <= 0:
         return "I have recorded nothing yet."
-    rate = round(len(turns) * 60.0 / span, 1)
-    res.value = (len(turns), int(round(span)), *((int(rate),) if float(rate).is_integer() else ()))
+    mine = [e for e in turns if e.character_id == ids[0]] if ids else turns
+    rate = round(len(mine) * 60.0 / span, 1)
+    res.value = (len(mine), int(round(span)), *((int(rate),) if float(rate).is_integer() else ()))
     res.seconds = {**res.seconds, -1: rate}     # (the rate in tenths, for the answer's check)
     figure = tenths(rate)
+    if ids:
+        res.events = mine + [e for e in res.events if e not in mine]
+        return f"I heard {res.describe[ids[0]]} {times_word(len(mine))}{cond} in {seconds_word(int(round(span)))} " \
+               f"of recording: {figure} a minute."
     return f"I heard {len(turns)} turns{cond} in {seconds_word(int(round(span)))} of recording: {figure} a minute."
 
 
