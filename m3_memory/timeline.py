@@ -77,7 +77,7 @@ _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 _N = r"(\d+(?:\.\d+)?|half an?|a few|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|" \
      r"twenty|thirty|forty-five|forty|fifty)"
 _AGO = re.compile(rf"\b{_N}\s+(second|minute|hour|day|week)s?\s+ago\b", re.IGNORECASE)
-_LAST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+(?:last|past)\s+(?:{_N}\s+)?"
+_LAST = re.compile(rf"\b(?:in|during|within|over)\s+the\s+(?:last|past|final|closing)\s+(?:{_N}\s+)?"
                    r"(second|minute|hour|day|week)s?\b", re.IGNORECASE)
 # into the recording: "after the one-minute mark", "before the 2-minute mark", "in the first two minutes"
 _MARK = re.compile(rf"\b(after|since|from|past|before|until|till|by)\s+the\s+{_N}[\s-]"

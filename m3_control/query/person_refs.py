@@ -38,8 +38,8 @@ _REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|
                   r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?", re.IGNORECASE)
 # what may stand before the reference for it to be a person the question asks about (not the one it asks for)
 # ("what did the third person to speak say?" is the frame's own rank: find=what pick=3)
-_BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+times|often|long|"
-                     r"much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|at\s+what\s+time)\s+(?:did|was|were|had|"
+_BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+(?:times|turns)|often|"
+                     r"long|much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|at\s+what\s+time)\s+(?:did|was|were|had|"
                      r"has))\s*$", re.IGNORECASE)
 # "what did the last person to speak in the garage say first there?", "... say after 1:00?": what the ranked person
 # said, chosen among their turns by something more than the rank ("what did the third person to speak say?" is not)

@@ -10,7 +10,8 @@
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
-- ``span``: how long the talk went on, first words to last (:mod:`.talk_span`)
+- ``span``: how long the talk went on, first words to last; ``ranked_span``: people ranked by their own first words
+  to last (:mod:`.talk_span`)
 - ``stays_compared``: the robot's time in two places compared (:mod:`.stays_compared`); ``before_move``: its time
   from the start of its track to its arrival in a place (:mod:`.before_move`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
@@ -32,6 +33,7 @@
   another, one person's share, turns a minute, how much of the recording had speech (:mod:`.turn_stats`)
 - ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?") (:mod:`.speech_places`)
 - ``person_gap``: the longest time one person went without speaking (:mod:`.person_gaps`)
+- ``turn_gaps``: the average silence between turns, or whether two people's turns overlapped (:mod:`.turn_gaps`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -42,7 +44,8 @@
 - ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
   another's, the last new voice (:mod:`.turn_sequence`)
 - ``roles``: whether one person held two roles ("was the second speaker also the last one?"); ``role_figure``: one
-  role's turns or seconds ("how many turns did the least frequent speaker take?") (:mod:`.role_match`)
+  role's turns or seconds ("how many turns did the least frequent speaker take?"); ``person_role``: one person against
+  such a role, a tie said ("was A the most frequent speaker in the lab?") (:mod:`.role_match`)
 - ``both``: people who spoke both in a place and before / after a time, or on both sides of two times
   (:mod:`.both_conditions`)
 - ``everyone``: whether every person heard spoke a number of times (:mod:`.everyone`)
@@ -95,6 +98,7 @@ from . import (
     talk_span,
     talk_total,
     turn_average,
+    turn_gaps,
     turn_lengths,
     turn_order,
     turn_sequence,
@@ -134,6 +138,14 @@ def plan_for(question: str) -> Plan | None:
     if stats is not None:
         return Plan(f"stats_{stats.kind}", lambda ex, q, t: turn_stats.answer(ex, q, stats, t),
                     prepare=turn_stats.prepare)
+    between = turn_gaps.asks_turn_gaps(question)
+    if between is not None:
+        return Plan(f"turn_gaps_{between.kind}", lambda ex, q, t: turn_gaps.answer(ex, q, between, t),
+                    prepare=turn_gaps.prepare)
+    ranked_span = talk_span.asks_ranked_span(question)
+    if ranked_span is not None:
+        return Plan("ranked_span", lambda ex, q, t: talk_span.answer_ranked_span(ex, q, ranked_span, t),
+                    prepare=talk_span.prepare)
     average = turn_average.asks_average(question)
     if average is not None:
         return Plan("turn_average", lambda ex, q, t: turn_average.answer(ex, q, average, t),
@@ -249,6 +261,10 @@ def plan_for(question: str) -> Plan | None:
     roles = role_match.asks_roles(question)
     if roles is not None:
         return Plan("roles", lambda ex, q, t: role_match.answer(ex, q, roles, t), prepare=role_match.prepare)
+    person_role = role_match.asks_person_role(question)
+    if person_role is not None:
+        return Plan("person_role", lambda ex, q, t: role_match.answer_person_role(ex, q, person_role, t),
+                    prepare=role_match.prepare)
     role_figure = role_match.asks_role_figure(question)
     if role_figure is not None:
         return Plan("role_figure", lambda ex, q, t: role_match.answer_figure(ex, q, role_figure, t),

@@ -23,6 +23,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
+from .wording import QUOTED
 from .words import ordinal_word, seconds_word, tenths, times_word
 
 _ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "2nd": 2, "3rd": 3, "4th": 4,
@@ -162,17 +163,90 @@ def answer_figure(executor: QueryExecutor, q: Query, ask: RoleFigureAsk,
     def said(c: int) -> str:
         return f"for {seconds_word(seconds[c])}" if ask.seconds else times_word(counts[c])
 
-    if len(holders) == 1:
+    if len(holders) == 1:     # "Ann spoke most often (4 times)", and the figure asked where the role is the other's
         c = holders[0]
-        extra = f" ({times_word(counts[c])})" if ask.seconds != (ask.role.kind == "seconds") and not ask.seconds \
-            else f" ({seconds_word(seconds[c])})" if ask.seconds != (ask.role.kind == "seconds") else ""
-        text = f"{_cap(res.describe[c])} spoke {word}{cond}{extra}: {said(c)}."
+        own = times_word(counts[c]) if ask.role.kind == "turns" else seconds_word(seconds[c])
+        asked = "" if ask.seconds == (ask.role.kind == "seconds") else f", {said(c)}"
+        text = f"{_cap(res.describe[c])} spoke {word}{cond} ({own}){asked}."
     elif len({said(c) for c in holders}) == 1:
         names = ", ".join(res.describe[c] for c in holders[:-1]) + f" and {res.describe[holders[-1]]}"
         text = f"{len(holders)} people spoke {word}{cond}, {said(holders[0])} each: {names}."
     else:
         each = "; ".join(f"{res.describe[c]} {said(c)}" for c in holders)
         text = f"{len(holders)} people spoke {word}{cond}: {each}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+@dataclass(frozen=True)
+class PersonRoleAsk:
+    who: str            # the person the question names (their words, or a name)
+    role: Role          # by turns or by seconds
+
+
+def asks_person_role(question: str) -> PersonRoleAsk | None:
+    """"Was A the most frequent speaker in the library?": one person against a role by turns or seconds (a tie
+    counts: "yes, jointly"), else None."""
+    people = people_in(question)
+    if len(people) != 1:
+        return None
+    plain = QUOTED.sub(" P ", question)
+    found = [f for rx in _ROLES[1:4] for f in rx.finditer(plain)]
+    if len(found) != 1:
+        return None
+    rest = re.sub(r"\s+", " ", plain[:found[0].start()] + " R " + plain[found[0].end():])
+    person = r"(?:(?:the\s+(?:person|one|man|woman|speaker)\s+(?:who|that)\s+said\s+)?P|[A-Z][a-z]+)"
+    if not re.match(rf"^\W*(?:[Ww]as|[Ii]s)\s+{person}\s+(?:also\s+|really\s+|indeed\s+)?R\b", rest) and \
+            not re.match(rf"^\W*(?:[Ww]as|[Ii]s)\s+R\s+{person}\b", rest):
+        return None
+    role = _role(found[0])
+    return PersonRoleAsk(people[0], role) if role.kind in ("turns", "seconds") else None
+
+
+def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
+                       before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes, jointly: A, B and C spoke most often in the library, once each." / "No: B spoke most often (3 times);
+    A twice."."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    named = executor.run(Query(find="who", who=ask.who, act="spoke"), before_time)
+    if named.status != "ok":
+        return phrase(named), named
+    cid = named.who["who"].character_id
+    res.describe[cid] = named.describe[cid]  # type: ignore[index]   # (as the question names them)
+    turns = [e for e in res.events if e.kind == "voice"]
+    cond = conditions(res)
+    counts: dict[int, int] = {}
+    secs: dict[int, float] = {}
+    for e in turns:
+        counts[e.character_id] = counts.get(e.character_id, 0) + 1
+        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    if not turns:
+        return f"No: I heard nobody speak{cond}.", res
+    figure = counts if ask.role.kind == "turns" else {c: tenths(x) for c, x in secs.items()}
+    best = (max if ask.role.most else min)(figure.values())
+    holders = [c for c in figure if figure[c] == best]
+    res.value = tuple(sorted(set(counts.values()))) + (len(holders),)
+    res.seconds = {**res.seconds, **{c: tenths(x) for c, x in secs.items()}}
+    res.events = [e for e in turns if e.character_id in holders or e.character_id == cid] + \
+        [e for e in turns if e.character_id not in holders and e.character_id != cid]
+    word = f"{'most' if ask.role.most else 'least'} often" if ask.role.kind == "turns" else \
+        f"{'longest' if ask.role.most else 'shortest'} in all"
+
+    def fig(c: int) -> str:
+        return times_word(counts.get(c, 0)) if ask.role.kind == "turns" else seconds_word(tenths(secs.get(c, 0.0)))
+
+    who = res.describe[cid]
+    if holders == [cid]:
+        text = f"Yes, {who} spoke {word}{cond} ({fig(cid)})."
+    elif cid in holders:
+        names = ", ".join(res.describe[c] for c in holders[:-1]) + f" and {res.describe[holders[-1]]}"
+        text = f"Yes, jointly: {names} spoke {word}{cond}, {fig(cid)} each."
+    else:
+        top = " and ".join(res.describe[c] for c in holders)
+        theirs = "never spoke" if cid not in counts else f"spoke {fig(cid)}" if ask.role.kind == "turns" else \
+            f"spoke for {fig(cid)}"
+        text = f"No: {top} spoke {word}{cond} ({fig(holders[0])}{' each' if len(holders) > 1 else ''}); {who} {theirs}."
     return (REFUSAL if check(text, res) else text), res
 
 

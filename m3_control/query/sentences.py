@@ -22,7 +22,7 @@ from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import AMOUNT, times_word
+from .words import AMOUNT, ordinal_word, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
                      r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
@@ -65,6 +65,7 @@ class SentenceAsk:
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
     who: str | None = None  # over: the one person the question asks it of (their words or name), else everyone
     nth: str = ""           # nth_length: each person's "first" (or "last") turn compared
+    rank: int = 1           # longest / shortest: "the second longest turn" is 2
 
 
 # "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
@@ -74,7 +75,8 @@ _ONE_GO = re.compile(r"\b(?P<which>longest|shortest)\b[^?]*?\b(?:in\s+one\s+go|i
 
 # "which single turn was the longest?", "whose turn was the shortest?": the length said after the turn
 _TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual\s+)?(?:turn|sentence|utterance|"
-                       r"remark|statement)\s+(?:was|is|lasted|took)\s+(?:the\s+)?(?P<which>longest|shortest|briefest)\b",
+                       r"remark|statement)\s+(?:was|is|lasted|took)\s+(?:the\s+)?(?:(?:second|third|fourth|fifth|2nd|3rd)"
+                       r"[\s-]+)?(?P<which>longest|shortest|briefest)\b",
                        re.IGNORECASE)
 
 # "who said the most words?", "which speaker used the fewest words in the lab?": people by the words they said
@@ -109,6 +111,14 @@ _NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|wh
                          re.IGNORECASE)
 
 
+def _rank_of(question: str) -> int:
+    """"the second longest turn" -> 2 (else 1)."""
+    m = re.search(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?:longest|shortest|briefest)\b", question,
+                  re.IGNORECASE)
+    return {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}[
+        m.group(1).lower()] if m else 1
+
+
 def one_turn_over(question: str) -> bool:
     """"... for more than 3 seconds at once (in one go)?": one turn's length over a time, not a total."""
     return _OVER_TURN.search(question) is not None
@@ -135,7 +145,8 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0))
     m = _ONE_GO.search(question) or _TURN_WAS.search(question)
     if m is not None:
-        return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0))
+        return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0),
+                           rank=_rank_of(question))
     m = _OVER_TURN.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:
         people = people_in(question)     # "did A ever speak for longer than 3 seconds at once?": A's turns only
@@ -143,7 +154,8 @@ def asks_sentences(question: str) -> SentenceAsk | None:
     m = _LENGTH.search(question)
     if m is not None:
         which = m.group("which").lower()
-        return SentenceAsk("longest" if which in ("longest", "longer") else "shortest", m.group(0))
+        return SentenceAsk("longest" if which in ("longest", "longer") else "shortest", m.group(0),
+                           rank=_rank_of(question))
     for kind, pattern in (("distinct", _DISTINCT), ("shared", _SHARED), ("most_repeated", _MOST_REPEATED),
                           ("most_said", _MOST_SAID), ("repeated", _REPEATED)):
         m = pattern.search(question)
@@ -212,7 +224,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
-        return _length(res, turns, ask.kind == "longest", where, question)
+        return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
     if ask.kind in ("most_words", "fewest_words"):
@@ -289,13 +301,16 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
     return (REFUSAL if check(text, res) else text), res
 
 
-def _length(res: QueryResult, turns: list, longest: bool, where: str, question: str) -> tuple[str, QueryResult]:
+def _length(res: QueryResult, turns: list, longest: bool, where: str, question: str,
+            rank: int = 1) -> tuple[str, QueryResult]:
     """The longest (shortest) single turn: the time it took to say, to the hundredth as measured, the words as a
     tie-break (to the tenth, a tie broken by words named a turn shorter than others); the turns within a tenth of a
     second of it are counted."""
     def key(e) -> tuple[float, int]:  # noqa: ANN001
         return (round(e.end - e.start, 2), len(e.text.split()))
 
+    if rank > 1:    # "the second longest turn": the n-th length to the hundredth (turns as long as each other: one)
+        return _nth_length_turn(res, turns, longest, where, rank)
     best = max(turns, key=key) if longest else min(turns, key=key)
     ties = [e for e in turns if key(e) == key(best)]
     near = [e for e in turns if e not in ties and abs(key(e)[0] - key(best)[0]) < 0.1]
@@ -317,6 +332,29 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
     if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res
+
+
+def _nth_length_turn(res: QueryResult, turns: list, longest: bool, where: str, rank: int) -> tuple[str, QueryResult]:
+    """"The second longest single turn was A's at 00:33 (1.96 seconds); the longest, B's at 01:01 (2.44 seconds)."."""
+    values = sorted({round(e.end - e.start, 2) for e in turns}, reverse=longest)
+    word = "longest" if longest else "shortest"
+    if rank > len(values):
+        res.value = (len(values),)
+        return f"The turns{where} had only {len(values)} different lengths.", res
+    pick, first = values[rank - 1], values[0]
+    chosen = [e for e in turns if round(e.end - e.start, 2) == pick]
+    top = [e for e in turns if round(e.end - e.start, 2) == first]
+    res.events = chosen + top + [e for e in res.events if e not in chosen and e not in top]
+    res.value = (len(chosen),)
+    res.steps.append({"step": f"{ordinal_word(rank)} {word} single turn", "turns": len(turns)})
+
+    def one(e) -> str:  # noqa: ANN001
+        return f"{res.describe[e.character_id]}'s at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
+
+    text = f"The {ordinal_word(rank)} {word} single turn{where} was {'; '.join(one(e) for e in chosen)}; the " \
+           f"{word}, {'; '.join(one(e) for e in top)}."
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
 

@@ -150,3 +150,55 @@ def _per_visit(res: QueryResult, visits: list[list]) -> tuple[str, QueryResult]:
     if check(text, res):
         return REFUSAL, res
     return text, res
+
+
+# "whose turns spanned the longest stretch of time, from their first to their last?", "which speaker was heard over
+# the longest span, first words to last?": everyone's own stretch (start of first turn to start of last), ranked
+_RANKED_SPAN = re.compile(r"^\W*(?:whose|who|which\s+(?:speaker|person|one|voice))\b[^?]*?\b(?:spann?\w*|stretch\w*|"
+                          r"from\s+(?:their\s+)?first\s+(?:words|turn)\s+to\s+(?:their\s+)?last)\b[^?]*?"
+                          r"|^\W*(?:whose|who|which\s+(?:speaker|person|one|voice))\b[^?]*?\b(?:longest|widest|shortest|"
+                          r"narrowest)\s+(?:span|stretch)\b", re.IGNORECASE)
+_WIDEST = re.compile(r"\b(?:longest|widest|most|greatest|biggest|largest)\b", re.IGNORECASE)
+_NARROWEST = re.compile(r"\b(?:shortest|narrowest|least|smallest)\b", re.IGNORECASE)
+
+
+def asks_ranked_span(question: str) -> str | None:
+    """"most" / "least" when the question ranks people by the stretch from their first to their last words."""
+    if quotes_of(question) or not _RANKED_SPAN.search(question):
+        return None
+    if _NARROWEST.search(question):
+        return "least"
+    return "most" if _WIDEST.search(question) else None
+
+
+def answer_ranked_span(executor: QueryExecutor, q: Query, rank: str,
+                       before_time: float | None) -> tuple[str, QueryResult]:
+    """"A's turns spanned the longest: 65 seconds, from 00:01 to 01:07; the others: B 27 seconds (00:06 to 00:33)"."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    own: dict[int, list] = {}
+    for e in sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end)):
+        own.setdefault(e.character_id, []).append(e)
+    cond = conditions(res)
+    if not own:
+        return f"I heard nobody speak{cond}.", res
+    span = {c: int(round(ts[-1].start - ts[0].start)) for c, ts in own.items()}
+    best = (max if rank == "most" else min)(span.values())
+    top = [c for c in own if span[c] == best]
+    res.value = tuple(span.values())
+    res.events = [e for c in top for e in (own[c][0], own[c][-1])] + \
+        [e for c in own if c not in top for e in (own[c][0], own[c][-1])]
+    res.steps.append({"step": "each person's first to last words", "people": len(own)})
+
+    def said(c: int) -> str:
+        ts = own[c]
+        return f"{seconds_word(span[c])} ({res.say(ts[0].start)} to {res.say(ts[-1].start)})" if len(ts) > 1 else \
+            f"once ({res.say(ts[0].start)})"
+
+    word = "longest" if rank == "most" else "shortest"
+    lead = " and ".join(res.describe[c] for c in top)
+    others = "; ".join(f"{res.describe[c]} {said(c)}" for c in own if c not in top)
+    text = f"{lead}'s turns spanned the {word} stretch{cond}, first words to last: " \
+           f"{'; '.join(said(c) for c in top)}{f'; the others: {others}' if others else ''}."
+    return (REFUSAL if check(text, res) else text[:1].upper() + text[1:]), res

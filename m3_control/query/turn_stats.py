@@ -29,6 +29,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
+from .robot_track import robot_time_in
 from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import seconds_word, tenths, times_word
@@ -61,6 +62,10 @@ _COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often
                       re.IGNORECASE)
 _RATIO = re.compile(r"\bratio\s+(?:of|between)\b|\bfor\s+(?:every|each)\s+(?:one\s+)?(?:turn|time|second)s?\b|"
                     r"\bfor\s+(?:every|each)\s+(?:one\s+)?of\b", re.IGNORECASE)
+_SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|for\s+how\s+(?:many\s+seconds|long))\b"
+                           r"(?![^?]*\b(?:longest|shortest|first|last|pause|gap|break|before|after|between)\b)[^?]*\b"
+                           r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
+                           r"(?:speaking|talking))\b", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
 _RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
                    r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
@@ -100,6 +105,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("per_person")
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
+    if _SILENT_TOTAL.search(plain) and not people:     # "how many seconds of silence were there in the hallway?"
+        return StatsAsk("covered", nobody=True)
     if _RATE.search(plain) and len(people) <= 1:      # everyone's turns a minute, or one person's
         return StatsAsk("rate", tuple(people))
     return None
@@ -292,8 +299,12 @@ def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int]
 
 def _covered(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
              before_time: float | None) -> str:
-    """"Someone was speaking for 35 of the 100 seconds recorded (35 %); nobody for the other 65 (65 %)"."""
+    """"Someone was speaking for 35 of the 100 seconds recorded (35 %); nobody for the other 65 (65 %)"; in a place,
+    of the robot's seconds there."""
     span, cond = _recorded(executor, res, before_time), conditions(res)
+    if res.query.place:     # (the recording in a place: the robot's time there, in the question's window)
+        t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
+        span = float(robot_time_in(executor.store, res, res.query.place, t1, t2 if t2 is not None else before_time))
     if span <= 0:
         return "I have recorded nothing yet."
     spoken, reach = 0.0, None
