@@ -144,15 +144,9 @@ def answer_figure(executor: QueryExecutor, q: Query, ask: RoleFigureAsk,
     cond = conditions(res)
     if not turns:
         return f"I heard nobody speak{cond}.", res
-    counts: dict[int, int] = {}
-    secs: dict[int, float] = {}
-    for e in turns:
-        counts[e.character_id] = counts.get(e.character_id, 0) + 1
-        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    counts, secs = _tally(turns)
     seconds = {c: tenths(s) for c, s in secs.items()}
-    figure = counts if ask.role.kind == "turns" else seconds
-    best = (max if ask.role.most else min)(figure.values())
-    holders = [c for c in figure if figure[c] == best]
+    holders = _ranked(ask.role, counts, secs)
     res.value = tuple(sorted(set(counts.values()))) + (len(holders),)
     res.seconds = {**res.seconds, **seconds}
     res.events = [e for e in turns if e.character_id in holders] + [e for e in turns if e.character_id not in holders]
@@ -216,16 +210,10 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
     res.describe[cid] = named.describe[cid]  # type: ignore[index]   # (as the question names them)
     turns = [e for e in res.events if e.kind == "voice"]
     cond = conditions(res)
-    counts: dict[int, int] = {}
-    secs: dict[int, float] = {}
-    for e in turns:
-        counts[e.character_id] = counts.get(e.character_id, 0) + 1
-        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    counts, secs = _tally(turns)
     if not turns:
         return f"No: I heard nobody speak{cond}.", res
-    figure = counts if ask.role.kind == "turns" else {c: tenths(x) for c, x in secs.items()}
-    best = (max if ask.role.most else min)(figure.values())
-    holders = [c for c in figure if figure[c] == best]
+    holders = _ranked(ask.role, counts, secs)
     res.value = tuple(sorted(set(counts.values()))) + (len(holders),)
     res.seconds = {**res.seconds, **{c: tenths(x) for c, x in secs.items()}}
     res.events = [e for e in turns if e.character_id in holders or e.character_id == cid] + \
@@ -250,6 +238,23 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
     return (REFUSAL if check(text, res) else text), res
 
 
+def _tally(turns: list) -> tuple[dict[int, int], dict[int, float]]:
+    """Each person's turns and seconds of speech."""
+    counts: dict[int, int] = {}
+    secs: dict[int, float] = {}
+    for e in turns:
+        counts[e.character_id] = counts.get(e.character_id, 0) + 1
+        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    return counts, secs
+
+
+def _ranked(role: Role, counts: dict[int, int], secs: dict[int, float], order: list[int] | None = None) -> list[int]:
+    """Who holds a role by turns or by seconds (tenths): everyone tied, in ``order`` (else first heard)."""
+    figure = counts if role.kind == "turns" else {c: tenths(x) for c, x in secs.items()}
+    best = (max if role.most else min)(figure.values())
+    return [c for c in (order or list(figure)) if figure[c] == best]
+
+
 def prepare(q: Query) -> Query:
     """Everyone's voice turns in the frame's place and window."""
     return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
@@ -263,11 +268,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RolesAsk, before_time: float 
     cond = conditions(res)
     if not turns:
         return f"I heard nobody speak{cond}.", res
-    counts: dict[int, int] = {}
-    secs: dict[int, float] = {}
-    for e in turns:
-        counts[e.character_id] = counts.get(e.character_id, 0) + 1
-        secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+    counts, secs = _tally(turns)
     order = list(dict.fromkeys(e.character_id for e in turns))
     firsts = {c: next(e for e in turns if e.character_id == c) for c in order}
     holders: list[list[int]] = []
@@ -286,9 +287,8 @@ def answer(executor: QueryExecutor, q: Query, ask: RolesAsk, before_time: float 
             holders.append([turns[-1].character_id])
             titles.append(("the last to speak", f"at {res.say(turns[-1].start)}"))
         else:
-            figure = counts if role.kind == "turns" else {c: tenths(s) for c, s in secs.items()}
-            best = (max if role.most else min)(figure.values())
-            holders.append([c for c in order if figure[c] == best])
+            holders.append(_ranked(role, counts, secs, order))
+            best = (counts if role.kind == "turns" else {c: tenths(x) for c, x in secs.items()})[holders[-1][0]]
             word = f"{'most' if role.most else 'least'} often" if role.kind == "turns" else \
                 f"{'longest' if role.most else 'shortest'} in all"
             amount = times_word(int(best)) if role.kind == "turns" else seconds_word(best)
