@@ -77,8 +77,14 @@ def _average(res: QueryResult, turns: list, cond: str) -> str:
 
 def _overlaps(res: QueryResult, turns: list, cond: str) -> str:
     """"No: no two people's turns overlapped (13 turns)." or "Yes, twice: A and B at 00:12 (0.5 seconds); ..."."""
-    found = [(a, b) for i, a in enumerate(turns) for b in turns[i + 1:]
-             if b.start < a.end and b.character_id != a.character_id]
+    found = []
+    for i, a in enumerate(turns):     # (by start: only the turns begun before this one ends can overlap it)
+        for j in range(i + 1, len(turns)):
+            b = turns[j]
+            if b.start >= a.end:
+                break
+            if b.character_id != a.character_id:
+                found.append((a, b))
     res.value = (len(turns), len(found))
     res.steps.append({"step": "overlapping turns", "pairs": len(found)})
     if not found:
