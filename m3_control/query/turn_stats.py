@@ -63,7 +63,8 @@ _COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often
 _RATIO = re.compile(r"\bratio\s+(?:of|between)\b|\bfor\s+(?:every|each)\s+(?:one\s+)?(?:turn|time|second)s?\b|"
                     r"\bfor\s+(?:every|each)\s+(?:one\s+)?of\b", re.IGNORECASE)
 _SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|for\s+how\s+(?:many\s+seconds|long))\b"
-                           r"(?![^?]*\b(?:longest|shortest|first|last|pause|gap|break|before|after|between)\b)[^?]*\b"
+                           r"(?![^?]*\b(?:longest|shortest|first|last|opening|initial|closing|start|beginning|end|pause|gap|break|"
+                           r"before|after|between)\b)[^?]*\b"
                            r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
                            r"(?:speaking|talking))\b", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
