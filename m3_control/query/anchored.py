@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .result import QueryResult
@@ -282,18 +283,6 @@ def prepare(q: Query) -> Query:
     return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
                    count=None, act="spoke", top=None, measure=None, only=None, at=None, from_=None, to=None,
                    place=None)
-
-
-def named_into(executor: QueryExecutor, base: Query, ref: str, res: QueryResult,
-               before_time: float | None) -> QueryResult:
-    """The person ``ref`` (their words or name) resolved as the frame ``base`` would, their description and resolution
-    added to ``res``; the named query's result (a status other than ok: the reference stopped it, said as such)."""
-    named = executor.run(replace(base, who=ref), before_time)
-    if named.status == "ok":
-        cid = named.who["who"].character_id
-        res.describe[cid] = named.describe[cid]  # type: ignore[index]
-        res.who[ref] = named.who["who"]
-    return named
 
 
 class _Missing(Exception):

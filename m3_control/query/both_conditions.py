@@ -42,8 +42,10 @@ class BothAsk:
     halves: bool = False       # "in both halves of the recording": the windows are read from the memory
 
 
-_HALVES = re.compile(r"\b(?:in\s+)?both\s+halves\b(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session|"
-                     r"scene|time))?", re.IGNORECASE)
+# "in both halves", "in each half", "in both the first and the second half", "in the first half and the second half"
+_HALVES = re.compile(r"\b(?:in\s+)?(?:both\s+halves|each\s+half|(?:both\s+)?(?:in\s+)?(?:the\s+)?first\s+(?:half\s+)?"
+                     r"and\s+(?:in\s+)?(?:the\s+)?second\s+(?:half|halves))\b(?:\s+of\s+(?:the\s+)?(?:recording|video|"
+                     r"conversation|session|scene|time))?", re.IGNORECASE)
 
 
 def _condition(words: str) -> Condition | None:

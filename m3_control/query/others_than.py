@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .anchored import named_into
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_into
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
 from .turn_forms import SEEING

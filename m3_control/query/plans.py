@@ -29,9 +29,11 @@
   (:mod:`.quiet`)
 - ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
 - ``turn_average``: one person's (everyone's) turns, their average length (:mod:`.turn_average`)
-- ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered``: how much one person out-talked
-  another, one person's share, turns a minute, how much of the recording had speech (:mod:`.turn_stats`)
-- ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?") (:mod:`.speech_places`)
+- ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered`` / ``stats_length``: how much one
+  person out-talked another, one person's share (or whether it was more than half), turns a minute, how much of the
+  recording had speech, how long the recording is (:mod:`.turn_stats`)
+- ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?"), or by one person's
+  ("where did A talk for the longest time?") (:mod:`.speech_places`)
 - ``person_gap``: the longest time one person went without speaking (:mod:`.person_gaps`)
 - ``turn_gaps``: the average silence between turns, or whether two people's turns overlapped (:mod:`.turn_gaps`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)

@@ -12,6 +12,7 @@ and n-th from the end:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from .frame import TIMED_REL, Query, compares_with_other, count_rank, rel_base
@@ -254,15 +255,15 @@ def count_not_rank(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, pick=None, by=None, times=times, act=q.act or "spoke")
 
 
-def tie_across_top(people: list, said: list[str], score: object, top: int, did: str) -> str:
+def tie_across_top(people: list, said: list[str], score: Callable[[object], object], top: int, did: str) -> str:
     """"Which two people spoke the most?" when a tie runs across the cut: those ahead of it, then everyone tied, and
     that no ``top`` people alone did (``said``: each person with their figure, ranked as ``people``; " ~" marks
     where the answer's conditions go). "" when the top ``top`` are clear."""
-    if not 0 < top < len(people) or score(people[top]) != score(people[top - 1]):  # type: ignore[operator]
+    if not 0 < top < len(people) or score(people[top]) != score(people[top - 1]):
         return ""
-    cut = score(people[top - 1])  # type: ignore[operator]
-    ahead = [i for i, p in enumerate(people) if score(p) != cut and i < top]  # type: ignore[operator]
-    tied = [p.description for p in people if score(p) == cut]  # type: ignore[operator]
+    cut = score(people[top - 1])
+    ahead = [i for i, p in enumerate(people) if score(p) != cut and i < top]
+    tied = [p.description for p in people if score(p) == cut]
     figure = said[len(ahead)][said[len(ahead)].rindex("(") + 1:-1]
     lead = f"{' and '.join(said[i] for i in ahead)} {did} ~; then " if ahead else ""
     names = ", ".join(tied[:-1]) + f" and {tied[-1]}"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_into
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -203,11 +204,11 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
-    named = executor.run(Query(find="who", who=ask.who, act="spoke"), before_time)
+    # (the person is resolved over the whole recording: the place and window are the role's)
+    named = named_into(executor, Query(find="who", act="spoke"), ask.who, res, before_time)
     if named.status != "ok":
         return phrase(named), named
     cid = named.who["who"].character_id
-    res.describe[cid] = named.describe[cid]  # type: ignore[index]   # (as the question names them)
     turns = [e for e in res.events if e.kind == "voice"]
     cond = conditions(res)
     counts, secs = _tally(turns)

@@ -1,8 +1,9 @@
 """Questions about the sentences themselves, not the people: "who spoke the longest single turn?", "who said the
-longest sentence?", "what was the shortest thing anyone said?" (one turn's own length: the time it took to say,
-which the records hold; a person's time in all is the frame's ``measure=time``), "how many different sentences did
-I hear?", "which sentence did I hear most often?", "was anything said more than once?" (turns grouped by what they
-said: two transcripts of one sentence are one, as ``execute.same_sentence`` tells), "what did everyone say?" (each
+longest sentence?", "what was the shortest thing anyone said?", "which room had the longest single turn?" (one
+turn's own length: the time it took to say, which the records hold; a person's time in all is the frame's
+``measure=time``), "how many different sentences did I hear?", "which sentence did I hear most often?", "was anything
+said more than once?" (turns grouped by what they said: two transcripts of one sentence are one, as
+``execute.same_sentence`` tells), "what did everyone say?" (each
 speaker's sentences), "who said the most words?" (each person's words as heard, counted).
 
 One frame selects everyone's voice turns in the question's window and place (the model's frame keeps those; a
@@ -22,7 +23,7 @@ from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import AMOUNT, ordinal_word, times_word
+from .words import AMOUNT, ordinal_word, the_place, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
                      r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
@@ -103,6 +104,9 @@ _EACH_SAID = re.compile(r"^\W*what\s+(?:did|have|had|has)\s+(?:everyone|everybod
                         r"them|the\s+(?:speakers|voices))\s+(?:\w+\s+)?(?:say|said|tell|told)\b(?![^?]*\babout\b)",
                         re.IGNORECASE)
 
+
+# "which room had the longest single turn?", "where was the shortest sentence said?": the room is asked
+_WHERE = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)s?|where)\b", re.IGNORECASE)
 
 # "whose first turn was the longest?", "which person's last turn was the shortest?", "who had the longest first turn?"
 _NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|who\s+had\s+the\s+(?P<w1>longest|shortest|"
@@ -224,6 +228,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
+        if _WHERE.match(question):     # "which room had the longest single turn?": the turns placed first
+            executor.place_turns(res, turns)
         return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
@@ -332,6 +338,10 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
     if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"
+    elif _WHERE.match(question):     # "in which room was the longest turn spoken?": the room(s) first
+        rooms = list(dict.fromkeys(res.places[e.id] for e in ties if e.id in res.places))
+        lead = f"In {_join([the_place(r) for r in rooms])}" if rooms else "I cannot place it in a room I knew"
+        text = f"{lead}{' (a tie across rooms)' if len(rooms) > 1 else ''}. {_cap(text)}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
 

@@ -4,8 +4,9 @@ did I hear more speech?", "was the office noisier than the lab?", "where was the
 "Quieter" and "more speech" are the seconds of detected speech placed in each room (every voice turn in the frame's
 window, placed on the robot's track), not the number of turns nor of people (those are "which room had the most
 turns / people?", place_forms.busiest_place). Two rooms the question names are compared; otherwise every room where
-the robot was, a room with no speech counted as none. The answer says each room's seconds, checked against the
-result like any frame's.
+the robot was, a room with no speech counted as none. One person's seconds per room answer "where did A talk for the
+longest time?" (by turns: "where did A speak most often?" is a frame's). The answer says each room's seconds, checked
+against the result like any frame's.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from m3_memory.store.where import find_place, load_places, robot_stays
 
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
-from .words import seconds_word, the_place
+from .turn_sequence import people_in
+from .wording import QUOTED
+from .words import seconds_word, tenths, the_place
 
 _LESS = ("quieter", "quietest", "less", "least")
 _LOUD = r"quieter|quietest|noisier|noisiest|louder|loudest|chattier|chattiest"
@@ -39,14 +43,35 @@ _THAN = re.compile(rf"^\W*(?:was|were|is)\s+the\s+{_NOT_PERSON}(?P<a>[a-z]+(?:\s
                    rf"(?P<a2>[a-z]+(?:\s+room)?)\s+than\s+in\s+(?:the\s+)?(?P<b2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
+_TALK = r"(?:spoke|speak|talk|talked|talking|speaking)"
+# "in which room did B speak for the most seconds?", "where did A talk for the longest time in total?", "where did C
+# talk the longest?", "in which room was A's speaking time the longest?" (one person's seconds per room)
+_MOST = r"(?:most|least|longest|shortest)"
+_LONGEST_IN = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)|where)\b[^?]*?\b(?:"
+                         rf"{_TALK}\s+(?:for\s+)?(?:the\s+)?(?P<a>{_MOST})\s+(?:(?:amount\s+of\s+)?(?:time|seconds)\b|"
+                         r"in\s+(?:total|all)\b|overall\b|altogether\b)|"
+                         rf"{_TALK}\s+(?:for\s+)?(?:the\s+)?(?P<b>longest|shortest)\b(?!\s+(?:single|one|sentence|turn|"
+                         r"utterance|remark|line|thing|words?)\b)|"
+                         rf"(?P<f>{_MOST})\s+of\s+[^?]*?(?:'s|’s)\s+(?:speaking|talking|talk|speech)(?:\s+time)?\b|"
+                         rf"(?P<c>{_MOST})\s+(?:total\s+)?(?:speaking|talking|talk|speech)\s+time\b|"
+                         rf"(?:speaking|talking|talk|speech)\s+time\s+(?:was|is)\s+(?:the\s+)?(?P<d>{_MOST})\b|"
+                         rf"(?:spend|spent)\s+the\s+(?P<e>{_MOST})\s+time\s+{_TALK})", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SpeechPlacesAsk:
     less: bool                    # the quieter room (else the one with more speech)
     places: tuple[str, ...] = ()  # the rooms the question names (words as asked)
     yes_no: bool = False          # "was A quieter than B?": about the first of the two
+    who: str | None = None        # one person's seconds of speech per room ("where did A talk the longest?")
 
 
 def asks_speech_places(question: str) -> SpeechPlacesAsk | None:
+    people = people_in(question)
+    m = _LONGEST_IN.match(QUOTED.sub(" quoted ", question))
+    if m is not None and len(people) <= 1:
+        word = next(g for g in m.group("a", "b", "c", "d", "e", "f") if g).lower()
+        return SpeechPlacesAsk(word in ("least", "shortest"), who=people[0] if people else None)
     m = _THAN.match(question)
     if m is not None:
         word = (m.group("w") or m.group("m")).lower()
@@ -71,6 +96,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SpeechPlacesAsk,
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
+    if ask.who:
+        return _person(executor, res, ask, before_time)
     known = load_places(executor.store)
     rooms = [p.name for w in ask.places if (p := find_place(known, w)) is not None]
     if ask.yes_no and len(rooms) < 2:
@@ -108,5 +135,47 @@ def answer(executor: QueryExecutor, q: Query, ask: SpeechPlacesAsk,
         text = f"About the same in each{cond}: {each} of speech."
     else:
         text = f"I heard {word} speech in {_join([the_place(r) for r in top])}{cond} (seconds of speech: {each})."
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
+            before_time: float | None) -> tuple[str, QueryResult]:
+    """"A spoke for the longest time in the garden (3.9 seconds; the lab 1.9 seconds)." (each room where they spoke,
+    in tenths; two rooms equal in tenths are told apart in hundredths, or said to be a tie)."""
+    named = named_into(executor, Query(find="who", act="spoke"), ask.who or "", res, before_time)
+    if named.status != "ok":
+        return phrase(named), named
+    cid = named.who["who"].character_id
+    who, cond = res.describe[cid], conditions(res)
+    mine = [e for e in res.events if e.kind == "voice" and e.character_id == cid]
+    executor.place_turns(res, mine)
+    seconds: dict[str, float] = defaultdict(float)
+    for e in mine:
+        if e.id in res.places:
+            seconds[res.places[e.id]] += e.end - e.start
+    res.events = mine + [e for e in res.events if e not in mine]
+    if not seconds:
+        return _cap(f"{who} never spoke{cond}" + (" in a place I know." if mine else ".")), res
+    ranked = sorted(seconds, key=lambda r: seconds[r], reverse=not ask.less)
+    res.place_counts = {r: tenths(seconds[r]) for r in ranked}
+    res.seconds = {**res.seconds, **{-1 - i: round(seconds[r], 2) for i, r in enumerate(ranked)},
+                   **{-101 - i: tenths(seconds[r]) for i, r in enumerate(ranked)}}
+    res.steps.append({"step": "one person's seconds of speech per room", "rooms": dict(res.place_counts)})
+    word = f"for the {'shortest' if ask.less else 'longest'} time"
+    each = "; ".join(f"{the_place(r)} {seconds_word(res.place_counts[r])}" for r in ranked[1:])
+    first = ranked[0]
+    res.value = [first]
+    if len(ranked) > 1 and res.place_counts[ranked[1]] == res.place_counts[first]:
+        if round(seconds[ranked[1]], 2) == round(seconds[first], 2):
+            res.value = [r for r in ranked if round(seconds[r], 2) == round(seconds[first], 2)]
+            text = f"{who} spoke equally long in {_join([the_place(r) for r in res.value])}{cond} " \
+                   f"({seconds_word(res.place_counts[first])} each)."
+        else:
+            text = f"{who} spoke {word} in {the_place(first)}{cond}, by a hair: {round(seconds[first], 2):.2f} " \
+                   f"seconds there, {round(seconds[ranked[1]], 2):.2f} in {the_place(ranked[1])}."
+    else:
+        text = f"{who} spoke {word} in {the_place(first)}{cond} ({seconds_word(res.place_counts[first])}" \
+               f"{'; ' + each if each else ''})."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res

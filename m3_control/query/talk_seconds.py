@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .result import QueryResult, Turn
 
 TIE_S = 0.3
-_DECIMAL = re.compile(r"\b\d+\.\d\b")
+_DECIMAL = re.compile(r"\b\d+\.\d{1,2}\b")   # (tenths, or hundredths where a near tie is told apart)
 
 
 def talk_seconds(events: Iterable[Turn], kind: str = "voice", character: int | None = None) -> float:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
+from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .polarity import YES_NO_QUESTION
 from .result import QueryResult
@@ -163,14 +164,9 @@ def _pair(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
-    ids: list[int] = []
-    for ref in ask.pair:
-        one = executor.run(replace(prepare(q), who=ref), before_time)
-        if one.status != "ok":
-            return phrase(one), one
-        cid = one.who["who"].character_id
-        ids.append(cid)  # type: ignore[arg-type]
-        res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
+    ids = named_ids(executor, prepare(q), ask.pair, res, before_time)      # (as the question names them)
+    if isinstance(ids, QueryResult):
+        return phrase(ids), ids
     cond = conditions(res)
     mine = {c: [e for e in res.events if e.kind == "voice" and e.character_id == c] for c in ids}
     for c in ids:

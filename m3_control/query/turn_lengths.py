@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .anchored import named_into
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_into
 from .phrase import REFUSAL, check, phrase
 from .repair import time_of
 from .result import QueryResult

@@ -10,9 +10,13 @@
 - ``together``: two people's turns or seconds added up ("how many seconds did A and B speak for together?");
 - ``ratio``: one person's turns (seconds) for each of another's ("what's the ratio of A's turns to B's?", "how many
   turns did B take for every turn of C's?");
-- ``per_person``: the turns each person took on average ("on average, how many times did each speaker talk?");
+- ``per_person``: the turns (seconds of speech) each person took on average ("on average, how many times did each
+  speaker talk?", "what was the average speaking time per person?");
+- ``share`` asked yes / no: "was more than half of the speech A's?", "did B do most of the talking?" (the measure
+  asked decides; the other is said beside it);
+- ``length``: how long the recording is ("how long was the recording?", "how many seconds did the recording last?");
 - ``rate``: turns a minute over the recording, everyone's or one person's ("how many turns per minute did I hear?",
-  "how many times per minute did B speak?");
+  "how many times per minute did B speak?"); in a room, over the robot's time there;
 - ``covered``: how much of the recording someone was speaking, or nobody was ("what percentage of the recording had
   someone speaking?", "for what percentage of the time was nobody speaking?"): overlapping turns counted once.
 
@@ -23,10 +27,12 @@ middle of the recording" does). Every figure the answer states is the result's, 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .robot_track import robot_time_in
@@ -68,18 +74,30 @@ _SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|fo
                            r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
                            r"(?:speaking|talking))\b", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
-_RATE = re.compile(r"\b(?:turns|times|utterances|sentences)\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
-                   r"\b(?:per|a|each|every)\s+minute\b[^?]*\b(?:turns|times|utterances|sentences)\b", re.IGNORECASE)
+_RATE_WHAT = r"(?:turns|times|utterances|sentences|rate|speak|spoke|talk|talked|speaking|talking)"
+_RATE = re.compile(rf"\b{_RATE_WHAT}\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
+                   rf"\b(?:per|a|each|every)\s+minute\b[^?]*\b{_RATE_WHAT}\b", re.IGNORECASE)
+# "how long was the recording?", "how many seconds did the recording last?", "what was the length of the video?"
+_LENGTH = re.compile(rf"^\W*(?:how\s+long\s+(?:was|is|did)|how\s+many\s+(?:seconds|minutes)\s+(?:did|does|was|is)|"
+                     rf"for\s+how\s+long\s+did|what\s+(?:was|is)\s+the\s+(?:total\s+)?(?:length|duration)\s+of)\s+"
+                     rf"{_WHOLE}(?:\s+(?:last|run|go\s+on|take|long|in\s+(?:total|all|seconds|minutes)|altogether|for))*"
+                     r"\W*$", re.IGNORECASE)
+# "was more than half of the speech A's?", "did B do more than half of the talking?", "did A take most of the turns?"
+_HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?P<more>more|over|greater|less|fewer|under)"
+                   r"\s+than\s+half|over\s+half|under\s+half|the\s+majority\s+of|most\s+of\s+the\s+(?:talking|speech|"
+                   r"speaking|turns|conversation|talk))\b", re.IGNORECASE)
+_BY_TURNS = re.compile(r"\b(?:times|turns?|utterances)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class StatsAsk:
-    kind: str                       # difference | share | rate | covered | together | ratio | per_person
+    kind: str                       # difference | share | rate | covered | together | ratio | per_person | length
     people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
     seconds: bool = False           # by seconds of speech (else by turns)
     less: bool = False              # difference: asked as "shorter / fewer"
     nobody: bool = False            # covered: asked about the time nobody spoke
     own: bool = False               # share: of the person's own turns (speech), the part in the frame's place / window
+    half: str = ""                  # share asked yes / no: "more" (than half, the majority) or "less" (than half)
 
 
 def asks_stats(question: str) -> StatsAsk | None:
@@ -92,6 +110,11 @@ def asks_stats(question: str) -> StatsAsk | None:
         a, b = (people[1], people[0]) if k == 0 else (people[0], people[1])
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\b(?:times|turns)\b", plain, re.I)
         return StatsAsk("difference", (a, b), seconds=by_seconds, less=bool(_LESS.search(plain)))
+    half = _HALF.match(plain)
+    if half is not None and len(people) == 1:
+        less = (half.group("more") or "").lower() in ("less", "fewer", "under") or bool(re.search(r"\bunder\s+half\b",
+                                                                                                 plain, re.I))
+        return StatsAsk("share", (people[0],), seconds=not _BY_TURNS.search(plain), half="less" if less else "more")
     if _SHARE.search(plain) and len(people) == 1:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
         return StatsAsk("share", (people[0],), seconds=by_seconds, own=bool(_OWN.search(plain)))
@@ -104,6 +127,11 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("together", tuple(people), seconds=by_seconds)
     if _AVERAGE.search(plain) and _PER_PERSON.search(plain) and _COUNTED.search(plain) and not people:
         return StatsAsk("per_person")
+    if _AVERAGE.search(plain) and _PER_PERSON.search(plain) and not people and not _BY_TURNS.search(plain) and \
+            (_SECONDS_WORDS.search(plain) or re.search(r"\bhow\s+(?:long|much)\b", plain, re.IGNORECASE)):
+        return StatsAsk("per_person", seconds=True)    # "on average, how many seconds did each person speak?"
+    if _LENGTH.match(plain) and not people:
+        return StatsAsk("length")
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
     if _SILENT_TOTAL.search(plain) and not people:     # "how many seconds of silence were there in the hallway?"
@@ -123,17 +151,11 @@ def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float 
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
-    ids: list[int] = []
-    for ref in ask.people:      # each person the question names, resolved as a frame would
-        one = executor.run(Query(find="who", who=ref, act="spoke", place=q.place, from_=q.from_, to=q.to),
-                           before_time)
-        if one.status != "ok":
-            return phrase(one), one
-        cid = one.who["who"].character_id
-        ids.append(cid)  # type: ignore[arg-type]
-        res.describe[cid] = one.describe[cid]  # type: ignore[index]   # (as the question names them)
+    ids = named_ids(executor, prepare(q), ask.people, res, before_time)    # (as the question names them)
+    if isinstance(ids, QueryResult):
+        return phrase(ids), ids
     text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered, "together": _together,
-            "ratio": _ratio, "per_person": _per_person}[ask.kind](
+            "ratio": _ratio, "per_person": _per_person, "length": _length}[ask.kind](
         executor, res, turns, ids, ask, before_time)
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
@@ -183,6 +205,8 @@ def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int
         return _own_share(executor, res, turns, cid, ask, before_time)
     if not turns:
         return f"I heard nobody speak{cond}."
+    if ask.half:
+        return _half(res, turns, cid, ask)
     if ask.seconds:
         total = sum(e.end - e.start for e in turns)
         pct = int(round(100 * s / total)) if total else 0
@@ -194,12 +218,31 @@ def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int
     return f"{who} took {n} of the {len(turns)} turns I heard{cond} ({pct} %)."
 
 
+def _half(res: QueryResult, turns: list, cid: int, ask: StatsAsk) -> str:
+    """"No: A's speech was 10.3 of the 21.8 seconds I heard (47 %); by turns, 7 of 13 (54 %)." (the yes / no is the
+    measure asked; the other is said beside it)."""
+    n, s = _totals(turns, cid)
+    total = sum(e.end - e.start for e in turns)
+    mine, whole = tenths(s), tenths(total)
+    pct_s, pct_n = int(round(100 * s / total)) if total else 0, int(round(100 * n / len(turns)))
+    res.value = (n, len(turns), pct_s, pct_n)
+    res.seconds = {**res.seconds, -1: mine, -2: whole}
+    part = n / len(turns) if not ask.seconds else (s / total if total else 0.0)
+    yes = part > 0.5 if ask.half == "more" else part < 0.5
+    lead = "Exactly half" if part == 0.5 else ("Yes" if yes else "No")
+    who, cond = res.describe[cid], conditions(res)
+    by_s = f"{who}'s speech was {seconds_word(mine)} of the {seconds_word(whole)} I heard{cond} ({pct_s} %)"
+    by_n = f"{who} took {n} of the {len(turns)} turns{cond} ({pct_n} %)"
+    return f"{lead}: {by_s}; by turns, {n} of {len(turns)} ({pct_n} %)." if ask.seconds else \
+        f"{lead}: {by_n}; by seconds of speech, {seconds_word(mine)} of {whole} ({pct_s} %)."
+
+
 def _own_share(executor: QueryExecutor, res: QueryResult, turns: list, cid: int, ask: StatsAsk,
                before_time: float | None) -> str:
     """"Of A's 3 turns, 2 were in the kitchen (67 %)." (their turns in the frame's place and window, of all theirs)."""
     cond, who = conditions(res), res.describe[cid]
-    everyone = executor.run(Query(find="who", act="spoke"), before_time)
-    mine = [e for e in everyone.events if e.kind == "voice" and e.character_id == cid]
+    theirs = executor.run(Query(find="who", who=f"<character_{cid}>", act="spoke"), before_time)
+    mine = [e for e in theirs.events if e.kind == "voice" and e.character_id == cid]
     n, s = _totals(turns, cid)
     n_all, s_all = len(mine), sum(e.end - e.start for e in mine)
     res.events = list(dict.fromkeys([e for e in turns if e.character_id == cid] + mine)) + \
@@ -260,11 +303,20 @@ def _per_person(executor: QueryExecutor, res: QueryResult, turns: list, ids: lis
                 before_time: float | None) -> str:
     """"I heard 17 turns from 4 people: 4.2 each on average (A 8, B 3, ...)."."""
     cond = conditions(res)
-    counts: dict[int, int] = {}
-    for e in turns:
-        counts[e.character_id] = counts.get(e.character_id, 0) + 1
+    counts = Counter(e.character_id for e in turns)
     if not counts:
         return f"I heard nobody speak{cond}."
+    if ask.seconds:     # "on average, how many seconds did each person speak?"
+        secs: dict[int, float] = {}
+        for e in turns:
+            secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
+        total, mean = tenths(sum(secs.values())), tenths(sum(secs.values()) / len(secs))
+        each = {c: tenths(x) for c, x in secs.items()}
+        res.value = (len(secs),)
+        res.seconds = {**res.seconds, **each, -1: mean, -2: total}
+        said = "; ".join(f"{res.describe[c]} {seconds_word(x)}" for c, x in each.items())
+        return f"I heard {seconds_word(total)} of speech from {len(secs)} " \
+               f"{'person' if len(secs) == 1 else 'people'}{cond}: {seconds_word(mean)} each on average ({said})."
     mean = tenths(len(turns) / len(counts))
     res.value = (len(turns), len(counts), *counts.values(), *((mean,) if isinstance(mean, int) else ()))
     res.seconds = {**res.seconds, -1: mean}     # (the average in tenths, for the answer's check)
@@ -280,10 +332,33 @@ def _recorded(executor: QueryExecutor, res: QueryResult, before_time: float | No
     return max(0.0, (min(end, t2) if t2 is not None else end) - (t1 or 0.0))
 
 
+def _length(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+            before_time: float | None) -> str:
+    """"I recorded 71 seconds (1 minute 11 seconds), from the start to the last input I hold."."""
+    end = executor.store.perceived_until(before_time) or max((e.end for e in res.events), default=0.0)
+    if end <= 0:
+        return "I have recorded nothing yet."
+    secs = int(round(end))
+    m, rest = divmod(secs, 60)
+    res.value = (secs, m, rest)
+    minutes = f" ({m} minute{'s' if m != 1 else ''}{f' {seconds_word(rest)}' if rest else ''})" if m else ""
+    return f"I recorded {seconds_word(secs)}{minutes}, from the start to the last input I hold."
+
+
+def _span(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
+    """The seconds a rate or a share of the time is of: the recording in the question's window, or in a place, the
+    robot's time there (in the window)."""
+    if not res.query.place:
+        return _recorded(executor, res, before_time)
+    t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
+    return float(robot_time_in(executor.store, res, res.query.place, t1, t2 if t2 is not None else before_time))
+
+
 def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
           before_time: float | None) -> str:
-    """"I heard 19 turns in 100 seconds of recording: 11.4 a minute"."""
-    span, cond = _recorded(executor, res, before_time), conditions(res)
+    """"I heard 19 turns in 100 seconds of recording: 11.4 a minute" (in a place: of the robot's time there)."""
+    span, cond = _span(executor, res, before_time), conditions(res)
+    of = "of my time there" if res.query.place else "of recording"
     if span <= 0:
         return "I have recorded nothing yet."
     mine = [e for e in turns if e.character_id == ids[0]] if ids else turns
@@ -294,18 +369,15 @@ def _rate(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int]
     if ids:
         res.events = mine + [e for e in res.events if e not in mine]
         return f"I heard {res.describe[ids[0]]} {times_word(len(mine))}{cond} in {seconds_word(int(round(span)))} " \
-               f"of recording: {figure} a minute."
-    return f"I heard {len(turns)} turns{cond} in {seconds_word(int(round(span)))} of recording: {figure} a minute."
+               f"{of}: {figure} a minute."
+    return f"I heard {len(turns)} turns{cond} in {seconds_word(int(round(span)))} {of}: {figure} a minute."
 
 
 def _covered(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
              before_time: float | None) -> str:
     """"Someone was speaking for 35 of the 100 seconds recorded (35 %); nobody for the other 65 (65 %)"; in a place,
     of the robot's seconds there."""
-    span, cond = _recorded(executor, res, before_time), conditions(res)
-    if res.query.place:     # (the recording in a place: the robot's time there, in the question's window)
-        t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
-        span = float(robot_time_in(executor.store, res, res.query.place, t1, t2 if t2 is not None else before_time))
+    span, cond = _span(executor, res, before_time), conditions(res)
     if span <= 0:
         return "I have recorded nothing yet."
     spoken, reach = 0.0, None

@@ -1,0 +1,222 @@
+"""Question forms found by the blind probes 793-794 (held out, templates committed before their scenes were built).
+
+On the meeting of tests/test_query_held_forms_83.py (asked at 1:31, 90 seconds recorded):
+
+    kitchen 0:00-0:30: Ann 0:02-0:04 (RED), Bo 0:10-0:12 (COFFEE)
+    office  0:30-1:00: Cy 0:35-0:36.45, Bo 0:40-0:41.9, Cy 0:45-0:46.45, Bo 0:50-0:51.9, Cy 0:55-0:56.5 (TECH)
+    lab     1:00-1:30: Ann 1:05-1:07, Ann 1:10-1:11.9, Cy 1:20-1:21.9
+
+Turns: Ann 3, Bo 3, Cy 4 (10). Seconds: Cy 6.3 (office 4.4, lab 1.9), Ann 5.9 (kitchen 2, lab 3.9), Bo 5.8 (kitchen
+2, office 3.8); 18 in all.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.both_conditions import asks_both
+from m3_control.query.plans import plan_for
+from m3_control.query.speech_places import asks_speech_places
+from m3_control.query.turn_stats import asks_stats
+
+from .test_query_also import answer
+from .test_query_executor import TECH
+from .test_query_held_forms_83 import seconds_meeting, sx  # noqa: F401  (the fixture)
+
+BO = 'the person who said "The coffee machine is broken"'
+CY = f'the person who said "{TECH}"'
+Cy = CY[0].upper() + CY[1:]
+Bo = BO[0].upper() + BO[1:]
+
+
+# ---- held-out 793 and 794: "how long was the recording?" and "how many seconds did the recording last?" were a
+# search's "no memory": the recording's length, to the last input the memory holds ----
+
+@pytest.mark.parametrize("question", [
+    "How long was the recording?",
+    "How many seconds did the recording last?",
+    "What was the length of the recording?",
+    "For how long did the whole recording run?",
+    "How long is the video in seconds?",
+])
+def test_the_recordings_length_is_asked(question):
+    ask = asks_stats(question)
+    assert ask is not None and ask.kind == "length", question
+
+
+@pytest.mark.parametrize("question", [
+    "How long was the recording in the lab?",       # (the robot's time there)
+    "How long was I in the kitchen?",
+    "How long did Ann speak?",
+    "How long was the silence before the recording ended?",
+])
+def test_not_the_recordings_length(question):
+    ask = asks_stats(question)
+    assert ask is None or ask.kind != "length", question
+
+
+def test_the_recordings_length_answered(sx):  # noqa: F811
+    said = "I recorded 90 seconds (1 minute 30 seconds), from the start to the last input I hold."
+    assert answer(sx, "How long was the recording?", "find=how_long").answer == said
+    assert answer(sx, "How many seconds did the recording last?", "find=count_times").answer == said
+
+
+# ---- held-out 793 and 794: "on average, how many seconds did each person speak?" got the average turn, and "what
+# was the average speaking time per person?" a search's "no memory": everyone's seconds over the people ----
+
+@pytest.mark.parametrize("question", [
+    "On average, how many seconds did each person speak?",
+    "What was the average speaking time per person?",
+    "On average, how long did each speaker talk?",
+    "What was the mean talking time per speaker?",
+])
+def test_average_seconds_per_person_is_asked(question):
+    ask = asks_stats(question)
+    assert ask is not None and ask.kind == "per_person" and ask.seconds, question
+
+
+@pytest.mark.parametrize("question", [
+    "On average, how long was each person's turn?",          # (the average turn: turn_average)
+    "What was the average turn length per speaker?",
+    "On average, how many times did each person speak?",     # (turns each: per_person by turns)
+])
+def test_not_average_seconds_per_person(question):
+    ask = asks_stats(question)
+    assert ask is None or not (ask.kind == "per_person" and ask.seconds), question
+
+
+def test_average_seconds_per_person_answered(sx):  # noqa: F811
+    said = f"I heard 18 seconds of speech from 3 people: 6 seconds each on average (Ann 5.9 seconds; {BO} 5.8 " \
+           f"seconds; {CY} 6.3 seconds)."
+    assert answer(sx, "On average, how many seconds did each person speak?", "find=how_long by=turn").answer == said
+    assert answer(sx, "What was the average speaking time per person?", "find=how_long").answer == said
+
+
+# ---- held-out 793 and 794: "was more than half of the speech A's?" and "did B do more than half of the talking?"
+# were answered as "did A speak more often than anyone?": one person's share, asked yes / no ----
+
+@pytest.mark.parametrize("question, seconds, half", [
+    ("Was more than half of the speech Ann's?", True, "more"),
+    (f"Did {BO} do more than half of the talking?", True, "more"),
+    (f"Did {CY} take more than half of the turns?", False, "more"),
+    ("Did Ann do most of the talking?", True, "more"),
+    ("Was Ann responsible for the majority of the turns?", False, "more"),
+    (f"Did {CY} speak less than half of the time?", True, "less"),
+])
+def test_more_than_half_is_a_share_asked_yes_or_no(question, seconds, half):
+    ask = asks_stats(question)
+    assert ask is not None and ask.kind == "share" and ask.seconds == seconds and ask.half == half, question
+
+
+@pytest.mark.parametrize("question", [
+    "Did Ann speak more than Bo?",
+    "Was more than half of the recording silent?",           # (nobody named: the recording's share)
+    "What share of the turns were Ann's?",
+    "Did Ann speak in the first half?",
+])
+def test_not_more_than_half(question):
+    ask = asks_stats(question)
+    assert ask is None or not ask.half, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Was more than half of the speech Ann's?", 'find=yes who="Ann" times>other',
+     "No: Ann's speech was 5.9 seconds of the 18 seconds I heard (33 %); by turns, 3 of 10 (30 %)."),
+    (f"Did {CY} take more than half of the turns?", "find=yes times>other",
+     f"No: {CY} took 4 of the 10 turns (40 %); by seconds of speech, 6.3 seconds of 18 (35 %)."),
+    (f"Did {CY} do less than half of the talking?", "find=yes",
+     f"Yes: {CY}'s speech was 6.3 seconds of the 18 seconds I heard (35 %); by turns, 4 of 10 (40 %)."),
+])
+def test_more_than_half_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 793 and 794: "how many turns a minute did I hear in the lab?" was over the whole recording, and "at
+# what rate per minute did people speak in the living room?" listed what was said: a rate in a room is over the
+# robot's time there ----
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("How many turns a minute did I hear in the office?", 'find=count_times by=turn place="office"',
+     "I heard 5 turns in the office in 29 seconds of my time there: 10.3 a minute."),
+    ("At what rate per minute did people speak in the lab?", 'find=what place="lab"',
+     "I heard 3 turns in the lab in 30 seconds of my time there: 6 a minute."),
+])
+def test_a_rate_in_a_room_is_over_the_robots_time_there(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 793 and 794: "in which room did B speak for the most seconds?" and "where did A talk for the longest
+# time in total?" were ranked by turns: one person's seconds of speech per room ----
+
+@pytest.mark.parametrize("question, less", [
+    ("In which room did Ann speak for the most seconds?", False),
+    ("Where did Ann talk for the longest time in total?", False),
+    ("Where did Ann talk the longest?", False),
+    ("In which room did Ann spend the least time talking?", True),
+    ("Which room had the most of Ann's speaking time?", False),
+])
+def test_one_persons_seconds_per_room_is_asked(question, less):
+    ask = asks_speech_places(question)
+    assert ask is not None and ask.who == "Ann" and ask.less == less, question
+
+
+@pytest.mark.parametrize("question", [
+    "Where did Ann speak most often?",            # (by turns: a frame's)
+    "In which room did Ann speak first?",
+    "Where was Ann when she spoke the longest sentence?",
+])
+def test_not_one_persons_seconds_per_room(question):
+    ask = asks_speech_places(question)
+    assert ask is None or ask.who is None, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    (f"In which room did {CY} speak for the most seconds?", "find=where pick=most",
+     f"{Cy} spoke for the longest time in the office (4.4 seconds; the lab 1.9 seconds)."),
+    ("Where did Ann talk for the shortest time?", 'find=where who="Ann" pick=least',
+     "Ann spoke for the shortest time in the kitchen (2 seconds; the lab 3.9 seconds)."),
+    (f"Where did {BO} talk for the longest time in total?", "find=where pick=most",
+     f"{Bo} spoke for the longest time in the office (3.8 seconds; the kitchen 2 seconds)."),
+])
+def test_one_persons_seconds_per_room_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 794: "which people spoke in both the first and the second half of the recording?" read "first" as
+# a place: the halves asked in more words ----
+
+@pytest.mark.parametrize("question", [
+    "Which people spoke in both the first and the second half of the recording?",
+    "Did Ann speak in the first half and in the second half?",
+    "Who spoke in each half of the recording?",
+    "Who talked in both halves?",
+])
+def test_both_halves_in_more_words(question):
+    ask = asks_both(question)
+    assert ask is not None and ask.halves, question
+
+
+def test_both_halves_answered(sx):  # noqa: F811
+    assert answer(sx, "Which people spoke in both the first and the second half of the recording?",
+                  "find=who times=2").answer == \
+        f"Ann, {BO} and {CY} spoke both in the first half (before 0:45) and in the second half (after 0:45)."
+    assert answer(sx, "Did Ann speak in the first half and in the second half?", 'find=yes who="Ann"').answer == \
+        "Yes, Ann spoke both in the first half (before 0:45) and in the second half (after 0:45)."
+
+
+# ---- held-out 793 and 794: "which room had the longest single turn?" listed the turns and no room: the room of the
+# longest (shortest) turn, a tie across rooms said ----
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Which room had the longest single turn?", "find=where pick=most by=turn",
+     'In the kitchen. The longest single turn was Ann, at 00:02: "Put the red folder on the desk." (2.0 seconds). '
+     "2 other turns came within a tenth of a second of it."),
+    ("In which room was the shortest turn spoken?", "find=where pick=least by=turn",
+     f'In the office. The shortest single turns (2, as long as each other) were {CY}, at 00:35: "{TECH}." '
+     f'(1.5 seconds); {CY}, at 00:45: "{TECH}." (1.5 seconds). 1 other turn came within a tenth of a second of '
+     "them."),
+])
+def test_the_room_of_the_longest_turn(sx, question, frame, said):  # noqa: F811
+    res = answer(sx, question, frame)
+    assert res.answer == said
+    assert plan_for(question) is not None
