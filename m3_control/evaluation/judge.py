@@ -22,6 +22,7 @@ from typing import Protocol
 from m3_memory.perception.wer import HOMOPHONES  # one table, shared with the query quote matcher
 from m3_memory.timeline import Timeline
 
+from ..query.words import ONE_TO_TWENTY
 from .judge_prompt import JUDGE_PROMPT, JUDGE_SYSTEM
 
 
@@ -77,10 +78,9 @@ class NormalizedMatchJudge:
         return Verdict(not missing, self.name, f"missing: {' '.join(missing)}" if missing else "all words found")
 
 
-_ZERO_TO_TWENTY = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                   "sixteen seventeen eighteen nineteen twenty")
-_NUMBER_WORDS = {w: i for i, w in enumerate(_ZERO_TO_TWENTY.split())}
-_NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3, "never": 0, "none": 0, "nobody": 0}
+# (not "a" / "an": an answer's article is no count)
+_NUMBER_WORDS = {"zero": 0, **{w: i for i, w in enumerate(ONE_TO_TWENTY, 1)}, "once": 1, "twice": 2, "thrice": 3,
+                 "never": 0, "none": 0, "nobody": 0}
 _COUNT_QUESTION = re.compile(r"\bhow (?:many|often)\b|\bnumber of\b")
 _COUNT_UNITS = {"time", "times"}
 _NO_ONE_ANYWHERE = re.compile(r"\bno[\s-]+one\b")

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from .frame import TIMED_REL, Query, compares_with_other, count_rank, rel_base
 from .wording import ORDINAL_WORDS, _rank
+from .words import COUNT_WORDS
 
 _ORD_RE = r"(?:" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))"
 _MOST_WORDS = r"(?:most|highest|greatest|largest|biggest)"
@@ -234,8 +235,6 @@ def nth_anchor(q: Query, plain: str, added: list[str]) -> Query:
 
 _TIMES_SAID = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times\b|\b(?P<w>twice|thrice)\b",
                          re.IGNORECASE)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-                 "twice": 2, "thrice": 3}
 
 
 def count_not_rank(q: Query, plain: str, added: list[str]) -> Query:
@@ -245,7 +244,7 @@ def count_not_rank(q: Query, plain: str, added: list[str]) -> Query:
     if m is None or q.times is not None or not q.pick or not re.fullmatch(r"\d+", q.pick):
         return q
     said = (m.group("n") or m.group("w")).lower()
-    n = int(said) if said.isdigit() else _NUMBER_WORDS[said]
+    n = int(said) if said.isdigit() else COUNT_WORDS[said]
     ranks = {ORDINAL_WORDS.get(o.group(0).lower()) for o in re.finditer(rf"\b{_ORD_RE}\b", plain, re.IGNORECASE)}
     if n != int(q.pick) or n in ranks:    # ("who spoke a second time, twice in all?": the rank stays)
         return q

@@ -11,11 +11,9 @@ import re
 from dataclasses import replace
 
 from .frame import Query, compares_with_other, count_rank
+from .words import NUMBER_WORDS
 
-_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-          "seventeen eighteen nineteen twenty")
-_NUM: dict[str, float] = {w: i for i, w in enumerate(_WORDS.split())}
-_NUM |= {"a": 1, "an": 1, "half": 0.5, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
+_NUM: dict[str, float] = {**NUMBER_WORDS, "half": 0.5}
 _UNIT = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}
 _CLOCK = re.compile(r"^(?:at |the )?(\d{1,3}):([0-5]\d)(?: mark)?$")
 _AMOUNT = re.compile(r"^(?:the |a |an )?(?:first )?([a-z]+|\d+(?:\.\d+)?)[ -](second|seconds|minute|minutes|hour|hours)"

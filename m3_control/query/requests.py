@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import re
 
+from .words import NUMBER_WORDS
+
 _TELL = r"(?:tell|remind|show)\s+me|let\s+me\s+know|say"
 _KNOW = r"(?:remember|recall|know|find\s+out|check|work\s+out|figure\s+out)"
 _REQUEST = re.compile(
@@ -200,8 +202,6 @@ def number_of(question: str) -> str:
                                                                              re.IGNORECASE) else "") + "?"
 
 
-_AMOUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
 _AMOUNT = r"(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty|forty-five|forty|fifty)"
 # "was anyone talking 10 seconds into the recording?": the moment 0:10 (a clock the frame and its checks read)
 _INTO = re.compile(rf"\b(?:(at|after|before|since|until|till|by|from|around)\s+)?(?:about\s+)?{_AMOUNT}\s+"
@@ -220,7 +220,7 @@ _WHERE = re.compile(r"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b"
 
 
 def _amount(word: str) -> int:
-    return int(word) if word.isdigit() else _AMOUNTS[word.lower()]
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
 
 def into_recording(question: str) -> str:

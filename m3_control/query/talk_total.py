@@ -18,12 +18,11 @@ from .frame import Query
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
 from .sentences import one_turn_over
-from .words import seconds_word
+from .words import NUMBER_WORDS, seconds_word
 
 # "did A speak for more than 10 seconds in total?", "has B talked for less than half a minute?": one person's
 # seconds of talk against a number (not "more than 10 seconds after B": a gap; not "more than twice": turns)
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_NUMBERS = NUMBER_WORDS
 _OPS = {"more than": ">", "longer than": ">", "over": ">", "at least": ">=", "less than": "<", "shorter than": "<",
         "under": "<", "fewer than": "<", "at most": "<=", "no more than": "<=", "no longer than": "<="}
 _TOTAL = re.compile(r"^\W*(?:did|has|had|does|do|was|were|is)\b[^?]*?\b(?:speak|spoke|spoken|speaking|talk|talked|"
@@ -51,7 +50,7 @@ def asks_total(question: str) -> TotalAsk | None:
     if len(quoted) > 1 or (not quoted and not re.search(r"\b[A-Z][a-z]+\b", question[1:m.start("op")])):
         return None
     n = m.group("n").lower()
-    value = 0.5 if n.startswith("half") else float(_NUMBERS.get(n, 0) or n)
+    value = 0.5 if n.startswith("half") else float(_NUMBERS.get(n, n))
     seconds = value * (60 if m.group("unit").lower().startswith("minute") else 1)
     return TotalAsk(_OPS[" ".join(m.group("op").lower().split())], seconds, m.group(0)[m.start("op") - m.start():])
 

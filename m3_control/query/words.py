@@ -12,8 +12,12 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
 # "once", "twice", "three (times)": the number of turns a question says
 # "how long", "how many seconds", "how much time": a question asking for a duration
 HOW_LONG = r"how\s+(?:long|many\s+seconds|much\s+time)"
-COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-               "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# the numbers a question writes in words ("two minutes", "forty-five seconds", "a minute")
+ONE_TO_TWENTY = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                  "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+NUMBER_WORDS: dict[str, int] = {"zero": 0, **{w: i for i, w in enumerate(ONE_TO_TWENTY, 1)}, "a": 1, "an": 1,
+                                "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
+COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, **{w: NUMBER_WORDS[w] for w in ONE_TO_TWENTY[:10]}}
 
 
 def ordinal_word(n: int) -> str:
