@@ -1,4 +1,4 @@
-"""Question forms found by the blind probes 793-794 (held out, templates committed before their scenes were built).
+"""Question forms found by the blind probes 793-796 (held out, templates committed before their scenes were built).
 
 On the meeting of tests/test_query_held_forms_83.py (asked at 1:31, 90 seconds recorded):
 
@@ -15,7 +15,9 @@ from __future__ import annotations
 import pytest
 
 from m3_control.query.both_conditions import asks_both
+from m3_control.query.place_counts import asks_place_counts
 from m3_control.query.plans import plan_for
+from m3_control.query.silences import asks_silence
 from m3_control.query.speech_places import asks_speech_places
 from m3_control.query.turn_stats import asks_stats
 
@@ -220,3 +222,100 @@ def test_the_room_of_the_longest_turn(sx, question, frame, said):  # noqa: F811
     res = answer(sx, question, frame)
     assert res.answer == said
     assert plan_for(question) is not None
+
+
+# ---- held-out 795: "what was the longest stretch with nobody speaking?" was a search's "no memory": a stretch
+# (period, spell) with nobody speaking, or without speech, is a silence ----
+
+@pytest.mark.parametrize("question", [
+    "What was the longest stretch with nobody speaking?",
+    "What was the longest period without speech in the office?",
+    "How long was the longest time when no one was talking?",
+    "What was the longest spell of silence?",
+])
+def test_a_stretch_with_nobody_speaking_is_a_silence(question):
+    assert asks_silence(question) is not None, question
+
+
+@pytest.mark.parametrize("question", [
+    "What was the longest stretch of speech?",
+    "Who spoke for the longest period?",
+])
+def test_not_a_silence(question):
+    assert asks_silence(question) is None, question
+
+
+def test_the_longest_stretch_with_nobody_speaking_answered(sx):  # noqa: F811
+    assert answer(sx, "What was the longest stretch with nobody speaking?", "find=what").answer == \
+        f"The longest silence between turns was 23 seconds: from 00:12, after {BO} spoke, to 00:35, when {CY} " \
+        f'spoke. Before it: "The coffee machine is broken"; after it: "{TECH}".'
+
+
+# ---- held-out 795 and 796: "what fraction of the recording did I spend in the office?" and "what percentage of the
+# recording was I in the bathroom?" were answered with the speech there: the robot's own time as a share ----
+
+@pytest.mark.parametrize("question, kind", [
+    ("What fraction of the recording did I spend in the office?", "stay"),
+    ("What percentage of the recording was I in the lab?", "stay"),
+    ("What share of the recording did I stay in the kitchen?", "stay"),
+    ("What percentage of the recording had speech?", "covered"),
+    ("What fraction of the recording did I hear speech in the office?", "covered"),
+])
+def test_my_time_in_a_room_as_a_share(question, kind):
+    ask = asks_stats(question)
+    assert ask is not None and ask.kind == kind, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("What fraction of the recording did I spend in the office?", 'find=what place="office"',
+     "I was in the office for 29 of the 90 seconds recorded (32 %)."),
+    ("What percentage of the recording was I in the lab?", "find=what times=1 count=10",
+     "I was in the lab for 30 of the 90 seconds recorded (33 %)."),
+])
+def test_my_time_in_a_room_as_a_share_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 796: "how long after B's first words did A first speak?" of an A who had spoken before B gave the
+# time to A's next turn only: A's very first words are said too ----
+
+def test_first_spoke_before_the_moment_is_said(sx):  # noqa: F811
+    q = f"How long after {BO}'s first words did Ann first speak?"
+    assert answer(sx, q, 'find=gap who="Ann" other="The coffee machine is broken" rel=after act=spoke').answer == \
+        f"Ann spoke 55 seconds after {BO} (00:10; then 01:05). Ann had first spoken before that, at 00:02."
+    q = f"How long after Ann's first words did {BO} first speak?"     # (no earlier turn: nothing added)
+    assert answer(sx, q, 'find=gap who="The coffee machine is broken" other="Ann" rel=after act=spoke').answer == \
+        f"{Bo} spoke 8 seconds after Ann (00:02; then 00:10)."
+
+
+# ---- held-out 796: "how soon after I arrived in the lab did anyone speak?" of a robot that began in the lab and came
+# back took 0:00 as the arrival: the room the recording began in was no arrival ----
+
+def test_the_room_the_recording_began_in_is_no_arrival(sx):  # noqa: F811
+    assert answer(sx, "When did I get to the kitchen?", 'find=when place="kitchen" act=seen').answer == \
+        "I was in the kitchen from the start (00:00)."
+    assert answer(sx, "When did I get to the office?", 'find=when place="office" act=seen').answer.startswith(
+        "I got to the office at 00:3")
+
+
+# ---- held-out 796: "did the bathroom have more turns than the lab?" was answered by who spoke there: two rooms'
+# turns (people) compared, asked yes or no ----
+
+@pytest.mark.parametrize("question, places, people", [
+    ("Did the bathroom have more turns than the lab?", ("bathroom", "lab"), False),
+    ("Did the lab have fewer speakers than the office?", ("lab", "office"), True),
+    ("Did the kitchen get more speakers than the garden?", ("kitchen", "garden"), True),
+])
+def test_did_a_room_have_more_turns_than_another(question, places, people):
+    ask = asks_place_counts(question)
+    assert ask is not None and ask.places == places and ask.people == people, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Did the office have more turns than the lab?", 'find=more place="office" act=spoke',
+     "Yes. In the office: people spoke 2 more times there (5 times) than in the lab (3 times)."),
+    ("Did the lab have fewer speakers than the office?", 'find=more place="lab"',
+     "No. The same number: I heard 2 different people in the lab and 2 in the office."),
+])
+def test_did_a_room_have_more_turns_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said

@@ -295,9 +295,12 @@ def _time_of(executor: QueryExecutor, m: Moment, turns: list, res: QueryResult, 
     if m.kind == "start":
         return 0.0, 0.0, None
     if m.kind in ("arrive", "leave"):
-        stays = [s for s in visits(executor.store, res.now) if s[0].lower() == m.place.lower()]
+        track = visits(executor.store, res.now)
+        stays = [s for s in track if s[0].lower() == m.place.lower()]
         if not stays:
             raise _Missing(f"I was never in a place called the {m.place}")
+        if m.kind == "arrive":   # the stay the recording began in was no arrival, where the robot came back later
+            stays = [s for s in stays if s is not track[0]] or stays
         t = stays[0][1] if m.kind == "arrive" else stays[0][2]
         if t is None:
             raise _Missing(f"I have not left the {m.place}")

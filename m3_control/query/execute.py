@@ -537,6 +537,10 @@ class QueryExecutor:
             self._step(res, "gap: no turn to measure to", [])
             return
         res.gap = (start, end)
+        if q.pick == "first" and who is not None and (anchor is None or anchor.character_id != who):
+            own = min((e for e in facts.turns if e.character_id == who and e.kind == kind), key=lambda e: e.start,
+                      default=None)    # "how long after A did B first speak?" of a B who had spoken before A
+            res.near = [own] if own is not None and own.start < min(start, end.start) else []
         res.value = int(round(abs(end.start - start)))
         res.events = sorted({end, *([anchor] if anchor is not None else [])}, key=lambda e: (e.start, e.end, e.id))
         self._step(res, f"gap {res.say(start)} to {res.say(end.start)}: {res.value} s", res.events)

@@ -99,7 +99,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         return q
     m = found[0]
     place = next(p for p in known_places if p.lower() == m.group("place").lower())
-    mine = [s for s in stays() if s[0] == place]
+    track = stays()
+    mine = [s for s in track if s[0] == place]
+    if not m.group("leave"):     # the stay the recording began in was no arrival, where the robot came back later
+        mine = [s for s in mine if s is not track[0]] or mine
     last = (m.group("which") or "").strip().lower() in ("last", "finally")
     stay = (mine[-1] if last else mine[0]) if mine else None
     t = None if stay is None else stay[2] if m.group("leave") else stay[1]

@@ -40,6 +40,9 @@ _FORMS = (
     # than the office?"
     re.compile(rf"^\W*how\s+many\s+{_COMPARE}\s+(?:did|had)\b[^?]*?\b(?:in|at)\s+{_PLACE.format('a')}\s+than\s+"
                rf"(?:in\s+|at\s+)?{_PLACE.format('b')}\b", re.IGNORECASE),
+    # "did the bathroom have more turns than the lab?", "did the office get fewer speakers than the kitchen?"
+    re.compile(rf"^\W*(?:did|does|has|had|was|were|is)\s+{_PLACE.format('a')}\s+(?:have|get|hold|had|see|hear|got)\s+"
+               rf"{_COMPARE}\s+than\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\b", re.IGNORECASE),
     # "where (in which room) did A speak more, the office or the kitchen?"
     re.compile(rf"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b[^?]*?\b{_COMPARE}\s*[,:]?\s+"
                rf"(?:in\s+|at\s+)?{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\s*\??\s*$",
@@ -103,7 +106,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
         return stopped
     ra, rb = results
     if ask.people:
-        return _people_in_two(ask, ra, rb)
+        return _people_in_two(ask, ra, rb, question)
     d = "people" if who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip(results, ask.places, strict=True))
@@ -130,7 +133,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     return text, merged
 
 
-def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tuple[str, QueryResult]:
+def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult, question: str) -> tuple[str, QueryResult]:
     """"Were there more people in the garden or in the office?": the different people heard in each."""
     na, nb = int(ra.value or 0), int(rb.value or 0)
     pa, pb = (r.query.place or p for r, p in zip((ra, rb), ask.places, strict=True))
@@ -142,6 +145,8 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult) -> tup
         word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
         text = f"In the {first[0]}: I heard {k} {word} different {'person' if k == 1 else 'people'} there " \
             f"({first[1]}) than in the {second[0]} ({second[1]})."
+    if YES_NO_QUESTION.match(question):   # "did the lab have fewer speakers than the bathroom?": yes or no first
+        text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined([ra, rb], "people in two places")
     merged.people = union_people([ra, rb])
     merged.value = (na, nb, abs(na - nb))

@@ -536,6 +536,19 @@ def opened_talk(q: Query, plain: str, added: list[str]) -> Query:
     return noted(q, new, added, f"pick={pick}: the question's {m.group(0).strip()!r} (the {pick} to speak)")
 
 
+_FIRST_SPOKE = re.compile(r"\b(?:did|had|does)\b[^?]*?\bfirst\s+(?:speak|talk|say\s+anything|start\s+(?:speaking|"
+                          r"talking))\b", re.IGNORECASE)
+
+
+def first_spoke(q: Query, plain: str, added: list[str]) -> Query:
+    """"How long after A's first words did B first speak?": the time to B's first turn after A's, and B's very first
+    turn where it came before A's (``pick=first``: the answer says so; the records, not the question's assumption)."""
+    if q.find != "gap" or not q.who or q.pick or q.until or not _FIRST_SPOKE.search(plain):
+        return q
+    added.append("pick=first: the person's first words (said where they came before the moment)")
+    return replace(q, pick="first")
+
+
 def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: bool, added: list[str]) -> Query:
     """The forms above a frame must follow, in order (the question check, fidelity.py, calls this once; the window
     from the start of the recording and the choice of two places are applied where their inputs are ready)."""
@@ -548,7 +561,7 @@ def forms(q: Query, plain: str, quoted: list[str], known: list[str], yes_no: boo
     q = one_turn_forms(exact_times(role_person(ranked_speaker(q, plain, added), plain, added), plain, added), plain,
                        quoted, added)
     q = ranked_in_place(nth_minute(compared_times(q, plain, yes_no, added), plain, added), added)
-    q = opened_talk(q, plain, added)
+    q = first_spoke(opened_talk(q, plain, added), plain, added)
     if yes_no:
         return counts_of_two(ever_k_times(rank_identity(q, plain, quoted, added), plain, added), plain, quoted, added)
     return most_of_all(q, plain, quoted, added)

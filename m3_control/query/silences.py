@@ -21,7 +21,13 @@ from .repair import time_of
 from .result import QueryResult
 from .words import AMOUNT, seconds_word
 
-_QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?)"
+_NO_ONE = r"(?:nobody|no\s*-?\s*one|no\s+body)"
+_NOBODY = rf"(?:with\s+{_NO_ONE}\s+(?:speaking|talking)|without\s+(?:any\s+)?(?:speech|talking|speaking|anyone\s+" \
+          rf"(?:speaking|talking)|a\s+word)|of\s+(?:silence|quiet)|when\s+{_NO_ONE}\s+(?:spoke|talked|was\s+" \
+          r"(?:speaking|talking)))"
+# "the longest silence", "the longest stretch with nobody speaking", "the longest period without speech"
+_QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?|" \
+         rf"(?:stretch(?:es)?|periods?|spells?|spans?|intervals?|times?|moments?)\s+(?:of\s+time\s+)?{_NOBODY})"
 _LONGEST = re.compile(rf"\b(?P<which>longest|biggest|largest|greatest|longer|shortest|smallest|briefest)\s+{_QUIET}\b",
                       re.IGNORECASE)
 _LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"

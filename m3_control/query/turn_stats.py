@@ -14,6 +14,8 @@
   speaker talk?", "what was the average speaking time per person?");
 - ``share`` asked yes / no: "was more than half of the speech A's?", "did B do most of the talking?" (the measure
   asked decides; the other is said beside it);
+- ``stay``: the robot's own time in a room as a share of the recording ("what fraction of the recording did I spend
+  in the office?");
 - ``length``: how long the recording is ("how long was the recording?", "how many seconds did the recording last?");
 - ``rate``: turns a minute over the recording, everyone's or one person's ("how many turns per minute did I hear?",
   "how many times per minute did B speak?"); in a room, over the robot's time there;
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
 from .frame import Query
@@ -86,12 +88,15 @@ _LENGTH = re.compile(rf"^\W*(?:how\s+long\s+(?:was|is|did)|how\s+many\s+(?:secon
 _HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?P<more>more|over|greater|less|fewer|under)"
                    r"\s+than\s+half|over\s+half|under\s+half|the\s+majority\s+of|most\s+of\s+the\s+(?:talking|speech|"
                    r"speaking|turns|conversation|talk))\b", re.IGNORECASE)
+# "did I spend", "was I in", "I stayed": the robot's own time, not speech
+_MY_STAY = re.compile(r"\b(?:did|was|were)\s+(?:i|we)\b(?![^?]*\b(?:hear|heard|listen)\b)|\b(?:i|we)\s+(?:spent|"
+                      r"stayed|was|were)\b|\bmy\s+(?:time|stay)\b", re.IGNORECASE)
 _BY_TURNS = re.compile(r"\b(?:times|turns?|utterances)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class StatsAsk:
-    kind: str                       # difference | share | rate | covered | together | ratio | per_person | length
+    kind: str     # difference | share | rate | covered | together | ratio | per_person | length | stay
     people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
     seconds: bool = False           # by seconds of speech (else by turns)
     less: bool = False              # difference: asked as "shorter / fewer"
@@ -132,6 +137,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("per_person", seconds=True)    # "on average, how many seconds did each person speak?"
     if _LENGTH.match(plain) and not people:
         return StatsAsk("length")
+    if _OF_RECORDING.search(plain) and not people and _MY_STAY.search(plain):
+        return StatsAsk("stay")     # "what fraction of the recording did I spend in the office?"
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
     if _SILENT_TOTAL.search(plain) and not people:     # "how many seconds of silence were there in the hallway?"
@@ -155,7 +162,7 @@ def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float 
     if isinstance(ids, QueryResult):
         return phrase(ids), ids
     text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered, "together": _together,
-            "ratio": _ratio, "per_person": _per_person, "length": _length}[ask.kind](
+            "ratio": _ratio, "per_person": _per_person, "length": _length, "stay": _stay}[ask.kind](
         executor, res, turns, ids, ask, before_time)
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
@@ -343,6 +350,23 @@ def _length(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[in
     res.value = (secs, m, rest)
     minutes = f" ({m} minute{'s' if m != 1 else ''}{f' {seconds_word(rest)}' if rest else ''})" if m else ""
     return f"I recorded {seconds_word(secs)}{minutes}, from the start to the last input I hold."
+
+
+def _stay(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
+          before_time: float | None) -> str:
+    """"I was in the office for 26 of the 56 seconds recorded (46 %)." (the robot's own time there)."""
+    if not res.query.place:
+        return "You did not say which room to count my time in."
+    whole = _recorded(executor, res, before_time)
+    there = _span(executor, res, before_time)
+    if whole <= 0:
+        return "I have recorded nothing yet."
+    s, total = int(round(there)), int(round(whole))
+    pct = int(round(100 * there / whole))
+    res.value = (s, total, pct)
+    t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
+    window = conditions(replace(res, query=replace(res.query, place=None))) if t1 is not None or t2 is not None else ""
+    return f"I was in the {res.query.place} for {s} of the {seconds_word(total)} recorded{window} ({pct} %)."
 
 
 def _span(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
