@@ -1,4 +1,4 @@
-"""Question forms found by the blind probes 793-796 (held out, templates committed before their scenes were built).
+"""Question forms found by the blind probes 793-798 (held out, templates committed before their scenes were built).
 
 On the meeting of tests/test_query_held_forms_83.py (asked at 1:31, 90 seconds recorded):
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from m3_control.query.both_conditions import asks_both
+from m3_control.query.person_gaps import asks_person_gap
 from m3_control.query.place_counts import asks_place_counts
 from m3_control.query.plans import plan_for
 from m3_control.query.silences import asks_silence
@@ -318,4 +319,90 @@ def test_did_a_room_have_more_turns_than_another(question, places, people):
      "No. The same number: I heard 2 different people in the lab and 2 in the office."),
 ])
 def test_did_a_room_have_more_turns_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 797 and 798: "which speaker had the longest wait between two of their own turns?" and "who went the
+# longest between two of their own turns?" were "who spoke most often"; "what was the average time between A's
+# turns?" and "on average, how long did B wait between turns?" were a quote and the average turn; "was A ever silent
+# for more than 20 seconds?" was answered from A's turn count: one person's waits, computed ----
+
+@pytest.mark.parametrize("question, who, kind, seconds", [
+    ("Which speaker had the longest wait between two of their own turns?", None, "ranked", 0.0),
+    ("Who went the longest between two of their own turns?", None, "ranked", 0.0),
+    ("Who went the longest without speaking?", None, "ranked", 0.0),
+    ("What was the average time between Ann's turns?", "Ann", "average", 0.0),
+    ("On average, how long did Ann wait between turns?", "Ann", "average", 0.0),
+    ("Was Ann ever silent for more than 20 seconds?", "Ann", "over", 20.0),
+    ("Did Ann ever go more than 15 seconds without speaking?", "Ann", "over", 15.0),
+    ("What was the longest time Ann went without speaking?", "Ann", "longest", 0.0),
+])
+def test_waits_between_ones_own_turns_are_asked(question, who, kind, seconds):
+    ask = asks_person_gap(question)
+    assert ask is not None and (ask.who, ask.kind, ask.seconds) == (who, kind, seconds), question
+    assert plan_for(question).kind == "person_gap", question
+
+
+@pytest.mark.parametrize("question", [
+    "What was the average gap between turns?",          # (everyone's: turn_gaps)
+    "On average, how long was Ann's turn?",              # (the average turn)
+    "Has Ann talked for less than half a minute?",       # (one person's total)
+    "Was anyone silent for more than 20 seconds?",
+])
+def test_not_waits_between_ones_own_turns(question):
+    ask = asks_person_gap(question)
+    assert ask is None or ask.kind not in ("average", "over", "ranked"), question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Which speaker had the longest wait between two of their own turns?", "find=who pick=most",
+     "Ann waited longest between two of their own turns: 61 seconds (from their turn at 00:02 to their next at 01:05); "
+     f"next, {BO}, 28 seconds (from their turn at 00:10 to their next at 00:40)."),
+    (f"What was the average time between {BO}'s turns?",
+     'find=what other="The coffee machine is broken" by=turn',
+     f"On average 18.1 seconds passed between the end of one of {BO}'s turns and the start of their next (2 waits: 28 "
+     "and 8.1 seconds); start to start, 20 seconds."),
+    ("Was Ann ever silent for more than 20 seconds?", 'find=yes who="Ann" times>20',
+     "Yes: Ann went without speaking for 61 seconds between their turns at 00:02 and 01:05."),
+    (f"Did {BO} ever go more than 30 seconds without speaking?", "find=yes times>15",
+     "Not between their turns: the longest stretch between two of their turns was 28 seconds; after their last turn "
+     "(at 00:50) they did not speak again for the 38 seconds left of what I recorded."),
+    (f"Was {CY} ever quiet for more than 30 seconds?", "find=yes times>15",
+     "No: the longest stretch between two of their turns was 24 seconds."),
+])
+def test_waits_between_ones_own_turns_answered(sx, question, frame, said):  # noqa: F811
+    assert answer(sx, question, frame).answer == said
+
+
+# ---- held-out 797 and 798: "at what time did the recording end?" and "when did the recording finish?" were a
+# search's "no memory" ----
+
+@pytest.mark.parametrize("question", [
+    "At what time did the recording end?",
+    "When did the recording finish?",
+    "What time was the end of the recording?",
+])
+def test_the_recordings_end_is_asked(question):
+    ask = asks_stats(question)
+    assert ask is not None and ask.kind == "end", question
+
+
+def test_the_recordings_end_answered(sx):  # noqa: F811
+    assert answer(sx, "At what time did the recording end?", "find=when").answer == \
+        "The recording ended at 01:30, the last input I hold: 90 seconds after it began."
+
+
+# ---- held-out 798: "how many consecutive turns did B take at most?" was declined, and "did A talk more in the first
+# or the second half?" counted one half ----
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("How many consecutive turns did Ann take at most?", 'find=count_times who="Ann" by=turn',
+     "Twice: Ann spoke twice in a row, at 01:05 and 01:10."),
+    (f"How many consecutive turns did {CY} take at most?", "find=count_times by=turn",
+     f"Once: {CY} never spoke twice in a row (someone else spoke between each of their 4 turns)."),
+    (f"Did {BO} speak more in the first or second half?", "find=more from=0:00 to=0:45",
+     f"In the first half (00:00-00:45): {BO} spoke more often then (twice) than in the second half (00:45-01:30) "
+     "(once)."),
+])
+def test_consecutive_turns_and_halves_said_once(sx, question, frame, said):  # noqa: F811
     assert answer(sx, question, frame).answer == said

@@ -1,5 +1,8 @@
 """The longest time one person went without speaking: "what was the longest time B went without speaking?", "what
-was the longest stretch between two of A's turns?", "how long was A's longest break?".
+was the longest stretch between two of A's turns?", "how long was A's longest break?"; whether it was ever longer than a
+time ("was A ever silent for more than 20 seconds?", ``over``); the average wait between their turns ("on average, how
+long did B wait between turns?", ``average``); and who of everyone waited longest between two of their own turns
+("which speaker had the longest wait between two of their own turns?", ``ranked``).
 
 Code takes the person's voice turns in the frame's place and window, and measures the silences between two of
 their turns (the end of one to the start of the next: others may speak in between). The answer gives the longest,
@@ -16,10 +19,11 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import seconds_word
+from .words import AMOUNT, seconds_word, tenths
 
 _OWN = r"(?:[^?]*?(?:'s|’s)\s+|their\s+|his\s+|her\s+)"
 _GAP_FORMS = (
@@ -34,17 +38,41 @@ _GAP_FORMS = (
 )
 
 
+_SILENT = r"(?:silent|quiet|without\s+(?:speaking|talking|saying\s+anything|a\s+word))"
+# "was A ever silent for more than 20 seconds?", "did B ever go more than 15 seconds without speaking?"
+_OVER = re.compile(rf"^\W*(?:was|were|did|has|had)\b[^?]*?\b(?:{_SILENT}\s+(?:for\s+)?(?:more\s+than|over|longer\s+"
+                   rf"than|at\s+least)\s+(?P<a>{AMOUNT})|(?:go|gone|went|stay|stayed)\s+(?:for\s+)?(?:more\s+than|over|"
+                   rf"longer\s+than|at\s+least)\s+(?P<b>{AMOUNT})\s+{_SILENT})", re.IGNORECASE)
+# "what was the average time between A's turns?", "on average, how long did B wait between turns?"
+_AVERAGE = re.compile(r"\b(?:average|mean|on\s+average|typical)\b[^?]*?\b(?:between|separat\w+)\s+(?:two\s+of\s+)?"
+                      rf"(?:{_OWN})?(?:own\s+)?(?:turns|words|utterances)\b", re.IGNORECASE)
+# "which speaker had the longest wait between two of their own turns?", "who went the longest between turns?"
+_RANKED = re.compile(r"^\W*(?:who|which\s+(?:speaker|person|one|voice)|whose)\b[^?]*?\b(?:longest|biggest|largest)\b"
+                     r"[^?]*?\bbetween\s+(?:two\s+of\s+)?(?:their|his\s+or\s+her|his|her)?\s*(?:own\s+)?turns\b|"
+                     r"^\W*who\s+(?:went|stayed|was)\s+(?:the\s+)?longest\s+(?:without\s+(?:speaking|talking)|silent|quiet)",
+                     re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class GapAsk:
-    who: str      # the person (their words, or a name)
+    who: str | None      # the person (their words, or a name); ranked: everyone
+    kind: str = "longest"     # longest | over | average | ranked
+    seconds: float = 0.0      # over: the time asked about
 
 
 def asks_person_gap(question: str) -> GapAsk | None:
-    """The longest time one named person went without speaking, else None."""
+    """The longest time one named person went without speaking (or the others above), else None."""
     people = people_in(question)
+    plain = QUOTED.sub(" x's ", question) if re.search(r"['’]s\b", question) else QUOTED.sub(" x ", question)
+    if not people and _RANKED.search(plain):
+        return GapAsk(None, "ranked")
     if len(people) != 1:
         return None
-    plain = QUOTED.sub(" x's ", question) if re.search(r"['’]s\b", question) else QUOTED.sub(" x ", question)
+    m = _OVER.search(plain)
+    if m is not None and (t := time_of(m.group("a") or m.group("b"))) is not None:
+        return GapAsk(people[0], "over", t)
+    if _AVERAGE.search(plain):
+        return GapAsk(people[0], "average")
     if not any(f.search(plain) for f in _GAP_FORMS):
         return None
     return GapAsk(people[0])
@@ -55,7 +83,14 @@ def prepare(q: Query) -> Query:
     return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
 
 
+def _gaps(turns: list) -> list[tuple]:
+    """(one turn, the next) of one person's turns in time order, with silence between them."""
+    return [(a, b) for a, b in zip(turns, turns[1:], strict=False) if b.start > a.end]
+
+
 def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    if ask.kind == "ranked":
+        return _ranked(executor, q, before_time)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -64,7 +99,10 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
     mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid), key=lambda e: e.start)
     if not mine:
         return f"{_cap(who)} never spoke{cond}.", res
-    gaps = [(a, b) for a, b in zip(mine, mine[1:], strict=False) if b.start > a.end]
+    gaps = _gaps(mine)
+    if ask.kind == "average":
+        text = _average(res, mine, gaps, who, cond)
+        return (REFUSAL if check(text, res) else _cap(text)), res
     end = executor.store.perceived_until(before_time) or mine[-1].end
     t2 = res.read(q.to)
     end = min(end, t2) if t2 is not None else end
@@ -88,5 +126,87 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
         res.seconds = {**res.seconds, -2: k}
         parts.append(f"after their last turn (at {res.say(mine[-1].start)}) they did not speak again for the "
                      f"{seconds_word(k)} left of what I recorded")
+    if ask.kind == "over":
+        parts = _over(res, gaps, after, mine, who, cond, ask.seconds)
     text = "; ".join(parts) + "."
     return (REFUSAL if check(text, res) else _cap(text)), res
+
+
+def _over(res: QueryResult, gaps: list[tuple], after: float, mine: list, who: str, cond: str,
+          limit: float) -> list[str]:
+    """"Yes: 49 seconds between their turns at 00:02 and 00:52; ..." (each stretch longer than ``limit``)."""
+    over = [(a, b) for a, b in gaps if b.start - a.end > limit]
+    said = [f"{seconds_word(int(round(b.start - a.end)))} between their turns at {res.say(a.start)} and "
+            f"{res.say(b.start)}" for a, b in over]
+    res.seconds = {**res.seconds, **{-10 - i: int(round(b.start - a.end)) for i, (a, b) in enumerate(over)},
+                   -3: int(round(limit))}
+    if limit.is_integer():
+        res.value = (*res.value, int(limit))
+    tail = f"after their last turn (at {res.say(mine[-1].start)}) they did not speak again for the " \
+           f"{seconds_word(int(round(after)))} left of what I recorded" if after > limit else ""
+    if tail:
+        res.seconds = {**res.seconds, -5: int(round(after))}
+    if over:
+        return [f"Yes: {who} went without speaking for {'; '.join(said)}{cond}"] + ([tail] if tail else [])
+    longest = max((b.start - a.end for a, b in gaps), default=0.0)
+    res.seconds = {**res.seconds, -4: int(round(longest))}
+    between = f"the longest stretch between two of their turns{cond} was {seconds_word(int(round(longest)))}" \
+        if gaps else f"they spoke only once{cond}"
+    lead = "Not between their turns" if tail else "No"
+    return [f"{lead}: {between}"] + ([tail] if tail else [])
+
+
+def _average(res: QueryResult, mine: list, gaps: list[tuple], who: str, cond: str) -> str:
+    """"On average 35.4 seconds passed between the end of one of A's turns and the start of their next (2 waits:
+    48.8 and 21.9 seconds); start to start, 36.9 seconds."."""
+    if len(mine) < 2:
+        return f"{_cap(who)} spoke only once{cond}, at {res.say(mine[0].start)}: no time between turns to average."
+    waits = [max(0.0, b.start - a.end) for a, b in zip(mine, mine[1:], strict=False)]
+    starts = [b.start - a.start for a, b in zip(mine, mine[1:], strict=False)]
+    mean, mean_starts = tenths(sum(waits) / len(waits)), tenths(sum(starts) / len(starts))
+    each = [tenths(w) for w in waits]
+    res.value = (len(mine), len(waits))
+    res.seconds = {**res.seconds, -1: mean, -2: mean_starts, **{-10 - i: w for i, w in enumerate(each)}}
+    listed = f": {', '.join(str(w) for w in each[:-1])} and {each[-1]} seconds" if 1 < len(each) <= 6 else ""
+    return f"On average {seconds_word(mean)} passed between the end of one of {who}'s turns and the start of their " \
+           f"next{cond} ({len(waits)} wait{'s' if len(waits) != 1 else ''}{listed}); start to start, " \
+           f"{seconds_word(mean_starts)}."
+
+
+def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+    """"A: 49 seconds between their turns at 00:02 and 00:52; then B, 40 seconds (00:19 to 01:01)." (each person's
+    longest wait between two of their own turns; those who spoke once have none)."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    cond = conditions(res)
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    best: dict[int, tuple] = {}
+    for cid in dict.fromkeys(e.character_id for e in turns):
+        gaps = _gaps([e for e in turns if e.character_id == cid])
+        if gaps:
+            best[cid] = max(gaps, key=lambda p: p[1].start - p[0].end)
+    if not best:
+        return f"Nobody spoke twice{cond}, so nobody waited between two of their own turns.", res
+    ranked = sorted(best, key=lambda c: best[c][1].start - best[c][0].end, reverse=True)
+    wait = {c: int(round(best[c][1].start - best[c][0].end)) for c in ranked}
+    res.seconds = {**res.seconds, **wait}
+    res.events = [e for c in ranked[:2] for e in best[c]] + [e for e in res.events if not any(
+        e in best[c] for c in ranked[:2])]
+    res.steps.append({"step": "each person's longest wait between their own turns", "people": len(best)})
+    top = [c for c in ranked if wait[c] == wait[ranked[0]]]
+
+    def one(c: int, named: bool = True) -> str:
+        a, b = best[c]
+        return f"{res.describe[c] + ', ' if named else ''}{seconds_word(wait[c])} (from their turn at " \
+               f"{res.say(a.start)} to their next at {res.say(b.start)})"
+
+    rest = [c for c in ranked if c not in top]
+    if len(top) == 1:
+        text = f"{_cap(res.describe[top[0]])} waited longest between two of their own turns{cond}: " \
+               f"{one(top[0], named=False)}"
+    else:
+        text = f"{_cap(' and '.join(res.describe[c] for c in top))} waited equally long between two of their own " \
+               f"turns{cond}: {'; '.join(one(c) for c in top)}"
+    text += (f"; next, {one(rest[0])}" if rest else "") + "."
+    return (REFUSAL if check(text, res) else text), res

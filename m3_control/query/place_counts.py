@@ -145,7 +145,8 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult, questi
         word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
         text = f"In the {first[0]}: I heard {k} {word} different {'person' if k == 1 else 'people'} there " \
             f"({first[1]}) than in the {second[0]} ({second[1]})."
-    if YES_NO_QUESTION.match(question):   # "did the lab have fewer speakers than the bathroom?": yes or no first
+    if YES_NO_QUESTION.match(question) and re.search(r"\bthan\b", question):   # "did the lab have fewer speakers
+        # than the bathroom?": yes or no first (not "were there more people in X or in Y?": a choice)
         text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined([ra, rb], "people in two places")
     merged.people = union_people([ra, rb])

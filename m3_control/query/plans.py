@@ -34,7 +34,8 @@
   recording had speech, how long the recording is (:mod:`.turn_stats`)
 - ``speech_places``: rooms compared by their seconds of speech ("which room was quieter?"), or by one person's
   ("where did A talk for the longest time?") (:mod:`.speech_places`)
-- ``person_gap``: the longest time one person went without speaking (:mod:`.person_gaps`)
+- ``person_gap``: the longest time one person went without speaking, whether it was over a time, their average wait
+  between turns, or who waited longest between their own turns (:mod:`.person_gaps`)
 - ``turn_gaps``: the average silence between turns, or whether two people's turns overlapped (:mod:`.turn_gaps`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
@@ -144,6 +145,9 @@ def plan_for(question: str) -> Plan | None:
     if between is not None:
         return Plan(f"turn_gaps_{between.kind}", lambda ex, q, t: turn_gaps.answer(ex, q, between, t),
                     prepare=turn_gaps.prepare)
+    gap = person_gaps.asks_person_gap(question)
+    if gap is not None:
+        return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)
     ranked_span = talk_span.asks_ranked_span(question)
     if ranked_span is not None:
         return Plan("ranked_span", lambda ex, q, t: talk_span.answer_ranked_span(ex, q, ranked_span, t),
@@ -200,9 +204,6 @@ def plan_for(question: str) -> Plan | None:
     if sentence is not None:
         return Plan(sentence.kind, lambda ex, q, t: sentences.answer(ex, q, sentence, question, t),
                     prepare=sentences.prepare, check_question=sentences.check_question(question, sentence))
-    gap = person_gaps.asks_person_gap(question)
-    if gap is not None:
-        return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)
     pause = silences.asks_silence(question)
     if pause is not None:
         return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,

@@ -240,7 +240,10 @@ IN_A_ROW = re.compile(r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:tim
 MOST_IN_A_ROW = re.compile(r"\b(?:at\s+most|the\s+most|most\s+times|longest|maximum|max|greatest|highest)\b[^?]*?\b"
                            r"(?:in\s+a\s+row|consecutive(?:ly)?|back[\s-]to[\s-]back|without\s+(?:anyone|anybody|someone)"
                            r"\s+else)|\bin\s+a\s+row\b[^?]*?\bat\s+most\b|^\W*how\s+many\s+times\b[^?]*?\bin\s+a\s+row\b|"
-                           r"\blongest\s+(?:run|streak|series|stretch)\s+of\s+(?:turns|speaking|talking)\b",
+                           r"\blongest\s+(?:run|streak|series|stretch)\s+of\s+(?:turns|speaking|talking)\b|"
+                           # "how many consecutive turns did B take (at most)?", "the most consecutive turns"
+                           r"^\W*how\s+many\s+(?:consecutive|successive)\s+(?:turns|times)\b|\b(?:most|maximum|max|"
+                           r"largest|greatest)\s+(?:number\s+of\s+)?(?:consecutive|successive)\s+(?:turns|times)\b",
                            re.IGNORECASE)
 
 

@@ -16,7 +16,8 @@
   asked decides; the other is said beside it);
 - ``stay``: the robot's own time in a room as a share of the recording ("what fraction of the recording did I spend
   in the office?");
-- ``length``: how long the recording is ("how long was the recording?", "how many seconds did the recording last?");
+- ``length`` / ``end``: how long the recording is ("how long was the recording?", "how many seconds did the recording
+  last?"), or when it ended ("at what time did the recording end?");
 - ``rate``: turns a minute over the recording, everyone's or one person's ("how many turns per minute did I hear?",
   "how many times per minute did B speak?"); in a room, over the robot's time there;
 - ``covered``: how much of the recording someone was speaking, or nobody was ("what percentage of the recording had
@@ -76,18 +77,24 @@ _SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|fo
                            r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
                            r"(?:speaking|talking))\b", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
-_RATE_WHAT = r"(?:turns|times|utterances|sentences|rate|speak|spoke|talk|talked|speaking|talking)"
+_RATE_WHAT = r"(?:turns|times|utterances|sentences)"
+_RATE_VERB = r"(?:rate|speak|spoke|talk|talked|speaking|talking)"   # ("per minute" only: "talked for half a minute")
 _RATE = re.compile(rf"\b{_RATE_WHAT}\b[^?]*\b(?:per|a|each|every)\s+minute\b|"
-                   rf"\b(?:per|a|each|every)\s+minute\b[^?]*\b{_RATE_WHAT}\b", re.IGNORECASE)
+                   rf"\b(?:per|a|each|every)\s+minute\b[^?]*\b{_RATE_WHAT}\b|"
+                   rf"\b{_RATE_VERB}\b[^?]*\b(?:per|each|every)\s+minute\b|\b(?:per|each|every)\s+minute\b[^?]*\b"
+                   rf"{_RATE_VERB}\b", re.IGNORECASE)
 # "how long was the recording?", "how many seconds did the recording last?", "what was the length of the video?"
 _LENGTH = re.compile(rf"^\W*(?:how\s+long\s+(?:was|is|did)|how\s+many\s+(?:seconds|minutes)\s+(?:did|does|was|is)|"
                      rf"for\s+how\s+long\s+did|what\s+(?:was|is)\s+the\s+(?:total\s+)?(?:length|duration)\s+of)\s+"
                      rf"{_WHOLE}(?:\s+(?:last|run|go\s+on|take|long|in\s+(?:total|all|seconds|minutes)|altogether|for))*"
                      r"\W*$", re.IGNORECASE)
+# "at what time did the recording end?", "when did the recording finish?"
+_END = re.compile(rf"^\W*(?:(?:at\s+)?what\s+time|when)\s+(?:did|does|was)\s+{_WHOLE}\s+(?:end|finish|stop|over)\b|"
+                  rf"^\W*(?:(?:at\s+)?what\s+time|when)\s+(?:was|is)\s+the\s+end\s+of\s+{_WHOLE}", re.IGNORECASE)
 # "was more than half of the speech A's?", "did B do more than half of the talking?", "did A take most of the turns?"
-_HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?P<more>more|over|greater|less|fewer|under)"
-                   r"\s+than\s+half|over\s+half|under\s+half|the\s+majority\s+of|most\s+of\s+the\s+(?:talking|speech|"
-                   r"speaking|turns|conversation|talk))\b", re.IGNORECASE)
+_HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?:(?P<more>more|over|greater|less|fewer|under)"
+                   r"\s+than\s+half|over\s+half|under\s+half)\b(?!\s+(?:a|an)\b)|(?:the\s+majority\s+of|most\s+of\s+the\s+"
+                   r"(?:talking|speech|speaking|turns|conversation|talk))\b)", re.IGNORECASE)   # (not "half a minute")
 # "did I spend", "was I in", "I stayed": the robot's own time, not speech
 _MY_STAY = re.compile(r"\b(?:did|was|were)\s+(?:i|we)\b(?![^?]*\b(?:hear|heard|listen)\b)|\b(?:i|we)\s+(?:spent|"
                       r"stayed|was|were)\b|\bmy\s+(?:time|stay)\b", re.IGNORECASE)
@@ -137,6 +144,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("per_person", seconds=True)    # "on average, how many seconds did each person speak?"
     if _LENGTH.match(plain) and not people:
         return StatsAsk("length")
+    if _END.match(plain) and not people:
+        return StatsAsk("end")
     if _OF_RECORDING.search(plain) and not people and _MY_STAY.search(plain):
         return StatsAsk("stay")     # "what fraction of the recording did I spend in the office?"
     if _OF_RECORDING.search(plain) and not people:
@@ -162,7 +171,7 @@ def answer(executor: QueryExecutor, q: Query, ask: StatsAsk, before_time: float 
     if isinstance(ids, QueryResult):
         return phrase(ids), ids
     text = {"difference": _difference, "share": _share, "rate": _rate, "covered": _covered, "together": _together,
-            "ratio": _ratio, "per_person": _per_person, "length": _length, "stay": _stay}[ask.kind](
+            "ratio": _ratio, "per_person": _per_person, "length": _length, "end": _length, "stay": _stay}[ask.kind](
         executor, res, turns, ids, ask, before_time)
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
@@ -349,6 +358,9 @@ def _length(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[in
     m, rest = divmod(secs, 60)
     res.value = (secs, m, rest)
     minutes = f" ({m} minute{'s' if m != 1 else ''}{f' {seconds_word(rest)}' if rest else ''})" if m else ""
+    if ask.kind == "end":     # (the end said as a clock: the answer's window is the whole recording)
+        res.query = replace(res.query, from_=None, to=f"{end:.1f}")
+        return f"The recording ended at {res.say(end)}, the last input I hold: {seconds_word(secs)} after it began."
     return f"I recorded {seconds_word(secs)}{minutes}, from the start to the last input I hold."
 
 

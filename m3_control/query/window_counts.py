@@ -31,7 +31,7 @@ _CLOCK_T = r"\d{1,2}:[0-5]\d"
 # one span: "the second minute", "the first 30 seconds", "before 0:30", "after 1:00", "between 0:20 and 0:40"
 _SPAN = re.compile(
     # "the second half (of the recording)": 0 to the question's now, halved (resolved when the plan runs)
-    r"(?P<half>(?:(?:in|during|within|over|throughout)\s+)?the\s+(?P<hord>first|earlier|former|second|last|latter|"
+    r"(?P<half>(?:(?:in|during|within|over|throughout)\s+)?(?:the\s+)?(?P<hord>first|earlier|former|second|last|latter|"
     r"later)\s+half\b(?![\s-]*(?:an?\s+)?(?:minute|hour|second)s?\b)(?:\s+of\s+(?:the|my|this|our)\s+[a-z]+)?)"
     rf"|(?P<nth>(?:(?:in|during|within|over|throughout)\s+)?(?:the\s+)?(?P<ord>{_ORD_WORD})\s+"
     rf"(?P<unit>minute|half[\s-]minute)\b)"
@@ -115,7 +115,9 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
     if compare is None:
         return None
     unit = "half" if a.group("half") else (a.group("unit") or "") if a.group("nth") else None
-    wa = _window(a, None)
+    # ("the first or the second half?": the unit said once, after both)
+    later = "half" if b.group("half") else (b.group("unit") or "") if b.group("nth") else None
+    wa = _window(a, later if a.group("bare") else None)
     wb = _window(b, unit, a.group("t"))
     if wa is None or wb is None or (wa.from_, wa.to, wa.half) == (wb.from_, wb.to, wb.half):
         return None
@@ -153,6 +155,14 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
         return stopped
     frame = results[0].query
     counts = [int(r.value or 0) for r in results]
+    bound = results[0].read(frame.to)
+    if not ask.people and bound is not None and results[1].read(results[1].query.from_) == bound:
+        # a turn across the shared boundary (each window's edge has some slack) is counted once: where it began
+        for e in [e for e in results[0].events if e in results[1].events]:
+            i = 0 if e.start >= bound else 1     # (the window it did not begin in)
+            results[i].events = [x for x in results[i].events if x is not e]
+            counts[i] -= 1
+            results[i].value = counts[i]
     ra = results[0]
     subject = "people" if frame.who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     where = f" in the {frame.place}" if frame.place else ""
