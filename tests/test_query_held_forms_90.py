@@ -406,3 +406,10 @@ def test_the_recordings_end_answered(sx):  # noqa: F811
 ])
 def test_consecutive_turns_and_halves_said_once(sx, question, frame, said):  # noqa: F811
     assert answer(sx, question, frame).answer == said
+
+
+def test_a_turn_across_two_windows_boundary_is_counted_once(sx):  # noqa: F811
+    # Ann's 0:02-0:04 turn began before 0:02 (the detected start less the onset) and goes on 2 seconds past it: each
+    # window alone holds it (in_window), the comparison counts it once, before 0:02 (10 turns in all, not 11)
+    said = answer(sx, "Were there more turns before 0:02 or after 0:02?", "find=count_times to=0:02").answer
+    assert said == "After 00:02: people spoke more often then (9 times) than before 00:02 (once)."

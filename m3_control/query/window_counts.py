@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from m3_memory.people import SPEECH_ONSET_S
+
 from .added_counts import counts_each
 from .combined import combined
 from .execute import QueryExecutor
@@ -157,9 +159,10 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     counts = [int(r.value or 0) for r in results]
     bound = results[0].read(frame.to)
     if not ask.people and bound is not None and results[1].read(results[1].query.from_) == bound:
-        # a turn across the shared boundary (each window's edge has some slack) is counted once: where it began
+        # a turn across the shared boundary (one that goes on inside the next window belongs to it too, in_window)
+        # is counted once: where speaking began (the detected start less the onset, as in_window reads it)
         for e in [e for e in results[0].events if e in results[1].events]:
-            i = 0 if e.start >= bound else 1     # (the window it did not begin in)
+            i = 0 if e.start - SPEECH_ONSET_S >= bound else 1     # (the window it did not begin in)
             results[i].events = [x for x in results[i].events if x is not e]
             counts[i] -= 1
             results[i].value = counts[i]
