@@ -30,7 +30,7 @@ from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .result import QueryResult
-from .robot_track import visits
+from .robot_track import arrivals, visits
 from .wording import QUOTED
 from .words import AMOUNT, HOW_LONG, seconds_word, times_word
 
@@ -299,8 +299,8 @@ def _time_of(executor: QueryExecutor, m: Moment, turns: list, res: QueryResult, 
         stays = [s for s in track if s[0].lower() == m.place.lower()]
         if not stays:
             raise _Missing(f"I was never in a place called the {m.place}")
-        if m.kind == "arrive":   # the stay the recording began in was no arrival, where the robot came back later
-            stays = [s for s in stays if s is not track[0]] or stays
+        if m.kind == "arrive":
+            stays = arrivals(track, stays)
         t = stays[0][1] if m.kind == "arrive" else stays[0][2]
         if t is None:
             raise _Missing(f"I have not left the {m.place}")

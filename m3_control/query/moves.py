@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .frame import Query
+from .robot_track import arrivals
 from .words import HOW_LONG
 
 Stays = list[tuple[str, float, float | None]]   # (place, entered, left)
@@ -101,8 +102,8 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     place = next(p for p in known_places if p.lower() == m.group("place").lower())
     track = stays()
     mine = [s for s in track if s[0] == place]
-    if not m.group("leave"):     # the stay the recording began in was no arrival, where the robot came back later
-        mine = [s for s in mine if s is not track[0]] or mine
+    if not m.group("leave"):
+        mine = arrivals(track, mine)
     last = (m.group("which") or "").strip().lower() in ("last", "finally")
     stay = (mine[-1] if last else mine[0]) if mine else None
     t = None if stay is None else stay[2] if m.group("leave") else stay[1]

@@ -88,6 +88,11 @@ def _gaps(turns: list) -> list[tuple]:
     return [(a, b) for a, b in zip(turns, turns[1:], strict=False) if b.start > a.end]
 
 
+def _wait(gap: tuple) -> float:
+    """The silence of one of :func:`_gaps`: from the end of one turn to the start of the next."""
+    return gap[1].start - gap[0].end
+
+
 def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | None) -> tuple[str, QueryResult]:
     if ask.kind == "ranked":
         return _ranked(executor, q, before_time)
@@ -101,7 +106,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
         return f"{_cap(who)} never spoke{cond}.", res
     gaps = _gaps(mine)
     if ask.kind == "average":
-        text = _average(res, mine, gaps, who, cond)
+        text = _average(res, mine, who, cond)
         return (REFUSAL if check(text, res) else _cap(text)), res
     end = executor.store.perceived_until(before_time) or mine[-1].end
     t2 = res.read(q.to)
@@ -113,7 +118,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
     parts: list[str] = []
     longest = 0.0
     if gaps:
-        a, b = max(gaps, key=lambda p: p[1].start - p[0].end)
+        a, b = max(gaps, key=_wait)
         longest = b.start - a.end
         s = int(round(longest))
         res.seconds = {**res.seconds, -1: s}
@@ -135,10 +140,10 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
 def _over(res: QueryResult, gaps: list[tuple], after: float, mine: list, who: str, cond: str,
           limit: float) -> list[str]:
     """"Yes: 49 seconds between their turns at 00:02 and 00:52; ..." (each stretch longer than ``limit``)."""
-    over = [(a, b) for a, b in gaps if b.start - a.end > limit]
-    said = [f"{seconds_word(int(round(b.start - a.end)))} between their turns at {res.say(a.start)} and "
-            f"{res.say(b.start)}" for a, b in over]
-    res.seconds = {**res.seconds, **{-10 - i: int(round(b.start - a.end)) for i, (a, b) in enumerate(over)},
+    over = [g for g in gaps if _wait(g) > limit]
+    said = [f"{seconds_word(int(round(_wait(g))))} between their turns at {res.say(g[0].start)} and "
+            f"{res.say(g[1].start)}" for g in over]
+    res.seconds = {**res.seconds, **{-10 - i: int(round(_wait(g))) for i, g in enumerate(over)},
                    -3: int(round(limit))}
     if limit.is_integer():
         res.value = (*res.value, int(limit))
@@ -148,7 +153,7 @@ def _over(res: QueryResult, gaps: list[tuple], after: float, mine: list, who: st
         res.seconds = {**res.seconds, -5: int(round(after))}
     if over:
         return [f"Yes: {who} went without speaking for {'; '.join(said)}{cond}"] + ([tail] if tail else [])
-    longest = max((b.start - a.end for a, b in gaps), default=0.0)
+    longest = max(map(_wait, gaps), default=0.0)
     res.seconds = {**res.seconds, -4: int(round(longest))}
     between = f"the longest stretch between two of their turns{cond} was {seconds_word(int(round(longest)))}" \
         if gaps else f"they spoke only once{cond}"
@@ -156,7 +161,7 @@ def _over(res: QueryResult, gaps: list[tuple], after: float, mine: list, who: st
     return [f"{lead}: {between}"] + ([tail] if tail else [])
 
 
-def _average(res: QueryResult, mine: list, gaps: list[tuple], who: str, cond: str) -> str:
+def _average(res: QueryResult, mine: list, who: str, cond: str) -> str:
     """"On average 35.4 seconds passed between the end of one of A's turns and the start of their next (2 waits:
     48.8 and 21.9 seconds); start to start, 36.9 seconds."."""
     if len(mine) < 2:
@@ -185,11 +190,11 @@ def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tup
     for cid in dict.fromkeys(e.character_id for e in turns):
         gaps = _gaps([e for e in turns if e.character_id == cid])
         if gaps:
-            best[cid] = max(gaps, key=lambda p: p[1].start - p[0].end)
+            best[cid] = max(gaps, key=_wait)
     if not best:
         return f"Nobody spoke twice{cond}, so nobody waited between two of their own turns.", res
-    ranked = sorted(best, key=lambda c: best[c][1].start - best[c][0].end, reverse=True)
-    wait = {c: int(round(best[c][1].start - best[c][0].end)) for c in ranked}
+    ranked = sorted(best, key=lambda c: _wait(best[c]), reverse=True)
+    wait = {c: int(round(_wait(best[c]))) for c in ranked}
     res.seconds = {**res.seconds, **wait}
     res.events = [e for c in ranked[:2] for e in best[c]] + [e for e in res.events if not any(
         e in best[c] for c in ranked[:2])]

@@ -57,6 +57,12 @@ def visits(store: Any, until: float | None = None) -> list[tuple[str, float, flo
     return out
 
 
+def arrivals(track: list, stays: list) -> list:
+    """Of ``stays`` (some of the robot's ``track``), those that were arrivals: not the stay the recording began in,
+    where the robot came back to the place later ("when did I arrive in the lab?" of a robot that began there)."""
+    return [s for s in stays if s is not track[0]] or stays
+
+
 def not_there(store: Any, q: Query, place: str, t1: float | None, t2: float | None) -> bool:
     """Whether nothing the frame asks about could have been heard or seen in ``place`` in the window because the
     robot was not there then (under :data:`PASSING_S` inside it: driving through): "did anyone speak in the office

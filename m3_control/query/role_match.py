@@ -145,7 +145,7 @@ def answer_figure(executor: QueryExecutor, q: Query, ask: RoleFigureAsk,
     cond = conditions(res)
     if not turns:
         return f"I heard nobody speak{cond}.", res
-    counts, secs = _tally(turns)
+    counts, secs = tally(turns)
     seconds = {c: tenths(s) for c, s in secs.items()}
     holders = _ranked(ask.role, counts, secs)
     res.value = tuple(sorted(set(counts.values()))) + (len(holders),)
@@ -211,7 +211,7 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
     cid = named.who["who"].character_id
     turns = [e for e in res.events if e.kind == "voice"]
     cond = conditions(res)
-    counts, secs = _tally(turns)
+    counts, secs = tally(turns)
     if not turns:
         return f"No: I heard nobody speak{cond}.", res
     holders = _ranked(ask.role, counts, secs)
@@ -239,7 +239,7 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
     return (REFUSAL if check(text, res) else text), res
 
 
-def _tally(turns: list) -> tuple[dict[int, int], dict[int, float]]:
+def tally(turns: list) -> tuple[dict[int, int], dict[int, float]]:
     """Each person's turns and seconds of speech."""
     counts: dict[int, int] = {}
     secs: dict[int, float] = {}
@@ -269,7 +269,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RolesAsk, before_time: float 
     cond = conditions(res)
     if not turns:
         return f"I heard nobody speak{cond}.", res
-    counts, secs = _tally(turns)
+    counts, secs = tally(turns)
     order = list(dict.fromkeys(e.character_id for e in turns))
     firsts = {c: next(e for e in turns if e.character_id == c) for c in order}
     holders: list[list[int]] = []

@@ -91,6 +91,16 @@ def prepare(q: Query) -> Query:
     return Query(find="who", act="spoke", from_=q.from_, to=q.to, at=q.at)
 
 
+def _seconds_by_room(executor: QueryExecutor, res: QueryResult, turns: list) -> defaultdict[str, float]:
+    """The seconds of ``turns`` placed in each room on the robot's track (a room with none reads 0)."""
+    executor.place_turns(res, turns)
+    seconds: defaultdict[str, float] = defaultdict(float)
+    for e in turns:
+        if e.id in res.places:
+            seconds[res.places[e.id]] += e.end - e.start
+    return seconds
+
+
 def answer(executor: QueryExecutor, q: Query, ask: SpeechPlacesAsk,
            before_time: float | None) -> tuple[str, QueryResult]:
     res = executor.run(prepare(q), before_time)
@@ -107,11 +117,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SpeechPlacesAsk,
     if len(rooms) < 2:   # no two rooms offered: every room the robot was in
         rooms = list(dict.fromkeys(p for p, _, _ in robot_stays(executor.store, before_time)))
     voice = [e for e in res.events if e.kind == "voice"]
-    executor.place_turns(res, voice)
-    seconds: dict[str, float] = defaultdict(float)
-    for e in voice:
-        if res.places.get(e.id) in rooms:
-            seconds[res.places[e.id]] += e.end - e.start
+    seconds = _seconds_by_room(executor, res, voice)
     res.place_counts = {r: int(round(seconds[r])) for r in rooms}
     res.events = [e for e in voice if res.places.get(e.id) in rooms]
     res.steps.append({"step": "seconds of speech per room", "rooms": dict(res.place_counts)})
@@ -149,11 +155,7 @@ def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
     cid = named.who["who"].character_id
     who, cond = res.describe[cid], conditions(res)
     mine = [e for e in res.events if e.kind == "voice" and e.character_id == cid]
-    executor.place_turns(res, mine)
-    seconds: dict[str, float] = defaultdict(float)
-    for e in mine:
-        if e.id in res.places:
-            seconds[res.places[e.id]] += e.end - e.start
+    seconds = _seconds_by_room(executor, res, mine)
     res.events = mine + [e for e in res.events if e not in mine]
     if not seconds:
         return _cap(f"{who} never spoke{cond}" + (" in a place I know." if mine else ".")), res

@@ -30,7 +30,6 @@ middle of the recording" does). Every figure the answer states is the result's, 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
@@ -39,6 +38,7 @@ from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
 from .robot_track import robot_time_in
+from .role_match import tally
 from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import seconds_word, tenths, times_word
@@ -103,7 +103,7 @@ _BY_TURNS = re.compile(r"\b(?:times|turns?|utterances)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class StatsAsk:
-    kind: str     # difference | share | rate | covered | together | ratio | per_person | length | stay
+    kind: str     # difference | share | rate | covered | together | ratio | per_person | length | end | stay
     people: tuple[str, ...] = ()    # difference: (the one asked about, the one compared with); share: (the one,)
     seconds: bool = False           # by seconds of speech (else by turns)
     less: bool = False              # difference: asked as "shorter / fewer"
@@ -319,13 +319,10 @@ def _per_person(executor: QueryExecutor, res: QueryResult, turns: list, ids: lis
                 before_time: float | None) -> str:
     """"I heard 17 turns from 4 people: 4.2 each on average (A 8, B 3, ...)."."""
     cond = conditions(res)
-    counts = Counter(e.character_id for e in turns)
+    counts, secs = tally(turns)
     if not counts:
         return f"I heard nobody speak{cond}."
     if ask.seconds:     # "on average, how many seconds did each person speak?"
-        secs: dict[int, float] = {}
-        for e in turns:
-            secs[e.character_id] = secs.get(e.character_id, 0.0) + e.end - e.start
         total, mean = tenths(sum(secs.values())), tenths(sum(secs.values()) / len(secs))
         each = {c: tenths(x) for c, x in secs.items()}
         res.value = (len(secs),)
@@ -341,9 +338,14 @@ def _per_person(executor: QueryExecutor, res: QueryResult, turns: list, ids: lis
            f"{mean} each on average ({each})."
 
 
+def _end(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
+    """The recording's end: the last input the memory holds (else the last event)."""
+    return executor.store.perceived_until(before_time) or max((e.end for e in res.events), default=0.0)
+
+
 def _recorded(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> float:
     """Seconds of recording up to the last input the memory holds (the question's window, where it gives one)."""
-    end = executor.store.perceived_until(before_time) or max((e.end for e in res.events), default=0.0)
+    end = _end(executor, res, before_time)
     t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
     return max(0.0, (min(end, t2) if t2 is not None else end) - (t1 or 0.0))
 
@@ -351,7 +353,7 @@ def _recorded(executor: QueryExecutor, res: QueryResult, before_time: float | No
 def _length(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
             before_time: float | None) -> str:
     """"I recorded 71 seconds (1 minute 11 seconds), from the start to the last input I hold."."""
-    end = executor.store.perceived_until(before_time) or max((e.end for e in res.events), default=0.0)
+    end = _end(executor, res, before_time)
     if end <= 0:
         return "I have recorded nothing yet."
     secs = int(round(end))
