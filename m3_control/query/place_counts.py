@@ -123,7 +123,7 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
             word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
             text = (f"In the {first[0]}: {d} spoke {k} {word} time{'s' if k != 1 else ''} there "
                     f"({times_word(first[1])}) than in the {second[0]} ({times_word(second[1])}).")
-    if YES_NO_QUESTION.match(question):   # "did A speak more in the porch than in the workshop?": yes or no first
+    if _yes_no_first(question):   # "did A speak more in the porch than in the workshop?": yes or no first
         text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined(results, "counts in two places")
     merged.value = (na, nb, abs(na - nb))
@@ -131,6 +131,12 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     if check(text, merged):
         return REFUSAL, merged
     return text, merged
+
+
+def _yes_no_first(question: str) -> bool:
+    """"Did A speak more in the porch than in the workshop?", "did the lab have fewer speakers than the bathroom?": a
+    yes or no leads the answer; "did A speak more in the lab or in the kitchen?" is a choice, answered by the place."""
+    return bool(YES_NO_QUESTION.match(question)) and bool(re.search(r"\bthan\b", question, re.IGNORECASE))
 
 
 def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult, question: str) -> tuple[str, QueryResult]:
@@ -145,8 +151,7 @@ def _people_in_two(ask: PlaceCountsAsk, ra: QueryResult, rb: QueryResult, questi
         word, k = ("more" if ask.more else "fewer"), abs(na - nb)     # (the difference said: "how many more?")
         text = f"In the {first[0]}: I heard {k} {word} different {'person' if k == 1 else 'people'} there " \
             f"({first[1]}) than in the {second[0]} ({second[1]})."
-    if YES_NO_QUESTION.match(question) and re.search(r"\bthan\b", question):   # "did the lab have fewer speakers
-        # than the bathroom?": yes or no first (not "were there more people in X or in Y?": a choice)
+    if _yes_no_first(question):   # "did the lab have fewer speakers than the bathroom?"
         text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined([ra, rb], "people in two places")
     merged.people = union_people([ra, rb])

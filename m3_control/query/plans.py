@@ -12,6 +12,8 @@
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last; ``ranked_span``: people ranked by their own first words
   to last (:mod:`.talk_span`)
+- ``trip``: the robot's way from one room to another, how long and how much of it moving, or all its moving
+  (:mod:`.trips`)
 - ``stays_compared``: the robot's time in two places compared (:mod:`.stays_compared`); ``before_move``: its time
   from the start of its track to its arrival in a place (:mod:`.before_move`)
 - ``room_changes`` / ``robot_at``: how many times the robot changed rooms, whether it was in a room at a clock
@@ -44,8 +46,9 @@
 - ``not_yet``: the people not heard yet at a moment; ``first_in_place``: first heard in a place (:mod:`.not_yet`)
 - ``places_together`` / ``than_two``: counts added up: two places together, two people against a third
   (:mod:`.added_counts`)
-- ``in_a_row`` / ``ever_after`` / ``last_new``: turns of one person in a row, one person right after any turn of
-  another's, the last new voice (:mod:`.turn_sequence`)
+- ``in_a_row`` / ``ever_after`` / ``last_new`` / ``every_change``: turns of one person in a row, one person right
+  after any turn of another's, the last new voice, whether the speaker changed at every turn (:mod:`.turn_sequence`);
+  ``pairs``: the two people whose turns most (least) often came one right after the other (:mod:`.turn_pairs`)
 - ``roles``: whether one person held two roles ("was the second speaker also the last one?"); ``role_figure``: one
   role's turns or seconds ("how many turns did the least frequent speaker take?"); ``person_role``: one person against
   such a role, a tie said ("was A the most frequent speaker in the lab?") (:mod:`.role_match`)
@@ -100,10 +103,12 @@ from . import (
     stays_compared,
     talk_span,
     talk_total,
+    trips,
     turn_average,
     turn_gaps,
     turn_lengths,
     turn_order,
+    turn_pairs,
     turn_sequence,
     turn_stats,
     turn_to_end,
@@ -133,6 +138,9 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(either):
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
                     check_question=sides.check_question(either), people_from_question=False)
+    pairs = turn_pairs.asks_pairs(question)
+    if pairs is not None:
+        return Plan("pairs", lambda ex, q, t: turn_pairs.answer(ex, q, pairs, t), prepare=turn_pairs.prepare)
     lengths = turn_lengths.asks_lengths(question)
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
@@ -159,6 +167,9 @@ def plan_for(question: str) -> Plan | None:
     stays = stays_compared.asks_stays_compared(question)
     if stays is not None:
         return Plan("stays_compared", lambda ex, q, t: stays_compared.answer(ex, stays, t))
+    trip = trips.asks_trip(question)
+    if trip is not None:
+        return Plan("trip", lambda ex, q, t: trips.answer(ex, trip, t), people_from_question=False)
     went = before_move.asks_before_move(question)
     if went is not None:
         return Plan("before_move", before_move.answer, prepare=lambda q: before_move.prepare(went),
@@ -174,6 +185,10 @@ def plan_for(question: str) -> Plan | None:
     ends = room_ends.asks_room_ends(question)
     if ends is not None:
         return Plan("room_ends", lambda ex, q, t: room_ends.answer(ex, q, ends, question, t), prepare=room_ends.prepare)
+    start = turn_order.asks_person_start(question)     # ("how long did it take for a third person to speak?")
+    if start is not None:
+        return Plan(start.kind, lambda ex, q, t: turn_order.answer(ex, q, start, t), prepare=turn_order.prepare,
+                    people_from_question=False)
     moment = anchored.asks_anchored(question)
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,

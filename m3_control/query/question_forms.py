@@ -126,7 +126,8 @@ _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|s
 # ... "which of the rooms did I spend more time in?", "in which room was I longest?"
 _LONGEST_STAY = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\s+"
                            r"(?:(?:did|have|had)\s+(?:i|we)\s+(?:spend|spent|stay|stayed|been|be)\b[^?]*\b|(?:was|were)"
-                           r"\s+(?:i|we)\s+(?:(?:the|for\s+the)\s+)?)(most|least|longest|shortest|more|less|longer|shorter)\b",
+                           r"\s+(?:i|we)\s+(?:(?:in|at)\s+)?(?:(?:the|for\s+the)\s+)?)(most|least|longest|shortest|more|"
+                           r"less|longer|shorter)\b(?!\s+(?:often|times|people|turns|speakers|words))",
                            re.IGNORECASE)
 _TOP = re.compile(r"^\W*(?:which|who\s+(?:are|were)\s+the|name\s+the|list\s+the|what\s+(?:are|were)\s+the)\s+"
                   r"(two|three|four|five|[2-5])\s+(?:people|persons|speakers|voices|ones)?\b[^?]*\b(most|least|fewest)\b",

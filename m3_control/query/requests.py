@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from .words import NUMBER_WORDS
+from .words import NUMBER_WORDS, WHERE_ASKED
 
 _TELL = r"(?:tell|remind|show)\s+me|let\s+me\s+know|say"
 _KNOW = r"(?:remember|recall|know|find\s+out|check|work\s+out|figure\s+out)"
@@ -216,8 +216,6 @@ _RECORDING = r"(?:the|my|this|our)\s+(?:recording|video|session|stream|tour|conv
 _BEGAN = re.compile(rf"\b(?:when|as)\s+{_RECORDING}\s+(?:began|started|begun|start|begin)\b|\bat\s+the\s+(?:very\s+)?"
                     rf"(?:start|beginning|outset)(?:\s+of\s+{_RECORDING})?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 
-_WHERE = re.compile(r"^\W*(?:where|(?:in\s+)?(?:which|what)\s+(?:room|place))\b", re.IGNORECASE)
-
 
 def _amount(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
@@ -232,7 +230,7 @@ def into_recording(question: str) -> str:
         return f"{(m.group(1) or 'at').lower()} {secs // 60}:{secs % 60:02d}"
     question = _MARK.sub(clock, _INTO.sub(clock, question))
     # (where the robot was then: "who spoke at the start?" asks for the first words, not for 0:00 within a second)
-    return _BEGAN.sub("at 0:00", question) if _WHERE.match(question) else question
+    return _BEGAN.sub("at 0:00", question) if WHERE_ASKED.match(question) else question
 
 
 # "what time was it when I left the porch?", "how many seconds after the start did I enter the lab?": when I did it

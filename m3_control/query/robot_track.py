@@ -3,6 +3,7 @@ where it was at a moment or along a window (used by :mod:`.execute`)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from m3_memory.people import PeopleFacts
@@ -190,3 +191,31 @@ def robot_seconds_by_place(store: Any, t1: float | None, t2: float | None) -> di
         if hi is not None and hi > lo:
             out[place] = out.get(place, 0.0) + hi - lo
     return {p: int(round(s)) for p, s in out.items()}
+
+
+MOVE_M = 0.05     # a step of the track longer than this is the robot moving
+
+
+def motions(store: Any, t1: float | None = None, t2: float | None = None) -> list[tuple[float, float]]:
+    """The robot's spells of moving within the window, as (start, end): runs of steps of its track longer than
+    :data:`MOVE_M`. A spell's start is the last still pose, or where the track was sampled sparsely while the robot
+    stood still, one moving step's time before the first moved pose; its end is the pose it came to rest at."""
+    track = track_between(store, t1, t2)
+    spells: list[list[float]] = []
+    for prev, cur in zip(track, track[1:], strict=False):
+        if math.hypot(cur.x - prev.x, cur.y - prev.y) <= MOVE_M:
+            continue
+        if spells and abs(spells[-1][1] - prev.t) < 1e-6:
+            if len(spells[-1]) == 2:
+                spells[-1].append(cur.t - prev.t)       # (the first moving step's time)
+            spells[-1][1] = cur.t
+        else:
+            spells.append([prev.t, cur.t])
+    out = []
+    for spell in spells:
+        start, end = spell[0], spell[1]
+        if len(spell) == 3:       # the still pose before may be a sparse sample: the move began one step before
+            first_moved = next(p.t for p in track if p.t > start)
+            start = max(start, first_moved - spell[2])
+        out.append((start, end))
+    return out

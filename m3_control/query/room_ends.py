@@ -43,8 +43,8 @@ _EDGE_IN = re.compile(r"^\W*(?:did|was|does|has|had)\s+(?:the\s+)?(?:talk|talkin
                       r"finished|stopped|over)\s+(?:in|at)\s+" + _ROOM.format("p") + r"\b", re.IGNORECASE)
 
 # "was A ever the last speaker in a room?", "did B speak first in any room?": one person against every room's end
-_EVER = re.compile(rf"^\W*(?:was|were|is|did|has|had)\b[^?]*?\b(?:{_RANK.format('w')}\s+(?:{_ONE})(?:\s+to\s+"
-                   rf"(?:speak|talk))?|(?:speak|spoke|talk|talked)\s+{_RANK.format('w2')})\s+(?:in|at)\s+(?:a|any|some|"
+_EVER = re.compile(rf"^\W*(?:was|were|is|did|has|had)\b[^?]*?\b(?:{_RANK.format('w')}\s+(?:(?:{_ONE})(?:\s+to\s+"
+                   rf"(?:speak|talk))?|to\s+(?:speak|talk))|(?:speak|spoke|talk|talked)\s+{_RANK.format('w2')})\s+(?:in|at)\s+(?:a|any|some|"
                    rf"one\s+of\s+the)\s+(?:rooms?|places?)\b", re.IGNORECASE)
 
 

@@ -4,7 +4,8 @@ turn's own length: the time it took to say, which the records hold; a person's t
 ``measure=time``), "how many different sentences did I hear?", "which sentence did I hear most often?", "was anything
 said more than once?" (turns grouped by what they said: two transcripts of one sentence are one, as
 ``execute.same_sentence`` tells), "what did everyone say?" (each
-speaker's sentences), "who said the most words?" (each person's words as heard, counted).
+speaker's sentences), "who said the most words?" (each person's words as heard, counted; "per turn on average": over
+their turns).
 
 One frame selects everyone's voice turns in the question's window and place (the model's frame keeps those; a
 person the question names keeps their turns only); code measures or groups them. The answer names the turns it
@@ -23,7 +24,7 @@ from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import AMOUNT, ordinal_word, the_place, times_word
+from .words import AMOUNT, WHERE_ASKED, ordinal_word, tenths, the_place, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
                      r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
@@ -67,6 +68,7 @@ class SentenceAsk:
     who: str | None = None  # over: the one person the question asks it of (their words or name), else everyone
     nth: str = ""           # nth_length: each person's "first" (or "last") turn compared
     rank: int = 1           # longest / shortest: "the second longest turn" is 2
+    per_turn: bool = False  # most_words / fewest_words: words per turn on average, not in all
 
 
 # "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
@@ -81,8 +83,11 @@ _TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual
                        re.IGNORECASE)
 
 # "who said the most words?", "which speaker used the fewest words in the lab?": people by the words they said
-_WORDIEST = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one|of\s+them))\b[^?]*?\b(?:the\s+)?(?P<which>most|"
-                       r"fewest|least)\s+(?:number\s+of\s+)?words\b", re.IGNORECASE)
+_WORDIEST = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one|of\s+them)|whose\s+(?:turns|sentences|utterances))\b"
+                       r"[^?]*?\b(?:the\s+)?(?P<which>most|fewest|least)\s+(?:number\s+of\s+)?words\b", re.IGNORECASE)
+# "who spoke the most words per turn on average?", "whose turns had the most words on average?"
+_PER_TURN = re.compile(r"\bper\s+(?:turn|sentence|utterance)\b|\bon\s+(?:the\s+)?average\b|\baverage\b|\b(?:a|each)\s+"
+                       r"turn\b|^\W*whose\s+(?:turns|sentences|utterances)\b", re.IGNORECASE)
 
 # "how many words did A say in total?", "how many words were spoken in the lab?": the words heard, counted
 _WORD_COUNT = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|have|had|has)\b", re.IGNORECASE)
@@ -106,7 +111,6 @@ _EACH_SAID = re.compile(r"^\W*what\s+(?:did|have|had|has)\s+(?:everyone|everybod
 
 
 # "which room had the longest single turn?", "where was the shortest sentence said?": the room is asked
-_WHERE = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)s?|where)\b", re.IGNORECASE)
 
 # "whose first turn was the longest?", "which person's last turn was the shortest?", "who had the longest first turn?"
 _NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|who\s+had\s+the\s+(?P<w1>longest|shortest|"
@@ -146,7 +150,8 @@ def asks_sentences(question: str) -> SentenceAsk | None:
                            seconds=1.0 if (m.group("w1") or m.group("w2")).lower() == "longest" else 0.0)
     m = _WORDIEST.search(question)
     if m is not None:
-        return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0))
+        return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0),
+                           per_turn=bool(_PER_TURN.search(question)))
     m = _ONE_GO.search(question) or _TURN_WAS.search(question)
     if m is not None:
         return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0),
@@ -228,13 +233,13 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
     if ask.kind in ("longest", "shortest"):
-        if _WHERE.match(question):     # "which room had the longest single turn?": the turns placed first
+        if WHERE_ASKED.match(question):     # "which room had the longest single turn?": the turns placed first
             executor.place_turns(res, turns)
         return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
     if ask.kind in ("most_words", "fewest_words"):
-        return _words(res, turns, ask.kind == "most_words", where)
+        return _words(res, turns, ask.kind == "most_words", where, ask.per_turn)
     if ask.kind == "word_count":
         n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
         res.value = (n, len(turns))
@@ -338,7 +343,7 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
     if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"
-    elif _WHERE.match(question):     # "in which room was the longest turn spoken?": the room(s) first
+    elif WHERE_ASKED.match(question):     # "in which room was the longest turn spoken?": the room(s) first
         rooms = list(dict.fromkeys(res.places[e.id] for e in ties if e.id in res.places))
         lead = f"In {_join([the_place(r) for r in rooms])}" if rooms else "I cannot place it in a room I knew"
         text = f"{lead}{' (a tie across rooms)' if len(rooms) > 1 else ''}. {_cap(text)}"
@@ -395,11 +400,14 @@ def _nth_length(res: QueryResult, turns: list, nth: str, longest: bool, where: s
     return (REFUSAL if problems else text), res
 
 
-def _words(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, QueryResult]:
-    """The person (people, tied) who said the most (fewest) words, as speech recognition heard them."""
+def _words(res: QueryResult, turns: list, most: bool, where: str, per_turn: bool = False) -> tuple[str, QueryResult]:
+    """The person (people, tied) who said the most (fewest) words, as speech recognition heard them; ``per_turn``:
+    their words over their turns."""
     count: dict[int, int] = {}
     for e in turns:
         count[e.character_id] = count.get(e.character_id, 0) + len(re.findall(r"[\w']+", e.text))
+    if per_turn:
+        return _words_per_turn(res, turns, count, most, where)
     best = max(count.values()) if most else min(count.values())
     top = [c for c in count if count[c] == best]
     res.events = [e for e in turns if e.character_id in top] + [e for e in res.events if e.character_id not in top]
@@ -409,6 +417,28 @@ def _words(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, 
     then = "; then " + ", ".join(f"{res.describe[c]} {count[c]}" for c in rest) if rest else ""
     text = f"{_cap(_join([res.describe[c] for c in top]))} said the {'most' if most else 'fewest'} words{where}: " \
         f"{best}{' each' if len(top) > 1 else ''}, as I heard them{then}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _words_per_turn(res: QueryResult, turns: list, count: dict[int, int], most: bool,
+                    where: str) -> tuple[str, QueryResult]:
+    """"A said the most words per turn: 5.0 on average (15 words in 3 turns), as I heard them; then B 3.0 (...)"."""
+    n_turns = {c: sum(1 for e in turns if e.character_id == c) for c in count}
+    mean = {c: tenths(count[c] / n_turns[c]) for c in count}
+    best = max(mean.values()) if most else min(mean.values())
+    top = [c for c in mean if mean[c] == best]
+    res.events = [e for e in turns if e.character_id in top] + [e for e in res.events if e.character_id not in top]
+    res.value = tuple(sorted({*count.values(), *n_turns.values()}))
+    res.seconds = {**res.seconds, **{-1 - i: m for i, m in enumerate(mean.values())}}
+    res.steps.append({"step": f"{'most' if most else 'fewest'} words per turn", "words": count, "turns": n_turns})
+
+    def said(c: int) -> str:
+        return f"{res.describe[c]} {mean[c]} ({count[c]} words in {n_turns[c]} turn{'s' if n_turns[c] != 1 else ''})"
+
+    rest = sorted((c for c in mean if c not in top), key=lambda c: -mean[c] if most else mean[c])
+    then = "; then " + ", ".join(said(c) for c in rest) if rest else ""
+    text = f"{_cap(_join([res.describe[c] for c in top]))} said the {'most' if most else 'fewest'} words per turn" \
+        f"{where} on average, as I heard them: {', '.join(said(c) for c in top)}{then}."
     return (REFUSAL if check(text, res) else text), res
 
 

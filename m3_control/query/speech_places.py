@@ -5,8 +5,9 @@ did I hear more speech?", "was the office noisier than the lab?", "where was the
 window, placed on the robot's track), not the number of turns nor of people (those are "which room had the most
 turns / people?", place_forms.busiest_place). Two rooms the question names are compared; otherwise every room where
 the robot was, a room with no speech counted as none. One person's seconds per room answer "where did A talk for the
-longest time?" (by turns: "where did A speak most often?" is a frame's). The answer says each room's seconds, checked
-against the result like any frame's.
+longest time?" (by turns: "where did A speak most often?" is a frame's). "Which room had the most silence?" is the
+robot's seconds in each room less the speech placed there. The answer says each room's seconds, checked against the
+result like any frame's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .frame import Query
 from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
+from .robot_track import robot_seconds_by_place
 from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import seconds_word, tenths, the_place
@@ -58,16 +60,34 @@ _LONGEST_IN = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)
                          rf"(?:spend|spent)\s+the\s+(?P<e>{_MOST})\s+time\s+{_TALK})", re.IGNORECASE)
 
 
+_SILENT = r"(?:silence|silent\s+time|quiet\s+time|time\s+(?:without|with\s+no)\s+(?:speech|talking|anyone\s+" \
+    r"speaking|words)|time\s+when\s+(?:nobody|no\s+one)\s+(?:spoke|was\s+speaking|talked))"
+# "which room had the most silence?", "in which room was there the most silence?", "where was there less time without
+# speech?" (the robot's seconds in each room without speech placed there: not the quieter room, which is less speech)
+_SILENCE = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\b[^?]*?"
+                      rf"\b(?P<m>more|less|most|least)\s+(?:total\s+)?{_SILENT}"
+                      # "where was it silent the longest?", "in which room was it quiet for the most time?"
+                      rf"|^\W*(?:(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)|where)\s+was\s+(?:it|there)\s+"
+                      rf"(?:silent|quiet|no\s+speech)\s+(?:for\s+)?(?:the\s+)?(?P<m2>longest|shortest|most|least)\b",
+                      re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SpeechPlacesAsk:
     less: bool                    # the quieter room (else the one with more speech)
     places: tuple[str, ...] = ()  # the rooms the question names (words as asked)
     yes_no: bool = False          # "was A quieter than B?": about the first of the two
     who: str | None = None        # one person's seconds of speech per room ("where did A talk the longest?")
+    silence: bool = False         # the robot's seconds in each room without speech ("which room had most silence?")
 
 
 def asks_speech_places(question: str) -> SpeechPlacesAsk | None:
     people = people_in(question)
+    m = _SILENCE.match(question)
+    if m is not None and not people:
+        word = (m.group("m") or m.group("m2")).lower()
+        offered = re.findall(r"\bthe\s+([a-z]+(?:\s+room)?)\b", question[m.end():], re.IGNORECASE)
+        return SpeechPlacesAsk(word in ("less", "least", "shortest"), tuple(offered), silence=True)   # (in all)
     m = _LONGEST_IN.match(QUOTED.sub(" quoted ", question))
     if m is not None and len(people) <= 1:
         word = next(g for g in m.group("a", "b", "c", "d", "e", "f") if g).lower()
@@ -117,6 +137,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SpeechPlacesAsk,
     if len(rooms) < 2:   # no two rooms offered: every room the robot was in
         rooms = list(dict.fromkeys(p for p, _, _ in robot_stays(executor.store, before_time)))
     voice = [e for e in res.events if e.kind == "voice"]
+    if ask.silence:
+        return _silence(executor, res, voice, rooms, ask, before_time)
     seconds = _seconds_by_room(executor, res, voice)
     res.place_counts = {r: int(round(seconds[r])) for r in rooms}
     res.events = [e for e in voice if res.places.get(e.id) in rooms]
@@ -180,4 +202,39 @@ def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
         text = f"{who} spoke {word} in {the_place(first)}{cond} ({seconds_word(res.place_counts[first])}" \
                f"{'; ' + each if each else ''})."
     text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _silence(executor: QueryExecutor, res: QueryResult, voice: list, rooms: list[str], ask: SpeechPlacesAsk,
+             before_time: float | None) -> tuple[str, QueryResult]:
+    """"The office had the most silence: 24 of the 35 seconds I was there had no speech; the hallway 20 of 30." (the
+    robot's whole seconds in each room less the seconds of speech placed there)."""
+    t1, t2 = (res.read(x) for x in (res.query.from_, res.query.to))
+    stay = robot_seconds_by_place(executor.store, t1, t2 if t2 is not None else before_time)
+    speech = _seconds_by_room(executor, res, voice)
+    rooms = [r for r in rooms if r in stay]
+    if not rooms:
+        return "I have no record of the rooms I was in.", res
+    quiet = {r: max(0, int(round(stay[r] - speech[r]))) for r in rooms}
+    res.place_counts = dict(quiet)
+    res.seconds = {**res.seconds, **{-1 - i: float(stay[r]) for i, r in enumerate(rooms)}}
+    res.value = tuple(stay[r] for r in rooms)
+    res.events = [e for e in voice if res.places.get(e.id) in rooms]
+    res.steps.append({"step": "seconds without speech per room", "rooms": dict(quiet), "robot": dict(stay)})
+    ranked = sorted(rooms, key=lambda r: quiet[r], reverse=not ask.less)
+    best = quiet[ranked[0]]
+    top = [r for r in ranked if abs(quiet[r] - best) < 1]
+    cond = conditions(res)
+
+    def said(r: str) -> str:
+        return f"{quiet[r]} of the {stay[r]} seconds I was there had no speech"
+
+    others = "; ".join(f"{the_place(r)} {quiet[r]} of {stay[r]}" for r in ranked if r not in top)
+    word = ("less" if ask.less else "more") if len(rooms) == 2 else ("the least" if ask.less else "the most")
+    if len(top) > 1:
+        text = f"About the same in {_join([the_place(r) for r in top])}{cond}: " + \
+            "; ".join(f"{the_place(r)} {said(r)}" for r in top)
+    else:
+        text = f"{the_place(top[0])} had {word} silence{cond}: {said(top[0])}"
+    text = _cap(text + (f"; {others}." if others else "."))
     return (REFUSAL if check(text, res) else text), res

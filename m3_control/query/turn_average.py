@@ -5,6 +5,8 @@ Code takes the voice turns of the person the question names (a quote or a name; 
 frame's place and window, and divides their detected speech by their number. The answer says the number of turns,
 the average in tenths of a second and the total, all from the result. Not one person's total ("how long did A talk
 in all?": the frame's ``how_long``), not one turn's length (the frame), not turns ranked by length (sentences.py).
+One person's average is also compared with all turns' ("was A's average turn longer than the average turn
+overall?") or everyone else's ("... than everyone else's?"), yes or no with both figures.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ _AVERAGE = re.compile(rf"\b(?:average|mean|typical|median)\s+(?:{_TURN}\s+)?(?:l
 _ON_AVERAGE = re.compile(r"\bon\s+average\b|\bper\s+(?:turn|utterance|sentence)\b|\bon\s+the\s+average\b",
                          re.IGNORECASE)
 _LENGTH = re.compile(rf"\bhow\s+long\b|\bhow\s+many\s+seconds\b|\b(?:length|duration)\b|\b{_TURN}\b", re.IGNORECASE)
-_NOT_LENGTH = re.compile(r"\bhow\s+(?:many|often)\s+(?:times|turns)\b|\bhow\s+often\b", re.IGNORECASE)
+_NOT_LENGTH = re.compile(r"\bhow\s+(?:many|often)\s+(?:times|turns)\b|\bhow\s+often\b|\bwords\b", re.IGNORECASE)
 _NAME = re.compile(r"\b(?!(?:What|How|On|The|In|Was|Were|Did|Per|Of|I)\b)([A-Z][a-z]+)(?:'s|’s)?\b")
 
 
@@ -46,6 +48,15 @@ _MOST = ("longest", "highest", "greatest", "biggest")
 _COMPARED = re.compile(r"\b(?:longer|shorter|greater|smaller|higher|lower|bigger)\b", re.IGNORECASE)
 
 
+# "was A's average turn longer than the average turn overall?", "... shorter than everyone's average turn?" (all turns,
+# A's among them); "... than the others' average?", "... than everyone else's?" (the other people's turns)
+_OVERALL = re.compile(r"\b(?:overall|everyone'?s|everybody'?s|all\s+(?:the\s+)?(?:turns|speakers|people)|"
+                      r"(?:the|an)\s+average\s+(?:turn|speaker|length|one|person)\b(?!\s+of\b)|"
+                      r"the\s+(?:whole|entire)\s+(?:conversation|recording|group)|the\s+group'?s?|in\s+general|"
+                      r"(?P<others>(?:everyone|everybody|anyone|anybody)\s+else'?s?|the\s+others'?|the\s+other\s+"
+                      r"(?:people|speakers)'?s?|the\s+rest))", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class AverageAsk:
     who: str | None      # the person (their words, or a name); None: everyone
@@ -54,6 +65,7 @@ class AverageAsk:
     shorter: bool = False         # pair: asked as "shorter"
     yes_no: bool = False          # pair: "was A's ... longer than B's?" (else "whose ... was longer?")
     median: bool = False          # "what was the median length of A's turns?": the middle turn's, not the mean
+    overall: str | None = None    # "all" | "others": one person's average against all turns' (the others')
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -71,6 +83,11 @@ def asks_average(question: str) -> AverageAsk | None:
     if len(people) == 2 and _COMPARED.search(plain):
         return AverageAsk(None, pair=tuple(people), shorter=bool(re.search(r"\bshorter\b", plain, re.IGNORECASE)),
                           yes_no=bool(YES_NO_QUESTION.match(question)))
+    if len(people) == 1 and _COMPARED.search(plain) and (m := _OVERALL.search(plain[plain.find(" than ") + 1:]
+                                                                           if " than " in plain else plain)):
+        return AverageAsk(people[0], shorter=bool(re.search(r"\bshorter\b", plain, re.IGNORECASE)),
+                          yes_no=bool(YES_NO_QUESTION.match(question)),
+                          overall="others" if m.group("others") else "all")
     if len(quoted) > 1:
         return None
     median = bool(re.search(r"\bmedian\b", plain, re.IGNORECASE))
@@ -87,7 +104,7 @@ def prepare(q: Query) -> Query:
 
 def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
     """"The person who said X spoke 6 times, 1.9 seconds a turn on average (11.6 seconds in all)."."""
-    if ask.pair:
+    if ask.pair or ask.overall:
         return _pair(executor, q, ask, before_time)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
     if res.status != "ok":
@@ -120,6 +137,33 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
                f"({whole} in all)."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
+
+
+def _against_all(res: QueryResult, every: list, cid: int, ask: AverageAsk, cond: str) -> str:
+    """"Yes: A's turns were 1.9 seconds long on average (8 turns), against 1.8 seconds over all 16 turns."."""
+    mine = [e for e in every if e.character_id == cid]
+    rest = every if ask.overall == "all" else [e for e in every if e.character_id != cid]
+    who = res.describe[cid]
+    if not rest:
+        return _cap(f"{who} was the only person I heard{cond}: there are no other turns to compare with.")
+    own, other = (sum(e.end - e.start for e in ts) / len(ts) for ts in (mine, rest))
+    a, b = tenths(own), tenths(other)
+    res.events = mine + [e for e in res.events if e not in mine]
+    res.seconds = {**res.seconds, -1: a, -2: b}
+    res.value = (len(mine), len(rest))
+    res.steps.append({"step": "one person's average turn against " + ask.overall, "turns": [len(mine), len(rest)]})  # type: ignore[operator]
+    word = "shorter" if ask.shorter else "longer"
+    yes = own < other if ask.shorter else own > other
+    them = f"on average over all {len(rest)} turns" if ask.overall == "all" else \
+        f"on average for everyone else's {len(rest)} turn{'s' if len(rest) != 1 else ''}"
+    if not mine:
+        return _cap(f"{who} never spoke{cond}, so I have no average turn of theirs.")
+    figures = (f"{who}'s {len(mine)} turns were {seconds_word(a)} long on average" if len(mine) > 1 else
+               f"{who}'s one turn was {seconds_word(a)} long") + f"{cond}, against {seconds_word(b)} {them}"
+    if a == b:
+        return _cap(f"{'No' if ask.yes_no else 'Neither'}, about the same: {figures}.")
+    return _cap(f"{('Yes' if yes else 'No') + ': ' if ask.yes_no else ''}{figures}"
+                f"{'' if ask.yes_no else f': {word}' if yes else f': not {word}'}.")
 
 
 def _median(res: QueryResult, turns: list, who: str | None, cond: str) -> str:
@@ -164,10 +208,14 @@ def _pair(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
-    ids = named_ids(executor, prepare(q), ask.pair, res, before_time)      # (as the question names them)
+    # (the people as the question names them)
+    ids = named_ids(executor, prepare(q), ask.pair or (ask.who or "",), res, before_time)
     if isinstance(ids, QueryResult):
         return phrase(ids), ids
     cond = conditions(res)
+    if ask.overall:
+        text = _against_all(res, [e for e in res.events if e.kind == "voice"], ids[0], ask, cond)
+        return (REFUSAL if check(text, res) else text), res
     mine = {c: [e for e in res.events if e.kind == "voice" and e.character_id == c] for c in ids}
     for c in ids:
         if not mine[c]:

@@ -10,6 +10,9 @@
 - ``next_turn``: "who spoke right before the last turn in the office?", "who spoke right after the last turn in the
   library?" (the n-th or last turn of the frame's place and window, then the turn next to it among everyone's,
   wherever it was).
+- ``person_start``: "how many seconds after the first turn did the second person start speaking?", "how long did it
+  take for a third speaker to talk?" (the n-th person's first words against the first words of all, start to start
+  and from the end of the first turn, the turns between said);
 - ``turn_position``: "which turn of the conversation was A's first?", "in which turn did A first speak?" (where one
   person's n-th turn stands among everyone's turns of the frame's place and window: "the 2nd of 17");
 - ``turn_length`` / ``turn_end``: "how long did the very first turn last?", "how long was the last turn in the
@@ -105,6 +108,22 @@ _END = re.compile(rf"^\W*(?:at\s+)?(?:when|what\s+time)\s+did\s+the\s+(?:very\s+
                   r"(?:\s+room)?)?\s+(?:end|finish|stop|come\s+to\s+an\s+end)\b", re.IGNORECASE)
 
 
+# "how many seconds after the first turn did the second person start speaking?", "how long after the first words did
+# a second person begin to speak?", "how long did it take for a third speaker to talk?": the n-th person's first words
+# against the first words of all
+_NTH = r"(?P<n>second|third|fourth|fifth|2nd|3rd|4th|5th|next|new|different|other)"
+_WHO = r"(?:(?:different|new|other)\s+)?(?:person|speaker|voice|one|individual)\b"
+_NTH_START = re.compile(rf"^\W*(?:how\s+(?:long|much\s+time|many\s+seconds)|what\s+was\s+the\s+(?:time|delay|gap|"
+                        rf"wait))\s+(?:after|from)\s+the\s+(?:very\s+)?first\s+(?:turn|words?|sentence|speaker|person|"
+                        rf"thing\s+(?:said|I\s+heard)|utterance|remark|one)\b[^?]*?\b(?:did|was|until|before|to|till)\s+"
+                        rf"(?:a|the|another)\s+{_NTH}?\s*{_WHO}"
+                        rf"|^\W*how\s+(?:long|much\s+time|many\s+seconds)\s+(?:did\s+it\s+take\s+|passed\s+|went\s+by\s+)?"
+                        rf"(?:for|before|until|till)\s+(?:a|the|another)\s+{_NTH.replace('?P<n>', '?P<n2>')}?\s*{_WHO}"
+                        rf"[^?]*?\b(?:to\s+)?(?:spoke|speak|talk|talked|started|began|start|begin|said|say|joined|join)",
+                        re.IGNORECASE)
+_NTH_RANK = {"next": 2, "new": 2, "different": 2, "other": 2}
+
+
 @dataclass(frozen=True)
 class TurnsAsk:
     kind: str              # speaking_order | turns_gap | turns_first | next_turn | turn_position | turn_length |
@@ -147,6 +166,9 @@ def asks_turns(question: str) -> TurnsAsk | None:
         n = m.group("n") or m.group("n2") or m.group("n3") or "first"
         return TurnsAsk("turn_position", nth=turn_rank(n), people=(people[0], None),
                         clock=bool(CLOCK.search(plain)))
+    start = asks_person_start(question)
+    if start is not None:
+        return start
     m = _LENGTH.search(plain) or _END.search(plain)
     if m is not None:
         return TurnsAsk("turn_length" if m.re is _LENGTH else "turn_end",
@@ -187,6 +209,17 @@ def asks_turns(question: str) -> TurnsAsk | None:
         if a != b and a > 0 and b > 0:
             return TurnsAsk("turns_gap", turns=(min(a, b), max(a, b)), clock=bool(CLOCK.search(plain)))
     return None
+
+
+def asks_person_start(question: str) -> TurnsAsk | None:
+    """"How long after the first words did a second person speak?" (the n-th person's first words against the first
+    words of all), else None."""
+    plain = QUOTED.sub(" ", question)
+    m = _NTH_START.search(plain)
+    if m is None or people_in(question):
+        return None
+    word = (m.group("n") or m.group("n2") or "second").lower()
+    return TurnsAsk("person_start", nth=_NTH_RANK.get(word) or _rank(word), clock=bool(CLOCK.search(plain)))
 
 
 def own_turns_gap(question: str) -> bool:
@@ -239,6 +272,8 @@ def answer(executor: QueryExecutor, q: Query, ask: TurnsAsk, before_time: float 
         return _position(executor, res, turns, ask, cond, before_time)
     if ask.kind in ("turn_length", "turn_end"):
         return _length(res, turns, ask, cond)
+    if ask.kind == "person_start":
+        return _person_start(res, turns, ask, cond)
     if ask.kind == "turns_first":
         return _first_of_two(executor, q, res, ask, before_time)
     return _gap_of_two(executor, q, res, ask, before_time)
@@ -387,5 +422,30 @@ def _first_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: Turn
     res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
     a, b = w1.replace("\x00", res.say(t1.start)) + ")", w2.replace("\x00", res.say(t2.start)) + ")"
     text = f"{cap(a)} came first; {b} came after it." if ask.before else f"{cap(b)} came later; {a} came before it."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
+
+
+def _person_start(res: QueryResult, turns: list, ask: TurnsAsk, cond: str) -> tuple[str, QueryResult]:
+    """"How long after the first words did a second person speak?": the n-th person's first turn against the first
+    turn of all, start to start, and from the end of the first turn (the turns between said)."""
+    firsts: dict[int, object] = {}
+    for e in turns:
+        firsts.setdefault(e.character_id, e)
+    order = list(firsts.values())
+    which = ordinal_word(ask.nth)
+    if ask.nth > len(order):
+        n = len(order)
+        return f"Only {n} {'person' if n == 1 else 'people'} spoke{cond}: there was no {which} person.", res
+    t1, t2 = turns[0], order[ask.nth - 1]
+    apart, quiet = int(round(t2.start - t1.start)), int(round(max(0.0, t2.start - t1.end)))  # type: ignore[attr-defined]
+    between = [e for e in turns if t1.start < e.start < t2.start]  # type: ignore[attr-defined]
+    res.events = [t1, t2] + [e for e in res.events if e not in (t1, t2)]
+    res.value = (apart, quiet, len(between))
+    d1, d2 = res.describe[t1.character_id], res.describe[t2.character_id]  # type: ignore[attr-defined]
+    also = f", with {len(between)} turn{'s' if len(between) != 1 else ''} between them" if between else ""
+    text = f"The {which} person to speak{cond}, {d2}, first spoke at {res.say(t2.start)}: " \
+           f"{seconds_word(apart)} after the first words ({d1}, {res.say(t1.start)}), " \
+           f"{seconds_word(quiet)} after those ended at {res.say(t1.end)}{also}."  # type: ignore[attr-defined]
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res

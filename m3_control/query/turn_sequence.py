@@ -2,8 +2,9 @@
 twice (three times) in a row?" (turns of one person with nobody else's words between them), "how many times did A
 speak in a row at most?" (the longest such run), "did B ever speak right after A?" (after any of A's turns, not only
 the first), "how many different people spoke right after A?", "who was the last new voice I heard?" (the last
-person to speak for the first time) and "did C speak after everyone else had spoken?" (C's first words against
-everyone else's).
+person to speak for the first time; "who started speaking latest?", "the last person to join the conversation"), "did
+C speak after everyone else had spoken?" (C's first words against everyone else's) and "did the speaker change at
+every turn?" (yes when nobody spoke twice in a row, else who did and when).
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 walks them in order. The answer names the people and the times of the turns it rests on, checked against that
@@ -36,7 +37,18 @@ _LAST_NEW = re.compile(r"\b(?:last|latest|most\s+recent|final)\s+new\s+(?:voice|
                        r"^\W*who\s+(?:waited|took)\s+(?:the\s+)?longest\s+(?:before|to)\s+(?:first\s+)?(?:speaking|"
                        r"talking|speak|talk|say\s+anything|saying\s+anything)\b|"
                        r"^\W*who\s+(?:was\s+)?(?:the\s+)?(?:last|latest)\s+(?:to\s+)?(?:start|begin)\s+(?:speaking|"
-                       r"talking)\b", re.IGNORECASE)
+                       r"talking)\b|"
+                       # "who started speaking latest?", "who began talking last?"
+                       r"^\W*who\s+(?:started|began)\s+(?:speaking|talking|to\s+speak|to\s+talk)\s+(?:the\s+)?"
+                       r"(?:latest|last)\b|"
+                       # "the last (person) to say anything for the first time", "the last one I heard for the first
+                       # time"
+                       r"\b(?:last|final|latest)\s+(?:(?:person|one|speaker|voice)\s+)?(?:(?:that|who)\s+)?(?:i\s+)?"
+                       r"(?:to\s+)?(?:heard|spoke|speak|talk|talked|say\s+(?:anything|something)|said\s+(?:anything|"
+                       r"something))\s+for\s+the\s+first\s+time\b|"
+                       # "the last person to join the conversation"
+                       r"\b(?:last|final|latest)\s+(?:(?:person|one|speaker|voice)\s+)?(?:to\s+)?join(?:ed)?\s+(?:the\s+)?"
+                       r"(?:conversation|talk|talking|discussion|group|chat)\b", re.IGNORECASE)
 
 
 # "did A and B ever speak one right after the other?", "... back to back?": either order
@@ -90,6 +102,14 @@ _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 _CHANGES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+did\s+the\s+(?:speaker|voice|person\s+speaking)\s+change\b|"
                       r"\bhow\s+many\s+(?:speaker|turn)\s+changes\b|\bhow\s+many\s+changes\s+of\s+speaker\b",
                       re.IGNORECASE)
+# "did the speaker change at every turn?", "did every turn come from a different speaker than the one before?", "did
+# people always take turns?": yes when nobody spoke twice in a row
+_EVERY_CHANGE = re.compile(r"^\W*(?:did|was|were|has|had)\b[^?]*?(?:\b(?:speaker|voice|person\s+speaking)\s+change\s+"
+                           r"(?:at|with|after|on|for)\s+(?:every|each)\s+(?:single\s+)?turn\b|\b(?:every|each)\s+"
+                           r"(?:single\s+)?turn\b[^?]*?\b(?:different|another|new|other)\s+(?:speaker|person|voice|one)\b"
+                           r"[^?]*?\b(?:than|from)\s+the\s+(?:one|turn|speaker|person|voice)\s+(?:before|preceding|"
+                           r"previous)|\b(?:always|every\s+time)\s+(?:take|took|taking)\s+turns\b|\balways\s+alternat"
+                           r"(?:e|ed)\b)", re.IGNORECASE)
 # "who spoke both first and last?", "was the first speaker also the last?"
 # ... "was the last speaker the same person as the first (speaker)?"
 _FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\bfirst\s+(?:speaker|person|one)\b[^?]*?"
@@ -98,10 +118,12 @@ _FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\b
 
 
 def asks_sequence(question: str) -> str | None:
-    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" / "ever_mutual", "last_new", "changes" or
-    "first_and_last" when the question asks one of them, else None."""
+    """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" / "ever_mutual", "last_new", "changes",
+    "every_change" or "first_and_last" when the question asks one of them, else None."""
     if _CHANGES.search(question):
         return "changes"
+    if _EVERY_CHANGE.search(question) and not quotes_of(question):
+        return "every_change"
     if _FIRST_AND_LAST.search(question) and not quotes_of(question) and re.match(r"^\W*(?:who|was|were|did|is)\b",
                                                                                     question, re.IGNORECASE):
         return "first_and_last"
@@ -155,6 +177,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
             f"{res.say(e.start)})."
         return (REFUSAL if check(text, res) else text), res
     quoted = quotes_of(question)
+    if kind == "every_change":
+        return _every_change(turns, res, where)
     if kind in ("changes", "first_and_last"):
         return _changes_or_ends(turns, kind, res, where, bool(re.match(r"^\W*(?:was|were|is|did)\b", question,
                                                                         re.IGNORECASE)))
@@ -388,4 +412,22 @@ def _changes_or_ends(turns: list, kind: str, res: QueryResult, where: str,
     else:
         text = f"{'No' if yes_no else 'Nobody'}{where}: {res.describe[first.character_id]} spoke first (at " \
             f"{res.say(first.start)}), {res.describe[last.character_id]} last (at {res.say(last.start)})."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _every_change(turns: list, res: QueryResult, where: str) -> tuple[str, QueryResult]:
+    """"Did the speaker change at every turn?": yes when no two turns in a row were one person's; else who spoke twice
+    (or more) in a row, and when."""
+    if len(turns) < 2:
+        return (f"I heard nobody{where}." if not turns else f"I heard only one turn{where}."), res
+    runs = [r for r in _runs(turns) if len(r) > 1]
+    changes = sum(1 for a, b in zip(turns, turns[1:], strict=False) if a.character_id != b.character_id)
+    res.value = (len(turns), changes)
+    res.events = [e for r in runs for e in r] or turns
+    if not runs:
+        text = f"Yes{where}: the speaker changed at every one of the {len(turns)} turns; nobody spoke twice in a row."
+    else:
+        said = "; ".join(f"{res.describe[r[0].character_id]} spoke {times_word(len(r))} in a row at "
+                         f"{_join([res.say(e.start) for e in r])}" for r in runs)
+        text = f"No{where}: {said} (the speaker changed {times_word(changes)} in {len(turns)} turns)."
     return (REFUSAL if check(text, res) else text), res

@@ -1,6 +1,6 @@
 """Spans of time compared by how much was said in each: "was there more talking in the first minute or in the
 second minute?", "were there fewer turns before 0:30 or after 1:00?", "did more people speak before 1:00 than after
-it?", "did A speak more in the first minute than in the second?".
+it?", "did A speak more in the first minute than in the second?", "... in the first minute than after it (afterwards)?".
 
 No frame compares two windows (``more`` / ``less`` compare two people), so this runs the frame once per window
 (``find=count_times`` there, or ``count_people`` for "more people"; a quoted person kept, the place kept) and says
@@ -41,7 +41,8 @@ _SPAN = re.compile(
     rf"|(?P<bare>(?:in\s+)?the\s+(?P<bord>{_ORD_WORD})\b(?!\s*(?:\d|minute|half|person|people|one|speaker|voice|"
     rf"time|turn|room|place|thing|words)))"
     rf"|(?P<side>(?P<dir>before|after|since|until|by)\s+(?P<t>{_CLOCK_T}))"
-    rf"|(?P<it>(?P<itdir>before|after|since|until)(?:\s+(?:it|that|then)\b|\s*(?=[?.!]|$)))"   # ("... or after?")
+    rf"|(?P<it>(?P<itdir>before|after|since|until)(?:\s+(?:it|that|then)\b|\s*(?=[?.!]|$))|"   # ("... or after?")
+    rf"(?P<itdir2>afterwards?|thereafter)\b)"     # ("in the first minute than afterwards?")
     rf"|(?P<between>between\s+(?P<t1>{_CLOCK_T})\s+and\s+(?P<t2>{_CLOCK_T}))",
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?P<word>more|less|fewer|busier|quieter|livelier|most|least)\b", re.IGNORECASE)
@@ -78,7 +79,8 @@ class WindowCountsAsk:
     yes_no: bool                    # "did people speak more in W1 than in W2?": yes or no about the first
 
 
-def _window(m: re.Match, unit_before: str | None, clock_before: str | None = None) -> Window | None:
+def _window(m: re.Match, unit_before: str | None, clock_before: str | None = None,
+            prev: Window | None = None) -> Window | None:
     if m.group("half") or (m.group("bare") and unit_before == "half"):   # ("the first half or the second?")
         word = (m.group("hord") or m.group("bord")).lower()
         first = word in ("first", "earlier", "former")
@@ -95,7 +97,14 @@ def _window(m: re.Match, unit_before: str | None, clock_before: str | None = Non
         return Window(f"in the first {m.group('n')} seconds", "0:00", mss(float(m.group("n"))))
     if m.group("between"):
         return Window("between {} and {}", m.group("t1"), m.group("t2"))
-    t, d = m.group("t") or clock_before, (m.group("dir") or m.group("itdir")).lower()
+    t, d = m.group("t") or clock_before, (m.group("dir") or m.group("itdir") or "after").lower()
+    if t is None and m.group("it") and prev is not None and not prev.half:
+        # "in the first minute than after it": after the end of the span before (before its start)
+        after = d in ("after", "since")
+        edge = prev.to if after else prev.from_
+        if edge is None or (not after and edge == "0:00"):
+            return None
+        return Window("after {}", edge, None) if after else Window("before {}", None, edge)
     if t is None:
         return None
     return Window(d + " {}", None, t) if d in ("before", "until", "by") else Window(d + " {}", t, None)
@@ -120,7 +129,7 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
     # ("the first or the second half?": the unit said once, after both)
     later = "half" if b.group("half") else (b.group("unit") or "") if b.group("nth") else None
     wa = _window(a, later if a.group("bare") else None)
-    wb = _window(b, unit, a.group("t"))
+    wb = _window(b, unit, a.group("t"), wa)
     if wa is None or wb is None or (wa.from_, wa.to, wa.half) == (wb.from_, wb.to, wb.half):
         return None
     word = compare.group("word").lower()

@@ -10,6 +10,8 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
 
 
 # "once", "twice", "three (times)": the number of turns a question says
+# "where ...?", "in which room(s) ...?", "what place ...?": a question asking for a place
+WHERE_ASKED = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)s?|where)\b", re.IGNORECASE)
 # "how long", "how many seconds", "how much time": a question asking for a duration
 HOW_LONG = r"how\s+(?:long|many\s+seconds|much\s+time)"
 # the numbers a question writes in words ("two minutes", "forty-five seconds", "a minute")

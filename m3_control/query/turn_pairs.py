@@ -1,0 +1,94 @@
+"""Pairs of people by how often their turns came one right after the other: "which two people most often spoke one
+right after the other?", "which pair of people most often took turns right after each other?", "which two speakers
+least often followed each other?".
+
+One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
+counts each two adjacent turns of two different people as one exchange of that pair, in either order. The answer
+names the pair, how many times and in which order, the next pair after it, and is checked against the result like
+any frame's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from .execute import QueryExecutor
+from .fidelity import quotes_of
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, phrase
+from .result import QueryResult
+from .words import times_word
+
+_TWO = r"(?:two\s+(?:people|persons|speakers|voices)|pair(?:\s+of\s+(?:people|persons|speakers|voices))?|two)"
+_OFTEN = r"(?:most|least|fewest)\b"
+# "right after each other", "one after the other", "took turns", "back and forth", "in succession"
+_ADJACENT = (r"(?:\b(?:one|each)\s+(?:(?:right|just|immediately|directly)\s+)?after\s+(?:the\s+)?other\b|"
+             r"\b(?:right|just|immediately|directly)?\s*after\s+(?:each\s+other|one\s+another)\b|"
+             r"\b(?:took|take|taking)\s+turns\b|\bback[\s-]+and[\s-]+forth\b|\bback[\s-]+to[\s-]+back\b|"
+             r"\bin\s+succession\b|\bconsecutively\b|\b(?:followed|follow)\s+(?:each\s+other|one\s+another)\b|"
+             r"\balternated\b)")
+_PAIR = re.compile(rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?\b{_OFTEN}[^?]*?{_ADJACENT}|"
+                   rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?{_ADJACENT}[^?]*?\b{_OFTEN}|"
+                   rf"^\W*who\s+(?:most|least)\s+often\s+(?:spoke|talked)\s+{_ADJACENT}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PairsAsk:
+    least: bool = False     # the pair that least often followed each other (of the pairs that ever did)
+
+
+def asks_pairs(question: str) -> PairsAsk | None:
+    """A question for the pair of people whose turns most (least) often came one right after the other, else None."""
+    if quotes_of(question):
+        return None
+    m = _PAIR.search(question)
+    if m is None:
+        return None
+    return PairsAsk(least=bool(re.search(r"\b(?:least|fewest)\b", question, re.IGNORECASE)))
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns in the frame's place and window."""
+    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
+                   count=None, act="spoke", top=None, measure=None, only=None)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
+    where = f" in the {q.place}" if q.place else ""
+    near = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id != b.character_id]
+    if not near:
+        text = f"Nobody spoke right after someone else{where}." if turns else f"I heard nobody{where}."
+        return text, res
+    pairs = Counter(frozenset((a.character_id, b.character_id)) for a, b in near)
+    ordered = Counter((a.character_id, b.character_id) for a, b in near)
+    pick = min if ask.least else max
+    best = pick(pairs.values())
+    top = [p for p, n in pairs.items() if n == best]
+    rest = sorted((p for p in pairs if p not in top), key=lambda p: pairs[p], reverse=not ask.least)
+    res.value = tuple(sorted({*pairs.values(), *ordered.values(), len(near)}))     # (the figures the answer says)
+    res.events = [e for a, b in near if frozenset((a.character_id, b.character_id)) in top for e in (a, b)]
+
+    def names(p: frozenset) -> tuple[int, int]:
+        a, b = sorted(p, key=lambda c: min(e.start for e in turns if e.character_id == c))
+        return a, b
+
+    def said(p: frozenset) -> str:
+        a, b = names(p)
+        d_a, d_b = res.describe[a], res.describe[b]
+        ways = [f"{y} right after {x} {times_word(ordered[(i, j)])}" for (i, x), (j, y) in
+                (((a, d_a), (b, d_b)), ((b, d_b), (a, d_a))) if ordered[(i, j)]]
+        return f"{d_a} and {d_b} ({times_word(pairs[p])}: {', '.join(ways)})"
+
+    word = "least" if ask.least else "most"
+    lead = "; ".join(said(p) for p in top)
+    many = " (a tie)" if len(top) > 1 else ""
+    nxt = f"; next, {'; '.join(said(p) for p in rest if pairs[p] == pairs[rest[0]])}" if rest else ""
+    text = _cap(f"{lead} spoke one right after the other {word} often{where}{many}, of {len(near)} changes of "
+                f"speaker{nxt}.")
+    return (REFUSAL if check(text, res) else text), res
