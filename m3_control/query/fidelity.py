@@ -68,7 +68,7 @@ from .wording import (
     than_person,
     when_or_where,
 )
-from .words import ORD
+from .words import ORD, SPAN_OF_TIME
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _ACT_WORDS = re.compile(r"^\W*(?:(?:spoke|speak|speaking|talked|talk|talking|said|say|heard|hear)\s*)+"
@@ -263,7 +263,7 @@ def act_of_question(question: str) -> str | None:
 
 def _unasked_times(q: Query, plain: str, added: list[str]) -> Query:
     """times= where the question names no number of times (a clock's digits, "how many times" read as a count)."""
-    asked = _CLOCK.sub(" ", plain)
+    asked = SPAN_OF_TIME.sub(" ", _CLOCK.sub(" ", plain))     # ("in the last 30 seconds" names no count)
     if compares_with_other(q.times) and (not q.other or time_of(q.other) is not None):
         # "who spoke more times than anyone else?" written times>other: compared with nobody (the most is a pick);
         # "how many times did A talk after 0:50?" written other="0:50" times>other: the clock is a time, no person

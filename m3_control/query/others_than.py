@@ -25,15 +25,18 @@ _BUT = r"(?:other\s+than|besides|apart\s+from|aside\s+from|except(?:\s+for)?|exc
 # the excluded person: their words ("the person who said X") or a name ("Ann")
 _OTHER_THAN = re.compile(rf"\b{_BUT}\s+(?:the\s+(?:person|one|speaker|voice)\s+(?:who|that)\s+(?:said|says)\s+)?"
                          rf"(?:<Q(?P<q>\d+)>|(?P<name>(?-i:[A-Z][a-z]+))\b)", re.IGNORECASE)
-_TIMES = re.compile(r"^\W*how\s+many\s+times\b|^\W*how\s+often\b", re.IGNORECASE)
+_TIMES = re.compile(r"^\W*how\s+many\s+(?:times|turns)\b|^\W*how\s+often\b", re.IGNORECASE)
 _PEOPLE = re.compile(r"^\W*how\s+many\s+(?:different\s+|other\s+)?(?:people|persons|speakers|voices|others)\b",
                      re.IGNORECASE)
+# "how many turns did each person take?", "how many times did each speaker talk?": everyone's turns, each counted
+_EACH = re.compile(r"^\W*how\s+(?:many\s+(?:times|turns)|often)\s+did\s+(?:each|every)\s+(?:person|speaker|one|voice|"
+                   r"individual|of\s+them|participant)\b", re.IGNORECASE)
 _WHO = re.compile(r"^\W*(?:who|whom|which\s+(?:people|persons|speakers|voices|others))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class OthersAsk:
-    kind: str        # times | people | who
+    kind: str        # times | people | who | each (everyone's turns, each person's counted: no one left out)
     excluded: str    # the person left out: their words or name
 
 
@@ -46,6 +49,8 @@ def asks_others_than(question: str) -> OthersAsk | None:
         return f"<Q{len(quotes) - 1}>"
 
     marked = QUOTED.sub(mark, question)
+    if _EACH.search(marked) and not quotes and not SEEING.search(marked):
+        return OthersAsk("each", "")
     m = _OTHER_THAN.search(marked)
     if m is None or SEEING.search(marked) or len(quotes) > 1:
         return None
@@ -67,6 +72,8 @@ def answer(executor: QueryExecutor, q: Query, ask: OthersAsk, before_time: float
     res = executor.run(frame, before_time)
     if res.status != "ok":
         return phrase(res), res
+    if ask.kind == "each":
+        return _each(res)
     named = named_into(executor, replace(frame, place=None, from_=None, to=None, at=None), ask.excluded, res,
                        before_time)
     if named.status != "ok":
@@ -90,4 +97,20 @@ def answer(executor: QueryExecutor, q: Query, ask: OthersAsk, before_time: float
     else:
         text = join([f"{p.description} ({times_word(p.spoke)})" for p in them]) + f" spoke{cond}, besides {excluded}."
     text = cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _each(res: QueryResult) -> tuple[str, QueryResult]:
+    """"How many turns did each person take?": everyone heard, most turns first, with the turns in all."""
+    them = sorted((p for p in res.people if p.spoke > 0), key=lambda p: -p.spoke)
+    res.people, cond = them, conditions(res)
+    turns = sum(p.spoke for p in them)
+    res.value = turns
+    res.events = [e for e in res.events if e.kind == "voice"]
+    res.steps.append({"step": "each person's turns", "people": len(them), "turns": turns})
+    if not them:
+        return f"I heard nobody speak{cond}.", res
+    n = len(them)
+    text = cap(f"{n} {'person' if n == 1 else 'people'} spoke{cond}, {times_word(turns)} in all: " +
+               join([f"{p.description} {times_word(p.spoke)}" for p in them]) + ".")
     return (REFUSAL if check(text, res) else text), res

@@ -134,8 +134,8 @@ class Plan:
 
 def plan_for(question: str) -> Plan | None:
     """The plan for a question no one frame says, else None (the frame runs as written)."""
-    either = sides.either_form(question)     # "did B speak before 0:15 or after?"
-    if sides.asks_side(either):
+    either = sides.either_form(question)     # "did B speak before 0:15 or after?" ("... more before 0:15 or after?"
+    if sides.asks_side(either) and window_counts.asks_window_counts(question) is None:     # compares two spans)
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
                     check_question=sides.check_question(either), people_from_question=False)
     pairs = turn_pairs.asks_pairs(question)

@@ -78,7 +78,8 @@ _ONE_GO = re.compile(r"\b(?P<which>longest|shortest)\b[^?]*?\b(?:in\s+one\s+go|i
 
 # "which single turn was the longest?", "whose turn was the shortest?": the length said after the turn
 _TURN_WAS = re.compile(r"\b(?:which|whose|what)\s+(?:single\s+|one\s+|individual\s+)?(?:turn|sentence|utterance|"
-                       r"remark|statement)\s+(?:was|is|lasted|took)\s+(?:the\s+)?(?:(?:second|third|fourth|fifth|2nd|3rd)"
+                       r"remark|statement)\s+(?P<where>(?:in|at)\s+(?:the\s+)?[a-z]+(?:\s+room)?\s+)?(?:was|is|lasted|took)\s+"
+                       r"(?:the\s+)?(?:(?:second|third|fourth|fifth|2nd|3rd)"
                        r"[\s-]+)?(?P<which>longest|shortest|briefest)\b",
                        re.IGNORECASE)
 
@@ -153,8 +154,10 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0),
                            per_turn=bool(_PER_TURN.search(question)))
     m = _ONE_GO.search(question) or _TURN_WAS.search(question)
-    if m is not None:
-        return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", m.group(0),
+    if m is not None:    # ("whose single turn in the hallway was the longest?": the place stays the checks')
+        said = m.group(0).replace(m.group("where"), " ") if "where" in m.re.groupindex and m.group("where") else \
+            m.group(0)
+        return SentenceAsk("longest" if m.group("which").lower() == "longest" else "shortest", said,
                            rank=_rank_of(question))
     m = _OVER_TURN.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:

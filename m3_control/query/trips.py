@@ -1,6 +1,6 @@
 """The robot's own trips: "how long did it take me to get from the garden to the kitchen?", "how long was I moving
 between the hallway and the garden?", "how long was the trip from the lab to the office?", "how long was I moving in
-total?".
+total?", "did anyone speak while I was moving?" (the voice turns that overlap a spell of moving).
 
 No frame says it: ``find=how_long`` with a place is the robot's stay there, not the way between two places. Code
 reads the robot's stays in named places (:func:`.robot_track.visits`) and its spells of moving from the pose track
@@ -18,7 +18,7 @@ from m3_memory.store.where import find_place, load_places
 
 from .execute import QueryExecutor
 from .frame import Query
-from .phrase import REFUSAL, check
+from .phrase import REFUSAL, check, phrase
 from .result import QueryResult
 from .robot_track import motions, visits
 from .words import cap, join, seconds_word, tenths, the_place
@@ -38,13 +38,23 @@ _TOTAL = re.compile(r"^\s*(?:in\s+(?:total|all)|altogether|overall|all\s+(?:toge
                     r"recording|in\s+the\s+recording|at\s+all)?\s*[?.!]?\s*$", re.IGNORECASE)
 
 
+# "did anyone speak while I was moving?", "was anybody talking while I was on the move?": turns during the moves
+_SPOKE_MOVING = re.compile(rf"^\W*(?:did|was|were|has|had)\s+(?:anyone|anybody|someone|somebody|people|any\s+one)\s+"
+                           rf"(?:speak|talk|say\s+(?:anything|something)|talking|speaking|heard)\b[^?]*?\b(?:while|when|"
+                           rf"as)\s+(?:i|we)\s+(?:was|were)\s+{_GOING}\b(?!\s+(?:from|to|into|between|towards?|out|away|"
+                           rf"back)\b)", re.IGNORECASE)     # ("... while I was going from A to B?": anchored's)
+
+
 @dataclass(frozen=True)
 class TripAsk:
     rooms: tuple[str, str] | None      # (from, to) as the question words them; None: all its moving
     moving: bool = False               # "how long was I moving ...": the time in motion said first
+    speech: bool = False               # "did anyone speak while I was moving?": the turns during the moves
 
 
 def asks_trip(question: str) -> TripAsk | None:
+    if _SPOKE_MOVING.search(question):
+        return TripAsk(None, True, speech=True)
     m = _ASK.search(question)
     if m is None:
         return None
@@ -64,6 +74,8 @@ def answer(executor: QueryExecutor, ask: TripAsk, before_time: float | None) -> 
     res = executor.run(Query(find="when", pick="first"), before_time)     # (a result to say and check times by)
     res.status, res.events, res.near = "ok", [], []
     spells = motions(executor.store, None, before_time)
+    if ask.speech:
+        return _speech_moving(executor, spells, before_time)
     if ask.rooms is None:
         return _all_moving(res, spells)
     known = load_places(executor.store)
@@ -137,4 +149,31 @@ def _all_moving(res: QueryResult, spells: list[tuple[float, float]]) -> tuple[st
     each = join([f"{res.say(a)} to {res.say(b)}" for a, b in spells])
     n = len(spells)
     text = f"{cap(seconds_word(total))} in all, in {n} move{'s' if n != 1 else ''}: {each}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _speech_moving(executor: QueryExecutor, spells: list[tuple[float, float]],
+                   before_time: float | None) -> tuple[str, QueryResult]:
+    """"Did anyone speak while I was moving?": the voice turns that overlap a spell of moving; where none did, the
+    moves and the turns either side of each said."""
+    res = executor.run(Query(find="who", act="spoke"), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    if not spells:
+        return "I did not move: my track shows me standing still, so nobody spoke while I was moving.", res
+    during = [e for e in turns if any(e.start < b and e.end > a for a, b in spells)]
+    res.robot_places = [(t, "") for s in spells for t in s]
+    moves = join([f"{res.say(a)} to {res.say(b)}" for a, b in spells])
+    if during:
+        res.events = during + [e for e in res.events if e not in during]
+        said = join([f"{res.describe[e.character_id]} at {res.say(e.start)}" for e in during])
+        text = f"Yes: {said}, while I was moving ({moves})."
+    else:
+        near = [e for a, b in spells
+                for e in [t for t in turns if t.end <= a][-1:] + [t for t in turns if t.start >= b][:1]]
+        res.events = near + [e for e in res.events if e not in near]
+        side = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)}, ending at {res.say(e.end)}"
+                         for e in near)
+        text = f"No: nobody spoke while I was moving ({moves})" + (f"; the nearest words: {side}." if near else ".")
     return (REFUSAL if check(text, res) else text), res

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from m3_memory.people import SPEECH_ONSET_S
+from m3_memory.store.where import find_place, load_places
 
 from .added_counts import counts_each
 from .combined import combined
@@ -23,6 +24,7 @@ from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .repair import mss
 from .result import QueryResult
+from .robot_track import visits
 from .wording import CLOCK, QUOTED
 from .words import cap, ordinal_word, times_word
 
@@ -40,6 +42,10 @@ _SPAN = re.compile(
     rf"|(?P<first>(?:(?:in|during|within)\s+)?the\s+first\s+(?P<n>\d+)\s+seconds)"
     rf"|(?P<bare>(?:in\s+)?the\s+(?P<bord>{_ORD_WORD})\b(?!\s*(?:\d|minute|half|person|people|one|speaker|voice|"
     rf"time|turn|room|place|thing|words)))"
+    # "before I left the garage", "after I entered the hallway": the robot's first such move (set when the plan runs)
+    rf"|(?P<move>(?P<mdir>before|after|since|until)\s+(?:i|we)\s+(?:first\s+)?(?P<mverb>left|exited|entered|arrived\s+"
+    rf"(?:in|at)|got\s+(?:to|into)|went\s+(?:in)?to|reached|came\s+(?:in)?to)\s+(?:the\s+)?(?P<mplace>[a-z]+"
+    rf"(?:\s+room)?)\b)"
     rf"|(?P<side>(?P<dir>before|after|since|until|by)\s+(?P<t>{_CLOCK_T}))"
     rf"|(?P<it>(?P<itdir>before|after|since|until)(?:\s+(?:it|that|then)\b|\s*(?=[?.!]|$))|"   # ("... or after?")
     rf"(?P<itdir2>afterwards?|thereafter)\b)"     # ("in the first minute than afterwards?")
@@ -51,12 +57,19 @@ _PEOPLE = re.compile(r"\b(?:more|fewer|less|most|least)\s+(?:different\s+)?(?:pe
 _THAN = re.compile(r"^\W*(?:did|was|were|is|are|has|had|have)\b", re.IGNORECASE)
 
 
+_EITHER_SIDE = re.compile(rf"\b(before|after)\s+or\s+(after|before)\s+((?:i|we)\s+(?:first\s+)?(?:left|exited|entered|"
+                          rf"arrived\s+(?:in|at)|got\s+(?:to|into)|went\s+(?:in)?to|reached|came\s+(?:in)?to)\s+(?:the\s+)?"
+                          rf"[a-z]+(?:\s+room)?\b|{_CLOCK_T})", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Window:
     said: str                       # as the answer says it: "in the first minute", "before {}" (the clock filled in)
     from_: str | None = None
     to: str | None = None
     half: int = 0                   # 1 / 2: the first / second half of the recording (its clocks set by ``at_now``)
+    move: tuple[str, str] | None = None   # ("left" | "entered", place): the robot's first such move (``at_move``)
+    after: bool = False             # move: the time after it (else before it)
 
     def at_now(self, now: float) -> Window:
         """The window with a half's clocks set (0 to ``now``, the recording's end, halved)."""
@@ -64,6 +77,12 @@ class Window:
             return self
         mid = mss(now / 2)
         return replace(self, from_="0:00" if self.half == 1 else mid, to=mid if self.half == 1 else mss(now))
+
+    def at_move(self, t: float | None) -> Window:
+        """The window with a move's clock set (the time the robot left or entered the place), else unchanged."""
+        if self.move is None or t is None:
+            return self
+        return replace(self, from_=mss(t), to=None) if self.after else replace(self, from_=None, to=mss(t))
 
     def say(self, res: QueryResult) -> str:
         """The window in the answer's words, its clock times as the executed result says them."""
@@ -97,7 +116,16 @@ def _window(m: re.Match, unit_before: str | None, clock_before: str | None = Non
         return Window(f"in the first {m.group('n')} seconds", "0:00", mss(float(m.group("n"))))
     if m.group("between"):
         return Window("between {} and {}", m.group("t1"), m.group("t2"))
+    if m.group("move"):
+        after, verb = m.group("mdir").lower() in ("after", "since"), m.group("mverb").lower()
+        kind = "left" if verb in ("left", "exited") else "entered"
+        place = m.group("mplace").lower()
+        return Window(f"{'after' if after else 'before'} I {kind} the {place} ({{}})", move=(kind, place), after=after)
     t, d = m.group("t") or clock_before, (m.group("dir") or m.group("itdir") or "after").lower()
+    if t is None and m.group("it") and prev is not None and prev.move is not None:     # "... or after?"
+        after = d in ("after", "since")
+        return replace(prev, said=f"{'after' if after else 'before'} I {prev.move[0]} the {prev.move[1]} ({{}})",
+                       after=after)
     if t is None and m.group("it") and prev is not None and not prev.half:
         # "in the first minute than after it": after the end of the span before (before its start)
         after = d in ("after", "since")
@@ -115,6 +143,8 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
     if len(quotes_of(question)) > 1:
         return None
     plain = QUOTED.sub(" quoted ", question)
+    # "before or after I left the garage?", "before or after 0:30?": the moment said once, for both sides
+    plain = _EITHER_SIDE.sub(lambda m: f"{m.group(1)} {m.group(3)} or {m.group(2)} {m.group(3)}", plain)
     found = list(_SPAN.finditer(plain))
     if len(found) != 2 or not all(m.group(0).strip() for m in found):
         return None
@@ -130,7 +160,8 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
     later = "half" if b.group("half") else (b.group("unit") or "") if b.group("nth") else None
     wa = _window(a, later if a.group("bare") else None)
     wb = _window(b, unit, a.group("t"), wa)
-    if wa is None or wb is None or (wa.from_, wa.to, wa.half) == (wb.from_, wb.to, wb.half):
+    if wa is None or wb is None or (wa.from_, wa.to, wa.half, wa.move, wa.after) == \
+            (wb.from_, wb.to, wb.half, wb.move, wb.after):
         return None
     word = compare.group("word").lower()
     yes_no = bool(re.search(r"\bthan\b", between, re.IGNORECASE)) and bool(_THAN.match(plain))
@@ -160,6 +191,14 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
         if now is None:
             return REFUSAL, executor.run(prepare(q, ask.people), before_time)
         ask = replace(ask, windows=tuple(w.at_now(now) for w in ask.windows))
+    moments: dict[tuple[str, str] | None, float | None] = {}
+    if any(w.move for w in ask.windows):
+        moments = {w.move: _move_time(executor, w.move, before_time) for w in ask.windows if w.move}
+        if any(t is None for t in moments.values()):
+            kind, place = next(m for m, t in moments.items() if t is None)
+            res = executor.run(prepare(q, ask.people), before_time)
+            return f"I never {kind} the {place}, as far as my track shows.", res
+        ask = replace(ask, windows=tuple(w.at_move(moments.get(w.move)) for w in ask.windows))
     results, stopped = counts_each(executor, prepare(q, ask.people), question, ask.people,
                                    [{"from_": w.from_, "to": w.to} for w in ask.windows], before_time)
     if stopped is not None:
@@ -169,12 +208,23 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     bound = results[0].read(frame.to)
     if not ask.people and bound is not None and results[1].read(results[1].query.from_) == bound:
         # a turn across the shared boundary (one that goes on inside the next window belongs to it too, in_window)
-        # is counted once: where speaking began (the detected start less the onset, as in_window reads it)
-        for e in [e for e in results[0].events if e in results[1].events]:
-            i = 0 if e.start - SPEECH_ONSET_S >= bound else 1     # (the window it did not begin in)
-            results[i].events = [x for x in results[i].events if x is not e]
-            counts[i] -= 1
-            results[i].value = counts[i]
+        # is counted once: where speaking began (the detected start less the onset, as in_window reads it); two
+        # sides of one move of the robot's are split at the move itself, not at its whole second
+        exact = next((t for t in moments.values() if t is not None), bound) if len(moments) == 1 else bound
+        near = {e.id: e for r in results for e in r.events if e.kind == "voice" and abs(e.start - exact) < 3.0}
+        if exact == bound:    # (clock windows: only a turn counted in both is settled)
+            near = {e.id: e for e in results[0].events if any(x.id == e.id for x in results[1].events)}
+        for e in near.values():
+            side = 0 if e.start - SPEECH_ONSET_S < exact else 1
+            for i in (0, 1):
+                has = any(x.id == e.id for x in results[i].events)
+                if i != side and has:
+                    results[i].events = [x for x in results[i].events if x.id != e.id]
+                    counts[i] -= 1
+                elif i == side and not has:
+                    results[i].events = [*results[i].events, e]
+                    counts[i] += 1
+                results[i].value = counts[i]
     ra = results[0]
     subject = "people" if frame.who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     where = f" in the {frame.place}" if frame.place else ""
@@ -200,6 +250,18 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     merged = combined(results, "counts in two windows")
     merged.value = tuple(counts)
     return text, merged
+
+
+def _move_time(executor: QueryExecutor, move: tuple[str, str], before_time: float | None) -> float | None:
+    """When the robot first left (entered) the place: the end (start) of its first stay there; an entry is no stay the
+    recording began in."""
+    place = find_place(load_places(executor.store), move[1])
+    if place is None:
+        return None
+    stays = [s for s in visits(executor.store, before_time) if s[0] == place.name]
+    if move[0] == "left":
+        return next((b for _, _, b in stays if b is not None), None)
+    return next((a for _, a, _ in stays if a > 0.0), None)
 
 
 # "which minute had the most talking?", "in what minute did the most people speak?", "what was the quietest minute?":

@@ -12,6 +12,9 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
 # "once", "twice", "three (times)": the number of turns a question says
 # "where ...?", "in which room(s) ...?", "what place ...?": a question asking for a place
 WHERE_ASKED = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)s?|where)\b", re.IGNORECASE)
+# "30 seconds", "ten minutes": a span of time, no count of turns
+SPAN_OF_TIME = re.compile(r"\b(?:\d+(?:\.\d+)?|ten|fifteen|twenty|thirty|forty|fifty|sixty|ninety)[\s-]*"
+                          r"(?:seconds?|secs?|minutes?|mins?)\b", re.IGNORECASE)
 # "how long", "how many seconds", "how much time": a question asking for a duration
 HOW_LONG = r"how\s+(?:long|many\s+seconds|much\s+time)"
 # the numbers a question writes in words ("two minutes", "forty-five seconds", "a minute")
