@@ -258,10 +258,12 @@ def _move_time(executor: QueryExecutor, move: tuple[str, str], before_time: floa
     place = find_place(load_places(executor.store), move[1])
     if place is None:
         return None
-    stays = [s for s in visits(executor.store, before_time) if s[0] == place.name]
+    track = visits(executor.store, before_time)
+    stays = [s for s in track if s[0] == place.name]
     if move[0] == "left":
         return next((b for _, _, b in stays if b is not None), None)
-    return next((a for _, a, _ in stays if a > 0.0), None)
+    # (robot_track.arrivals' rule: the stay the track began with is no entry; no stay left over is none)
+    return next((s[1] for s in stays if s is not track[0]), None)
 
 
 # "which minute had the most talking?", "in what minute did the most people speak?", "what was the quietest minute?":
