@@ -324,7 +324,7 @@ def packaged_folder(name: str | PackagedModel, cache_dir: str | Path | None = No
         dst = target.parent / fname
         try:
             if not dst.is_file() or dst.stat().st_size != src.stat().st_size:
-                tmp = dst.with_name(dst.name + ".partial")
+                tmp = dst.with_name(f"{dst.name}.{os.getpid()}.partial")   # two processes may copy at once
                 shutil.copyfile(src, tmp)
                 os.replace(tmp, dst)
         except OSError as e:

@@ -138,9 +138,22 @@ def pg_server() -> Iterator[object]:
     except ServerUnavailable as e:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(str(e))
+    _no_flush_to_disk(server.url)
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _no_flush_to_disk(url: str) -> None:
+    """The session's server keeps its writes in the page cache (no fsync; ~0.2 s less per database the tests make):
+    it dies with its session, and no test of it crashes the server or the machine. What survives a killed server or
+    writer is tested on servers of their own (:func:`own_pg_server`), which keep PostgreSQL's defaults."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as c:
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            c.execute(f"ALTER SYSTEM SET {setting} = off")
+        c.execute("SELECT pg_reload_conf()")
 
 
 @pytest.fixture(scope="session")

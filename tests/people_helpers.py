@@ -22,6 +22,7 @@ from m3_memory.poses import Pose
 from m3_memory.store.where import record_poses
 from m3_memory.writing import ClipEvidence, FaceEvidence, VoiceTurnEvidence
 
+from .store_copies import built_once
 from .store_helpers import unit
 
 SCRIPT = [  # clip, person, start, end, words
@@ -47,6 +48,13 @@ def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, 
     the expression their face showed (as the face stage states a clear one)."""
     script = SCRIPT if script is None else script
     silent = SILENT if silent is None else silent
+    track = None if poses is None else [poses(clip) for clip in range(3)]
+    key = repr(("meeting_store", script, silent, track, wall_origin, zone, sorted((looks or {}).items())))
+    return built_once(path, key, lambda at: _meeting(at, track, script, silent, wall_origin, zone, looks))
+
+
+def _meeting(path: Path | str, track: list[list[Pose]] | None, script: list, silent: list, wall_origin: float | None,
+             zone: str, looks: dict[str, str] | None) -> tuple[MemoryStore, dict[str, dict[str, int]]]:
     rng = np.random.default_rng(3)
     store = MemoryStore(path)
     if wall_origin is not None:
@@ -77,8 +85,8 @@ def meeting_store(path: Path, poses: Callable[[int], list[Pose]] | None = None, 
             texts += [f'{t.tag} says: "{t.text}"' for t in ev.voices]
             results = w.add_memories(texts, "episodic")
             record_turns(w, ev, [(r.node_id, t) for r, t in zip(results, texts, strict=True)])
-            if poses is not None:
-                record_poses(w, poses(clip))
+            if track is not None:
+                record_poses(w, track[clip])
             for who in sorted({s[1] for s in turns}):
                 w.add_memory(f"Equivalence: <face_{ids[who]['face']}>, <voice_{ids[who]['voice']}>", "semantic")
             if clip == 0 and "ann" in ids and "voice" in ids["ann"]:
