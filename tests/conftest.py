@@ -25,8 +25,10 @@ import importlib
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,12 +113,57 @@ def own_pg_server(folder: Path):
         pytest.skip(str(e))
 
 
+PG_FOLDER_PREFIX = "m3_test_pg_"
+
+
 def _pg_data_folder() -> Path:
     """A data folder for a test's PostgreSQL server, outside pytest's temp root: as root, pgserver runs the server
     as user ``pgserver``, and every pytest session that starts (another run beside this one) makes
     /tmp/pytest-of-root private (0700) again, cutting a running server off its data (its next checkpoint PANICs
-    and every later PostgreSQL test errors)."""
-    return Path(tempfile.mkdtemp(prefix="m3_test_pg_"))
+    and every later PostgreSQL test errors). Its name holds the test process's pid (:func:`stop_orphaned_servers`)."""
+    return Path(tempfile.mkdtemp(prefix=f"{PG_FOLDER_PREFIX}{os.getpid()}_"))
+
+
+def stop_orphaned_servers(tmp: Path | None = None) -> list[Path]:
+    """Stop and remove the PostgreSQL servers that test processes killed outright (SIGKILL, a timeout) left
+    running: a data folder whose name's pid is no longer a process. Its postmaster gets a fast shutdown (SIGINT).
+    Returns the folders removed."""
+    removed = []
+    for folder in Path(tmp or tempfile.gettempdir()).glob(f"{PG_FOLDER_PREFIX}*_*"):
+        owner = folder.name[len(PG_FOLDER_PREFIX):].split("_", 1)[0]
+        if not owner.isdigit() or _alive(int(owner)):
+            continue
+        try:
+            postmaster = int((folder / "postmaster.pid").read_text().split()[0])
+            if str(folder) in Path(f"/proc/{postmaster}/cmdline").read_text():   # not a pid reused since
+                os.kill(postmaster, signal.SIGINT)
+        except (OSError, ValueError, IndexError):
+            pass                      # no server ran there, or it is gone already
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A session stopped by SIGTERM (a CI step's timeout, ``kill``) ends like one stopped by Ctrl-C: its fixtures'
+    teardowns run, so its PostgreSQL servers stop; servers of sessions killed outright are stopped here."""
+    stop_orphaned_servers()
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 @pytest.fixture
