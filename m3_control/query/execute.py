@@ -455,8 +455,9 @@ class QueryExecutor:
             mine = [e for e in events if e.kind == kind or (q.measure == "people" and q.act is None)]
             self.place_turns(res, mine)
             pairs = [(res.places[e.id], e.character_id) for e in mine if e.id in res.places]
-            # (measure=people: each person once per place)
-            res.place_counts = counts = dict(Counter(p for p, _ in (set(pairs) if q.measure == "people" else pairs)))
+            # (measure=people: each person once per place; in the order of the events, not of a set's hashes)
+            res.place_counts = counts = dict(Counter(p for p, _ in (dict.fromkeys(pairs) if q.measure == "people"
+                                                                   else pairs)))
             best = by_count(list(counts.values()), q.pick or "most")
             res.value = [p for p, n in counts.items() if n == best]
             self._step(res, f"place with the {q.pick} {'appearances' if kind == 'face' else 'turns'}",

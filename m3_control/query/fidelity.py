@@ -530,7 +530,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
                          quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None)
     q = rank_of_person(q, plain, added)   # "the second person to talk after I entered the office": in that window
     if q.find in ("who", "count_people") and q.times in (None, "=0") and not q.rel and not q.until and \
-            (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
+            not q.not_place and (q.place or q.from_ or q.to or q.at) and _NEVER_SPOKE.search(plain):
         # "which of the people I heard never spoke in the bathroom?": the people heard with no turn there, not
         # the ones who spoke there
         q = replace(q, times="=0", act="spoke", pick=None)

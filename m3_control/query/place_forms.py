@@ -18,7 +18,8 @@ BUSY_PLACE = re.compile(rf"\b{_BUSY}\s+(?:room|place|area|spot|part)\b|"
                          rf"\b(?:room|place|area|spot|part)\s+(?:was|is|had\s+been)\s+(?:the\s+)?{_BUSY}\b",
                          re.IGNORECASE)
 # ... and "which room had the most people?", "which of the rooms had the fewest speakers?": people, not turns
-_PEOPLE_WORDS = r"(most|fewest|least|more|fewer)\s+(?:different\s+)?(people|persons|speakers|voices|faces)\b"
+_PEOPLE_WORDS = r"(most|fewest|least|more|fewer|(?:largest|greatest|highest|biggest|smallest|lowest)\s+number\s+of)" \
+    r"\s+(?:different\s+|distinct\s+|separate\s+)?(people|persons|speakers|voices|faces)\b"
 # ("did more people speak in the library or in the bedroom?": the two places' counts)
 PLACE_PEOPLE = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*\b" + _PEOPLE_WORDS
                           + r"|^\W*(?:did|were)\s+" + _PEOPLE_WORDS + r"[^?]*\bor\b", re.IGNORECASE)
@@ -30,7 +31,8 @@ def busiest_place(q: Query, plain: str, added: list[str]) -> Query:
     m = PLACE_PEOPLE.match(plain)
     if m is not None and not q.who and not q.other:
         word, who = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        pick = "most" if word.lower() in ("most", "more") else "least"
+        pick = "most" if word.split()[0].lower() in ("most", "more", "largest", "greatest", "highest", "biggest") \
+            else "least"
         act = {"speakers": "spoke", "voices": "spoke", "faces": "seen"}.get(who.lower()) or \
             ("spoke" if re.search(r"\b(?:speak|spoke|talk|talked)\b", plain, re.IGNORECASE) else None)
         new = Query(find="where", pick=pick, measure="people", act=act, from_=q.from_, to=q.to)
@@ -70,10 +72,19 @@ _BUT_NOT = re.compile(r"\bin\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\s*,?\s+(?:b
                       r"(?:in\s+)?(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
+# "how many people did I hear in the kitchen that I had not heard in the porch?", "... in the lab who were never seen
+# in the garage?"
+_NOT_THERE = re.compile(r"\bin\s+(?:the\s+)?(?P<p1>[a-z]+(?:\s+room)?)\s*,?\s+(?:that|who|whom|which)\s+(?:I\s+|we\s+)?"
+                        r"(?:(?:had|have|has|did|was|were|do|does)(?:n['’]t\b|\s+not\b|\s+never\b)|not\b|never\b)\s+"
+                        r"(?:(?:heard|seen|spoken|spoke|speak|talked|talk|been|already|before|yet|ever|once)\s+)*"
+                        r"in\s+(?:the\s+)?(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
 def place_difference(q: Query, plain: str, known: list[str], added: list[str]) -> Query:
-    """People in one place who were never in another ("who spoke in the garage but not in the workshop?"):
-    ``place`` the first, ``not_place`` the second (a place the robot does not know is declined by the query)."""
-    m = _BUT_NOT.search(plain)
+    """People in one place who were never in another ("who spoke in the garage but not in the workshop?", "... in
+    the kitchen that I had not heard in the porch?"): ``place`` the first, ``not_place`` the second (a place the robot
+    does not know is declined by the query)."""
+    m = _BUT_NOT.search(plain) or _NOT_THERE.search(plain)
     names = {k.lower(): k for k in known}
     if m is None or m.group("p1").lower() not in names:
         return q

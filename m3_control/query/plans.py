@@ -203,6 +203,10 @@ def plan_for(question: str) -> Plan | None:
     if senses is not None:
         return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),
                     prepare=seen_heard.prepare)
+    pause = silences.asks_silence(question)
+    if pause is not None and pause.whole_minute:    # "was there a whole minute without speech?": not a moment's hush
+        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,
+                    check_question=silences.check_question(question, pause), people_from_question=False)
     if quiet.asks_hush(question):
         pause = quiet.asks_pause(question)
         return Plan("hush", lambda ex, q, t: quiet.answer_hush(ex, q, t, pause), prepare=quiet.prepare,

@@ -93,7 +93,9 @@ _PER_TURN = re.compile(r"\bper\s+(?:turn|sentence|utterance)\b|\bon\s+(?:the\s+)
 # "how many words did A say in total?", "how many words were spoken in the lab?": the words heard, counted
 _WORD_COUNT = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|have|had|has)\b", re.IGNORECASE)
 # "how many turns were longer than 2 seconds?", "how many sentences lasted less than three seconds?"
-_COUNT_OVER = re.compile(rf"^\W*how\s+many\s+(?:of\s+the\s+)?(?:turns|sentences|utterances|remarks|things\s+said)\b"
+_HOW_MANY_TURNS = r"^\W*how\s+many\s+(?:of\s+(?:the\s+|[^?]*?(?:'s|’s)\s+))?(?:turns|sentences|utterances|remarks|" \
+    r"things\s+said)\b"
+_COUNT_OVER = re.compile(_HOW_MANY_TURNS +
                          rf"[^?]*?\b(?P<cmp>longer|more|over|shorter|less|under)\s+(?:than\s+)?(?P<n>{AMOUNT})",
                          re.IGNORECASE)
 
@@ -120,6 +122,12 @@ _NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|wh
                          re.IGNORECASE)
 
 
+# "how many turns were longer than the average turn?", "how many turns lasted less than average?"
+_COUNT_AVERAGE = re.compile(_HOW_MANY_TURNS + r"[^?]*?\b(?P<cmp>longer|more|over|shorter|less|under|above|below)\s+"
+                            r"(?:than\s+)?(?:the\s+|an\s+)?(?:average|mean|typical)\b(?:\s+(?:turn|sentence|utterance|length|one|duration)s?)?",
+                            re.IGNORECASE)
+
+
 def _rank_of(question: str) -> int:
     """"the second longest turn" -> 2 (else 1)."""
     m = re.search(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?:longest|shortest|briefest)\b", question,
@@ -140,6 +148,10 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("same_as", "")
     if _WORD_COUNT.search(question):
         return SentenceAsk("word_count", "")
+    m = _COUNT_AVERAGE.search(question)
+    if m is not None:      # the limit is the average of the turns counted (seconds < 0)
+        over = m.group("cmp").lower() in ("longer", "more", "over", "above")
+        return SentenceAsk("count_over" if over else "count_under", question[m.start("cmp"):m.end()], seconds=-1.0)
     m = _COUNT_OVER.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:
         over = m.group("cmp").lower() in ("longer", "more", "over")
@@ -253,13 +265,21 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return (REFUSAL if check(text, res) else text), res
     if ask.kind in ("count_over", "count_under"):
         over = ask.kind == "count_over"
-        hits = [e for e in turns if (e.end - e.start > ask.seconds) == over and e.end - e.start != ask.seconds]
+        mean = sum(e.end - e.start for e in turns) / len(turns)
+        seconds = mean if ask.seconds < 0 else ask.seconds
+        hits = [e for e in turns if (e.end - e.start > seconds) == over and e.end - e.start != seconds]
         res.events = hits + [e for e in res.events if e not in hits]
-        res.value = (len(hits), len(turns), int(round(ask.seconds)))
-        limit = f"{'more' if over else 'less'} than {ask.seconds:g} second{'s' if ask.seconds != 1 else ''}"
-        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({_length_said(e, ask.seconds)} "
-                         "seconds)" for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
-        text = f"{len(hits)} of the {len(turns)} turns{where} lasted {limit}" + (f": {said}." if hits else ".")
+        res.value = (len(hits), len(turns), int(round(seconds)))
+        limit = f"{'more' if over else 'less'} than {ask.seconds:g} second{'s' if ask.seconds != 1 else ''}" \
+            if ask.seconds >= 0 else f"{'longer' if over else 'shorter'} than {'their' if frame.who else 'the'} " \
+            f"average turn ({mean:.2f} seconds)"
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
+                         if ask.seconds < 0 else f"{res.describe[e.character_id]} at {res.say(e.start)} "
+                         f"({_length_said(e, ask.seconds)} seconds)" for e in hits[:8]) + \
+            (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
+        verb = "lasted" if ask.seconds >= 0 else "was" if len(hits) == 1 else "were"
+        text = f"{len(hits)} of the {len(turns)} turns{where} {verb} {limit}" + \
+            (f": {said}." if hits else ".")
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
     groups = groups_of(turns)

@@ -19,6 +19,7 @@ from .phrase import REFUSAL, _cap, check, phrase
 from .polarity import YES_NO_QUESTION
 from .repair import time_of
 from .result import QueryResult
+from .wording import CLOCK
 from .words import AMOUNT, seconds_word
 
 _NO_ONE = r"(?:nobody|no\s*-?\s*one|no\s+body)"
@@ -36,16 +37,31 @@ _OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyon
                    rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{AMOUNT})", re.IGNORECASE)
 
 
+# "was there a whole minute without any speech?", "was there any full minute with no one speaking?", "did nobody
+# speak for a full minute?", "was it silent for an entire minute?"
+_SPAN = r"(?:whole|full|entire|complete|single|straight)\s+minute"
+_WHOLE_MINUTE = re.compile(rf"\b(?:an?|any|one)\s+{_SPAN}\s+(?:long\s+)?(?:{_NOBODY}|(?:in\s+which|where|when|during\s+"
+                           rf"which)\s+{_NO_ONE}\s+(?:spoke|talked|said\s+anything|was\s+(?:speaking|talking))|"
+                           rf"(?:that\s+was\s+|which\s+was\s+)?(?:silent|quiet))|"
+                           rf"\b(?:silent|quiet|{_NO_ONE}\s+(?:spoke|speak|talked|talk|speaking|talking|said\s+anything)|(?:n[o']t|never)\s+"
+                           rf"(?:anyone|anybody)\s+(?:spoke|speak|talked|talk))\s+for\s+(?:an?|one)\s+{_SPAN}\b|"
+                           r"\b(?:a|any)\s+minute[\s-]+long\s+(?:silence|pause|gap|quiet)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SilenceAsk:
     said: str                        # the question's words for it (taken out of what the frame's checks read)
     over_s: float | None = None      # "longer than N seconds": whether any silence was (None: the longest one)
     when: bool = False               # "when was the longest silence?": its time, not its length
     shortest: bool = False           # "the shortest pause": the least time between two turns
+    whole_minute: bool = False       # a minute with no speech anywhere in the recording, its two ends included
 
 
 def asks_silence(question: str) -> SilenceAsk | None:
     """The silence a question asks about, or None."""
+    m = _WHOLE_MINUTE.search(question)
+    if m is not None:
+        return SilenceAsk(m.group(0), over_s=60.0, whole_minute=True)
     m = _OVER.search(question)
     if m is not None:
         seconds = time_of(m.group("a") or m.group("b"))
@@ -72,6 +88,8 @@ def prepare(q: Query) -> Query:
 def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     """(the answer, everyone's turns in the scope, the turns around the silences it names first: provenance)."""
+    if ask.whole_minute and not CLOCK.search(question):   # "a full minute" is a length, not 0:00-1:00
+        q = replace(q, from_=None, to=None)
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -84,9 +102,11 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         if b.start > reach:
             gaps.append((b.start - reach, reach, a, b))
     res.steps.append({"step": "silences between turns", "turns": len(turns), "silences": len(gaps)})
-    if len(turns) < 2:
+    if len(turns) < 2 and not ask.whole_minute:
         return f"I heard {'nobody' if not turns else 'only one turn'}{where}: no silence between turns.", res
     yes_no = bool(YES_NO_QUESTION.match(question))
+    if ask.whole_minute:
+        return _whole_minute(executor, res, where, before_time)
     if ask.over_s is not None:
         over = [g for g in gaps if g[0] > ask.over_s]
         limit = seconds_word(int(round(ask.over_s)))
@@ -115,4 +135,44 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     if re.match(r"^\W*what\b", question, re.IGNORECASE):   # "what was said right before the longest silence?"
         text += f' Before it: "{a.text.strip().rstrip(".!?")}"; after it: "{b.text.strip().rstrip(".!?")}".'
     problems = [p for p in check(text, res) if not (d < 1.5 and p.startswith("count not in the result"))]
+    return (REFUSAL if problems else text), res
+
+
+def _whole_minute(executor: QueryExecutor, res: QueryResult, where: str,
+                  before_time: float | None) -> tuple[str, QueryResult]:
+    """Whether a minute or more passed with no detected speech in the scope: between two turns, before the first
+    words (from the start of the recording or the window) or after the last ones (to the last input the memory
+    holds, or the window's end); words begun before a window and still going in it count in it."""
+    lo, hi = res.read(res.query.from_), res.read(res.query.to)
+    everyone = executor.run(replace(prepare(res.query), from_=None, to=None), before_time)
+    end = executor.store.perceived_until(before_time) or max((e.end for e in everyone.events), default=0.0)
+    end = min(end, hi) if hi is not None else end
+    start = lo or 0.0
+    res.query = replace(res.query, to=f"{end:.1f}")   # (the scope the answer covers ends there: its clock is known)
+    turns = sorted((e for e in everyone.events if e.kind == "voice" and e.end > start and e.start < end),
+                   key=lambda e: (e.start, e.end))
+    res.events = turns + [e for e in res.events if e not in turns]
+    res.describe = {**everyone.describe, **res.describe}
+    spans, cursor = [], start
+    for e in turns:
+        if e.start > cursor:
+            spans.append((e.start - cursor, cursor, e.start))
+        cursor = max(cursor, e.end)
+    if end > cursor:
+        spans.append((end - cursor, cursor, end))
+    window = f" between {res.say(start)} and {res.say(end)}" if lo is not None or hi is not None else ""
+    if not spans:
+        return f"No, someone was speaking all the time{where}{window}.", res
+    long = [x for x in spans if x[0] >= 59.5]
+    if long:
+        said = "; ".join(f"from {res.say(a)} to {res.say(b)} ({seconds_word(int(round(d)))})" for d, a, b in long)
+        res.value = tuple(int(round(d)) for d, _, _ in long)
+        text = f"Yes, nobody spoke{where} for a minute or more: {said}."
+    else:
+        d, a, b = max(spans)
+        res.value = (int(round(d)), int(round(end - start)))
+        scope = window or (f" (I recorded {seconds_word(int(round(end)))} in all)" if end < 60 else "")
+        text = f"No, there was no whole minute without speech{where}{scope}: the longest stretch with nobody " \
+            f"speaking was {seconds_word(int(round(d)))}, from {res.say(a)} to {res.say(b)}."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res

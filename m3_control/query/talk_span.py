@@ -155,7 +155,7 @@ def _per_visit(res: QueryResult, visits: list[list]) -> tuple[str, QueryResult]:
 # "whose turns spanned the longest stretch of time, from their first to their last?", "which speaker was heard over
 # the longest span, first words to last?": everyone's own stretch (start of first turn to start of last), ranked
 _RANKED_SPAN = re.compile(r"^\W*(?:whose|who|which\s+(?:speaker|person|one|voice))\b[^?]*?\b(?:spann?\w*|stretch\w*|"
-                          r"from\s+(?:their\s+)?first\s+(?:words|turn)\s+to\s+(?:their\s+)?last)\b[^?]*?"
+                          r"spread\w*|from\s+(?:their\s+)?first\s+(?:(?:words|turn)\s+)?to\s+(?:their\s+)?last)\b[^?]*?"
                           r"|^\W*(?:whose|who|which\s+(?:speaker|person|one|voice))\b[^?]*?\b(?:longest|widest|shortest|"
                           r"narrowest)\s+(?:span|stretch)\b", re.IGNORECASE)
 _WIDEST = re.compile(r"\b(?:longest|widest|most|greatest|biggest|largest)\b", re.IGNORECASE)
