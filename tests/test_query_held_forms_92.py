@@ -16,6 +16,7 @@ import pytest
 
 from m3_control.query import QueryExecutor
 from m3_control.query.frame import Query
+from m3_control.query.minutes_spoken import asks_minutes_spoken
 from m3_control.query.place_forms import busiest_place, place_difference
 from m3_control.query.plans import plan_for
 from m3_control.query.sentences import asks_sentences
@@ -213,3 +214,41 @@ def test_the_room_with_the_most_people_is_asked(question, pick):
 def test_the_room_with_the_most_people_answered(sx):  # noqa: F811
     got = answer(sx, "In which room did the largest number of different people speak?", "find=where count>1").answer
     assert got == "The kitchen, the office and the lab had the most speakers (2 each).", got   # in order of talk
+
+
+# ---- held-out 803 and 804 (stop 91, left open then): "which person spoke in the most different minutes?" was the
+# person who spoke most often: each person's minutes with a turn begun in them, counted ----
+
+@pytest.mark.parametrize("question, least", [
+    ("Which person spoke in the most different minutes?", False),
+    ("Who talked in the largest number of different minutes?", False),
+    ("Who was heard in the fewest minutes?", True),
+    ("Which speaker spoke in the smallest number of distinct minutes?", True),
+])
+def test_people_by_their_minutes_are_asked(question, least):
+    ask = asks_minutes_spoken(question)
+    assert ask is not None and ask.least == least, question
+    assert _kind(question) == "minutes_spoken", question
+
+
+@pytest.mark.parametrize("question", [
+    "Which minute of the recording had the most turns?",     # the minutes ranked, not the people
+    "Who spoke the most in the last minute?",
+    "Who spoke most often?",
+])
+def test_not_people_by_their_minutes(question):
+    assert asks_minutes_spoken(question) is None, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    # Ann 0:02, 1:05, 1:10; Bo 0:10, 0:40, 0:50; Cy 0:35, 0:45, 0:55, 1:20
+    ("Which person spoke in the most different minutes?", "find=who pick=most",
+     f"Ann and {CY} spoke in the most different minutes: 2 each (the first and the second minutes); {BO} 1 (the first "
+     "minute)."),
+    ("Who was heard in the fewest minutes?", "find=who pick=least",
+     f"{BO[0].upper()}{BO[1:]} spoke in the fewest different minutes: 1 (the first minute); Ann 2 (the first and the "
+     f"second minutes); {CY} 2 (the first and the second minutes)."),
+])
+def test_people_by_their_minutes_answered(sx, question, frame, said):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got == said, got

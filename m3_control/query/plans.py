@@ -48,7 +48,8 @@
   (:mod:`.added_counts`)
 - ``in_a_row`` / ``ever_after`` / ``last_new`` / ``every_change``: turns of one person in a row, one person right
   after any turn of another's, the last new voice, whether the speaker changed at every turn (:mod:`.turn_sequence`);
-  ``pairs``: the two people whose turns most (least) often came one right after the other (:mod:`.turn_pairs`)
+  ``pairs``: the two people whose turns most (least) often came one right after the other (:mod:`.turn_pairs`);
+  ``minutes_spoken``: people by the different minutes they spoke in (:mod:`.minutes_spoken`)
 - ``roles``: whether one person held two roles ("was the second speaker also the last one?"); ``role_figure``: one
   role's turns or seconds ("how many turns did the least frequent speaker take?"); ``person_role``: one person against
   such a role, a tie said ("was A the most frequent speaker in the lab?") (:mod:`.role_match`)
@@ -82,6 +83,7 @@ from . import (
     everyone,
     first_or_last,
     listed_people,
+    minutes_spoken,
     moods,
     not_yet,
     others_than,
@@ -141,6 +143,10 @@ def plan_for(question: str) -> Plan | None:
     pairs = turn_pairs.asks_pairs(question)
     if pairs is not None:
         return Plan("pairs", lambda ex, q, t: turn_pairs.answer(ex, q, pairs, t), prepare=turn_pairs.prepare)
+    spread = minutes_spoken.asks_minutes_spoken(question)
+    if spread is not None:
+        return Plan("minutes_spoken", lambda ex, q, t: minutes_spoken.answer(ex, q, spread, t),
+                    prepare=minutes_spoken.prepare, check_question=minutes_spoken.check_question(question))
     lengths = turn_lengths.asks_lengths(question)
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
