@@ -4,7 +4,7 @@
 # and print answers and the score table (report in demo_out/). Extra arguments go to m3_agent_ros.demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ "${M3_ROS_DISTRO:-kilted}" != none ] || { echo "demo: needs ROS (M3_ROS_DISTRO=kilted or jazzy)" >&2; exit 1; }
+[ "${M3_ROS_DISTRO:-${M3_ACTIVE_DISTRO:-kilted}}" != none ] || { echo "demo: needs ROS (M3_ROS_DISTRO=kilted or jazzy)" >&2; exit 1; }
 bash scripts/setup.sh
 # shellcheck disable=SC1091
 . scripts/ros_env.sh

@@ -1,10 +1,11 @@
-# Sourced by setup.sh, ros_env.sh and test.sh: what M3_ROS_DISTRO picks (default kilted).
+# Sourced by setup.sh, ros_env.sh and test.sh: what M3_ROS_DISTRO picks (default: the distro scripts/ros_env.sh
+# sourced in this shell, else kilted).
 #   kilted  ROS 2 Kilted on Python 3.11, venv ~/.venvs/m3_agent,        colcon build/ install/ log/
 #   jazzy   ROS 2 Jazzy  on Python 3.12, venv ~/.venvs/m3_agent_jazzy,  colcon build-jazzy/ install-jazzy/ log-jazzy/
 #   none    no ROS, Python 3.10 (Humble's), venv ~/.venvs/m3_agent_py310: the ROS-free code and tests only
 # Sets m3_distro, m3_pyver, m3_venv ($M3_VENV wins), m3_req_ros, m3_constraints, m3_build_base, m3_install_base,
 # m3_log_base (relative to the repo root; empty for none). $PYTHON, if set, is the interpreter for a new venv.
-m3_distro=${M3_ROS_DISTRO:-kilted}
+m3_distro=${M3_ROS_DISTRO:-${M3_ACTIVE_DISTRO:-kilted}}   # (unset: the distro this shell has sourced, if any)
 m3_build_base="" m3_install_base="" m3_log_base="" m3_req_ros=""
 case "$m3_distro" in
   kilted) m3_pyver=3.11 m3_venv_default=m3_agent m3_constraints=constraints.txt m3_req_ros=requirements-kilted.txt
@@ -14,6 +15,14 @@ case "$m3_distro" in
   none)   m3_pyver=3.10 m3_venv_default=m3_agent_py310 m3_constraints=constraints-py310.txt ;;
   *) echo "M3_ROS_DISTRO=$m3_distro: expected kilted, jazzy or none" >&2; return 1 ;;
 esac
+# One distro per shell: another's workspace sourced before (scripts/ros_env.sh) stays on LD_LIBRARY_PATH / PYTHONPATH
+# and is loaded first, e.g. a Python 3.12 (Jazzy) process dlopen()ing Kilted's interfaces built for 3.11 aborts with
+# no message; a build or a test run from such a shell would mix the two
+if [ -n "${M3_ACTIVE_DISTRO:-}" ] && [ "$M3_ACTIVE_DISTRO" != "$m3_distro" ]; then
+  echo "M3_ROS_DISTRO=$m3_distro: this shell has the $M3_ACTIVE_DISTRO workspace sourced (scripts/ros_env.sh); run" \
+    "it from a new shell" >&2
+  return 1
+fi
 m3_venv=${M3_VENV:-$HOME/.venvs/$m3_venv_default}
 unset m3_venv_default
 

@@ -4,6 +4,7 @@
 # a running interpreter can't change.
 _m3_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
 . "$_m3_root/scripts/distro.sh" || return 1
+export M3_ACTIVE_DISTRO="$m3_distro"   # (one distro per shell: scripts/distro.sh refuses another after it)
 . "$m3_venv/bin/activate"
 if [ -n "$m3_install_base" ]; then
   case "$-" in *u*) _m3_u=1; set +u;; *) _m3_u=;; esac   # colcon setup scripts break under `set -u`

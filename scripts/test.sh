@@ -14,7 +14,7 @@ export ROS_DOMAIN_ID="${ROS_DOMAIN_ID:-$(( (RANDOM % 101) + 1 ))}"
 ruff check .
 # M3_TEST_MARKS: a pytest marker expression that selects the tests (.ci/run: "ros and not once" on Jazzy)
 marks="${M3_TEST_MARKS:-}"
-[ "${M3_ROS_DISTRO:-kilted}" = none ] && marks="${marks:+($marks) and }not ros"
+[ "$M3_ACTIVE_DISTRO" = none ] && marks="${marks:+($marks) and }not ros"
 pytest=(python -m pytest -q -p no:cacheprovider --durations=15)
 if [ $# -gt 0 ]; then   # a developer's own selection: one run as asked
   "${pytest[@]}" ${marks:+-m "$marks"} "$@" tests
@@ -27,7 +27,7 @@ cores=$(nproc)
 workers="${M3_TEST_WORKERS:-$(( cores < 4 ? cores : 4 ))}"   # each worker loads its own models: at most 4
 rc=0
 "${pytest[@]}" -m "${marks:+($marks) and }not ros" -n "$workers" --dist loadfile tests || { r=$?; [ $r = 5 ] || rc=$r; }
-if [ "${M3_ROS_DISTRO:-kilted}" != none ]; then
+if [ "$M3_ACTIVE_DISTRO" != none ]; then
   "${pytest[@]}" -m "${marks:+($marks) and }ros" tests || { r=$?; [ $r = 5 ] || rc=$r; }
 fi
 exit $rc
