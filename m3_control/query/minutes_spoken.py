@@ -10,13 +10,14 @@ said), their minutes and everyone else's, and is checked against the result like
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
+from .turn_pairs import prepare  # (everyone's voice turns in the frame's place and window)
 from .words import ordinal_word
 
 _MOST = r"(?:most|largest\s+number\s+of|greatest\s+number\s+of|highest\s+number\s+of|biggest\s+number\s+of)"
@@ -47,12 +48,6 @@ def check_question(question: str) -> str:
     return question if m is None else question[:m.start("all")] + " " + question[m.end("all"):]
 
 
-def prepare(q: Query) -> Query:
-    """Everyone's voice turns in the frame's place and window."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None)
-
-
 def _minutes_said(minutes: list[int]) -> str:
     return _join([f"the {ordinal_word(m + 1)}" for m in minutes]) + (" minute" if len(minutes) == 1 else " minutes")
 
@@ -81,8 +76,8 @@ def answer(executor: QueryExecutor, q: Query, ask: MinutesAsk, before_time: floa
     lead = _join([res.describe[c] for c in top])
     rest = "; ".join(f"{res.describe[c]} {counts[c]} ({_minutes_said(minutes[c])})" for c in counts if c not in top)
     tie = " each" if len(top) > 1 else ""
-    mine = f"{best}{tie} ({_minutes_said(minutes[top[0]])})" if len(top) == 1 or all(
-        minutes[c] == minutes[top[0]] for c in top) else f"{best}{tie}"
+    same = all(minutes[c] == minutes[top[0]] for c in top)     # (the minutes said once where they are the same)
+    mine = f"{best}{tie}" + (f" ({_minutes_said(minutes[top[0]])})" if same else "")
     if len(counts) == len(top) and len(top) > 1:
         text = f"Everyone who spoke{cond} spoke in as many different minutes: {mine}."
     else:

@@ -209,10 +209,9 @@ def plan_for(question: str) -> Plan | None:
     if senses is not None:
         return Plan(f"seen_heard_{senses}", lambda ex, q, t: seen_heard.answer(ex, q, senses, question, t),
                     prepare=seen_heard.prepare)
-    pause = silences.asks_silence(question)
-    if pause is not None and pause.whole_minute:    # "was there a whole minute without speech?": not a moment's hush
-        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,
-                    check_question=silences.check_question(question, pause), people_from_question=False)
+    silence = silences.asks_silence(question)
+    if silence is not None and silence.whole_minute:   # "was there a whole minute without speech?": no moment's hush
+        return _silence_plan(silence, question)
     if quiet.asks_hush(question):
         pause = quiet.asks_pause(question)
         return Plan("hush", lambda ex, q, t: quiet.answer_hush(ex, q, t, pause), prepare=quiet.prepare,
@@ -229,10 +228,8 @@ def plan_for(question: str) -> Plan | None:
     if sentence is not None:
         return Plan(sentence.kind, lambda ex, q, t: sentences.answer(ex, q, sentence, question, t),
                     prepare=sentences.prepare, check_question=sentences.check_question(question, sentence))
-    pause = silences.asks_silence(question)
-    if pause is not None:
-        return Plan("silence", lambda ex, q, t: silences.answer(ex, q, pause, question, t), prepare=silences.prepare,
-                    check_question=silences.check_question(question, pause), people_from_question=False)
+    if silence is not None:
+        return _silence_plan(silence, question)
     minute = window_counts.asks_busiest_minute(question)
     if minute is not None:
         return Plan("minute", lambda ex, q, t: window_counts.answer_minute(ex, q, *minute, t),
@@ -333,3 +330,8 @@ def plan_for(question: str) -> Plan | None:
         return Plan(turns.kind, lambda ex, q, t: turn_order.answer(ex, q, turns, t), prepare=turn_order.prepare,
                     people_from_question=any(turns.people))     # (two people's turns: read from the question)
     return None
+
+
+def _silence_plan(silence: silences.SilenceAsk, question: str) -> Plan:
+    return Plan("silence", lambda ex, q, t: silences.answer(ex, q, silence, question, t), prepare=silences.prepare,
+                check_question=silences.check_question(question, silence), people_from_question=False)

@@ -109,13 +109,7 @@ def answer_hush(executor: QueryExecutor, q: Query, before_time: float | None,
 
 def _pauses(res: QueryResult, turns: list[Turn], lo: float, hi: float, scope: str) -> tuple[str, QueryResult]:
     """The stretches of the window ``lo``..``hi`` nobody's detected speech covers, ``PAUSE_MIN_S`` or longer."""
-    gaps, cursor = [], lo
-    for e in sorted(turns, key=lambda e: e.start):
-        if e.start - cursor >= PAUSE_MIN_S:
-            gaps.append((cursor, e.start))
-        cursor = max(cursor, e.end)
-    if hi - cursor >= PAUSE_MIN_S:
-        gaps.append((cursor, hi))
+    gaps = stretches_without_speech(turns, lo, hi, PAUSE_MIN_S)
     if gaps:
         text = f"Yes, nobody spoke {_join([f'from {res.say(a)} to {res.say(b)}' for a, b in gaps])}."
     else:
@@ -123,6 +117,19 @@ def _pauses(res: QueryResult, turns: list[Turn], lo: float, hi: float, scope: st
         text = f"No, there was no silence of a second or more{scope}: {people} spoke " \
                f"{_join([f'from {res.say(e.start)} to {res.say(e.end)}' for e in turns])}."
     return (REFUSAL if check(text, res) else text), res
+
+
+def stretches_without_speech(turns: list, lo: float, hi: float, min_s: float) -> list[tuple[float, float]]:
+    """(start, end) of each stretch of ``lo``..``hi`` that no turn covers, ``min_s`` or longer (> 0): overlapping
+    turns leave none between them, and a turn begun before ``lo`` covers the window up to its end."""
+    gaps, cursor = [], lo
+    for e in sorted(turns, key=lambda e: e.start):
+        if e.start - cursor >= min_s and e.start > cursor:
+            gaps.append((cursor, e.start))
+        cursor = max(cursor, e.end)
+    if hi - cursor >= min_s and hi > cursor:
+        gaps.append((cursor, hi))
+    return gaps
 
 
 def asks_quiet(question: str) -> str | None:

@@ -273,10 +273,9 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         limit = f"{'more' if over else 'less'} than {ask.seconds:g} second{'s' if ask.seconds != 1 else ''}" \
             if ask.seconds >= 0 else f"{'longer' if over else 'shorter'} than {'their' if frame.who else 'the'} " \
             f"average turn ({mean:.2f} seconds)"
-        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
-                         if ask.seconds < 0 else f"{res.describe[e.character_id]} at {res.say(e.start)} "
-                         f"({_length_said(e, ask.seconds)} seconds)" for e in hits[:8]) + \
-            (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
+        length = (lambda e: f"{e.end - e.start:.2f}") if ask.seconds < 0 else (lambda e: _length_said(e, seconds))
+        said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({length(e)} seconds)"
+                         for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
         verb = "lasted" if ask.seconds >= 0 else "was" if len(hits) == 1 else "were"
         text = f"{len(hits)} of the {len(turns)} turns{where} {verb} {limit}" + \
             (f": {said}." if hits else ".")

@@ -17,6 +17,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .polarity import YES_NO_QUESTION
+from .quiet import stretches_without_speech
 from .repair import time_of
 from .result import QueryResult
 from .wording import CLOCK
@@ -94,6 +95,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     if res.status != "ok":
         return phrase(res), res
     where = f" in the {q.place}" if q.place else ""
+    if ask.whole_minute:
+        return _whole_minute(executor, res, where, before_time)
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
     gaps = []
     reach = None      # the latest end so far: overlapping turns leave no silence between them
@@ -102,11 +105,9 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         if b.start > reach:
             gaps.append((b.start - reach, reach, a, b))
     res.steps.append({"step": "silences between turns", "turns": len(turns), "silences": len(gaps)})
-    if len(turns) < 2 and not ask.whole_minute:
+    if len(turns) < 2:
         return f"I heard {'nobody' if not turns else 'only one turn'}{where}: no silence between turns.", res
     yes_no = bool(YES_NO_QUESTION.match(question))
-    if ask.whole_minute:
-        return _whole_minute(executor, res, where, before_time)
     if ask.over_s is not None:
         over = [g for g in gaps if g[0] > ask.over_s]
         limit = seconds_word(int(round(ask.over_s)))
@@ -153,13 +154,7 @@ def _whole_minute(executor: QueryExecutor, res: QueryResult, where: str,
                    key=lambda e: (e.start, e.end))
     res.events = turns + [e for e in res.events if e not in turns]
     res.describe = {**everyone.describe, **res.describe}
-    spans, cursor = [], start
-    for e in turns:
-        if e.start > cursor:
-            spans.append((e.start - cursor, cursor, e.start))
-        cursor = max(cursor, e.end)
-    if end > cursor:
-        spans.append((end - cursor, cursor, end))
+    spans = [(b - a, a, b) for a, b in stretches_without_speech(turns, start, end, 0.0)]
     window = f" between {res.say(start)} and {res.say(end)}" if lo is not None or hi is not None else ""
     if not spans:
         return f"No, someone was speaking all the time{where}{window}.", res
