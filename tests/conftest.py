@@ -128,10 +128,12 @@ def stop_orphaned_servers(tmp: Path | None = None) -> list[Path]:
     """Stop and remove the PostgreSQL servers that test processes killed outright (SIGKILL, a timeout) left
     running: a data folder whose name's pid is no longer a process. Its postmaster gets a fast shutdown (SIGINT).
     Returns the folders removed."""
+    from m3_memory.processes import process_exists
+
     removed = []
     for folder in Path(tmp or tempfile.gettempdir()).glob(f"{PG_FOLDER_PREFIX}*_*"):
         owner = folder.name[len(PG_FOLDER_PREFIX):].split("_", 1)[0]
-        if not owner.isdigit() or _alive(int(owner)):
+        if not owner.isdigit() or process_exists(int(owner)):
             continue
         try:
             postmaster = int((folder / "postmaster.pid").read_text().split()[0])
@@ -142,16 +144,6 @@ def stop_orphaned_servers(tmp: Path | None = None) -> list[Path]:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def pytest_configure(config: pytest.Config) -> None:

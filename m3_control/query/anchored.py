@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
-from .frame import Query
+from .frame import Query, voice_turns
 from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
@@ -280,9 +280,7 @@ def check_question(question: str, ask: AnchoredAsk) -> str:
 
 def prepare(q: Query) -> Query:
     """Everyone's voice turns (the plan reads the window from the moments, the people from the question)."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None, at=None, from_=None, to=None,
-                   place=None)
+    return voice_turns(q, at=None, from_=None, to=None, place=None)
 
 
 class _Missing(Exception):

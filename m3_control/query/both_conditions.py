@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from .combined import combined, run_each
 from .execute import QueryExecutor
 from .fidelity import quotes_of
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, check
 from .polarity import YES_NO_QUESTION
 from .repair import mss, time_of
@@ -77,8 +77,7 @@ def asks_both(question: str) -> BothAsk | None:
 
 def prepare(q: Query) -> Query:
     """Everyone's voice turns (or the named person's); the conditions give place and window."""
-    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
-                   act="spoke", top=None, measure=None, only=None, place=None, from_=None, to=None, at=None)
+    return voice_turns(q, person=True, place=None, from_=None, to=None, at=None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, check, conditions, phrase
 from .question_forms import _COMPARED_TIMES, _EXACT_TIMES
 from .result import QueryResult
@@ -74,8 +74,7 @@ def asks_everyone(question: str) -> EveryoneAsk | None:
 
 def prepare(q: Query) -> Query:
     """Everyone heard in the frame's place and window, with their counts."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None)
+    return voice_turns(q)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: EveryoneAsk, before_time: float | None) -> tuple[str, QueryResult]:

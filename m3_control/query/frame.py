@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 FIND = ("who", "what", "when", "where", "count_people", "count_times", "count_places", "yes", "same", "more",
@@ -301,6 +301,15 @@ def by_count(counts: list[int], pick: str) -> int | None:
     if len(ranked) >= k and (k == 1 or ranked[k - 1] != ranked[k - 2]):
         return ranked[k - 1]
     return None
+
+
+def voice_turns(q: Query, *, person: bool = False, **also: Any) -> Query:
+    """The frame made into one that finds voice turns in its place and window: every field that would pick, count,
+    relate or rank people cleared. ``person`` keeps the person the frame names (their own turns); ``also`` clears
+    or sets more (``at=None``: a moment in the question is the plan's, not the window's)."""
+    keep_who = {} if person else {"who": None}
+    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
+                   act="spoke", top=None, measure=None, only=None, **keep_who, **also)
 
 
 def noted(q: Query, new: Query, added: list[str], why: str) -> Query:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
-from .frame import Query
+from .frame import Query, voice_turns
 from .named_ids import named_into
 from .phrase import REFUSAL, check, conditions, phrase
 from .result import QueryResult
@@ -63,8 +63,7 @@ def asks_others_than(question: str) -> OthersAsk | None:
 
 def prepare(q: Query) -> Query:
     """Everyone heard in the frame's place and window, with their turns."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None, other_turn=None, until_turn=None)
+    return voice_turns(q, other_turn=None, until_turn=None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: OthersAsk, before_time: float | None) -> tuple[str, QueryResult]:

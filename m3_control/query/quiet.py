@@ -15,7 +15,7 @@ from m3_memory.people import Turn
 
 from .execute import QueryExecutor
 from .fidelity import quotes_of
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, _join, check, conditions, phrase
 from .result import QueryResult
 from .turn_forms import near_hint
@@ -150,8 +150,7 @@ def check_question(question: str, word: str) -> str:
 
 def prepare(q: Query) -> Query:
     """The person's voice turns in the frame's place and window."""
-    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
-                   act="spoke", top=None, measure=None, only=None)
+    return voice_turns(q, person=True)
 
 
 def answer(executor: QueryExecutor, q: Query, question: str, before_time: float | None) -> tuple[str, QueryResult]:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, _cap, check, phrase
 from .polarity import YES_NO_QUESTION
 from .quiet import stretches_without_speech
@@ -82,8 +82,7 @@ def check_question(question: str, ask: SilenceAsk) -> str:
 
 def prepare(q: Query) -> Query:
     """Everyone's voice turns in the frame's window and place."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None, at=None)
+    return voice_turns(q, at=None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,

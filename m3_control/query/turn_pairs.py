@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .fidelity import quotes_of
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .words import times_word
@@ -51,8 +51,7 @@ def asks_pairs(question: str) -> PairsAsk | None:
 
 def prepare(q: Query) -> Query:
     """Everyone's voice turns in the frame's place and window."""
-    return replace(q, find="who", who=None, other=None, rel=None, until=None, pick=None, by=None, times=None,
-                   count=None, act="spoke", top=None, measure=None, only=None)
+    return voice_turns(q)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float | None) -> tuple[str, QueryResult]:

@@ -17,6 +17,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 
 from ..ingest.stream_ledger import Loss
+from ..processes import process_exists
 from .memory_store import MemoryStore
 
 STALE_HEARTBEAT_S = 30.0   # a run of another host (or a reused pid) silent this long is dead
@@ -94,13 +95,7 @@ def _alive(pid: int | None, host: str | None, heartbeat_at: float | None) -> boo
         return fresh
     if pid == os.getpid():
         return False       # our own process opening again: the old run is over
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return fresh
-    return fresh
+    return fresh and process_exists(pid)
 
 
 def recover_crashed_runs(store: MemoryStore) -> list[Gap]:

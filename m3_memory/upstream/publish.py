@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..config import StoreConfig
 from ..embedders import TextEmbedder, make_embedder
+from ..processes import process_exists
 from ..store import MemoryStore
 from .plan import ImportReport, _prepare, _read_pickle
 from .unpickle import ImportLimits, PickleImportError
@@ -21,18 +22,6 @@ from .write import DEFAULT_TEXT_EMBEDDER, _commit, _Options, import_videograph
 
 # ---------------------------------------------------------------------------------------------- new database file
 _TEMP_RE = re.compile(r"\.import-(\d+)-[0-9a-f]+\.tmp(-wal|-shm|-journal)?$")
-
-
-def _pid_alive(pid: int) -> bool:
-    if os.name != "posix":
-        return True  # no cheap check: never remove another importer's file
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _remove_db_files(path: Path) -> None:
@@ -44,7 +33,7 @@ def _remove_stale_temps(db: Path) -> None:
     """Temporary databases left by importers that were killed (their process is gone)."""
     for p in db.parent.glob(f".{glob.escape(db.name)}.import-*.tmp*"):
         m = _TEMP_RE.search(p.name)
-        if m and not _pid_alive(int(m.group(1))):
+        if m and not process_exists(int(m.group(1))):
             p.unlink(missing_ok=True)
 
 
