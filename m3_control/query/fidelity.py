@@ -68,7 +68,7 @@ from .wording import (
     than_person,
     when_or_where,
 )
-from .words import ORD, SPAN_OF_TIME
+from .words import ORD, SPAN_OF_TIME, bounds_out
 
 _QUOTE = QUOTED   # one definition of what a question quotes (wording.py)
 _ACT_WORDS = re.compile(r"^\W*(?:(?:spoke|speak|speaking|talked|talk|talking|said|say|heard|hear)\s*)+"
@@ -452,8 +452,8 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
     # relation to somebody's turn: the question's first / last picks in it as in any window
     to_a_moment = q.rel in ("after", "before") and q.other is not None and time_of(q.other) is not None
     if q.pick is None and (q.rel is None or to_a_moment) and q.find in ("who", "what", "when", "where"):
-        said = _first_or_last(without_moves(plain, known_places))   # ("when I first arrived": the move's)
-        said |= edge_picks(plain)
+        said = _first_or_last(without_moves(bounds_out(plain) if q.until else plain, known_places))
+        said |= edge_picks(plain)   # ("when I first arrived": the move's; "after A's first turn": until='s bound)
         if len(said) == 1:      # "when did she last speak?": the last time, not every time
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick} from the question")

@@ -35,7 +35,35 @@ _NOT_YET = re.compile(
     r"\b(?:did\s*n[o']?t|did\s+not)\s+(?:speak|talk|say\s+anything)\s+(?:at\s+all\s+)?until\b|"
     # "who talked only after I entered the porch?": first heard after the moment ("only once" is one time)
     r"\b(?:spoke|talked|spoken|talk|speak|was\s+heard|hear|heard)\s+only\s+(?:after|since)\b|"
-    r"\bonly\s+(?:started|began)\s+(?:to\s+)?(?:speak|talk|speaking|talking)\b", re.IGNORECASE)
+    r"\bonly\s+(?:started|began)\s+(?:to\s+)?(?:speak|talk|speaking|talking)\b|"
+    # "who was the first person I heard for the first time after entering the bedroom?": first heard after a move
+    r"\bfor\s+the\s+(?:very\s+)?first\s+time\s+(?:after|since|once|upon|when)\s+(?:(?:I|we)\s+(?:had\s+)?(?:first\s+)?"
+    r"(?:entered|arrived|got|came|went|walked|reached|moved)|(?:entering|arriving|getting|coming|reaching|walking|"
+    r"moving))\b", re.IGNORECASE)
+# "the second person I heard for the first time ...": one of them, by when they first spoke
+_NTH = re.compile(r"\bthe\s+(?P<n>first|second|third|fourth|fifth|last)\s+(?:new\s+)?(?:person|one|voice|speaker|"
+                  r"people)\b", re.IGNORECASE)
+_NTH_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+
+
+def nth_of(question: str) -> int | None:
+    """"Who was the second person I first heard ...?" -> 2 (-1: the last); None when it asks for all of them."""
+    m = _NTH.search(question)
+    return _NTH_WORD[m.group("n").lower()] if m else None
+
+
+def _nth_said(merged: QueryResult, everyone: QueryResult, new: list, n: int, lead: str, where: str) -> str:
+    """"The second of them was B (at 00:12); all in order: A (at 00:07), B (at 00:12)." or that there were fewer."""
+    said = _with_first_times(merged, everyone, new, "at ")
+    word = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}[n]
+    if not new:
+        return f"Nobody: {lead}"
+    i = n - 1 if n > 0 else len(new) - 1
+    if i >= len(new):
+        return f"There was no {word}: I first heard only {_join(said)} {where}."
+    merged.events = [new[i].events[0]] + [e for e in merged.events if e is not new[i].events[0]]
+    rest = f"; in order: {_join(said)}" if len(new) > 1 else ""
+    return f"The {word} person I first heard {where} was {said[i]}{rest}."
 _ASKS = re.compile(r"^\W*(?:who|which|how\s+many|name|list|tell\s+me\s+who)\b", re.IGNORECASE)
 _COUNT = re.compile(r"^\W*how\s+many\b", re.IGNORECASE)
 
@@ -53,7 +81,8 @@ def prepare(q: Query) -> Query:
                    measure=None)
 
 
-def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | None) -> tuple[str, QueryResult]:
+def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | None,
+           nth: int | None = None) -> tuple[str, QueryResult]:
     """(the answer, everyone's result with the moment as its end: the turns it names are its provenance)."""
     moment = q.at or q.from_ or q.to
     if q.rel and q.other:   # "when A first spoke": the other's turn is the moment (rel kept: before it)
@@ -70,7 +99,8 @@ def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | No
     heard = {p.character_id for p in before.people}
     if before.anchor is not None:   # the person whose turn is the moment was speaking then
         heard.add(before.anchor.character_id)
-    later = [p for p in everyone.people if p.character_id not in heard and p.events]
+    later = sorted((p for p in everyone.people if p.character_id not in heard and p.events),
+                   key=lambda p: p.events[0].start)
     at = before.anchor.start if before.anchor is not None else before.read(moment)
     when = everyone.say(at) if at is not None else "then"
     merged = replace(everyone)
@@ -84,7 +114,9 @@ def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | No
         merged.anchor = before.anchor
     merged.value = len(later)
     firsts = _with_first_times(merged, everyone, later, "first at ")
-    if kind == "count":
+    if nth is not None and kind == "who":
+        text = _nth_said(merged, everyone, later, nth, f"everyone I heard had spoken by {when}.", f"after {when}")
+    elif kind == "count":
         text = f"{len(later)}: by {when} I had not yet heard {_join(firsts)}." if later else \
             f"None: everyone I heard had spoken by {when}."
     else:
@@ -99,7 +131,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, before_time: float | No
 # were in the garden?": the people whose very first words were there
 _FIRST_IN_PLACE = re.compile(
     r"^\W*(?:who|whom|whose|which|name|list|how\s+many|tell\s+me\s+who)\b[^?]*?(?:\bfor\s+the\s+(?:very\s+)?first\s+"
-    r"time\s+(?:in|at)\b|\bnew\s+(?:voices?|people|persons?|speakers?)\b[^?]*?\b(?:in|at)\b|\bfirst\s+words\s+"
+    r"time\s+(?:(?:while|when)\s+(?:I\s+was\s+|we\s+were\s+)?)?(?:in|at)\b|\bnew\s+(?:voices?|people|persons?|speakers?)\b[^?]*?\b(?:in|at)\b|\bfirst\s+words\s+"
     r"(?:were|was)\s+(?:in|at)\b)", re.IGNORECASE)
 
 
@@ -157,8 +189,8 @@ def prepare_place(q: Query) -> Query:
     return replace(prepare(q), at=None, from_=None, to=None, rel=None, other=None)
 
 
-def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
-                          before_time: float | None) -> tuple[str, QueryResult]:
+def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str, before_time: float | None,
+                          nth: int | None = None) -> tuple[str, QueryResult]:
     """(the answer, a result naming the people whose first turn was in the place, with those turns)."""
     if q.place is None:
         return REFUSAL, executor.run(q, before_time)
@@ -171,7 +203,8 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
     name = place.name if place is not None else q.place
     firsts = [p.events[0] for p in everyone.people if p.events]
     executor.place_turns(everyone, firsts)
-    new = [p for p in everyone.people if p.events and everyone.places.get(p.events[0].id) == name]
+    new = sorted((p for p in everyone.people if p.events and everyone.places.get(p.events[0].id) == name),
+                 key=lambda p: p.events[0].start)
     merged = replace(everyone)
     merged.people, merged.events, merged.value = new, [p.events[0] for p in new], len(new)
     merged.steps = [{"step": "heard, whose first turn was in the place", "frames": [r.query.compact() for r in
@@ -179,7 +212,10 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str,
         everyone.steps + there.steps
     said = _with_first_times(merged, everyone, new, "at ")
     opener = min(there.people, key=lambda p: p.first, default=None)
-    if kind == "count":
+    if nth is not None and kind == "who":
+        text = _nth_said(merged, everyone, new, nth, f"everyone I heard in the {name} had spoken before.",
+                         f"in the {name}")
+    elif kind == "count":
         text = f"{len(new)}: I first heard {_join(said)} in the {name}." if new else \
             f"None: everyone I heard in the {name} had spoken before."
     else:

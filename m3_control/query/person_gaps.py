@@ -2,7 +2,9 @@
 was the longest stretch between two of A's turns?", "how long was A's longest break?"; whether it was ever longer than a
 time ("was A ever silent for more than 20 seconds?", ``over``); the average wait between their turns ("on average, how
 long did B wait between turns?", ``average``); and who of everyone waited longest between two of their own turns
-("which speaker had the longest wait between two of their own turns?", ``ranked``).
+("which speaker had the longest wait between two of their own turns?", ``ranked``), between their n-th and m-th
+turns ("who waited the longest between their first and second turns?") or on average ("whose turns were closest
+together on average?", the shortest mean wait first).
 
 Code takes the person's voice turns in the frame's place and window, and measures the silences between two of
 their turns (the end of one to the start of the next: others may speak in between). The answer gives the longest,
@@ -53,17 +55,48 @@ _RANKED = re.compile(r"^\W*(?:who|which\s+(?:speaker|person|one|voice)|whose)\b[
                      re.IGNORECASE)
 
 
+_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "next": 0,
+        "last": -1, "final": -1}
+_WHO = r"^\W*(?:who|which\s+(?:speaker|person|one|voice)|whose)\b"
+# "who waited the longest between their first and second turns?", "which person had the biggest gap between their
+# first turn and their second?": everyone's wait between the same two of their own turns
+_RANKED_NTH = re.compile(_WHO + r"[^?]*?\b(?P<w>longest|biggest|largest|most|shortest|smallest|least)\b[^?]*?"
+                         r"\bbetween\s+(?:their|his\s+or\s+her|his|her)\s+(?P<a>first|second|third|1st|2nd|3rd)\s+"
+                         r"(?:turns?\s+|ones?\s+)?and\s+(?:their\s+|his\s+|her\s+)?(?:own\s+)?(?P<b>second|third|"
+                         r"fourth|2nd|3rd|4th|next|last|final)\b", re.IGNORECASE)
+# "whose turns were closest together on average?", "which person's turns came furthest apart?", "who had the shortest
+# average wait between turns?": everyone's mean wait between one of their turns and their next
+_RANKED_MEAN = re.compile(_WHO + r"[^?]*?\bturns\b[^?]*?\b(?P<w>closest|nearest|farthest|furthest|most\s+spread)\s*"
+                          r"(?:together|apart|out)?\b|" + _WHO + r"[^?]*?\b(?P<v>shortest|longest|smallest|biggest|"
+                          r"largest)\s+(?:average|mean|typical)\s+(?:wait|gap|time|pause|silence|break)s?\s+between\b",
+                          re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class GapAsk:
     who: str | None      # the person (their words, or a name); ranked: everyone
     kind: str = "longest"     # longest | over | average | ranked
     seconds: float = 0.0      # over: the time asked about
+    turns: tuple[int, int] | None = None    # ranked: the wait between these two of each person's turns (1-based,
+    #                                         -1 their last), not their longest wait
+    mean: bool = False        # ranked: each person's mean wait between their turns
+    least: bool = False       # ranked: the shortest first
 
 
 def asks_person_gap(question: str) -> GapAsk | None:
     """The longest time one named person went without speaking (or the others above), else None."""
     people = people_in(question)
     plain = QUOTED.sub(" x's ", question) if re.search(r"['’]s\b", question) else QUOTED.sub(" x ", question)
+    if not people:
+        m = _RANKED_NTH.search(plain)
+        if m is not None:
+            a, b = _ORD[m.group("a").lower()], _ORD[m.group("b").lower()]
+            return GapAsk(None, "ranked", turns=(a, b or a + 1),
+                          least=m.group("w").lower() in ("shortest", "smallest", "least"))
+        m = _RANKED_MEAN.search(plain)
+        if m is not None:
+            w = (m.group("w") or m.group("v")).lower()
+            return GapAsk(None, "ranked", mean=True, least=w in ("closest", "nearest", "shortest", "smallest"))
     if not people and _RANKED.search(plain):
         return GapAsk(None, "ranked")
     if len(people) != 1:
@@ -94,6 +127,8 @@ def _wait(gap: tuple) -> float:
 
 
 def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    if ask.kind == "ranked" and (ask.turns or ask.mean):
+        return _ranked_by(executor, q, ask, before_time)
     if ask.kind == "ranked":
         return _ranked(executor, q, before_time)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
@@ -215,3 +250,75 @@ def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tup
                f"turns{cond}: {'; '.join(one(c) for c in top)}"
     text += (f"; next, {one(rest[0])}" if rest else "") + "."
     return (REFUSAL if check(text, res) else text), res
+
+
+def _ranked_by(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    """Everyone's wait between the same two of their own turns (``ask.turns``), or their mean wait between one turn
+    and their next (``ask.mean``), ranked: "A waited longest between their first and second turns: 75 seconds (from
+    00:01 to 01:16); then B, 9 seconds (...)". People with too few turns are said, not ranked."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    cond = conditions(res)
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    wait: dict[int, float] = {}
+    pair: dict[int, tuple] = {}
+    short: list[int] = []
+    for cid in dict.fromkeys(e.character_id for e in turns):
+        mine = [e for e in turns if e.character_id == cid]
+        if ask.mean:
+            if len(mine) < 2:
+                short.append(cid)
+                continue
+            wait[cid] = tenths(sum(max(0.0, b.start - a.end) for a, b in zip(mine, mine[1:], strict=False)) /
+                               (len(mine) - 1))
+            pair[cid] = (mine[0], mine[-1])
+            continue
+        i, j = (k - 1 if k > 0 else len(mine) + k for k in ask.turns)  # type: ignore[union-attr]
+        if not (0 <= i < j < len(mine)):
+            short.append(cid)
+            continue
+        pair[cid] = (mine[i], mine[j])
+        wait[cid] = tenths(max(0.0, mine[j].start - mine[i].end))
+    what = "mean wait between one of their turns and their next" if ask.mean else \
+        f"wait between their {_nth_word(ask.turns[0])} and {_nth_word(ask.turns[1])} turns"  # type: ignore[index]
+    res.steps.append({"step": f"each person's {what}", "people": len(wait)})
+    if not wait:
+        return f"Nobody spoke often enough{cond} to have a {what}.", res
+    ranked = sorted(wait, key=lambda c: wait[c], reverse=not ask.least)
+    res.seconds = {**res.seconds, **{-1 - i: wait[c] for i, c in enumerate(ranked)}}
+    res.value = tuple(sorted({sum(1 for e in turns if e.character_id == c) for c in wait}))
+    res.events = [e for c in ranked for e in pair[c]] + [e for e in res.events if not any(
+        e in pair[c] for c in ranked)]
+    top = [c for c in ranked if wait[c] == wait[ranked[0]]]
+
+    def one(c: int, named: bool = True) -> str:
+        a, b = pair[c]
+        n = sum(1 for e in turns if e.character_id == c)
+        span = f"over {n} turns, {res.say(a.start)} to {res.say(b.start)}" if ask.mean else \
+            f"from their turn at {res.say(a.start)} to the one at {res.say(b.start)}"
+        return f"{res.describe[c] + ', ' if named else ''}{seconds_word(wait[c])} ({span})"
+
+    word = ("shortest" if ask.least else "longest") if not ask.mean else \
+        ("closest together" if ask.least else "furthest apart")
+    lead = " and ".join(res.describe[c] for c in top)
+    if ask.mean:
+        text = f"{_cap(lead)}'s turns came {word} on average{cond}: " if len(top) == 1 else \
+            f"{_cap(lead)}'s turns came equally {word} on average{cond}: "
+    else:
+        text = f"{_cap(lead)} waited the {word} between their {_nth_word(ask.turns[0])} and " \
+               f"{_nth_word(ask.turns[1])} turns{cond}: "  # type: ignore[index]
+    text += "; ".join(one(c, named=len(top) > 1) for c in top)
+    rest = [c for c in ranked if c not in top]
+    if rest:
+        text += "; then " + "; ".join(one(c) for c in rest)
+    if short:
+        need = 2 if ask.mean else max(k if k > 0 else 2 for k in ask.turns)  # type: ignore[union-attr]
+        text += f"; {' and '.join(res.describe[c] for c in short)} spoke " + \
+            ("only once" if need == 2 else f"fewer than {need} times")
+    text += "."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _nth_word(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", -1: "last"}.get(n, f"{n}th")

@@ -8,6 +8,9 @@
   frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
+- ``room_people``: rooms by their number of different people ("which room had just one speaker?")
+  (:mod:`.room_people`)
+- ``turn_rooms``: whether two of one person's turns were in the same room (:mod:`.turn_rooms`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
 - ``span``: how long the talk went on, first words to last; ``ranked_span``: people ranked by their own first words
@@ -95,6 +98,7 @@ from . import (
     role_match,
     room_changes,
     room_ends,
+    room_people,
     rooms,
     said_about,
     seen_heard,
@@ -111,6 +115,7 @@ from . import (
     turn_lengths,
     turn_order,
     turn_pairs,
+    turn_rooms,
     turn_sequence,
     turn_stats,
     turn_to_end,
@@ -147,6 +152,13 @@ def plan_for(question: str) -> Plan | None:
     if spread is not None:
         return Plan("minutes_spoken", lambda ex, q, t: minutes_spoken.answer(ex, q, spread, t),
                     prepare=minutes_spoken.prepare, check_question=minutes_spoken.check_question(question))
+    by_people = room_people.asks_room_people(question)
+    if by_people is not None:
+        return Plan("room_people", lambda ex, q, t: room_people.answer(ex, q, by_people, question, t),
+                    prepare=room_people.prepare, check_question=room_people.check_question(question, by_people))
+    two_rooms = turn_rooms.asks_turn_rooms(question)
+    if two_rooms is not None:
+        return Plan("turn_rooms", lambda ex, q, t: turn_rooms.answer(ex, q, two_rooms, t), prepare=turn_rooms.prepare)
     lengths = turn_lengths.asks_lengths(question)
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
@@ -163,7 +175,7 @@ def plan_for(question: str) -> Plan | None:
     if gap is not None:
         return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)
     ranked_span = talk_span.asks_ranked_span(question)
-    if ranked_span is not None:
+    if ranked_span is not None and silences.asks_silence(question) is None:  # (not "... the longest quiet stretch?")
         return Plan("ranked_span", lambda ex, q, t: talk_span.answer_ranked_span(ex, q, ranked_span, t),
                     prepare=talk_span.prepare)
     average = turn_average.asks_average(question)
@@ -241,7 +253,8 @@ def plan_for(question: str) -> Plan | None:
                     check_question=window_counts.check_question(question))
     yet = not_yet.asks_not_yet(question)
     if yet is not None:
-        return Plan("not_yet", lambda ex, q, t: not_yet.answer(ex, q, yet, t), prepare=not_yet.prepare,
+        return Plan("not_yet", lambda ex, q, t: not_yet.answer(ex, q, yet, t, not_yet.nth_of(question)),
+                    prepare=not_yet.prepare,
                     people_from_question=False)
     new_after = not_yet.asks_first_after(question)
     if new_after is not None:
@@ -249,7 +262,8 @@ def plan_for(question: str) -> Plan | None:
                     prepare=not_yet.prepare, people_from_question=False)
     new_there = not_yet.asks_first_in_place(question)
     if new_there is not None:
-        return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t),
+        return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t,
+                                                                                     not_yet.nth_of(question)),
                     prepare=not_yet.prepare_place, people_from_question=False)
     compared = places_compared.asks_places_compared(question)
     if compared is not None:

@@ -19,12 +19,13 @@ from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor, same_sentence
 from .fidelity import quotes_of
-from .frame import Query
+from .frame import Query, voice_turns
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import AMOUNT, WHERE_ASKED, ordinal_word, tenths, the_place, times_word
+from .word_counts import words_one_turn, words_ranked
+from .words import AMOUNT, WHERE_ASKED, ordinal_word, the_place, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
                      r"(?P<what>turn|sentence|utterance|remark|line|statement|thing\s+(?:anyone|someone|anybody|"
@@ -69,6 +70,8 @@ class SentenceAsk:
     nth: str = ""           # nth_length: each person's "first" (or "last") turn compared
     rank: int = 1           # longest / shortest: "the second longest turn" is 2
     per_turn: bool = False  # most_words / fewest_words: words per turn on average, not in all
+    single: bool = False    # most_words / fewest_words: in one turn (each person's wordiest), not in all
+    rel: str = ""           # longest / shortest: "before" / "after": the turn right before (after) that one
 
 
 # "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
@@ -89,6 +92,16 @@ _WORDIEST = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one|of\s+them)|who
 # "who spoke the most words per turn on average?", "whose turns had the most words on average?"
 _PER_TURN = re.compile(r"\bper\s+(?:turn|sentence|utterance)\b|\bon\s+(?:the\s+)?average\b|\baverage\b|\b(?:a|each)\s+"
                        r"turn\b|^\W*whose\s+(?:turns|sentences|utterances)\b", re.IGNORECASE)
+
+# "who said the most words in a single turn?", "which person used the most words in one sentence?"
+_ONE_TURN = re.compile(r"\bin\s+(?:a\s+single|one\s+single|one|a)\s+(?:turn|go|sentence|utterance|stretch|breath)\b|"
+                       r"\bat\s+(?:a\s+time|once)\b", re.IGNORECASE)
+# "who spoke right before the longest turn?", "who took the turn just before the longest one?"
+_NEXT_TO_LENGTH = re.compile(r"\b(?:right|just|immediately|directly)\s+(?P<rel>before|after)\s+(?:the\s+)?"
+                             r"(?P<which>longest|shortest)\s+(?:single\s+|one\s+)?(?:turn|sentence|utterance|one)\b|"
+                             r"\b(?:turn|sentence|utterance)\s+(?:right|just|immediately|directly)\s+(?P<rel2>before|"
+                             r"after)\s+(?:the\s+)?(?P<which2>longest|shortest)\b(?!\s+(?:silence|pause|gap|quiet|wait))",
+                             re.IGNORECASE)
 
 # "how many words did A say in total?", "how many words were spoken in the lab?": the words heard, counted
 _WORD_COUNT = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|have|had|has)\b", re.IGNORECASE)
@@ -163,8 +176,15 @@ def asks_sentences(question: str) -> SentenceAsk | None:
                            seconds=1.0 if (m.group("w1") or m.group("w2")).lower() == "longest" else 0.0)
     m = _WORDIEST.search(question)
     if m is not None:
+        single = bool(_ONE_TURN.search(question)) and not re.search(r"\bon\s+(?:the\s+)?average|\bper\s+turn\b",
+                                                                    question, re.IGNORECASE)
         return SentenceAsk("most_words" if m.group("which").lower() == "most" else "fewest_words", m.group(0),
-                           per_turn=bool(_PER_TURN.search(question)))
+                           per_turn=not single and bool(_PER_TURN.search(question)), single=single)
+    m = _NEXT_TO_LENGTH.search(question)
+    if m is not None:
+        which = (m.group("which") or m.group("which2")).lower()
+        return SentenceAsk("longest" if which == "longest" else "shortest", m.group(0),
+                           rel=(m.group("rel") or m.group("rel2")).lower())
     m = _ONE_GO.search(question) or _TURN_WAS.search(question)
     if m is not None:    # ("whose single turn in the hallway was the longest?": the place stays the checks')
         said = m.group(0).replace(m.group("where"), " ") if "where" in m.re.groupindex and m.group("where") else \
@@ -194,8 +214,7 @@ def check_question(question: str, ask: SentenceAsk) -> str:
 
 def prepare(q: Query) -> Query:
     """Voice turns in the frame's window and place (a person the frame names keeps their own)."""
-    return replace(q, find="who", other=None, rel=None, until=None, pick=None, by=None, times=None, count=None,
-                   act="spoke", top=None, measure=None, only=None)
+    return voice_turns(q, person=True)
 
 
 def groups_of(turns: list) -> list[list]:
@@ -250,11 +269,15 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
     if ask.kind in ("longest", "shortest"):
         if WHERE_ASKED.match(question):     # "which room had the longest single turn?": the turns placed first
             executor.place_turns(res, turns)
+        if ask.rel:
+            return _next_to_length(executor, res, turns, ask, where, before_time)
         return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
+    if ask.kind in ("most_words", "fewest_words") and ask.single:
+        return words_one_turn(res, turns, ask.kind == "most_words", where)
     if ask.kind in ("most_words", "fewest_words"):
-        return _words(res, turns, ask.kind == "most_words", where, ask.per_turn)
+        return words_ranked(res, turns, ask.kind == "most_words", where, ask.per_turn)
     if ask.kind == "word_count":
         n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
         res.value = (n, len(turns))
@@ -410,9 +433,12 @@ def _nth_length(res: QueryResult, turns: list, nth: str, longest: bool, where: s
     res.steps.append({"step": f"each person's {nth} turn by its length", "people": len(own)})
     word = "longest" if longest else "shortest"
 
+    # to the hundredth where a tenth would show another person's turn as long as the longest
+    fine = any(round(length[c], 1) == round(best, 1) for c in own if c not in top)
+
     def said(c: int) -> str:
         e = own[c]
-        return f"{e.end - e.start:.1f} seconds, at {res.say(e.start)}"  # type: ignore[attr-defined]
+        return f"{e.end - e.start:.{2 if fine else 1}f} seconds, at {res.say(e.start)}"  # type: ignore[attr-defined]
 
     lead = " and ".join(res.describe[c] for c in top)
     others = "; ".join(f"{res.describe[c]} {said(c)}" for c in own if c not in top)
@@ -421,47 +447,6 @@ def _nth_length(res: QueryResult, turns: list, nth: str, longest: bool, where: s
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res
 
-
-def _words(res: QueryResult, turns: list, most: bool, where: str, per_turn: bool = False) -> tuple[str, QueryResult]:
-    """The person (people, tied) who said the most (fewest) words, as speech recognition heard them; ``per_turn``:
-    their words over their turns."""
-    count: dict[int, int] = {}
-    for e in turns:
-        count[e.character_id] = count.get(e.character_id, 0) + len(re.findall(r"[\w']+", e.text))
-    if per_turn:
-        return _words_per_turn(res, turns, count, most, where)
-    best = max(count.values()) if most else min(count.values())
-    top = [c for c in count if count[c] == best]
-    res.events = [e for e in turns if e.character_id in top] + [e for e in res.events if e.character_id not in top]
-    res.value = tuple(sorted(set(count.values())))
-    res.steps.append({"step": f"{'most' if most else 'fewest'} words", "words": count})
-    rest = sorted((c for c in count if c not in top), key=lambda c: -count[c] if most else count[c])
-    then = "; then " + ", ".join(f"{res.describe[c]} {count[c]}" for c in rest) if rest else ""
-    text = f"{_cap(_join([res.describe[c] for c in top]))} said the {'most' if most else 'fewest'} words{where}: " \
-        f"{best}{' each' if len(top) > 1 else ''}, as I heard them{then}."
-    return (REFUSAL if check(text, res) else text), res
-
-
-def _words_per_turn(res: QueryResult, turns: list, count: dict[int, int], most: bool,
-                    where: str) -> tuple[str, QueryResult]:
-    """"A said the most words per turn: 5.0 on average (15 words in 3 turns), as I heard them; then B 3.0 (...)"."""
-    n_turns = {c: sum(1 for e in turns if e.character_id == c) for c in count}
-    mean = {c: tenths(count[c] / n_turns[c]) for c in count}
-    best = max(mean.values()) if most else min(mean.values())
-    top = [c for c in mean if mean[c] == best]
-    res.events = [e for e in turns if e.character_id in top] + [e for e in res.events if e.character_id not in top]
-    res.value = tuple(sorted({*count.values(), *n_turns.values()}))
-    res.seconds = {**res.seconds, **{-1 - i: m for i, m in enumerate(mean.values())}}
-    res.steps.append({"step": f"{'most' if most else 'fewest'} words per turn", "words": count, "turns": n_turns})
-
-    def said(c: int) -> str:
-        return f"{res.describe[c]} {mean[c]} ({count[c]} words in {n_turns[c]} turn{'s' if n_turns[c] != 1 else ''})"
-
-    rest = sorted((c for c in mean if c not in top), key=lambda c: -mean[c] if most else mean[c])
-    then = "; then " + ", ".join(said(c) for c in rest) if rest else ""
-    text = f"{_cap(_join([res.describe[c] for c in top]))} said the {'most' if most else 'fewest'} words per turn" \
-        f"{where} on average, as I heard them: {', '.join(said(c) for c in top)}{then}."
-    return (REFUSAL if check(text, res) else text), res
 
 
 def _by_people(res: QueryResult, groups: list[list], kind: str, where: str) -> tuple[str, QueryResult]:
@@ -504,3 +489,47 @@ def _by_people(res: QueryResult, groups: list[list], kind: str, where: str) -> t
                      f"{_join([res.say(e.start) for e in best[c]])})" for c in top)
     text = f"{_cap(said)}{where}."
     return (REFUSAL if check(text, res) else text), res
+
+
+
+def _next_to_length(executor: QueryExecutor, res: QueryResult, turns: list, ask: SentenceAsk, where: str,
+                    before_time: float | None) -> tuple[str, QueryResult]:
+    """"Who spoke right before the longest turn?": the longest (shortest) single turn of the frame's turns, then the
+    turn heard right before (after) it among everyone's turns (the frame's place and window do not bound that one)."""
+    longest = ask.kind == "longest"
+
+    def key(e) -> float:  # noqa: ANN001
+        return round(e.end - e.start, 2)    # (turns as long as each other, to the hundredth: each one is answered)
+
+    best = max(turns, key=key) if longest else min(turns, key=key)
+    ties = [e for e in turns if key(e) == key(best)]
+    everyone = executor.run(replace(prepare(Query(find="who")), at=None), before_time)
+    timeline = sorted((e for e in (everyone.events if everyone.status == "ok" else turns) if e.kind == "voice"),
+                      key=lambda e: (e.start, e.id))
+    for e in timeline:
+        res.describe.setdefault(e.character_id, everyone.describe.get(e.character_id, f"<character_{e.character_id}>"))
+    ids = [e.id for e in timeline]
+    parts: list[str] = []
+    found: list = []
+    word = "longest" if longest else "shortest"
+    side = "before" if ask.rel == "before" else "after"
+    for t in ties:
+        i = ids.index(t.id) if t.id in ids else -1
+        j = i - 1 if side == "before" else i + 1
+        n = timeline[j] if i >= 0 and 0 <= j < len(timeline) else None
+        owner = f"{res.describe[t.character_id]}'s at {res.say(t.start)}"
+        this = owner if len(ties) > 1 else f"the {word} single turn{where}, {owner} ({t.end - t.start:.1f} seconds)"
+        if n is None:
+            parts.append(f"nobody spoke right {side} {this}")
+            continue
+        found.append(n)
+        parts.append(f'{res.describe[n.character_id]} spoke right {side} {this}: at {res.say(n.start)}, '
+                     f'"{n.text.strip().rstrip(".!?")}"')
+    if len(ties) > 1:
+        parts[0] = f"{len(ties)} single turns{where} were the {word}, as long as each other " \
+                   f"({ties[0].end - ties[0].start:.1f} seconds): {parts[0]}"
+    res.events = found + ties + [e for e in res.events if e not in found and e not in ties]
+    res.steps.append({"step": f"the turn right {side} the {word} single turn", "turns": len(timeline)})
+    text = _cap("; ".join(parts)) + "."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res

@@ -34,11 +34,14 @@ class GapsAsk:
     kind: str      # average | overlap
 
 
+_RANKS_PEOPLE = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one|voice))\b", re.IGNORECASE)
+
+
 def asks_turn_gaps(question: str) -> GapsAsk | None:
     if people_in(question):
         return None
-    if _AVERAGE_GAP.search(question) and _BETWEEN_TURNS.search(question):
-        return GapsAsk("average")
+    if _AVERAGE_GAP.search(question) and _BETWEEN_TURNS.search(question) and not _RANKS_PEOPLE.match(question):
+        return GapsAsk("average")     # ("who had the shortest average wait between turns?" ranks people: person_gaps)
     if _OVERLAP.search(question):
         return GapsAsk("overlap")
     return None

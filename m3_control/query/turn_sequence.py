@@ -99,9 +99,14 @@ _K = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
 # "how many times did the speaker change?", "how many speaker changes were there?"
-_CHANGES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+did\s+the\s+(?:speaker|voice|person\s+speaking)\s+change\b|"
-                      r"\bhow\s+many\s+(?:speaker|turn)\s+changes\b|\bhow\s+many\s+changes\s+of\s+speaker\b",
-                      re.IGNORECASE)
+# "how often did the speaker switch from one person to another?", "how many times did the conversation pass to
+# someone else?", "how many speaker switches were there?"
+_CHANGES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+did\s+(?:the\s+)?(?:speaker|voice|person\s+speaking|talker|"
+                      r"conversation|talk|turn|floor)\s+(?:change|switch|pass|shift|move|go)(?:e?s|ed)?\b(?!\s+(?:room|place"
+                      r"|location))|\bhow\s+many\s+(?:speaker|turn|voice)\s+(?:changes|switches|shifts|handovers)\b|"
+                      r"\bhow\s+many\s+(?:changes|switches)\s+(?:of|between|in)\s+(?:the\s+)?speakers?\b|\bhow\s+(?:many\s+"
+                      r"times|often)\s+did\s+(?:a\s+different|another|a\s+new)\s+(?:person|speaker|voice)\s+(?:take\s+over|"
+                      r"start\s+(?:speaking|talking)|speak)\b", re.IGNORECASE)
 # "did the speaker change at every turn?", "did every turn come from a different speaker than the one before?", "did
 # people always take turns?": yes when nobody spoke twice in a row
 _EVERY_CHANGE = re.compile(r"^\W*(?:did|was|were|has|had)\b[^?]*?(?:\b(?:speaker|voice|person\s+speaking)\s+change\s+"

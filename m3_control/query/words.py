@@ -13,7 +13,8 @@ ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
 # "where ...?", "in which room(s) ...?", "what place ...?": a question asking for a place
 WHERE_ASKED = re.compile(r"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:room|place)s?|where)\b", re.IGNORECASE)
 # "30 seconds", "ten minutes": a span of time, no count of turns
-SPAN_OF_TIME = re.compile(r"\b(?:\d+(?:\.\d+)?|ten|fifteen|twenty|thirty|forty|fifty|sixty|ninety)[\s-]*"
+SPAN_OF_TIME = re.compile(r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                          r"fifteen|twenty|thirty|forty|fifty|sixty|ninety)[\s-]*"
                           r"(?:seconds?|secs?|minutes?|mins?)\b", re.IGNORECASE)
 # "how long", "how many seconds", "how much time": a question asking for a duration
 HOW_LONG = r"how\s+(?:long|many\s+seconds|much\s+time)"
@@ -99,3 +100,13 @@ def then_at(cond: str, when: str) -> str:
     """The conditions, then the time of the answer's turn: "(00:01)", or ", at 00:01" after conditions that end
     with a time of their own ("before B (00:06), at 00:01", not "before B (00:06) (00:01)")."""
     return f"{cond}, at {when}" if cond.endswith(")") else f"{cond} ({when})"
+
+
+# "after A's first turn but before B's first turn": the first / last of a window's bounds, not a pick in it
+_BOUND_WORDS = re.compile(r"(?:'s|’s)\s+(?:very\s+)?(?:first|last|final|opening)\s+(?:turns?|words?|time|sentences?)\b|"
+                          r"\b(?:first|last)\s+(?:spoke|speaks|talked|said|spoken)\b", re.IGNORECASE)
+
+
+def bounds_out(text: str) -> str:
+    """The text without the first / last that name which of a person's turns bounds a window ("A's first turn")."""
+    return _BOUND_WORDS.sub(" ", text)
