@@ -44,9 +44,11 @@ SCRIPT = [
 
 
 @contextmanager
-def seconds_meeting(path: Path, poses: Callable[[int], list[Pose]] = _poses) -> Iterator[QueryExecutor]:
-    """The meeting of :data:`SCRIPT` with the robot's track given by ``poses(clip)``, its three places saved."""
-    store, _ = meeting_store(path, poses, script=SCRIPT, silent=[])
+def seconds_meeting(path: Path, poses: Callable[[int], list[Pose]] = _poses, script: list | None = None,
+                    ) -> Iterator[QueryExecutor]:
+    """The meeting of :data:`SCRIPT` (or ``script``) with the robot's track given by ``poses(clip)``, its three places
+    saved."""
+    store, _ = meeting_store(path, poses, script=script or SCRIPT, silent=[])
     save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
     try:
         yield QueryExecutor(store)

@@ -13,25 +13,17 @@ speaker; each person's first and second turns 61 s (Ann), 28 s (Bo) and 8.55 s (
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-
 import pytest
 
-from m3_control.query import QueryExecutor
 from m3_control.query.not_yet import nth_of
 from m3_control.query.person_gaps import asks_person_gap
 from m3_control.query.plans import plan_for
 from m3_control.query.room_people import asks_room_people
 from m3_control.query.sentences import asks_sentences
 from m3_control.query.turn_rooms import asks_turn_rooms
-from m3_memory.poses import Place
-from m3_memory.store.where import save_places
 
-from .people_helpers import meeting_store
 from .test_query_also import answer
-from .test_query_executor import TECH, _poses
+from .test_query_executor import TECH
 from .test_query_held_forms_83 import seconds_meeting, sx  # noqa: F401  (the fixture)
 
 BO = 'the person who said "The coffee machine is broken"'
@@ -41,16 +33,6 @@ CY = f'the person who said "{TECH}"'
 def _kind(question: str) -> str | None:
     plan = plan_for(question)
     return plan.kind if plan else None
-
-
-@contextmanager
-def _meeting(path: Path, script: list) -> Iterator[QueryExecutor]:
-    store, _ = meeting_store(path, _poses, script=script, silent=[])
-    save_places(store, [Place("kitchen", 0, 0, 2.0, ""), Place("office", 8, 0, 2.0, ""), Place("lab", 8, 6, 2.0, "")])
-    try:
-        yield QueryExecutor(store)
-    finally:
-        store.close()
 
 
 # ---- held-out 807 and 808: "in which room did only one person speak?" listed everyone's rooms, "which room had just
@@ -94,7 +76,7 @@ def test_rooms_with_one_speaker(db_at):
               (1, "bo", 35.0, 37.0, "The coffee machine is broken."),
               (1, "cy", 45.0, 46.5, "I will call the technician."),
               (2, "ann", 65.0, 67.0, "Thanks for the help.")]
-    with _meeting(db_at("rooms.db"), script) as ex:
+    with seconds_meeting(db_at("rooms.db"), script=script) as ex:
         got = answer(ex, "In which room did only one person speak?", "find=where count=1").answer
         assert got == "The kitchen (1 speaker: Ann) and the lab (1 speaker: Ann); the other: the office " \
                       "(2 speakers).", got
@@ -160,7 +142,7 @@ def test_ranked_waits_say_who_spoke_too_few_times(db_at):
     script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
               (1, "bo", 35.0, 37.0, "The coffee machine is broken."),
               (2, "bo", 65.0, 67.0, "The coffee machine is broken.")]
-    with _meeting(db_at("once.db"), script) as ex:
+    with seconds_meeting(db_at("once.db"), script=script) as ex:
         got = answer(ex, "Whose turns were closest together on average?", "find=who").answer
         assert got.endswith("; Ann spoke only once."), got
         got = answer(ex, "Who waited the longest between their second and third turns?", "find=who").answer
@@ -280,7 +262,7 @@ def test_between_two_first_turns_names_everyone(db_at):
               (0, "ann", 17.0, 18.5, "Thanks for the help."),
               (0, "dee", 20.0, 22.0, "The window is open.")]
     frame = 'find=who other="The coffee machine is broken" rel=after act=spoke'
-    with _meeting(db_at("between.db"), script) as ex:
+    with seconds_meeting(db_at("between.db"), script=script) as ex:
         q = f'Who spoke after {BO}\'s first turn but before the person who said "The window is open"\'s first turn?'
         got = answer(ex, q, frame).answer
         assert CY.lower() in got.lower() and "Ann" in got and "spoke first" not in got, got

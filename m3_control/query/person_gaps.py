@@ -213,14 +213,19 @@ def _average(res: QueryResult, mine: list, who: str, cond: str) -> str:
            f"{seconds_word(mean_starts)}."
 
 
+def _everyones_turns(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[QueryResult, str, list]:
+    """Everyone's voice turns in the frame's place and window, in time order, with the answer's words for those."""
+    res = executor.run(prepare(q), before_time)
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    return res, conditions(res) if res.status == "ok" else "", turns
+
+
 def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
     """"A: 49 seconds between their turns at 00:02 and 00:52; then B, 40 seconds (00:19 to 01:01)." (each person's
     longest wait between two of their own turns; those who spoke once have none)."""
-    res = executor.run(prepare(q), before_time)
+    res, cond, turns = _everyones_turns(executor, q, before_time)
     if res.status != "ok":
         return phrase(res), res
-    cond = conditions(res)
-    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     best: dict[int, tuple] = {}
     for cid in dict.fromkeys(e.character_id for e in turns):
         gaps = _gaps([e for e in turns if e.character_id == cid])
@@ -256,11 +261,9 @@ def _ranked_by(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: floa
     """Everyone's wait between the same two of their own turns (``ask.turns``), or their mean wait between one turn
     and their next (``ask.mean``), ranked: "A waited longest between their first and second turns: 75 seconds (from
     00:01 to 01:16); then B, 9 seconds (...)". People with too few turns are said, not ranked."""
-    res = executor.run(prepare(q), before_time)
+    res, cond, turns = _everyones_turns(executor, q, before_time)
     if res.status != "ok":
         return phrase(res), res
-    cond = conditions(res)
-    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     wait: dict[int, float] = {}
     pair: dict[int, tuple] = {}
     short: list[int] = []
