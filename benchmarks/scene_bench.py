@@ -154,7 +154,11 @@ def run(split: str, seeds: list[int], kinds: list[str] | None, keep: Path | None
                              "why": v.detail, "latency_s": lat, "source": a.trace.get("answer_source", "error"),
                              "answerable": q.answerable, "declined": no,
                              "about_other_person": (not q.answerable) and not no, "asr_miss": asr,
-                             "replies": [r.get("reply", "") for r in a.trace.get("rounds", [])]})
+                             "replies": [r.get("reply", "") for r in a.trace.get("rounds", [])],
+                             # what each round's checks did and any error it met: why a round went where it went
+                             "flags": [r.get("flags", []) for r in a.trace.get("rounds", [])],
+                             "errors": [(r.get("result") or {}).get("error", "") if isinstance(r.get("result"), dict)
+                                        else "" for r in a.trace.get("rounds", [])]})
             store.close()
     return summarize(rows) | {"split": split, "seeds": seeds, "judge": judge.name, "load_s": load_s,
                               "load_error": load_error, "scenes": per_seed}
