@@ -285,3 +285,84 @@ def test_the_longest_quiet_stretch_is_a_silence(sx):  # noqa: F811
     got = answer(sx, "Who was speaking just before the longest quiet stretch?",
                  'find=who other="longest quiet stretch" rel=right_before').answer
     assert f"from 00:12, after {BO} spoke" in got, got
+
+
+# ==== held-out 809 and 810 (templates 86fc3b5, answered by this stop's code after the fixes above) ====
+
+@pytest.mark.parametrize("question, kind", [
+    ("How many people did I hear in each room?", "room_people"),
+    ("How many different speakers were there in each room?", "room_people"),
+    ("Who replied to Ann most often?", "each_next"),
+    ("Which person answered Ann most often?", "each_next"),
+    ("Who spoke right after each of Ann's turns?", "each_next"),
+    ("After each turn of Ann's, who spoke next?", "each_next"),
+    ("What was the smallest gap between two of Ann's turns?", "person_gap"),
+    ("Whose turn was nearest the halfway point of the recording?", "closest"),
+    ("Were two of Ann's turns ever less than ten seconds apart?", "twice_within"),
+    ("Who had more turns after I arrived in the lab than before it?", "window_counts"),
+    ("Who spoke in the lab but not during the first minute?", "both"),
+    ("Did anybody talk for more than four seconds altogether in the porch?", "talk_total"),
+    ("Was Ann speaking before the longest silence or after it?", "side"),
+])
+def test_809_810_forms_are_planned(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("How many people did I hear in each room?", 'find=count_people place="kitchen"',
+     f"The kitchen: 2 speakers (Ann and {BO}); the office: 2 speakers ({CY} and {BO}); the lab: 2 speakers (Ann and "
+     f"{CY})."),
+    # three rooms, "both" asked: those in more than one, ranked by their turns
+    ("Of the people heard in both rooms, who spoke the most?", "find=who pick=most",
+     "I was in 3 places, not two (the kitchen, the office and the lab); of the people who spoke in more than one, "
+     f"{CY} (the office and the lab) spoke the most: 4 times; then Ann (the kitchen and the lab) 3 times, {BO} (the "
+     "kitchen and the office) 3 times."),
+    # Cy's turns at 0:35, 0:45, 0:55 were followed by Bo, Bo, Ann; their last by nobody
+    (f"Who replied to {CY} most often?", "find=who pick=most",
+     f"{BO[0].upper()}{BO[1:]} spoke right after {CY} most often: after 2 of their 4 turns; then Ann once."),
+    # Ann's own next turn is listed, and not counted as a reply
+    ("Who spoke right after each of Ann's turns?", 'find=who other="Ann" rel=right_after',
+     f"Right after each of Ann's 3 turns: at 00:02: {BO} (at 00:10); at 01:05: Ann (at 01:10); at 01:10: {CY} (at "
+     f"01:20). In all: {BO} once, Ann once and {CY} once."),
+    (f"What was the shortest time between two of {CY}'s turns?", "find=what",
+     f"The shortest stretch between two of {CY}'s turns was 8.5 seconds: from the end of their turn at 00:35 to "
+     "their next, at 00:45."),
+    ("How much longer was the longest turn than the shortest one?", "find=more times=1",
+     f"The longest single turn (Ann's at 00:02, 2.00 seconds) was 0.55 seconds longer than the shortest ({CY}'s at "
+     "00:35, 1.45 seconds)."),
+    ("How many turns were there in the last 30 seconds before I left the office?",
+     "find=count_times from=0:00 to=0:30 act=spoke", "I heard people speak 5 times between 00:30 and 01:00."),
+    ("Did anyone speak for more than 4 seconds in total in the office?", "find=yes times>4",
+     f"Yes: {CY} 4.4 seconds in all in the office (more than 4 seconds); the others: {BO} 3.8 seconds."),
+    ("Did Ann speak before or after the longest silence?", 'find=more who="Ann" other="longest silence"',
+     "Both: Ann spoke before the longest silence (at 00:02) and after it (at 01:05 and 01:10). The longest silence "
+     "between turns was from 00:12 to 00:35."),
+    ("How many times did the person who spoke right after Ann's first turn speak in all?",
+     "find=count_times act=spoke", f"{BO[0].upper()}{BO[1:]} spoke 3 times."),
+    ("Who spoke in the lab but never in the first minute?", "find=who act=spoke times<1",
+     "Nobody spoke in the lab but not in the first minute (before 1:00)."),
+    ("Who spoke in the office but not in the first 20 seconds?", "find=who act=spoke times<20",
+     f"{CY[0].upper()}{CY[1:]} spoke in the office but not in the first 20 seconds (before 0:20)."),
+])
+def test_809_810_forms_answered(sx, question, frame, said):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got == said, got
+
+
+def test_people_by_their_turns_on_two_sides_of_a_move(sx):  # noqa: F811
+    # entered the office at 0:30: before it Ann and Bo once each; after it Cy 4, Bo 2, Ann 2
+    got = answer(sx, "Who spoke more times after I entered the office than before?", "find=who").answer
+    assert got.startswith(f"{CY[0].upper()}{CY[1:]} (4 times after I entered the office (00:30), never before") and \
+        BO in got and "Ann (twice after" in got, got
+    # entered the lab at 1:00: Cy 3 before and once after, Bo 3 and none, Ann once and twice
+    got = answer(sx, "Who spoke fewer times after I entered the lab than before?", "find=who").answer
+    assert CY.lower() in got.lower() and BO in got and "Ann" not in got, got
+
+
+def test_counts_equal_to_a_persons(sx):  # noqa: F811
+    # Bo 3 turns, Ann 3, Cy 4
+    got = answer(sx, f"How many speakers took the same number of turns as {BO}?",
+                 'find=count_people who="The coffee machine is broken" by=turn').answer
+    assert got.startswith("1 person spoke as often as"), got
+    got = answer(sx, f"Who took the same number of turns as {BO}?", "find=who pick=most by=turn").answer
+    assert got.startswith("Ann "), got

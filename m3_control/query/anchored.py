@@ -99,9 +99,11 @@ _HOW_LONG = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b|"
                        r"^\W*what\s+was\s+the\s+(?:gap|delay|time|wait)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_anchor(1)}\s+and\s+{_anchor(2)}", re.IGNORECASE)
 _TWICE_WITHIN = re.compile(rf"\b(?:speak|spoke|talk|talked|say\s+something|said\s+something)\s+(?:twice|two\s+times)\s+"
-                           rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b", re.IGNORECASE)
+                           rf"within\s+(?P<n>{AMOUNT})\b|\btwo\s+turns\s+within\s+(?P<n2>{AMOUNT})\b|"
+                           rf"\bturns\s+(?:ever\s+)?(?:less|fewer|no\s+more)\s+than\s+(?P<n3>{AMOUNT})\s+apart\b",
+                           re.IGNORECASE)
 _EACH_OTHER = re.compile(rf"\bwithin\s+(?P<n>{AMOUNT})\s+of\s+(?:each\s+other|one\s+another)\b", re.IGNORECASE)
-_CLOSEST = re.compile(r"\b(?:(?:closest|nearest)\s+to|(?:in|at|around)(?=\s+the\s+(?:very\s+)?(?:middle|midpoint|"
+_CLOSEST = re.compile(r"\b(?:(?:closest|nearest)(?:\s+to)?|(?:in|at|around)(?=\s+the\s+(?:very\s+)?(?:middle|midpoint|"
                       r"halfway)\b[^?]*?\b(?:recording|video|conversation|session)))\s+(?:the\s+)?(?:very\s+)?"
                       r"(?:(?P<mid>middle|midpoint|mid-point|halfway\s+(?:point|mark)?)(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",
                       re.IGNORECASE)
@@ -258,7 +260,7 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
         return AnchoredAsk("each_other", (Moment("turn", quote=people[0]), Moment("turn", quote=people[1])), None,
                            seconds=n, said=m.group(0))
     m = _TWICE_WITHIN.search(marked)
-    if m is not None and (n := time_of(m.group("n") or m.group("n2"))) is not None:
+    if m is not None and (n := time_of(m.group("n") or m.group("n2") or m.group("n3"))) is not None:
         subject = subject_before(m.start())
         if subject is None and not anyone(marked[:m.start()]):
             return None

@@ -40,6 +40,13 @@ class BothAsk:
     a: Condition
     b: Condition
     halves: bool = False       # "in both halves of the recording": the windows are read from the memory
+    negated: bool = False      # "in the lab but never in the first minute": in a, not in b
+
+
+# "who spoke in the lab but never (not) in (during) the first minute?", "... but not in the first 30 seconds?"
+_BUT_NOT = re.compile(r"\b(?P<a>in\s+(?:the\s+|my\s+)?[a-z]+(?:\s+room)?)\s*,?\s+but\s+(?:never|not)\s+"
+                      r"(?:in|during|within)\s+the\s+first\s+(?:(?P<n>\d+|two|three|four|five|ten|fifteen|twenty|thirty|forty|fifty)\s+)?"
+                      r"(?P<unit>minutes?|seconds?)\b", re.IGNORECASE)
 
 
 # "in both halves", "in each half", "in both the first and the second half", "in the first half and the second half"
@@ -66,6 +73,11 @@ def asks_both(question: str) -> BothAsk | None:
         return None
     if _HALVES.search(question):
         return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True)
+    m = _BUT_NOT.search(QUOTED.sub(" quoted ", question))
+    if m is not None and (a := _condition(m.group("a"))) is not None and \
+            (t := time_of(f"{m.group('n') or 'one'} {m.group('unit').rstrip('s')}s")) is not None:
+        return BothAsk(a, Condition(f"in the first {m.group('n') + ' ' if m.group('n') else ''}"
+                                    f"{m.group('unit').lower()} (before {mss(t)})", to=mss(t)), negated=True)
     m = _BOTH.search(QUOTED.sub(" quoted ", question))
     if m is None:
         return None
@@ -77,7 +89,7 @@ def asks_both(question: str) -> BothAsk | None:
 
 def prepare(q: Query) -> Query:
     """Everyone's voice turns (or the named person's); the conditions give place and window."""
-    return voice_turns(q, person=True, place=None, from_=None, to=None, at=None)
+    return voice_turns(q, person=True, place=None, from_=None, to=None, at=None, not_place=None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
@@ -100,14 +112,14 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
         return stopped
     ra, rb = results
     ids = [{p.character_id for p in r.people if p.spoke > 0} for r in results]
-    both = sorted(ids[0] & ids[1], key=lambda c: min(e.start for p in ra.people if p.character_id == c
-                                                     for e in p.events))
+    both = sorted((ids[0] - ids[1]) if ask.negated else (ids[0] & ids[1]),
+                  key=lambda c: min(e.start for p in ra.people if p.character_id == c for e in p.events))
     merged = combined(results, "both conditions")
     merged.value = both
     # (the two frames' places and times together, so the answer's check reads both conditions' times)
     merged.query = replace(ra.query, place=ask.a.place or ask.b.place, from_=ask.a.from_ or ask.b.from_,
                            to=ask.a.to or ask.b.to)
-    cond = f"both {ask.a.words} and {ask.b.words}"
+    cond = f"{ask.a.words} but not {ask.b.words}" if ask.negated else f"both {ask.a.words} and {ask.b.words}"
     yes_no = bool(YES_NO_QUESTION.match(question))
     if who is not None:
         d = ra.describe[ra.who["who"].character_id]  # type: ignore[index]
@@ -118,4 +130,7 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
     else:
         text = f"{'Yes, ' if yes_no else ''}{join([ra.describe[c] for c in both])} spoke {cond}."
         text = cap(text)
-    return (REFUSAL if check(text, merged) else text), merged
+    problems = check(text, merged)
+    if ask.negated:     # ("the first 20 seconds": the window's length, no count the result holds)
+        problems = [p for p in problems if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), merged

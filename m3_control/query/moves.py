@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .frame import Query
+from .repair import time_of
 from .robot_track import arrivals
 from .words import HOW_LONG
 
@@ -70,6 +71,12 @@ def _stems(text: str) -> set[str]:
 _THERE = re.compile(r"\b(?:when|as|once|after|before|by\s+the\s+time|until)\s+(?:i|we)\s+(?:first\s+)?"
                     r"(?:got|arrived|came)\s+(there)\b", re.IGNORECASE)
 _NOT_ROOMS = frozenset(("end", "start", "beginning", "middle", "same", "other", "next", "first", "last", "way"))
+
+
+# "in the (last) 30 seconds before I left the porch", "during the first minute after I entered the lab"
+_SPAN_BEFORE = re.compile(r"\b(?:the\s+)?(?:last\s+|first\s+|final\s+)?(?P<n>\d+(?:\.\d+)?|a|one|two|three|five|ten|"
+                          r"fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety)\s+(?P<u>seconds?|minutes?)\s*$",
+                          re.IGNORECASE)
 
 
 def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[[], Stays] | None,
@@ -135,6 +142,10 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         fields.update(from_=f"{max(0.0, t - before):.1f}", to=f"{t + after:.1f}")
     else:
         fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
+        span = _SPAN_BEFORE.search(plain[:m.start()])
+        n = time_of(f"{span.group('n')} {span.group('u').rstrip('s')}s") if span and side in ("to", "from") else None
+        if n is not None:     # "in the last 30 seconds before I left the porch": the window ends (starts) there
+            fields.update(from_=f"{max(0.0, t - n):.1f}") if side == "to" else fields.update(to=f"{t + n:.1f}")
     if rel.split()[0] in ("right", "just", "immediately", "directly") and not sharp and q.pick is None and \
             q.find in ("who", "what", "when", "where"):
         fields["pick"] = "first" if side == "from" else "last"

@@ -40,6 +40,13 @@ _GAP_FORMS = (
 )
 
 
+# "what was the shortest time between two of B's turns?", "the smallest gap between A's turns"
+_SHORTEST = re.compile(rf"\b(?:shortest|smallest|briefest|least|quickest)\s+(?:amount\s+of\s+)?(?:time|stretch|gap|"
+                       rf"pause|silence|break|wait|interval)\s+between\s+(?:two\s+of\s+|any\s+two\s+of\s+){_OWN}(?:own\s+)?"
+                       rf"(?:turns|words|utterances)\b|{_OWN}(?:shortest|smallest|briefest)\s+(?:gap|pause|break|wait)\b",
+                       re.IGNORECASE)
+
+
 _SILENT = r"(?:silent|quiet|without\s+(?:speaking|talking|saying\s+anything|a\s+word))"
 # "was A ever silent for more than 20 seconds?", "did B ever go more than 15 seconds without speaking?"
 _OVER = re.compile(rf"^\W*(?:was|were|did|has|had)\b[^?]*?\b(?:{_SILENT}\s+(?:for\s+)?(?:more\s+than|over|longer\s+"
@@ -106,6 +113,8 @@ def asks_person_gap(question: str) -> GapAsk | None:
         return GapAsk(people[0], "over", t)
     if _AVERAGE.search(plain):
         return GapAsk(people[0], "average")
+    if _SHORTEST.search(plain):
+        return GapAsk(people[0], least=True)
     if not any(f.search(plain) for f in _GAP_FORMS):
         return None
     return GapAsk(people[0])
@@ -143,6 +152,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
     if ask.kind == "average":
         text = _average(res, mine, who, cond)
         return (REFUSAL if check(text, res) else _cap(text)), res
+    if ask.least:
+        return _shortest(res, mine, gaps, who, cond)
     end = executor.store.perceived_until(before_time) or mine[-1].end
     t2 = res.read(q.to)
     end = min(end, t2) if t2 is not None else end
@@ -169,6 +180,23 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
     if ask.kind == "over":
         parts = _over(res, gaps, after, mine, who, cond, ask.seconds)
     text = "; ".join(parts) + "."
+    return (REFUSAL if check(text, res) else _cap(text)), res
+
+
+def _shortest(res: QueryResult, mine: list, gaps: list[tuple], who: str, cond: str) -> tuple[str, QueryResult]:
+    """"The shortest stretch between two of B's turns was 6.1 seconds: from the end of their turn at 00:40 to their
+    next, at 00:49."."""
+    res.events = mine + [e for e in res.events if e not in mine]
+    res.value = (len(mine),)
+    if not gaps:
+        text = f"{_cap(who)} spoke only once{cond}, at {res.say(mine[0].start)}: no time between two of their turns."
+        return (REFUSAL if check(text, res) else text), res
+    a, b = min(gaps, key=_wait)
+    s = tenths(_wait((a, b)))
+    res.seconds = {**res.seconds, -1: s}
+    res.steps.append({"step": "one person's shortest wait between two of their turns", "turns": len(mine)})
+    text = f"The shortest stretch between two of {who}'s turns{cond} was {seconds_word(s)}: from the end of their " \
+           f"turn at {res.say(a.start)} to their next, at {res.say(b.start)}."
     return (REFUSAL if check(text, res) else _cap(text)), res
 
 

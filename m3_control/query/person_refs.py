@@ -84,12 +84,43 @@ def ranked_ref(question: str) -> re.Match | None:
     return m
 
 
+# "how many times did the person who spoke right after A's first turn speak in all?": a person named by their place
+# next to another's turn, inside a question about them
+_NEXT_REF = re.compile(r"\bthe\s+(?:person|one|speaker|man|woman)\s+(?:who|that)\s+(?:spoke|talked|took\s+the\s+"
+                       r"turn)\s+(?:right|just|immediately|directly)\s+(?P<side>after|before)\s+(?:the\s+(?:person|one|man|woman)\s+"
+                       r"(?:who|that)\s+said\s+)?(?:\"(?P<q>[^\"]+)\"|(?P<name>[A-Z][a-z]+))(?:['’]s\s+(?P<ord>first|"
+                       r"second|third|last|final)\s+(?:turn|words|time))?")
+_ABOUT = re.compile(r"^\W*(?:how\s+many|how\s+often|how\s+long|when|where|did|does|was|were|has|had|is)\b",
+                    re.IGNORECASE)
+
+
+def _next_ref(question: str, executor: Any, before_time: float | None) -> tuple[str, PersonRef | None]:
+    """The person named by who spoke right after (before) someone's turn, resolved by a query of its own."""
+    m = _NEXT_REF.search(question)
+    if m is None or m.start() == 0 or not _ABOUT.match(question):
+        return question, None
+    word = (m.group("ord") or "first").lower()
+    rel = f"right_{m.group('side').lower()}" + ("_last" if word in ("last", "final") else "")
+    nth = {"second": "2", "third": "3"}.get(word)
+    res = executor.run(Query(find="who", other=m.group("q") or m.group("name"), rel=rel, other_turn=nth,
+                             act="spoke"), before_time)
+    said = m.group(0)
+    if res.status != "ok" or not res.value:
+        return question, PersonRef(said, None, phrase(res).rstrip(".") if res.status != "ok" else
+                                   "nobody spoke there")
+    cid = res.value[0]
+    turn = next((e for e in res.events if e.character_id == cid), None)
+    person = res.describe.get(cid) or f"<character_{cid}>"
+    return question[:m.start()] + person + question[m.end():], PersonRef(said, person, f"who spoke {m.group('side')} "
+                                                                           "that turn", turn)
+
+
 def resolve(question: str, executor: Any, before_time: float | None) -> tuple[str, PersonRef | None]:
     """(the question asked of the person, the resolution) or (the question unchanged, None) when it names nobody by
     rank (or asks for the rank itself)."""
     m = ranked_ref(question)
     if m is None:
-        return question, None
+        return _next_ref(question, executor, before_time)
     word, place = m.group("ord").lower(), m.group("place")
     pick = "last" if word in _LAST else "first" if word == "first" else str(ORDINAL_WORDS[word])
     where = f" in the {place}" if place else ""

@@ -49,7 +49,8 @@ _FORMS = (
                re.IGNORECASE),
 )
 _EACH = re.compile(r"^\W*(?:who|whom|which\s+(?:people|persons|speakers|voices|ones?|of\s+them)|how\s+many\s+(?:people|"
-                   r"persons|speakers)|did\s+(?:anyone|anybody|someone|somebody|everyone|everybody))\b", re.IGNORECASE)
+                   r"persons|speakers)|did\s+(?:anyone|anybody|someone|somebody|everyone|everybody|any\s+(?:one\s+)?(?:person|"
+                   r"speaker|of\s+them)|a\s+(?:person|speaker)))\b", re.IGNORECASE)
 _NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here", "people", "person"))
 
 

@@ -10,6 +10,7 @@
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
 - ``room_people``: rooms by their number of different people ("which room had just one speaker?")
   (:mod:`.room_people`)
+- ``each_next``: who spoke right after (before) each of one person's turns (:mod:`.each_turn_next`)
 - ``turn_rooms``: whether two of one person's turns were in the same room (:mod:`.turn_rooms`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
   ``places_compared``: two people by their number of places (:mod:`.places_compared`)
@@ -83,6 +84,7 @@ from . import (
     before_move,
     both_conditions,
     choice,
+    each_turn_next,
     everyone,
     first_or_last,
     listed_people,
@@ -156,6 +158,10 @@ def plan_for(question: str) -> Plan | None:
     if by_people is not None:
         return Plan("room_people", lambda ex, q, t: room_people.answer(ex, q, by_people, question, t),
                     prepare=room_people.prepare, check_question=room_people.check_question(question, by_people))
+    each_next = each_turn_next.asks_each_next(question)
+    if each_next is not None:
+        return Plan("each_next", lambda ex, q, t: each_turn_next.answer(ex, q, each_next, t),
+                    prepare=each_turn_next.prepare)
     two_rooms = turn_rooms.asks_turn_rooms(question)
     if two_rooms is not None:
         return Plan("turn_rooms", lambda ex, q, t: turn_rooms.answer(ex, q, two_rooms, t), prepare=turn_rooms.prepare)

@@ -35,7 +35,11 @@ _WHICH = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|p
 _ANY = re.compile(r"^\W*(?:was|were|is|are)\s+there\s+(?:a|any|one)\s+(?:rooms?|places?)\s+(?:where|in\s+which|with|"
                   r"that\s+had)\b[^?]*?\b(?:" + _CMP + r"\s+" + _N + r"|(?P<single>a\s+single|one\s+single))\s+" + _WHO
                   + r"\b", re.IGNORECASE)
+# "how many people did I hear in each room?", "how many different speakers were there per room?": every room's number
+_EACH = re.compile(r"^\W*how\s+many\s+" + _WHO + r"\b[^?]*?\b(?:in\s+each|in\s+every|per|for\s+each)\s+(?:of\s+the\s+)?"
+                   r"(?:rooms?|places?)\b", re.IGNORECASE)
 _OPS: dict[str, Callable[[int, int], bool]] = {
+    "each": lambda a, b: True,
     "only": operator.eq, "just": operator.eq, "exactly": operator.eq, "precisely": operator.eq,
     "more than": operator.gt, "over": operator.gt, "fewer than": operator.lt, "less than": operator.lt,
     "under": operator.lt, "at least": operator.ge, "at most": operator.le}
@@ -50,6 +54,8 @@ class RoomPeopleAsk:
 
 
 def asks_room_people(question: str) -> RoomPeopleAsk | None:
+    if _EACH.search(question):
+        return RoomPeopleAsk("each", 0, "")
     m = _WHICH.search(question) or _ANY.search(question)
     if m is None:
         return None
@@ -67,7 +73,7 @@ def asks_room_people(question: str) -> RoomPeopleAsk | None:
 
 def check_question(question: str, ask: RoomPeopleAsk) -> str:
     """The checks read the question without the number of people (it is no count of times)."""
-    return question.replace(ask.said, " ")
+    return question.replace(ask.said, " ") if ask.said else question
 
 
 def prepare(q: Query) -> Query:
@@ -111,7 +117,11 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomPeopleAsk, question: str,
         who = _join([res.describe[c] for c in people[r]]) if people[r] else ""
         return f"{_the(r)} ({many(len(people[r]))}{': ' + who if who and r in fits and len(people[r]) <= 3 else ''})"
 
-    if not fits:
+    if ask.cmp == "each":
+        res.value = tuple(sorted({len(v) for v in people.values()}))
+        text = "; ".join(f"{_the(r)}: {many(len(people[r]))}" + (f" ({_join([res.describe[c] for c in people[r]])})"
+                                                                  if people[r] else "") for r in people) + "."
+    elif not fits:
         lead = "No" if ask.yes_no else "None"
         text = f"{lead}: no room had {ask.said.strip()}; " + "; ".join(room(r) for r in people) + "."
     else:

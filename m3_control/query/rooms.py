@@ -20,6 +20,7 @@ from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .polarity import YES_NO_QUESTION
 from .result import QueryResult
+from .words import times_word
 
 _ROOM = r"(?:rooms?|places?|locations?|areas?|spots?)"
 _ALL = re.compile(rf"\b(?:both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|these\s+)?"
@@ -231,6 +232,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomsAsk, question: str,
         return text, res
     listed = [f"{res.describe[p.character_id]} ({_join([_the(n) for n in where[p.character_id]])})"  # type: ignore[index]
               for p in keep]
+    rank = _TALK_RANK.search(question)
+    if rank and keep and ask.kind in ("all", "one", "many", "only", "named"):
+        # "who was the most talkative person among those I heard in both rooms?": those people ranked by their turns
+        return _ranked_among(res, keep, listed, rank, cond, rooms if both_of_more else [])
     if both_of_more:
         # and the robot's (the answer check refused "I was in 3 places" as a count the result did not hold)
         res.place_counts["the robot"] = len(rooms)
@@ -279,6 +284,35 @@ def _one_of_most(executor: QueryExecutor, q: Query, ask: RoomsAsk, act: str, bef
     else:
         text = f"No: {who} {verb} in {_join([_the(n) for n in theirs]) if theirs else 'no place I know'}; " \
                f"{_join(listed)} {verb if len(keep) == 1 else _plural(verb)} {cond}."
+    return (REFUSAL, res) if check(text, res) else (text, res)
+
+
+# "who was the most talkative person among those ...", "of the people heard in both rooms, who spoke the most?"
+_TALK_RANK = re.compile(r"\b(?P<w>most|least)\s+(?:talkative|often|frequent\w*|turns)\b|\b(?:spoke|talked|speak|talk|"
+                        r"said)\s+(?:the\s+)?(?P<v>most|least)\b", re.IGNORECASE)
+
+
+def _ranked_among(res: QueryResult, keep: list, listed: list[str], rank: re.Match, cond: str,
+                  rooms: list[str]) -> tuple[str, QueryResult]:
+    """The people kept (by their places), ranked by their turns: "A spoke the most of those who spoke in both the
+    porch and the lab: 8 times (the porch, the workshop and the lab); then B 6 times (...)"."""
+    most = (rank.group("w") or rank.group("v")).lower() == "most"
+    turns = {p.character_id: sum(1 for e in p.events if e.kind == "voice") for p in keep}
+    best = (max if most else min)(turns.values())
+    order = sorted(range(len(keep)), key=lambda i: -turns[keep[i].character_id] if most else
+                   turns[keep[i].character_id])
+    top = [i for i in order if turns[keep[i].character_id] == best]
+    res.value = tuple(sorted(set(turns.values())))
+    res.steps.append({"step": f"{'most' if most else 'least'} turns among them", "turns": turns})
+    said = _join([listed[i] for i in top])
+    rest = "; then " + ", ".join(f"{listed[i]} {times_word(turns[keep[i].character_id])}" for i in order
+                                 if i not in top) if len(top) < len(keep) else ""
+    head = f"I was in {len(rooms)} places, not two ({_join([_the(r) for r in rooms])}); of the people who spoke in " \
+           f"more than one, " if rooms else "Of the people who spoke " + cond + ", "
+    each = " each" if len(top) > 1 else ""
+    text = f"{head}{said} spoke the {'most' if most else 'least'}: {times_word(best)}{each}{rest}."
+    if rooms:
+        res.place_counts["the robot"] = len(rooms)
     return (REFUSAL, res) if check(text, res) else (text, res)
 
 

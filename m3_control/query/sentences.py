@@ -103,6 +103,12 @@ _NEXT_TO_LENGTH = re.compile(r"\b(?:right|just|immediately|directly)\s+(?P<rel>b
                              r"after)\s+(?:the\s+)?(?P<which2>longest|shortest)\b(?!\s+(?:silence|pause|gap|quiet|wait))",
                              re.IGNORECASE)
 
+# "how much longer was the longest turn than the shortest one?", "the difference in length between the longest and
+# the shortest turn": the two lengths and their difference
+_RANGE = re.compile(r"\bhow\s+much\s+(?:longer|shorter)\s+was\s+the\s+(?:longest|shortest)\b[^?]*?\bthan\s+the\s+"
+                    r"(?:shortest|longest)\b|\bdifference\s+(?:in\s+(?:length|duration)\s+)?between\s+the\s+(?:longest|"
+                    r"shortest)\b[^?]*?\band\s+(?:the\s+)?(?:shortest|longest)\b", re.IGNORECASE)
+
 # "how many words did A say in total?", "how many words were spoken in the lab?": the words heard, counted
 _WORD_COUNT = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|have|had|has)\b", re.IGNORECASE)
 # "how many turns were longer than 2 seconds?", "how many sentences lasted less than three seconds?"
@@ -174,6 +180,9 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         nth = "first" if m.group("nth").lower() in ("first", "opening") else "last"
         return SentenceAsk("nth_length", m.group(0), nth=nth,
                            seconds=1.0 if (m.group("w1") or m.group("w2")).lower() == "longest" else 0.0)
+    m = _RANGE.search(question)
+    if m is not None:
+        return SentenceAsk("range", m.group(0))
     m = _WORDIEST.search(question)
     if m is not None:
         single = bool(_ONE_TURN.search(question)) and not re.search(r"\bon\s+(?:the\s+)?average|\bper\s+turn\b",
@@ -266,6 +275,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         text = f"Yes, {said}."
         problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
         return (REFUSAL if problems else text), res
+    if ask.kind == "range":
+        return _range(res, turns, where)
     if ask.kind in ("longest", "shortest"):
         if WHERE_ASKED.match(question):     # "which room had the longest single turn?": the turns placed first
             executor.place_turns(res, turns)
@@ -394,6 +405,21 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
         text = f"{lead}{' (a tie across rooms)' if len(rooms) > 1 else ''}. {_cap(text)}"
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+def _range(res: QueryResult, turns: list, where: str) -> tuple[str, QueryResult]:
+    """"The longest single turn (A's at 01:03, 2.33 seconds) was 0.83 seconds longer than the shortest (B's at 00:06,
+    1.50 seconds)."."""
+    long, short = max(turns, key=lambda e: e.end - e.start), min(turns, key=lambda e: e.end - e.start)
+    a, b = round(long.end - long.start, 2), round(short.end - short.start, 2)
+    res.events = [long, short] + [e for e in res.events if e is not long and e is not short]
+    res.seconds = {**res.seconds, -1: round(a - b, 2), -2: round(a, 2), -3: round(b, 2)}
+    res.steps.append({"step": "longest and shortest single turns", "turns": len(turns)})
+    text = f"The longest single turn{where} ({res.describe[long.character_id]}'s at {res.say(long.start)}, {a:.2f} " \
+           f"seconds) was {a - b:.2f} seconds longer than the shortest ({res.describe[short.character_id]}'s at " \
+           f"{res.say(short.start)}, {b:.2f} seconds)."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res
 
 
 def _nth_length_turn(res: QueryResult, turns: list, longest: bool, where: str, rank: int) -> tuple[str, QueryResult]:

@@ -69,6 +69,13 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
     both = _EITHER.search(question)
     if q.who is None and both is not None and both.group("both"):
         return _anyone_on_both_sides(executor, q, question, before_time)
+    quiet = _LONGEST_QUIET.search(question[both.end():] if both else "")
+    person = quotes_of(question)[0] if quotes_of(question) else \
+        q.who if q.who and re.search(rf"\b{re.escape(q.who)}\b", question) else None
+    if quiet is not None and person:     # "did C speak before or after the longest silence?"
+        q = _around_longest_silence(executor, replace(q, who=person, other=None, rel=None), before_time)
+        if q is None:
+            return "I heard no silence between two turns.", executor.run(Query(find="who", act="spoke"), before_time)
     if q.who is None:
         return REFUSAL, executor.run(q, before_time)
     frames = _sides(q)
@@ -90,7 +97,7 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
         # "did A first speak before or after ...?": A's first (last) turn only, on whichever side it was
         one = sorted(mine_a + mine_b, key=lambda e: (e.start, e.end))[0 if edge == "first" else -1]
         mine_a, mine_b = [e for e in mine_a if e is one], [e for e in mine_b if e is one]
-    moment = _moment(ra, question)
+    moment = "the longest silence" if quiet is not None else _moment(ra, question)
     verb = ("spoke" if act == "spoke" else "was seen") if edge is None else \
         (f"{edge} spoke" if act == "spoke" else f"was {edge} seen")
     heard = "hear" if act == "spoke" else "see"
@@ -116,7 +123,33 @@ def answer(executor: QueryExecutor, q: Query, question: str, before_time: float 
     both = _EITHER.search(question)
     if both is not None and both.group("both"):   # a yes / no: on both sides, or not
         text = ("Yes" if mine_a and mine_b else "No") + ", " + re.sub(r"^(?:Both|After|Before): ", "", text)
+    if quiet is not None:     # (the silence's own times: computed above from the same turns)
+        start = float(q.to)  # type: ignore[arg-type]
+        text += f" The longest silence between turns was from {ra.say(start)} to " \
+                f"{ra.say(float(q.from_) + min(1.0, (float(q.from_) - start) / 2))}."  # type: ignore[arg-type]
     return text, merged
+
+
+# "before or after the longest silence (pause, gap, quiet stretch)?": the moment is that silence
+_LONGEST_QUIET = re.compile(r"^\s*the\s+(?:longest|biggest|largest|longest\s+single)\s+(?:silence|pause|gap|lull|"
+                            r"quiet\s+(?:stretch|spell|period))\b", re.IGNORECASE)
+
+
+def _around_longest_silence(executor: QueryExecutor, q: Query, before_time: float | None) -> Query | None:
+    """The frame after the longest silence between two turns (from its end), with ``to`` its start for the side
+    before (:func:`_sides` reads ``from_`` and ``to``); None when no two turns have a silence between them."""
+    res = executor.run(Query(find="who", act="spoke"), before_time)
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
+    best, end = None, None
+    for e in turns:
+        if end is not None and e.start > end and (best is None or e.start - end > best[1] - best[0]):
+            best = (end, e.start)
+        end = e.end if end is None else max(end, e.end)
+    if best is None:
+        return None
+    # (the turn that ends it is after it: a window holds the turns begun in it, speech onset included)
+    return replace(q, act="spoke", from_=f"{best[1] - min(1.0, (best[1] - best[0]) / 2):.1f}", to=f"{best[0]:.1f}",
+                   at=None, place=None)
 
 
 def _sides(q: Query) -> tuple[Query, Query] | None:
@@ -124,6 +157,9 @@ def _sides(q: Query) -> tuple[Query, Query] | None:
     after = replace(q, act=q.act if q.act in ("spoke", "seen") else "spoke")
     if q.rel in ("after", "after_last") and q.other:
         return after, replace(after, rel=q.rel.replace("after", "before"))
+    if q.from_ is not None and q.to is not None and q.rel is None and float(q.to) < float(q.from_):
+        # around a span (the longest silence): after its end, before its start
+        return replace(after, to=None), replace(after, from_=None, to=q.to)
     if q.from_ is not None and q.rel is None:
         return after, replace(after, from_=None, to=q.from_)
     return None

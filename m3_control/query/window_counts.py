@@ -11,6 +11,7 @@ most talking?" counts every minute of the recording from one frame's turns.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from m3_memory.people import SPEECH_ONSET_S
@@ -21,7 +22,7 @@ from .combined import combined
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
-from .phrase import REFUSAL, check, phrase
+from .phrase import REFUSAL, _join, check, phrase
 from .repair import mss
 from .result import QueryResult
 from .robot_track import visits
@@ -96,6 +97,7 @@ class WindowCountsAsk:
     windows: tuple[Window, Window]
     people: bool                    # different people, not turns
     yes_no: bool                    # "did people speak more in W1 than in W2?": yes or no about the first
+    each: bool = False              # "who spoke more times after I entered the lab than before?": each person's two
 
 
 def _window(m: re.Match, unit_before: str | None, clock_before: str | None = None,
@@ -165,8 +167,10 @@ def asks_window_counts(question: str) -> WindowCountsAsk | None:
         return None
     word = compare.group("word").lower()
     yes_no = bool(re.search(r"\bthan\b", between, re.IGNORECASE)) and bool(_THAN.match(plain))
-    return WindowCountsAsk(word in ("more", "busier", "livelier", "most"), (wa, wb), bool(_PEOPLE.search(plain)),
-                           yes_no)
+    each = bool(re.match(r"^\W*(?:who|which\s+(?:people|persons|speakers|person|speaker|of\s+them))\b", plain,
+                         re.IGNORECASE)) and not quotes_of(question)
+    return WindowCountsAsk(word in ("more", "busier", "livelier", "most"), (wa, wb),
+                           bool(_PEOPLE.search(plain)) and not each, yes_no, each)
 
 
 def check_question(question: str) -> str:
@@ -226,6 +230,8 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
                     counts[i] += 1
                 results[i].value = counts[i]
     ra = results[0]
+    if ask.each and frame.who is None:
+        return _each_person(results, ask, [w.say(r) for w, r in zip(ask.windows, results, strict=True)])
     subject = "people" if frame.who is None else ra.describe[ra.who["who"].character_id]  # type: ignore[index]
     where = f" in the {frame.place}" if frame.place else ""
     spans = [w.say(r) for w, r in zip(ask.windows, results, strict=True)]
@@ -250,6 +256,27 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
     merged = combined(results, "counts in two windows")
     merged.value = tuple(counts)
     return text, merged
+
+
+def _each_person(results: list[QueryResult], ask: WindowCountsAsk, spans: list[str]) -> tuple[str, QueryResult]:
+    """"Who spoke more times after I entered the lab than before?": each person's turns in the two windows; those
+    with more (fewer) in the first, with both counts, or nobody, with everyone's."""
+    counts = [Counter(e.character_id for e in r.events if e.kind == "voice") for r in results]
+    people = list(dict.fromkeys(c for r in results for c in (e.character_id for e in r.events if e.kind == "voice")))
+    describe = {**results[1].describe, **results[0].describe}
+    fits = [c for c in people if (counts[0][c] > counts[1][c] if ask.more else counts[0][c] < counts[1][c])]
+
+    def one(c: int) -> str:
+        return f"{describe[c]} ({times_word(counts[0][c])} {spans[0]}, {times_word(counts[1][c])} {spans[1]})"
+
+    merged = combined(results, "each person's counts in two windows")
+    merged.value = tuple(sorted({n for k in counts for n in k.values()} | {0}))
+    word = "more" if ask.more else "fewer"
+    if fits:
+        text = f"{_join([one(c) for c in fits])} spoke {word} times {spans[0]} than {spans[1]}."
+    else:
+        text = f"Nobody spoke {word} times {spans[0]} than {spans[1]}: " + "; ".join(one(c) for c in people) + "."
+    return (REFUSAL if check(cap(text), merged) else cap(text)), merged
 
 
 def _move_time(executor: QueryExecutor, move: tuple[str, str], before_time: float | None) -> float | None:

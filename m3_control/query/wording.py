@@ -524,9 +524,9 @@ _SAYER = r"(?:(?:the\s+)?(?:person|man|woman|one|someone|somebody|speaker|guy|la
          r"(?:had\s+|has\s+)?(?:said|says|told\s+me|asked)\s+)?"
 # "more often than <quote>", "fewer times than <quote>", "as often as <quote>": a count compared with that person's
 _THAN_PERSON = re.compile(r"\b(?:(more)|(fewer|less))\s+(?:often\s+|times\s+|frequently\s+|)than\s+" + _SAYER
-                          + r"\x00(\d+)\x00|\bas\s+(?:often|many\s+times|frequently)\s+as\s+" + _SAYER
-                          + r"\x00(\d+)\x00|\bthe\s+same\s+number\s+of\s+times\s+as\s+" + _SAYER + r"\x00(\d+)\x00",
-                          re.IGNORECASE)
+                          + r"\x00(\d+)\x00|\bas\s+(?:often|many\s+(?:times|turns)|frequently)\s+as\s+" + _SAYER
+                          + r"\x00(\d+)\x00|\bthe\s+same\s+number\s+of\s+(?:times|turns)\s+as\s+" + _SAYER
+                          + r"\x00(\d+)\x00", re.IGNORECASE)
 
 
 def than_person(q: Query, question: str, quoted: list[str], yes_no: bool, added: list[str]) -> Query:
@@ -553,7 +553,8 @@ def than_person(q: Query, question: str, quoted: list[str], yes_no: bool, added:
                       times=None, pick=None, count=None, act=q.act or "spoke")
         added.append(f"find={find}: the question compares the two people's counts")
         return new
-    find = "count_people" if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.IGNORECASE) else "who"
+    counted = re.search(r"\bhow\s+many\b|\bnumber\s+of\s+(?:people|speakers)\b", question, re.IGNORECASE)
+    find = "count_people" if counted else "who"
     new = replace(q, find=find, who=None, other=x, rel=None, until=None, times=f"{op}other", pick=None)
     if new != q:
         added.append(f"other={x!r} times{op}other: the question compares people's counts with theirs")
@@ -576,8 +577,7 @@ def same_place_pair(q: Query, plain: str, quoted: list[str], yes_no: bool, added
         "where" if re.search(r"\b(?:where|which|what)\b", plain, re.IGNORECASE) else q.find
     who = q.who if q.who in quoted else quoted[0]
     other = next(x for x in quoted if x != who)
-    new = replace(q, find=find, who=who, other=other, rel="same_place", until=None, place=None, pick=None,
-                  times=None)
+    new = replace(q, find=find, who=who, other=other, rel="same_place", until=None, place=None, pick=None, times=None)
     if new != q:
         added.append(f"rel=same_place: the question asks about a place both were in ({new.compact()})")
     return new
