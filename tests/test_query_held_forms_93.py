@@ -366,3 +366,65 @@ def test_counts_equal_to_a_persons(sx):  # noqa: F811
     assert got.startswith("1 person spoke as often as"), got
     got = answer(sx, f"Who took the same number of turns as {BO}?", "find=who pick=most by=turn").answer
     assert got.startswith("Ann "), got
+
+
+# ==== held-out 811 and 812 (templates 2d422db): each room, each move, the recording's minutes, two people's
+# exchanges ====
+
+@pytest.mark.parametrize("question, kind", [
+    ("Who was the first to speak in each room?", "each_room"),
+    ("Which person spoke first in each of the rooms?", "each_room"),
+    ("What were the final words spoken in each room?", "each_room"),
+    ("Each time I moved to a new room, who was the first to talk?", "each_room"),
+    ("How many of the minutes were completely silent?", "minutes_spoken"),
+    ("Who spoke in every single minute?", "minutes_spoken"),
+    ("Was there any minute in which Ann and Bo both spoke?", "minutes_spoken"),
+    ('How many times did Ann and the person who said "x y" take turns back and forth?', "pairs"),
+])
+def test_811_812_forms_are_planned(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, frame, said", [
+    ("Who was the first to speak in each room?", 'find=who pick=first place="kitchen" act=spoke',
+     f"The first speaker in the kitchen: Ann (at 00:02); in the office: {CY} (at 00:35); in the lab: Ann (at 01:05)."),
+    ("What was the last thing said in each room?", 'find=what place="kitchen"',
+     f'The last words in the kitchen: {BO}, "The coffee machine is broken" (at 00:10); in the office: {CY}, "I will '
+     f'call the technician" (at 00:55); in the lab: {CY}, "See you tomorrow" (at 01:20).'),
+    ("Who spoke first after each time I changed rooms?", 'find=who other="changed rooms" rel=after act=spoke',
+     f"The first speaker after I entered the office (00:30): {CY} (at 00:35); after I entered the lab (01:00): Ann "
+     "(at 01:05)."),
+    ("How many minutes had no speech at all?", "find=gap from=0:00",
+     "0 of the 2 minutes of the recording had no speech at all: someone spoke in every one."),
+    ("Which person did I hear in every minute of the recording?", "find=who act=spoke times=0",
+     f"Ann and {CY} spoke in every minute of the recording (all 2); {BO} in the first minute."),
+    (f"Was there a minute in which Ann, {BO} and {CY} all spoke?", "find=yes times=3",
+     f"Yes: Ann, {BO} and {CY} all spoke in the first minute."),
+    (f"Was there a minute in which Ann and {BO} both spoke?", "find=yes", f"Yes: Ann and {BO} all spoke in the first "
+                                                                           "minute."),
+    # Bo, Cy, Bo, Cy, Bo, Cy in the office: 5 exchanges of the 8 changes of speaker
+    (f"How many times did {BO} and {CY} take turns back and forth?", "find=count_times",
+     f"{BO[0].upper()}{BO[1:]} and {CY} spoke one right after the other 5 times, of 8 changes of speaker: {CY} right "
+     f"after {BO} 3 times, {BO} right after {CY} twice."),
+])
+def test_811_812_forms_answered(sx, question, frame, said):  # noqa: F811
+    got = answer(sx, question, frame).answer
+    assert got == said, got
+
+
+def test_minutes_without_speech_and_minutes_apart(db_at):
+    """Ann and Bo in the first minute only (asked at 1:31): the second had no speech, nobody spoke in every minute;
+    then Ann in the first minute and Bo in the second: no minute had both."""
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (0, "bo", 10.0, 12.0, "The coffee machine is broken.")]
+    with seconds_meeting(db_at("minutes.db"), script=script) as ex:
+        got = answer(ex, "How many minutes had no speech at all?", "find=gap").answer
+        assert got == "1 of the 2 minutes of the recording had no speech at all: the second minute.", got
+        got = answer(ex, "Who spoke in every single minute?", "find=who").answer
+        assert got.startswith("Nobody spoke in every minute of the recording (all 2)"), got
+    script = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+              (2, "bo", 75.0, 77.0, "The coffee machine is broken.")]
+    with seconds_meeting(db_at("apart.db"), script=script) as ex:
+        got = answer(ex, f"Was there any minute in which Ann and {BO} both spoke?", "find=yes").answer
+        assert got == f"No, there was no minute in which Ann and {BO} all spoke: Ann in the first minute; {BO} in " \
+                      "the second minute.", got

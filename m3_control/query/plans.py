@@ -10,6 +10,7 @@
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
 - ``room_people``: rooms by their number of different people ("which room had just one speaker?")
   (:mod:`.room_people`)
+- ``each_room``: the first (last) speaker or words in each room, or after each move (:mod:`.each_room`)
 - ``each_next``: who spoke right after (before) each of one person's turns (:mod:`.each_turn_next`)
 - ``turn_rooms``: whether two of one person's turns were in the same room (:mod:`.turn_rooms`)
 - ``rooms``: people by the places they were in: both rooms, only one, only the kitchen, the most rooms (:mod:`.rooms`);
@@ -84,6 +85,7 @@ from . import (
     before_move,
     both_conditions,
     choice,
+    each_room,
     each_turn_next,
     everyone,
     first_or_last,
@@ -158,6 +160,9 @@ def plan_for(question: str) -> Plan | None:
     if by_people is not None:
         return Plan("room_people", lambda ex, q, t: room_people.answer(ex, q, by_people, question, t),
                     prepare=room_people.prepare, check_question=room_people.check_question(question, by_people))
+    rooms_each = each_room.asks_each_room(question)
+    if rooms_each is not None:
+        return Plan("each_room", lambda ex, q, t: each_room.answer(ex, q, rooms_each, t), prepare=each_room.prepare)
     each_next = each_turn_next.asks_each_next(question)
     if each_next is not None:
         return Plan("each_next", lambda ex, q, t: each_turn_next.answer(ex, q, each_next, t),

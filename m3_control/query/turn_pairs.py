@@ -19,6 +19,7 @@ from .fidelity import quotes_of
 from .frame import Query, voice_turns
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
+from .turn_sequence import people_in
 from .words import times_word
 
 _TWO = r"(?:two\s+(?:people|persons|speakers|voices)|pair(?:\s+of\s+(?:people|persons|speakers|voices))?|two)"
@@ -37,11 +38,16 @@ _PAIR = re.compile(rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?\b{_OFTEN}[^?]*?{_ADJAC
 @dataclass(frozen=True)
 class PairsAsk:
     least: bool = False     # the pair that least often followed each other (of the pairs that ever did)
+    people: tuple[str, ...] = ()   # "how many times did A and B go back and forth?": that pair's exchanges
 
 
 def asks_pairs(question: str) -> PairsAsk | None:
     """A question for the pair of people whose turns most (least) often came one right after the other, else None."""
-    if quotes_of(question):
+    quoted, named = quotes_of(question), people_in(question)
+    if len(named) == 2 and re.match(r"^\W*how\s+(?:many\s+times|often)\b", question, re.IGNORECASE) and \
+            re.search(_ADJACENT, question, re.IGNORECASE):
+        return PairsAsk(people=tuple(named))
+    if quoted:
         return None
     m = _PAIR.search(question)
     if m is None:
@@ -66,6 +72,8 @@ def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float 
         return text, res
     pairs = Counter(frozenset((a.character_id, b.character_id)) for a, b in near)
     ordered = Counter((a.character_id, b.character_id) for a, b in near)
+    if ask.people:
+        return _one_pair(executor, res, near, ordered, ask, where, before_time)
     pick = min if ask.least else max
     best = pick(pairs.values())
     top = [p for p, n in pairs.items() if n == best]
@@ -90,4 +98,28 @@ def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float 
     nxt = f"; next, {'; '.join(said(p) for p in rest if pairs[p] == pairs[rest[0]])}" if rest else ""
     text = _cap(f"{lead} spoke one right after the other {word} often{where}{many}, of {len(near)} changes of "
                 f"speaker{nxt}.")
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _one_pair(executor: QueryExecutor, res: QueryResult, near: list, ordered: Counter, ask: PairsAsk, where: str,
+              before_time: float | None) -> tuple[str, QueryResult]:
+    """"A and B spoke one right after the other 11 times, of 13 changes of speaker: B right after A 6 times, A right
+    after B 5 times."."""
+    ids = []
+    for who in ask.people:
+        one = executor.run(Query(find="who", act="spoke", who=who), before_time)
+        if one.status != "ok":
+            return phrase(one), one
+        cid = one.who["who"].character_id
+        res.describe[cid] = one.describe[cid]
+        ids.append(cid)
+    a, b = ids
+    if a == b:
+        return f"{_cap(res.describe[a])} is one person: both quotes are theirs.", res
+    ab, ba = ordered[(a, b)], ordered[(b, a)]
+    res.value = (ab + ba, ab, ba, len(near))
+    res.events = [e for x, y in near if {x.character_id, y.character_id} == {a, b} for e in (x, y)]
+    da, db = res.describe[a], res.describe[b]
+    text = f"{_cap(da)} and {db} spoke one right after the other {times_word(ab + ba)}{where}, of {len(near)} " \
+           f"changes of speaker: {db} right after {da} {times_word(ab)}, {da} right after {db} {times_word(ba)}."
     return (REFUSAL if check(text, res) else text), res
