@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
+from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
 from .turn_pairs import prepare  # (everyone's voice turns in the frame's place and window)
@@ -140,14 +141,9 @@ def _whole_minutes(executor: QueryExecutor, res: QueryResult, turns: list, ask: 
             every else f"Nobody spoke in every minute of the recording (all {n})"
         text = head + (f"; {rest}." if rest else ".")
         return (REFUSAL if check(text, res) else text), res
-    ids: list[int] = []
-    for who in ask.people:
-        one = executor.run(Query(find="who", act="spoke", who=who), before_time)
-        if one.status != "ok":
-            return phrase(one), one
-        cid = one.who["who"].character_id
-        res.describe[cid] = one.describe[cid]
-        ids.append(cid)
+    ids = named_ids(executor, Query(find="who", act="spoke"), ask.people, res, before_time)
+    if isinstance(ids, QueryResult):     # (nobody said those words, or two people might be meant)
+        return phrase(ids), ids
     shared = [m for m in range(n) if all(c in began.get(m, set()) for c in ids)]
     res.value = (len(shared),)
     names = _join([res.describe[c] for c in ids])

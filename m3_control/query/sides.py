@@ -18,6 +18,7 @@ from .fidelity import act_of_question, quotes_of
 from .frame import TIMED_REL, Query
 from .phrase import REFUSAL, check, phrase
 from .polarity import YES_NO_QUESTION
+from .quiet import stretches_without_speech
 from .result import QueryResult
 from .wording import QUOTED
 from .words import cap, join
@@ -140,13 +141,10 @@ def _around_longest_silence(executor: QueryExecutor, q: Query, before_time: floa
     before (:func:`_sides` reads ``from_`` and ``to``); None when no two turns have a silence between them."""
     res = executor.run(Query(find="who", act="spoke"), before_time)
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
-    best, end = None, None
-    for e in turns:
-        if end is not None and e.start > end and (best is None or e.start - end > best[1] - best[0]):
-            best = (end, e.start)
-        end = e.end if end is None else max(end, e.end)
-    if best is None:
+    gaps = stretches_without_speech(turns, turns[0].start, max(e.end for e in turns), 1e-6) if turns else []
+    if not gaps:
         return None
+    best = max(gaps, key=lambda g: g[1] - g[0])
     # (the turn that ends it is after it: a window holds the turns begun in it, speech onset included)
     return replace(q, act="spoke", from_=f"{best[1] - min(1.0, (best[1] - best[0]) / 2):.1f}", to=f"{best[0]:.1f}",
                    at=None, place=None)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query, voice_turns
+from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -105,14 +106,9 @@ def _one_pair(executor: QueryExecutor, res: QueryResult, near: list, ordered: Co
               before_time: float | None) -> tuple[str, QueryResult]:
     """"A and B spoke one right after the other 11 times, of 13 changes of speaker: B right after A 6 times, A right
     after B 5 times."."""
-    ids = []
-    for who in ask.people:
-        one = executor.run(Query(find="who", act="spoke", who=who), before_time)
-        if one.status != "ok":
-            return phrase(one), one
-        cid = one.who["who"].character_id
-        res.describe[cid] = one.describe[cid]
-        ids.append(cid)
+    ids = named_ids(executor, Query(find="who", act="spoke"), ask.people, res, before_time)
+    if isinstance(ids, QueryResult):     # (nobody said those words, or two people might be meant)
+        return phrase(ids), ids
     a, b = ids
     if a == b:
         return f"{_cap(res.describe[a])} is one person: both quotes are theirs.", res
