@@ -41,6 +41,7 @@ class BothAsk:
     b: Condition
     halves: bool = False       # "in both halves of the recording": the windows are read from the memory
     negated: bool = False      # "in the lab but never in the first minute": in a, not in b
+    later: bool = False        # halves: "only in the second half" (a the second half, b the first)
 
 
 # "who spoke in the lab but never (not) in (during) the first minute?", "... but not in the first 30 seconds?"
@@ -53,6 +54,14 @@ _BUT_NOT = re.compile(r"\b(?P<a>in\s+(?:the\s+|my\s+)?[a-z]+(?:\s+room)?)\s*,?\s
 _HALVES = re.compile(r"\b(?:in\s+)?(?:both\s+halves|each\s+half|(?:both\s+)?(?:in\s+)?(?:the\s+)?first\s+(?:half\s+)?"
                      r"and\s+(?:in\s+)?(?:the\s+)?second\s+(?:half|halves))\b(?:\s+of\s+(?:the\s+)?(?:recording|video|"
                      r"conversation|session|scene|time))?", re.IGNORECASE)
+
+
+# "who spoke only in the first half?", "who was only heard during the first half of the recording?", "who spoke in
+# the second half only?": in one half, not in the other
+_ONLY_HALF = re.compile(r"\bonly\b[^?]*?\b(?:in|during)\s+(?:the\s+)?(?P<h>first|earlier|second|last|later|latter)\s+"
+                        r"half\b|\b(?:in|during)\s+(?:the\s+)?(?P<h2>first|earlier|second|last|later|latter)\s+half"
+                        r"(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session|scene|time))?\s+only\b",
+                        re.IGNORECASE)
 
 
 def _condition(words: str) -> Condition | None:
@@ -73,6 +82,11 @@ def asks_both(question: str) -> BothAsk | None:
         return None
     if _HALVES.search(question):
         return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True)
+    m = _ONLY_HALF.search(QUOTED.sub(" quoted ", question))
+    if m is not None:
+        later = (m.group("h") or m.group("h2")).lower() not in ("first", "earlier")
+        return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True, negated=True,
+                       later=later)
     m = _BUT_NOT.search(QUOTED.sub(" quoted ", question))
     if m is not None and (a := _condition(m.group("a"))) is not None and \
             (t := time_of(f"{m.group('n') or 'one'} {m.group('unit').rstrip('s')}s")) is not None:
@@ -104,8 +118,9 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
         if end is None or end <= 0:
             return "I have recorded nothing yet.", executor.run(frame, before_time)
         mid = mss(end / 2)
-        ask = BothAsk(Condition(f"in the first half (before {mid})", to=mid),
-                      Condition(f"in the second half (after {mid})", from_=mid), halves=True)
+        first, second = Condition(f"in the first half (before {mid})", to=mid), \
+            Condition(f"in the second half (after {mid})", from_=mid)
+        ask = replace(ask, a=second if ask.later else first, b=first if ask.later else second)
     results, stopped = run_each(executor, [replace(frame, place=c.place, from_=c.from_, to=c.to)
                                            for c in (ask.a, ask.b)], before_time)
     if stopped is not None:

@@ -26,6 +26,9 @@
   (:mod:`.robot_when`)
 - ``room_ends``: one room's first (last) speaker against another's, or one person against every room's
   (:mod:`.room_ends`)
+- ``solo``: the longest stretch one person (or anyone) spoke alone, turns in a row (:mod:`.solo_stretches`)
+- ``near_move_nearest`` / ``near_move_to_last``: the turn nearest a move of the robot's, the time from an arrival to
+  the last turn heard (:mod:`.near_moves`)
 - ``within`` / ``delay`` / ``between``: turns within N seconds of a moment, the time from the start (or a move of
   the robot's) to the first words, the turns between a move (or the start) and someone's words (:mod:`.anchored`)
 - ``longest`` / ``shortest`` / ``distinct`` / ``most_said`` / ``repeated``: one turn's own length, the sentences
@@ -43,7 +46,8 @@
   ("where did A talk for the longest time?") (:mod:`.speech_places`)
 - ``person_gap``: the longest time one person went without speaking, whether it was over a time, their average wait
   between turns, or who waited longest between their own turns (:mod:`.person_gaps`)
-- ``turn_gaps``: the average silence between turns, or whether two people's turns overlapped (:mod:`.turn_gaps`)
+- ``turn_gaps``: the average silence between turns, whether two people's turns overlapped, the turns begun within N
+  seconds of the one before ending, the quickest reply (:mod:`.turn_gaps`)
 - ``silence``: the longest silence between turns, or those longer than a time (:mod:`.silences`)
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
@@ -76,6 +80,7 @@ and runs the frames. What it answers is built from the executed results and chec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -92,6 +97,7 @@ from . import (
     listed_people,
     minutes_spoken,
     moods,
+    near_moves,
     not_yet,
     others_than,
     person_gaps,
@@ -109,6 +115,7 @@ from . import (
     sentences,
     sides,
     silences,
+    solo_stretches,
     speech_places,
     stays_compared,
     talk_span,
@@ -143,12 +150,33 @@ class Plan:
         return not self.people_from_question or missing.startswith("the time ")
 
 
+# "In the library, whose turns were longest on average?": the place said first, read as said last
+_LEAD_PLACE = re.compile(r"^\s*(?P<lead>(?:in|inside)\s+the\s+[a-z]+(?:\s+room)?|while\s+(?:I|we)\s+(?:was|were)\s+"
+                         r"in\s+the\s+[a-z]+(?:\s+room)?)\s*,\s*(?P<rest>(?:who|whose|which|what|how|did|was|were|when)\b.+?)"
+                         r"(?P<end>[?.!]*)\s*$", re.IGNORECASE)
+
+
+def lead_place_last(question: str) -> str:
+    """The question with a leading "In the X," moved to its end ("Whose turns were longest on average in the
+    library?"); other questions as asked."""
+    m = _LEAD_PLACE.match(question)
+    if m is None:
+        return question
+    rest = m.group("rest")
+    return f"{rest[0].upper()}{rest[1:]} {m.group('lead')[0].lower()}{m.group('lead')[1:]}{m.group('end') or '?'}"
+
+
 def plan_for(question: str) -> Plan | None:
     """The plan for a question no one frame says, else None (the frame runs as written)."""
+    question = lead_place_last(question)
     either = sides.either_form(question)     # "did B speak before 0:15 or after?" ("... more before 0:15 or after?"
     if sides.asks_side(either) and window_counts.asks_window_counts(question) is None:     # compares two spans)
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
                     check_question=sides.check_question(either), people_from_question=False)
+    solo = solo_stretches.asks_solo(question)
+    if solo is not None:
+        return Plan("solo", lambda ex, q, t: solo_stretches.answer(ex, q, solo, question, t),
+                    prepare=solo_stretches.prepare)
     pairs = turn_pairs.asks_pairs(question)
     if pairs is not None:
         return Plan("pairs", lambda ex, q, t: turn_pairs.answer(ex, q, pairs, t), prepare=turn_pairs.prepare)
@@ -218,6 +246,10 @@ def plan_for(question: str) -> Plan | None:
     if start is not None:
         return Plan(start.kind, lambda ex, q, t: turn_order.answer(ex, q, start, t), prepare=turn_order.prepare,
                     people_from_question=False)
+    near = near_moves.asks_near_move(question)
+    if near is not None:
+        return Plan(f"near_move_{near.kind}", lambda ex, q, t: near_moves.answer(ex, q, near, t),
+                    prepare=near_moves.prepare, people_from_question=False)
     moment = anchored.asks_anchored(question)
     if moment is not None:
         return Plan(moment.kind, lambda ex, q, t: anchored.answer(ex, q, moment, question, t), prepare=anchored.prepare,

@@ -16,7 +16,8 @@ _NOT_PLACE_WORDS = ("very beginning start end middle meantime "
                     "morning afternoon evening night day first last second third fourth fifth sixth seventh eighth "
                     "ninth tenth final next previous "
                     "minute minutes hour same time moment past future scene video clip memory recording whole other "
-                    "one person people man woman most least clock timer mark dot order weekend weekends week holidays")
+                    "one person people man woman most least clock timer mark dot order weekend weekends week holidays "
+                    "conversation conversations discussion dialogue chat exchange session audio")
 _NOT_PLACE = frozenset(_NOT_PLACE_WORDS.split())
 # a second word that ends the place's name ("in the attic after 0:20", "in the hall when ...")
 _AFTER_PLACE = frozenset(("did", "was", "were", "who", "when", "after", "before", "between", "during", "while", "since",

@@ -182,6 +182,7 @@ def _anyone_on_both_sides(executor: QueryExecutor, q: Query, question: str,
     merged.events = sorted({*ra.events, *rb.events}, key=lambda e: (e.start, e.end, e.id))
     merged.steps = [{"step": "anyone on both sides", "frames": [f.compact() for f in frames]}] + ra.steps + rb.steps
     verb = "spoke" if frames[0].act == "spoke" else "was seen"
+    merged.seconds = {**merged.seconds, -1: len(both)}      # (the number said, for the answer's check)
     if not both:
         text = f"No, nobody {verb} both before and after {moment}."
     else:

@@ -1,6 +1,9 @@
 """What lies between one turn and the next, over everyone's turns: the average silence between turns ("what was the
-average gap between turns?", "on average, how long was the silence between two turns?"), and whether two people's
-turns overlapped ("did any two turns overlap?", "was there any moment when two people spoke at once?").
+average gap between turns?", "on average, how long was the silence between two turns?"), whether two people's
+turns overlapped ("did any two turns overlap?", "was there any moment when two people spoke at once?"), the turns
+that began within N seconds of the one before ending ("how many turns started within five seconds of the previous
+one ending?"), and the quickest reply ("what was the quickest reply, and who gave it?", "who answered fastest after
+someone else stopped talking?": a turn of another person than the one before it, the shortest wait).
 
 Code takes the voice turns in the frame's place and window, in order; a gap is from the end of everything said so
 far to the next turn's start (overlapping speech leaves none). The answer states the figures with the count they
@@ -15,9 +18,10 @@ from dataclasses import dataclass
 from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import seconds_word, tenths
+from .words import AMOUNT, seconds_word, tenths
 
 _AVERAGE_GAP = re.compile(r"\b(?:average|mean|typical|on\s+average)\b[^?]*\b(?:gap|silence|pause|break|wait)s?\b|"
                           r"\b(?:gap|silence|pause|break|wait)s?\b[^?]*\bon\s+average\b", re.IGNORECASE)
@@ -28,10 +32,27 @@ _OVERLAP = re.compile(r"\boverlap\w*\b|\b(?:two|both|several|multiple)\s+(?:peop
                       r"[^?]*\b(?:at\s+once|at\s+the\s+same\s+time|simultaneously)\b|\b(?:talk|speak)(?:ed|ing|s)?\s+over\s+"
                       r"(?:someone|somebody|anyone|each\s+other|one\s+another)\b", re.IGNORECASE)
 
+# "how many turns started within five seconds of the previous one ending?", "... less than 5 seconds after the turn
+# before it ended?"
+_QUICK = re.compile(rf"\b(?P<cmp>within|(?:less|fewer)\s+than|under|no\s+more\s+than|at\s+most)\s+(?P<n>{AMOUNT})\b"
+                    r"[^?]*?\b(?:(?:the\s+)?(?:previous|preceding|prior|last|one\s+before)\s+(?:one|turn|speaker|"
+                    r"person|sentence|utterance)?|(?:the\s+)?(?:turn|one|sentence)\s+before\s+(?:it|that|them)|someone|"
+                    r"somebody|another\s+(?:turn|person|speaker))\b[^?]*?\b(?:end|ended|ending|stopp\w*|finish\w*)\b",
+                    re.IGNORECASE)
+_TURNS = re.compile(r"\b(?:turns?|replies|responses|answers|times)\b", re.IGNORECASE)
+# "what was the quickest reply?", "who answered fastest after someone else stopped talking?", "who was quickest to
+# respond?"
+_QUICKEST = re.compile(r"\b(?:quickest|fastest|speediest|shortest|prompte?st)\s+(?:reply|response|answer|comeback|"
+                       r"turnaround)\b|\b(?:answer|repl|respond|react)\w*\s+(?:the\s+)?(?:fastest|quickest|soonest|"
+                       r"most\s+quickly|most\s+promptly)\b|\b(?:fastest|quickest|first)\s+to\s+(?:answer|reply|"
+                       r"respond|react)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class GapsAsk:
-    kind: str      # average | overlap
+    kind: str              # average | overlap | quick | quickest
+    seconds: float = 0.0   # quick: N
+    strict: bool = False   # quick: "less than N" (else "within N": N itself counts)
 
 
 _RANKS_PEOPLE = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one|voice))\b", re.IGNORECASE)
@@ -44,6 +65,11 @@ def asks_turn_gaps(question: str) -> GapsAsk | None:
         return GapsAsk("average")     # ("who had the shortest average wait between turns?" ranks people: person_gaps)
     if _OVERLAP.search(question):
         return GapsAsk("overlap")
+    m = _QUICK.search(question)
+    if m is not None and _TURNS.search(question[:m.start()]) and (n := time_of(m.group("n"))) is not None:
+        return GapsAsk("quick", n, strict=m.group("cmp").lower() not in ("within", "no more than", "at most"))
+    if _QUICKEST.search(question):
+        return GapsAsk("quickest")
     return None
 
 
@@ -60,7 +86,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float |
     cond = conditions(res)
     if len(turns) < 2:
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
-    text = _average(res, turns, cond) if ask.kind == "average" else _overlaps(res, turns, cond)
+    text = _average(res, turns, cond) if ask.kind == "average" else _overlaps(res, turns, cond) if \
+        ask.kind == "overlap" else _quick(res, turns, cond, ask) if ask.kind == "quick" else _quickest(res, turns, cond)
     return (REFUSAL if check(text, res) else _cap(text)), res
 
 
@@ -98,3 +125,54 @@ def _overlaps(res: QueryResult, turns: list, cond: str) -> str:
                      f"({seconds_word(tenths(min(a.end, b.end) - b.start))})" for a, b in found)
     n = len(found)
     return f"yes, {'once' if n == 1 else 'twice' if n == 2 else f'{n} times'}{cond}: {each}."
+
+
+def _waits(turns: list) -> list[tuple[object, object, float]]:
+    """(the turn before, the turn, the seconds from the end of the one before to its start: below 0 where it began
+    while the one before was still going on), each turn after the first."""
+    return [(a, b, b.start - a.end) for a, b in zip(turns, turns[1:], strict=False)]
+
+
+def _quick(res: QueryResult, turns: list, cond: str, ask: GapsAsk) -> str:
+    """"4 of the 12 turns after the first began within 5 seconds of the one before ending: ... at 00:14 (1.2 seconds
+    after ...)"."""
+    n = ask.seconds
+    hits = [(a, b, w) for a, b, w in _waits(turns) if (w < n if ask.strict else w <= n + 1e-6)]
+    limit = f"{'less than' if ask.strict else 'within'} {seconds_word(tenths(n))}"
+    res.value = (len(hits), len(turns) - 1, int(round(n)))
+    res.seconds = {**res.seconds, **{-i - 1: tenths(max(0.0, w)) for i, (_, _, w) in enumerate(hits)}}
+    res.steps.append({"step": f"turns begun {limit} of the one before ending", "turns": len(hits)})
+    if not hits:
+        return f"none of the {len(turns) - 1} turns after the first{cond} began {limit} after the one before it ended."
+    res.events = [b for _, b, _ in hits] + [e for e in res.events if all(e is not b for _, b, _ in hits)]
+    each = "; ".join(f"{res.describe[b.character_id]} at {res.say(b.start)} " +
+                     (f"({seconds_word(tenths(w))} after {res.describe[a.character_id]} stopped)" if w > 0 else
+                      f"(before {res.describe[a.character_id]} had finished)") for a, b, w in hits)
+    return f"{len(hits)} of the {len(turns) - 1} turns after the first{cond} began {limit} after the one before " \
+        f"it ended: {each}."
+
+
+def _quickest(res: QueryResult, turns: list, cond: str) -> str:
+    """"The quickest reply was B's at 00:14, 0.4 seconds after A stopped (A at 00:10)": of the turns that follow
+    another person's turn, the one that began soonest after it ended."""
+    replies = [(a, b, w) for a, b, w in _waits(turns) if a.character_id != b.character_id]
+    if not replies:
+        return f"nobody replied to anyone{cond}: every turn followed one of the same person's."
+    best = min(w for _, _, w in replies)
+    top = [(a, b, w) for a, b, w in replies if w <= best + 0.05]
+    res.events = [x for a, b, _ in top for x in (b, a)] + [e for e in res.events if all(e is not a and e is not b
+                                                                                         for a, b, _ in top)]
+    res.seconds = {**res.seconds, -1: tenths(max(0.0, best))}
+    res.value = (len(replies), len(top))
+    res.steps.append({"step": "replies (a turn after another person's)", "replies": len(replies)})
+
+    def one(a, b, w) -> str:  # noqa: ANN001
+        wait = f"{seconds_word(tenths(w))} after" if w > 0.05 else "right as" if w > -0.05 else "before"
+        stop = "stopped" if w > -0.05 else "had finished"
+        return f"{res.describe[b.character_id]} at {res.say(b.start)}, {wait} {res.describe[a.character_id]} " \
+            f"{stop} ({res.describe[a.character_id]} had begun at {res.say(a.start)})"
+
+    if len(top) == 1:
+        return f"the quickest reply{cond} (of {len(replies)} replies) was {one(*top[0])}."
+    return f"{len(top)} replies tie as the quickest{cond} (of {len(replies)} replies): " \
+        f"{'; '.join(one(*t) for t in top)}."

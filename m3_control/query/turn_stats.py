@@ -55,7 +55,8 @@ _SHARE = re.compile(r"\b(?:what|which)\s+(?:share|fraction|proportion|percentage
 _WHOLE = r"(?:the\s+)?(?:whole\s+|entire\s+)?(?:recording|time|video|session|scene)\b"
 # "what percentage of the recording ...?"; "how much of the recording, in percent, was speech?", "for how much of the
 # recording was it silent, as a percentage?" (a share asked as "how much of", its unit anywhere)
-_OF_RECORDING = re.compile(rf"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+{_WHOLE}|"
+_OF_RECORDING = re.compile(r"\b(?:share|fraction|proportion|percentage|part|portion|per\s*cent)\s+of\s+"
+                           rf"(?:my\s+|our\s+)?{_WHOLE}|"
                            rf"\bhow\s+much\s+of\s+{_WHOLE}(?=[^?]*\b(?:per\s*cent(?:age)?|share|fraction|"
                            r"proportion|speech|speaking|talking|silent|silence|quiet)\b)", re.IGNORECASE)
 # "of B's turns", "of Ann's speaking time": the person's own turns (speech) are the whole
@@ -71,11 +72,16 @@ _COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often
                       re.IGNORECASE)
 _RATIO = re.compile(r"\bratio\s+(?:of|between)\b|\bfor\s+(?:every|each)\s+(?:one\s+)?(?:turn|time|second)s?\b|"
                     r"\bfor\s+(?:every|each)\s+(?:one\s+)?of\b", re.IGNORECASE)
-_SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|for\s+how\s+(?:many\s+seconds|long))\b"
+_SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|for\s+how\s+(?:many\s+seconds|long)|"
+                           r"how\s+much(?=\s+(?:silence|quiet)\b))\b"
                            r"(?![^?]*\b(?:longest|shortest|first|last|opening|initial|closing|start|beginning|end|pause|gap|break|"
                            r"before|after|between)\b)[^?]*\b"
                            r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
                            r"(?:speaking|talking))\b", re.IGNORECASE)
+# "for what share of my time in the library was somebody talking?": speech in the robot's time there, not its stay
+_SOMEONE_TALKING = re.compile(r"\b(?:someone|somebody|anyone|anybody|nobody|no\s*-?one|people|a\s+person)\s+"
+                              r"(?:was\s+|were\s+)?(?:talking|speaking|spoke|talked)\b|\b(?:speech|silence|silent)\b",
+                              re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one|silence|silent|quiet)\b", re.IGNORECASE)
 _RATE_WHAT = r"(?:turns|times|utterances|sentences)"
 _RATE_VERB = r"(?:rate|speak|spoke|talk|talked|speaking|talking)"   # ("per minute" only: "talked for half a minute")
@@ -146,7 +152,7 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("length")
     if _END.match(plain) and not people:
         return StatsAsk("end")
-    if _OF_RECORDING.search(plain) and not people and _MY_STAY.search(plain):
+    if _OF_RECORDING.search(plain) and not people and _MY_STAY.search(plain) and not _SOMEONE_TALKING.search(plain):
         return StatsAsk("stay")     # "what fraction of the recording did I spend in the office?"
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))

@@ -10,6 +10,7 @@ most talking?" counts every minute of the recording from one frame's turns.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -317,25 +318,35 @@ def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,
     # the recording's end: its last input (a replay asked about afterwards ended before the question)
     now = executor.store.perceived_until(res.now) or max((e.end for e in res.events), default=0.0)
     turns = [e for e in res.events if e.kind == "voice"]
-    # every minute begun, the last one only once half of it is past (a minute barely begun is no quiet minute)
-    minutes = max(1, int(now // 60) + (1 if now % 60 >= 30 else 0))
+    # every minute begun (a turn in a short last minute is counted, never dropped); a last minute less than half
+    # recorded is listed but not ranked as the quietest (a minute barely begun is no quiet minute)
+    minutes = max(1, math.ceil(now / 60 - 1e-9))
+    short = now - (minutes - 1) * 60 if minutes > 1 and now - (minutes - 1) * 60 < 30 else None
     in_minute: list[list] = [[] for _ in range(minutes)]
     for e in turns:
-        if int(e.start // 60) < minutes:
-            in_minute[int(e.start // 60)].append(e)
+        in_minute[min(int(e.start // 60), minutes - 1)].append(e)
     counts = [len({e.character_id for e in mine}) if people else len(mine) for mine in in_minute]
-    best = max(counts) if most else min(counts)
-    top = [i for i, n in enumerate(counts) if n == best]
+    ranked = range(minutes - 1) if short is not None and not most else range(minutes)
+    best = max(counts[i] for i in ranked) if most else min(counts[i] for i in ranked)
+    top = [i for i in ranked if counts[i] == best]
     chosen = [e for i in top for e in in_minute[i]]
     res.events = chosen + [e for e in turns if e not in chosen]
     res.value = tuple(counts)
     unit = (lambda n: f"{n} different {'person' if n == 1 else 'people'}") if people else times_word
-    each = [f"the {ordinal_word(i + 1)} minute {unit(n)}" for i, n in enumerate(counts)]
+
+    def minute(i: int) -> str:
+        if i == minutes - 1 and short is not None:
+            res.seconds = {**res.seconds, -1: int(round(short))}
+            return f"the {ordinal_word(i + 1)} minute (only {int(round(short))} seconds of it recorded)"
+        return f"the {ordinal_word(i + 1)} minute"
+
+    each = [f"{minute(i)} {unit(n)}" for i, n in enumerate(counts)]
     where = f" in the {q.place}" if q.place else ""
-    said = "I heard" if people else "people spoke"
+    who = res.who.get("who")
+    said = "I heard" if people else f"{res.describe[who.character_id]} spoke" if who is not None else "people spoke"
     if len(counts) == 1:
-        text = f"I remember only one minute{where}: {each[0]}."
-    elif len(top) == len(counts):
+        text = f"I have recorded only one minute{where} so far: {each[0]}."
+    elif len(top) == len(ranked):
         text = f"Every minute{where} had as much: {'; '.join(each)}."
     else:
         which = " and ".join(f"the {ordinal_word(i + 1)} minute" for i in top)

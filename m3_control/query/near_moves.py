@@ -1,0 +1,143 @@
+"""Turns placed against a move of the robot's: "which turn came closest to the moment I entered the garage?",
+"which turn began nearest to the moment I got to the hallway?" (``nearest``), and "how much time passed between my
+arrival in the hallway and the last turn I heard?", "how long after I arrived in the library was the last turn?"
+(``to_last``: from the arrival to the last words heard after it; "there" or "in the <room>": the last in that stay).
+
+The move is the robot's pose track (:func:`.robot_track.visits`): an arrival is the start of a stay, a departure
+its end. One frame selects everyone's voice turns. The answer names the turn, who said it, when, and how far it
+was from the move (before or after), checked against that result; a move the track does not hold is said, never
+guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor
+from .frame import Query
+from .phrase import REFUSAL, _cap, check, phrase
+from .result import QueryResult
+from .robot_track import arrivals, visits
+from .words import HOW_LONG, seconds_word, tenths, the_place
+
+_ROOM = r"(?:the\s+|my\s+|our\s+)?(?P<room>[a-z]+(?:\s+room)?)"
+_ARRIVE = r"(?:(?:I|we)\s+(?:first\s+)?(?:entered|arrived\s+(?:in|at)|got\s+(?:to|into|back\s+to)|came\s+(?:in)?to|" \
+          r"reached|walked\s+into|went\s+into|moved\s+(?:in)?to)|(?:my|our)\s+(?:arrival\s+(?:in|at)|" \
+          r"entry\s+(?:in)?to|entrance\s+(?:in)?to|entering|arriving\s+(?:in|at)|getting\s+to)|entering|arriving\s+(?:in|at))"
+_LEAVE = r"(?:(?:I|we)\s+(?:left|exited|walked\s+out\s+of|went\s+out\s+of)|(?:my|our)\s+(?:departure\s+from|" \
+         r"exit\s+from|leaving|exiting)|leaving|exiting)"
+_MOVE = rf"(?:(?P<arrive>{_ARRIVE})|(?P<leave>{_LEAVE}))\s+{_ROOM}"
+_NEAREST = re.compile(rf"\b(?:closest|nearest)\s+(?:in\s+time\s+)?(?:to\s+)?(?:the\s+(?:moment|time|point|instant)\s+"
+                      rf"(?:when\s+|that\s+|at\s+which\s+)?)?{_MOVE}\b", re.IGNORECASE)
+_TURN = re.compile(r"^\W*(?:which|what|whose|who)\b[^?]*?\b(?:turn|words?|sentence|remark|utterance|line|speaker|"
+                   r"person|voice|said|spoke|talked|came|began|started)\b", re.IGNORECASE)
+_TO_LAST = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b[^?]*?\b(?:between|after|since|from)\s+{_MOVE}\b(?P<rest>[^?]*)",
+                      re.IGNORECASE)
+_LAST = re.compile(r"\b(?:the\s+)?(?:very\s+)?(?:last|final)\s+(?:turn|words?|sentence|thing\s+(?:said|I\s+heard)|"
+                   r"voice|remark|utterance|time\s+(?:someone|anyone|somebody)\s+(?:spoke|talked))\b", re.IGNORECASE)
+_THERE = re.compile(r"\b(?:there|in\s+(?:that|this)\s+room|in\s+the\s+(?P<room>[a-z]+))\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NearMoveAsk:
+    kind: str          # nearest | to_last
+    leave: bool        # the move is a departure (else an arrival)
+    room: str          # as the question writes it ("hallway did")
+    by_start: bool = False     # nearest: by the turn's start ("began nearest"), else its nearer end
+    in_stay: bool = False      # to_last: the last turn of that stay ("there"), else the last heard
+
+
+def asks_near_move(question: str) -> NearMoveAsk | None:
+    m = _NEAREST.search(question)
+    if m is not None and _TURN.match(question):
+        return NearMoveAsk("nearest", bool(m.group("leave")), m.group("room"),
+                           by_start=bool(re.search(r"\b(?:began|begun|started|start|begin)\b", question[:m.start()],
+                                                   re.IGNORECASE)))
+    m = _TO_LAST.search(question)
+    if m is not None and _LAST.search(m.group("rest") or "") and not re.search(r"\bfirst\b", m.group("rest"),
+                                                                                re.IGNORECASE):
+        there = _THERE.search(m.group("rest"))
+        return NearMoveAsk("to_last", bool(m.group("leave")), m.group("room"), in_stay=there is not None)
+    return None
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns (the move is the robot's track)."""
+    return Query(find="who", act="spoke")
+
+
+def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    track = visits(executor.store, res.now)
+    known = sorted({s[0] for s in track}, key=len, reverse=True)
+    words = ask.room.lower()
+    room = next((p for p in known if f"{words} ".startswith(f"{p.lower()} ")), words.split()[0])
+    stays = [s for s in track if s[0].lower() == room.lower()]
+    if not stays:
+        return f"I can't tell: I was never in a place called the {room}.", res
+    stay = stays[0] if ask.leave else arrivals(track, stays)[0]
+    t = stay[2] if ask.leave else stay[1]
+    if t is None:
+        return f"I can't tell: I have not left {the_place(room)}.", res
+    if not ask.leave and stay is track[0]:
+        return f"I can't tell: I was in {the_place(room)} from the start of the recording; I never arrived there.", \
+            res
+    moved = f"I {'left' if ask.leave else 'arrived in'} {the_place(stay[0])}"
+    res.robot_places.append((t, stay[0]))
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    if not turns:
+        return "I heard nobody.", res
+    if ask.kind == "nearest":
+        return _nearest(res, turns, t, moved, ask.by_start)
+    end = stay[2] if ask.in_stay and stay[2] is not None else float("inf")
+    after = [e for e in turns if t <= e.start < end]
+    if not after:
+        return f"I heard nobody after {moved} ({res.say(t)}){' while I was there' if ask.in_stay else ''}.", res
+    e = after[-1]
+    res.events = [e] + [x for x in res.events if x is not e]
+    began, ended = tenths(e.start - t), tenths(e.end - t)
+    res.seconds = {**res.seconds, -1: began, -2: ended}
+    res.steps.append({"step": f"the last turn after {moved}", "turns after": len(after)})
+    last = "the last turn there" if ask.in_stay else "the last turn I heard"
+    text = f"{seconds_word(began)}: {moved} at {res.say(t)}, and {last} began at {res.say(e.start)} " \
+        f"({_who_said(res, e)}, ending {seconds_word(ended)} after I arrived)."
+    if ask.leave:
+        text = text.replace("after I arrived", "after I left")
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _nearest(res: QueryResult, turns: list, t: float, moved: str, by_start: bool) -> tuple[str, QueryResult]:
+    """The turn nearest the move: by its start, or (unless "began") 0 for a turn going on at that moment, else the
+    nearer of its start and end; a tie names both."""
+    def gap(e) -> float:  # noqa: ANN001
+        if by_start:
+            return abs(e.start - t)
+        return 0.0 if e.start <= t <= e.end else min(abs(e.start - t), abs(e.end - t))
+
+    best = min(gap(e) for e in turns)
+    top = [e for e in turns if gap(e) <= best + 0.05]
+    res.events = top + [x for x in res.events if x not in top]
+    res.seconds = {**res.seconds, **{-i - 1: tenths(abs(e.start - t)) for i, e in enumerate(top)}}
+    res.steps.append({"step": f"the turn nearest the moment {moved}", "gap": round(best, 1)})
+
+    def one(e) -> str:  # noqa: ANN001
+        said = f"{_who_said(res, e)} at {res.say(e.start)}"
+        if e.start <= t <= e.end and not by_start:
+            return f"{said}, which was going on when {moved} ({res.say(t)})"
+        way = "before" if e.start < t else "after"
+        return f"{said}, {seconds_word(tenths(abs(e.start - t)))} {way} {moved} ({res.say(t)})"
+
+    text = _cap("; ".join(one(e) for e in top)) + "."
+    if len(top) > 1:
+        text = f"Two turns were as near: {text}"
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _who_said(res: QueryResult, e) -> str:  # noqa: ANN001
+    """"Ann: "Thanks for the help"", or the person alone where their description is those words."""
+    words, who = e.text.strip().rstrip(".!?"), res.describe[e.character_id]
+    return who if words.lower() in who.lower() else f"{who}: \"{words}\""

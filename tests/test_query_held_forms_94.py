@@ -1,0 +1,179 @@
+"""Question forms the blind probes 811-812 left open (held out, templates committed before their scenes were built).
+
+On the meeting of tests/test_query_held_forms_83.py (asked at 1:31, 90 seconds recorded):
+
+    kitchen 0:00-0:30: Ann 0:02-0:04 (RED), Bo 0:10-0:12 (COFFEE)
+    office  0:30-1:00: Cy 0:35-0:36.45, Bo 0:40-0:41.9, Cy 0:45-0:46.45, Bo 0:50-0:51.9, Cy 0:55-0:56.5 (TECH)
+    lab     1:00-1:30: Ann 1:05-1:07, Ann 1:10-1:11.9, Cy 1:20-1:21.9
+
+or on a script of a test's own (:data:`HALVES`: Bo only in the first half, Cy only in the second).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from m3_control.query.plans import lead_place_last, plan_for
+from m3_control.query.turn_gaps import asks_turn_gaps
+
+from .test_query_also import answer
+from .test_query_executor import TECH
+from .test_query_held_forms_83 import seconds_meeting, sx  # noqa: F401  (the fixture)
+
+BO = 'the person who said "The coffee machine is broken"'
+CY = f'the person who said "{TECH}"'
+
+HALVES = [(0, "ann", 2.0, 4.0, "Put the red folder on the desk."),
+          (0, "bo", 10.0, 12.0, "The coffee machine is broken."),
+          (1, "bo", 31.0, 33.0, "The coffee machine is broken."),
+          (1, "ann", 40.0, 41.0, "Put the red folder on the desk."),
+          (2, "cy", 62.0, 63.5, "I will call the technician."),
+          (2, "ann", 64.0, 66.0, "Thanks for the help."),
+          (2, "cy", 80.0, 82.0, "See you tomorrow.")]
+
+
+def _kind(question: str) -> str | None:
+    plan = plan_for(question)
+    return plan.kind if plan else None
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("How many turns started within five seconds of the previous one ending?", "turn_gaps_quick"),
+    ("How many turns began less than five seconds after the turn before it ended?", "turn_gaps_quick"),
+    ("How many replies came within 2 seconds of someone else finishing?", "turn_gaps_quick"),
+    ("What was the quickest reply in the conversation, and who gave it?", "turn_gaps_quickest"),
+    ("Who answered fastest after someone else stopped talking?", "turn_gaps_quickest"),
+    ("Who was the quickest to respond?", "turn_gaps_quickest"),
+    ("Which person spoke only in the first half?", "both"),
+    ("Who was only heard during the first half of the recording?", "both"),
+    ("Who spoke in the second half only?", "both"),
+    ("How much time passed between my arrival in the hallway and the last turn I heard?", "near_move_to_last"),
+    ("How long after I arrived in the library was the last turn?", "near_move_to_last"),
+    ("What was the longest stretch during which only Ann spoke?", "solo"),
+    (f"What was the longest period in which {BO} was the only one speaking?", "solo"),
+    ("Which turn came closest to the moment I entered the garage?", "near_move_nearest"),
+    ("Which turn began nearest to the moment I got to the library?", "near_move_nearest"),
+    ("For what share of my time in the library was somebody talking?", "stats_covered"),
+    ("How much silence was there while I was in the library, in seconds?", "stats_covered"),
+    ("In the library, whose turns were longest on average?", "turn_average"),
+])
+def test_the_forms_are_asked(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What fraction of the recording did I spend in the office?", "stats_stay"),    # the robot's stay, no speech
+    ("How long after I arrived in the lab did anyone speak?", "delay"),              # the first words, not the last
+    ("What was the average gap between turns?", "turn_gaps_average"),
+    ("Who spoke in both halves of the recording?", "both"),
+])
+def test_neighbouring_forms_keep_their_plans(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question", [
+    "Did anyone speak within five seconds of my arrival in the lab?",   # a moment, not the turn before (anchored)
+    "How many turns were there?",
+])
+def test_not_quick_turns(question):
+    assert asks_turn_gaps(question) is None or asks_turn_gaps(question).kind != "quick", question
+
+
+def test_a_leading_place_is_read_last():
+    assert lead_place_last("In the library, whose turns were longest on average?") == \
+        "Whose turns were longest on average in the library?"
+    assert lead_place_last("While I was in the garden, how many turns did Ann take?") == \
+        "How many turns did Ann take while I was in the garden?"
+    asked = "In the last minute before I left the porch, who talked the most?"     # a window, not a place
+    assert lead_place_last(asked) == asked
+
+
+def test_turns_begun_soon_after_the_one_before(sx):  # noqa: F811
+    """Bo 0:40 (3.55 s after Cy), Cy 0:45 (3.1), Bo 0:50 (3.55), Cy 0:55 (3.1), Ann 1:10 (3.1 after her own turn);
+    Ann 1:05 came 8.5 s after Cy, Cy 1:20 8.1 s after Ann."""
+    got = answer(sx, "How many turns started within five seconds of the previous one ending?",
+                 "find=count_times").answer
+    assert got.startswith("5 of the 9 turns after the first began within 5 seconds"), got
+    assert "Ann at 01:10" in got and "at 01:05" not in got and "at 01:20" not in got, got
+    got = answer(sx, "How many turns began less than 3.3 seconds after the turn before it ended?",
+                 "find=count_times").answer
+    assert got.startswith("3 of the 9 turns after the first began less than 3.3 seconds"), got
+
+
+def test_the_quickest_reply(sx, db_at):  # noqa: F811
+    got = answer(sx, "Who answered fastest after someone else stopped talking?", "find=who").answer
+    assert got.startswith("2 replies tie as the quickest (of 8 replies)"), got      # (Ann after Ann is no reply)
+    assert got.count("3.1 seconds after") == 2 and f"{CY} at 00:45" in got and f"{CY} at 00:55" in got, got
+    with seconds_meeting(db_at("halves.db"), script=HALVES) as ex:
+        got = answer(ex, "What was the quickest reply in the conversation, and who gave it?", "find=who").answer
+        assert got == f"The quickest reply (of 5 replies) was Ann at 01:04, 0.5 seconds after {CY} stopped ({CY} " \
+                      "had begun at 01:02).", got
+
+
+def test_only_in_one_half(sx, db_at):  # noqa: F811
+    got = answer(sx, "Which person spoke only in the first half?", "find=who").answer
+    assert got.startswith("Nobody spoke in the first half (before 0:45) but not in the second half"), got
+    with seconds_meeting(db_at("halves.db"), script=HALVES) as ex:
+        got = answer(ex, "Who was only heard during the first half of the recording?", "find=who").answer
+        assert got.startswith(f"{BO[0].upper()}{BO[1:]} spoke in the first half (before 0:45) but not"), got
+        assert "Ann" not in got and TECH not in got, got
+        got = answer(ex, "Who spoke in the second half only?", "find=who").answer
+        assert got.startswith(f"{CY[0].upper()}{CY[1:]} spoke in the second half (after 0:45) but not"), got
+
+
+def test_from_an_arrival_to_the_last_turn(sx):  # noqa: F811
+    got = answer(sx, "How much time passed between my arrival in the office and the last turn I heard?",
+                 "find=how_long").answer
+    assert got.startswith("49.5 seconds: I arrived in the office at 00:30, and the last turn I heard began at "
+                          "01:20"), got
+    got = answer(sx, "How long after I arrived in the office was the last turn there?", "find=how_long").answer
+    assert got.startswith("24.5 seconds: I arrived in the office at 00:30, and the last turn there began at "
+                          "00:55"), got
+    got = answer(sx, "How long after I arrived in the attic was the last turn?", "find=how_long").answer
+    assert "attic" in got and "seconds:" not in got, got
+
+
+def test_the_longest_stretch_of_one_person_alone(sx, db_at):  # noqa: F811
+    got = answer(sx, "What was the longest stretch during which only Ann spoke?", 'find=how_long who="Ann"').answer
+    assert got.startswith("6.9 seconds: from 01:05 to 01:12 (2 turns in a row, 3.9 seconds of speech)"), got
+    got = answer(sx, f"What was the longest period in which {BO} was the only one speaking?", "find=how_long").answer
+    assert got.startswith("2 seconds: from 00:10 to 00:12 (one turn)") and "never spoke twice in a row" in got, got
+    with seconds_meeting(db_at("halves.db"), script=HALVES) as ex:
+        got = answer(ex, "What was the longest stretch of one person speaking alone?", "find=how_long").answer
+        assert got.startswith(f"23 seconds: {BO}, from 00:10 to 00:33 (2 turns in a row"), got
+
+
+def test_the_turn_nearest_a_move(sx):  # noqa: F811
+    got = answer(sx, "Which turn came closest to the moment I entered the office?", "find=what").answer
+    assert got.startswith(f"{CY[0].upper()}{CY[1:]} at 00:35, 4.5 seconds after I arrived in the office"), got
+    got = answer(sx, "Which turn began nearest to the moment I got to the lab?", "find=what").answer
+    assert got.startswith("Two turns were as near:") and "00:55, 5 seconds before" in got and \
+        "01:05, 5 seconds after" in got, got
+    got = answer(sx, "Which turn came closest to the moment I entered the kitchen?", "find=what").answer
+    assert "from the start of the recording" in got, got     # the robot began there: no arrival
+
+
+def test_a_rooms_speech_and_silence_asked_of_my_time_there(sx):  # noqa: F811
+    got = answer(sx, "For what share of my time in the lab was somebody talking?", 'find=how_long place="lab"').answer
+    assert got.startswith("Someone was speaking for 6 of the 30 seconds recorded in the lab (19 %)"), got
+    got = answer(sx, "How much silence was there while I was in the lab, in seconds?",
+                 'find=how_long place="lab"').answer
+    assert got.startswith("Nobody was speaking for 24 of the 30 seconds recorded in the lab"), got
+
+
+def test_the_longest_average_turn_with_the_place_first(sx):  # noqa: F811
+    got = answer(sx, "In the office, whose turns were longest on average?", 'find=who place="office"').answer
+    assert got.startswith(f"{BO[0].upper()}{BO[1:]} had the longest turns on average in the office (1.9 seconds"), got
+
+
+def test_people_on_both_sides_of_someones_first_words(sx):  # noqa: F811
+    for asked in (f"How many people spoke both before and after {BO} first spoke?",
+                  f"How many people spoke both before and after {BO}'s first turn?"):
+        got = answer(sx, asked, "find=count_people").answer
+        assert got == f"1 person spoke both before and after {BO} first spoke (00:10): Ann.", got
+
+
+def test_a_persons_busiest_minute_names_them(sx):  # noqa: F811
+    got = answer(sx, "During which minute did Ann talk most often?", 'find=when who="Ann"').answer
+    assert got == "The second minute: Ann spoke twice there, the most of any minute (the first minute once; the " \
+                  "second minute twice).", got
