@@ -177,3 +177,10 @@ def test_a_persons_busiest_minute_names_them(sx):  # noqa: F811
     got = answer(sx, "During which minute did Ann talk most often?", 'find=when who="Ann"').answer
     assert got == "The second minute: Ann spoke twice there, the most of any minute (the first minute once; the " \
                   "second minute twice).", got
+
+
+def test_a_window_from_a_names_turn_to_a_quotes_turn(sx):  # noqa: F811
+    """The quote ends the window the frame says; the relation word before it is not re-anchored on the quote."""
+    asked = f"Who spoke after Ann's first turn but before {CY} first spoke?"
+    got = answer(sx, asked, f'find=who other="Ann" until="{TECH}"').answer
+    assert got == f"{BO[0].upper()}{BO[1:]} spoke between Ann (00:02) and {CY} (00:35).", got

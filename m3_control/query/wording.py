@@ -215,6 +215,9 @@ def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: l
     spans = list(_QUOTED.finditer(question))
     if len(spans) != 1:
         return q
+    if q.until is not None and likeness(x := quoted[0], q.until) >= 0.75 and q.other is not None and \
+            likeness(x, q.other) < 0.75:
+        return q    # "after Ann's first turn but before X first spoke": X ends the frame's window, Ann anchors it
     m = _REL_WORD.search(question[:spans[0].start()])
     when = _WHEN_WORD.search(question[:spans[0].start()]) if m is None else None
     x = quoted[0]
