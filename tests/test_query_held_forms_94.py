@@ -184,3 +184,112 @@ def test_a_window_from_a_names_turn_to_a_quotes_turn(sx):  # noqa: F811
     asked = f"Who spoke after Ann's first turn but before {CY} first spoke?"
     got = answer(sx, asked, f'find=who other="Ann" until="{TECH}"').answer
     assert got == f"{BO[0].upper()}{BO[1:]} spoke between Ann (00:02) and {CY} (00:35).", got
+
+
+# ---- held-out 813 and 814 (after 811-812's fixes) ----
+
+# Ann six turns, Bo four, Cy two: kitchen 0:00-0:30 (Ann, Bo, Ann, Cy, Ann), office 0:30-1:00 (Bo, Ann, Cy, Bo),
+# lab 1:00-1:30 (Ann, Bo, Ann: her last turn 3.5 s, her longest)
+S813 = [(0, "ann", 1.55, 3.16, "Bin blue at f two now."),
+        (0, "bo", 4.94, 6.84, "Lay blue by c two again."),
+        (0, "ann", 10.35, 11.83, "Bin blue at f two now."),
+        (0, "cy", 15.43, 17.33, "Bin red by k seven now."),
+        (0, "ann", 20.81, 22.26, "Bin blue at f two now."),
+        (1, "bo", 34.59, 36.49, "Lay blue by c two again."),
+        (1, "ann", 39.87, 41.35, "Bin blue at f two now."),
+        (1, "cy", 45.31, 47.21, "Bin red by k seven now."),
+        (1, "bo", 56.6, 58.47, "Lay blue by c two again."),
+        (2, "ann", 61.45, 63.0, "Bin blue at f two now."),
+        (2, "bo", 64.91, 66.77, "Lay blue by c two again."),
+        (2, "ann", 69.35, 72.84, "Bin blue at f two now.")]
+LB = 'the person who said "Lay blue by c two again"'
+BR = 'the person who said "Bin red by k seven now"'
+
+
+@pytest.fixture
+def s813(db_at):
+    with seconds_meeting(db_at("s813.db"), script=S813) as meeting:
+        yield meeting
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("How many turns in the garage came from people I had already heard in the bedroom?", "heard_before"),
+    ("In the office, how many turns were by people I had already heard in the hallway?", "heard_before"),
+    ("How many people in the lab had I already heard in the office?", "heard_before"),
+    ("Whose first and last turns were furthest apart?", "person_gap"),
+    ("What was the total length of all the turns in the bedroom, in seconds?", "speech_total"),
+    ("Adding up every turn in the hallway, how many seconds of speech were there?", "speech_total"),
+    ("Was the last turn in the bedroom longer than the first turn in the garage?", "room_turns"),
+    ("Which was shorter, the first turn in the office or the last one in the lab?", "room_turns"),
+    ("Which turn was the closest to the middle of my time in the bedroom?", "near_move_nearest"),
+    ("Which turn was nearest the middle of my stay in the hallway?", "near_move_nearest"),
+    ("Who was the last person to speak before Ann's longest turn?", "length_anchor"),
+    (f"Who spoke last before {BO}'s longest turn began?", "length_anchor"),
+    ("Who spoke right after the longest turn?", "length_anchor"),
+    (f"Did {BO} ever take two turns one after the other?", "in_a_row"),
+    ("Were more different people heard in the office than in the hallway?", "place_counts"),
+    ("How many turns did the second most frequent speaker take?", "role_figure"),
+    ("How many turns did the person with the second-most turns take?", "role_figure"),
+])
+def test_813_forms_are_asked(question, kind):
+    assert _kind(question) == kind, question
+
+
+def test_a_persons_turns_before_anothers_first_words_are_no_listed_count():
+    assert _kind(f"How many of Ann's turns came before {BO} had said anything?") is None
+
+
+@pytest.mark.parametrize("question, frame, expected", [
+    ("How many turns in the lab came from people I had already heard in the kitchen?", 'find=count_times place="lab"',
+     f"3 of the 3 turns in the lab came from people I had already heard in the kitchen: Ann (twice) and {LB} (once); "
+     "nobody new spoke in the lab."),
+    ("In the office, how many turns were by people I had already heard in the kitchen?", "find=count_times",
+     f"4 of the 4 turns in the office came from people I had already heard in the kitchen: {LB} (twice), Ann (once) "
+     f"and {BR} (once); nobody new spoke in the office."),
+    ("What was the total length of all the turns in the kitchen, in seconds?", 'find=how_long place="kitchen"',
+     "People spoke for 8 seconds in the kitchen in all."),
+    ("Was the last turn in the kitchen longer than the first turn in the lab?", "find=more",
+     "No, about as long: the last turn in the kitchen (Ann at 00:21, 1.5 seconds) and the first turn in the lab (Ann "
+     "at 01:01, 1.5 seconds)."),
+    ("Which was shorter, the first turn in the office or the last one in the lab?", "find=who",
+     f"The first turn in the office ({LB} at 00:35, 1.9 seconds) was shorter than the last turn in the lab (Ann at "
+     "01:09, 3.5 seconds)."),
+    ("Which turn was the closest to the middle of my time in the kitchen?", "find=what",
+     f"{BR[0].upper()}{BR[1:]} at 00:15, 0.2 seconds after the middle of my 00:00-00:30 stay in the kitchen (00:15)."),
+    ("Who was the last person to speak before Ann's longest turn?", "find=who",
+     f"{LB[0].upper()}{LB[1:]}, at 01:05; Ann's longest turn was at 01:09 (3.5 seconds)."),
+    ("Who spoke right after the longest turn?", "find=who",
+     "Nobody: the longest turn was at 01:09 (3.5 seconds), by Ann, the last turn I heard, so nobody spoke after it."),
+    ("How many turns did the second most frequent speaker take?", "find=count_times pick=2 by=turn",
+     f"{LB[0].upper()}{LB[1:]} spoke second most often (4 times)."),
+    ("How many turns did the fourth most frequent speaker take?", "find=count_times",
+     "I heard only 3 people: there is no fourth place."),
+    ("Were fewer different people heard in the lab than in the kitchen?", "find=yes",
+     "Yes. In the lab: I heard 1 fewer different person there (2) than in the kitchen (3)."),
+    ("How many of Ann's turns came before the person who said \"lay blue by c two again\" had said anything?",
+     'find=count_times who="Ann" other="lay blue by c two again" rel=before',
+     "Ann spoke once before the person who said \"lay blue by c two again\" (00:05)."),
+])
+def test_813_answers(s813, question, frame, expected):
+    got = answer(s813, question, frame).answer
+    assert got == expected, got
+
+
+def test_turns_between_one_persons_first_turn_and_their_second(s813):
+    asked = f"How many turns were there between {LB}'s first turn and {LB}'s second turn?"
+    got = answer(s813, asked, 'find=count_times who="Lay blue by c two again"').answer
+    assert got.startswith("I heard people speak 3 times between") and "(00:05 and 00:35)" in got, got
+
+
+def test_first_and_last_turns_furthest_apart(s813):
+    got = answer(s813, "Whose first and last turns were furthest apart?", "find=who").answer
+    assert got.startswith("Ann waited the longest between their first and last turns: 66.2 seconds (from their turn "
+                          "at 00:02 to the one at 01:09)"), got
+
+
+def test_a_window_of_no_length_is_a_moment(sx):  # noqa: F811
+    """Cy spoke 0:35-0:36.45: "at exactly 0:36" written from=0:36 to=0:36 is that moment, not an empty window."""
+    got = answer(sx, "Was anyone talking at exactly 0:36?", "find=yes from=0:36 to=0:36").answer
+    assert got.startswith(f"Yes, {CY} spoke at 00:36"), got
+    got = answer(sx, "Was somebody speaking at the 0:25 mark?", "find=yes from=0:25 to=0:25").answer
+    assert got.startswith("No"), got

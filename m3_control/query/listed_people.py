@@ -28,7 +28,8 @@ _ACT = re.compile(r"\b(?:spoke|speak|talked|talk|said\s+(?:something|anything)|w
 # an order, a rank or a comparison among them is another question (choice.py)
 _NOT_THIS = re.compile(r"\b(?:first|last|earlier|later|more|most|less|fewer|least|longer|longest|shorter|shortest|"
                        r"before\s+the\s+other|"
-                       r"right\s+(?:before|after)|how\s+many\s+times|times)\b", re.IGNORECASE)
+                       r"right\s+(?:before|after)|how\s+many\s+times|times)\b|"
+                       r"(?:'s|’s)\s+(?:turns|words|sentences|remarks)\b", re.IGNORECASE)   # ("how many of A's turns")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
 from .frame import Query
@@ -28,6 +28,10 @@ _ARRIVE = r"(?:(?:I|we)\s+(?:first\s+)?(?:entered|arrived\s+(?:in|at)|got\s+(?:t
 _LEAVE = r"(?:(?:I|we)\s+(?:left|exited|walked\s+out\s+of|went\s+out\s+of)|(?:my|our)\s+(?:departure\s+from|" \
          r"exit\s+from|leaving|exiting)|leaving|exiting)"
 _MOVE = rf"(?:(?P<arrive>{_ARRIVE})|(?P<leave>{_LEAVE}))\s+{_ROOM}"
+# "which turn was the closest to the middle of my time in the bedroom?", "... nearest the middle of my stay there"
+_MIDDLE = re.compile(r"\b(?:closest|nearest)\s+(?:in\s+time\s+)?(?:to\s+)?the\s+(?:very\s+)?"
+                     rf"(?:middle|midpoint|mid-point|halfway\s+(?:point|mark))\s+of\s+(?:my|our)\s+(?:time|stay|visit)\s+(?:in|at)\s+{_ROOM}\b",
+                     re.IGNORECASE)
 _NEAREST = re.compile(rf"\b(?:closest|nearest)\s+(?:in\s+time\s+)?(?:to\s+)?(?:the\s+(?:moment|time|point|instant)\s+"
                       rf"(?:when\s+|that\s+|at\s+which\s+)?)?{_MOVE}\b", re.IGNORECASE)
 _TURN = re.compile(r"^\W*(?:which|what|whose|who)\b[^?]*?\b(?:turn|words?|sentence|remark|utterance|line|speaker|"
@@ -46,9 +50,15 @@ class NearMoveAsk:
     room: str          # as the question writes it ("hallway did")
     by_start: bool = False     # nearest: by the turn's start ("began nearest"), else its nearer end
     in_stay: bool = False      # to_last: the last turn of that stay ("there"), else the last heard
+    middle: bool = False       # nearest: the middle of the robot's (first) stay in the room, not a move
 
 
 def asks_near_move(question: str) -> NearMoveAsk | None:
+    m = _MIDDLE.search(question)
+    if m is not None and _TURN.match(question):
+        return NearMoveAsk("nearest", False, m.group("room"), middle=True,
+                           by_start=bool(re.search(r"\b(?:began|begun|started|start|begin)\b", question[:m.start()],
+                                                   re.IGNORECASE)))
     m = _NEAREST.search(question)
     if m is not None and _TURN.match(question):
         return NearMoveAsk("nearest", bool(m.group("leave")), m.group("room"),
@@ -78,6 +88,17 @@ def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: flo
     stays = [s for s in track if s[0].lower() == room.lower()]
     if not stays:
         return f"I can't tell: I was never in a place called the {room}.", res
+    if ask.middle:
+        stay = stays[0]
+        end = stay[2] if stay[2] is not None else executor.store.perceived_until(before_time)
+        if end is None:
+            return "I have recorded nothing yet.", res
+        t = (stay[1] + end) / 2
+        moved = f"the middle of my {res.say(stay[1])}-{res.say(end)} stay in {the_place(stay[0])}"
+        res.robot_places += [(stay[1], stay[0]), (end, stay[0])]
+        res.query = replace(res.query, at=f"{t:.1f}")     # the moment, for the answer's check
+        turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+        return _nearest(res, turns, t, moved, ask.by_start) if turns else ("I heard nobody.", res)
     stay = stays[0] if ask.leave else arrivals(track, stays)[0]
     t = stay[2] if ask.leave else stay[1]
     if t is None:
@@ -127,7 +148,8 @@ def _nearest(res: QueryResult, turns: list, t: float, moved: str, by_start: bool
     def one(e) -> str:  # noqa: ANN001
         said = f"{_who_said(res, e)} at {res.say(e.start)}"
         if e.start <= t <= e.end and not by_start:
-            return f"{said}, which was going on when {moved} ({res.say(t)})"
+            return f"{said}, which was going on {'at' if moved.startswith('the middle') else 'when'} {moved} " \
+                f"({res.say(t)})"
         way = "before" if e.start < t else "after"
         return f"{said}, {seconds_word(tenths(abs(e.start - t)))} {way} {moved} ({res.say(t)})"
 

@@ -71,6 +71,11 @@ _RANKED_NTH = re.compile(_WHO + r"[^?]*?\b(?P<w>longest|biggest|largest|most|sho
                          r"\bbetween\s+(?:their|his\s+or\s+her|his|her)\s+(?P<a>first|second|third|1st|2nd|3rd)\s+"
                          r"(?:turns?\s+|ones?\s+)?and\s+(?:their\s+|his\s+|her\s+)?(?:own\s+)?(?P<b>second|third|"
                          r"fourth|2nd|3rd|4th|next|last|final)\b", re.IGNORECASE)
+# "whose first and last turns were furthest apart?", "whose first and second turns came closest together?"
+_RANKED_PAIR = re.compile(_WHO + r"[^?]*?\b(?P<a>first|second|third|1st|2nd|3rd)\s+and\s+(?:their\s+|his\s+|her\s+|"
+                          r"the\s+)?(?P<b>second|third|fourth|2nd|3rd|4th|last|final)\s+(?:turns?|words|times|"
+                          r"sentences)\b[^?]*?\b(?P<w>furthest|farthest|most\s+spread|closest|nearest|longest|"
+                          r"shortest)\b", re.IGNORECASE)
 # "whose turns were closest together on average?", "which person's turns came furthest apart?", "who had the shortest
 # average wait between turns?": everyone's mean wait between one of their turns and their next
 _RANKED_MEAN = re.compile(_WHO + r"[^?]*?\bturns\b[^?]*?\b(?P<w>closest|nearest|farthest|furthest|most\s+spread)\s*"
@@ -100,6 +105,11 @@ def asks_person_gap(question: str) -> GapAsk | None:
             a, b = _ORD[m.group("a").lower()], _ORD[m.group("b").lower()]
             return GapAsk(None, "ranked", turns=(a, b or a + 1),
                           least=m.group("w").lower() in ("shortest", "smallest", "least"))
+        m = _RANKED_PAIR.search(plain)
+        if m is not None:
+            a, b = _ORD[m.group("a").lower()], _ORD[m.group("b").lower()]
+            return GapAsk(None, "ranked", turns=(a, b), least=m.group("w").lower() in ("closest", "nearest",
+                                                                                       "shortest"))
         m = _RANKED_MEAN.search(plain)
         if m is not None:
             w = (m.group("w") or m.group("v")).lower()

@@ -27,7 +27,8 @@ from .words import times_word
 
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
 _COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently|turns|talk|talking|speaking|" \
-    r"speech|(?P<people>(?:different\s+)?(?:people|persons|speakers|voices)(?:\s+(?:speak|talk|spoke|talked))?)))?"
+    r"speech|(?P<people>(?:different\s+)?(?:people|persons|speakers|voices)(?:\s+(?:speak|talk|spoke|talked|heard|" \
+    r"were\s+heard))?)))?"
 _FORMS = (
     # "did A speak more in the office or in the kitchen?", "... more often in the lab or the hallway?"
     re.compile(rf"\b{_COMPARE}\s*,?\s+(?:in|at)\s+{_PLACE.format('a')}\s+or\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"

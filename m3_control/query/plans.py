@@ -7,6 +7,9 @@
 - ``listed_count`` / ``listed_which`` / ``listed_any``: how many (which, any) of the listed people spoke in the
   frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
+- ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`)
+- ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
+  turn right before (after) someone's longest (shortest) turn (:mod:`.length_anchor`)
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
 - ``room_people``: rooms by their number of different people ("which room had just one speaker?")
   (:mod:`.room_people`)
@@ -37,7 +40,8 @@
 - ``seen_heard``: people both seen and heard, or heard and never seen (:mod:`.seen_heard`)
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window; ``hush``: whether nobody did
   (:mod:`.quiet`)
-- ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`)
+- ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`); ``speech_total``: everyone's
+  speech added up in a place or window (:mod:`.speech_total`)
 - ``turn_average``: one person's (everyone's) turns, their average length (:mod:`.turn_average`)
 - ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered`` / ``stats_length``: how much one
   person out-talked another, one person's share (or whether it was more than half), turns a minute, how much of the
@@ -94,6 +98,8 @@ from . import (
     each_turn_next,
     everyone,
     first_or_last,
+    heard_before,
+    length_anchor,
     listed_people,
     minutes_spoken,
     moods,
@@ -109,6 +115,7 @@ from . import (
     room_changes,
     room_ends,
     room_people,
+    room_turns,
     rooms,
     said_about,
     seen_heard,
@@ -117,6 +124,7 @@ from . import (
     silences,
     solo_stretches,
     speech_places,
+    speech_total,
     stays_compared,
     talk_span,
     talk_total,
@@ -198,6 +206,18 @@ def plan_for(question: str) -> Plan | None:
     two_rooms = turn_rooms.asks_turn_rooms(question)
     if two_rooms is not None:
         return Plan("turn_rooms", lambda ex, q, t: turn_rooms.answer(ex, q, two_rooms, t), prepare=turn_rooms.prepare)
+    known = heard_before.asks_heard_before(question)
+    if known is not None:
+        return Plan("heard_before", lambda ex, q, t: heard_before.answer(ex, q, known, t),
+                    prepare=heard_before.prepare, people_from_question=False)
+    by_room = room_turns.asks_room_turns(question)
+    if by_room is not None:
+        return Plan("room_turns", lambda ex, q, t: room_turns.answer(ex, q, by_room, t), prepare=room_turns.prepare,
+                    people_from_question=False)
+    anchor = length_anchor.asks_length_anchor(question)
+    if anchor is not None:
+        return Plan("length_anchor", lambda ex, q, t: length_anchor.answer(ex, q, anchor, t),
+                    prepare=length_anchor.prepare)
     lengths = turn_lengths.asks_lengths(question)
     if lengths is not None:
         return Plan("turn_lengths", lambda ex, q, t: turn_lengths.answer(ex, q, lengths, question, t),
@@ -275,6 +295,9 @@ def plan_for(question: str) -> Plan | None:
     if hush is not None:
         return Plan("quiet", lambda ex, q, t: quiet.answer(ex, q, question, t), prepare=quiet.prepare,
                     check_question=quiet.check_question(question, hush))
+    if speech_total.asks_speech_total(question):
+        return Plan("speech_total", lambda ex, q, t: speech_total.answer(ex, q, t), prepare=speech_total.prepare,
+                    people_from_question=False)
     total = talk_total.asks_total(question)
     if total is not None:
         return Plan("talk_total", lambda ex, q, t: talk_total.answer_total(ex, q, total, question, t),

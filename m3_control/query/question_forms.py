@@ -233,7 +233,12 @@ _BEYOND = (
 
 # two turns of one person with nobody between them: said by code over the turns (turn_sequence.py), not declined
 IN_A_ROW = re.compile(r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:times|turns))\s+in\s+a\s+row\b|"
-                      r"\b(?:back\s+to\s+back|consecutively)\b", re.IGNORECASE)
+                      r"\b(?:back\s+to\s+back|consecutively)\b|"
+                      # "did C ever take two turns one after the other?", "... two consecutive turns?"
+                      r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:times|turns))\s+(?:one\s+after\s+(?:the\s+)?"
+                      r"other|one\s+after\s+another|in\s+succession|straight|running)\b|"
+                      r"\b(?:two|three|four|five|[2-5])\s+(?:consecutive|successive)\s+(?:turns|times)\b",
+                      re.IGNORECASE)
 
 
 # "how many times did A speak in a row at most?", "what is the most times B spoke in a row?", "who had the longest

@@ -48,6 +48,11 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         # "what did the most talkative person say?" written pick=most by=turn: most ranks people, not turns
         q = replace(q, by=None)
         moved.append(f"by=turn dropped: pick={q.pick} ranks people by their turns")
+    if q.at is None and q.from_ is not None and q.to is not None and q.find != "gap" and \
+            (t := time_of(q.from_)) is not None and time_of(q.to) == t:
+        # "was anyone talking at exactly 0:30?" written from=0:30 to=0:30: a window of no length is that moment
+        q = replace(q, at=mss(t), from_=None, to=None)
+        moved.append(f"from= and to= are one time: {q.compact()}")
     names = {p.lower(): p for p in place_names}
     for field in ("other", "who"):
         ref = getattr(q, field)

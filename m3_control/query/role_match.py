@@ -42,10 +42,11 @@ _ROLES = [
     re.compile(rf"\bthe\s+{_NOUN}\s+(?:(?:who|that|whom)\s+)?{_SPEAK}\s+(?:(?P<o>first|last)\b|{_MOST}\b"
                rf"(?:\s+(?:often|times|in\s+total|in\s+all|of\s+all))?)", re.IGNORECASE),
     # "the most frequent speaker", "the least talkative person", "the most talkative one"
-    re.compile(r"\bthe\s+(?P<m>most|least)\s+(?P<k>frequent|talkative|active)\s+(?:speaker|person|one|voice)\b",
-               re.IGNORECASE),
+    re.compile(r"\bthe\s+(?:(?P<nth>second|third|fourth|2nd|3rd|4th)[\s-]+)?(?P<m>most|least)\s+(?P<k>frequent|"
+               r"talkative|active)\s+(?:speaker|person|one|voice)\b", re.IGNORECASE),
     # "the one with the most turns", "the person with the most speaking time", "the one who took the fewest turns"
-    re.compile(rf"\bthe\s+{_NOUN}\s+(?:with|who\s+(?:took|had)|that\s+(?:took|had))\s+the\s+(?P<m>most|fewest|least|"
+    re.compile(rf"\bthe\s+{_NOUN}\s+(?:with|who\s+(?:took|had)|that\s+(?:took|had))\s+the\s+"
+               rf"(?:(?P<nth>second|third|fourth|2nd|3rd|4th)[\s-]+)?(?P<m>most|fewest|least|"
                r"longest|shortest)\s+(?P<k>turns|speaking\s+time|talking\s+time|talk\s+time|time|seconds|speech)\b",
                re.IGNORECASE),
     # "did the first speaker also speak (the) most / last?" (the role as what the person did)
@@ -71,6 +72,7 @@ class Role:
     kind: str       # rank (by first words) | last (the last turn) | turns | seconds
     n: int = 0      # rank: 1, 2, ...
     most: bool = True
+    nth: int = 1    # turns / seconds: the n-th most ("the second most frequent speaker"), by place in the ranking
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ def _role(m: re.Match) -> Role:
     most = word in ("most", "longest")
     kind = (d.get("k") or "").lower()
     by_seconds = word in ("longest", "shortest") or bool(re.search(r"time|seconds|speech", kind))
-    return Role("seconds" if by_seconds else "turns", most=most)
+    nth = _ORD.get((d.get("nth") or "first").lower(), 1)
+    return Role("seconds" if by_seconds else "turns", most=most, nth=nth)
 
 
 def asks_roles(question: str) -> RolesAsk | None:
@@ -154,6 +157,11 @@ def answer_figure(executor: QueryExecutor, q: Query, ask: RoleFigureAsk,
     res.steps.append({"step": "a role's figure", "holders": holders})
     word = f"{'most' if ask.role.most else 'least'} often" if ask.role.kind == "turns" else \
         f"{'longest' if ask.role.most else 'shortest'} in all"
+    if ask.role.nth > 1:
+        if ask.role.nth > len(counts):
+            return f"I heard only {len(counts)} {'person' if len(counts) == 1 else 'people'}{cond}: there is no " \
+                   f"{ordinal_word(ask.role.nth)} place.", res
+        word = f"{ordinal_word(ask.role.nth)} {word}"
 
     def said(c: int) -> str:
         return f"for {seconds_word(seconds[c])}" if ask.seconds else times_word(counts[c])
@@ -221,6 +229,11 @@ def answer_person_role(executor: QueryExecutor, q: Query, ask: PersonRoleAsk,
         [e for e in turns if e.character_id not in holders and e.character_id != cid]
     word = f"{'most' if ask.role.most else 'least'} often" if ask.role.kind == "turns" else \
         f"{'longest' if ask.role.most else 'shortest'} in all"
+    if ask.role.nth > 1:
+        if ask.role.nth > len(counts):
+            return f"I heard only {len(counts)} {'person' if len(counts) == 1 else 'people'}{cond}: there is no " \
+                   f"{ordinal_word(ask.role.nth)} place.", res
+        word = f"{ordinal_word(ask.role.nth)} {word}"
 
     def fig(c: int) -> str:
         return times_word(counts.get(c, 0)) if ask.role.kind == "turns" else seconds_word(tenths(secs.get(c, 0.0)))
@@ -252,7 +265,8 @@ def tally(turns: list) -> tuple[dict[int, int], dict[int, float]]:
 def _ranked(role: Role, counts: dict[int, int], secs: dict[int, float], order: list[int] | None = None) -> list[int]:
     """Who holds a role by turns or by seconds (tenths): everyone tied, in ``order`` (else first heard)."""
     figure = counts if role.kind == "turns" else {c: tenths(x) for c, x in secs.items()}
-    best = (max if role.most else min)(figure.values())
+    ranking = sorted(figure.values(), reverse=role.most)     # (the n-th place: people tied above it take places)
+    best = ranking[min(role.nth, len(ranking)) - 1]
     return [c for c in (order or list(figure)) if figure[c] == best]
 
 

@@ -45,7 +45,10 @@ _OWN_SPAN = re.compile(rf"\bbetween\s+(?:[^?]*?'s\s+|(?:their|his|her)\s+)?(?P<a
                        # "after A's first turn but before A's second", "after their first words and before the last"
                        rf"\bafter\s+(?:[^?]*?'s\s+|(?:their|his|her|the)\s+)?(?P<a3>{_ORD_RE})\s+(?:{_TURN_NOUNS}\s+)?"
                        rf"(?:[^?]*?\s)?(?:but|and)\s+before\s+(?:[^?]*?'s\s+|(?:their|his|her|the)\s+)?"
-                       rf"(?P<b3>{_ORD_RE}|last|final)\b", re.IGNORECASE)
+                       rf"(?P<b3>{_ORD_RE}|last|final)\b|"
+                       # "between A's first turn and A's second turn" (one person named twice: its owner)
+                       rf"\bbetween\s+[^?]*?'s\s+(?P<a4>{_ORD_RE})\s+{_TURN_NOUNS}\s+and\s+[^?]*?'s\s+"
+                       rf"(?P<b4>{_ORD_RE}|last|final)\s+{_TURN_NOUNS}\b", re.IGNORECASE)
 # "did anyone other than A speak in the lab?", "was anybody besides A heard?": someone but A (``only="else"``)
 _OTHER_THAN = re.compile(r"\b(?:anyone|anybody|someone|somebody|any\s+(?:one|person|people)|other\s+people)\s+"
                          r"(?:else\s+)?(?:other\s+than|besides|apart\s+from|aside\s+from|except(?:\s+for)?|but)\s+",
@@ -134,9 +137,9 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     ref = quoted[0] if len(quoted) == 1 else q.who if not quoted and q.who and not q.other else None
     named = ref or (q.other if not quoted and q.other and not q.who else None)
     if ref and q.find == "gap" and (m := _OWN_SPAN.search(plain)) is not None and \
-            (m.group("a") or m.group("a2") or m.group("a3")).lower() == "first":
+            (m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")).lower() == "first":
         # "how much time passed between A's first and last words?": from A's first turn to their last (next)
-        b = (m.group("b") or m.group("b2")).lower()
+        b = (m.group("b") or m.group("b2") or m.group("b4") or "").lower()
         if b in ("last", "final", "second"):
             new = replace(q, who=ref, other=ref, rel="after", pick="last" if b != "second" else None,
                           until=None, times=None, by=None, from_=None, to=None, at=None, act="spoke")
@@ -145,8 +148,8 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     owner = quoted[0] if len(quoted) == 2 and same_quote(*quoted) else named if len(quoted) < 2 else \
         _span_owner(question, quoted)
     if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
-        a = (m.group("a") or m.group("a2") or m.group("a3")).lower()
-        b = (m.group("b") or m.group("b2") or m.group("b3")).lower()
+        a = (m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")).lower()
+        b = (m.group("b") or m.group("b2") or m.group("b3") or m.group("b4")).lower()
         first = ORDINAL_WORDS.get(a) or int(re.sub(r"\D", "", a) or 1)
         until = "last" if b in ("last", "final") else str(ORDINAL_WORDS.get(b) or int(re.sub(r"\D", "", b) or 2))
         # "did B speak between A's first and last words?": B in the window of A's turns

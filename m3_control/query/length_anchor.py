@@ -1,0 +1,102 @@
+"""A turn picked by its length, as the moment a question is relative to: "who was the last person to speak before A's
+longest turn?", "who spoke last before A's longest turn began?", "who spoke right after the longest turn?", "what
+was said just before B's shortest turn?".
+
+One frame selects everyone's voice turns; the anchor is the named person's (or anyone's) longest (shortest) turn by
+its detected speech, start to end (turns within a tenth of a second of it are as long: each is said, the earliest is
+the anchor). The answer names the turn right before (after) it, who spoke it and when, or that there was none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor
+from .fidelity import quotes_of
+from .frame import Query
+from .named_ids import named_ids
+from .phrase import REFUSAL, _cap, _join, check, phrase
+from .result import QueryResult
+from .words import seconds_word, tenths
+
+_TURN = r"(?:turn|sentence|remark|utterance|time\s+speaking)"
+_ANCHOR = re.compile(rf"\b(?P<side>before|after)\s+(?:(?P<owner>[^?]*?)(?:'s|’s)\s+|the\s+)(?P<w>longest|shortest|"
+                     rf"longest-lasting|briefest)\s+(?:single\s+)?{_TURN}\b", re.IGNORECASE)
+_WHO = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one))\b|\b(?:last|first|next)\s+(?:person|one|speaker)\b",
+                  re.IGNORECASE)
+_WHAT = re.compile(r"^\W*what\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LengthAnchorAsk:
+    before: bool          # the turn before the anchor (else after)
+    shortest: bool        # the anchor is the shortest turn (else the longest)
+    owner: str | None     # whose turn (their words or name); None: anyone's
+    words: bool           # what was said (else who)
+
+
+def asks_length_anchor(question: str) -> LengthAnchorAsk | None:
+    m = _ANCHOR.search(question)
+    if m is None or not (_WHO.search(question) or _WHAT.match(question)):
+        return None
+    quoted = quotes_of(question)
+    owner_words = m.group("owner") or ""
+    owner = next((x for x in quoted if x in owner_words), None)
+    if owner is None and owner_words:
+        name = re.search(r"\b(?!(?:I|The|A)\b)([A-Z][a-z]+)\s*$", owner_words)
+        if name is None:
+            return None
+        owner = name.group(1)
+    return LengthAnchorAsk(m.group("side").lower() == "before", m.group("w").lower() in ("shortest", "briefest"),
+                           owner, bool(_WHAT.match(question)) and not _WHO.search(question))
+
+
+def prepare(q: Query) -> Query:
+    """Voice turns in the frame's place and window (the person is read from the question)."""
+    return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
+
+
+def answer(executor: QueryExecutor, q: Query, ask: LengthAnchorAsk,
+           before_time: float | None) -> tuple[str, QueryResult]:
+    base = prepare(q)
+    res = executor.run(base, before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    owner = None
+    if ask.owner is not None:
+        ids = named_ids(executor, base, [ask.owner], res, before_time)
+        if isinstance(ids, QueryResult):
+            return phrase(ids), ids
+        owner = ids[0]
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    mine = [e for e in turns if owner is None or e.character_id == owner]
+    if not mine:
+        return f"I did not hear {res.describe[owner] if owner is not None else 'anyone'}.", res
+    length = {e: e.end - e.start for e in mine}
+    best = min(length.values()) if ask.shortest else max(length.values())
+    ties = [e for e in mine if abs(length[e] - best) <= 0.05]
+    anchor = ties[0]
+    i = turns.index(anchor)
+    other = turns[i - 1] if ask.before and i > 0 else turns[i + 1] if not ask.before and i + 1 < len(turns) else None
+    word = "shortest" if ask.shortest else "longest"
+    whose = f"{res.describe[owner]}'s" if owner is not None else "the"
+    res.seconds = {**res.seconds, -1: tenths(best)}
+    res.value = (len(ties),)
+    said = f"{whose} {word} turn was at {res.say(anchor.start)} ({seconds_word(tenths(best))}" + \
+        (f"; {len(ties)} turns were as long, the first of them taken" if len(ties) > 1 else "") + ")"
+    if owner is None:
+        said += f", by {res.describe[anchor.character_id]}"
+    side = "before" if ask.before else "after"
+    res.steps.append({"step": f"the turn right {side} the {word} turn", "anchor": round(anchor.start, 1)})
+    if other is None:
+        res.events = [anchor] + [e for e in res.events if e is not anchor]
+        edge = "first" if ask.before else "last"
+        text = _cap(f"nobody: {said}, the {edge} turn I heard, so nobody spoke {side} it.")
+        return (REFUSAL if check(text, res) else text), res
+    res.events = [other, anchor] + [e for e in res.events if e is not other and e is not anchor]
+    what = f": \"{other.text.strip().rstrip('.!?')}\"" if ask.words else ""
+    text = _cap(f"{res.describe[other.character_id]}, at {res.say(other.start)}{what}; {said}.")
+    if len(ties) > 1:
+        text += " The others as long: " + _join([res.say(e.start) for e in ties[1:]]) + "."
+    return (REFUSAL if check(text, res) else text), res

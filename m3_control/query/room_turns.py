@@ -1,0 +1,95 @@
+"""Two turns named by their room, compared by length: "was the last turn in the bedroom longer than the first turn in
+the garage?", "which was shorter, the first turn in the lab or the last one in the office?".
+
+A room's turns are those begun while the robot was there (:func:`.robot_track.visits`; a room visited twice is one
+room). Each turn is that room's n-th (first, last, ...) voice turn; its length is the detected speech, start to end.
+Lengths within half a second of each other are "about as long" (a turn's edges are the voice detector's).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor
+from .frame import Query
+from .phrase import REFUSAL, check, phrase
+from .result import QueryResult
+from .robot_track import visits
+from .wording import _rank
+from .words import cap, seconds_word, tenths, the_place
+
+_WHICH = r"(?P<w{0}>first|last|final|second|third|fourth|fifth)"
+_ONE = r"(?:the\s+)?{w}\s+(?:turn|one|sentence|thing\s+said|words)\s+(?:in|of)\s+(?:the\s+)?" \
+       r"(?P<room{n}>[a-z]+(?:\s+room)?)"
+_TWO = re.compile(_ONE.format(w=_WHICH.format(1), n=1) + r"\b[^?]*?\b(?P<cmp>longer|shorter)\b[^?]*?\b" +
+                  _ONE.format(w=_WHICH.format(2), n=2) + r"\b|" +
+                  r"\b(?P<cmp2>longer|shorter)\b[^?]*?\b" + _ONE.format(w=_WHICH.format(3), n=3) + r"\s+or\s+" +
+                  _ONE.format(w=_WHICH.format(4), n=4) + r"\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RoomTurnsAsk:
+    turns: tuple[tuple[int, str], tuple[int, str]]     # (n-th, -1 the last; the room as written)
+    shorter: bool
+    yes_no: bool        # "was the first ... longer than the second?" (else "which was longer?")
+
+
+def asks_room_turns(question: str) -> RoomTurnsAsk | None:
+    m = _TWO.search(question)
+    if m is None:
+        return None
+    k = (1, 2) if m.group("cmp") else (3, 4)
+    turns = tuple((-1 if m.group(f"w{i}").lower() in ("last", "final") else _rank(m.group(f"w{i}").lower()),
+                   m.group(f"room{i}")) for i in k)
+    cmp = (m.group("cmp") or m.group("cmp2")).lower()
+    return RoomTurnsAsk(turns, cmp == "shorter", bool(re.match(r"^\W*(?:was|were|is|did)\b", question, re.I)))  # type: ignore[arg-type]
+
+
+def prepare(q: Query) -> Query:
+    """Everyone's voice turns (the rooms are the robot's track)."""
+    return Query(find="who", act="spoke")
+
+
+def answer(executor: QueryExecutor, q: Query, ask: RoomTurnsAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    stays = visits(executor.store, before_time)
+    known = sorted({s[0] for s in stays}, key=len, reverse=True)
+    end = executor.store.perceived_until(before_time) or (turns[-1].end if turns else 0.0)
+    picked = []
+    for n, words in ask.turns:
+        room = next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), None)
+        if room is None:
+            return f"I can't tell: I was never in a place called the {words.split()[0].lower()}.", res
+        mine = [e for e in turns if any(p == room and a <= e.start < (b if b is not None else end + 1)
+                                        for p, a, b in stays)]
+        which = "last" if n == -1 else ["first", "second", "third", "fourth", "fifth"][n - 1]
+        if not mine or n > len(mine):
+            return f"I can't compare them: I heard {len(mine) or 'no'} turn{'s' if len(mine) != 1 else ''} in " \
+                   f"{the_place(room)}, so there is no {which} one.", res
+        picked.append((mine[n - 1] if n > 0 else mine[-1], which, room))
+    (a, wa, ra), (b, wb, rb) = picked
+    la, lb = tenths(a.end - a.start), tenths(b.end - b.start)
+    res.events = [a, b] + [e for e in res.events if e is not a and e is not b]
+    res.seconds = {**res.seconds, -1: la, -2: lb}
+    res.robot_places += [(a.start, ra), (b.start, rb)]
+
+    def one(e, w: str, room: str, n: float) -> str:  # noqa: ANN001
+        return f"the {w} turn in {the_place(room)} ({res.describe[e.character_id]} at {res.say(e.start)}, " \
+               f"{seconds_word(n)})"
+
+    if abs(la - lb) < 0.5:
+        lead = "No, about as long: " if ask.yes_no else "Neither, they were about as long: "
+        text = f"{lead}{one(a, wa, ra, la)} and {one(b, wb, rb, lb)}."
+    else:
+        first_wins = (la < lb) if ask.shorter else (la > lb)
+        word = "shorter" if ask.shorter else "longer"
+        if ask.yes_no:
+            text = f"{'Yes' if first_wins else 'No'}: {one(a, wa, ra, la)} against {one(b, wb, rb, lb)}."
+        else:
+            win, lose = ((a, wa, ra, la), (b, wb, rb, lb)) if first_wins else ((b, wb, rb, lb), (a, wa, ra, la))
+            text = cap(f"{one(*win)} was {word} than {one(*lose)}.")
+    return (REFUSAL if check(text, res) else text), res
