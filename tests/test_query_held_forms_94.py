@@ -293,3 +293,22 @@ def test_a_window_of_no_length_is_a_moment(sx):  # noqa: F811
     assert got.startswith(f"Yes, {CY} spoke at 00:36"), got
     got = answer(sx, "Was somebody speaking at the 0:25 mark?", "find=yes from=0:25 to=0:25").answer
     assert got.startswith("No"), got
+
+
+def test_quick_turns_ignore_a_window_the_question_does_not_say(sx):  # noqa: F811
+    """Asked again on 811-812's stores, the model wrote "within five seconds" as from=5:00 to=5:05."""
+    got = answer(sx, "How many turns started within five seconds of the previous one ending?",
+                 "find=count_times from=5:00 to=5:05 act=spoke").answer
+    assert got.startswith("5 of the 9 turns after the first began within 5 seconds"), got
+
+
+@pytest.mark.parametrize("question", [
+    f"Did {LB} speak more in the kitchen or in the office, in seconds?",
+    f"Measured in seconds, did {LB} talk more in the kitchen or the office?",
+])
+def test_one_persons_seconds_in_two_rooms(s813, question):
+    assert _kind(question) == "speech_places", question
+    got = answer(s813, question, "find=more").answer
+    assert got == f"{LB[0].upper()}{LB[1:]} spoke longer in the office (3.8 seconds; the kitchen 1.9 seconds).", got
+    got = answer(s813, question.replace(LB, BR).replace("office", "lab"), "find=more").answer
+    assert got == f"{BR[0].upper()}{BR[1:]} spoke longer in the kitchen (1.9 seconds; the lab 0 seconds).", got

@@ -229,7 +229,7 @@ def plan_for(question: str) -> Plan | None:
     between = turn_gaps.asks_turn_gaps(question)
     if between is not None:
         return Plan(f"turn_gaps_{between.kind}", lambda ex, q, t: turn_gaps.answer(ex, q, between, t),
-                    prepare=turn_gaps.prepare)
+                    prepare=lambda q: turn_gaps.prepare(q, question))
     gap = person_gaps.asks_person_gap(question)
     if gap is not None:
         return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)

@@ -60,6 +60,13 @@ _LONGEST_IN = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)
                          rf"(?:spend|spent)\s+the\s+(?P<e>{_MOST})\s+time\s+{_TALK})", re.IGNORECASE)
 
 
+# "did A speak more in the garage or in the hallway, in seconds?", "measured in seconds, did B talk more in the bathroom
+# or the library?", "did C talk longer in the lab or the office?": one person's seconds in the two rooms named
+_PERSON_TWO = re.compile(r"^\W*(?:(?:measured|counted|compared)\s+in\s+seconds\s*,\s*|in\s+seconds\s*,\s*)?"
+                         r"(?:did|was|were)\b[^?]*?\b(?P<w>more|longer|less|shorter)\b[^?]*?\b(?:in|at)\s+(?:the\s+)?(?P<a>[a-z]+"
+                         r"(?:\s+room)?)\s+or\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+_BY_SECONDS = re.compile(r"\bin\s+seconds\b|\bseconds\b|\b(?:longer|shorter)\b|\b(?:speaking|talking)\s+time\b",
+                         re.IGNORECASE)
 _SILENT = r"(?:silence|silent\s+time|quiet\s+time|time\s+(?:without|with\s+no)\s+(?:speech|talking|anyone\s+" \
     r"speaking|words)|time\s+when\s+(?:nobody|no\s+one)\s+(?:spoke|was\s+speaking|talked))"
 # "which room had the most silence?", "in which room was there the most silence?", "where was there less time without
@@ -88,6 +95,10 @@ def asks_speech_places(question: str) -> SpeechPlacesAsk | None:
         word = (m.group("m") or m.group("m2")).lower()
         offered = re.findall(r"\bthe\s+([a-z]+(?:\s+room)?)\b", question[m.end():], re.IGNORECASE)
         return SpeechPlacesAsk(word in ("less", "least", "shortest"), tuple(offered), silence=True)   # (in all)
+    m = _PERSON_TWO.match(QUOTED.sub(" quoted ", question))
+    if m is not None and len(people) == 1 and _BY_SECONDS.search(QUOTED.sub(" ", question)):
+        return SpeechPlacesAsk(m.group("w").lower() in ("less", "shorter"), (m.group("a"), m.group("b")),
+                               who=people[0])
     m = _LONGEST_IN.match(QUOTED.sub(" quoted ", question))
     if m is not None and len(people) <= 1:
         word = next(g for g in m.group("a", "b", "c", "d", "e", "f") if g).lower()
@@ -179,6 +190,13 @@ def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
     mine = [e for e in res.events if e.kind == "voice" and e.character_id == cid]
     seconds = _seconds_by_room(executor, res, mine)
     res.events = mine + [e for e in res.events if e not in mine]
+    known = load_places(executor.store)
+    offered = [p.name for w in ask.places if (p := find_place(known, w)) is not None]
+    if ask.places and len(offered) < len(ask.places):
+        unknown = next(w for w in ask.places if find_place(known, w) is None)
+        return f"I don't know a place called \"{unknown}\".", res
+    if offered:      # the two rooms the question names, a room where they never spoke as 0
+        seconds = {r: seconds.get(r, 0.0) for r in offered}
     if not seconds:
         return _cap(f"{who} never spoke{cond}" + (" in a place I know." if mine else ".")), res
     ranked = sorted(seconds, key=lambda r: seconds[r], reverse=not ask.less)
@@ -186,7 +204,8 @@ def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
     res.seconds = {**res.seconds, **{-1 - i: round(seconds[r], 2) for i, r in enumerate(ranked)},
                    **{-101 - i: tenths(seconds[r]) for i, r in enumerate(ranked)}}
     res.steps.append({"step": "one person's seconds of speech per room", "rooms": dict(res.place_counts)})
-    word = f"for the {'shortest' if ask.less else 'longest'} time"
+    word = f"for the {'shortest' if ask.less else 'longest'} time" if not offered else \
+        ("for less time" if ask.less else "longer")
     each = "; ".join(f"{the_place(r)} {seconds_word(res.place_counts[r])}" for r in ranked[1:])
     first = ranked[0]
     res.value = [first]

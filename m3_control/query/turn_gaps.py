@@ -73,9 +73,16 @@ def asks_turn_gaps(question: str) -> GapsAsk | None:
     return None
 
 
-def prepare(q: Query) -> Query:
-    """Everyone's voice turns in the frame's place and window."""
-    return Query(find="who", act="spoke", place=q.place, from_=q.from_, to=q.to)
+# a window the question itself says (a clock time, "the first minute"); "within five seconds of the previous one" is
+# no window, whatever the model wrote for it ("from=5:00 to=5:05")
+_WINDOW = re.compile(r"\b\d{1,2}:[0-5]\d\b|\b(?:first|last|final|opening|closing)\s+(?:\w+\s+)?(?:minutes?|seconds?|"
+                     r"half)\b|\b(?:before|after|since|until)\s+(?:I|we)\b", re.IGNORECASE)
+
+
+def prepare(q: Query, question: str | None = None) -> Query:
+    """Everyone's voice turns in the frame's place and window (no window where ``question`` says none)."""
+    keep = question is None or bool(_WINDOW.search(question))
+    return Query(find="who", act="spoke", place=q.place, from_=q.from_ if keep else None, to=q.to if keep else None)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float | None) -> tuple[str, QueryResult]:
