@@ -225,7 +225,7 @@ def s813(db_at):
     ("Which turn was nearest the middle of my stay in the hallway?", "near_move_nearest"),
     ("Who was the last person to speak before Ann's longest turn?", "length_anchor"),
     (f"Who spoke last before {BO}'s longest turn began?", "length_anchor"),
-    ("Who spoke right after the longest turn?", "length_anchor"),
+    ("Who spoke right after the longest turn?", "longest"),        # anyone's: sentences.py, ties each said
     (f"Did {BO} ever take two turns one after the other?", "in_a_row"),
     ("Were more different people heard in the office than in the hallway?", "place_counts"),
     ("How many turns did the second most frequent speaker take?", "role_figure"),
@@ -259,7 +259,11 @@ def test_a_persons_turns_before_anothers_first_words_are_no_listed_count():
     ("Who was the last person to speak before Ann's longest turn?", "find=who",
      f"{LB[0].upper()}{LB[1:]}, at 01:05; Ann's longest turn was at 01:09 (3.5 seconds)."),
     ("Who spoke right after the longest turn?", "find=who",
-     "Nobody: the longest turn was at 01:09 (3.5 seconds), by Ann, the last turn I heard, so nobody spoke after it."),
+     "Nobody spoke right after the longest single turn, Ann's at 01:09 (3.5 seconds)."),
+    (f"Who spoke last before {LB}'s longest turn began?", "find=who",
+     f"{LB[0].upper()}{LB[1:]}'s longest turns were 4, as long as each other (1.9 seconds): Ann at 00:02, before the "
+     f"one at 00:05; Ann at 00:21, before the one at 00:35; {BR} at 00:45, before the one at 00:57; Ann at 01:01, "
+     "before the one at 01:05."),
     ("How many turns did the second most frequent speaker take?", "find=count_times pick=2 by=turn",
      f"{LB[0].upper()}{LB[1:]} spoke second most often (4 times)."),
     ("How many turns did the fourth most frequent speaker take?", "find=count_times",

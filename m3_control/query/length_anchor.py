@@ -16,7 +16,7 @@ from .execute import QueryExecutor
 from .fidelity import quotes_of
 from .frame import Query
 from .named_ids import named_ids
-from .phrase import REFUSAL, _cap, _join, check, phrase
+from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .words import seconds_word, tenths
 
@@ -43,7 +43,7 @@ def asks_length_anchor(question: str) -> LengthAnchorAsk | None:
     quoted = quotes_of(question)
     owner_words = m.group("owner") or ""
     owner = next((x for x in quoted if x in owner_words), None)
-    if owner is None and owner_words:
+    if owner is None:      # (anyone's longest turn: sentences.py, its ties each said)
         name = re.search(r"\b(?!(?:I|The|A)\b)([A-Z][a-z]+)\s*$", owner_words)
         if name is None:
             return None
@@ -76,27 +76,38 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthAnchorAsk,
     length = {e: e.end - e.start for e in mine}
     best = min(length.values()) if ask.shortest else max(length.values())
     ties = [e for e in mine if abs(length[e] - best) <= 0.05]
-    anchor = ties[0]
-    i = turns.index(anchor)
-    other = turns[i - 1] if ask.before and i > 0 else turns[i + 1] if not ask.before and i + 1 < len(turns) else None
+    side = "before" if ask.before else "after"
     word = "shortest" if ask.shortest else "longest"
     whose = f"{res.describe[owner]}'s" if owner is not None else "the"
     res.seconds = {**res.seconds, -1: tenths(best)}
     res.value = (len(ties),)
-    said = f"{whose} {word} turn was at {res.say(anchor.start)} ({seconds_word(tenths(best))}" + \
-        (f"; {len(ties)} turns were as long, the first of them taken" if len(ties) > 1 else "") + ")"
-    if owner is None:
-        said += f", by {res.describe[anchor.character_id]}"
-    side = "before" if ask.before else "after"
-    res.steps.append({"step": f"the turn right {side} the {word} turn", "anchor": round(anchor.start, 1)})
-    if other is None:
-        res.events = [anchor] + [e for e in res.events if e is not anchor]
-        edge = "first" if ask.before else "last"
-        text = _cap(f"nobody: {said}, the {edge} turn I heard, so nobody spoke {side} it.")
-        return (REFUSAL if check(text, res) else text), res
-    res.events = [other, anchor] + [e for e in res.events if e is not other and e is not anchor]
-    what = f": \"{other.text.strip().rstrip('.!?')}\"" if ask.words else ""
-    text = _cap(f"{res.describe[other.character_id]}, at {res.say(other.start)}{what}; {said}.")
-    if len(ties) > 1:
-        text += " The others as long: " + _join([res.say(e.start) for e in ties[1:]]) + "."
+    res.steps.append({"step": f"the turn right {side} the {word} turn", "anchors": [round(e.start, 1) for e in ties]})
+
+    def neighbour(anchor) -> object | None:  # noqa: ANN001
+        i = turns.index(anchor)
+        return turns[i - 1] if ask.before and i > 0 else turns[i + 1] if not ask.before and i + 1 < len(turns) else None
+
+    def one(anchor) -> str:  # noqa: ANN001
+        other = neighbour(anchor)
+        if other is None:
+            return f"nobody {'before' if ask.before else 'after'} the one at {res.say(anchor.start)} (the " \
+                f"{'first' if ask.before else 'last'} turn I heard)"
+        what = f", \"{other.text.strip().rstrip('.!?')}\"" if ask.words else ""
+        return f"{res.describe[other.character_id]} at {res.say(other.start)}{what}, {side} the one at " \
+            f"{res.say(anchor.start)}"
+
+    near = [x for e in ties if (x := neighbour(e)) is not None]
+    res.events = near + ties + [e for e in res.events if e not in near and e not in ties]
+    if len(ties) == 1:
+        anchor, other = ties[0], neighbour(ties[0])
+        said = f"{whose} {word} turn was at {res.say(anchor.start)} ({seconds_word(tenths(best))})"
+        if other is None:
+            edge = "first" if ask.before else "last"
+            text = _cap(f"nobody: {said}, the {edge} turn I heard, so nobody spoke {side} it.")
+        else:
+            what = f": \"{other.text.strip().rstrip('.!?')}\"" if ask.words else ""
+            text = _cap(f"{res.describe[other.character_id]}, at {res.say(other.start)}{what}; {said}.")
+    else:
+        text = _cap(f"{whose} {word} turns were {len(ties)}, as long as each other ({seconds_word(tenths(best))}): "
+                    + "; ".join(one(e) for e in ties) + ".")
     return (REFUSAL if check(text, res) else text), res

@@ -147,7 +147,8 @@ def _late_form(q: Query, plain: str, quoted: list[str], yes_no: bool, added: lis
     # one quote (or one quoted twice), or a person named by name ("Ann's first ...")
     owner = quoted[0] if len(quoted) == 2 and same_quote(*quoted) else named if len(quoted) < 2 else \
         _span_owner(question, quoted)
-    if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None:
+    if owner and q.find not in ("gap", "how_long") and (m := _OWN_SPAN.search(plain)) is not None and \
+            not (m.group("a4") and len(quoted) == 2 and not same_quote(*quoted)):   # (two people's turns: a window)
         a = (m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")).lower()
         b = (m.group("b") or m.group("b2") or m.group("b3") or m.group("b4")).lower()
         first = ORDINAL_WORDS.get(a) or int(re.sub(r"\D", "", a) or 1)

@@ -206,18 +206,15 @@ _NEXT_AFTER = re.compile(r"\b(?:just|right|immediately|directly)\s+(?:after(?:wa
 
 def single_anchor(q: Query, question: str, quoted: list[str], likeness, added: list[str]) -> Query:  # noqa: ANN001
     """One quoted person right after a relation word ("how many people had spoken *before* the person who said X
-    first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with
-    the relation word's before / after (``_last`` where it says their last / final turn), not who=X or a person
-    the question never names."""
+    first spoke?", "who talked *after* someone said X?"): X is the turn the question is relative to: other=X with the
+    relation word's before / after (``_last``: their last turn), not who=X or a person the question never names."""
     if len(quoted) != 1 or q.find in ("same", "more", "less") or q.rel == "with" or (q.find == "gap" and q.who
-                                                                                   and q.who == q.other):
-        return q
+                                                                                   and q.who == q.other) or \
+            (q.until and q.other and likeness(quoted[0], q.until) >= 0.75 > likeness(quoted[0], q.other)):
+        return q     # ("after Ann's first turn but before X first spoke": X ends the frame's window, Ann anchors it)
     spans = list(_QUOTED.finditer(question))
     if len(spans) != 1:
         return q
-    if q.until is not None and likeness(x := quoted[0], q.until) >= 0.75 and q.other is not None and \
-            likeness(x, q.other) < 0.75:
-        return q    # "after Ann's first turn but before X first spoke": X ends the frame's window, Ann anchors it
     m = _REL_WORD.search(question[:spans[0].start()])
     when = _WHEN_WORD.search(question[:spans[0].start()]) if m is None else None
     x = quoted[0]
