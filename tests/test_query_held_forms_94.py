@@ -316,3 +316,84 @@ def test_one_persons_seconds_in_two_rooms(s813, question):
     assert got == f"{LB[0].upper()}{LB[1:]} spoke longer in the office (3.8 seconds; the kitchen 1.9 seconds).", got
     got = answer(s813, question.replace(LB, BR).replace("office", "lab"), "find=more").answer
     assert got == f"{BR[0].upper()}{BR[1:]} spoke longer in the kitchen (1.9 seconds; the lab 0 seconds).", got
+
+
+# ---- held-out 815 and 816 (after 813-814's fixes) ----
+
+@pytest.mark.parametrize("question, kind", [
+    ("What was the second-longest silence between two turns?", "silence"),
+    ("How long was the second-longest pause between turns?", "silence"),
+    ("Which two consecutive turns were closest together in time?", "turn_gaps_closest"),
+    ("Which two back-to-back turns had the smallest gap between them?", "turn_gaps_closest"),
+    ("Was any turn in the porch longer than two seconds?", "long_turns"),
+    ("Did any turn in the workshop last more than two seconds?", "long_turns"),
+    ("On average, how many turns were there per room?", "room_tallies_mean"),
+    ("What was the mean number of turns per room?", "room_tallies_mean"),
+    ("How many people spoke exactly as often in the garden as in the porch?", "room_tallies_same"),
+    ("How many people took the same number of turns in the office as in the workshop?", "room_tallies_same"),
+    (f"Did {BO} speak before anyone had spoken twice?", "first_repeat"),
+    (f"Did {BO} speak before anybody had taken a second turn?", "first_repeat"),
+    ("Which person's turns were all in one room?", "rooms_one"),
+])
+def test_815_forms_are_asked(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, frame, expected", [
+    ("What was the second-longest silence between two turns?", "find=gap",
+     f"The second-longest silence between turns was 9 seconds: from 00:47, after {BR} spoke, to 00:57, when {LB} "
+     "spoke (the longest was 12 seconds, from 00:22 to 00:35). Before it: \"Bin red by k seven now\"; after it: "
+     "\"Lay blue by c two again\"."),
+    ("Which two back-to-back turns had the smallest gap between them?", "find=gap",
+     f"The two turns in a row closest together (of 12 turns) were Ann at 00:02 and {LB} at 00:05, 1.8 seconds apart, "
+     "end to start."),
+    ("Was any turn in the lab longer than two seconds?", 'find=yes place="lab" from=0:00 to=0:02',
+     "Yes, 1 of the 3 turns in the lab was longer than 2 seconds: Ann at 01:09 (3.5 seconds)."),
+    ("Did any turn in the office last more than two seconds?", 'find=yes place="office"',
+     f"No: no turn in the office was longer than 2 seconds; the longest of the 4 was 1.9 seconds ({LB} at 00:35)."),
+    ("On average, how many turns were there per room?", "find=count_times",
+     "4 turns per room on average: 12 turns in 3 rooms (the kitchen 5; the office 4; the lab 3)."),
+    ("How many people spoke exactly as often in the kitchen as in the lab?", 'find=count_people place="kitchen"',
+     f"1: {LB} (once in the kitchen, once in the lab) spoke as often in the kitchen as in the lab; the others: Ann (3 "
+     f"times in the kitchen, twice in the lab); {BR} (once in the kitchen, never in the lab)."),
+    (f"Did {BR} speak before anyone had spoken twice?", "find=yes",
+     f"No: {BR} first spoke at 00:15, after Ann had already spoken twice (the second time at 00:10)."),
+    (f"Did {LB} speak before anybody had taken a second turn?", "find=yes",
+     f"Yes: {LB} first spoke at 00:05; Ann was the first to speak twice, at 00:10."),
+    ("How many people spoke before anyone spoke twice?", "find=count_people",
+     f"2: Ann (first at 00:02) and {LB} (first at 00:05); Ann was the first to speak twice, at 00:10."),
+    ("How many turns in total did the last speaker in the kitchen take?", 'find=count_times place="kitchen"',
+     "Ann spoke 6 times."),
+    ("How many times in all did the person who spoke last in the office speak?", 'find=count_times place="office"',
+     f"{LB[0].upper()}{LB[1:]} spoke 4 times."),
+    ("How many seconds of speech did I hear from the second speaker?", "find=gap from=0:00 to=0:02",
+     f"{LB[0].upper()}{LB[1:]} spoke for 8 seconds in all."),
+    ("After I had spent 10 seconds in the office, who was the first person to speak?", 'find=who place="office"',
+     f"{BR[0].upper()}{BR[1:]} spoke first after 00:40 (00:45)."),
+    ("Which person's turns were all in one room?", 'find=who place="room"', "Nobody spoke in only one place."),
+])
+def test_815_answers(s813, question, frame, expected):
+    got = answer(s813, question, frame).answer
+    assert got == expected, got
+
+
+def test_the_room_i_stayed_in_longest_is_resolved(s813):
+    """The meeting's three rooms are 30 seconds each: no one room is where I stayed longest, and that is said."""
+    got = answer(s813, "Who spoke most often in the room where I spent the most time?", "find=who pick=most").answer
+    assert got.startswith("I don't know which place you mean by \"the room where I spent the most time\""), got
+
+
+def test_the_room_i_stayed_in_longest(db_at):
+    """The robot in the kitchen 0:00-0:30, the office 0:30-1:00 and back in the kitchen 1:00-1:30: 60 s there."""
+    from m3_memory.store.where import Pose
+
+    from .test_query_executor import ROOMS
+
+    def poses(clip: int) -> list[Pose]:     # the meeting's track, its last clip back in the kitchen
+        x, y = ROOMS[0 if clip == 2 else clip]
+        return [Pose(30.0 * clip + 0.5 * i, x, y, 0.0, 0.0, "map") for i in range(61)]
+
+    with seconds_meeting(db_at("stay.db"), poses=poses, script=S813) as ex:
+        got = answer(ex, "In the room where I stayed longest, who spoke the most times?",
+                     'find=who pick=most').answer      # (the place read from the question, resolved)
+        assert got.startswith("Ann spoke most often") and "kitchen" in got, got

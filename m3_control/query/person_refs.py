@@ -35,12 +35,17 @@ _REF = re.compile(r"\bthe\s+(?:very\s+)?(?P<ord>first|second|third|fourth|fifth|
                   r"(?:different\s+)?(?:(?:person|one|speaker|voice|man|woman)\s+(?:(?:that|who|whom)\s+)?"
                   r"(?:(?:i|we)\s+(?:had\s+)?heard(?:\s+(?:speak|speaking|talk|talking))?|to\s+(?:speak|talk|be\s+heard)|"
                   r"(?:who\s+|that\s+)?(?:spoke|talked|was\s+heard))|speaker\b)"
-                  r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?", re.IGNORECASE)
+                  r"(?:\s+(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?))?"
+                  # "the person who spoke last in the office", "the one who talked first in the garden"
+                  r"|\bthe\s+(?:person|one|speaker|voice|man|woman)\s+(?:who|that)\s+(?:spoke|talked)\s+"
+                  r"(?P<ord2>first|last)\s+(?:in|at|inside)\s+the\s+(?P<place2>[a-z]+(?:\s+room)?)", re.IGNORECASE)
 # what may stand before the reference for it to be a person the question asks about (not the one it asks for)
 # ("what did the third person to speak say?" is the frame's own rank: find=what pick=3)
-_BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+(?:times|turns)|often|"
-                     r"long|much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|at\s+what\s+time)\s+(?:did|was|were|had|"
-                     r"has))\s*$", re.IGNORECASE)
+_BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how\s+(?:many\s+(?:times|turns|seconds)"
+                     r"(?:\s+in\s+(?:total|all))?|often|long|much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|"
+                     r"at\s+what\s+time)\s+(?:did|was|were|had|has))\s*$"
+                     # "how many seconds of speech did I hear from the second speaker?"
+                     r"|^\W*how\s+(?:many|much|long)\b[^?]*?\b(?:hear|heard)\s+from\s*$", re.IGNORECASE)
 # "what did the last person to speak in the garage say first there?", "... say after 1:00?": what the ranked person
 # said, chosen among their turns by something more than the rank ("what did the third person to speak say?" is not)
 _WHAT_DID = re.compile(r"^\W*what\s+(?:did|had)\s*$", re.IGNORECASE)
@@ -74,7 +79,7 @@ def ranked_ref(question: str) -> re.Match | None:
     if len(refs) != 1 or _RANK_AGAINST.search(question):
         return None
     m = refs[0]
-    if m.group("place") and _RIGHT_NEXT.search(question[:m.start()]):
+    if (m.group("place") or m.group("place2")) and _RIGHT_NEXT.search(question[:m.start()]):
         return m    # "right after the last person I heard in the kitchen": their turn that gave them the rank
     said = _SAID_SOME.match(question[m.end():]) if _WHAT_DID.search(question[:m.start()]) else None
     if said is not None and said.group("more").strip():
@@ -121,7 +126,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     m = ranked_ref(question)
     if m is None:
         return _next_ref(question, executor, before_time)
-    word, place = m.group("ord").lower(), m.group("place")
+    word, place = (m.group("ord") or m.group("ord2")).lower(), m.group("place") or m.group("place2")
     pick = "last" if word in _LAST else "first" if word == "first" else str(ORDINAL_WORDS[word])
     where = f" in the {place}" if place else ""
     res = executor.run(Query(find="who", pick=pick, place=place, act="spoke"), before_time)

@@ -31,6 +31,12 @@ _SPEAKER_ROOM = re.compile(_IN + r"the\s+(?:room|place)\s+(?:where|in\s+which)\s
                            r"(?:(?P<w1>first|last)\s+)?(?:spoke|talked|was\s+(?:heard|seen)|said\s+(?:it|that|something))"
                            r"(?:\s+for\s+the\s+(?P<w2>first|last)\s+time)?", re.IGNORECASE)
 
+# "in the room where I spent the most time", "in the room where I stayed longest", "the place I was in the least":
+# the robot's seconds per place
+_STAY_ROOM = re.compile(_IN + r"the\s+(?:room|place)\s+(?:where|in\s+which|that)\s+(?:i|we)\s+(?:spent|stayed|was|were|"
+                        r"remained)\s+(?:(?:in\s+)?(?:for\s+)?(?:the\s+)?(?P<w>most|longest|least|shortest|less|more|"
+                        r"fewest)(?:\s+(?:time|amount\s+of\s+time|seconds))?)\b", re.IGNORECASE)
+
 
 # "in both the first and the last room", "the first room and the last one": two of the robot's stays at once
 _ORD = r"(?:first|second|third|fourth|fifth|last|final|latest)"
@@ -83,6 +89,21 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
                                                         f"{'s' if len(visits) != 1 else ''} in all")
         place = visits[n - 1 if n > 0 else n]
         return _named(question, m, place), PlaceRef(_said(m), place, "the robot's stays, in order")
+    m = _STAY_ROOM.search(question)
+    if m is not None:
+        seconds: dict[str, float] = {}
+        for p, a, b in robot_visits(executor.store, before_time):
+            end = b if b is not None else (executor.store.perceived_until(before_time) or a)
+            seconds[p] = seconds.get(p, 0.0) + max(0.0, end - a)
+        if not seconds:
+            return question, PlaceRef(_said(m), None, "I have no record of the places I was in")
+        most = m.group("w").lower() in ("most", "longest", "more")
+        best = (max if most else min)(seconds.values())
+        top = [p for p, x in seconds.items() if abs(x - best) < 1.0]
+        if len(top) > 1:
+            return question, PlaceRef(_said(m), None, f"I spent about as long in the {top[0]} as in the {top[1]}")
+        why = f"where I spent the {'most' if most else 'least'} time ({int(round(best))} s)"
+        return _named(question, m, top[0]), PlaceRef(_said(m), top[0], why)
     m = _SPEAKER_ROOM.search(question)
     if m is not None:
         quote = QUOTED.search(m.group("ref"))

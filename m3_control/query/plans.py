@@ -7,6 +7,10 @@
 - ``listed_count`` / ``listed_which`` / ``listed_any``: how many (which, any) of the listed people spoke in the
   frame's place and window (:mod:`.listed_people`)
 - ``side``: before or after a moment (:mod:`.sides`)
+- ``first_repeat``: who spoke (whether someone did) before anyone had spoken twice (:mod:`.first_repeat`)
+- ``room_tallies_mean`` / ``room_tallies_same``: turns per room on average, people who spoke as often in two rooms
+  (:mod:`.room_tallies`)
+- ``long_turns``: turns against a length, how many or whether any (:mod:`.long_turns`)
 - ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`)
 - ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
   turn right before (after) someone's longest (shortest) turn (:mod:`.length_anchor`)
@@ -98,9 +102,11 @@ from . import (
     each_turn_next,
     everyone,
     first_or_last,
+    first_repeat,
     heard_before,
     length_anchor,
     listed_people,
+    long_turns,
     minutes_spoken,
     moods,
     near_moves,
@@ -115,6 +121,7 @@ from . import (
     room_changes,
     room_ends,
     room_people,
+    room_tallies,
     room_turns,
     rooms,
     said_about,
@@ -210,6 +217,18 @@ def plan_for(question: str) -> Plan | None:
     if known is not None:
         return Plan("heard_before", lambda ex, q, t: heard_before.answer(ex, q, known, t),
                     prepare=heard_before.prepare, people_from_question=False)
+    repeat = first_repeat.asks_first_repeat(question)
+    if repeat is not None:
+        return Plan("first_repeat", lambda ex, q, t: first_repeat.answer(ex, q, repeat, question, t),
+                    prepare=first_repeat.prepare, check_question=question.replace(repeat.said, " "))
+    tallies = room_tallies.asks_room_tallies(question)
+    if tallies is not None:
+        return Plan(f"room_tallies_{tallies.kind}", lambda ex, q, t: room_tallies.answer(ex, q, tallies, t),
+                    prepare=room_tallies.prepare, people_from_question=False)
+    against = long_turns.asks_long_turns(question)
+    if against is not None:
+        return Plan("long_turns", lambda ex, q, t: long_turns.answer(ex, q, against, t),
+                    prepare=lambda q: long_turns.prepare(q, question), people_from_question=False)
     by_room = room_turns.asks_room_turns(question)
     if by_room is not None:
         return Plan("room_turns", lambda ex, q, t: room_turns.answer(ex, q, by_room, t), prepare=room_turns.prepare,
@@ -229,7 +248,7 @@ def plan_for(question: str) -> Plan | None:
     between = turn_gaps.asks_turn_gaps(question)
     if between is not None:
         return Plan(f"turn_gaps_{between.kind}", lambda ex, q, t: turn_gaps.answer(ex, q, between, t),
-                    prepare=lambda q: turn_gaps.prepare(q, question))
+                    prepare=lambda q: turn_gaps.prepare(q, question), check_question=turn_gaps.check_question(question))
     gap = person_gaps.asks_person_gap(question)
     if gap is not None:
         return Plan("person_gap", lambda ex, q, t: person_gaps.answer(ex, q, gap, t), prepare=person_gaps.prepare)

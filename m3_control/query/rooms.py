@@ -27,7 +27,10 @@ _ALL = re.compile(rf"\b(?:both|all|each|every)\s+(?:of\s+)?(?:the\s+|my\s+|our\s
                   rf"(?:two\s+|three\s+|four\s+)?{_ROOM}\b", re.IGNORECASE)
 _ONE = re.compile(rf"\b(?:(?:only|just|exactly)\s+(?:in\s+)?(?:one|1|a\s+single)(?:\s+of\s+(?:the|my|these)"
                   rf"(?:\s+two|\s+three)?)?|a\s+single|one\s+single)\s+{_ROOM}\b|"
-                  rf"\b(?:one|1)\s+{_ROOM}\s+only\b|\bone\s+{_ROOM}\s+but\s+not\s+the\s+other\b", re.IGNORECASE)
+                  rf"\b(?:one|1)\s+{_ROOM}\s+only\b|\bone\s+{_ROOM}\s+but\s+not\s+the\s+other\b|"
+                  # "which person's turns were all in one room?", "whose talk was all in a single room?"
+                  rf"\b(?:turns|talk|words|speech)\s+(?:were|was)\s+all\s+in\s+(?:one|a\s+single|the\s+same)\s+{_ROOM}\b",
+                  re.IGNORECASE)
 _MANY = re.compile(rf"\b(?:more\s+than\s+one|several|multiple|two\s+or\s+more|at\s+least\s+two|different|"
                    rf"two\s+different|various)\s+{_ROOM}\b", re.IGNORECASE)
 # "who spoke in the most rooms?", "which person was seen in the fewest places?": people ranked by their places

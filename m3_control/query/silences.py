@@ -21,7 +21,7 @@ from .quiet import stretches_without_speech
 from .repair import time_of
 from .result import QueryResult
 from .wording import CLOCK
-from .words import AMOUNT, seconds_word
+from .words import AMOUNT, ordinal_word, seconds_word
 
 _NO_ONE = r"(?:nobody|no\s*-?\s*one|no\s+body)"
 _NOBODY = rf"(?:with\s+{_NO_ONE}\s+(?:speaking|talking)|without\s+(?:any\s+)?(?:speech|talking|speaking|anyone\s+" \
@@ -30,7 +30,8 @@ _NOBODY = rf"(?:with\s+{_NO_ONE}\s+(?:speaking|talking)|without\s+(?:any\s+)?(?:
 # "the longest silence", "the longest stretch with nobody speaking", "the longest period without speech"
 _QUIET = r"(?:silences?|pauses?|gaps?|breaks?|quiet\s+(?:periods?|stretch(?:es)?|spells?|moments?|times?)|lulls?|" \
          rf"(?:stretch(?:es)?|periods?|spells?|spans?|intervals?|times?|moments?)\s+(?:of\s+time\s+)?{_NOBODY})"
-_LONGEST = re.compile(rf"\b(?P<which>longest|biggest|largest|greatest|longer|shortest|smallest|briefest)\s+{_QUIET}\b",
+_LONGEST = re.compile(r"\b(?:(?P<nth>second|third|fourth|2nd|3rd|4th)[\s-]+)?(?P<which>longest|biggest|largest|"
+                      rf"greatest|longer|shortest|smallest|briefest)\s+{_QUIET}\b",
                       re.IGNORECASE)
 _LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"
 _OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyone|anybody))\s+(?:spoke|speak|talked|"
@@ -56,6 +57,7 @@ class SilenceAsk:
     when: bool = False               # "when was the longest silence?": its time, not its length
     shortest: bool = False           # "the shortest pause": the least time between two turns
     whole_minute: bool = False       # a minute with no speech anywhere in the recording, its two ends included
+    nth: int = 1                     # "the second-longest silence": the n-th in that order
 
 
 def asks_silence(question: str) -> SilenceAsk | None:
@@ -72,7 +74,8 @@ def asks_silence(question: str) -> SilenceAsk | None:
         return None
     when = bool(re.match(r"^\W*(?:when|(?:at\s+)?what\s+time)\b", question, re.IGNORECASE))
     shortest = m.group("which").lower() in ("shortest", "smallest", "briefest")
-    return SilenceAsk(m.group(0), when=when, shortest=shortest)
+    nth = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}.get((m.group("nth") or "").lower(), 1)
+    return SilenceAsk(m.group(0), when=when, shortest=shortest, nth=nth)
 
 
 def check_question(question: str, ask: SilenceAsk) -> str:
@@ -123,12 +126,24 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         return (REFUSAL if check(_cap(text), res) else _cap(text)), res
     if not gaps:
         return f"No silence between turns{where}: every turn began before the one before it ended.", res
-    d, t, a, b = (min if ask.shortest else max)(gaps, key=lambda g: g[0])
+    ranked = sorted(gaps, key=lambda g: g[0], reverse=not ask.shortest)
+    which = "shortest" if ask.shortest else "longest"
+    if ask.nth > len(ranked):
+        res.value = len(ranked)
+        return f"I heard only {len(ranked)} silence{'s' if len(ranked) != 1 else ''} between turns{where}: there " \
+               f"is no {ordinal_word(ask.nth)}-{which}.", res
+    d, t, a, b = ranked[ask.nth - 1]
     res.value = int(round(d))
     res.events = [a, b] + [e for e in res.events if e not in (a, b)]
     span = f"from {res.say(t)}, after {res.describe[a.character_id]} spoke, to {res.say(b.start)}, when " \
         f"{res.describe[b.character_id]} spoke"
-    which = "shortest" if ask.shortest else "longest"
+    if ask.nth > 1:      # (the longest said beside it, so the order can be checked)
+        top = ranked[0]
+        res.seconds = {**res.seconds, -1: int(round(top[0]))}
+        which = f"{ordinal_word(ask.nth)}-{which}"
+        span += f" (the longest was {seconds_word(int(round(top[0])))}, from {res.say(top[1])} to " \
+            f"{res.say(top[3].start)})"
+        res.events += [top[2], top[3]]
     length = f"{d:.1f} seconds" if d < 1.5 else seconds_word(int(round(d)))
     text = f"The {which} silence between turns{where} was {length}: {span}." if not ask.when \
         else f"The {which} silence between turns{where} was {span} ({length})."

@@ -16,10 +16,12 @@ from m3_memory.store.where import robot_stays
 
 _AMOUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15,
            "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_LENGTH = r"(?:(?P<half{0}>half\s+a\s+minute)|(?P<n{0}>\d+(?:\.\d+)?|" + "|".join(_AMOUNT) + r")\s+" \
+    r"(?P<unit{0}>seconds?|secs?|minutes?|mins?))"
 _STAY = re.compile(r"\b(?P<rel>after|before|once|until|till|by\s+the\s+time|when)\s+(?:i|we|you)\s+(?:had\s+|have\s+)?"
-                   r"been\s+(?:(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?)|there|here)\s+for\s+(?:about\s+)?"
-                   r"(?:(?P<half>half\s+a\s+minute)|(?P<n>\d+(?:\.\d+)?|" + "|".join(_AMOUNT) + r")\s+"
-                   r"(?P<unit>seconds?|secs?|minutes?|mins?))\b", re.IGNORECASE)
+                   r"(?:been\s+(?:(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?)|there|here)\s+for\s+(?:about\s+)?"
+                   + _LENGTH.format("") + r"|spent\s+(?:about\s+)?" + _LENGTH.format("2") + r"\s+(?:in|at|inside)\s+"
+                   r"the\s+(?P<place2>[a-z]+(?:\s+room)?))\b", re.IGNORECASE)   # ("after I had spent 10 s in the lab")
 _REL = {"once": "after", "by the time": "before", "till": "until", "when": "at"}
 
 
@@ -40,15 +42,18 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
         return question, None
     stays = robot_stays(executor.store, before_time)
     names = {p for p, _, _ in stays}
-    place = (m.group("place") or "").lower() or _place_before(question[:m.start()], names)
-    said = m.group(0)[m.group(0).lower().index("been"):]
+    place = (m.group("place") or m.group("place2") or "").lower() or _place_before(question[:m.start()], names)
+    low = m.group(0).lower()
+    said = m.group(0)[low.index("been") if "been" in low else low.index("spent"):]
     if place is None:
         return question, StayMoment(said, None, "I cannot tell which place you mean")
     first = next(((start, end) for p, start, end in stays if p.lower() == place), None)
     if first is None:
         return question, StayMoment(said, None, f"I was never in the {place}")
-    n = 30.0 if m.group("half") else float(_AMOUNT.get(m.group("n").lower(), 0) or m.group("n"))
-    seconds = n * 60 if (m.group("unit") or "").lower().startswith("min") else n
+    half, amount, unit = m.group("half") or m.group("half2"), m.group("n") or m.group("n2"), \
+        m.group("unit") or m.group("unit2")
+    n = 30.0 if half else float(_AMOUNT.get(amount.lower(), 0) or amount)
+    seconds = n * 60 if (unit or "").lower().startswith("min") else n
     start, end = first
     timeline = executor.store.timeline()   # (read once: the clock times below are said on it)
     now = timeline.now(before_time)

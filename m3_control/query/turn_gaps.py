@@ -21,7 +21,7 @@ from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .words import AMOUNT, seconds_word, tenths
+from .words import AMOUNT, says_window, seconds_word, tenths
 
 _AVERAGE_GAP = re.compile(r"\b(?:average|mean|typical|on\s+average)\b[^?]*\b(?:gap|silence|pause|break|wait)s?\b|"
                           r"\b(?:gap|silence|pause|break|wait)s?\b[^?]*\bon\s+average\b", re.IGNORECASE)
@@ -47,10 +47,17 @@ _QUICKEST = re.compile(r"\b(?:quickest|fastest|speediest|shortest|prompte?st)\s+
                        r"most\s+quickly|most\s+promptly)\b|\b(?:fastest|quickest|first)\s+to\s+(?:answer|reply|"
                        r"respond|react)\b", re.IGNORECASE)
 
+# "which two consecutive turns were closest together in time?", "which two back-to-back turns had the smallest gap
+# between them?": of every turn and the one before it (anyone's), the shortest wait
+_CLOSEST_PAIR = re.compile(r"\b(?:consecutive|successive|back[\s-]to[\s-]back|adjacent|neighbou?ring)\s+turns\b[^?]*?"
+                           r"\b(?:closest|nearest|smallest\s+(?:gap|pause|silence|break)|shortest\s+(?:gap|pause|"
+                           r"silence|break)|least\s+time)\b|\b(?:closest|nearest)\s+(?:together\s+)?(?:two\s+)?"
+                           r"(?:consecutive|successive|back[\s-]to[\s-]back)\s+turns\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class GapsAsk:
-    kind: str              # average | overlap | quick | quickest
+    kind: str              # average | overlap | quick | quickest | closest (quickest, anyone after anyone)
     seconds: float = 0.0   # quick: N
     strict: bool = False   # quick: "less than N" (else "within N": N itself counts)
 
@@ -70,18 +77,22 @@ def asks_turn_gaps(question: str) -> GapsAsk | None:
         return GapsAsk("quick", n, strict=m.group("cmp").lower() not in ("within", "no more than", "at most"))
     if _QUICKEST.search(question):
         return GapsAsk("quickest")
+    if _CLOSEST_PAIR.search(question):
+        return GapsAsk("closest")
     return None
 
 
-# a window the question itself says (a clock time, "the first minute"); "within five seconds of the previous one" is
-# no window, whatever the model wrote for it ("from=5:00 to=5:05")
-_WINDOW = re.compile(r"\b\d{1,2}:[0-5]\d\b|\b(?:first|last|final|opening|closing)\s+(?:\w+\s+)?(?:minutes?|seconds?|"
-                     r"half)\b|\b(?:before|after|since|until)\s+(?:I|we)\b", re.IGNORECASE)
+
+
+def check_question(question: str) -> str:
+    """The question as the frame's checks read it: turns "in a row" are this plan's to walk, not a form no frame
+    says."""
+    return re.sub(r"\b(?:consecutive|successive|back[\s-]to[\s-]back|in\s+a\s+row)\b", " ", question, flags=re.I)
 
 
 def prepare(q: Query, question: str | None = None) -> Query:
     """Everyone's voice turns in the frame's place and window (no window where ``question`` says none)."""
-    keep = question is None or bool(_WINDOW.search(question))
+    keep = question is None or says_window(question)
     return Query(find="who", act="spoke", place=q.place, from_=q.from_ if keep else None, to=q.to if keep else None)
 
 
@@ -94,7 +105,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float |
     if len(turns) < 2:
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
     text = _average(res, turns, cond) if ask.kind == "average" else _overlaps(res, turns, cond) if \
-        ask.kind == "overlap" else _quick(res, turns, cond, ask) if ask.kind == "quick" else _quickest(res, turns, cond)
+        ask.kind == "overlap" else _quick(res, turns, cond, ask) if ask.kind == "quick" else \
+        _quickest(res, turns, cond, anyone=ask.kind == "closest")
     return (REFUSAL if check(text, res) else _cap(text)), res
 
 
@@ -159,10 +171,13 @@ def _quick(res: QueryResult, turns: list, cond: str, ask: GapsAsk) -> str:
         f"it ended: {each}."
 
 
-def _quickest(res: QueryResult, turns: list, cond: str) -> str:
+def _quickest(res: QueryResult, turns: list, cond: str, anyone: bool = False) -> str:
     """"The quickest reply was B's at 00:14, 0.4 seconds after A stopped (A at 00:10)": of the turns that follow
-    another person's turn, the one that began soonest after it ended."""
-    replies = [(a, b, w) for a, b, w in _waits(turns) if a.character_id != b.character_id]
+    another person's turn, the one that began soonest after it ended (``anyone``: of all two turns in a row, one
+    person's two included: "the two consecutive turns closest together")."""
+    replies = [(a, b, w) for a, b, w in _waits(turns) if anyone or a.character_id != b.character_id]
+    if anyone:
+        return _closest_pair(res, replies, cond)
     if not replies:
         return f"nobody replied to anyone{cond}: every turn followed one of the same person's."
     best = min(w for _, _, w in replies)
@@ -182,4 +197,26 @@ def _quickest(res: QueryResult, turns: list, cond: str) -> str:
     if len(top) == 1:
         return f"the quickest reply{cond} (of {len(replies)} replies) was {one(*top[0])}."
     return f"{len(top)} replies tie as the quickest{cond} (of {len(replies)} replies): " \
+        f"{'; '.join(one(*t) for t in top)}."
+
+
+def _closest_pair(res: QueryResult, pairs: list, cond: str) -> str:
+    """"The two turns in a row closest together were A's at 00:20 and B's at 00:24, 1.9 seconds apart (end to
+    start)": every tie said."""
+    best = min(w for _, _, w in pairs)
+    top = [(a, b, w) for a, b, w in pairs if w <= best + 0.05]
+    res.events = [x for a, b, _ in top for x in (a, b)] + [e for e in res.events if all(e is not a and e is not b
+                                                                                         for a, b, _ in top)]
+    res.seconds = {**res.seconds, -1: tenths(max(0.0, best))}
+    res.value = (len(pairs) + 1, len(top))
+    res.steps.append({"step": "two turns in a row, closest together", "pairs": len(pairs)})
+
+    def one(a, b, w) -> str:  # noqa: ANN001
+        apart = f"{seconds_word(tenths(w))} apart, end to start" if w > 0.05 else "with no pause between them"
+        return f"{res.describe[a.character_id]} at {res.say(a.start)} and {res.describe[b.character_id]} at " \
+            f"{res.say(b.start)}, {apart}"
+
+    if len(top) == 1:
+        return f"the two turns in a row closest together{cond} (of {len(pairs) + 1} turns) were {one(*top[0])}."
+    return f"{len(top)} pairs of turns in a row tie as the closest together{cond} (of {len(pairs) + 1} turns): " \
         f"{'; '.join(one(*t) for t in top)}."

@@ -90,6 +90,17 @@ def the_place(place: str) -> str:
 AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
          r"(?:seconds?|minutes?)"
 
+# a window the question itself says (a clock time, "the first minute", "after I left"): "within five seconds of the
+# previous one", "longer than two seconds" are no window, whatever a model wrote for them ("from=5:00 to=5:05")
+_WINDOW_SAID = re.compile(r"\b\d{1,2}:[0-5]\d\b|\b(?:first|last|final|opening|closing)\s+(?:\w+\s+)?"
+                          r"(?:minutes?|seconds?|half)\b|\b(?:before|after|since|until|while)\s+(?:I|we)\b",
+                          re.IGNORECASE)
+
+
+def says_window(question: str) -> bool:
+    """Whether the question names a window of time (else a plan drops the one its frame was written with)."""
+    return bool(_WINDOW_SAID.search(question))
+
 
 def same_quote(a: str, b: str) -> bool:
     """The same words quoted twice (one person named twice: "after A's first turn but before A's second")."""
