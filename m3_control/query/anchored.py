@@ -30,7 +30,7 @@ from .named_ids import named_into
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .repair import time_of
 from .result import QueryResult
-from .robot_track import arrivals, visits
+from .robot_track import arrivals, room_named, visits
 from .wording import QUOTED
 from .words import AMOUNT, HOW_LONG, seconds_word, times_word
 
@@ -333,10 +333,10 @@ def answer(executor: QueryExecutor, q: Query, ask: AnchoredAsk, question: str,
             return phrase(named), named
         ids[ref] = named.who["who"].character_id  # type: ignore[assignment]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
-    known = sorted({s[0] for s in visits(executor.store, res.now)}, key=len, reverse=True)
+    known = {s[0] for s in visits(executor.store, res.now)}
 
     def room(words: str) -> str:      # "lab did anyone" -> "lab"; a room the robot never was in: its first word
-        return next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), words.split()[0])
+        return room_named(known, words) or words.split()[0]
 
     ask = replace(ask, moments=tuple(replace(m, place=room(m.place)) if m.place and m.kind in ("arrive", "leave")
                                      else m for m in ask.moments))

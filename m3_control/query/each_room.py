@@ -16,7 +16,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
-from .robot_track import visits
+from .robot_track import began_in, visits
 from .words import the_place
 
 _EACH_ROOM = re.compile(r"\b(?P<w>first|last|final)\b[^?]*?\b(?:in|of|for)\s+(?:each|every)\s+(?:one\s+)?(?:of\s+"
@@ -66,8 +66,7 @@ def answer(executor: QueryExecutor, q: Query, ask: EachRoomAsk, before_time: flo
             return f"I never changed rooms: I was in {the_place(stays[0][0])} all along.", res
     else:
         for place in dict.fromkeys(s[0] for s in stays):
-            mine = [e for e in turns if any(p == place and a <= e.start < (b if b is not None else end + 1)
-                                            for p, a, b in stays)]
+            mine = [e for e in turns if began_in(e, place, stays, end)]
             spans.append((f"in {the_place(place)}", mine))
     picked = [(said, (mine[-1] if ask.last else mine[0]) if mine else None) for said, mine in spans]
     chosen = [e for _, e in picked if e is not None]

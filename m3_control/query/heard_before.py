@@ -16,7 +16,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _join, check, phrase
 from .result import QueryResult
-from .robot_track import visits
+from .robot_track import began_in, room_named, visits
 from .words import cap, the_place, times_word
 
 _ROOM = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
@@ -66,22 +66,14 @@ def answer(executor: QueryExecutor, q: Query, ask: HeardBeforeAsk,
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     stays = visits(executor.store, before_time)
-    known = sorted({s[0] for s in stays}, key=len, reverse=True)
     end = executor.store.perceived_until(before_time) or (turns[-1].end if turns else 0.0)
-
-    def room(words: str) -> str | None:
-        return next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), None)
-
-    target, source = room(ask.target), room(ask.source)
+    target, source = (room_named((s[0] for s in stays), w) for w in (ask.target, ask.source))
     for got, words in ((target, ask.target), (source, ask.source)):
         if got is None:
             return f"I can't tell: I was never in a place called the {words.split()[0].lower()}.", res
 
-    def in_room(e, place: str) -> bool:  # noqa: ANN001
-        return any(p == place and a <= e.start < (b if b is not None else end + 1) for p, a, b in stays)
-
-    there = [e for e in turns if in_room(e, target)]
-    before = [e for e in turns if in_room(e, source)]
+    there = [e for e in turns if began_in(e, target, stays, end)]
+    before = [e for e in turns if began_in(e, source, stays, end)]
     known_by = [e for e in there if any(x.character_id == e.character_id and x.start < e.start for x in before)]
     new = [e for e in there if e not in known_by]
     res.events = known_by + new + [e for e in res.events if e not in there]

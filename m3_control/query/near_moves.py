@@ -18,7 +18,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
-from .robot_track import arrivals, visits
+from .robot_track import arrivals, room_named, visits
 from .words import HOW_LONG, seconds_word, tenths, the_place
 
 _ROOM = r"(?:the\s+|my\s+|our\s+)?(?P<room>[a-z]+(?:\s+room)?)"
@@ -82,9 +82,7 @@ def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: flo
     if res.status != "ok":
         return phrase(res), res
     track = visits(executor.store, res.now)
-    known = sorted({s[0] for s in track}, key=len, reverse=True)
-    words = ask.room.lower()
-    room = next((p for p in known if f"{words} ".startswith(f"{p.lower()} ")), words.split()[0])
+    room = room_named((s[0] for s in track), ask.room) or ask.room.lower().split()[0]
     stays = [s for s in track if s[0].lower() == room.lower()]
     if not stays:
         return f"I can't tell: I was never in a place called the {room}.", res

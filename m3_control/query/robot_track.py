@@ -4,6 +4,7 @@ where it was at a moment or along a window (used by :mod:`.execute`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from m3_memory.people import PeopleFacts
@@ -219,3 +220,15 @@ def motions(store: Any, t1: float | None = None, t2: float | None = None) -> lis
             start = max(start, first_moved - spell[2])
         out.append((start, end))
     return out
+
+
+def room_named(rooms: Iterable[str], words: str) -> str | None:
+    """The room of ``rooms`` (names the robot's track holds) that ``words`` begin with ("lab did anyone" -> "lab";
+    the longest name first: "living room" before "living"), else None."""
+    return next((p for p in sorted(set(rooms), key=len, reverse=True)
+                 if f"{words.lower()} ".startswith(f"{p.lower()} ")), None)
+
+
+def began_in(e: Any, place: str, stays: list[tuple[str, float, float | None]], end: float) -> bool:
+    """Whether turn ``e`` began while the robot stayed in ``place`` (a stay still going on runs to ``end``)."""
+    return any(p == place and a <= e.start < (b if b is not None else end + 1) for p, a, b in stays)

@@ -18,7 +18,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .result import QueryResult
-from .robot_track import visits
+from .robot_track import room_named, visits
 from .words import the_place, times_word
 
 _MEAN = re.compile(r"\b(?:average|mean|typical)\s+(?:number\s+of\s+)?(?:turns|utterances|times\s+someone\s+spoke)\s+"
@@ -74,8 +74,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomTalliesAsk,
         text = f"{said} turns per room on average: {sum(res.place_counts.values())} turns in {len(rooms)} rooms " \
             f"({each}{extra})."
         return (REFUSAL if check(text, res) else text), res
-    known = sorted(rooms, key=len, reverse=True)
-    named = [next((p for p in known if f"{w.lower()} ".startswith(f"{p.lower()} ")), None) for w in ask.rooms]
+    named = [room_named(rooms, w) for w in ask.rooms]
     if any(r is None for r in named):
         word = next(w for w, r in zip(ask.rooms, named, strict=True) if r is None)
         return f"I can't tell: I was never in a place called the {word.split()[0].lower()}.", res

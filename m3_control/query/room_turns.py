@@ -15,7 +15,7 @@ from .execute import QueryExecutor
 from .frame import Query
 from .phrase import REFUSAL, check, phrase
 from .result import QueryResult
-from .robot_track import visits
+from .robot_track import began_in, room_named, visits
 from .wording import _rank
 from .words import cap, seconds_word, tenths, the_place
 
@@ -57,15 +57,13 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomTurnsAsk, before_time: fl
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     stays = visits(executor.store, before_time)
-    known = sorted({s[0] for s in stays}, key=len, reverse=True)
     end = executor.store.perceived_until(before_time) or (turns[-1].end if turns else 0.0)
     picked = []
     for n, words in ask.turns:
-        room = next((p for p in known if f"{words.lower()} ".startswith(f"{p.lower()} ")), None)
+        room = room_named((s[0] for s in stays), words)
         if room is None:
             return f"I can't tell: I was never in a place called the {words.split()[0].lower()}.", res
-        mine = [e for e in turns if any(p == room and a <= e.start < (b if b is not None else end + 1)
-                                        for p, a, b in stays)]
+        mine = [e for e in turns if began_in(e, room, stays, end)]
         which = "last" if n == -1 else ["first", "second", "third", "fourth", "fifth"][n - 1]
         if not mine or n > len(mine):
             return f"I can't compare them: I heard {len(mine) or 'no'} turn{'s' if len(mine) != 1 else ''} in " \

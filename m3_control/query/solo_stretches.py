@@ -18,6 +18,7 @@ from .frame import Query
 from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .result import QueryResult
+from .turn_sequence import one_person_runs
 from .words import seconds_word, tenths, times_word
 
 _SPAN = r"(?:stretch|period|spell|span|run|streak|stint|interval|time|while|block)"
@@ -50,16 +51,6 @@ def prepare(q: Query) -> Query:
     return Query(find="who", act="spoke", who=q.who, place=q.place, from_=q.from_, to=q.to)
 
 
-def _runs(turns: list) -> list[list]:
-    runs: list[list] = []
-    for e in turns:
-        if runs and runs[-1][-1].character_id == e.character_id:
-            runs[-1].append(e)
-        else:
-            runs.append([e])
-    return runs
-
-
 def answer(executor: QueryExecutor, q: Query, ask: SoloAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     base = replace(prepare(q), who=None)
@@ -75,7 +66,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SoloAsk, question: str,
             return phrase(ids), ids
         subject = ids[0]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
-    runs = [r for r in _runs(turns) if subject is None or r[0].character_id == subject]
+    runs = [r for r in one_person_runs(turns) if subject is None or r[0].character_id == subject]
     cond = conditions(res)
     if not runs:
         return f"{_cap(res.describe[subject]) if subject is not None else 'Nobody'} never spoke{cond}.", res

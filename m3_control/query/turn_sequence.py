@@ -212,7 +212,7 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
         if m else "twice"
     k = int(word) if word.isdigit() else _K[word]
     row = "twice" if k == 2 else f"{k} times"
-    runs = [r for r in _runs(turns) if len(r) >= k and (who is None or r[0].character_id == who)]
+    runs = [r for r in one_person_runs(turns) if len(r) >= k and (who is None or r[0].character_id == who)]
     if not runs:
         text = (f"No, {res.describe[who]} never spoke {row} in a row{where}." if who is not None else
                 f"Nobody spoke {row} in a row{where}: someone else always spoke in between.")
@@ -356,7 +356,7 @@ def _people_next(pairs: list, after: bool, o: str, where: str, res: QueryResult)
     return (REFUSAL if check(text, res) else text), res
 
 
-def _runs(turns: list) -> list[list]:
+def one_person_runs(turns: list) -> list[list]:
     """Each run of one person's turns with nobody else's words between them, in order."""
     runs: list[list] = []
     for e in turns:
@@ -369,7 +369,7 @@ def _runs(turns: list) -> list[list]:
 
 def _longest_run(turns: list, who: int | None, res: QueryResult, where: str) -> tuple[str, QueryResult]:
     """"How many times did A speak in a row at most?" (``who``), "who spoke the most times in a row?" (None)."""
-    runs = [r for r in _runs(turns) if who is None or r[0].character_id == who]
+    runs = [r for r in one_person_runs(turns) if who is None or r[0].character_id == who]
     if not runs:
         d = res.describe[who] if who is not None else "anyone"
         return f"I never heard {d}{where}.", res
@@ -425,7 +425,7 @@ def _every_change(turns: list, res: QueryResult, where: str) -> tuple[str, Query
     (or more) in a row, and when."""
     if len(turns) < 2:
         return (f"I heard nobody{where}." if not turns else f"I heard only one turn{where}."), res
-    runs = [r for r in _runs(turns) if len(r) > 1]
+    runs = [r for r in one_person_runs(turns) if len(r) > 1]
     changes = sum(1 for a, b in zip(turns, turns[1:], strict=False) if a.character_id != b.character_id)
     res.value = (len(turns), changes)
     res.events = [e for r in runs for e in r] or turns
