@@ -397,3 +397,12 @@ def test_the_room_i_stayed_in_longest(db_at):
         got = answer(ex, "In the room where I stayed longest, who spoke the most times?",
                      'find=who pick=most').answer      # (the place read from the question, resolved)
         assert got.startswith("Ann spoke most often") and "kitchen" in got, got
+
+
+@pytest.mark.parametrize("question", [
+    'What email address does the person who said "bin blue at f two now" use?',   # held-out 818: answered a quote
+    "What phone number does Ann use?",
+])
+def test_a_thing_of_someones_life_by_two_words_is_declined(s813, question):
+    got = answer(s813, question, 'find=what who="bin blue at f two now"').answer
+    assert got.startswith("I don't remember") and "saying anything about what" in got, got

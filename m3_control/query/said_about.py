@@ -126,9 +126,10 @@ _SELF = (
     # record's (not "what room did A speak in?", "what time did A arrive?", "which word did A say first?")
     (re.compile(r"^\W*(?:what|which)\s+(?P<noun>(?!(?:time|times|room|rooms|place|places|part|area|word|words|"
                 r"sentences?|things?|questions?|language|colou?rs?|numbers?|letters?|turns?|name|phrases?|ones?|"
-                r"person|people|moment|minute|second|order|kind|sort|day|hour)\b)[a-z]+)\s+(?:does|do|did)\b[^?]*?"
+                r"person|people|moment|minute|second|order|kind|sort|day|hour)\b)[a-z]+(?:\s+(?:address|number|name|"
+                r"account|handle|car|team|food|drink|game|sport|book|song|film|movie|brand|phone))?)\s+(?:does|do|did)\b[^?]*?"
                 r"QUOTED\W*\s+(?P<verb>(?!(?:say|said|tell|speak|talk|ask|mention|hear|see|repeat|mean|answer|reply|"
-                r"enter|leave|go|visit|come(?!\s+from)|arrive|sit|stand|look|start|begin|end|finish|stop|use|pick|choose|name|"
+                r"enter|leave|go|visit|come(?!\s+from)|arrive|sit|stand|look|start|begin|end|finish|stop|pick|choose|name|"
                 r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+"
                 r"(?:\s+(?:from|for|with|to|at|on|in|about))?)\b",
                 re.IGNORECASE), "{wh} {noun} they {verb}", ""),
