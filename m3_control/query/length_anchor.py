@@ -1,10 +1,10 @@
-"""A turn picked by its length, as the moment a question is relative to: "who was the last person to speak before A's
-longest turn?", "who spoke last before A's longest turn began?", "who spoke right after the longest turn?", "what
-was said just before B's shortest turn?".
+"""A named person's turn picked by its length, as the moment a question is relative to: "who was the last person to
+speak before A's longest turn?", "who spoke last before A's longest turn began?", "what was said just before B's
+shortest turn?" (anyone's longest turn, "who spoke right after the longest turn?": :mod:`.sentences`).
 
-One frame selects everyone's voice turns; the anchor is the named person's (or anyone's) longest (shortest) turn by
-its detected speech, start to end (turns within a tenth of a second of it are as long: each is said, the earliest is
-the anchor). The answer names the turn right before (after) it, who spoke it and when, or that there was none.
+One frame selects everyone's voice turns; the anchor is the named person's longest (shortest) turn by its detected
+speech, start to end (turns within a tenth of a second of it are as long: the turn next to each is said). The answer
+names the turn right before (after) it, who spoke it and when, or that there was none.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ _WHAT = re.compile(r"^\W*what\b", re.IGNORECASE)
 class LengthAnchorAsk:
     before: bool          # the turn before the anchor (else after)
     shortest: bool        # the anchor is the shortest turn (else the longest)
-    owner: str | None     # whose turn (their words or name); None: anyone's
+    owner: str            # whose turn (their words or name)
     words: bool           # what was said (else who)
 
 
@@ -63,22 +63,20 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthAnchorAsk,
     res = executor.run(base, before_time)
     if res.status != "ok":
         return phrase(res), res
-    owner = None
-    if ask.owner is not None:
-        ids = named_ids(executor, base, [ask.owner], res, before_time)
-        if isinstance(ids, QueryResult):
-            return phrase(ids), ids
-        owner = ids[0]
+    ids = named_ids(executor, base, [ask.owner], res, before_time)
+    if isinstance(ids, QueryResult):
+        return phrase(ids), ids
+    owner = ids[0]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
-    mine = [e for e in turns if owner is None or e.character_id == owner]
+    mine = [e for e in turns if e.character_id == owner]
     if not mine:
-        return f"I did not hear {res.describe[owner] if owner is not None else 'anyone'}.", res
+        return f"I did not hear {res.describe[owner]}.", res
     length = {e: e.end - e.start for e in mine}
     best = min(length.values()) if ask.shortest else max(length.values())
     ties = [e for e in mine if abs(length[e] - best) <= 0.05]
     side = "before" if ask.before else "after"
     word = "shortest" if ask.shortest else "longest"
-    whose = f"{res.describe[owner]}'s" if owner is not None else "the"
+    whose = f"{res.describe[owner]}'s"
     res.seconds = {**res.seconds, -1: tenths(best)}
     res.value = (len(ties),)
     res.steps.append({"step": f"the turn right {side} the {word} turn", "anchors": [round(e.start, 1) for e in ties]})

@@ -1,9 +1,9 @@
 """Whether any turn was longer (shorter) than a length: "was any turn in the porch longer than two seconds?", "did any
 turn in the workshop last more than two seconds?" (how many were: the frame's ``by=turn times>N``).
 
-One frame selects the voice turns in the frame's place and window; a turn's length is its detected speech, start to
-end. The answer gives the count (or yes / no) with the turns that meet it, or the longest (shortest) turn where none
-does, checked against that result.
+One frame selects the voice turns in the frame's place and window (:func:`.turn_gaps.prepare`: no window the question
+does not say); a turn's length is its detected speech, start to end. The answer says yes with the turns that meet it,
+or no with the longest (shortest) turn, checked against that result.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query
-from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .phrase import REFUSAL, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
+from .turn_gaps import prepare
 from .turn_sequence import people_in
-from .words import AMOUNT, says_window, seconds_word, tenths
+from .words import AMOUNT, seconds_word, tenths
 
 _TURN = r"(?:turns?|utterances?|sentences?|remarks?)"
 _THAN = rf"(?:(?P<cmp>longer|shorter|more|less|under|over)\s+(?:than\s+)?(?P<n>{AMOUNT}))"
@@ -29,7 +30,6 @@ _ANY = re.compile(rf"^\W*(?:was|were|did|is)\s+(?:there\s+)?(?:any|a|some)\s+(?:
 class LongTurnsAsk:
     seconds: float
     longer: bool      # longer than N (else shorter)
-    count: bool       # how many (else whether any)
 
 
 def asks_long_turns(question: str) -> LongTurnsAsk | None:
@@ -38,14 +38,7 @@ def asks_long_turns(question: str) -> LongTurnsAsk | None:
     m = _ANY.match(question)     # (how many turns were longer than N: the frame's by=turn times>N)
     if m is None or (n := time_of(m.group("n"))) is None:
         return None
-    return LongTurnsAsk(n, m.group("cmp").lower() in ("longer", "more", "over"), count=False)
-
-
-def prepare(q: Query, question: str | None = None) -> Query:
-    """The voice turns in the frame's place and window (no window where ``question`` says none: "longer than two
-    seconds" is a length)."""
-    keep = question is None or says_window(question)
-    return Query(find="who", act="spoke", place=q.place, from_=q.from_ if keep else None, to=q.to if keep else None)
+    return LongTurnsAsk(n, m.group("cmp").lower() in ("longer", "more", "over"))
 
 
 def answer(executor: QueryExecutor, q: Query, ask: LongTurnsAsk, before_time: float | None) -> tuple[str, QueryResult]:
@@ -71,8 +64,7 @@ def answer(executor: QueryExecutor, q: Query, ask: LongTurnsAsk, before_time: fl
     if not hits:
         e = (max if ask.longer else min)(turns, key=lambda x: length[x])
         res.events = [e] + [x for x in res.events if x is not e]
-        lead = "None" if ask.count else "No"
-        text = f"{lead}: no turn{cond} was {word} than {limit}; the {'longest' if ask.longer else 'shortest'} of " \
+        text = f"No: no turn{cond} was {word} than {limit}; the {'longest' if ask.longer else 'shortest'} of " \
             f"the {len(turns)} was {shown(e)} ({res.describe[e.character_id]} at " \
             f"{res.say(e.start)})."
         return (REFUSAL if check(text, res) else text), res
@@ -80,8 +72,5 @@ def answer(executor: QueryExecutor, q: Query, ask: LongTurnsAsk, before_time: fl
     each = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({shown(e)})"
                      for e in hits)
     were = "was" if len(hits) == 1 else "were"
-    text = f"{len(hits)} of the {len(turns)} turns{cond} {were} {word} than {limit}: {each}." if ask.count else \
-        f"Yes, {len(hits)} of the {len(turns)} turns{cond} {were} {word} than " \
-        f"{limit}: {each}."
-    text = _cap(text)
+    text = f"Yes, {len(hits)} of the {len(turns)} turns{cond} {were} {word} than {limit}: {each}."
     return (REFUSAL if check(text, res) else text), res

@@ -122,9 +122,7 @@ def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: flo
     res.steps.append({"step": f"the last turn after {moved}", "turns after": len(after)})
     last = "the last turn there" if ask.in_stay else "the last turn I heard"
     text = f"{seconds_word(began)}: {moved} at {res.say(t)}, and {last} began at {res.say(e.start)} " \
-        f"({_who_said(res, e)}, ending {seconds_word(ended)} after I arrived)."
-    if ask.leave:
-        text = text.replace("after I arrived", "after I left")
+        f"({_who_said(res, e)}, ending {seconds_word(ended)} after I {'left' if ask.leave else 'arrived'})."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 

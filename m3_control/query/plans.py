@@ -228,7 +228,7 @@ def plan_for(question: str) -> Plan | None:
     against = long_turns.asks_long_turns(question)
     if against is not None:
         return Plan("long_turns", lambda ex, q, t: long_turns.answer(ex, q, against, t),
-                    prepare=lambda q: long_turns.prepare(q, question), people_from_question=False)
+                    prepare=lambda q: turn_gaps.prepare(q, question), people_from_question=False)
     by_room = room_turns.asks_room_turns(question)
     if by_room is not None:
         return Plan("room_turns", lambda ex, q, t: room_turns.answer(ex, q, by_room, t), prepare=room_turns.prepare,

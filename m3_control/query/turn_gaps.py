@@ -106,7 +106,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float |
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
     text = _average(res, turns, cond) if ask.kind == "average" else _overlaps(res, turns, cond) if \
         ask.kind == "overlap" else _quick(res, turns, cond, ask) if ask.kind == "quick" else \
-        _quickest(res, turns, cond, anyone=ask.kind == "closest")
+        _quickest(res, turns, cond) if ask.kind == "quickest" else _closest_pair(res, _waits(turns), cond)
     return (REFUSAL if check(text, res) else _cap(text)), res
 
 
@@ -171,13 +171,10 @@ def _quick(res: QueryResult, turns: list, cond: str, ask: GapsAsk) -> str:
         f"it ended: {each}."
 
 
-def _quickest(res: QueryResult, turns: list, cond: str, anyone: bool = False) -> str:
+def _quickest(res: QueryResult, turns: list, cond: str) -> str:
     """"The quickest reply was B's at 00:14, 0.4 seconds after A stopped (A at 00:10)": of the turns that follow
-    another person's turn, the one that began soonest after it ended (``anyone``: of all two turns in a row, one
-    person's two included: "the two consecutive turns closest together")."""
-    replies = [(a, b, w) for a, b, w in _waits(turns) if anyone or a.character_id != b.character_id]
-    if anyone:
-        return _closest_pair(res, replies, cond)
+    another person's turn, the one that began soonest after it ended."""
+    replies = [(a, b, w) for a, b, w in _waits(turns) if a.character_id != b.character_id]
     if not replies:
         return f"nobody replied to anyone{cond}: every turn followed one of the same person's."
     best = min(w for _, _, w in replies)
@@ -202,7 +199,7 @@ def _quickest(res: QueryResult, turns: list, cond: str, anyone: bool = False) ->
 
 def _closest_pair(res: QueryResult, pairs: list, cond: str) -> str:
     """"The two turns in a row closest together were A's at 00:20 and B's at 00:24, 1.9 seconds apart (end to
-    start)": every tie said."""
+    start)": of every two turns in a row (:func:`_waits`, one person's two included), every tie said."""
     best = min(w for _, _, w in pairs)
     top = [(a, b, w) for a, b, w in pairs if w <= best + 0.05]
     res.events = [x for a, b, _ in top for x in (a, b)] + [e for e in res.events if all(e is not a and e is not b
