@@ -82,8 +82,8 @@ _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|ent
                           r"stay|stayed|spend|spent|visit|visited|move|moved|been|walked|was I|were we|am I)\b",
                           re.IGNORECASE)
 # a number of times: digits or number words, once / twice / thrice ("exactly 4 times", "more than three times")
-_COUNT_WORDS = re.compile(r"\b(?:\d+|zero|one(?=\s+times?\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                          r"twelve|thirteen|"
+_COUNT_WORDS = re.compile(r"\b(?:\d+|zero|(?:one|single)(?=\s+(?:times?|turns?|utterances?)\b)|two|three|four|five|"
+                          r"six|seven|eight|nine|ten|eleven|twelve|thirteen|"
                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|twice|thrice|"
                           r"once(?!\s+(?:it|he|she|they|i|we|you|the|that|this|someone|somebody|everyone)\b))\b",
                           re.IGNORECASE)
@@ -467,6 +467,7 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             q = replace(q, pick=said.pop())
             added.append(f"pick={q.pick}: the question's {q.pick} outside its relation's clause")
     q = rank_from_end(rank_of_person(q, plain, added, to_a_moment), plain, added)
+    q = ranking.exact_count(q, plain, added)   # ("how many people had only one turn?": times=1)
     q = own_nth_time(recent_is_last(rank_by_count(q, plain, added), plain, added), plain, quoted, added)
     if q.rel is None:   # a relation read as the person's own n-th turn is no complaint any more
         missing = [m for m in missing if not m.startswith("nothing about order in time")]
@@ -519,11 +520,10 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
         added.append(f"act={q.act} dropped: meeting someone is seeing or hearing them")
         q = replace(q, act=None)
     if q.place is None and q.find != "same" and not q.not_place and not (  # (neither the one nor the other: none)
-            q.find == "where" and EITHER_PLACE.search(plain)):     # a choice of places is no place (place_choice)
-        place = place_of_question(question, known_places)
-        if place is not None:
-            q = replace(q, place=place)
-            added.append(f"place={place!r} from the question")
+            q.find == "where" and EITHER_PLACE.search(plain)) and \
+            (place := place_of_question(question, known_places)) is not None:   # (a choice of places is none)
+        q = replace(q, place=place)
+        added.append(f"place={place!r} from the question")
     q = anchor_there(q, plain, added)   # (with the place the question names: "after A's last turn there")
     q = move_moments(q, plain, known_places, stays, added, missing)
     q = robot_room_forms(q, plain, known_places, stays, added, missing,

@@ -135,6 +135,24 @@ _FIRST_IN_PLACE = re.compile(
     r"(?:were|was)\s+(?:in|at)\b)", re.IGNORECASE)
 
 
+# "whose last turn was in the porch?", "which people spoke for the last time in the garden?": the mirror, the people
+# whose very last words were there
+_LAST_IN_PLACE = re.compile(
+    r"^\W*(?:who|whom|whose|which|name|list|how\s+many|tell\s+me\s+who)\b[^?]*?(?:\bfor\s+the\s+(?:very\s+)?"
+    r"(?:last|final)\s+time\s+(?:(?:while|when)\s+(?:I\s+was\s+|we\s+were\s+)?)?(?:in|at)\b|\b(?:very\s+)?"
+    r"(?:last|final)\s+(?:turns?|words|time\s+speaking)\s+(?:were|was|came|happened|took\s+place)\s+(?:in|at)\b)",
+    re.IGNORECASE)
+
+
+def asks_last_in_place(question: str) -> str | None:
+    """"who" or "count" when the question asks for the people last heard in a place (their last turn there), else
+    None."""
+    if _LAST_IN_PLACE.match(question) is None or re.search(r"\b(?:i|we)\s+(?:last\s+)?(?:went|entered|arrived|got|"
+                                                            r"came|walked|left)\b", question, re.IGNORECASE):
+        return None
+    return "count" if _COUNT.match(question) else "who"
+
+
 def asks_first_in_place(question: str) -> str | None:
     """"who" or "count" when the question asks for the people first heard in a place, else None."""
     if _FIRST_IN_PLACE.match(question) is None or re.search(r"\b(?:i|we)\s+(?:first\s+)?(?:went|entered|arrived|"
@@ -190,8 +208,9 @@ def prepare_place(q: Query) -> Query:
 
 
 def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str, before_time: float | None,
-                          nth: int | None = None) -> tuple[str, QueryResult]:
-    """(the answer, a result naming the people whose first turn was in the place, with those turns)."""
+                          nth: int | None = None, last: bool = False) -> tuple[str, QueryResult]:
+    """(the answer, a result naming the people whose first turn (``last``: last turn) was in the place, with those
+    turns)."""
     if q.place is None:
         return REFUSAL, executor.run(q, before_time)
     there = executor.run(q, before_time)
@@ -201,6 +220,8 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str, before_t
             return phrase(res), res
     place = find_place(load_places(executor.store), q.place)
     name = place.name if place is not None else q.place
+    if last:
+        return _last_in_place(executor, everyone, there, name, kind)
     firsts = [p.events[0] for p in everyone.people if p.events]
     executor.place_turns(everyone, firsts)
     new = sorted((p for p in everyone.people if p.events and everyone.places.get(p.events[0].id) == name),
@@ -226,6 +247,40 @@ def answer_first_in_place(executor: QueryExecutor, q: Query, kind: str, before_t
         merged.events = merged.events + [opener.events[0]]
         text += f" The first to speak there was {merged.describe.get(opener.character_id, opener.description)} " \
             f"(at {everyone.say(opener.first)}), whom I had heard before."
+    if check(text, merged):
+        return REFUSAL, merged
+    return _cap(text), merged
+
+
+def _last_in_place(executor: QueryExecutor, everyone: QueryResult, there: QueryResult, name: str,
+                   kind: str) -> tuple[str, QueryResult]:
+    """The people whose last turn (of all) was in the place, each with its time; the people heard there who spoke
+    again elsewhere said too (with where they last spoke)."""
+    lasts = [p.events[-1] for p in everyone.people if p.events]
+    executor.place_turns(everyone, lasts)
+    gone = sorted((p for p in everyone.people if p.events and everyone.places.get(p.events[-1].id) == name),
+                  key=lambda p: p.events[-1].start)
+    merged = replace(everyone)
+    merged.people, merged.events, merged.value = gone, [p.events[-1] for p in gone], len(gone)
+    merged.steps = [{"step": "heard, whose last turn was in the place", "frames": [r.query.compact() for r in
+                                                                                   (everyone, there)]}] + \
+        everyone.steps + there.steps
+    said = [f"{merged.describe.get(p.character_id, p.description)} (last at {everyone.say(p.events[-1].start)})"
+            for p in gone]
+    again = [p for p in there.people if all(p.character_id != g.character_id for g in gone)]
+    later = [next(x for x in everyone.people if x.character_id == p.character_id) for p in again]
+    merged.events = merged.events + [x.events[-1] for x in later]
+    others = _join([f"{merged.describe.get(x.character_id, x.description)} (last at {everyone.say(x.events[-1].start)}"
+                    + (f" in the {everyone.places[x.events[-1].id]}" if everyone.places.get(x.events[-1].id) else "")
+                    + ")" for x in later])
+    if kind == "count":
+        text = f"{len(gone)}: {_join(said)} spoke for the last time in the {name}." if gone else \
+            f"None: everyone I heard in the {name} spoke again after it."
+    else:
+        text = f"{_join(said)} spoke for the last time in the {name}." if gone else \
+            f"Nobody: everyone I heard in the {name} spoke again after it."
+    if later:
+        text += f" Heard there too but speaking again elsewhere: {others}."
     if check(text, merged):
         return REFUSAL, merged
     return _cap(text), merged

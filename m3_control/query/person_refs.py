@@ -25,6 +25,7 @@ from typing import Any
 from m3_memory.people import Turn
 
 from .frame import Query
+from .heard_earlier import asks_heard_earlier
 from .phrase import phrase
 from .wording import ORDINAL_WORDS
 from .words import ordinal_word
@@ -76,7 +77,8 @@ class PersonRef:
 def ranked_ref(question: str) -> re.Match | None:
     """The one speaker the question names by rank inside a question about them, else None (see the docstring)."""
     refs = list(_REF.finditer(question))
-    if len(refs) != 1 or _RANK_AGAINST.search(question):
+    if len(refs) != 1 or _RANK_AGAINST.search(question) or asks_heard_earlier(question):
+        # ("did the first person to speak in the lab speak earlier too?": earlier than that turn, heard_earlier.py)
         return None
     m = refs[0]
     if (m.group("place") or m.group("place2")) and _RIGHT_NEXT.search(question[:m.start()]):

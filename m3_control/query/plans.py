@@ -11,7 +11,8 @@
 - ``room_tallies_mean`` / ``room_tallies_same``: turns per room on average, people who spoke as often in two rooms
   (:mod:`.room_tallies`)
 - ``long_turns``: turns against a length, how many or whether any (:mod:`.long_turns`)
-- ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`)
+- ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`);
+  ``heard_earlier``: whether a room's first (n-th, last) turn came from someone heard before it (:mod:`.heard_earlier`)
 - ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
   turn right before (after) someone's longest (shortest) turn (:mod:`.length_anchor`)
 - ``turn_lengths``: two turns (two people's, or one person's two) compared by their own length (:mod:`.turn_lengths`)
@@ -60,7 +61,8 @@
 - ``place_counts``: one person's turns in two places compared (:mod:`.place_counts`)
 - ``window_counts``: the turns (people) of two spans of time compared; ``minute``: the busiest (quietest) minute
   (:mod:`.window_counts`)
-- ``not_yet``: the people not heard yet at a moment; ``first_in_place``: first heard in a place (:mod:`.not_yet`)
+- ``not_yet``: the people not heard yet at a moment; ``first_in_place`` /
+  ``last_in_place``: first (last) heard in a place (:mod:`.not_yet`)
 - ``places_together`` / ``than_two``: counts added up: two places together, two people against a third
   (:mod:`.added_counts`)
 - ``in_a_row`` / ``ever_after`` / ``last_new`` / ``every_change``: turns of one person in a row, one person right
@@ -104,6 +106,7 @@ from . import (
     first_or_last,
     first_repeat,
     heard_before,
+    heard_earlier,
     length_anchor,
     listed_people,
     long_turns,
@@ -217,6 +220,11 @@ def plan_for(question: str) -> Plan | None:
     if known is not None:
         return Plan("heard_before", lambda ex, q, t: heard_before.answer(ex, q, known, t),
                     prepare=heard_before.prepare, people_from_question=False)
+    earlier = heard_earlier.asks_heard_earlier(question)
+    if earlier is not None:
+        return Plan("heard_earlier", lambda ex, q, t: heard_earlier.answer(ex, q, earlier, t),
+                    prepare=heard_earlier.prepare, check_question=question.replace(earlier.said, " "),
+                    people_from_question=False)
     repeat = first_repeat.asks_first_repeat(question)
     if repeat is not None:
         return Plan("first_repeat", lambda ex, q, t: first_repeat.answer(ex, q, repeat, question, t),
@@ -345,6 +353,10 @@ def plan_for(question: str) -> Plan | None:
     if new_after is not None:
         return Plan("first_after", lambda ex, q, t: not_yet.answer_first_after(ex, q, *new_after, t),
                     prepare=not_yet.prepare, people_from_question=False)
+    gone_there = not_yet.asks_last_in_place(question)
+    if gone_there is not None:
+        return Plan("last_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, gone_there, t, last=True),
+                    prepare=not_yet.prepare_place, people_from_question=False)
     new_there = not_yet.asks_first_in_place(question)
     if new_there is not None:
         return Plan("first_in_place", lambda ex, q, t: not_yet.answer_first_in_place(ex, q, new_there, t,

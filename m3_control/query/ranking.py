@@ -59,6 +59,30 @@ def rank_by_count(q: Query, plain: str, added: list[str]) -> Query:
     return replace(q, pick=pick, times=None, by=None)
 
 
+_EXACT_N = {"one": 1, "a single": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "once": 1, "twice": 2,
+            "thrice": 3}
+# "how many people had only one turn in the kitchen?", "which speakers took exactly two turns?": the people with that
+# many turns (a count of people; not "did A speak only once?", a yes / no of one person's)
+_EXACT = re.compile(r"^\W*(?:how\s+many\s+(?:people|persons|speakers|voices)|who|which\s+(?:people|persons|speakers|"
+                    r"voices|person|speaker|one))\b[^?]*?\b(?:took|had|spoke|talked|said\s+something|was\s+heard|"
+                    r"were\s+heard)\s+(?:exactly|only|just|precisely)\s+(?:(?P<n>one|a\s+single|two|three|four|five|\d+)\s+"
+                    r"(?:turns?|times?|utterances?)|(?P<w>once|twice|thrice))\b", re.IGNORECASE)
+
+
+def exact_count(q: Query, plain: str, added: list[str]) -> Query:
+    """"How many people had only one turn in the kitchen?" written without times=: the people with exactly that many
+    turns (times=N)."""
+    m = _EXACT.search(plain)
+    if m is None or q.times is not None or q.find not in ("who", "count_people") or q.who or q.rel or q.pick:
+        return q
+    word = " ".join((m.group("n") or m.group("w")).lower().split())
+    n = _EXACT_N.get(word) or (int(word) if word.isdigit() else None)
+    if n is None:
+        return q
+    added.append(f"times={n}: the question asks for the people with exactly {n} turn{'s' if n != 1 else ''}")
+    return replace(q, times=f"={n}", act=q.act or "spoke")
+
+
 # ("the second most recent speaker" is a rank from the end, read by the rank checks)
 _RECENT = re.compile(r"(?<!second )(?<!third )(?<!fourth )\b(most|least)\s+recent(?:ly)?\b", re.IGNORECASE)
 

@@ -4,6 +4,12 @@ been in the porch for half a minute?". It is resolved before the model reads the
 track: the robot's first arrival in that place plus the time said, written as a clock time the frame reads as any
 other ("after 0:20"). The resolution is in the trace (``stay_moment``); a place the robot never stayed in, or a stay
 shorter than the time said, is answered as such, not guessed.
+
+A window at an edge of a stay is resolved the same way: "did B speak in the last 20 seconds of my time in the porch?",
+"in my first 20 seconds in the bedroom, how many turns did I hear?", "was A heard during my final 20 seconds in the
+kitchen?" read "between 0:05 and 0:25" (the first stay there for the first seconds, the last for the last; a stay
+shorter than the time said is the whole stay, and the trace says so; a stay still going on ends at the last input the
+memory holds).
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from typing import Any
 
 from m3_memory.store.where import robot_stays
 
+from .robot_track import visits
+
 _AMOUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15,
            "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
 _LENGTH = r"(?:(?P<half{0}>half\s+a\s+minute)|(?P<n{0}>\d+(?:\.\d+)?|" + "|".join(_AMOUNT) + r")\s+" \
@@ -22,6 +30,14 @@ _STAY = re.compile(r"\b(?P<rel>after|before|once|until|till|by\s+the\s+time|when
                    r"(?:been\s+(?:(?:in|at|inside)\s+the\s+(?P<place>[a-z]+(?:\s+room)?)|there|here)\s+for\s+(?:about\s+)?"
                    + _LENGTH.format("") + r"|spent\s+(?:about\s+)?" + _LENGTH.format("2") + r"\s+(?:in|at|inside)\s+"
                    r"the\s+(?P<place2>[a-z]+(?:\s+room)?))\b", re.IGNORECASE)   # ("after I had spent 10 s in the lab")
+# "in the last 20 seconds of my time in the porch", "my first 20 seconds in the bedroom", "during the final minute I
+# spent in the lab", "in the first 30 seconds of my stay in the garden"
+_EDGE = re.compile(r"\b(?:(?:in|during|within|over|throughout)\s+)?(?:the\s+(?P<edge>first|last|final|opening|"
+                   r"closing)\s+" + _LENGTH.format("") +
+                   r"\s+(?:of\s+(?:my|our)\s+(?:time|stay|visit)\s+(?:in|at|inside|to)|"
+                   r"(?:that\s+)?(?:i|we)\s+(?:spent|was|were|stayed)\s+(?:in|at|inside))|(?:my|our)\s+"
+                   r"(?P<edge2>first|last|final|opening|closing)\s+" + _LENGTH.format("2") +
+                   r"\s+(?:in|at|inside))\s+the\s+(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 _REL = {"once": "after", "by the time": "before", "till": "until", "when": "at"}
 
 
@@ -39,7 +55,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     """(the question with the moment as a clock time, the resolution) or (the question unchanged, None)."""
     m = _STAY.search(question)
     if m is None:
-        return question, None
+        return _edge_window(question, executor, before_time)
     stays = robot_stays(executor.store, before_time)
     names = {p for p, _, _ in stays}
     place = (m.group("place") or m.group("place2") or "").lower() or _place_before(question[:m.start()], names)
@@ -71,6 +87,39 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     clock = say(at)
     asked = question[:m.start()] + f"{rel} {clock}" + question[m.end():]
     return asked, StayMoment(said, at, f"I got to the {place} at {say(start)}")
+
+
+def _edge_window(question: str, executor: Any, before_time: float | None) -> tuple[str, StayMoment | None]:
+    """"The last 20 seconds of my time in the porch": (the question with that window as two clock times, the
+    resolution), or (the question unchanged, None) where it names no such window."""
+    m = _EDGE.search(question)
+    if m is None:
+        return question, None
+    stays = visits(executor.store, before_time)   # (a moment driving through a place is no time there)
+    place = m.group("place").lower()
+    mine = [(start, end) for p, start, end in stays if p.lower() == place]
+    said = m.group(0)[re.match(r"(?:(?:in|during|within|over|throughout)\s+)?", m.group(0), re.IGNORECASE).end():]
+    if not mine:
+        if {p.lower() for p, _, _ in stays} and place not in {p.lower() for p, _, _ in stays}:
+            return question, StayMoment(said, None, f"I was never in the {place}")
+        return question, None
+    first = (m.group("edge") or m.group("edge2")).lower() in ("first", "opening")
+    amount, unit = m.group("n") or m.group("n2"), m.group("unit") or m.group("unit2")
+    half = m.group("half") or m.group("half2")
+    n = 30.0 if half else float(_AMOUNT.get(amount.lower(), 0) or amount)
+    seconds = n * 60 if (unit or "").lower().startswith("min") else n
+    start, end = mine[0] if first else mine[-1]
+    timeline = executor.store.timeline()
+    now = timeline.now(before_time)
+    if end is None:   # still there: the stay so far, to the last input the memory holds
+        end = executor.store.perceived_until(before_time) or now or start
+    a, b = (start, min(end, start + seconds)) if first else (max(start, end - seconds), end)
+    why = f"I was in the {place} from {timeline.say(start, now)} to {timeline.say(end, now)}"
+    if end - start < seconds:
+        why += f" (only {round(end - start)} seconds: the window is the whole stay)"
+    asked = question[:m.start()] + f"between {timeline.say(a, now)} and {timeline.say(b, now)} in the " \
+        f"{m.group('place')}" + question[m.end():]
+    return asked, StayMoment(said, a, why)
 
 
 def _place_before(text: str, names: set[str]) -> str | None:

@@ -1,6 +1,7 @@
 """Pairs of people by how often their turns came one right after the other: "which two people most often spoke one
 right after the other?", "which pair of people most often took turns right after each other?", "which two speakers
-least often followed each other?".
+least often followed each other?", "which two people never spoke one right after the other?" (every pair of the
+people heard there with no such exchange, in either order).
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 counts each two adjacent turns of two different people as one exchange of that pair, in either order. The answer
@@ -34,11 +35,14 @@ _ADJACENT = (r"(?:\b(?:one|each)\s+(?:(?:right|just|immediately|directly)\s+)?af
 _PAIR = re.compile(rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?\b{_OFTEN}[^?]*?{_ADJACENT}|"
                    rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?{_ADJACENT}[^?]*?\b{_OFTEN}|"
                    rf"^\W*who\s+(?:most|least)\s+often\s+(?:spoke|talked)\s+{_ADJACENT}", re.IGNORECASE)
+_NEVER = re.compile(rf"^\W*(?:which|what)\s+{_TWO}\b[^?]*?\bnever\b[^?]*?(?:{_ADJACENT}|\b(?:right|just|"
+                    r"immediately|directly)\s+after\s+(?:the\s+)?other\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class PairsAsk:
     least: bool = False     # the pair that least often followed each other (of the pairs that ever did)
+    never: bool = False     # every pair that never did
     people: tuple[str, ...] = ()   # "how many times did A and B go back and forth?": that pair's exchanges
 
 
@@ -50,6 +54,8 @@ def asks_pairs(question: str) -> PairsAsk | None:
         return PairsAsk(people=tuple(named))
     if quoted:
         return None
+    if _NEVER.search(question):
+        return PairsAsk(never=True)
     m = _PAIR.search(question)
     if m is None:
         return None
@@ -73,6 +79,8 @@ def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float 
         return text, res
     pairs = Counter(frozenset((a.character_id, b.character_id)) for a, b in near)
     ordered = Counter((a.character_id, b.character_id) for a, b in near)
+    if ask.never:
+        return _never(res, turns, pairs, near, where)
     if ask.people:
         return _one_pair(executor, res, near, ordered, ask, where, before_time)
     pick = min if ask.least else max
@@ -99,6 +107,31 @@ def answer(executor: QueryExecutor, q: Query, ask: PairsAsk, before_time: float 
     nxt = f"; next, {'; '.join(said(p) for p in rest if pairs[p] == pairs[rest[0]])}" if rest else ""
     text = _cap(f"{lead} spoke one right after the other {word} often{where}{many}, of {len(near)} changes of "
                 f"speaker{nxt}.")
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _never(res: QueryResult, turns: list, pairs: Counter, near: list, where: str) -> tuple[str, QueryResult]:
+    """"A and C never spoke one right after the other (of 3 people heard, 5 changes of speaker); the other pairs
+    did: A and B 3 times, B and C twice."."""
+    people = list(dict.fromkeys(e.character_id for e in turns))
+    every = [frozenset((a, b)) for i, a in enumerate(people) for b in people[i + 1:]]
+    never = [p for p in every if not pairs[p]]
+    res.value = tuple(sorted({len(never), len(people), len(near), *pairs.values()}))
+
+    def both(p: frozenset) -> str:
+        a, b = sorted(p, key=people.index)
+        return f"{res.describe[a]} and {res.describe[b]}"
+
+    did = "; ".join(f"{both(p)} {times_word(pairs[p])}" for p in sorted(pairs, key=lambda p: -pairs[p]))
+    heard = f"of {len(people)} people heard{where}, {len(near)} changes of speaker"
+    if not never:
+        text = f"No two people: every pair of the {len(people)} people I heard{where} spoke one right after the " \
+               f"other at least once ({did})."
+    else:
+        res.events = [e for e in turns if any(e.character_id in p for p in never)]
+        text = f"{'; '.join(both(p) for p in never)} never spoke one right after the other ({heard})" + \
+            (f"; the other pairs did: {did}." if did else ".")
+    text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 
 

@@ -62,6 +62,10 @@ _OF_RECORDING = re.compile(r"\b(?:share|fraction|proportion|percentage|part|port
 # "of B's turns", "of Ann's speaking time": the person's own turns (speech) are the whole
 _OWN = re.compile(r"\bof\s+[^?]*?(?:'s|’s)\s+(?:own\s+|total\s+)?(?:turns|speaking\s+time|talking\s+time|talk\s+time|"
                   r"speech|talking|talk|time|utterances)\b", re.IGNORECASE)
+# "what share of the office's turns did A take?": the turns of a room (of the recording, of a minute), A's part of
+# them, not A's own turns
+_WHOLE_OWNER = re.compile(r"^of\s+(?:the|my|this|that)\s+(?:[a-z]+\s+){0,2}?(?!(?:person|one|speaker|man|woman|voice|"
+                          r"people|speakers)(?:'s|’s))[a-z]+(?:'s|’s)\s", re.IGNORECASE)
 _TOGETHER = re.compile(r"^\W*(?:how\s+(?:many|much|long)|what\s+(?:was|is)\s+the\s+(?:total|combined|sum))\b[^?]*?"
                        r"\b(?:together|combined|between\s+them|altogether|jointly|put\s+together|in\s+total)\b",
                        re.IGNORECASE)
@@ -135,7 +139,9 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("share", (people[0],), seconds=not _BY_TURNS.search(plain), half="less" if less else "more")
     if _SHARE.search(plain) and len(people) == 1:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
-        return StatsAsk("share", (people[0],), seconds=by_seconds, own=bool(_OWN.search(plain)))
+        own = _OWN.search(plain)
+        own = own if own is None or not _WHOLE_OWNER.search(own.group(0)) else None   # ("of the office's turns")
+        return StatsAsk("share", (people[0],), seconds=by_seconds, own=own is not None)
     if _RATIO.search(plain) and len(people) == 2:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\b(?:times|turns?)\b", plain, re.I)
         return StatsAsk("ratio", tuple(people), seconds=by_seconds)
