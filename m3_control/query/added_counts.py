@@ -24,7 +24,7 @@ from .words import times_word
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
 _TWO_PLACES = re.compile(rf"\b(?:in|at)\s+{_PLACE.format('a')}\s+and\s+(?:in\s+|at\s+)?{_PLACE.format('b')}"
                          r"(?:\s+(?:combined|together|altogether|all\s+together|in\s+total|in\s+all|put\s+together|"
-                         r"taken\s+together|between\s+them))?\s*[?.!]?\s*$", re.IGNORECASE)
+                         r"taken\s+together|between\s+them))?(?:\s*[?.!]?\s*$|\s*,)", re.IGNORECASE)
 _HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<people>(?:different\s+)?(?:people|persons|speakers|voices)\b)?",
                        re.IGNORECASE)
 _NOT_PLACES = frozenset(("one", "two", "time", "times", "often", "there", "here", "people", "person", "then", "also",
@@ -33,6 +33,7 @@ _THAN_TWO = re.compile(r"\b(?P<word>more|less|fewer)\b[^?]*?\bthan\s+(?P<x>[^?]+
                        r"(?:\s+(?:combined|together|altogether|put\s+together|added\s+up|taken\s+together))?"
                        r"\s*[?.!]?\s*$", re.IGNORECASE)
 _NAME = re.compile(r"^[A-Z][a-z'\-]+$")
+_SECONDS = re.compile(r"\bhow\s+(?:many\s+seconds|long|much\s+time)\b", re.IGNORECASE)
 
 
 def _ref(words: str, quoted: list[str]) -> str | None:
@@ -48,6 +49,7 @@ def _ref(words: str, quoted: list[str]) -> str | None:
 class PlacesAsk:
     places: tuple[str, str]
     people: bool                    # different people (each once), else turns
+    seconds: bool = False           # one person's seconds of speech, not their turns
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,8 @@ def asks_places_together(question: str) -> PlacesAsk | None:
     """"How many ... in X and Y (together)?": the two places whose counts are added, or None ("in both X and Y"
     asks who was in each, not a sum)."""
     how = _HOW_MANY.match(question)
-    if how is None or len(quotes_of(question)) > 1:
+    seconds = _SECONDS.search(question)     # "adding up B's turns in X and Y, how many seconds was that?"
+    if (how is None and seconds is None) or len(quotes_of(question)) > 1:
         return None
     m = _TWO_PLACES.search(QUOTED.sub(" quoted ", question))
     if m is None or re.search(r"\bboth\s+(?:in\s+|at\s+)?(?:the\s+|my\s+)?" + re.escape(m.group("a")) + r"\b",
@@ -70,7 +73,8 @@ def asks_places_together(question: str) -> PlacesAsk | None:
     a, b = m.group("a").lower(), m.group("b").lower()
     if a in _NOT_PLACES or b in _NOT_PLACES or a == b:
         return None
-    return PlacesAsk((a, b), bool(how.group("people")))
+    people = bool(how and how.group("people"))
+    return PlacesAsk((a, b), people, seconds=seconds is not None and not people)
 
 
 def asks_than_two(question: str) -> ThanTwoAsk | None:
@@ -132,6 +136,8 @@ def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: s
         text = f"{len(merged.people)} different {'person' if len(merged.people) == 1 else 'people'}: I heard " \
             f"{each[0]} and {each[1]} (each person counted once)."
         merged.value = len(merged.people)
+    elif ask.seconds:
+        return _seconds_together(results, merged, names)
     else:
         who = "people" if frame.who is None else results[0].describe[results[0].who["who"].character_id]  # type: ignore
         each = [f"{times_word(n) if n else 'never'} in the {place}" for n, place in zip(counts, names, strict=True)]
@@ -143,6 +149,23 @@ def answer_places(executor: QueryExecutor, q: Query, ask: PlacesAsk, question: s
         merged.value = total
     merged.place_counts = dict(zip(names, counts, strict=True))
     return text, merged
+
+
+def _seconds_together(results: list[QueryResult], merged: QueryResult, names: list[str]) -> tuple[str, QueryResult]:
+    """"A spoke for 9.6 seconds in the lab and the porch together: 3.8 seconds (2 turns) in the lab and 5.7 seconds (3
+    turns) in the porch." (detected speech, in tenths)."""
+    who = "People" if results[0].query.who is None else \
+        _cap(results[0].describe[results[0].who["who"].character_id])  # type: ignore[index]
+    secs = [sum(e.end - e.start for e in r.events if e.kind == "voice") for r in results]
+    turns = [len([e for e in r.events if e.kind == "voice"]) for r in results]
+    merged.seconds = {**merged.seconds, -1: round(sum(secs), 1), -2: round(secs[0], 1), -3: round(secs[1], 1)}
+    merged.value = tuple(turns)
+    each = [f"{s:.1f} seconds ({t} turn{'s' if t != 1 else ''}) in the {p}" for s, t, p in
+            zip(secs, turns, names, strict=True)]
+    text = f"{who} spoke for {sum(secs):.1f} seconds in the {names[0]} and the {names[1]} together: {each[0]} and " \
+        f"{each[1]}."
+    problems = [x for x in check(text, merged) if not x.startswith("count not in the result")]
+    return (REFUSAL if problems else text), merged
 
 
 def answer_than_two(executor: QueryExecutor, q: Query, ask: ThanTwoAsk, before_time: float | None

@@ -42,6 +42,7 @@ class BothAsk:
     halves: bool = False       # "in both halves of the recording": the windows are read from the memory
     negated: bool = False      # "in the lab but never in the first minute": in a, not in b
     later: bool = False        # halves: "only in the second half" (a the second half, b the first)
+    minutes: bool = False      # "both the first and the last minute": the recording's first and last 60 seconds
 
 
 # "who spoke in the lab but never (not) in (during) the first minute?", "... but not in the first 30 seconds?"
@@ -54,6 +55,13 @@ _BUT_NOT = re.compile(r"\b(?P<a>in\s+(?:the\s+|my\s+)?[a-z]+(?:\s+room)?)\s*,?\s
 _HALVES = re.compile(r"\b(?:in\s+)?(?:both\s+halves|each\s+half|(?:both\s+)?(?:in\s+)?(?:the\s+)?first\s+(?:half\s+)?"
                      r"and\s+(?:in\s+)?(?:the\s+)?second\s+(?:half|halves))\b(?:\s+of\s+(?:the\s+)?(?:recording|video|"
                      r"conversation|session|scene|time))?", re.IGNORECASE)
+
+
+# "who spoke both in the first minute and in the last minute?", "how many people spoke in both the first and the last
+# minute?": the recording's first 60 seconds and its last 60 (to the last input the memory holds)
+_EDGE_MINUTES = re.compile(r"\b(?:both\s+)?(?:in\s+|during\s+)?(?:both\s+)?the\s+first\s+(?:minute\s+)?and\s+"
+                           r"(?:in\s+|during\s+)?the\s+(?:last|final)\s+minutes?\b(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation))?",
+                           re.IGNORECASE)
 
 
 # "who spoke only in the first half?", "who was only heard during the first half of the recording?", "who spoke in
@@ -80,6 +88,8 @@ def asks_both(question: str) -> BothAsk | None:
     """Two conditions joined by "both ... and", at least one of them a time (two places: rooms.py)."""
     if len(quotes_of(question)) > 1:
         return None
+    if _EDGE_MINUTES.search(question):
+        return BothAsk(Condition("in the first minute"), Condition("in the last minute"), minutes=True)
     if _HALVES.search(question):
         return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True)
     m = _ONLY_HALF.search(QUOTED.sub(" quoted ", question))
@@ -121,6 +131,13 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
         first, second = Condition(f"in the first half (before {mid})", to=mid), \
             Condition(f"in the second half (after {mid})", from_=mid)
         ask = replace(ask, a=second if ask.later else first, b=first if ask.later else second)
+    if ask.minutes:    # the first 60 seconds and the last 60 of what was recorded (the same where it is shorter)
+        end = executor.store.perceived_until(before_time)
+        if end is None or end <= 0:
+            return "I have recorded nothing yet.", executor.run(frame, before_time)
+        a, b = mss(min(60.0, end)), mss(max(0.0, end - 60))
+        ask = replace(ask, a=Condition(f"in the first minute (before {a})", to=a),
+                      b=Condition(f"in the last minute (after {b})", from_=b))
     results, stopped = run_each(executor, [replace(frame, place=c.place, from_=c.from_, to=c.to)
                                            for c in (ask.a, ask.b)], before_time)
     if stopped is not None:
@@ -142,6 +159,9 @@ def answer(executor: QueryExecutor, q: Query, ask: BothAsk, question: str,
             f"{cap(d)} {'spoke' if both else 'did not speak'} {cond}."
     elif not both:
         text = f"{'No, n' if yes_no else 'N'}obody spoke {cond}."
+    elif re.match(r"^\W*how\s+many\b", question, re.IGNORECASE):
+        merged.value = len(both)
+        text = cap(f"{len(both)}: {join([ra.describe[c] for c in both])} spoke {cond}.")
     else:
         text = f"{'Yes, ' if yes_no else ''}{join([ra.describe[c] for c in both])} spoke {cond}."
         text = cap(text)

@@ -76,7 +76,7 @@ _ACT_WORDS = re.compile(r"^\W*(?:(?:spoke|speak|speaking|talked|talk|talking|sai
 _CLOCK = CLOCK   # m:ss, h:mm or h:mm:ss as the question wrote it (one pattern with wording.py's)
 _ORDINAL = re.compile(r"\b(first|earliest|last|final|latest|most\s+recent(?:ly)?)\b"
                       r"(?!\s+(?:\d|one\s+(?:minute|second|hour)|two|three|four|five|ten|twenty|thirty|half|few|minute|"
-                      r"minutes|second|seconds|hour))", re.IGNORECASE)
+                      r"minutes|second|seconds|hour|third|quarter))", re.IGNORECASE)
 # the robot itself moving: "when did I get to the hallway?", "how long was I in the kitchen?"
 _ROBOT_MOVES = re.compile(r"\b(?:get|got|gotten|arrive|arrived|reach|reached|enter|entered|come|came|go|went|"
                           r"stay|stayed|spend|spent|visit|visited|move|moved|been|walked|was I|were we|am I)\b",

@@ -36,7 +36,8 @@ _LEAVE = (r"left|leav(?:e|ing)|exit(?:ed|ing)?|(?:walked|went|came|drove|rolled|
 _REL = (r"(?P<rel>(?:right|just|immediately|directly)\s+(?:before|after)|before|after|since|once|as\s+soon\s+as|"
         # "at the moment I entered", "the instant I arrived in": the moment itself (at=)
         r"(?:(?:at|in)\s+)?the\s+(?:very\s+)?(?:moment|instant|second|time)(?:\s+that|\s+when)?|just\s+as|"
-        r"between|when|as|until|till|by\s+the\s+time|upon|on)")
+        # "between 0:20 and my arrival in the lab": the window up to the move, from that clock time
+        r"between\s+(?P<clock>\d{1,2}:[0-5]\d)\s+and|between|when|as|until|till|by\s+the\s+time|upon|on)")
 
 
 def _pattern(places: list[str]) -> re.Pattern:
@@ -126,7 +127,7 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
     if t is None:
         missing.append(f"the moment {move!r} (the robot's track has no such move)")
         return q
-    side = "to" if re.search(r"before|until|till|by the time", rel) else \
+    side = "to" if re.search(r"before|until|till|by the time", rel) or m.group("clock") else \
         "from" if re.search(r"after|since|once|between", rel) else "at"   # "between my arrival in X and ...": from
     if side == "at" and q.pick == "first":
         side = "from"     # "when I got to the lab, who spoke first?", "upon entering it, who spoke first?"
@@ -142,6 +143,13 @@ def move_moments(q: Query, plain: str, known_places: list[str], stays: Callable[
         fields.update(from_=f"{max(0.0, t - before):.1f}", to=f"{t + after:.1f}")
     else:
         fields[{"from": "from_", "to": "to", "at": "at"}[side]] = f"{t:.1f}"
+        # "from 0:10 until I entered the porch": a clock time the question says bounds the other side
+        clocks = {time_of(c) for c in re.findall(r"\b\d{1,2}:[0-5]\d\b", plain)}
+        other = q.from_ if side == "to" else q.to if side == "from" else None
+        if other is not None and (o := time_of(other)) in clocks and (o < t if side == "to" else o > t):
+            fields["from_" if side == "to" else "to"] = other
+        if m.group("clock") and time_of(m.group("clock")) is not None and time_of(m.group("clock")) < t:
+            fields["from_"] = m.group("clock")
         span = _SPAN_BEFORE.search(plain[:m.start()])
         n = time_of(f"{span.group('n')} {span.group('u').rstrip('s')}s") if span and side in ("to", "from") else None
         if n is not None:     # "in the last 30 seconds before I left the porch": the window ends (starts) there

@@ -46,7 +46,10 @@ _BEFORE = re.compile(r"^\W*(?:(?:was|were|did|does|is|has|had)|(?:when|where|how
                      r"(?:\s+in\s+(?:total|all))?|often|long|much\s+time)|(?:in\s+)?(?:which|what)\s+(?:room|place)|"
                      r"at\s+what\s+time)\s+(?:did|was|were|had|has))\s*$"
                      # "how many seconds of speech did I hear from the second speaker?"
-                     r"|^\W*how\s+(?:many|much|long)\b[^?]*?\b(?:hear|heard)\s+from\s*$", re.IGNORECASE)
+                     r"|^\W*how\s+(?:many|much|long)\b[^?]*?\b(?:hear|heard)\s+from\s*$"
+                     # "how long was the longest turn of the last person I heard?": their turns, by rank
+                     r"|^\W*(?:how|what|which|was|were|did)\b[^?]*?\b(?:turns?|words|speech|talk(?:ing)?)\s+(?:of|by|from)"
+                     r"\s*$", re.IGNORECASE)
 # "what did the last person to speak in the garage say first there?", "... say after 1:00?": what the ranked person
 # said, chosen among their turns by something more than the rank ("what did the third person to speak say?" is not)
 _WHAT_DID = re.compile(r"^\W*what\s+(?:did|had)\s*$", re.IGNORECASE)

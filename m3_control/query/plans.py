@@ -11,6 +11,11 @@
 - ``room_tallies_mean`` / ``room_tallies_same``: turns per room on average, people who spoke as often in two rooms
   (:mod:`.room_tallies`)
 - ``long_turns``: turns against a length, how many or whether any (:mod:`.long_turns`)
+- ``pair_gap``: how close in time a turn of one person's came to one of another's (:mod:`.pair_gaps`)
+- ``nearest_length``: the turn closest in length to one of one person's (:mod:`.length_limits`)
+- ``neighbours``: the turns right before and right after one person's turn, asked at once (:mod:`.turn_neighbours`)
+- ``count_relation``: one person's turns (seconds) against a multiple of another's, or against everyone else's
+  together (:mod:`.count_relations`)
 - ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`);
   ``heard_earlier``: whether a room's first (n-th, last) turn came from someone heard before it (:mod:`.heard_earlier`)
 - ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
@@ -100,6 +105,7 @@ from . import (
     before_move,
     both_conditions,
     choice,
+    count_relations,
     each_room,
     each_turn_next,
     everyone,
@@ -108,6 +114,7 @@ from . import (
     heard_before,
     heard_earlier,
     length_anchor,
+    length_limits,
     listed_people,
     long_turns,
     minutes_spoken,
@@ -115,6 +122,7 @@ from . import (
     near_moves,
     not_yet,
     others_than,
+    pair_gaps,
     person_gaps,
     place_counts,
     places_compared,
@@ -142,6 +150,7 @@ from . import (
     turn_average,
     turn_gaps,
     turn_lengths,
+    turn_neighbours,
     turn_order,
     turn_pairs,
     turn_rooms,
@@ -220,6 +229,21 @@ def plan_for(question: str) -> Plan | None:
     if known is not None:
         return Plan("heard_before", lambda ex, q, t: heard_before.answer(ex, q, known, t),
                     prepare=heard_before.prepare, people_from_question=False)
+    pair_gap = pair_gaps.asks_pair_gap(question)
+    if pair_gap is not None:
+        return Plan("pair_gap", lambda ex, q, t: pair_gaps.answer(ex, q, pair_gap, t), prepare=pair_gaps.prepare)
+    nearest = length_limits.asks_nearest_length(question)
+    if nearest is not None:
+        return Plan("nearest_length", lambda ex, q, t: length_limits.answer_nearest(ex, q, nearest, t),
+                    prepare=lambda q: q)
+    neighbours = turn_neighbours.asks_neighbours(question)
+    if neighbours is not None:
+        return Plan("neighbours", lambda ex, q, t: turn_neighbours.answer(ex, q, neighbours, t),
+                    prepare=turn_neighbours.prepare)
+    relation = count_relations.asks_count_relation(question)
+    if relation is not None:
+        return Plan("count_relation", lambda ex, q, t: count_relations.answer(ex, q, relation, t),
+                    prepare=count_relations.prepare)
     earlier = heard_earlier.asks_heard_earlier(question)
     if earlier is not None:
         return Plan("heard_earlier", lambda ex, q, t: heard_earlier.answer(ex, q, earlier, t),

@@ -35,6 +35,9 @@ _WHICH = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+)?(?:rooms?|p
 _ANY = re.compile(r"^\W*(?:was|were|is|are)\s+there\s+(?:a|any|one)\s+(?:rooms?|places?)\s+(?:where|in\s+which|with|"
                   r"that\s+had)\b[^?]*?\b(?:" + _CMP + r"\s+" + _N + r"|(?P<single>a\s+single|one\s+single))\s+" + _WHO
                   + r"\b", re.IGNORECASE)
+# "in how many rooms did I hear more than two different people?", "how many rooms had exactly one speaker?"
+_HOW_MANY = re.compile(r"^\W*(?:in\s+)?how\s+many\s+(?:of\s+the\s+)?(?:rooms?|places?)\b[^?]*?\b(?:" + _CMP + r"\s+"
+                       + _N + r"|(?P<single>a\s+single|one\s+single))\s+" + _WHO + r"\b", re.IGNORECASE)
 # "how many people did I hear in each room?", "how many different speakers were there per room?": every room's number
 _EACH = re.compile(r"^\W*how\s+many\s+" + _WHO + r"\b[^?]*?\b(?:in\s+each|in\s+every|per|for\s+each)\s+(?:of\s+the\s+)?"
                    r"(?:rooms?|places?)\b", re.IGNORECASE)
@@ -51,12 +54,13 @@ class RoomPeopleAsk:
     n: int
     said: str         # the question's words for it ("just one speaker")
     yes_no: bool = False
+    count: bool = False   # "in how many rooms ...?": the number of rooms that fit
 
 
 def asks_room_people(question: str) -> RoomPeopleAsk | None:
     if _EACH.search(question):
         return RoomPeopleAsk("each", 0, "")
-    m = _WHICH.search(question) or _ANY.search(question)
+    m = _WHICH.search(question) or _ANY.search(question) or _HOW_MANY.search(question)
     if m is None:
         return None
     if m.group("single"):
@@ -68,7 +72,7 @@ def asks_room_people(question: str) -> RoomPeopleAsk | None:
         if n < 0:
             return None
     return RoomPeopleAsk(cmp, n, m.group(0)[m.start("cmp" if m.group("cmp") else "single") - m.start():],
-                         yes_no=m.re is _ANY)
+                         yes_no=m.re is _ANY, count=m.re is _HOW_MANY)
 
 
 def check_question(question: str, ask: RoomPeopleAsk) -> str:
@@ -121,6 +125,10 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomPeopleAsk, question: str,
         res.value = tuple(sorted({len(v) for v in people.values()}))
         text = "; ".join(f"{_the(r)}: {many(len(people[r]))}" + (f" ({_join([res.describe[c] for c in people[r]])})"
                                                                   if people[r] else "") for r in people) + "."
+    elif ask.count:
+        res.value = tuple(sorted({*counts, len(fits), len(people)}))
+        text = f"{len(fits)} of the {len(people)} rooms had {ask.said.strip()}: " + "; ".join(room(r) for r in people) \
+            + "."
     elif not fits:
         lead = "No" if ask.yes_no else "None"
         text = f"{lead}: no room had {ask.said.strip()}; " + "; ".join(room(r) for r in people) + "."

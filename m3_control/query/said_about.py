@@ -70,6 +70,13 @@ def _thing_words(text: str) -> frozenset[str]:
     return content_words(re.sub(r"['\u2019]s\b", "", text))
 NAME_TOPIC = "their name"
 # "how old is A?", "where does A live?", "what does A like?": about A's life, which only what A said could tell
+# nouns a record's question asks for ("what time", "which room", "what word"): no thing of someone's life
+_RECORD_NOUN = (r"(?!(?:time|times|room|rooms|place|places|part|area|word|words|sentences?|things?|questions?|language|"
+                r"colou?rs?|numbers?|letters?|turns?|name|phrases?|ones?|person|people|moment|minute|second|order|kind|"
+                r"sort|day|hour|speakers?|voices?|faces?|minutes|seconds|silences?|gaps?|pauses?)\b)")
+# the same, as the second of two words ("what phone number", "which user name" are things of someone's life)
+_RECORD_HEAD = (r"(?!(?:time|times|room|rooms|place|places|part|area|words?|sentences?|turns?|phrases?|moment|minutes?|"
+                r"seconds?|order|day|hour|speakers?|voices?|faces?|silences?|gaps?|pauses?)\b)")
 _SELF = (
     (re.compile(r"^\W*how\s+old\s+(?:is|was)\b[^?]*?QUOTED", re.IGNORECASE), "their age", "age old years"),
     (re.compile(r"^\W*(?:where|what)\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>live|work|come\s+from|study|"
@@ -124,10 +131,8 @@ _SELF = (
                 r"(?P<verb>like|love|hate|prefer|want|enjoy|need)\b", re.IGNORECASE), "{wh} {noun} they {verb}", ""),
     # "what car does A drive?", "which team does A support?": a thing of A's life, by any noun and verb that are no
     # record's (not "what room did A speak in?", "what time did A arrive?", "which word did A say first?")
-    (re.compile(r"^\W*(?:what|which)\s+(?P<noun>(?!(?:time|times|room|rooms|place|places|part|area|word|words|"
-                r"sentences?|things?|questions?|language|colou?rs?|numbers?|letters?|turns?|name|phrases?|ones?|"
-                r"person|people|moment|minute|second|order|kind|sort|day|hour)\b)[a-z]+(?:\s+(?:address|number|name|"
-                r"account|handle|car|team|food|drink|game|sport|book|song|film|movie|brand|phone))?)\s+(?:does|do|did)\b[^?]*?"
+    # (a noun in two words too: "which musical instrument does A play?", "what email address does B use?")
+    (re.compile(rf"^\W*(?:what|which)\s+(?P<noun>{_RECORD_NOUN}[a-z]+(?:\s+{_RECORD_HEAD}[a-z]+)?)\s+(?:does|do|did)\b[^?]*?"
                 r"QUOTED\W*\s+(?P<verb>(?!(?:say|said|tell|speak|talk|ask|mention|hear|see|repeat|mean|answer|reply|"
                 r"enter|leave|go|visit|come(?!\s+from)|arrive|sit|stand|look|start|begin|end|finish|stop|pick|choose|name|"
                 r"call|spend|stay|appear|sound|seem|first|last|in|at|on|with|to|while|when|after|before)\b)[a-z]+"

@@ -20,11 +20,13 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor, same_sentence
 from .fidelity import quotes_of
 from .frame import Query, voice_turns
+from .length_limits import than_persons_turn
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
 from .word_counts import words_one_turn, words_ranked
+from .wording import QUOTED
 from .words import AMOUNT, WHERE_ASKED, ordinal_word, the_place, times_word
 
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\s+(?:single\s+|one\s+|individual\s+)?"
@@ -72,6 +74,7 @@ class SentenceAsk:
     per_turn: bool = False  # most_words / fewest_words: words per turn on average, not in all
     single: bool = False    # most_words / fewest_words: in one turn (each person's wordiest), not in all
     rel: str = ""           # longest / shortest: "before" / "after": the turn right before (after) that one
+    than: str | None = None  # count_over / count_under: whose longest (``nth``: "shortest") turn is the limit
 
 
 # "who spoke the longest in one go?", "who talked the longest without stopping?": one turn's length
@@ -117,6 +120,13 @@ _HOW_MANY_TURNS = r"^\W*how\s+many\s+(?:of\s+(?:the\s+|[^?]*?(?:'s|’s)\s+))?(?
 _COUNT_OVER = re.compile(_HOW_MANY_TURNS +
                          rf"[^?]*?\b(?P<cmp>longer|more|over|shorter|less|under)\s+(?:than\s+)?(?P<n>{AMOUNT})",
                          re.IGNORECASE)
+
+
+# "how many turns were longer than A's longest turn?", "how many turns lasted longer than the longest of A's turns?"
+_COUNT_THAN_TURN = re.compile(_HOW_MANY_TURNS + r"[^?]*?\b(?P<cmp>longer|more|over|shorter|less|under)\s+than\s+"
+                              r"(?:the\s+(?P<w1>longest|shortest|briefest)\s+(?:one\s+)?of\s+)?(?:the\s+person\s+who\s+"
+                              r"said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*(?:'s|’s)\s+(?:(?P<w2>longest|shortest|briefest)\s+)?"
+                              r"(?:turns?|sentences?|utterances?|ones?)\b", re.IGNORECASE)
 
 
 # "did anyone say the same sentence as A?", "who else said what A said?"
@@ -171,6 +181,13 @@ def asks_sentences(question: str) -> SentenceAsk | None:
     if m is not None:      # the limit is the average of the turns counted (seconds < 0)
         over = m.group("cmp").lower() in ("longer", "more", "over", "above")
         return SentenceAsk("count_over" if over else "count_under", question[m.start("cmp"):m.end()], seconds=-1.0)
+    m = _COUNT_THAN_TURN.search(QUOTED.sub(" QUOTED ", question))
+    if m is not None and len(people := people_in(question)) == 1:
+        # "how many turns were longer than A's longest turn?": the limit is that turn's length
+        over = m.group("cmp").lower() in ("longer", "more", "over")
+        which = (m.group("w1") or m.group("w2") or "longest").lower()
+        return SentenceAsk("count_over" if over else "count_under", "", seconds=-2.0, than=people[0],
+                           nth="shortest" if which in ("shortest", "briefest") else "longest")
     m = _COUNT_OVER.search(question)
     if m is not None and (n := time_of(m.group("n"))) is not None:
         over = m.group("cmp").lower() in ("longer", "more", "over")
@@ -247,7 +264,7 @@ def _length_said(e: object, limit: float) -> str:
 
 def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
-    frame = replace(prepare(q), who=None) if ask.kind == "same_as" else \
+    frame = replace(prepare(q), who=None) if ask.kind == "same_as" or ask.than else \
         replace(prepare(q), who=ask.who) if ask.who else prepare(q)
     res = executor.run(frame, before_time)
     if res.status != "ok":
@@ -297,6 +314,9 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         text = f"{_cap(d)} said {n} words{where} in {k}, as I heard them." if d else \
             f"I heard {n} words{where} in {k}, as speech recognition heard them."
         return (REFUSAL if check(text, res) else text), res
+    if ask.kind in ("count_over", "count_under") and ask.than:
+        return than_persons_turn(executor, res, turns, ask.than, ask.nth, ask.kind == "count_over", where,
+                                 before_time)
     if ask.kind in ("count_over", "count_under"):
         over = ask.kind == "count_over"
         mean = sum(e.end - e.start for e in turns) / len(turns)
@@ -559,3 +579,4 @@ def _next_to_length(executor: QueryExecutor, res: QueryResult, turns: list, ask:
     text = _cap("; ".join(parts)) + "."
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else text), res
+

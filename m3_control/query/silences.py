@@ -36,7 +36,14 @@ _LONGEST = re.compile(r"\b(?:(?P<nth>second|third|fourth|2nd|3rd|4th)[\s-]+)?(?P
 _LONGER = r"(?:more\s+than|longer\s+than|over|at\s+least)"
 _OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyone|anybody))\s+(?:spoke|speak|talked|"
                    rf"talk|said\s+anything|say\s+anything|was\s+(?:speaking|talking))\s+for\s+{_LONGER}\s+(?P<a>{AMOUNT})|"
-                   rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{AMOUNT})", re.IGNORECASE)
+                   rf"\b{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?{_LONGER}\s+(?P<b>{AMOUNT})|"
+                   # "did the silence ever last more than 10 seconds?"
+                   rf"\b{_QUIET}\s+(?:ever\s+)?(?:last|lasted|go\s+on|went\s+on|run|ran|stretch|stretched)\s+(?:for\s+)?"
+                   rf"{_LONGER}\s+(?P<c>{AMOUNT})", re.IGNORECASE)
+# "whose turn came just before the first silence longer than three seconds?", "who spoke last before the first pause
+# of more than 3 s?": the first silence over that length, and the turns either side of it
+_FIRST_OVER = re.compile(rf"\b(?:the\s+)?(?:very\s+)?first\s+{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?"
+                         rf"{_LONGER}\s+(?P<a>{AMOUNT})", re.IGNORECASE)
 
 
 # "was there a whole minute without any speech?", "was there any full minute with no one speaking?", "did nobody
@@ -58,6 +65,7 @@ class SilenceAsk:
     shortest: bool = False           # "the shortest pause": the least time between two turns
     whole_minute: bool = False       # a minute with no speech anywhere in the recording, its two ends included
     nth: int = 1                     # "the second-longest silence": the n-th in that order
+    first: bool = False              # "the first silence longer than 3 s": the earliest over ``over_s``
 
 
 def asks_silence(question: str) -> SilenceAsk | None:
@@ -65,9 +73,13 @@ def asks_silence(question: str) -> SilenceAsk | None:
     m = _WHOLE_MINUTE.search(question)
     if m is not None:
         return SilenceAsk(m.group(0), over_s=60.0, whole_minute=True)
+    m = _FIRST_OVER.search(question)
+    if m is not None:
+        seconds = time_of(m.group("a"))
+        return SilenceAsk(m.group(0), over_s=seconds, first=True) if seconds is not None else None
     m = _OVER.search(question)
     if m is not None:
-        seconds = time_of(m.group("a") or m.group("b"))
+        seconds = time_of(m.group("a") or m.group("b") or m.group("c"))
         return SilenceAsk(m.group(0), over_s=seconds) if seconds is not None else None
     m = _LONGEST.search(question)
     if m is None:
@@ -113,6 +125,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     if ask.over_s is not None:
         over = [g for g in gaps if g[0] > ask.over_s]
         limit = seconds_word(int(round(ask.over_s)))
+        if ask.first:
+            return _first_over(res, over, limit, where)
         if not over:
             longest = max(gaps, default=None, key=lambda g: g[0])
             most = f" (the longest was {seconds_word(int(round(longest[0])))})" if longest else ""
@@ -151,6 +165,22 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         text += f' Before it: "{a.text.strip().rstrip(".!?")}"; after it: "{b.text.strip().rstrip(".!?")}".'
     problems = [p for p in check(text, res) if not (d < 1.5 and p.startswith("count not in the result"))]
     return (REFUSAL if problems else text), res
+
+
+def _first_over(res: QueryResult, over: list, limit: str, where: str) -> tuple[str, QueryResult]:
+    """"The first silence longer than 3 seconds was 3.3 seconds, from 00:03, after A spoke ("..."), to 00:07, when B
+    spoke ("...")."."""
+    if not over:
+        return f"No silence between turns{where} lasted more than {limit}.", res
+    d, t, a, b = over[0]
+    res.value = (int(round(d)), len(over))
+    res.events = [a, b] + [e for e in res.events if e not in (a, b)]
+    length = f"{d:.1f} seconds" if d < 10 else seconds_word(int(round(d)))
+    text = f"The first silence between turns{where} longer than {limit} was {length}: from {res.say(t)}, after " \
+        f"{res.describe[a.character_id]} spoke (\"{a.text.strip().rstrip('.!?')}\", from {res.say(a.start)}), to " \
+        f"{res.say(b.start)}, when {res.describe[b.character_id]} spoke (\"{b.text.strip().rstrip('.!?')}\")."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res
 
 
 def _whole_minute(executor: QueryExecutor, res: QueryResult, where: str,

@@ -57,6 +57,12 @@ _OVERALL = re.compile(r"\b(?:overall|everyone'?s|everybody'?s|all\s+(?:the\s+)?(
                       r"(?:people|speakers)'?s?|the\s+rest))", re.IGNORECASE)
 
 
+# "the average turn in the kitchen ... in the office", "the turns in the office ... those in the lab": two rooms
+_IN_ROOM = re.compile(r"\b(?:in|at)\s+the\s+([a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+_NOT_ROOM = frozenset(("first", "second", "last", "final", "whole", "entire", "recording", "conversation", "end",
+                       "beginning", "start", "middle", "same", "other", "morning", "afternoon", "evening"))
+
+
 @dataclass(frozen=True)
 class AverageAsk:
     who: str | None      # the person (their words, or a name); None: everyone
@@ -66,6 +72,7 @@ class AverageAsk:
     yes_no: bool = False          # pair: "was A's ... longer than B's?" (else "whose ... was longer?")
     median: bool = False          # "what was the median length of A's turns?": the middle turn's, not the mean
     overall: str | None = None    # "all" | "others": one person's average against all turns' (the others')
+    places: tuple[str, ...] = ()  # two rooms' averages compared ("was the average turn in the lab longer than ...?")
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -80,6 +87,11 @@ def asks_average(question: str) -> AverageAsk | None:
     if ranked is not None and not quoted:
         return AverageAsk(None, "most" if ranked.group("w").lower() in _MOST else "least")
     people = people_in(question)
+    rooms = list(dict.fromkeys(m.group(1).lower() for m in _IN_ROOM.finditer(plain)
+                               if m.group(1).lower() not in _NOT_ROOM))
+    if len(rooms) == 2 and not people and _COMPARED.search(plain):
+        return AverageAsk(None, places=tuple(rooms), shorter=bool(re.search(r"\bshorter\b", plain, re.IGNORECASE)),
+                          yes_no=bool(YES_NO_QUESTION.match(question)))
     if len(people) == 2 and _COMPARED.search(plain):
         return AverageAsk(None, pair=tuple(people), shorter=bool(re.search(r"\bshorter\b", plain, re.IGNORECASE)),
                           yes_no=bool(YES_NO_QUESTION.match(question)))
@@ -104,6 +116,8 @@ def prepare(q: Query) -> Query:
 
 def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
     """"The person who said X spoke 6 times, 1.9 seconds a turn on average (11.6 seconds in all)."."""
+    if ask.places:
+        return _rooms(executor, q, ask, before_time)
     if ask.pair or ask.overall:
         return _pair(executor, q, ask, before_time)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
@@ -243,3 +257,35 @@ def _pair(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float
         body = f"{'Yes' if first == a else 'No'}: {body}"
     text = _cap(body)
     return (REFUSAL if check(text, res) else text), res
+
+
+def _rooms(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes: in the kitchen 2 turns, 2.0 seconds a turn on average; in the office 5 turns, 1.6 seconds." (each room's
+    turns as the executor places them)."""
+    results = [executor.run(replace(prepare(q), place=p), before_time) for p in ask.places]
+    for r in results:
+        if r.status != "ok":
+            return phrase(r), r
+    res = replace(results[0])
+    res.events = [e for r in results for e in r.events]
+    means, parts = [], []
+    for p, r in zip(ask.places, results, strict=True):
+        turns = [e for e in r.events if e.kind == "voice"]
+        mean = round(sum(e.end - e.start for e in turns) / len(turns), 2) if turns else None
+        means.append(mean)
+        parts.append(f"in the {p} {len(turns)} turn{'s' if len(turns) != 1 else ''}" +
+                     (f", {mean:.2f} seconds a turn on average" if mean is not None else ""))
+    res.seconds = {**res.seconds, **{-1 - i: m for i, m in enumerate(means) if m is not None}}
+    res.value = tuple(len([e for e in r.events if e.kind == "voice"]) for r in results)
+    if None in means:
+        text = f"I can't compare them: {'; '.join(parts)}."
+        return _cap(text), res
+    a, b = means
+    yes = a < b if ask.shorter else a > b
+    same = abs(a - b) < 0.05
+    lead = "About the same" if same else ("Yes" if yes else "No") if ask.yes_no else \
+        f"The {ask.places[0] if (a > b) != ask.shorter else ask.places[1]}'s"
+    text = f"{lead}: {'; '.join(parts)}" + (" (a difference under a tenth of a second, within what detection tells "
+                                             "apart)" if same else "") + "."
+    problems = [x for x in check(_cap(text), res) if not x.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res

@@ -55,7 +55,8 @@ _TURNS = r"(?:turns|sentences|things\s+(?:said|I\s+heard)|remarks|utterances)"
 _HOW_LONG = r"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|pause|time))\b"
 # "between the first two turns", "between the second and third turns", "between the 2nd and the 3rd sentences"
 # (a singular noun too: "... and the second turn")
-_GAP = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+the\s+(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?"
+_GAP = re.compile(rf"{_HOW_LONG}[^?]*?\b(?:between|separated|(?:lay|came|passed)\s+between)\s+the\s+"
+                  rf"(?:(?P<two>first\s+two)|(?P<a>{_ORD})\s+and\s+(?:the\s+)?"
                   rf"(?P<b>{_ORD}|last|final))\s+(?:{_TURNS}|turn|sentence|thing\s+said)\b", re.IGNORECASE)
 
 # "between the last turn in the kitchen and the first turn in the bathroom", "between the first turn and the last

@@ -108,6 +108,10 @@ _HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?:(?P<m
 # "did I spend", "was I in", "I stayed": the robot's own time, not speech
 _MY_STAY = re.compile(r"\b(?:did|was|were)\s+(?:i|we)\b(?![^?]*\b(?:hear|heard|listen)\b)|\b(?:i|we)\s+(?:spent|"
                       r"stayed|was|were)\b|\bmy\s+(?:time|stay)\b", re.IGNORECASE)
+# "was there more speech than silence while I was in the lab?", "in the porch, was there less talking than silence?"
+_SPEECH_VS_SILENCE = re.compile(r"^\W*(?:was|were|is|did|does|has|had)\b[^?]*?\b(?P<cmp>more|less)\s+"
+                                r"(?P<a>speech|talk(?:ing)?|speaking|silence|quiet)\s+than\s+(?:there\s+was\s+)?"
+                                r"(?:silence|quiet|speech|talk(?:ing)?|speaking)\b", re.IGNORECASE)
 _BY_TURNS = re.compile(r"\b(?:times|turns?|utterances)\b", re.IGNORECASE)
 
 
@@ -119,7 +123,8 @@ class StatsAsk:
     less: bool = False              # difference: asked as "shorter / fewer"
     nobody: bool = False            # covered: asked about the time nobody spoke
     own: bool = False               # share: of the person's own turns (speech), the part in the frame's place / window
-    half: str = ""                  # share asked yes / no: "more" (than half, the majority) or "less" (than half)
+    half: str = ""                  # share asked yes / no: "more" (than half, the majority) or "less" (than half);
+    #                                 covered asked yes / no: "speech" (more speech than silence?) or "silence"
 
 
 def asks_stats(question: str) -> StatsAsk | None:
@@ -158,6 +163,11 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("length")
     if _END.match(plain) and not people:
         return StatsAsk("end")
+    vs = _SPEECH_VS_SILENCE.match(plain)
+    if vs is not None and not people:    # "was there more speech than silence in the lab?"
+        speech_first = not re.match(r"silence|quiet", vs.group("a"), re.IGNORECASE)
+        more = vs.group("cmp").lower() == "more"
+        return StatsAsk("covered", half="speech" if speech_first == more else "silence")
     if _OF_RECORDING.search(plain) and not people and _MY_STAY.search(plain) and not _SOMEONE_TALKING.search(plain):
         return StatsAsk("stay")     # "what fraction of the recording did I spend in the office?"
     if _OF_RECORDING.search(plain) and not people:
@@ -439,6 +449,10 @@ def _covered(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[i
     s, total = int(round(spoken)), int(round(span))
     pct = int(round(100 * spoken / span))
     res.value = (s, total, pct, total - s, 100 - pct)
+    if ask.half:     # "was there more speech than silence?": yes or no, by the two figures
+        yes = spoken > span - spoken if ask.half == "speech" else span - spoken > spoken
+        return f"{'Yes' if yes else 'No'}: someone was speaking for {s} of the {seconds_word(total)} recorded{cond} " \
+               f"({pct} %), and nobody for the other {total - s} ({100 - pct} %)."
     if ask.nobody:
         return f"Nobody was speaking for {total - s} of the {seconds_word(total)} recorded{cond} ({100 - pct} %); " \
                f"someone was, for {s} ({pct} %)."

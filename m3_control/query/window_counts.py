@@ -297,7 +297,8 @@ def _move_time(executor: QueryExecutor, move: tuple[str, str], before_time: floa
 # "which minute had the most talking?", "in what minute did the most people speak?", "what was the quietest minute?":
 # each minute of the recording by how much was said in it
 _MINUTE = re.compile(r"^\W*(?:in\s+|during\s+)?(?:which|what)\s+minute\b[^?]*?\b(?P<w1>most|least|fewest|busiest|"
-                     r"quietest|liveliest)\b|\b(?P<w2>busiest|quietest|liveliest)\s+minute\b", re.IGNORECASE)
+                     r"quietest|liveliest|largest|greatest|highest|smallest|lowest)\b|"
+                     r"\b(?P<w2>busiest|quietest|liveliest)\s+minute\b", re.IGNORECASE)
 
 
 def asks_busiest_minute(question: str) -> tuple[bool, bool] | None:
@@ -306,7 +307,9 @@ def asks_busiest_minute(question: str) -> tuple[bool, bool] | None:
     if m is None or quotes_of(question) and _PEOPLE.search(question):
         return None
     word = (m.group("w1") or m.group("w2")).lower()
-    return word in ("most", "busiest", "liveliest"), bool(_PEOPLE.search(question))
+    people = _PEOPLE.search(question) or re.search(r"\bnumber\s+of\s+(?:different\s+|distinct\s+)?(?:people|persons|"
+                                                 r"speakers|voices)\b", question, re.IGNORECASE)
+    return word in ("most", "busiest", "liveliest", "largest", "greatest", "highest"), bool(people)
 
 
 def answer_minute(executor: QueryExecutor, q: Query, most: bool, people: bool,

@@ -1,0 +1,103 @@
+"""Turns against one turn of one person's, by length: "how many turns were longer than A's longest turn?", "how many
+turns lasted longer than the longest of A's turns?" (asked through :mod:`.sentences`), and "which turn was the closest
+in length to A's first turn?" (plan ``nearest_length``). Everyone's turns in the frame's place and window are measured
+against that one turn's length (itself left out), each named with its length to hundredths: detection tells lengths
+apart no finer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .execute import QueryExecutor
+from .frame import Query, voice_turns
+from .named_ids import named_ids
+from .phrase import REFUSAL, _cap, check, phrase
+from .result import QueryResult
+from .turn_sequence import people_in
+from .wording import QUOTED
+
+
+def than_persons_turn(executor: QueryExecutor, res: QueryResult, turns: list, than: str, which: str, over: bool,
+                      where: str, before_time: float | None) -> tuple[str, QueryResult]:
+    """"3 of the 10 turns were longer than A's longest turn (1.90 seconds, at 00:02): ..." (lengths to hundredths:
+    detection tells them apart no finer)."""
+    ids = named_ids(executor, Query(find="who", act="spoke"), [than], res, before_time)
+    if isinstance(ids, QueryResult):
+        return phrase(ids), ids
+    cid = ids[0]
+    mine = [e for e in turns if e.character_id == cid]
+    who = res.describe.get(cid, than)
+    if not mine:
+        return f"I did not hear {who}{where}.", res
+    pick = max if which == "longest" else min
+    ref = pick(mine, key=lambda e: e.end - e.start)
+    limit = ref.end - ref.start
+    hits = [e for e in turns if e is not ref and ((e.end - e.start > limit) if over else (e.end - e.start < limit))]
+    res.events = [ref] + hits + [e for e in res.events if e is not ref and e not in hits]
+    res.value = (len(hits), len(turns))
+    said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
+                     for e in hits[:8]) + (f" (and {len(hits) - 8} more)" if len(hits) > 8 else "")
+    text = f"{len(hits)} of the {len(turns)} turns{where} {'were' if len(hits) != 1 else 'was'} " \
+        f"{'longer' if over else 'shorter'} than {who}'s {which} turn ({limit:.2f} seconds, at " \
+        f"{res.say(ref.start)})" + (f": {said}." if hits else ".")
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res
+
+
+# "which turn was the closest in length to A's first turn?", "which turn's length was nearest to that of A's first
+# turn?", "whose turn was closest in length to B's longest one?"
+_NEAREST = re.compile(r"^\W*(?:which|what|whose)\b(?=[^?]*\b(?:closest|nearest|most\s+similar)\b)(?=[^?]*\b(?:length|"
+                      r"duration|long)\b)[^?]*?\b(?:to|as)\s+(?:that\s+of\s+)?(?:the\s+person\s+who\s+said\s+)?"
+                      r"(?:QUOTED|[A-Z][a-z]+)\s*(?:'s|’s)\s+(?P<which>first|second|third|last|final|longest|shortest)\s+"
+                      r"(?:turn|one|sentence|utterance)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NearestLengthAsk:
+    person: str
+    which: str       # first | second | third | last | longest | shortest
+
+
+def asks_nearest_length(question: str) -> NearestLengthAsk | None:
+    m = _NEAREST.search(QUOTED.sub(" QUOTED ", question))
+    if m is None or len(people := people_in(question)) != 1:
+        return None
+    which = m.group("which").lower()
+    return NearestLengthAsk(people[0], "last" if which == "final" else which)
+
+
+def answer_nearest(executor: QueryExecutor, q: Query, ask: NearestLengthAsk,
+                   before_time: float | None) -> tuple[str, QueryResult]:
+    """"B's turn at 00:17 (1.90 seconds) was the closest in length to A's first turn (1.90 seconds, at 00:02)."
+    (every turn as close as it, to hundredths, named)."""
+    res = executor.run(voice_turns(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    ids = named_ids(executor, Query(find="who", act="spoke"), [ask.person], res, before_time)
+    if isinstance(ids, QueryResult):
+        return phrase(ids), ids
+    cid = ids[0]
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    mine = [e for e in turns if e.character_id == cid]
+    who = res.describe.get(cid, ask.person)
+    rank = {"first": 0, "second": 1, "third": 2, "last": -1}
+    if not mine or (ask.which in rank and rank[ask.which] >= len(mine)):
+        return f"I did not hear {who} take a {ask.which} turn.", res
+    ref = mine[rank[ask.which]] if ask.which in rank else \
+        (max if ask.which == "longest" else min)(mine, key=lambda e: e.end - e.start)
+    length = ref.end - ref.start
+    others = [e for e in turns if e is not ref]
+    if not others:
+        return f"I heard no other turn than {who}'s.", res
+    best = min(abs((e.end - e.start) - length) for e in others)
+    near = [e for e in others if abs((e.end - e.start) - length) - best < 0.005]
+    res.events = [ref] + near + [e for e in res.events if e is not ref and e not in near]
+    res.value = (len(near),)
+    said = "; ".join(f"{res.describe[e.character_id]}'s at {res.say(e.start)} ({e.end - e.start:.2f} seconds: "
+                     f"\"{e.text.strip().rstrip('.!?')}\")" for e in near)
+    lead = "The turn closest in length" if len(near) == 1 else f"The {len(near)} turns equally close in length"
+    text = f"{lead} to {who}'s {ask.which} turn ({length:.2f} seconds, at {res.say(ref.start)}): {said}."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res
