@@ -160,13 +160,15 @@ def test_people_voice_rename_search_ask_and_forget_in_a_real_browser(server, pag
     # search with a time bound: what she said, as known at 0:04 (clip 0 only) and at any time (clips 0 and 3)
     page.goto(server + "search")
     page.fill("#search-form input[name=q]", said[0])
-    page.click("#search-form button")
+    with page.expect_navigation():   # (a GET form: the hits are the next page's, not this one's)
+        page.click("#search-form button")
     all_time = _rows(page, "#hits tr")[1:]
     assert "Ada Lovelace says" in all_time[0][5] and {r[3] for r in all_time[:2]} == {"clip 0", "clip 3"}
     scores = [float(r[0]) for r in all_time]
     assert scores == sorted(scores, reverse=True)
     page.fill("#search-form input[name=before]", "0:04")
-    page.click("#search-form button")
+    with page.expect_navigation():
+        page.click("#search-form button")
     bounded = _rows(page, "#hits tr")[1:]
     assert bounded and {r[3] for r in bounded} == {"clip 0"} and "Ada Lovelace says" in bounded[0][5]
 
