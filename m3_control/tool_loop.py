@@ -39,6 +39,7 @@ from .query import polarity as query_polarity
 from .query import routing as query_routing
 from .query import spans as query_spans
 from .query import stay_moments as query_stay_moments
+from .query import turn_windows as query_turn_windows
 from .query.frame import FIND, YES_NO_FIND
 from .query.frame import parse as parse_query
 from .query.quotes import quote_score
@@ -270,6 +271,10 @@ class ToolReasoningLoop:
         question, stay = query_stay_moments.resolve(question, self.queries, before_time)
         if stay is not None:
             trace["stay_moment"] = stay.trace()
+        # "between A's first and last turns", "in the 20 s after C's first turn": two clock times (turn_windows.py)
+        question, window = query_turn_windows.resolve(question, self.queries, before_time)
+        if window is not None:
+            trace["turn_window"] = window.trace()
         messages = initial_messages(question)   # the model reads the question with the place named
         if question != asked:
             trace["asked_as"] = question
@@ -283,6 +288,9 @@ class ToolReasoningLoop:
         if person_ref is not None and person_ref.person is None:   # a rank nobody holds
             return done(Answer(answer=f"I don't know who you mean by \"{person_ref.said}\": {person_ref.why}.",
                                rounds_used=0), "model")
+        if window is not None and window.span is None:   # a person never heard (or heard once)
+            return done(Answer(answer=f"I can't tell the time \"{window.said}\": {window.why}.", rounds_used=0),
+                        "model")
         if stay is not None and stay.at is None:   # a stay that never was (that long)
             return done(Answer(answer=f"I can't tell when I had \"{stay.said}\": {stay.why}.", rounds_used=0), "model")
 
@@ -384,6 +392,7 @@ class ToolReasoningLoop:
                         recorded=lambda t=now: self.store.perceived_until(t),
                         names=lambda: self.queries.names(before_time))
                     aligned = query_polarity.align(asked, aligned)     # relations the check put in
+                    aligned = query_turn_windows.pin(aligned, window, timeline, now)
                     if plan is not None:
                         aligned = plan.prepare(aligned)
                     for what in added:

@@ -26,15 +26,28 @@ _EACH_MOVE = re.compile(r"\b(?:after\s+)?(?:each|every)\s+time\s+(?:I|we)\s+(?:c
                         re.IGNORECASE)
 
 
+# "in which room did the first turn come soonest after I arrived?", "which room had the shortest wait from my arrival
+# to the first turn?": each room's wait from the arrival to its first turn, ranked
+_SOONEST = re.compile(r"^\W*(?:in\s+)?(?:which|what)\s+(?:room|place)\b(?=[^?]*\b(?:arriv\w*|got\s+there|entered|"
+                      r"came\s+in)\b)[^?]*?\b(?P<w>soonest|quickest|fastest|shortest|latest|longest|slowest)\b",
+                      re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class EachRoomAsk:
     last: bool        # the last turn (else the first)
     moves: bool       # after each arrival (else in each room)
     words: bool       # what was said (else who)
+    wait: str = ""    # "soonest" / "latest": the rooms ranked by the wait from arrival to their first turn
 
 
 def asks_each_room(question: str) -> EachRoomAsk | None:
     words = bool(re.match(r"^\W*what\b", question, re.IGNORECASE))
+    soon = _SOONEST.search(question)
+    if soon is not None and re.search(r"\b(?:first\s+(?:turn|words|speaker|person)|anyone|someone|somebody)\b",
+                                      question, re.IGNORECASE):
+        late = soon.group("w").lower() in ("latest", "longest", "slowest")
+        return EachRoomAsk(False, True, False, wait="latest" if late else "soonest")
     m = _EACH_ROOM.search(question)
     if m is not None:
         return EachRoomAsk(m.group("w").lower() != "first", False, words)
@@ -68,6 +81,8 @@ def answer(executor: QueryExecutor, q: Query, ask: EachRoomAsk, before_time: flo
         for place in dict.fromkeys(s[0] for s in stays):
             mine = [e for e in turns if began_in(e, place, stays, end)]
             spans.append((f"in {the_place(place)}", mine))
+    if ask.wait:
+        return _waits(res, turns, stays, end, ask.wait == "latest")
     picked = [(said, (mine[-1] if ask.last else mine[0]) if mine else None) for said, mine in spans]
     chosen = [e for _, e in picked if e is not None]
     res.events = chosen + [e for e in res.events if e not in chosen]
@@ -88,3 +103,32 @@ def answer(executor: QueryExecutor, q: Query, ask: EachRoomAsk, before_time: flo
     problems = [p for p in check(text, res) if not p.startswith("count not in the result") and
                 not (p.startswith("time not in the result") and p.split(": ", 1)[1] in moved)]
     return (REFUSAL if problems else _cap(text)), res
+
+
+def _waits(res: QueryResult, turns: list, stays: list, end: float, latest: bool) -> tuple[str, QueryResult]:
+    """"The porch: the first turn came 0.9 seconds after I arrived (the soonest); each room: the porch 0.9 seconds
+    (...); the lab 1.0 seconds (...)."
+    (each stay's first turn begun in it; a room entered twice counted from each arrival, its quickest)."""
+    waits: dict[str, tuple[float, float, object]] = {}
+    for place, a, b in stays:
+        first = next((e for e in turns if a <= e.start < (b if b is not None else end + 1)), None)
+        if first is not None and (place not in waits or first.start - a < waits[place][0]):
+            waits[place] = (first.start - a, a, first)
+    if not waits:
+        return "I heard nobody in any room I was in.", res
+    order = sorted(waits, key=lambda p: waits[p][0], reverse=latest)
+    res.events = [waits[p][2] for p in order] + [e for e in res.events if all(e is not waits[p][2] for p in order)]
+    res.seconds = {**res.seconds, **{-1 - i: round(waits[p][0], 1) for i, p in enumerate(order)}}
+    res.robot_places += [(waits[p][1], p) for p in order]
+
+    def one(p: str) -> str:
+        d, a, e = waits[p]
+        return f"{the_place(p)} {d:.1f} seconds (I arrived at {res.say(a)}, {res.describe[e.character_id]} spoke at " \
+               f"{res.say(e.start)})"
+
+    silent = [p for p in dict.fromkeys(s[0] for s in stays) if p not in waits]
+    text = f"{_cap(the_place(order[0]))}: the first turn came {waits[order[0]][0]:.1f} seconds after I arrived" \
+           f" ({'the longest' if latest else 'the soonest'}); each room: " + "; ".join(one(p) for p in order) + \
+           (f"; nobody spoke in {', '.join(the_place(p) for p in silent)}" if silent else "") + "."
+    problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else text), res

@@ -26,6 +26,10 @@ _KNOWN = r"(?:people|persons|speakers|voices|those|someone|somebody|anyone|ones?
          r"(?:before\s+)?(?:in|at)\s+" + _ROOM.format("src")
 _TURNS = re.compile(rf"^\W*how\s+many\s+(?P<what>turns|times|utterances|sentences|people|persons|speakers)\b[^?]*?"
                     rf"\b(?:from|by|of|came\s+from|were\s+by|belonged\s+to)\s+{_KNOWN}\b", re.IGNORECASE)
+# "was every turn in the porch by someone I had already heard in the lab?", "were all the turns in the kitchen by people
+# I had already heard in the porch?": the count asked yes or no
+_EVERY = re.compile(rf"^\W*(?:was|were)\s+(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+(?:turns?|utterances?|sentences?)\b"
+                    rf"[^?]*?\b(?:by|from)\s+{_KNOWN}\b", re.IGNORECASE)
 _WHICH = re.compile(rf"^\W*(?:who|which\s+(?:people|persons|speakers|of\s+the\s+people)|how\s+many\s+(?:people|"
                     rf"persons|speakers))\b[^?]*?\b(?:had\s+(?:I|we)\s+"
                     rf"(?:already\s+|previously\s+)?(?:heard|met)|(?:I|we)\s+had\s+(?:already\s+)?(?:heard|met))\s+"
@@ -37,10 +41,11 @@ class HeardBeforeAsk:
     target: str       # the room whose turns are counted (as written)
     source: str       # the room they had been heard in before
     people: bool      # count (name) the people, not their turns
+    every: bool = False   # "was every turn ...?": yes or no
 
 
 def asks_heard_before(question: str) -> HeardBeforeAsk | None:
-    m = _TURNS.search(question) or _WHICH.search(question)
+    m = _TURNS.search(question) or _WHICH.search(question) or _EVERY.search(question)
     if m is None:
         return None
     source = m.group("src")
@@ -51,7 +56,8 @@ def asks_heard_before(question: str) -> HeardBeforeAsk | None:
     if len(target) != 1:
         return None
     what = (m.groupdict().get("what") or "people").lower()
-    return HeardBeforeAsk(target[0], source, what in ("people", "persons", "speakers"))
+    return HeardBeforeAsk(target[0], source, what in ("people", "persons", "speakers") and m.re is not _EVERY,
+                          every=m.re is _EVERY)
 
 
 def prepare(q: Query) -> Query:
@@ -99,5 +105,7 @@ def answer(executor: QueryExecutor, q: Query, ask: HeardBeforeAsk,
     else:
         text = f"{len(known_by)} of the {len(there)} turns in {dst} came from people I had already heard in {src}: " \
             f"{each}{tail}."
+    if ask.every:
+        text = f"{'Yes' if not new else 'No'}: {text[0].lower()}{text[1:]}"
     text = cap(text)
     return (REFUSAL if check(text, res) else text), res

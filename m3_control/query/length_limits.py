@@ -101,3 +101,48 @@ def answer_nearest(executor: QueryExecutor, q: Query, ask: NearestLengthAsk,
     text = f"{lead} to {who}'s {ask.which} turn ({length:.2f} seconds, at {res.say(ref.start)}): {said}."
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+# "was the longest turn of the recording in the lab?", "did the longest turn of the whole recording happen in the
+# porch?": the recording's longest (shortest) turn, and whether it was in that room
+_WHERE = re.compile(r"^\W*(?:was|did|is)\b[^?]*?\b(?P<w>longest|shortest)\s+(?:single\s+)?turn\s+of\s+(?:the\s+)?"
+                    r"(?:whole\s+|entire\s+)?(?:recording|conversation|video|day)\b[^?]*?\b(?:in|at)\s+the\s+"
+                    r"(?P<place>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LongestWhereAsk:
+    place: str
+    longest: bool
+
+
+def asks_longest_where(question: str) -> LongestWhereAsk | None:
+    m = _WHERE.search(question)
+    return None if m is None else LongestWhereAsk(m.group("place"), m.group("w").lower() == "longest")
+
+
+def answer_where(executor: QueryExecutor, q: Query, ask: LongestWhereAsk,
+                 before_time: float | None) -> tuple[str, QueryResult]:
+    """"No: the longest turn of the recording was B's at 01:02 (2.35 seconds), in the living room."."""
+    res = executor.run(voice_turns(q, place=None), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = [e for e in res.events if e.kind == "voice"]
+    if not turns:
+        return "I heard nobody speak.", res
+    pick = max if ask.longest else min
+    best = pick(e.end - e.start for e in turns)
+    top = sorted((e for e in turns if abs((e.end - e.start) - best) < 0.005), key=lambda e: e.start)
+    executor.place_turns(res, top)
+    rooms = [res.places.get(e.id) for e in top]
+    yes = any(r is not None and r.lower() == ask.place.lower() for r in rooms)
+    res.events = top + [e for e in res.events if e not in top]
+    res.value = (len(top),)
+    word = "longest" if ask.longest else "shortest"
+    said = "; ".join(f"{res.describe[e.character_id]}'s at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
+                     + (f", in the {r}" if r else ", between rooms") for e, r in zip(top, rooms, strict=True))
+    lead = f"the {word} turn of the recording was" if len(top) == 1 else \
+        f"the {word} turns of the recording ({len(top)}, as long as each other) were"
+    text = f"{'Yes' if yes else 'No'}: {lead} {said}."
+    problems = [p for p in check(_cap(text), res) if not p.startswith("count not in the result")]
+    return (REFUSAL if problems else _cap(text)), res

@@ -125,10 +125,41 @@ def _next_ref(question: str, executor: Any, before_time: float | None) -> tuple[
                                                                            "that turn", turn)
 
 
+# "how many turns did the most talkative person in the lab take in the porch?", "... the person who spoke most in the
+# porch speak in the kitchen?": the one who spoke most (least) often in a place, inside a question about them
+_MOST_REF = re.compile(r"\bthe\s+(?:(?P<w1>most|least)\s+talkative\s+(?:person|speaker|one)|(?:person|one|speaker)\s+"
+                       r"(?:who|that)\s+(?:spoke|talked)\s+(?:the\s+)?(?P<w2>most|least)(?:\s+often)?)\s+(?:in|at)\s+"
+                       r"the\s+(?P<place>[a-z]+(?:\s+room)?)", re.IGNORECASE)
+
+
+def _most_ref(question: str, executor: Any, before_time: float | None) -> tuple[str, PersonRef | None]:
+    """The person who spoke most (least) often in a place, resolved by a query of its own (a tie is said, not
+    broken)."""
+    m = _MOST_REF.search(question)
+    if m is None or m.start() == 0 or not _BEFORE.search(question[:m.start()]):
+        return question, None
+    pick = (m.group("w1") or m.group("w2")).lower()
+    res = executor.run(Query(find="who", pick=pick, place=m.group("place"), act="spoke"), before_time)
+    said = m.group(0)
+    if res.status != "ok" or not res.value:
+        return question, PersonRef(said, None, phrase(res).rstrip(".") if res.status != "ok" else
+                                   f"I heard nobody in the {m.group('place')}")
+    if len(res.value) > 1:
+        return question, PersonRef(said, None, " and ".join(res.describe.get(c, f"<character_{c}>") for c in res.value)
+                                   + f" spoke equally often in the {m.group('place')}")
+    cid = res.value[0]
+    person = res.describe.get(cid) or f"<character_{cid}>"
+    turn = next((e for e in res.events if e.character_id == cid), None)
+    return question[:m.start()] + person + question[m.end():], PersonRef(said, person, f"who spoke {pick} often in "
+                                                                             f"the {m.group('place')}", turn)
+
+
 def resolve(question: str, executor: Any, before_time: float | None) -> tuple[str, PersonRef | None]:
     """(the question asked of the person, the resolution) or (the question unchanged, None) when it names nobody by
     rank (or asks for the rank itself)."""
     m = ranked_ref(question)
+    if m is None and _MOST_REF.search(question):
+        return _most_ref(question, executor, before_time)
     if m is None:
         return _next_ref(question, executor, before_time)
     word, place = (m.group("ord") or m.group("ord2")).lower(), m.group("place") or m.group("place2")

@@ -11,8 +11,12 @@
 - ``room_tallies_mean`` / ``room_tallies_same``: turns per room on average, people who spoke as often in two rooms
   (:mod:`.room_tallies`)
 - ``long_turns``: turns against a length, how many or whether any (:mod:`.long_turns`)
+- ``only_speaker``: whether one person was the only one heard in a place or window (:mod:`.only_speaker`)
+- ``runs_without`` / ``runs_alternate`` / ``runs_than_before``: the longest run of turns without one person, the
+  longest back-and-forth of two, turns longer than the one before (:mod:`.turn_runs`)
 - ``pair_gap``: how close in time a turn of one person's came to one of another's (:mod:`.pair_gaps`)
-- ``nearest_length``: the turn closest in length to one of one person's (:mod:`.length_limits`)
+- ``nearest_length`` / ``longest_where``: the turn closest in length to one of one person's, whether the recording's
+  longest turn was in a room (:mod:`.length_limits`)
 - ``neighbours``: the turns right before and right after one person's turn, asked at once (:mod:`.turn_neighbours`)
 - ``count_relation``: one person's turns (seconds) against a multiple of another's, or against everyone else's
   together (:mod:`.count_relations`)
@@ -51,7 +55,7 @@
 - ``quiet``: whether one person stayed quiet (never spoke) in a place or window; ``hush``: whether nobody did
   (:mod:`.quiet`)
 - ``talk_total``: one person's seconds of talk against a number (:mod:`.talk_total`); ``speech_total``: everyone's
-  speech added up in a place or window (:mod:`.speech_total`)
+  speech added up in a place or window, ``room_share`` one room's part of it (:mod:`.speech_total`)
 - ``turn_average``: one person's (everyone's) turns, their average length (:mod:`.turn_average`)
 - ``stats_difference`` / ``stats_share`` / ``stats_rate`` / ``stats_covered`` / ``stats_length``: how much one
   person out-talked another, one person's share (or whether it was more than half), turns a minute, how much of the
@@ -121,6 +125,7 @@ from . import (
     moods,
     near_moves,
     not_yet,
+    only_speaker,
     others_than,
     pair_gaps,
     person_gaps,
@@ -154,6 +159,7 @@ from . import (
     turn_order,
     turn_pairs,
     turn_rooms,
+    turn_runs,
     turn_sequence,
     turn_stats,
     turn_to_end,
@@ -229,6 +235,21 @@ def plan_for(question: str) -> Plan | None:
     if known is not None:
         return Plan("heard_before", lambda ex, q, t: heard_before.answer(ex, q, known, t),
                     prepare=heard_before.prepare, people_from_question=False)
+    room_share = speech_total.asks_room_share(question)
+    if room_share is not None:
+        return Plan("room_share", lambda ex, q, t: speech_total.answer_share(ex, q, room_share, t),
+                    prepare=lambda q: q)
+    longest_where = length_limits.asks_longest_where(question)
+    if longest_where is not None:
+        return Plan("longest_where", lambda ex, q, t: length_limits.answer_where(ex, q, longest_where, t),
+                    prepare=lambda q: q)
+    only = only_speaker.asks_only(question)
+    if only is not None:
+        return Plan("only_speaker", lambda ex, q, t: only_speaker.answer(ex, q, only, t),
+                    prepare=only_speaker.prepare)
+    runs = turn_runs.asks_runs(question)
+    if runs is not None:
+        return Plan(f"runs_{runs.kind}", lambda ex, q, t: turn_runs.answer(ex, q, runs, t), prepare=turn_runs.prepare)
     pair_gap = pair_gaps.asks_pair_gap(question)
     if pair_gap is not None:
         return Plan("pair_gap", lambda ex, q, t: pair_gaps.answer(ex, q, pair_gap, t), prepare=pair_gaps.prepare)

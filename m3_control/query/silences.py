@@ -161,6 +161,10 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     length = f"{d:.1f} seconds" if d < 1.5 else seconds_word(int(round(d)))
     text = f"The {which} silence between turns{where} was {length}: {span}." if not ask.when \
         else f"The {which} silence between turns{where} was {span} ({length})."
+    if re.search(r"\bsame\s+(?:person|speaker|one|voice)\b", question, re.IGNORECASE):
+        # "did the same person speak right before and right after the longest silence?": yes or no, then the silence
+        same = a.character_id == b.character_id
+        text = f"{'Yes' if same else 'No'}: " + text[0].lower() + text[1:]
     if re.match(r"^\W*what\b", question, re.IGNORECASE):   # "what was said right before the longest silence?"
         text += f' Before it: "{a.text.strip().rstrip(".!?")}"; after it: "{b.text.strip().rstrip(".!?")}".'
     problems = [p for p in check(text, res) if not (d < 1.5 and p.startswith("count not in the result"))]

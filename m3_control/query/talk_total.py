@@ -25,7 +25,8 @@ from .words import NUMBER_WORDS, seconds_word, tenths
 _NUMBERS = NUMBER_WORDS
 _OPS = {"more than": ">", "longer than": ">", "over": ">", "at least": ">=", "less than": "<", "shorter than": "<",
         "under": "<", "fewer than": "<", "at most": "<=", "no more than": "<=", "no longer than": "<="}
-_TOTAL = re.compile(r"^\W*(?:did|has|had|does|do|was|were|is|who)\b[^?]*?\b(?:speak|spoke|spoken|speaking|talk|talked|"
+_TOTAL = re.compile(r"^\W*(?:did|has|had|does|do|was|were|is|who|how\s+many\s+(?:people|persons|speakers|of\s+them))\b"
+                    r"[^?]*?\b(?:speak|spoke|spoken|speaking|talk|talked|"
                     r"talking)\b(?:\s+(?:for|in\s+total|altogether|overall|in\s+all))*\s+(?:a\s+total\s+of\s+)?"
                     r"(?P<op>no\s+more\s+than|no\s+longer\s+than|more\s+than|longer\s+than|over|at\s+least|less\s+than|"
                     r"shorter\s+than|fewer\s+than|under|at\s+most)\s+(?P<n>\d+(?:\.\d+)?|half\s+a|"
@@ -33,8 +34,8 @@ _TOTAL = re.compile(r"^\W*(?:did|has|had|does|do|was|were|is|who)\b[^?]*?\b(?:sp
                     r"(?!\s+(?:after|before|later|earlier|apart|into|from|of|since|past|ago))", re.IGNORECASE)
 
 
-_ANYONE = re.compile(r"^\W*who\b|\b(?:anyone|anybody|someone|somebody|any\s+(?:one\s+)?(?:person|speaker|of\s+them))\b",
-                     re.IGNORECASE)
+_ANYONE = re.compile(r"^\W*(?:who|how\s+many)\b|\b(?:anyone|anybody|someone|somebody|any\s+(?:one\s+)?(?:person|"
+                     r"speaker|of\s+them))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -130,8 +131,14 @@ def _anyone(executor: QueryExecutor, q: Query, ask: TotalAsk, question: str,
     def one(c: int) -> str:
         return f"{res.describe[c]} {seconds_word(fig[c])}"
 
-    yes_no = not re.match(r"^\W*who\b", question, re.IGNORECASE)
-    if fits:
+    yes_no = not re.match(r"^\W*(?:who|how\s+many)\b", question, re.IGNORECASE)
+    if re.match(r"^\W*how\s+many\b", question, re.IGNORECASE):   # "how many people spoke for over 5 s in all?"
+        res.value = (limit, len(fits))
+    if re.match(r"^\W*how\s+many\b", question, re.IGNORECASE) and fits:
+        others = f"; the others: {', '.join(one(c) for c in rest)}" if rest else ""
+        text = f"{len(fits)}: {', '.join(one(c) for c in fits)} in all{cond} ({than} {limit} second" \
+               f"{'s' if limit != 1 else ''}){others}."
+    elif fits:
         text = f"{'Yes: ' if yes_no else ''}{', '.join(one(c) for c in fits)} in all{cond} ({than} {limit} " \
                f"second{'s' if limit != 1 else ''})" + (f"; the others: {', '.join(one(c) for c in rest)}" if rest
                                                           else "") + "."

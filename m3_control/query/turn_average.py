@@ -78,8 +78,8 @@ class AverageAsk:
 def asks_average(question: str) -> AverageAsk | None:
     """An average turn length asked of one person or of everyone, else None."""
     plain = QUOTED.sub(" ", question)
-    if _NOT_LENGTH.search(plain):
-        return None
+    if _NOT_LENGTH.search(plain) or re.search(r"\b(?:silences?|gaps?|pauses?)\b", plain, re.IGNORECASE):
+        return None     # ("the median length of the silences between turns": turn_gaps.py)
     if not (_AVERAGE.search(plain) or (_ON_AVERAGE.search(plain) and _LENGTH.search(plain))):
         return None
     quoted = quotes_of(question)

@@ -13,6 +13,7 @@ come from. Not the longest silence (silences.py), not one person's silences (per
 from __future__ import annotations
 
 import re
+import statistics
 from dataclasses import dataclass
 
 from .execute import QueryExecutor
@@ -23,7 +24,8 @@ from .result import QueryResult
 from .turn_sequence import people_in
 from .words import AMOUNT, says_window, seconds_word, tenths
 
-_AVERAGE_GAP = re.compile(r"\b(?:average|mean|typical|on\s+average)\b[^?]*\b(?:gap|silence|pause|break|wait)s?\b|"
+_AVERAGE_GAP = re.compile(r"\b(?:average|mean|typical|median|on\s+average)\b[^?]*\b(?:gap|silence|pause|break|"
+                          r"wait)s?\b|"
                           r"\b(?:gap|silence|pause|break|wait)s?\b[^?]*\bon\s+average\b", re.IGNORECASE)
 _BETWEEN_TURNS = re.compile(r"\bbetween\s+(?:two\s+|the\s+|consecutive\s+|successive\s+|one\s+turn\s+and\s+the\s+next|"
                             r"each\s+)?(?:turns|utterances|speakers|sentences|turn)\b|\bbetween\s+(?:one\s+turn\s+and\s+"
@@ -69,7 +71,8 @@ def asks_turn_gaps(question: str) -> GapsAsk | None:
     if people_in(question):
         return None
     if _AVERAGE_GAP.search(question) and _BETWEEN_TURNS.search(question) and not _RANKS_PEOPLE.match(question):
-        return GapsAsk("average")     # ("who had the shortest average wait between turns?" ranks people: person_gaps)
+        # ("who had the shortest average wait between turns?" ranks people: person_gaps)
+        return GapsAsk("median" if re.search(r"\bmedian\b", question, re.IGNORECASE) else "average")
     if _OVERLAP.search(question):
         return GapsAsk("overlap")
     m = _QUICK.search(question)
@@ -104,22 +107,28 @@ def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float |
     cond = conditions(res)
     if len(turns) < 2:
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
-    text = _average(res, turns, cond) if ask.kind == "average" else _overlaps(res, turns, cond) if \
-        ask.kind == "overlap" else _quick(res, turns, cond, ask) if ask.kind == "quick" else \
+    text = _average(res, turns, cond, ask.kind == "median") if ask.kind in ("average", "median") else \
+        _overlaps(res, turns, cond) if ask.kind == "overlap" else \
+        _quick(res, turns, cond, ask) if ask.kind == "quick" else \
         _quickest(res, turns, cond) if ask.kind == "quickest" else _closest_pair(res, _waits(turns), cond)
     return (REFUSAL if check(text, res) else _cap(text)), res
 
 
-def _average(res: QueryResult, turns: list, cond: str) -> str:
-    """"The silences between one turn and the next averaged 3.6 seconds (12 gaps, from 2 to 8.7 seconds)."."""
+def _average(res: QueryResult, turns: list, cond: str, median: bool = False) -> str:
+    """"The silences between one turn and the next averaged 3.6 seconds (12 gaps, from 2 to 8.7 seconds)." (or their
+    median: the middle one, the mean of the middle two)."""
     gaps, reach = [], turns[0].end
     for e in turns[1:]:
         gaps.append(max(0.0, e.start - reach))
         reach = max(reach, e.end)
-    mean, low, high = tenths(sum(gaps) / len(gaps)), tenths(min(gaps)), tenths(max(gaps))
+    mean, low, high = tenths(statistics.median(gaps) if median else sum(gaps) / len(gaps)), tenths(min(gaps)), \
+        tenths(max(gaps))
     res.value = (len(gaps), len(turns))
     res.seconds = {**res.seconds, -1: mean, -2: low, -3: high}
     res.steps.append({"step": "silences between turns", "gaps": len(gaps)})
+    if median:
+        return f"the median silence between one turn and the next{cond} was {seconds_word(mean)} ({len(gaps)} gaps " \
+               f"between {len(turns)} turns, from {seconds_word(low)} to {seconds_word(high)})."
     return f"the silences between one turn and the next{cond} averaged {seconds_word(mean)} ({len(gaps)} gaps " \
            f"between {len(turns)} turns, from {seconds_word(low)} to {seconds_word(high)})."
 

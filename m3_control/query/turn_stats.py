@@ -77,9 +77,10 @@ _COUNTED = re.compile(r"\b(?:how\s+many\s+(?:turns|times|utterances)|how\s+often
 _RATIO = re.compile(r"\bratio\s+(?:of|between)\b|\bfor\s+(?:every|each)\s+(?:one\s+)?(?:turn|time|second)s?\b|"
                     r"\bfor\s+(?:every|each)\s+(?:one\s+)?of\b", re.IGNORECASE)
 _SILENT_TOTAL = re.compile(r"^\W*(?:how\s+(?:many\s+seconds|long|much\s+time)|for\s+how\s+(?:many\s+seconds|long)|"
-                           r"how\s+much(?=\s+(?:silence|quiet)\b))\b"
+                           r"how\s+much(?=\s+(?:silence|quiet)\b)|what\s+was\s+the\s+(?:total|whole)\s+(?:amount\s+of\s+)?"
+                           r"(?=(?:silence|quiet)\b))"
                            r"(?![^?]*\b(?:longest|shortest|first|last|opening|initial|closing|start|beginning|end|pause|gap|break|"
-                           r"before|after|between)\b)[^?]*\b"
+                           r"before|after|between(?!\s+\d{1,2}:[0-5]\d\s+and\s+\d))\b)[^?]*\b"
                            r"(?:silence|silent|quiet|nobody\s+(?:was\s+)?(?:speaking|talking)|no\s*-?one\s+(?:was\s+)?"
                            r"(?:speaking|talking))\b", re.IGNORECASE)
 # "for what share of my time in the library was somebody talking?": speech in the robot's time there, not its stay
@@ -108,6 +109,7 @@ _HALF = re.compile(r"^\W*(?:was|were|is|did|does|do|has|had)\b[^?]*\b(?:(?:(?P<m
 # "did I spend", "was I in", "I stayed": the robot's own time, not speech
 _MY_STAY = re.compile(r"\b(?:did|was|were)\s+(?:i|we)\b(?![^?]*\b(?:hear|heard|listen)\b)|\b(?:i|we)\s+(?:spent|"
                       r"stayed|was|were)\b|\bmy\s+(?:time|stay)\b", re.IGNORECASE)
+_OF_THE_TIME = re.compile(r"\b(?:share|fraction|proportion|percentage|part|portion)\s+of\s+the\s+time\b", re.IGNORECASE)
 # "was there more speech than silence while I was in the lab?", "in the porch, was there less talking than silence?"
 _SPEECH_VS_SILENCE = re.compile(r"^\W*(?:was|were|is|did|does|has|had)\b[^?]*?\b(?P<cmp>more|less)\s+"
                                 r"(?P<a>speech|talk(?:ing)?|speaking|silence|quiet)\s+than\s+(?:there\s+was\s+)?"
@@ -142,6 +144,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         less = (half.group("more") or "").lower() in ("less", "fewer", "under") or bool(re.search(r"\bunder\s+half\b",
                                                                                                  plain, re.I))
         return StatsAsk("share", (people[0],), seconds=not _BY_TURNS.search(plain), half="less" if less else "more")
+    if _SHARE.search(plain) and len(people) == 1 and _OF_THE_TIME.search(plain):
+        return StatsAsk("covered", (people[0],))   # "what share of the time was B talking?": of the time, not speech
     if _SHARE.search(plain) and len(people) == 1:
         by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
         own = _OWN.search(plain)
@@ -172,6 +176,8 @@ def asks_stats(question: str) -> StatsAsk | None:
         return StatsAsk("stay")     # "what fraction of the recording did I spend in the office?"
     if _OF_RECORDING.search(plain) and not people:
         return StatsAsk("covered", nobody=bool(_NOBODY.search(plain)))
+    if _OF_RECORDING.search(plain) and len(people) == 1 and not _MY_STAY.search(plain):
+        return StatsAsk("covered", (people[0],))     # "for how much of the time ... was A speaking?"
     if _SILENT_TOTAL.search(plain) and not people:     # "how many seconds of silence were there in the hallway?"
         return StatsAsk("covered", nobody=True)
     if _RATE.search(plain) and len(people) <= 1:      # everyone's turns a minute, or one person's
@@ -446,6 +452,13 @@ def _covered(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[i
         if e.end > lo:
             spoken += e.end - lo
         reach = e.end if reach is None else max(reach, e.end)
+    if ids:     # one person's speech in the scope's time
+        mine = [e for e in turns if e.character_id == ids[0]]
+        own = sum(e.end - e.start for e in mine)
+        res.events = mine + [e for e in res.events if e not in mine]
+        res.value = (int(round(own)), int(round(span)), int(round(100 * own / span)), len(mine))
+        return f"{res.describe[ids[0]]} was speaking for {int(round(own))} of the {seconds_word(int(round(span)))}" \
+               f"{cond} ({int(round(100 * own / span))} %, {times_word(len(mine))})."
     s, total = int(round(spoken)), int(round(span))
     pct = int(round(100 * spoken / span))
     res.value = (s, total, pct, total - s, 100 - pct)
