@@ -224,6 +224,9 @@ class Timeline:
             out.append(Span(m.group(0), start=0.0, end=_amount(m.group(1) or "a") * _UNIT_S[m.group(2).lower()]))
         for m in _HALF.finditer(question):
             out.append(half_span(m.group(0), m.group(1), min(now, end) if end is not None else now))
+        for m in _PART.finditer(question):
+            part = part_span(m, min(now, end) if end is not None else now)
+            out.extend([part] if part is not None else [])
         if self.origin is None:
             return out
         day_of = {}
@@ -321,7 +324,26 @@ def half_span(text: str, which: str, now: float) -> Span:
     return Span(text, start=0.0 if first else now / 2, end=now / 2 if first else now)
 
 
+# "in the first third of the recording", "during the last quarter": the recording's start to the question's now, in
+# three (four) equal parts
+_PART = re.compile(r"\b(?:(?:in|during|within|over|throughout)\s+)?the\s+(first|second|middle|third|fourth|last|final)"
+                   r"\s+(third|quarter)\b(?:\s+of\s+(?:the|my|this|our)\s+(?:recording|video|conversation|session|"
+                   r"stream|meeting|time|memory|visit|day))?", re.IGNORECASE)
+_PART_INDEX = {"first": 0, "second": 1, "middle": 1, "third": 2, "fourth": 3}
+
+
+def part_span(m: re.Match, now: float) -> Span | None:
+    """"the first third" / "the last quarter" (of the recording): stream time 0 to ``now`` (its end), in equal
+    parts; None for a part there is not ("the fourth third")."""
+    n = 3 if m.group(2).lower() == "third" else 4
+    which = m.group(1).lower()
+    i = n - 1 if which in ("last", "final") else _PART_INDEX[which]
+    if i >= n or (n == 4 and which == "middle"):
+        return None
+    return Span(m.group(0), start=now * i / n, end=now * (i + 1) / n)
+
+
 def recording_halves(question: str) -> list[re.Match]:
     """The halves of the recording a question names ("in the first half", "the second half of the video"), and its
     last seconds or minutes ("in the last ten seconds"): spans that end with what was recorded."""
-    return list(_HALF.finditer(question)) + list(_LAST.finditer(question))
+    return list(_HALF.finditer(question)) + list(_LAST.finditer(question)) + list(_PART.finditer(question))
