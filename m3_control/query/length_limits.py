@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query, voice_turns
-from .named_ids import named_ids
+from .named_ids import named_ids, scope_and_people
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -72,12 +72,9 @@ def answer_nearest(executor: QueryExecutor, q: Query, ask: NearestLengthAsk,
                    before_time: float | None) -> tuple[str, QueryResult]:
     """"B's turn at 00:17 (1.90 seconds) was the closest in length to A's first turn (1.90 seconds, at 00:02)."
     (every turn as close as it, to hundredths, named)."""
-    res = executor.run(voice_turns(q), before_time)
-    if res.status != "ok":
+    res, ids = scope_and_people(executor, voice_turns(q), [ask.person], before_time)
+    if ids is None:
         return phrase(res), res
-    ids = named_ids(executor, Query(find="who", act="spoke"), [ask.person], res, before_time)
-    if isinstance(ids, QueryResult):
-        return phrase(ids), ids
     cid = ids[0]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     mine = [e for e in turns if e.character_id == cid]

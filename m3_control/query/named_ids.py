@@ -33,3 +33,14 @@ def named_ids(executor: QueryExecutor, base: Query, refs: tuple[str, ...] | list
             return named
         ids.append(named.who["who"].character_id)  # type: ignore[arg-type]
     return ids
+
+
+def scope_and_people(executor: QueryExecutor, frame: Query, refs: tuple[str, ...] | list[str],
+                     before_time: float | None) -> tuple[QueryResult, list[int] | None]:
+    """``frame`` run (everyone's turns in a plan's scope) and ``refs`` resolved into its result: (the result, their
+    ids), or (the result that stopped, None): the frame could not run, or a reference matched nobody (or two)."""
+    res = executor.run(frame, before_time)
+    if res.status != "ok":
+        return res, None
+    ids = named_ids(executor, Query(find="who", act="spoke"), refs, res, before_time)
+    return (ids, None) if isinstance(ids, QueryResult) else (res, ids)

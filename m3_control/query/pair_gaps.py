@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query, voice_turns
-from .named_ids import named_ids
+from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -45,12 +45,9 @@ def prepare(q: Query) -> Query:
 
 
 def answer(executor: QueryExecutor, q: Query, ask: PairGapAsk, before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(prepare(q), before_time)
-    if res.status != "ok":
+    res, ids = scope_and_people(executor, prepare(q), list(ask.people), before_time)
+    if ids is None:
         return phrase(res), res
-    ids = named_ids(executor, Query(find="who", act="spoke"), list(ask.people), res, before_time)
-    if isinstance(ids, QueryResult):
-        return phrase(ids), ids
     a, b = ids
     if a == b:
         return f"{_cap(res.describe[a])} is one person: both are theirs.", res

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .execute import QueryExecutor
 from .frame import Query, voice_turns
-from .named_ids import named_ids
+from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -56,12 +56,9 @@ def prepare(q: Query) -> Query:
 
 def answer(executor: QueryExecutor, q: Query, ask: NeighboursAsk,
            before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(prepare(q), before_time)
-    if res.status != "ok":
+    res, ids = scope_and_people(executor, prepare(q), [ask.person], before_time)
+    if ids is None:
         return phrase(res), res
-    ids = named_ids(executor, Query(find="who", act="spoke"), [ask.person], res, before_time)
-    if isinstance(ids, QueryResult):
-        return phrase(ids), ids
     cid = ids[0]
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end, e.id))
     mine = [i for i, e in enumerate(turns) if e.character_id == cid]
