@@ -66,10 +66,7 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     first = next(((start, end) for p, start, end in stays if p.lower() == place), None)
     if first is None:
         return question, StayMoment(said, None, f"I was never in the {place}")
-    half, amount, unit = m.group("half") or m.group("half2"), m.group("n") or m.group("n2"), \
-        m.group("unit") or m.group("unit2")
-    n = 30.0 if half else float(_AMOUNT.get(amount.lower(), 0) or amount)
-    seconds = n * 60 if (unit or "").lower().startswith("min") else n
+    seconds = _length_said(m)
     start, end = first
     timeline = executor.store.timeline()   # (read once: the clock times below are said on it)
     now = timeline.now(before_time)
@@ -89,6 +86,14 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
     return asked, StayMoment(said, at, f"I got to the {place} at {say(start)}")
 
 
+def _length_said(m: re.Match) -> float:
+    """The seconds of a :data:`_LENGTH` the match holds (either of its two spellings: ``n`` / ``n2``)."""
+    half, amount, unit = m.group("half") or m.group("half2"), m.group("n") or m.group("n2"), \
+        m.group("unit") or m.group("unit2")
+    n = 30.0 if half else float(_AMOUNT.get(amount.lower(), 0) or amount)
+    return n * 60 if (unit or "").lower().startswith("min") else n
+
+
 def _edge_window(question: str, executor: Any, before_time: float | None) -> tuple[str, StayMoment | None]:
     """"The last 20 seconds of my time in the porch": (the question with that window as two clock times, the
     resolution), or (the question unchanged, None) where it names no such window."""
@@ -104,10 +109,7 @@ def _edge_window(question: str, executor: Any, before_time: float | None) -> tup
             return question, StayMoment(said, None, f"I was never in the {place}")
         return question, None
     first = (m.group("edge") or m.group("edge2")).lower() in ("first", "opening")
-    amount, unit = m.group("n") or m.group("n2"), m.group("unit") or m.group("unit2")
-    half = m.group("half") or m.group("half2")
-    n = 30.0 if half else float(_AMOUNT.get(amount.lower(), 0) or amount)
-    seconds = n * 60 if (unit or "").lower().startswith("min") else n
+    seconds = _length_said(m)
     start, end = mine[0] if first else mine[-1]
     timeline = executor.store.timeline()
     now = timeline.now(before_time)

@@ -97,13 +97,19 @@ _ROOMS = re.compile(rf"\b(?:between|from)\s+{_WHO}\s+(?P<o1>first|last)\s+(?:tur
                     r"(?:\s+(?:turn|words|one))?\s+(?:in|at)\s+the\s+(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
-def _two_rooms(question: str, m: re.Match, executor: Any, before_time: float | None) -> tuple[str, TurnWindow]:
-    """"From B's last turn in the lab to their first turn in the porch" as "between 0:07 and 1:39"."""
+def _ref(m: re.Match) -> str:
+    """The person of a :data:`_WHO` match as a frame's ``who`` names them: their quoted words (bare) or their name."""
     ref = m.group("who").strip()
     ref = ref[len("the person who said "):] if ref.lower().startswith("the person who said ") else ref
+    return ref.strip('"')
+
+
+def _two_rooms(question: str, m: re.Match, executor: Any, before_time: float | None) -> tuple[str, TurnWindow]:
+    """"From B's last turn in the lab to their first turn in the porch" as "between 0:07 and 1:39"."""
+    ref = _ref(m)
     picked = []
     for o, p in ((m.group("o1"), m.group("p1")), (m.group("o2"), m.group("p2"))):
-        res = executor.run(Query(find="when", who=ref.strip('"'), place=p, act="spoke"), before_time)
+        res = executor.run(Query(find="when", who=ref, place=p, act="spoke"), before_time)
         if res.status != "ok" or "who" not in res.who:
             return question, TurnWindow(m.group(0), None, phrase(res).rstrip("."))
         cid = res.who["who"].character_id
@@ -112,7 +118,7 @@ def _two_rooms(question: str, m: re.Match, executor: Any, before_time: float | N
             return question, TurnWindow(m.group(0), None, f"{res.describe.get(cid, ref)} never spoke in the {p}")
         picked.append(mine[-1] if o.lower() == "last" else mine[0])
     x, y = sorted(picked, key=lambda e: e.start)
-    every = executor.run(Query(find="when", who=ref.strip('"'), act="spoke"), before_time)
+    every = executor.run(Query(find="when", who=ref, act="spoke"), before_time)
     cid = x.character_id
     theirs = sorted((e.id for e in every.events if e.character_id == cid and e.kind == "voice"),
                     key=lambda i: next(e.start for e in every.events if e.id == i))
@@ -172,9 +178,8 @@ def resolve(question: str, executor: Any, before_time: float | None) -> tuple[st
         return _room_turn(question, room, executor, before_time)    # ("who spoke right after the last turn ...?": not)
     if m is None:
         return question, None
-    ref = m.group("who").strip()
-    ref = ref[len("the person who said "):] if ref.lower().startswith("the person who said ") else ref
-    res = executor.run(Query(find="when", who=ref.strip('"'), act="spoke"), before_time)
+    ref = _ref(m)
+    res = executor.run(Query(find="when", who=ref, act="spoke"), before_time)
     said = m.group(0)
     if res.status != "ok" or "who" not in res.who:
         return question, TurnWindow(said, None, phrase(res).rstrip("."))
