@@ -321,7 +321,8 @@ def test_before_half_of_the_turns(sx, question, named):  # noqa: F811
 
 
 def test_a_count_between_ones_first_and_last_turns_keeps_the_turns_between(sx):  # noqa: F811
-    # the turns between Cy's first and last (not a window with them in it: turn_order.py, stop 85)
+    # the turns between Cy's first and last (not a window with them in it: turn_order.py, stop 85; ref_turns.py since
+    # stop 96)
     a = answer(sx, f"How many turns were there between {CY}'s first and last turns?",
                'find=count_times who="I will call the technician" act=spoke').answer
     assert a.startswith("I heard people speak 6 times between"), a

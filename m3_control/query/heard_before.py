@@ -21,7 +21,8 @@ from .words import cap, the_place, times_word
 
 _ROOM = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
 _KNOWN = r"(?:people|persons|speakers|voices|those|someone|somebody|anyone|ones?)\s+(?:(?:that|who|whom)\s+)?" \
-         r"(?:(?:I|we)\s+(?:had\s+|have\s+)?(?:already\s+|previously\s+|earlier\s+|before\s+)?(?:heard|met)|" \
+         r"(?:(?:I|we)\s+(?:had\s+|have\s+|did\s+)?(?P<neg>not\s+|never\s+)?(?:already\s+|previously\s+|earlier\s+|" \
+         r"before\s+|yet\s+)?(?:heard|met|hear)|" \
          r"(?:had|have)\s+(?:already\s+|previously\s+|earlier\s+)?(?:spoken|talked|been\s+heard))\s+" \
          r"(?:before\s+)?(?:in|at)\s+" + _ROOM.format("src")
 _TURNS = re.compile(rf"^\W*how\s+many\s+(?P<what>turns|times|utterances|sentences|people|persons|speakers)\b[^?]*?"
@@ -42,6 +43,8 @@ class HeardBeforeAsk:
     source: str       # the room they had been heard in before
     people: bool      # count (name) the people, not their turns
     every: bool = False   # "was every turn ...?": yes or no
+    new: bool = False     # "... from people I had not heard in the X": the turns of people not heard there (before)
+    ever: bool = False    # "... people I never heard in the X": not heard there at any time, before or after
 
 
 def asks_heard_before(question: str) -> HeardBeforeAsk | None:
@@ -56,8 +59,9 @@ def asks_heard_before(question: str) -> HeardBeforeAsk | None:
     if len(target) != 1:
         return None
     what = (m.groupdict().get("what") or "people").lower()
+    neg = (m.groupdict().get("neg") or "").strip().lower()
     return HeardBeforeAsk(target[0], source, what in ("people", "persons", "speakers") and m.re is not _EVERY,
-                          every=m.re is _EVERY)
+                          every=m.re is _EVERY, new=bool(neg), ever=neg == "never")
 
 
 def prepare(q: Query) -> Query:
@@ -80,7 +84,8 @@ def answer(executor: QueryExecutor, q: Query, ask: HeardBeforeAsk,
 
     there = [e for e in turns if began_in(e, target, stays, end)]
     before = [e for e in turns if began_in(e, source, stays, end)]
-    known_by = [e for e in there if any(x.character_id == e.character_id and x.start < e.start for x in before)]
+    known_by = [e for e in there if any(x.character_id == e.character_id and (ask.ever or x.start < e.start)
+                                        for x in before)]
     new = [e for e in there if e not in known_by]
     res.events = known_by + new + [e for e in res.events if e not in there]
     res.robot_places += [(a, p) for p, a, _ in stays if p in (target, source)]
@@ -97,7 +102,12 @@ def answer(executor: QueryExecutor, q: Query, ask: HeardBeforeAsk,
     rest = _join([f"{res.describe[c]} ({times_word(res.spoke[c])})" for c in others])
     tail = f"; the other {len(new)} by people I had not heard in {src}: {rest}" if new else \
         f"; nobody new spoke in {dst}"
-    if ask.people:
+    if ask.new:
+        which = f"I never heard in {src}" if ask.ever else f"I had not heard in {src} before"
+        text = f"{len(new)} of the {len(there)} turns in {dst} came from people {which}" + \
+            (f": {rest}" if new else "") + (f"; the other {len(known_by)} from people I had: {each}" if known_by
+                                            else "") + "."
+    elif ask.people:
         text = f"{len(people)} of the {len(set(people + others))} people I heard in {dst} I had already heard in " \
             f"{src}" + (f": {each}" if people else "") + (f"; not {rest}" if others else "") + "."
     elif not known_by:

@@ -20,21 +20,22 @@ from .wording import QUOTED
 
 
 def than_persons_turn(executor: QueryExecutor, res: QueryResult, turns: list, than: str, which: str, over: bool,
-                      where: str, before_time: float | None) -> tuple[str, QueryResult]:
+                      where: str, before_time: float | None, theirs: list | None = None) -> tuple[str, QueryResult]:
     """"3 of the 10 turns were longer than A's longest turn (1.90 seconds, at 00:02): ..." (lengths to hundredths:
     detection tells them apart no finer)."""
     ids = named_ids(executor, Query(find="who", act="spoke"), [than], res, before_time)
     if isinstance(ids, QueryResult):
         return phrase(ids), ids
     cid = ids[0]
-    mine = [e for e in turns if e.character_id == cid]
+    mine = [e for e in (turns if theirs is None else theirs) if e.character_id == cid]   # (theirs: anywhere)
     who = res.describe.get(cid, than)
     if not mine:
         return f"I did not hear {who}{where}.", res
     pick = max if which == "longest" else min
     ref = pick(mine, key=lambda e: e.end - e.start)
-    limit = ref.end - ref.start
-    hits = [e for e in turns if e is not ref and ((e.end - e.start > limit) if over else (e.end - e.start < limit))]
+    limit = round(ref.end - ref.start, 2)     # (to hundredths, as said: 1.8999 and 1.9001 are both 1.90)
+    hits = [e for e in turns if e is not ref and ((round(e.end - e.start, 2) > limit) if over
+                                                  else (round(e.end - e.start, 2) < limit))]
     res.events = [ref] + hits + [e for e in res.events if e is not ref and e not in hits]
     res.value = (len(hits), len(turns))
     said = "; ".join(f"{res.describe[e.character_id]} at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
@@ -143,3 +144,41 @@ def answer_where(executor: QueryExecutor, q: Query, ask: LongestWhereAsk,
     text = f"{'Yes' if yes else 'No'}: {lead} {said}."
     problems = [p for p in check(_cap(text), res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else _cap(text)), res
+
+
+# "did the bedroom have a turn shorter than every one of A's turns?", "was any turn in the lab longer than all of B's
+# turns?", "how many turns were shorter than each of A's turns?": against that person's shortest (longest) turn
+_THAN_ALL = re.compile(r"\b(?:turns?|one|utterances?)\b[^?]*?\b(?P<cmp>shorter|longer|briefer)\s+than\s+(?:every|each|"
+                       r"all|any)\s+(?:single\s+)?(?:one\s+)?(?:of\s+)?(?:the\s+)?(?:the\s+person\s+who\s+said\s+)?"
+                       r"(?:QUOTED|[A-Z][a-z]+)\s*(?:'s|’s)?\s*(?:own\s+)?(?:turns|ones|utterances)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ThanAllAsk:
+    person: str
+    longer: bool
+    yes_no: bool
+
+
+def asks_than_all(question: str) -> ThanAllAsk | None:
+    m = _THAN_ALL.search(QUOTED.sub(" QUOTED ", question))
+    if m is None or len(people := people_in(question)) != 1:
+        return None
+    return ThanAllAsk(people[0], m.group("cmp").lower() == "longer",
+                      bool(re.match(r"^\W*(?:did|was|were|is|has|had)\b", question, re.IGNORECASE)))
+
+
+def answer_than_all(executor: QueryExecutor, q: Query, ask: ThanAllAsk, place: str | None,
+                    before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes: 4 of the 6 turns in the bedroom were shorter than A's shortest turn (1.90 seconds, at 00:38): ..."."""
+    res = executor.run(Query(find="who", act="spoke", place=place), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    every = executor.run(Query(find="who", act="spoke"), before_time).events    # (the person's turns anywhere)
+    where = f" in the {place}" if place else ""
+    text, res = than_persons_turn(executor, res, turns, ask.person, "longest" if ask.longer else "shortest",
+                                  ask.longer, where, before_time, [e for e in every if e.kind == "voice"])
+    if ask.yes_no and text != REFUSAL and isinstance(res.value, tuple):
+        text = f"{'Yes' if res.value[0] else 'No'}: {text[0].lower()}{text[1:]}"
+    return text, res

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from .execute import QueryExecutor
 from .frame import Query
-from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
@@ -62,6 +62,13 @@ _RANKED = re.compile(r"^\W*(?:who|which\s+(?:speaker|person|one|voice)|whose)\b[
                      re.IGNORECASE)
 
 
+# "what was the smallest gap between two consecutive turns of one person?", "the shortest wait between two turns of the
+# same speaker?", "whose two turns came closest together?": everyone's shortest wait between their own turns
+_CLOSEST = re.compile(r"\b(?:smallest|shortest|briefest|least)\s+(?:gap|wait|pause|silence|break|time|interval)\s+"
+                      r"between\s+(?:two\s+|any\s+two\s+)?(?:consecutive\s+|successive\s+|back-to-back\s+)?turns\s+"
+                      r"(?:of|by|from)\s+(?:one|the\s+same|a\s+single|any\s+one)\s+(?:person|speaker|voice)\b|"
+                      r"^\W*whose\s+(?:two\s+)?(?:consecutive\s+|successive\s+)?turns\s+(?:came|were)\s+(?:the\s+)?"
+                      r"closest\s+together\b(?![^?]*\baverage\b)", re.IGNORECASE)
 _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "next": 0,
         "last": -1, "final": -1}
 _WHO = r"^\W*(?:who|which\s+(?:speaker|person|one|voice)|whose)\b"
@@ -116,6 +123,8 @@ def asks_person_gap(question: str) -> GapAsk | None:
             return GapAsk(None, "ranked", mean=True, least=w in ("closest", "nearest", "shortest", "smallest"))
     if not people and _RANKED.search(plain):
         return GapAsk(None, "ranked")
+    if not people and _CLOSEST.search(plain):
+        return GapAsk(None, "ranked", least=True)
     if len(people) != 1:
         return None
     m = _OVER.search(plain)
@@ -149,7 +158,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GapAsk, before_time: float | 
     if ask.kind == "ranked" and (ask.turns or ask.mean):
         return _ranked_by(executor, q, ask, before_time)
     if ask.kind == "ranked":
-        return _ranked(executor, q, before_time)
+        return _ranked(executor, q, before_time, ask.least)
     res = executor.run(replace(prepare(q), who=ask.who), before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -258,9 +267,11 @@ def _everyones_turns(executor: QueryExecutor, q: Query, before_time: float | Non
     return res, conditions(res) if res.status == "ok" else "", turns
 
 
-def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tuple[str, QueryResult]:
+def _ranked(executor: QueryExecutor, q: Query, before_time: float | None,
+            least: bool = False) -> tuple[str, QueryResult]:
     """"A: 49 seconds between their turns at 00:02 and 00:52; then B, 40 seconds (00:19 to 01:01)." (each person's
-    longest wait between two of their own turns; those who spoke once have none)."""
+    longest wait between two of their own turns, or with ``least`` their shortest, the shortest first; those who
+    spoke once have none)."""
     res, cond, turns = _everyones_turns(executor, q, before_time)
     if res.status != "ok":
         return phrase(res), res
@@ -268,11 +279,11 @@ def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tup
     for cid in dict.fromkeys(e.character_id for e in turns):
         gaps = _gaps([e for e in turns if e.character_id == cid])
         if gaps:
-            best[cid] = max(gaps, key=_wait)
+            best[cid] = (min if least else max)(gaps, key=_wait)
     if not best:
         return f"Nobody spoke twice{cond}, so nobody waited between two of their own turns.", res
-    ranked = sorted(best, key=lambda c: _wait(best[c]), reverse=True)
-    wait = {c: int(round(_wait(best[c]))) for c in ranked}
+    ranked = sorted(best, key=lambda c: _wait(best[c]), reverse=not least)
+    wait = {c: tenths(_wait(best[c])) if least else int(round(_wait(best[c]))) for c in ranked}
     res.seconds = {**res.seconds, **wait}
     res.events = [e for c in ranked[:2] for e in best[c]] + [e for e in res.events if not any(
         e in best[c] for c in ranked[:2])]
@@ -285,7 +296,10 @@ def _ranked(executor: QueryExecutor, q: Query, before_time: float | None) -> tup
                f"{res.say(a.start)} to their next at {res.say(b.start)})"
 
     rest = [c for c in ranked if c not in top]
-    if len(top) == 1:
+    if least:
+        text = f"The closest two turns of one person{cond} were {_join([res.describe[c] for c in top])}'s: " \
+               f"{'; '.join(one(c, named=len(top) > 1) for c in top)}"
+    elif len(top) == 1:
         text = f"{_cap(res.describe[top[0]])} waited longest between two of their own turns{cond}: " \
                f"{one(top[0], named=False)}"
     else:

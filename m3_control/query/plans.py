@@ -1,5 +1,13 @@
 """Questions no one frame says, answered by code over several frames (or one frame's result regrouped):
 
+- ``groups_room`` / ``groups_part`` / ``groups_person``: a measure of the turns (turns, speakers, seconds, silences,
+  turn lengths) in each room, part of the recording or person, the most (least) or every group's
+  (:mod:`.measure_groups`)
+- ``ref_between`` / ``ref_before`` / ``ref_after`` / ``ref_until`` / ``ref_nearest`` / ``ref_next`` / ``ref_previous``:
+  what is asked around one turn, silence or moment named by its place in the talk ("A's third turn", "the first turn
+  in the lab", "the longest silence", "the middle of the recording") (:mod:`.ref_turns`)
+- ``follow_share``: how many (what share) of one person's turns came right after (before) another's
+  (:mod:`.follow_share`)
 - ``order``: which of the listed people came first / last (:mod:`.choice`)
 - ``first_or_last``: whether one person spoke first or last, both asked at once (:mod:`.first_or_last`)
 - ``counts``: which of three or more listed people spoke most / least often (:mod:`.choice`)
@@ -15,6 +23,7 @@
 - ``runs_without`` / ``runs_alternate`` / ``runs_than_before``: the longest run of turns without one person, the
   longest back-and-forth of two, turns longer than the one before (:mod:`.turn_runs`)
 - ``pair_gap``: how close in time a turn of one person's came to one of another's (:mod:`.pair_gaps`)
+- ``than_all``: turns (in a room) shorter (longer) than every one of one person's turns (:mod:`.length_limits`)
 - ``nearest_length`` / ``longest_where``: the turn closest in length to one of one person's, whether the recording's
   longest turn was in a room (:mod:`.length_limits`)
 - ``neighbours``: the turns right before and right after one person's turn, asked at once (:mod:`.turn_neighbours`)
@@ -103,6 +112,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from m3_memory.store.where import load_places
+
 from . import (
     added_counts,
     anchored,
@@ -115,12 +126,14 @@ from . import (
     everyone,
     first_or_last,
     first_repeat,
+    follow_share,
     heard_before,
     heard_earlier,
     length_anchor,
     length_limits,
     listed_people,
     long_turns,
+    measure_groups,
     minutes_spoken,
     moods,
     near_moves,
@@ -132,6 +145,7 @@ from . import (
     place_counts,
     places_compared,
     quiet,
+    ref_turns,
     robot_when,
     role_match,
     room_changes,
@@ -167,6 +181,7 @@ from . import (
 )
 from .execute import QueryExecutor
 from .frame import Query
+from .question_place import place_of_question
 from .result import QueryResult
 
 
@@ -206,6 +221,16 @@ def plan_for(question: str) -> Plan | None:
     if sides.asks_side(either) and window_counts.asks_window_counts(question) is None:     # compares two spans)
         return Plan("side", lambda ex, q, t: sides.answer(ex, q, either, t), prepare=sides.prepare,
                     check_question=sides.check_question(either), people_from_question=False)
+    grouped = measure_groups.asks_groups(question)
+    if grouped is not None:
+        return Plan(f"groups_{grouped.groups}", lambda ex, q, t: measure_groups.answer(ex, q, grouped, question, t),
+                    prepare=measure_groups.prepare)
+    ref = ref_turns.asks_ref(question)
+    if ref is not None:
+        return Plan(f"ref_{ref.kind}", lambda ex, q, t: ref_turns.answer(ex, q, ref, t), prepare=ref_turns.prepare)
+    share = follow_share.asks_share(question)
+    if share is not None:
+        return Plan("follow_share", lambda ex, q, t: follow_share.answer(ex, q, share, t), prepare=follow_share.prepare)
     solo = solo_stretches.asks_solo(question)
     if solo is not None:
         return Plan("solo", lambda ex, q, t: solo_stretches.answer(ex, q, solo, question, t),
@@ -253,6 +278,11 @@ def plan_for(question: str) -> Plan | None:
     pair_gap = pair_gaps.asks_pair_gap(question)
     if pair_gap is not None:
         return Plan("pair_gap", lambda ex, q, t: pair_gaps.answer(ex, q, pair_gap, t), prepare=pair_gaps.prepare)
+    than_all = length_limits.asks_than_all(question)
+    if than_all is not None:
+        return Plan("than_all", lambda ex, q, t: length_limits.answer_than_all(
+            ex, q, than_all, place_of_question(question, [p.name for p in load_places(ex.store)]), t),
+            prepare=lambda q: q)
     nearest = length_limits.asks_nearest_length(question)
     if nearest is not None:
         return Plan("nearest_length", lambda ex, q, t: length_limits.answer_nearest(ex, q, nearest, t),

@@ -331,6 +331,9 @@ def asks_about(question: str) -> AboutAsk | None:
     """The topic of "what did A say about ...?" when the question names the speaker by their words (or asks about
     anyone's words: "did anyone mention the number seven?"), else None."""
     plain = QUOTED.sub(" QUOTED ", question)
+    if len(quotes_of(question)) >= 2 and re.search(r"\b(?:heard|spoke|speak|talk(?:ed)?)\b[^?]*\b(?:before|after)\b",
+                                                   plain, re.IGNORECASE):
+        return None     # ("was A heard in the office before B was?": the order of two people, not words)
     which = _WHICH_KIND.match(plain)
     if which is not None and (len(quotes_of(question)) == 1 or which.group("name")):
         # "what number did A say?": the numbers (letters, colours) in A's words

@@ -145,8 +145,8 @@ _EACH_SAID = re.compile(r"^\W*what\s+(?:did|have|had|has)\s+(?:everyone|everybod
 # "which room had the longest single turn?", "where was the shortest sentence said?": the room is asked
 
 # "whose first turn was the longest?", "which person's last turn was the shortest?", "who had the longest first turn?"
-_NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|who\s+had\s+the\s+(?P<w1>longest|shortest|"
-                         r"briefest))\s+(?P<nth>first|last|final|opening|closing)\s+(?:turn|words|sentence|utterance)s?"
+_NTH_LENGTH = re.compile(r"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s)|(?:who|which\s+(?:person|speaker|one))\s+"
+                         r"had\s+the\s+(?P<w1>longest|shortest|briefest))\s+(?P<nth>first|last|final|opening|closing)\s+(?:turn|words|sentence|utterance)s?"
                          r"(?:\s+(?:was|were|lasted|took)\s+(?:the\s+)?(?P<w2>longest|shortest|briefest))?\b",
                          re.IGNORECASE)
 

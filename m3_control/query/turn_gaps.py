@@ -70,7 +70,8 @@ _RANKS_PEOPLE = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one|voic
 def asks_turn_gaps(question: str) -> GapsAsk | None:
     if people_in(question):
         return None
-    if _AVERAGE_GAP.search(question) and _BETWEEN_TURNS.search(question) and not _RANKS_PEOPLE.match(question):
+    if _AVERAGE_GAP.search(question) and (_BETWEEN_TURNS.search(question) or re.search(
+            r"\b(?:silences|pauses|gaps|lulls)\b", question, re.IGNORECASE)) and not _RANKS_PEOPLE.match(question):
         # ("who had the shortest average wait between turns?" ranks people: person_gaps)
         return GapsAsk("median" if re.search(r"\bmedian\b", question, re.IGNORECASE) else "average")
     if _OVERLAP.search(question):
