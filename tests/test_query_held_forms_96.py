@@ -155,3 +155,75 @@ def test_turns_named_by_their_place_in_the_talk(sx, question, named, absent):  #
 def test_relations_of_one_persons_turns(sx, question, named, absent):  # noqa: F811
     a = answer(sx, question, "find=who", "find=who").answer
     assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+# ---- held-out 825-826 (asked on 3a2f453): people by the parts they spoke in, two rooms' silences compared, turns
+# against another turn's length, turns after a silence or up to the end, ties of the longest / shortest turn, the
+# seconds one person talked per half, a named person who never spoke in the room asked about, two turns in a row,
+# averages told apart in hundredths ----
+
+@pytest.mark.parametrize("question, kind", [
+    ("Did anyone speak in every quarter of the recording?", "groups_person"),
+    ("Was someone heard in each quarter of the recording?", "groups_person"),
+    ("Which person spoke in the most quarters of the recording?", "groups_person"),
+    ("Who was heard in the largest number of thirds of the recording?", "groups_person"),
+    ("Was the longest silence in the kitchen longer than the longest silence in the lab?", "groups_pair"),
+    ("Did the office have a longer longest silence than the lab?", "groups_pair"),
+    ("In which half of the recording did Ann spend more time talking?", "groups_part"),
+    ("During which half of the recording did Ann talk for longer?", "groups_part"),
+    (f"How many of {CY}'s turns were longer than Ann's first turn?", "ref_than"),
+    (f"How many turns by {BO} lasted longer than {CY}'s first one?", "ref_than"),
+    ("How many turns came after the longest silence?", "ref_count_after"),
+    ("After the longest silence, how many more turns were there?", "ref_count_after"),
+    ("Between the longest silence and the end of the recording, how many turns were there?", "ref_between"),
+    ("Between the longest turn and the shortest one, how many turns came?", "ref_between"),
+    (f"Were two of {CY}'s turns ever one right after the other?", "in_a_row"),
+    ("How many turns came after Ann's last turn?", None),     # (the frame keeps a person's turn)
+])
+def test_825_826_forms_are_asked(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, named, absent", [
+    # every quarter (22.5 s) had speech, 2-3 people each; nobody spoke in all four
+    ("Did anyone speak in every quarter of the recording?",
+     ["Someone was heard in every quarter (quarter by quarter, 2, 2, 3, 2 speakers)", "no one person spoke in all 4"],
+     ["Yes", "No:"]),
+    ("Who spoke in all three thirds of the recording?", ["Nobody spoke in all 3 thirds", "Ann 2"], []),
+    ("Which person spoke in the most quarters of the recording?", ["(3 of 4, a tie)"], []),
+    # the kitchen's longest silence is 6 s (0:04-0:10), the lab's 8.1 s (1:11.9-1:20)
+    ("Was the longest silence in the kitchen longer than the longest silence in the lab?",
+     ["No: the longest silence between turns was 6 seconds in the kitchen and 8.1 seconds in the lab"], []),
+    ("Did the lab have a longer longest silence than the office?", ["Yes:", "8.1 seconds in the lab"], []),
+    # Ann: 2 seconds in the first half (0:02), 3.9 in the second (1:05, 1:10)
+    ("During which half of the recording did Ann talk for longer?", ["The second half (3.9 seconds)"], []),
+    # Cy's four turns (1.45, 1.45, 1.50, 1.90 s) are all shorter than Ann's first (2.00 s); Bo's three are all
+    # longer than Cy's first (1.45 s)
+    (f"How many of {CY}'s turns were longer than Ann's first turn?", ["0 of", "4 turns were longer", "2.00 seconds"],
+     []),
+    (f"How many turns by {BO} lasted longer than {CY}'s first one?", ["3 of", "3 turns were longer", "1.45 seconds"],
+     []),
+    # the longest silence ends with Cy's 0:35: eight turns from there to the end
+    ("How many turns came after the longest silence?", ["8 times after the longest silence", "from 00:35"], []),
+    ("Between the longest silence and the end of the recording, how many turns were there?",
+     ["8 times between the longest silence"], ["not counting"]),
+    # three turns tie for the longest (2.00 s) and two for the shortest (1.45 s): the answer for each, not one of them
+    ("Between the longest turn and the shortest one, how many turns came?",
+     ["3 turns tie for the longest turn", "2 turns tie for the shortest turn", "it depends on which is meant"], []),
+    (f"Were two of {CY}'s turns ever one right after the other?", ["No,", "never spoke twice in a row"], []),
+    ("Were two of Ann's turns ever one right after the other?", ["twice in a row", "01:05 and 01:10"], []),
+    # Ann never spoke in the office: said so, not "nobody spoke there"
+    ("What was the longest turn Ann took in the office?", ["I did not hear Ann speak in the office"], ["nobody"]),
+])
+def test_825_826_answers(sx, question, named, absent):  # noqa: F811
+    a = answer(sx, question, "find=who", "find=who").answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a
+
+
+def test_averages_tied_in_tenths_are_told_apart_in_hundredths(db_at):
+    # two speakers whose average turns are 1.89 and 1.95 seconds: both "1.9", the shorter one named by hundredths
+    script = [(0, "ann", 2.0, 3.89, "One two three."), (0, "bo", 8.0, 9.95, "Four five six."),
+              (1, "ann", 35.0, 36.89, "One two three."), (1, "bo", 40.0, 41.95, "Four five six.")]
+    with seconds_meeting(db_at("tenths.db"), script=script) as ex:
+        a = answer(ex, "Who had the shortest average turn?", "find=who").answer
+    assert a.startswith("Ann had the shortest turns on average") and "1.89 seconds" in a and "1.95 seconds" in a, a

@@ -75,7 +75,8 @@ _MEASURES: tuple[tuple[str, re.Pattern], ...] = (
                          rf"of|how\s+many|largest\s+number\s+of|smallest\s+number\s+of)\s+(?:{_TURN}|times)\b|"
                          rf"\bhow\s+(?:many\s+times|often)\b|\b{_TALK}\s+(?:the\s+)?(?:most|least)\s+(?:often|times)\b",
                          re.IGNORECASE)),
-    ("seconds", re.compile(rf"\b(?:most|least|more|less)\s+(?:speech|talking|speaking|talk)\b|\b{_TALK}\s+(?:the\s+)?"
+    ("seconds", re.compile(rf"\b(?:most|least|more|less)\s+(?:time\s+)?(?:speech|talking|speaking|talk)\b|"
+                           rf"\b{_TALK}\s+for\s+(?:longer|less\s+time|more\s+time|the\s+longest)\b|\b{_TALK}\s+(?:the\s+)?"
                            r"(?:most|least|longest|shortest)\b(?!\s+(?:often|times))|\bmost\s+(?:seconds|time)\s+"
                            r"(?:of\s+)?(?:speech|talking|speaking)|\bhow\s+(?:long|many\s+seconds)\b", re.IGNORECASE)),
 )
@@ -85,6 +86,7 @@ _LENGTH = re.compile(rf"\b(?:lasting|that\s+lasted|which\s+lasted|of|with|were)?
                      rf"longer\s+than|"
                      rf"at\s+least|less\s+than|under|shorter\s+than|below)\s+(?P<n>{AMOUNT})(?:s|\s*seconds?|\s*secs?)\b",
                      re.IGNORECASE)
+_NOT_PLACE = frozenset(("largest", "smallest", "greatest", "most", "fewest", "least", "number", "highest", "lowest"))
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30}
 # left to the plans that answer them alone: the room with the most turns, people or seconds of speech
@@ -101,7 +103,10 @@ class GroupAsk:
     person: str | None = None    # only this person's turns
     longer: float | None = None  # only turns longer than this (seconds)
     shorter: float | None = None  # only turns shorter than this
-    scopes: tuple[str, ...] = ()  # person: two scopes compared ("more often in the first third than in the last")
+    scopes: tuple[str, ...] = ()  # person: two scopes compared ("more often in the first third than in the last");
+    #                               else two groups' figures compared yes or no ("was the longest silence in the
+    #                               bedroom longer than in the lab?")
+    yes_no: bool = False          # asked yes or no
 
 
 def _amount(text: str) -> float:
@@ -139,8 +144,58 @@ def asks_compare(question: str) -> GroupAsk | None:
                     least=m.group("w").lower() in ("less", "fewer", "shorter"), scopes=(a, b))
 
 
+_ANYONE = r"(?:anyone|anybody|someone|somebody|any\s+(?:one|person|speaker)|a\s+(?:person|speaker))"
+_PARTS = r"(?P<g>quarters?|thirds?|halves|half)"
+# "did anyone speak in every quarter?", "who was heard in all three thirds?", "was someone heard in each quarter?"
+_EVERY_PART = re.compile(rf"^\W*(?:(?P<yes>did|was|were|has|had)\s+{_ANYONE}|who|which\s+(?:people|persons|speakers|"
+                         rf"person|speaker))\b[^?]*\b(?:in|during)\s+(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+"
+                         rf"(?:(?:two|three|four)\s+)?(?:single\s+)?{_PARTS}\b", re.IGNORECASE)
+# "which person spoke in the most quarters?", "who was heard in the largest number of thirds?"
+_MOST_PARTS = re.compile(rf"^\W*(?:who|which\s+(?:person|speaker|one))\b[^?]*\b(?:the\s+)?(?P<w>most|largest\s+"
+                         rf"number\s+of|greatest\s+number\s+of|fewest|smallest\s+number\s+of|least)\s+(?:different\s+)?"
+                         rf"{_PARTS}\b", re.IGNORECASE)
+# two groups named: "... in the bedroom longer than (the longest silence) in the lab?", "did the bedroom have a longer
+# longest silence than the lab?"
+_GROUP_NAME = re.compile(r"\bthe\s+(?!(?:longest|shortest|average|mean|person|first|second|third|fourth|last|final|"
+                         r"recording|same|other|one|turns?|silences?|pauses?|gaps?)\b)(?P<r>[a-z]+(?:\s+room)?)\b",
+                         re.IGNORECASE)
+_COMPARATIVE = re.compile(r"\b(?:longer|shorter|greater|smaller|bigger|more|less|fewer)\b", re.IGNORECASE)
+
+
+def asks_spread(question: str) -> GroupAsk | None:
+    """People by the parts of the recording they spoke in: in every one, or the most (fewest)."""
+    plain = QUOTED.sub(" quoted ", question)
+    m = _EVERY_PART.search(plain)
+    if m is not None:
+        return GroupAsk("person", _PART_NAMES[m.group("g").lower()], "spread", each=True, yes_no=bool(m.group("yes")))
+    m = _MOST_PARTS.search(plain)
+    if m is not None:
+        return GroupAsk("person", _PART_NAMES[m.group("g").lower()], "spread",
+                        least=m.group("w").lower().startswith(("fewest", "smallest", "least")))
+    return None
+
+
+def asks_pair(question: str) -> GroupAsk | None:
+    """Two rooms' (parts') silence or turn figure compared, yes or no."""
+    plain = QUOTED.sub(" quoted ", question)
+    if not re.match(r"^\W*(?:was|were|did|is|had|has)\b", plain, re.IGNORECASE) or not _COMPARATIVE.search(plain):
+        return None
+    measure = next((name for name, pattern in _MEASURES if pattern.search(plain)), None)
+    if measure not in ("max_silence", "min_silence", "mean_silence", "max_turn", "min_turn") or people_in(question):
+        return None     # (two rooms' average turns: turn_average.py)
+    parts = [f"the {m.group(1).lower()} {m.group(2).lower()}" for m in _PART_WORD.finditer(plain) if m.group(2)]
+    names = parts if len(parts) == 2 else list(dict.fromkeys(m.group("r").lower() for m in _GROUP_NAME.finditer(plain)))
+    if len(names) != 2:
+        return None
+    first = plain.lower().find(names[0].split()[-1])
+    than = plain.lower().find(" than ")
+    less = bool(re.search(r"\b(?:shorter|smaller|less|fewer)\b", plain[than:] if than > first else plain, re.I)) \
+        if than < 0 else bool(re.search(r"\b(?:shorter|smaller|less|fewer)\b", plain[:than], re.IGNORECASE))
+    return GroupAsk("pair", measure=measure, least=less, scopes=tuple(names), yes_no=True)
+
+
 def asks_groups(question: str) -> GroupAsk | None:
-    compared = asks_compare(question)
+    compared = asks_compare(question) or asks_spread(question) or asks_pair(question)
     if compared is not None:
         return compared
     plain = QUOTED.sub(" quoted ", question)
@@ -262,7 +317,9 @@ def _figure(ask: GroupAsk, x: float) -> str:
 def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
            before_time: float | None) -> tuple[str, QueryResult]:
     known = [p.name for p in load_places(executor.store)]
-    place = None if ask.groups == "room" or ask.scopes else place_of_question(question, known)
+    place = None if ask.groups in ("room", "pair") or ask.scopes else place_of_question(question, known)
+    if place is not None and place not in known and place.split()[0].lower() in _NOT_PLACE:
+        place = None      # ("in the largest number of thirds": no place)
     res, ids = scope_and_people(executor, Query(find="who", act="spoke", place=place),
                                 [ask.person] if ask.person else [], before_time)
     if ids is None:
@@ -277,6 +334,10 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
 
     for i, limit in enumerate(x for x in (ask.longer, ask.shorter) if x is not None):
         res.seconds[-100 - i] = tenths(limit)     # (the length the question gives, said back)
+    if ask.measure == "spread":
+        return _spread(executor, res, ask, turns, before_time)
+    if ask.groups == "pair":
+        return _pair(executor, res, ask, turns, before_time)
     if ask.scopes:
         return _compared(executor, res, ask, turns, before_time)
     if ask.groups == "person":
@@ -423,4 +484,80 @@ def _compared(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: l
         text = f"{_join([res.describe[c] for c in won])} {verb} {word} in {a} than in {b}: " \
                f"{'; '.join(said(c) for c in won)}{others}."
     text = _cap(text.replace("in the the ", "in the "))
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _spread(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
+            before_time: float | None) -> tuple[str, QueryResult]:
+    """"A spoke in all 4 quarters of the recording (B in 3, C in 1)." (the parts each person spoke in)."""
+    parts = _groups(executor, res, ask, turns, before_time)
+    n = len(parts)
+    spread: dict[int, list[str]] = {}
+    for e in turns:
+        names = spread.setdefault(e.character_id, [])
+        for name, member, _ in parts:
+            if member(e) and name not in names:
+                names.append(name)
+    unit = _unit(ask)
+    res.value = tuple(len(v) for v in spread.values()) + (n,)
+    each = "; ".join(f"{res.describe[c]} {len(v)}" for c, v in spread.items())
+    res.events = turns
+    if ask.each:
+        every = [c for c, v in spread.items() if len(v) == n]
+        res.events = [e for e in turns if e.character_id in every] + [e for e in turns if e.character_id not in every]
+        who = _join([res.describe[c] for c in every])
+        # both readings said: one person in every part, and speech in every part (someone in each)
+        speakers = [len({e.character_id for e in turns if member(e)}) for _, member, _ in parts]
+        res.value = res.value + tuple(speakers)
+        some = all(speakers)
+        per = f"{unit} by {unit}, " + ", ".join(str(k) for k in speakers) + " speakers"
+        person = f"{who} spoke in every one of them (all {n})" if every else f"no one person spoke in all {n}"
+        lead = "Yes: " if ask.yes_no and every and some else "No: " if ask.yes_no and not every and not some else ""
+        if not ask.yes_no:     # "who spoke in every third?": the people first
+            text = f"{who if every else 'Nobody'} spoke in all {n} {unit}s ({unit}s each person spoke in: {each}); " \
+                   f"{per}."
+        elif some:
+            text = f"{lead}someone was heard in every {unit} ({per}), and {person}; {unit}s each person spoke in: " \
+                   f"{each}."
+        else:
+            text = f"{lead}not every {unit} had speech ({per}), and {person}; {unit}s each person spoke in: {each}."
+    else:
+        best = (min if ask.least else max)(len(v) for v in spread.values()) if spread else 0
+        top = [c for c, v in spread.items() if len(v) == best]
+        res.events = [e for e in turns if e.character_id in top] + [e for e in turns if e.character_id not in top]
+        text = f"{_join([res.describe[c] for c in top])} spoke in the {'fewest' if ask.least else 'most'} {unit}s " \
+               f"({best} of {n}{', a tie' if len(top) > 1 else ''}); {unit}s each person spoke in: {each}." if spread \
+            else "I heard nobody speak."
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
+          before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes: the longest silence between turns was 4 seconds in the living room, 3.9 seconds in the porch."."""
+    tests = [_scope(executor, res, name, turns, before_time) for name in ask.scopes]
+    if any(t is None for t in tests):
+        unknown = next(n for n, t in zip(ask.scopes, tests, strict=True) if t is None)
+        res.status, res.problem = "unknown_place", unknown
+        return f"I don't know a place called \"{unknown}\".", res
+    figures = []
+    for name, member in zip(ask.scopes, tests, strict=True):
+        mine = [e for e in turns if member(e)]
+        value, used = _measure(ask, turns, mine, member, None)
+        figures.append((name if name.startswith("the ") else f"the {name}", value, used))
+    res.events = [e for _, _, u in figures for e in u] + [e for e in turns if not any(e in u for _, _, u in figures)]
+    what = _what(ask, None, None)
+    if any(v is None for _, v, _ in figures):
+        none = _join([n for n, v, _ in figures if v is None])
+        return _cap(f"I cannot compare them: there were fewer than two turns in {none}."), res
+    (na, va, _), (nb, vb, _) = figures
+    close = round(va, 1) == round(vb, 1)
+    said = (lambda v: f"{v:.2f} seconds") if close else (lambda v: seconds_word(tenths(v)))
+    res.seconds = {**res.seconds, -1: tenths(va), -2: tenths(vb)}
+    if close:
+        res.seconds.update({-3: round(va, 2), -4: round(vb, 2)})
+    yes = va < vb if ask.least else va > vb
+    text = f"{'Yes' if yes else 'No'}: {what} was {said(va)} in {na} and {said(vb)} in {nb}" + \
+        (" (within what detection tells apart)." if close else ".")
+    text = _cap(text)
     return (REFUSAL if check(text, res) else text), res

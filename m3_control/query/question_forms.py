@@ -237,7 +237,10 @@ IN_A_ROW = re.compile(r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:tim
                       # "did C ever take two turns one after the other?", "... two consecutive turns?"
                       r"\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+(?:times|turns))\s+(?:one\s+after\s+(?:the\s+)?"
                       r"other|one\s+after\s+another|in\s+succession|straight|running)\b|"
-                      r"\b(?:two|three|four|five|[2-5])\s+(?:consecutive|successive)\s+(?:turns|times)\b",
+                      r"\b(?:two|three|four|five|[2-5])\s+(?:consecutive|successive)\s+(?:turns|times)\b|"
+                      # "were two of C's turns ever one right after the other?"
+                      r"\b(?:two|three|[23])\s+of\s+[^?]*?\bturns\b[^?]*?\bone\s+(?:right\s+|directly\s+|immediately\s+|"
+                      r"just\s+)?after\s+(?:the\s+)?other\b",
                       re.IGNORECASE)
 
 

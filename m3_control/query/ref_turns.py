@@ -20,6 +20,7 @@ question not answered about another turn. The answer names the turns it used, ch
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -47,13 +48,15 @@ _FORMS = (
     ("room", rf"the\s+(?:very\s+)?(?P<ord_{{k}}{{s}}>{_ORD})\s+(?:turn|words|thing\s+(?:said|I\s+heard)|utterance)"
              r"\s+(?:in|at)"
              rf"\s+the\s+{_ROOM.format('place_{k}{s}')}"),
-    ("length", rf"the\s+(?P<len_{{k}}{{s}}>longest|shortest)\s+(?:single\s+)?(?:turn|utterance|remark)"
+    ("length", rf"the\s+(?P<len_{{k}}{{s}}>longest|shortest)\s+(?:single\s+)?(?:turn|utterance|remark|one)"
                r"(?:\s+(?:in|at)\s+the\s+"
                rf"{_ROOM.format('place_{k}{s}')}|\s+(?:of|by)\s+(?P<who_{{k}}{{s}}>{_WHO}))?"),
     ("silence", rf"the\s+(?P<len_{{k}}{{s}}>longest|shortest)\s+(?:silence|pause|gap|lull|quiet\s+stretch)"
                 r"(?:\s+between\s+"
                 rf"turns)?(?:\s+(?:in|at)\s+the\s+{_ROOM.format('place_{k}{s}')})?"),
     ("middle", r"the\s+(?:middle|midpoint|halfway\s+point)\s+of\s+the\s+(?:recording|conversation|video|talk)"),
+    ("end", r"the\s+(?:very\s+)?end\s+of\s+the\s+(?:recording|conversation|video|talk)"),
+    ("start", r"the\s+(?:very\s+)?(?:start|beginning)\s+of\s+the\s+(?:recording|conversation|video|talk)"),
 )
 
 
@@ -82,12 +85,24 @@ _NEXT = re.compile(rf"\b(?:whose|who|which\s+person(?:'s)?)\s+(?:turn\s+|words\s
                    re.IGNORECASE)
 
 
+# "how many of C's turns were longer than A's first turn?", "how many turns by C lasted longer than A's first one?",
+# "how many turns were shorter than the longest turn in the lab?": turns against one turn's length (to hundredths)
+_THAN = re.compile(rf"^\W*how\s+many\s+(?:of\s+(?P<p>{_WHO})\s*(?:'s|’s)\s+(?:own\s+)?turns|turns\s+(?:by|of|from)\s+"
+                   rf"(?P<q>{_WHO})|(?:turns|utterances)\b)[^?]*?\b(?P<cmp>longer|shorter)\s+than\s+{_R1}",
+                   re.IGNORECASE)
+# "how many turns came after the longest silence?", "after the longest silence, how many more turns were there?"
+_SIDE_COUNT = re.compile(rf"^\W*how\s+many\s+(?:more\s+)?(?:turns|times|utterances)\b[^?]*?\b(?P<side>after|before|"
+                         rf"following|preceding)\s+{_R1}|^\W*(?P<side2>after|before)\s+{_R2}\s*,?\s*how\s+many\s+"
+                         r"(?:more\s+)?(?:turns|times|utterances)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class RefAsk:
-    kind: str                  # between | before | after | until | nearest | next | previous
+    kind: str                  # between | before | after | until | nearest | next | previous | than | count_after |
+    #                            count_before
     refs: tuple[dict, ...]     # each reference: its form and words
     person: str | None = None  # until / nearest: the person whose turn is looked for; between: whose turns count
-    what: str = "turns"        # between: turns | people | person | who
+    what: str = "turns"        # between: turns | people | person | who; than: longer | shorter
 
 
 def _ref(m: re.Match, s: str) -> dict | None:
@@ -109,6 +124,17 @@ def _bare(who: str) -> str:
 
 
 def asks_ref(question: str) -> RefAsk | None:
+    m = _THAN.search(question)
+    if m is not None and (a := _ref(m, "1")) is not None and a["kind"] not in ("middle", "start", "end"):
+        who = m.group("p") or m.group("q")
+        return RefAsk("than", (a,), _bare(who) if who else None, m.group("cmp").lower())
+    m = _SIDE_COUNT.search(question)
+    if m is not None:
+        s = "1" if m.group("side") else "2"
+        a = _ref(m, s)     # (after a person's or a room's turn: turn_order.py, turn_windows.py)
+        side = (m.group("side") or m.group("side2")).lower()
+        if a is not None and a["kind"] in ("silence", "length", "middle"):
+            return RefAsk("count_before" if side in ("before", "preceding") else "count_after", (a,))
     m = _BETWEEN.search(question)
     if m is not None:
         a = _ref(m, "1")
@@ -181,8 +207,9 @@ def _nth(items: list, word: str, whose: str) -> object:
 
 
 def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, ids: dict[str, int],
-             end: float) -> tuple[float, float, list, str]:
-    """(start, end, the turns it is, how it reads in the answer) of one reference."""
+             end: float) -> list[tuple[float, float, list, str]]:
+    """(start, end, the turns it is, how it reads in the answer) of one reference: one, or each of the turns that tie
+    for the longest (shortest) to hundredths of a second."""
     kind = ref["kind"]
     room = None
     if ref.get("place"):
@@ -196,11 +223,11 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
     if kind in ("person", "person_of"):
         cid = ids[_bare(ref["who"])]
         e = _nth([x for x in scope if x.character_id == cid], ref["ord"], res.describe[cid])
-        return e.start, e.end, [e], f"{res.describe[cid]}'s {ref['ord'].lower()} turn ({res.say(e.start)})"
+        return [(e.start, e.end, [e], f"{res.describe[cid]}'s {ref['ord'].lower()} turn ({res.say(e.start)})")]
     if kind == "room":
         e = _nth(scope, ref["ord"], f"the {room}")
-        return e.start, e.end, [e], f"the {ref['ord'].lower()} turn{where} ({res.describe[e.character_id]}'s at " \
-                                    f"{res.say(e.start)})"
+        return [(e.start, e.end, [e], f"the {ref['ord'].lower()} turn{where} ({res.describe[e.character_id]}'s at "
+                                      f"{res.say(e.start)})")]
     if kind == "length":
         if ref.get("who"):
             cid = ids[_bare(ref["who"])]
@@ -208,10 +235,13 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
         if not scope:
             raise _NoTurn(f"I heard no turn{where}")
         pick = max if ref["len"].lower() == "longest" else min
-        e = pick(scope, key=lambda x: x.end - x.start)
-        _figure(res, e.end - e.start)
-        return e.start, e.end, [e], f"the {ref['len'].lower()} turn{where} ({res.describe[e.character_id]}'s at " \
-                                    f"{res.say(e.start)}, {seconds_word(tenths(e.end - e.start))})"
+        best = round(pick(x.end - x.start for x in scope), 2)
+        tied = [e for e in scope if round(e.end - e.start, 2) == best]
+        _figure(res, best)
+        res.seconds[-(len(res.seconds) + 1)] = best
+        length = seconds_word(tenths(best)) if len(tied) == 1 else f"{best:.2f} seconds"
+        return [(e.start, e.end, [e], f"the {ref['len'].lower()} turn{where} ({res.describe[e.character_id]}'s at "
+                                      f"{res.say(e.start)}, {length})") for e in tied]
     if kind == "silence":
         gaps = [(b.start - a.end, a, b) for a, b in zip(turns, turns[1:], strict=False)
                 if b.start > a.end and (room is None or res.places.get(a.id) == room == res.places.get(b.id))]
@@ -219,11 +249,13 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
             raise _NoTurn(f"I heard no two turns{where} with a silence between them")
         g, a, b = (max if ref["len"].lower() == "longest" else min)(gaps, key=lambda x: x[0])
         _figure(res, g)
-        return a.end, b.start, [a, b], f"the {ref['len'].lower()} silence{where} ({seconds_word(tenths(g))}, from " \
-                                       f"{res.say(a.end)} to {res.say(b.start)})"
-    mid = end / 2
-    res.query = replace(res.query, at=f"{mid:.2f}")    # (the moment the answer names)
-    return mid, mid, [], f"the middle of the recording ({res.say(mid)})"
+        return [(a.end, b.start, [a, b], f"the {ref['len'].lower()} silence{where} ({seconds_word(tenths(g))}, from "
+                                         f"{res.say(a.end)} to {res.say(b.start)})")]
+    if kind == "start":
+        return [(0.0, 0.0, [], "the start of the recording")]
+    t = end / 2 if kind == "middle" else end
+    res.query = replace(res.query, at=f"{t:.2f}")    # (the moment the answer names)
+    return [(t, t, [], f"the {kind} of the recording ({res.say(t)})")]
 
 
 def _figure(res: QueryResult, seconds: float) -> None:
@@ -241,15 +273,50 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
     try:
-        spans = [_resolve(executor, res, r, turns, ids, end) for r in ask.refs]
+        options = [_resolve(executor, res, r, turns, ids, end) for r in ask.refs]
     except _NoTurn as why:
         res.events = turns
         text = _cap(f"{why}.")
         return (REFUSAL if check(text, res) else text), res
-    res.steps.append({"step": "references", "resolved": [s[3] for s in spans]})
+    res.steps.append({"step": "references", "resolved": [[s[3] for s in o] for o in options]})
+    combos = list(itertools.product(*options))[:4]
+    texts, values, events = [], [], []
+    for spans in combos:
+        res.value = None
+        texts.append(_cap(_one(res, ask, turns, list(spans), ids)))
+        values += list(res.value) if isinstance(res.value, tuple) else [res.value] if isinstance(res.value, int) else []
+        events += [e for e in res.events if e not in events]
+    res.events = events
+    if len(combos) == 1:
+        text = texts[0]
+    else:      # a tie: the answer for each of the turns that tie
+        res.value = tuple(values)
+        ties = "; ".join(f"{len(o)} turns tie for {o[0][3].split(' (')[0]} "
+                         f"({', '.join(x[3].split(' (', 1)[1][:-1] for x in o)})" for o in options if len(o) > 1)
+        more = f" (and {len(list(itertools.product(*options))) - len(combos)} more ways)" \
+            if len(list(itertools.product(*options))) > len(combos) else ""
+        text = _cap(f"{ties}, so it depends on which is meant: " + "; ".join(t.rstrip(".") for t in texts) + more + ".")
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str, int]) -> str:
+    """The answer for one resolution of the references (its figures and turns set on ``res``)."""
     if ask.kind == "between":
         return _between(res, ask, turns, spans, ids)
     t0, t1, used, said = spans[0]
+    if ask.kind == "than":
+        return _than(res, ask, turns, spans[0], ids)
+    if ask.kind in ("count_after", "count_before"):
+        after = ask.kind == "count_after"
+        # (after a silence: from its end, the turn that ended it counted; before it: the turn that began it counted)
+        side = [e for e in turns if (e.start >= t1 - 0.05 if after else e.start < t0) and
+                (ask.refs[0]["kind"] == "silence" or e not in used)]
+        res.events, res.value = side + used, len(side)
+        word = "after" if after else "before"
+        if not side:
+            return f"Nobody spoke {word} {said}."
+        return f"I heard people speak {times_word(len(side))} {word} {said}" + \
+            (f" (from {res.say(side[0].start)})." if after else ".")
     if ask.kind in ("before", "after"):
         if ask.kind == "before":
             prev = [e for e in turns if e.end <= t0 + 0.05 and e not in used]
@@ -284,7 +351,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
         cid = ids[ask.person]  # type: ignore[index]
         mine = [e for e in turns if e.character_id == cid]
         if not mine:
-            return _cap(f"I never heard {res.describe[cid]} speak."), res
+            return f"I never heard {res.describe[cid]} speak."
         mid = (t0 + t1) / 2
         best = min(mine, key=lambda e: 0.0 if e.start <= mid <= e.end else min(abs(e.start - mid), abs(e.end - mid)))
         res.events = [best] + used + [e for e in mine if e is not best]
@@ -301,16 +368,39 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
         text = f"Nobody spoke {'after' if ask.kind == 'next' else 'before'} {said}." if not side else \
             f"{res.describe[side[0].character_id]} spoke right {'after' if ask.kind == 'next' else 'before'} " \
             f"{said}, at {res.say(side[0].start)}."
-    text = _cap(text)
-    return (REFUSAL if check(text, res) else text), res
+    return text
 
 
-def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str, int]) -> tuple[str, QueryResult]:
+def _than(res: QueryResult, ask: RefAsk, turns: list, span: tuple, ids: dict[str, int]) -> str:
+    """"1 of C's 2 turns was longer than A's first turn (1.93 seconds, at 00:02): ..." (to hundredths)."""
+    t0, t1, used, said = span
+    limit = round(t1 - t0, 2)
+    counted = [e for e in turns if (ask.person is None or e.character_id == ids[ask.person]) and e not in used]
+    longer = ask.what == "longer"
+    hits = [e for e in counted if (round(e.end - e.start, 2) > limit if longer else round(e.end - e.start, 2) < limit)]
+    res.events = used + hits + [e for e in counted if e not in hits]
+    res.value = (len(hits), len(counted), 0)     # (0: the hundredths of "2.00 seconds")
+    res.seconds[-(len(res.seconds) + 1)] = limit
+    whose = f"{res.describe[ids[ask.person]]}'s " if ask.person else ""
+    each = "; ".join(f"{res.describe[e.character_id]}'s at {res.say(e.start)} ({e.end - e.start:.2f} seconds)"
+                     for e in hits)
+    for e in counted:
+        res.seconds[-(len(res.seconds) + 1)] = round(e.end - e.start, 2)
+    theirs = f"; theirs: {', '.join(f'{e.end - e.start:.2f}' for e in counted)}" if ask.person and counted else ""
+    return f"{len(hits)} of {whose}{len(counted)} {'other ' if not ask.person else ''}turns " \
+           f"{'was' if len(hits) == 1 else 'were'} {ask.what} than {said} ({limit:.2f} seconds{theirs})" + \
+        (f": {each}." if hits else ".")
+
+
+def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str, int]) -> str:
     """The turns that began after the first reference began and before the second one did, neither counted; between
     two turns of one person the people counted are the others (they are the ones who spoke between)."""
     (a0, _, ua, sa), (b0, _, ub, sb) = sorted(spans, key=lambda s: s[0])
+    (ra, rb) = ask.refs if spans[0][0] <= spans[1][0] else ask.refs[::-1]
+    # (the turns either side of a silence bound it from outside: the one after a silence that opens the span counts)
+    ua, ub = ([] if ra["kind"] == "silence" else ua), ([] if rb["kind"] == "silence" else ub)
     inside = [e for e in turns if a0 < e.start < b0 and e not in ua and e not in ub]
-    res.events = inside + ua + ub
+    res.events = inside + [e for _, _, used, _ in spans for e in used if e not in inside]
     first, second = ask.refs if spans[0][0] <= spans[1][0] else ask.refs[::-1]
     same = first["kind"] == second["kind"] == "person" and _bare(first["who"]) == _bare(second["who"])
     if same:      # "between A's first and third turns (00:35 and 00:55)"
@@ -336,7 +426,8 @@ def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[
             (f"{names} spoke {span}." if people else f"Nobody spoke {span}.")
     else:
         res.value = len(inside)
-        text = f"I heard people speak {times_word(len(inside))} {span} (not counting those two turns)." if inside \
+        turned = all(r["kind"] in ("person", "person_of", "room", "length") for r in (ra, rb))
+        text = f"I heard people speak {times_word(len(inside))} {span}" \
+               f"{' (not counting those two turns)' if turned else ''}." if inside \
             else f"Nobody spoke {span}."
-    text = _cap(text)
-    return (REFUSAL if check(text, res) else text), res
+    return text

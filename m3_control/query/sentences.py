@@ -272,6 +272,8 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
     turns = sorted((e for e in res.events if e.kind == "voice" and e.text.strip()), key=lambda e: (e.start, e.id))
     where = conditions(res)   # the place and the window asked about ("in the lab before 00:40")
     if not turns:
+        if "who" in res.who and frame.who:     # the person named never spoke there (others may have)
+            return f"I did not hear {res.describe[res.who['who'].character_id]} speak{where}.", res
         return f"I heard nobody speak{where}.", res
     if ask.kind == "over":
         over = [e for e in turns if e.end - e.start > ask.seconds]

@@ -200,15 +200,19 @@ def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
     people: dict[int, list] = {}
     for e in turns:
         people.setdefault(e.character_id, []).append(e)
-    means = {c: round(sum(e.end - e.start for e in ts) / len(ts), 1) for c, ts in people.items()}
-    best = (max if rank == "most" else min)(means.values())
-    top = [c for c, m in means.items() if m == best]
-    res.seconds = {**res.seconds, **{c: tenths(m) for c, m in means.items()}}
+    exact = {c: round(sum(e.end - e.start for e in ts) / len(ts), 2) for c, ts in people.items()}
+    best = (max if rank == "most" else min)(exact.values())
+    top = [c for c, m in exact.items() if m == best]
+    # in hundredths where tenths would hide the difference (1.89 and 1.95 seconds are both "1.9")
+    fine = any(round(m, 1) == round(best, 1) for c, m in exact.items() if c not in top)
+    means = exact if fine else {c: round(m, 1) for c, m in exact.items()}
+    res.seconds = {**res.seconds, **{c: (m if fine else tenths(m)) for c, m in means.items()}}
     res.value = tuple(len(ts) for ts in people.values())
     res.events = [e for c in top for e in people[c]] + [e for e in res.events if e.character_id not in top]
 
     def said(c: int) -> str:
-        return f"{seconds_word(tenths(means[c]))} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
+        length = f"{means[c]:.2f} seconds" if fine else seconds_word(tenths(means[c]))
+        return f"{length} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
 
     word = "longest" if rank == "most" else "shortest"
     lead = " and ".join(res.describe[c] for c in top)
