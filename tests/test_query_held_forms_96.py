@@ -227,3 +227,53 @@ def test_averages_tied_in_tenths_are_told_apart_in_hundredths(db_at):
     with seconds_meeting(db_at("tenths.db"), script=script) as ex:
         a = answer(ex, "Who had the shortest average turn?", "find=who").answer
     assert a.startswith("Ann had the shortest turns on average") and "1.89 seconds" in a and "1.95 seconds" in a, a
+
+
+# ---- held-out 827-828 (asked on 8c1d831): a part of the recording bounding the silences, a room's total silence, the
+# busiest part, each part named, a part someone was not heard in, changes of speaker in two rooms, everyone's first
+# turn against a moment, the time between two named turns or silences, two people's longest turns ----
+
+@pytest.mark.parametrize("question, kind", [
+    ("What was the average silence between turns in the second half of the recording?", "turn_gaps_average"),
+    ("What was the total silence between turns in the office?", "turn_gaps_total"),
+    ("How much silence was there between turns in the lab in total?", "turn_gaps_total"),
+    ("How many turns were there in the busiest quarter of the recording?", "groups_part"),
+    ("How often did Ann speak in the first half and in the second half of the recording?", "groups_part"),
+    ("Was there any quarter of the recording in which Ann did not speak?", "groups_part"),
+    ("Did Ann stay silent for a whole third of the recording?", "groups_part"),
+    ("Did the speaker change more often in the kitchen or in the office?", "groups_pair"),
+    ("Were there more changes of speaker in the office or in the lab?", "groups_pair"),
+    ("Whose first turn came closest to the middle of the recording?", "ref_nearest_own"),
+    ("How much time passed between the end of the longest silence and the start of the shortest silence?", "ref_gap"),
+    (f"Did {BO}'s longest turn last longer than {CY}'s longest one?", "turn_lengths"),
+    (f"How many of {CY}'s turns came after Ann's last turn?", None),     # turns after a moment, not neighbours
+])
+def test_827_828_forms_are_asked(question, kind):
+    assert _kind(question) == kind, question
+
+
+@pytest.mark.parametrize("question, named, absent", [
+    # the second half (0:45-1:30): its silences only, not the whole recording's nine
+    ("What was the average silence between turns in the second half of the recording?", ["between 00:45 and 01:30"],
+     ["9 gaps"]),
+    # the office: 3.55 + 3.1 + 3.55 + 3.1 s
+    ("What was the total silence between turns in the office?", ["added up to 13.3 seconds (4 gaps between 5 turns)"],
+     []),
+    # quarters of 22.5 s: Cy 0:45, Bo 0:50, Cy 0:55 and Ann 1:05 in the third
+    ("How many turns were there in the busiest quarter of the recording?", ["The third quarter (4 turns)"], []),
+    ("How often did Ann speak in the first half and in the second half of the recording?",
+     ["the first half 1 turn; the second half 2 turns"], []),
+    ("Was there any quarter of the recording in which Ann did not speak?",
+     ["Yes: Ann did not speak in the second quarter"], []),
+    ("Did the speaker change more often in the kitchen or in the office?",
+     ["More often in the office: 1 change of speaker in the kitchen, 4 changes of speaker in the office"], []),
+    # first turns: Ann 0:02, Bo 0:10, Cy 0:35; the middle is 0:45
+    ("Whose first turn came closest to the middle of the recording?", [f"{TECH}\"'s first turn (00:35)"], []),
+    # the longest silence ends at 0:35, the shortest (Ann 1:07 to 1:10) begins at 1:07
+    ("How much time passed between the end of the longest silence and the start of the shortest silence?",
+     ["32 seconds", "at 00:35", "at 01:07"], []),
+    (f"Did {BO}'s longest turn last longer than {CY}'s longest one?", ["longest turn (at 00:10)"], []),
+])
+def test_827_828_answers(sx, question, named, absent):  # noqa: F811
+    a = answer(sx, question, "find=who", "find=who").answer
+    assert all(n in a for n in named) and not any(x in a for x in absent), a

@@ -28,7 +28,7 @@ _SHARE = re.compile(rf"^\W*{_HOW}\s+of\s+(?:all\s+)?(?:the\s+)?(?:person\s+who\s
 _BY = re.compile(rf"\b(?:were|was|got)\s+(?:{_NEXT}\s+)?(?:followed|answered|replied\s+to)\s+(?:{_NEXT}\s+)?by\b|"
                  rf"\b(?:came|were|was|happened)\s+(?:{_NEXT}\s+)?before\b|\bpreceded\s+(?:{_NEXT}\s+)?(?:a|one|the|y)\b",
                  re.IGNORECASE)
-_AFTER = re.compile(rf"\b(?:{_NEXT}\s+)?(?:after|following)\b|\bfollowed\s+(?:{_NEXT}\s+)?(?:a|one|the|y)\b|"
+_AFTER = re.compile(rf"\b{_NEXT}\s+(?:after|following)\b|\bfollowed\s+(?:{_NEXT}\s+)?(?:a|one|the|y)\b|"
                     rf"\b(?:were|was)\s+(?:{_NEXT}\s+)?preceded\s+by\b|\b(?:replied|responded|answered)\s+to\b",
                     re.IGNORECASE)
 
@@ -52,6 +52,8 @@ def asks_share(question: str) -> ShareAsk | None:
     if m is None:
         return None
     rest = m.group("rest")
+    if re.search(r"\b(?:first|last|final|second|third)\s+(?:turn|one|words)\b", rest, re.IGNORECASE):
+        return None     # ("how many of B's turns came after A's last turn?": turns after a moment, not neighbours)
     if _BY.search(rest):
         return ShareAsk(people[0], people[1], after=False)
     if _AFTER.search(rest):

@@ -96,6 +96,18 @@ _SIDE_COUNT = re.compile(rf"^\W*how\s+many\s+(?:more\s+)?(?:turns|times|utteranc
                          r"(?:more\s+)?(?:turns|times|utterances)\b", re.IGNORECASE)
 
 
+# "whose first turn came closest to the middle of the recording?": everyone's first (last) turn against one moment
+_NEAREST_OWN = re.compile(rf"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s))\s+(?P<o>first|last|final)\s+"
+                          r"(?:turn|words)\s+"
+                          rf"(?:came|was|were|began|started)?\s*(?:the\s+)?(?:closest|nearest)\s+(?:to\s+)?{_R1}",
+                          re.IGNORECASE)
+# "how much time passed between the end of the longest turn and the start of the longest silence?"
+_GAP = re.compile(rf"^\W*how\s+(?:much\s+time|long|many\s+seconds)\s+(?:passed\s+|elapsed\s+|was\s+it\s+|"
+                  rf"was\s+there\s+|"
+                  rf"went\s+by\s+)?(?:between|from)\s+(?:the\s+(?P<e1>end|start|beginning)\s+of\s+)?{_R1}\s+(?:and|to|"
+                  rf"until|till)\s+(?:the\s+(?P<e2>end|start|beginning)\s+of\s+)?{_R2}", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class RefAsk:
     kind: str                  # between | before | after | until | nearest | next | previous | than | count_after |
@@ -124,6 +136,14 @@ def _bare(who: str) -> str:
 
 
 def asks_ref(question: str) -> RefAsk | None:
+    m = _NEAREST_OWN.search(question)
+    if m is not None and (a := _ref(m, "1")) is not None:
+        return RefAsk("nearest_own", (a,), what="last" if m.group("o").lower() in ("last", "final") else "first")
+    m = _GAP.search(question)
+    if m is not None and (a := _ref(m, "1")) is not None and (b := _ref(m, "2")) is not None and any(
+            r["kind"] in ("silence", "length", "middle") for r in (a, b)):
+        # (between people's or rooms' turns, or to the end: the frame's gap, turn_order.py)
+        return RefAsk("gap", (a, b), what=f"{(m.group('e1') or '').lower()}|{(m.group('e2') or '').lower()}")
     m = _THAN.search(question)
     if m is not None and (a := _ref(m, "1")) is not None and a["kind"] not in ("middle", "start", "end"):
         who = m.group("p") or m.group("q")
@@ -306,6 +326,10 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
     t0, t1, used, said = spans[0]
     if ask.kind == "than":
         return _than(res, ask, turns, spans[0], ids)
+    if ask.kind == "gap":
+        return _gap(res, ask, spans)
+    if ask.kind == "nearest_own":
+        return _nearest_own(res, ask, turns, spans[0])
     if ask.kind in ("count_after", "count_before"):
         after = ask.kind == "count_after"
         # (after a silence: from its end, the turn that ended it counted; before it: the turn that began it counted)
@@ -369,6 +393,45 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
             f"{res.describe[side[0].character_id]} spoke right {'after' if ask.kind == 'next' else 'before'} " \
             f"{said}, at {res.say(side[0].start)}."
     return text
+
+
+def _gap(res: QueryResult, ask: RefAsk, spans: list) -> str:
+    """"55.6 seconds: from the end of the longest turn (A's at 00:02) to the start of the longest silence (...)"; the
+    ends the question does not name: from the end of the earlier one to the start of the later one."""
+    e1, e2 = ask.what.split("|")
+    (a0, a1, ua, sa), (b0, b1, ub, sb) = spans
+    t1 = a0 if e1 in ("start", "beginning") else a1
+    t2 = b1 if e2 == "end" else b0
+    if not e1 and not e2 and b1 <= a0:      # (the second named came first: from its end to the first's start)
+        t1, t2 = b1, a0
+    res.events = ua + [e for e in ub if e not in ua]
+    gap = abs(t2 - t1)
+    _figure(res, gap)
+    res.query = replace(res.query, from_=f"{min(t1, t2):.2f}", to=f"{max(t1, t2):.2f}")
+    end1 = "start" if t1 == a0 and e1 else "end"
+    end2 = "end" if e2 == "end" else "start"
+    return f"{seconds_word(tenths(gap))}: from the {end1} of {sa} at {res.say(t1)} to the {end2} of {sb} at " \
+           f"{res.say(t2)}."
+
+
+def _nearest_own(res: QueryResult, ask: RefAsk, turns: list, span: tuple) -> str:
+    """"B's first turn (00:21) came closest to the middle of the recording (00:40); the others' first turns: ..."."""
+    t0, t1, used, said = span
+    mid = (t0 + t1) / 2
+    own: dict[int, object] = {}
+    for e in turns if ask.what == "first" else reversed(turns):
+        own.setdefault(e.character_id, e)
+    if not own:
+        return "I heard nobody speak."
+
+    def distance(e: object) -> float:
+        return 0.0 if e.start <= mid <= e.end else min(abs(e.start - mid), abs(e.end - mid))  # type: ignore[attr-defined]
+
+    best = min(own.values(), key=distance)
+    res.events = [best] + used + [e for e in own.values() if e is not best]
+    others = "; ".join(f"{res.describe[c]} {res.say(e.start)}" for c, e in own.items() if e is not best)
+    return f"{res.describe[best.character_id]}'s {ask.what} turn ({res.say(best.start)}) came closest to {said}" + \
+        (f"; the others' {ask.what} turns: {others}." if others else ".")
 
 
 def _than(res: QueryResult, ask: RefAsk, turns: list, span: tuple, ids: dict[str, int]) -> str:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from m3_memory.timeline import recording_halves
 
 from .execute import QueryExecutor
 from .frame import Query
@@ -62,6 +64,15 @@ class GapsAsk:
     kind: str              # average | overlap | quick | quickest | closest (quickest, anyone after anyone)
     seconds: float = 0.0   # quick: N
     strict: bool = False   # quick: "less than N" (else "within N": N itself counts)
+    question: str = ""     # average / total: the question (a part of the recording it names bounds the turns)
+
+
+# "what was the total silence between turns in the lab?", "how much silence was there between turns in the bathroom in
+# total?": every silence between one turn and the next added up
+_TOTAL_GAP = re.compile(r"\btotal\s+(?:silence|pauses?|gaps?|quiet)\s+between\s+(?:the\s+)?turns\b|\bhow\s+much\s+"
+                        r"(?:silence|quiet)\b[^?]*\bbetween\s+(?:the\s+)?turns\b[^?]*\b(?:in\s+total|altogether|in\s+all)\b|"
+                        r"\b(?:silences|pauses|gaps)\s+between\s+(?:the\s+)?turns\b[^?]*\badd(?:ed)?\s+up\b",
+                        re.IGNORECASE)
 
 
 _RANKS_PEOPLE = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one|voice))\b", re.IGNORECASE)
@@ -73,7 +84,10 @@ def asks_turn_gaps(question: str) -> GapsAsk | None:
     if _AVERAGE_GAP.search(question) and (_BETWEEN_TURNS.search(question) or re.search(
             r"\b(?:silences|pauses|gaps|lulls)\b", question, re.IGNORECASE)) and not _RANKS_PEOPLE.match(question):
         # ("who had the shortest average wait between turns?" ranks people: person_gaps)
-        return GapsAsk("median" if re.search(r"\bmedian\b", question, re.IGNORECASE) else "average")
+        return GapsAsk("median" if re.search(r"\bmedian\b", question, re.IGNORECASE) else "average",
+                       question=question)
+    if _TOTAL_GAP.search(question) and not _RANKS_PEOPLE.match(question):
+        return GapsAsk("total", question=question)
     if _OVERLAP.search(question):
         return GapsAsk("overlap")
     m = _QUICK.search(question)
@@ -96,23 +110,46 @@ def check_question(question: str) -> str:
 
 def prepare(q: Query, question: str | None = None) -> Query:
     """Everyone's voice turns in the frame's place and window (no window where ``question`` says none)."""
-    keep = question is None or says_window(question)
+    keep = question is None or says_window(question) or bool(recording_halves(question))
     return Query(find="who", act="spoke", place=q.place, from_=q.from_ if keep else None, to=q.to if keep else None)
 
 
+def _part_window(executor: QueryExecutor, q: Query, question: str, before_time: float | None) -> Query:
+    """The frame with the part of the recording the question names ("in the second half") as its window, where the
+    frame has none."""
+    if not question or q.from_ is not None or q.to is not None or not recording_halves(question):
+        return q
+    timeline = executor.store.timeline()
+    spans = timeline.spans(question, timeline.now(before_time), executor.store.perceived_until(before_time))
+    span = next((x for x in spans if x.start is not None and x.end is not None), None)
+    return q if span is None else replace(q, from_=f"{span.start:.2f}", to=f"{span.end:.2f}")
+
+
 def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(prepare(q), before_time)
+    q = _part_window(executor, q, ask.question, before_time)
+    res = executor.run(prepare(q, ask.question or None), before_time)
     if res.status != "ok":
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
     cond = conditions(res)
     if len(turns) < 2:
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
-    text = _average(res, turns, cond, ask.kind == "median") if ask.kind in ("average", "median") else \
+    text = _total(res, turns, cond) if ask.kind == "total" else \
+        _average(res, turns, cond, ask.kind == "median") if ask.kind in ("average", "median") else \
         _overlaps(res, turns, cond) if ask.kind == "overlap" else \
         _quick(res, turns, cond, ask) if ask.kind == "quick" else \
         _quickest(res, turns, cond) if ask.kind == "quickest" else _closest_pair(res, _waits(turns), cond)
     return (REFUSAL if check(text, res) else _cap(text)), res
+
+
+def _total(res: QueryResult, turns: list, cond: str) -> str:
+    """"The silences between one turn and the next added up to 22.3 seconds (8 gaps between 9 turns)."."""
+    gaps = [max(0.0, b.start - a.end) for a, b in zip(turns, turns[1:], strict=False)]
+    total = sum(gaps)
+    res.seconds = {**res.seconds, -1: tenths(total)}
+    res.value = (len(gaps), len(turns))
+    return f"The silences between one turn and the next{cond} added up to {seconds_word(tenths(total))} " \
+           f"({len(gaps)} gaps between {len(turns)} turns)."
 
 
 def _average(res: QueryResult, turns: list, cond: str, median: bool = False) -> str:

@@ -23,7 +23,7 @@ from .result import QueryResult
 from .wording import QUOTED, _rank
 from .words import AMOUNT, cap, ordinal_word, seconds_word, times_word
 
-_WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th))"
+_WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|longest|shortest)"
 _TURN = r"(?:turns?|times?|words?|sentences?|remarks?|lines?|utterances?)"
 _ONE_TURN = re.compile(rf"\b{_WHICH}\s+{_TURN}\b|\b{_WHICH}\s+(?:one)\b|\b(?:the|their|his|her)\s+{_WHICH}\b|"
                        rf"(?:'s|’s)\s+{_WHICH}\b", re.IGNORECASE)
@@ -46,9 +46,13 @@ class LengthsAsk:
     seconds: float | None = None  # one person's turn against this length (people and nths: that turn twice)
 
 
+_LONGEST, _SHORTEST = 1000, -1000     # (a person's longest / shortest turn, not a place in order)
+
+
 def _nth(word: str) -> int:
     word = word.lower()
-    return -1 if word in ("last", "final") else _rank(word)
+    return _LONGEST if word == "longest" else _SHORTEST if word == "shortest" else \
+        -1 if word in ("last", "final") else _rank(word)
 
 
 def asks_lengths(question: str) -> LengthsAsk | None:
@@ -103,6 +107,10 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
         cid = ids[ref]
         mine = sorted((e for e in res.events if e.kind == "voice" and e.character_id == cid),
                       key=lambda e: (e.start, e.id))
+        if n in (_LONGEST, _SHORTEST) and mine:     # "A's longest turn"
+            pick = max if n == _LONGEST else min
+            picked.append((pick(mine, key=lambda e: e.end - e.start), "longest" if n == _LONGEST else "shortest"))
+            continue
         which = "last" if n == -1 else ordinal_word(n)
         if not mine or n > len(mine):
             heard = f"spoke only {times_word(len(mine))}" if mine else "never spoke"
