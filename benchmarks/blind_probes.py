@@ -6427,7 +6427,33 @@ T828 = [
  "How many turns did the busiest quarter of the recording have?",
  "Were there more changes of speaker in the {R1} or in the {R2}?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 829))}
+T829 = [
+ "Which quarter of the recording had the longest silence between turns?",
+ "How many different people spoke in each room?",
+ "Which half of the recording had more changes of speaker?",
+ "What was {A}'s longest turn in the second half of the recording?",
+ "Between {B}'s first turn and the longest silence, how many turns were there?",
+ "Who spoke first after the middle of the recording?",
+ "In the {R2}, who took the most turns longer than two seconds?",
+ "What was the shortest silence in the {R1}?",
+ "How long after the start of the recording did {C} first speak?",
+ "Did {A} speak more often in the {R1} than in the {R2}?",
+ "Which third of the recording had the fewest turns?",
+ "What does {B} like to eat?",
+ "How many turns did I hear in the {RX}?",
+ "What share of the turns in the first half were {B}'s?",
+ "Was the average turn in the first half longer than in the second half?",
+ "Who spoke just after the shortest silence?",
+ "How many of {A}'s turns were shorter than the average turn?",
+ "In which quarter did {B} speak for the longest time?",
+ "How much time passed between the longest silence and the end of the recording?",
+ "Which person was heard in the fewest quarters of the recording?",
+ "Was {C} heard in the last quarter of the recording?",
+ "How many turns came between the middle of the recording and {A}'s last turn?",
+ "What was the longest silence in the first half of the recording?",
+ "Did anyone speak in every third of the recording?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 830))}
 
 
 def main() -> None:
