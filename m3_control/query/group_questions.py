@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .repair import time_of
 from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import AMOUNT
@@ -65,8 +66,6 @@ _LENGTH = re.compile(rf"\b(?:lasting|that\s+lasted|which\s+lasted|of|with|were)?
                      re.IGNORECASE)
 _NOT_PLACE = frozenset(("largest", "smallest", "greatest", "most", "fewest", "least", "number", "highest", "lowest",
                         "busiest", "quietest"))
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30}
 # left to the plans that answer them alone: the room with the most turns, people or seconds of speech
 _OTHERS_ROOM = ("turns", "people", "seconds", "silence")
 
@@ -85,11 +84,6 @@ class GroupAsk:
     #                               else two groups' figures compared yes or no ("was the longest silence in the
     #                               bedroom longer than in the lab?")
     yes_no: bool = False          # asked yes or no
-
-
-def _amount(text: str) -> float:
-    word = text.split()[0].lower()
-    return float(_NUMBERS.get(word, 0) or word)
 
 
 # "which people spoke more often in the first third than in the final third?", "who spoke more in the kitchen than in
@@ -232,8 +226,8 @@ def asks_groups(question: str) -> GroupAsk | None:
         return None
     length = _LENGTH.search(plain)
     longer = shorter = None
-    if length is not None and measure in ("turns", "people", "seconds"):
-        n = _amount(length.group("n"))
+    if length is not None and measure in ("turns", "people", "seconds") and \
+            (n := time_of(length.group("n"))) is not None:
         longer, shorter = (None, n) if re.match(r"less|under|shorter|below", length.group("w"), re.I) else (n, None)
     people = people_in(question)
     if len(people) > 1:

@@ -25,17 +25,18 @@ import statistics
 from collections.abc import Callable
 
 from m3_memory.store.where import load_places, robot_stays
+from m3_memory.timeline import Timeline
 
 from .execute import QueryExecutor
 from .frame import Query
-from .group_questions import _NOT_PLACE, _ORDINAL, _PART_NAMES, _PART_WORD, GroupAsk, asks_groups
+from .group_questions import _NOT_PLACE, _ORDINAL, _PART_WORD, GroupAsk, asks_groups
 from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_place import place_of_question
 from .result import QueryResult
 from .words import seconds_word, tenths, the_place
 
-__all__ = ["GroupAsk", "answer", "asks_groups", "prepare"]
+__all__ = ["GroupAsk", "answer", "asks_groups", "prepare", "silences_between"]
 
 
 def prepare(q: Query) -> Query:
@@ -43,7 +44,7 @@ def prepare(q: Query) -> Query:
     return Query(find="who", act="spoke")
 
 
-def _silences(turns: list, member: Callable) -> list[tuple[float, object, object]]:
+def silences_between(turns: list, member: Callable) -> list[tuple[float, object, object]]:
     """(length, turn before, turn after) of each silence between two turns that follow each other, both in a group."""
     out = []
     for a, b in zip(turns, turns[1:], strict=False):
@@ -74,7 +75,7 @@ def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: flo
         return e.end - e.start, [e]
     if ask.measure == "silence" and span is not None:
         return max(0.0, span - sum(e.end - e.start for e in mine)), mine
-    gaps = _silences(turns, member)
+    gaps = silences_between(turns, member)
     if not gaps:
         return None, []
     if ask.measure == "mean_silence":
@@ -95,18 +96,28 @@ def _groups(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
         return [(the_place(r), (lambda e, r=r: res.places.get(e.id) == r), held[r]) for r in rooms]
     end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
     if ask.parts:
-        n, size = ask.parts, end / ask.parts
+        n = ask.parts
         name = {2: "half", 3: "third", 4: "quarter"}[n]
         out = []
         for i in range(n):
-            a, b = i * size, (i + 1) * size
             which = "last" if i == n - 1 and n > 2 else _ORDINAL[i] if n > 2 else ("first", "second")[i]
-            out.append((f"the {which} {name}", (lambda e, a=a, b=b, last=i == n - 1: a <= e.start < b or
-                                                 (last and e.start >= b)), b - a))
+            member, length = _part(f"the {which} {name}", end)   # type: ignore[misc]
+            out.append((f"the {which} {name}", member, length))
         return out
     minutes = int(end // 60) + 1
     return [(f"minute {i + 1}", (lambda e, i=i: i * 60 <= e.start < (i + 1) * 60), min(60.0, end - i * 60))
             for i in range(minutes)]
+
+
+def _part(name: str, end: float) -> tuple[Callable, float] | None:
+    """(membership test of a turn, seconds) of a part of the recording ("the last third") as the timeline reads it
+    (its start to ``end``, in equal parts); a turn belongs to the part it began in, the last part keeps what began at
+    its end. None for a part there is not ("the fourth third")."""
+    span = next((x for x in Timeline().spans(name, end, end) if x.start is not None and x.end is not None), None)
+    if span is None:
+        return None
+    a, b = span.start, span.end
+    return (lambda e: a <= e.start < b or (b >= end and e.start >= b)), b - a   # type: ignore[operator]
 
 
 def _figure(ask: GroupAsk, x: float) -> str:
@@ -241,12 +252,9 @@ def _scope(executor: QueryExecutor, res: QueryResult, name: str, turns: list,
     """Membership of a turn in a scope the question names: a part of the recording ("the last third") or a room."""
     m = _PART_WORD.match(name)
     if m is not None and m.group(2):
-        n = _PART_NAMES[m.group(2).lower()]
-        i = n - 1 if m.group(1).lower() in ("last", "final") else ("first", "second", "third", "fourth").index(
-            m.group(1).lower().replace("middle", "second"))
         end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
-        a, b = end * i / n, end * (i + 1) / n
-        return lambda e: a <= e.start < b or (i == n - 1 and e.start >= b)
+        part = _part(name, end)
+        return part[0] if part is not None else None
     bare = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
     room = next((p.name for p in load_places(executor.store) if p.name.lower() == bare.lower()), None)
     if room is None:

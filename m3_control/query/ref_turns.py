@@ -21,6 +21,7 @@ question not answered about another turn. The answer names the turns it used, ch
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -28,9 +29,11 @@ from m3_memory.store.where import find_place, load_places
 
 from .execute import QueryExecutor
 from .frame import Query
+from .measure_groups import silences_between
 from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .result import QueryResult
+from .turn_windows import bare_ref
 from .words import ordinal_word, seconds_word, tenths, times_word
 
 _WHO = r"(?:the\s+person\s+who\s+said\s+\"[^\"]+\"|\"[^\"]+\"|(?-i:[A-Z][a-z]+))"
@@ -129,12 +132,6 @@ def _ref(m: re.Match, s: str) -> dict | None:
     return None
 
 
-def _bare(who: str) -> str:
-    who = who.strip()
-    return who[len("the person who said "):].strip('"') if who.lower().startswith("the person who said ") \
-        else who.strip('"')
-
-
 def asks_ref(question: str) -> RefAsk | None:
     m = _NEAREST_OWN.search(question)
     if m is not None and (a := _ref(m, "1")) is not None:
@@ -147,7 +144,7 @@ def asks_ref(question: str) -> RefAsk | None:
     m = _THAN.search(question)
     if m is not None and (a := _ref(m, "1")) is not None and a["kind"] not in ("middle", "start", "end"):
         who = m.group("p") or m.group("q")
-        return RefAsk("than", (a,), _bare(who) if who else None, m.group("cmp").lower())
+        return RefAsk("than", (a,), bare_ref(who) if who else None, m.group("cmp").lower())
     m = _SIDE_COUNT.search(question)
     if m is not None:
         s = "1" if m.group("side") else "2"
@@ -175,7 +172,7 @@ def asks_ref(question: str) -> RefAsk | None:
                         rf"\bhow\s+(?:many\s+"
                         rf"times|often)\s+did\s+(?P<q>{_WHO})\s+(?:speak|talk)", rest, re.IGNORECASE)
         if who is not None:
-            return RefAsk("between", (a, b), _bare(who.group("p") or who.group("q")), "person")
+            return RefAsk("between", (a, b), bare_ref(who.group("p") or who.group("q")), "person")
         if re.search(r"\bhow\s+many\s+(?:turns|times|utterances)\b|\bhow\s+many\s+(?:people\s+)?(?:spoke|talked)\b",
                      rest, re.IGNORECASE):
             return RefAsk("between", (a, b))
@@ -190,13 +187,13 @@ def asks_ref(question: str) -> RefAsk | None:
     if m is not None:
         s = "1" if m.group("p") else "2"
         a = _ref(m, s)     # (after one of a person's turns: the frame's gap)
-        return RefAsk("until", (a,), _bare(m.group("p") or m.group("q"))) if a and a["kind"] not in (
+        return RefAsk("until", (a,), bare_ref(m.group("p") or m.group("q"))) if a and a["kind"] not in (
             "person", "person_of") else None
     m = _NEAREST.search(question)
     if m is not None:
         s = "1" if m.group("p") else "2"
         a = _ref(m, s)
-        return RefAsk("nearest", (a,), _bare(m.group("p") or m.group("q"))) if a else None
+        return RefAsk("nearest", (a,), bare_ref(m.group("p") or m.group("q"))) if a else None
     m = _NEXT.search(question)
     if m is not None and (a := _ref(m, "1")) is not None and a["kind"] in ("silence", "middle"):
         # (next to a room's n-th turn: the frame's; next to the longest turn: length_anchor.py)
@@ -241,7 +238,7 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
     scope = [e for e in turns if room is None or res.places.get(e.id) == room]
     where = f" in the {room}" if room else ""
     if kind in ("person", "person_of"):
-        cid = ids[_bare(ref["who"])]
+        cid = ids[bare_ref(ref["who"])]
         e = _nth([x for x in scope if x.character_id == cid], ref["ord"], res.describe[cid])
         return [(e.start, e.end, [e], f"{res.describe[cid]}'s {ref['ord'].lower()} turn ({res.say(e.start)})")]
     if kind == "room":
@@ -250,7 +247,7 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
                                       f"{res.say(e.start)})")]
     if kind == "length":
         if ref.get("who"):
-            cid = ids[_bare(ref["who"])]
+            cid = ids[bare_ref(ref["who"])]
             scope = [e for e in scope if e.character_id == cid]
         if not scope:
             raise _NoTurn(f"I heard no turn{where}")
@@ -263,8 +260,7 @@ def _resolve(executor: QueryExecutor, res: QueryResult, ref: dict, turns: list, 
         return [(e.start, e.end, [e], f"the {ref['len'].lower()} turn{where} ({res.describe[e.character_id]}'s at "
                                       f"{res.say(e.start)}, {length})") for e in tied]
     if kind == "silence":
-        gaps = [(b.start - a.end, a, b) for a, b in zip(turns, turns[1:], strict=False)
-                if b.start > a.end and (room is None or res.places.get(a.id) == room == res.places.get(b.id))]
+        gaps = silences_between(turns, lambda e: room is None or res.places.get(e.id) == room)
         if not gaps:
             raise _NoTurn(f"I heard no two turns{where} with a silence between them")
         g, a, b = (max if ref["len"].lower() == "longest" else min)(gaps, key=lambda x: x[0])
@@ -284,7 +280,7 @@ def _figure(res: QueryResult, seconds: float) -> None:
 
 
 def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | None) -> tuple[str, QueryResult]:
-    refs = list(dict.fromkeys([_bare(r["who"]) for r in ask.refs if r.get("who")] +
+    refs = list(dict.fromkeys([bare_ref(r["who"]) for r in ask.refs if r.get("who")] +
                               ([ask.person] if ask.person else [])))
     res, found = scope_and_people(executor, Query(find="who", act="spoke"), refs, before_time)
     if found is None:
@@ -299,6 +295,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
         text = _cap(f"{why}.")
         return (REFUSAL if check(text, res) else text), res
     res.steps.append({"step": "references", "resolved": [[s[3] for s in o] for o in options]})
+    ways = math.prod(len(o) for o in options)     # (each tied turn of each reference)
     combos = list(itertools.product(*options))[:4]
     texts, values, events = [], [], []
     for spans in combos:
@@ -313,8 +310,7 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
         res.value = tuple(values)
         ties = "; ".join(f"{len(o)} turns tie for {o[0][3].split(' (')[0]} "
                          f"({', '.join(x[3].split(' (', 1)[1][:-1] for x in o)})" for o in options if len(o) > 1)
-        more = f" (and {len(list(itertools.product(*options))) - len(combos)} more ways)" \
-            if len(list(itertools.product(*options))) > len(combos) else ""
+        more = f" (and {ways - len(combos)} more ways)" if ways > len(combos) else ""
         text = _cap(f"{ties}, so it depends on which is meant: " + "; ".join(t.rstrip(".") for t in texts) + more + ".")
     return (REFUSAL if check(text, res) else text), res
 
@@ -465,9 +461,9 @@ def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[
     inside = [e for e in turns if a0 < e.start < b0 and e not in ua and e not in ub]
     res.events = inside + [e for _, _, used, _ in spans for e in used if e not in inside]
     first, second = ask.refs if spans[0][0] <= spans[1][0] else ask.refs[::-1]
-    same = first["kind"] == second["kind"] == "person" and _bare(first["who"]) == _bare(second["who"])
+    same = first["kind"] == second["kind"] == "person" and bare_ref(first["who"]) == bare_ref(second["who"])
     if same:      # "between A's first and third turns (00:35 and 00:55)"
-        cid = ids[_bare(first["who"])]
+        cid = ids[bare_ref(first["who"])]
         span = f"between {res.describe[cid]}'s {first['ord'].lower()} and {second['ord'].lower()} turns " \
                f"({res.say(a0)} and {res.say(b0)})"
     else:
@@ -480,7 +476,7 @@ def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[
         text = f"{res.describe[cid]} spoke {times_word(len(mine))} {span}{when}." if mine \
             else f"{res.describe[cid]} did not speak {span}."
     elif ask.what in ("people", "who"):
-        bound = ids[_bare(first["who"])] if same else None
+        bound = ids[bare_ref(first["who"])] if same else None
         people = list(dict.fromkeys(e.character_id for e in inside if e.character_id != bound))
         res.value = len(people)
         names = _join([res.describe[c] for c in people])

@@ -97,11 +97,17 @@ _ROOMS = re.compile(rf"\b(?:between|from)\s+{_WHO}\s+(?P<o1>first|last)\s+(?:tur
                     r"(?:\s+(?:turn|words|one))?\s+(?:in|at)\s+the\s+(?P<p2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
+def bare_ref(who: str) -> str:
+    """A person as a question names them ('the person who said "X"', '"X"', a name) as a frame's ``who`` names them:
+    their quoted words (bare) or their name."""
+    who = who.strip()
+    who = who[len("the person who said "):] if who.lower().startswith("the person who said ") else who
+    return who.strip('"')
+
+
 def _ref(m: re.Match) -> str:
-    """The person of a :data:`_WHO` match as a frame's ``who`` names them: their quoted words (bare) or their name."""
-    ref = m.group("who").strip()
-    ref = ref[len("the person who said "):] if ref.lower().startswith("the person who said ") else ref
-    return ref.strip('"')
+    """The person of a :data:`_WHO` match (:func:`bare_ref`)."""
+    return bare_ref(m.group("who"))
 
 
 def _two_rooms(question: str, m: re.Match, executor: Any, before_time: float | None) -> tuple[str, TurnWindow]:
