@@ -63,6 +63,11 @@ SPEECH_ONSET_S = 0.4        # speech is detected this long after the speaker beg
 WINDOW_MIN_INSIDE_S = 2.0   # a voice turn begun before a window belongs to it if this much of it lies inside
 
 
+def began(turn: Turn) -> float:
+    """Where speaking began: a voice turn's detected start less ``SPEECH_ONSET_S`` (see :func:`in_window`)."""
+    return turn.start - SPEECH_ONSET_S if turn.kind == "voice" else turn.start
+
+
 def in_window(turn: Turn, t1: float | None, t2: float | None) -> bool:
     """Whether ``turn`` happened between ``t1`` and ``t2`` (either may be open).
 
@@ -75,8 +80,8 @@ def in_window(turn: Turn, t1: float | None, t2: float | None) -> bool:
     """
     if turn.kind != "voice":
         return (t1 is None or turn.end >= t1) and (t2 is None or turn.start <= t2)
-    began = turn.start - SPEECH_ONSET_S
-    if (t1 is None or began >= t1) and (t2 is None or began <= t2):
+    start = began(turn)
+    if (t1 is None or start >= t1) and (t2 is None or start <= t2):
         return True
     inside = min(turn.end, t2 if t2 is not None else turn.end) - max(turn.start, t1 if t1 is not None else turn.start)
     return inside >= WINDOW_MIN_INSIDE_S

@@ -227,6 +227,8 @@ class Timeline:
         for m in _PART.finditer(question):
             part = part_span(m, min(now, end) if end is not None else now)
             out.extend([part] if part is not None else [])
+        for m in _MIDDLE.finditer(question):
+            out.append(middle_span(m, min(now, end) if end is not None else now))
         if self.origin is None:
             return out
         day_of = {}
@@ -343,7 +345,23 @@ def part_span(m: re.Match, now: float) -> Span | None:
     return Span(m.group(0), start=now * i / n, end=now * (i + 1) / n)
 
 
+# "after the middle of the recording", "before the halfway point", "since halfway through": a window bounded by the
+# recording's middle (its start to the question's now, halved)
+_MIDDLE = re.compile(r"\b(after|since|from|past|before|until|till|by)\s+(?:the\s+(?:very\s+)?(?:middle|midpoint|"
+                     r"mid-point|halfway\s+(?:point|mark))(?:\s+of\s+(?:the|my|this|our)\s+(?:recording|video|"
+                     r"conversation|session|stream|meeting|memory))?|halfway\s+through(?:\s+(?:the|my|this|our)\s+"
+                     r"(?:recording|video|conversation|session|stream|meeting|memory))?)", re.IGNORECASE)
+
+
+def middle_span(m: re.Match, now: float) -> Span:
+    """"after (before) the middle of the recording": from (until) stream time ``now / 2``."""
+    before = m.group(1).lower() in ("before", "until", "till", "by")
+    return Span(m.group(0), start=None if before else now / 2, end=now / 2 if before else None)
+
+
 def recording_halves(question: str) -> list[re.Match]:
-    """The halves of the recording a question names ("in the first half", "the second half of the video"), and its
-    last seconds or minutes ("in the last ten seconds"): spans that end with what was recorded."""
-    return list(_HALF.finditer(question)) + list(_LAST.finditer(question)) + list(_PART.finditer(question))
+    """The halves of the recording a question names ("in the first half", "the second half of the video"), its
+    last seconds or minutes ("in the last ten seconds") and its middle as a bound ("after the middle of the
+    recording"): spans that end with what was recorded."""
+    return list(_HALF.finditer(question)) + list(_LAST.finditer(question)) + list(_PART.finditer(question)) + \
+        list(_MIDDLE.finditer(question))

@@ -31,7 +31,7 @@ def _check(executor, question: str, frame: str, start: str, named: list[str], ab
     (f"Did {CY} speak more in the first half or in the second half?", f'find=more who="{TECH}" from=0:00 to=0:30',
      "In the second half (00:45-01:30)", ["(twice)", "first half (00:00-00:45) (once)"], []),
     ("Was there more talking in the first half of the recording or the second?", "find=count_times",
-     "In the first half", ["(5 times)", "(4 times)"], []),
+     "More in the first half", ["in the first half (5 turns)", "in the second half (4 turns)"], []),
 ])
 def test_halves_of_the_recording(ex, question, frame, start, named, absent):  # noqa: F811
     _check(ex, question, frame, start, named, absent)

@@ -71,8 +71,8 @@ class QueryExecutor:
 
     def run(self, q: Query, before_time: float | None) -> QueryResult:
         facts = PeopleFacts(self.store, before_time)
-        q, moved = repair(q, [p.name for p in load_places(self.store)],
-                          lambda ref: resolve(facts, ref, self.min_match).status != "unknown")
+        q, moved = repair(q, [p.name for p in load_places(self.store)], lambda ref: resolve(
+            facts, ref, self.min_match).status != "unknown", lambda: self.store.perceived_until(before_time))
         check_shape(q)
         timeline = self.store.timeline()
         res = QueryResult(q, timeline=timeline, now=timeline.now(before_time))

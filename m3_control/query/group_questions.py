@@ -149,23 +149,43 @@ def asks_spread(question: str) -> GroupAsk | None:
 
 
 def asks_pair(question: str) -> GroupAsk | None:
-    """Two rooms' (parts') silence or turn figure compared, yes or no."""
+    """Two parts' of the recording figures compared (any measure; one person's turns where one is named), or two
+    rooms' silence or turn figure, yes or no ("... than ...") or which of the two ("... or ...")."""
     plain = QUOTED.sub(" quoted ", question)
     if not re.match(r"^\W*(?:was|were|did|is|had|has)\b", plain, re.IGNORECASE) or not _COMPARATIVE.search(plain):
         return None
     measure = next((name for name, pattern in _MEASURES if pattern.search(plain)), None)
-    if measure not in ("max_silence", "min_silence", "mean_silence", "max_turn", "min_turn", "changes") or \
-            people_in(question):
-        return None     # (two rooms' average turns: turn_average.py)
-    parts = [f"the {m.group(1).lower()} {m.group(2).lower()}" for m in _PART_WORD.finditer(plain) if m.group(2)]
-    names = parts if len(parts) == 2 else list(dict.fromkeys(m.group("r").lower() for m in _GROUP_NAME.finditer(plain)))
+    people = people_in(question)
+    parts = _two_parts(plain)
+    if parts is not None:
+        if measure is None or len(people) > 1:
+            return None
+    elif measure not in ("max_silence", "min_silence", "mean_silence", "max_turn", "min_turn", "changes") or people:
+        return None     # (two rooms' average turns: turn_average.py; turns, speech: place_counts.py)
+    names = parts or list(dict.fromkeys(m.group("r").lower() for m in _GROUP_NAME.finditer(plain)))
     if len(names) != 2:
         return None
     first = plain.lower().find(names[0].split()[-1])
     than = plain.lower().find(" than ")
     less = bool(re.search(r"\b(?:shorter|smaller|less|fewer)\b", plain[than:] if than > first else plain, re.I)) \
         if than < 0 else bool(re.search(r"\b(?:shorter|smaller|less|fewer)\b", plain[:than], re.IGNORECASE))
-    return GroupAsk("pair", measure=measure, least=less, scopes=tuple(names), yes_no=True)
+    return GroupAsk("pair", measure=measure, least=less, scopes=tuple(names), yes_no=than >= 0,
+                    person=people[0] if people else None)
+
+
+# a part named without its noun, after one named with it: "in the first half than in the second (one)?"
+_BARE_PART = re.compile(r"\s*(?:one|part)?\s*(?:[?,.]|$|\b(?:of\s+the\s+(?:recording|video)))", re.IGNORECASE)
+
+
+def _two_parts(plain: str) -> list[str] | None:
+    """The two parts of the recording a question names ("the first half", "the last third"), else None."""
+    found = [m for m in _PART_WORD.finditer(plain) if m.group(2) or _BARE_PART.match(plain, m.end())]
+    nouns = {m.group(2).lower() for m in found if m.group(2)}
+    if len(found) != 2 or len(nouns) != 1:
+        return None
+    noun = nouns.pop()
+    names = [f"the {m.group(1).lower()} {noun}" for m in found]
+    return names if names[0] != names[1] else None
 
 
 # "the busiest quarter", "the quietest third": the part with the most (fewest) turns

@@ -6,7 +6,8 @@ A question is read as three parts, each from a small vocabulary of its own, so t
 of their own:
 
 - the groups: the rooms the robot was in (turns placed on its track), the halves, thirds, quarters or minutes of the
-  recording (its start to the last input the memory holds; a turn belongs to the part it began in), or the people;
+  recording (its start to the last input the memory holds; a turn belongs to the part its speaking began in, a
+  silence between two turns to the part that holds most of it), or the people;
 - each group's measure: its turns (one person's, or those longer / shorter than a length), its different speakers,
   its seconds of speech, its silence (all of it, the longest, the shortest, the average gap between two turns that
   follow each other in the group), its longest / shortest / average turn;
@@ -24,6 +25,7 @@ import re
 import statistics
 from collections.abc import Callable
 
+from m3_memory.people import began
 from m3_memory.store.where import load_places, robot_stays
 from m3_memory.timeline import Timeline
 
@@ -34,7 +36,7 @@ from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_place import place_of_question
 from .result import QueryResult
-from .words import seconds_word, tenths, the_place
+from .words import fine_seconds, seconds_said, seconds_word, tenths, the_place
 
 __all__ = ["GroupAsk", "answer", "asks_groups", "prepare", "silences_between"]
 
@@ -53,8 +55,26 @@ def silences_between(turns: list, member: Callable) -> list[tuple[float, object,
     return out
 
 
-def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: float | None) -> tuple[float | None, list]:
-    """A group's figure and the turns it comes from (None: nothing to measure, such as a silence with no two turns)."""
+def silences_within(turns: list, a: float, b: float) -> list[tuple[float, object, object]]:
+    """(length, turn before, turn after) of each silence between two turns that follow each other whose middle lies
+    in ``a``-``b`` (a part of the recording holds the silences that lie mostly in it, whoever spoke around them)."""
+    return [(g, x, y) for g, x, y in silences_between(turns, lambda e: True) if a <= (x.end + y.start) / 2 < b]
+
+
+def _covered(turns: list, a: float, b: float) -> float:
+    """Seconds of ``a``-``b`` during which someone spoke (overlapping turns counted once)."""
+    total, reach = 0.0, a
+    for e in sorted(turns, key=lambda x: x.start):
+        lo, hi = max(e.start, reach), min(e.end, b)
+        if hi > lo:
+            total, reach = total + hi - lo, hi
+    return total
+
+
+def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: float | None,
+             bounds: tuple[float, float] | None = None) -> tuple[float | None, list]:
+    """A group's figure and the turns it comes from (None: nothing to measure, such as a silence with no two turns);
+    ``bounds``: a part of the recording's start and end (its silences are where they lie)."""
     if ask.measure in ("turns", "absent"):
         return float(len(mine)), mine
     if ask.measure == "changes":
@@ -73,9 +93,12 @@ def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: flo
         pick = max if ask.measure == "max_turn" else min
         e = pick(mine, key=lambda x: x.end - x.start)
         return e.end - e.start, [e]
+    if ask.measure == "silence" and bounds is not None:     # a part: its time no turn covers
+        a, b = bounds
+        return max(0.0, (b - a) - _covered(turns, a, b)), mine
     if ask.measure == "silence" and span is not None:
         return max(0.0, span - sum(e.end - e.start for e in mine)), mine
-    gaps = silences_between(turns, member)
+    gaps = silences_between(turns, member) if bounds is None else silences_within(turns, *bounds)
     if not gaps:
         return None, []
     if ask.measure == "mean_silence":
@@ -85,15 +108,16 @@ def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: flo
 
 
 def _groups(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
-            before_time: float | None) -> list[tuple[str, Callable, float | None]]:
-    """(name, membership test of a turn, seconds the group lasted where known) of every group, in time order."""
+            before_time: float | None) -> list[tuple[str, Callable, float | None, tuple[float, float] | None]]:
+    """(name, membership test of a turn, seconds the group lasted where known, its start and end where it is a part
+    of the recording) of every group, in time order."""
     if ask.groups == "room":
         executor.place_turns(res, turns)
         stays = robot_stays(executor.store, before_time)
         rooms = list(dict.fromkeys(p for p, _, _ in stays))
         end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
         held = {r: sum((b if b is not None else end) - a for p, a, b in stays if p == r) for r in rooms}
-        return [(the_place(r), (lambda e, r=r: res.places.get(e.id) == r), held[r]) for r in rooms]
+        return [(the_place(r), (lambda e, r=r: res.places.get(e.id) == r), held[r], None) for r in rooms]
     end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
     if ask.parts:
         n = ask.parts
@@ -101,33 +125,38 @@ def _groups(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
         out = []
         for i in range(n):
             which = "last" if i == n - 1 and n > 2 else _ORDINAL[i] if n > 2 else ("first", "second")[i]
-            member, length = _part(f"the {which} {name}", end)   # type: ignore[misc]
-            out.append((f"the {which} {name}", member, length))
+            member, length, bounds = _part(f"the {which} {name}", end)   # type: ignore[misc]
+            out.append((f"the {which} {name}", member, length, bounds))
         return out
     minutes = int(end // 60) + 1
-    return [(f"minute {i + 1}", (lambda e, i=i: i * 60 <= e.start < (i + 1) * 60), min(60.0, end - i * 60))
-            for i in range(minutes)]
+    return [(f"minute {i + 1}", (lambda e, i=i: i * 60 <= began(e) < (i + 1) * 60 or i == 0 and began(e) < 0),
+             min(60.0, end - i * 60), (i * 60.0, min((i + 1) * 60.0, end))) for i in range(minutes)]
 
 
-def _part(name: str, end: float) -> tuple[Callable, float] | None:
-    """(membership test of a turn, seconds) of a part of the recording ("the last third") as the timeline reads it
-    (its start to ``end``, in equal parts); a turn belongs to the part it began in, the last part keeps what began at
-    its end. None for a part there is not ("the fourth third")."""
+def _part(name: str, end: float) -> tuple[Callable, float, tuple[float, float]] | None:
+    """(membership test of a turn, seconds, start and end) of a part of the recording ("the last third") as the
+    timeline reads it (its start to ``end``, in equal parts); a turn belongs to the part its speaking began in
+    (m3_memory.people.began: the first part keeps what began before the recording's start, the last part what began
+    at its end). None for a part there is not ("the fourth third")."""
     span = next((x for x in Timeline().spans(name, end, end) if x.start is not None and x.end is not None), None)
     if span is None:
         return None
     a, b = span.start, span.end
-    return (lambda e: a <= e.start < b or (b >= end and e.start >= b)), b - a   # type: ignore[operator]
+
+    def member(e: object) -> bool:
+        t = began(e)   # type: ignore[arg-type]
+        return (a <= t or a <= 0) and (t < b or b >= end)   # type: ignore[operator]
+    return member, b - a, (a, b)   # type: ignore[operator,return-value]
 
 
-def _figure(ask: GroupAsk, x: float) -> str:
+def _figure(ask: GroupAsk, x: float, fine: bool = False) -> str:
     if ask.measure == "changes":
         return f"{int(x)} change{'s' if int(x) != 1 else ''} of speaker"
     if ask.measure in ("turns", "absent"):
         return f"{int(x)} turn{'s' if int(x) != 1 else ''}"
     if ask.measure == "people":
         return f"{int(x)} {'person' if int(x) == 1 else 'people'}"
-    return seconds_word(tenths(x))
+    return seconds_said(x, fine)
 
 
 def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
@@ -153,23 +182,29 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     if ask.measure == "spread":
         return _spread(executor, res, ask, turns, before_time)
     if ask.groups == "pair":
-        return _pair(executor, res, ask, turns, before_time)
+        return _pair(executor, res, ask, turns, counted, who, before_time)
     if ask.scopes:
         return _compared(executor, res, ask, turns, before_time)
     if ask.groups == "person":
         return _people(res, ask, [e for e in turns if counted(e)])
     figures: list[tuple[str, float | None, list]] = []
-    for name, member, span in _groups(executor, res, ask, turns, before_time):
+    for name, member, span, bounds in _groups(executor, res, ask, turns, before_time):
         mine = [e for e in turns if member(e) and counted(e)]
-        value, used = _measure(ask, turns, mine, member, span)
+        value, used = _measure(ask, turns, mine, member, span, bounds)
         figures.append((name, value, used))
     res.steps.append({"step": "measured per group", "measure": ask.measure,
                       "groups": {n: (round(v, 2) if v is not None else None) for n, v, _ in figures}})
     known = [(n, v, u) for n, v, u in figures if v is not None]
-    res.seconds = {**res.seconds, **{-(i + 1): tenths(v) for i, (_, v, _) in enumerate(known)}}
+    pick = min if ask.least else max
+    best = pick(round(v, 2) for _, v, _ in known) if known else 0.0
+    counts = ask.measure in ("turns", "absent", "changes", "people")
+    # figures in hundredths where tenths would make another group read as the best one
+    fine = not counts and not ask.each and fine_seconds(best, [v for _, v, _ in known])
+    res.seconds = {**res.seconds, **{-(i + 1): tenths(v) for i, (_, v, _) in enumerate(known)},
+                   **{-(i + 51): round(v, 2) for i, (_, v, _) in enumerate(known)}}
     res.value = tuple(int(v) for _, v, _ in known if float(v).is_integer())
     what = _what(ask, who, place)
-    each = "; ".join(f"{n} {_figure(ask, v)}" for n, v, _ in known)
+    each = "; ".join(f"{n} {_figure(ask, v, fine)}" for n, v, _ in known)
     missing = [n for n, v, _ in figures if v is None]
     none = f" ({_join(missing)}: none, fewer than two turns)" if missing else ""
     if not known:
@@ -186,12 +221,11 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
         res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
         text = f"{_cap(what)}, {_unit(ask)} by {_unit(ask)}: {each}{none}."
         return (REFUSAL if check(text, res) else text), res
-    pick = min if ask.least else max
-    best = pick(v for _, v, _ in known)
-    top = [(n, u) for n, v, u in known if abs(tenths(v) - tenths(best)) < 1e-9]
+    # the best to hundredths (as said where they differ): groups as good as each other to hundredths tie
+    top = [(n, u) for n, v, u in known if round(v, 2) == best]
     res.events = [e for _, u in top for e in u] + [e for e in turns if not any(e in u for _, u in top)]
     two = len(known) == 2
-    lead = f"{_join([n for n, _ in top])} ({'a tie' if len(top) > 1 else _figure(ask, best)})"
+    lead = f"{_join([n for n, _ in top])} ({'a tie' if len(top) > 1 else _figure(ask, best, fine)})"
     if ask.measure in ("turns", "people", "seconds", "silence", "changes"):
         word = ("fewer" if ask.measure in ("turns", "people") else "less") if ask.least and two else \
             "more" if two else ("the fewest" if ask.measure in ("turns", "people") else "the least") if ask.least \
@@ -248,49 +282,58 @@ def _people(res: QueryResult, ask: GroupAsk, kept: list) -> tuple[str, QueryResu
 
 
 def _scope(executor: QueryExecutor, res: QueryResult, name: str, turns: list,
-           before_time: float | None) -> Callable | None:
-    """Membership of a turn in a scope the question names: a part of the recording ("the last third") or a room."""
+           before_time: float | None) -> tuple[Callable, float | None, tuple[float, float] | None] | None:
+    """(membership of a turn, seconds it lasted, start and end where a part) of a scope the question names: a part of
+    the recording ("the last third") or a room (the seconds the robot stayed there)."""
+    end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
     m = _PART_WORD.match(name)
     if m is not None and m.group(2):
-        end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
-        part = _part(name, end)
-        return part[0] if part is not None else None
+        return _part(name, end)
     bare = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
     room = next((p.name for p in load_places(executor.store) if p.name.lower() == bare.lower()), None)
     if room is None:
         return None
     executor.place_turns(res, turns)
-    return lambda e: res.places.get(e.id) == room
+    held = sum((b if b is not None else end) - a for p, a, b in robot_stays(executor.store, before_time) if p == room)
+    return (lambda e: res.places.get(e.id) == room), held, None
+
+
+def _unknown(res: QueryResult, ask: GroupAsk, tests: list) -> str | None:
+    if all(t is not None for t in tests):
+        return None
+    unknown = next(n for n, t in zip(ask.scopes, tests, strict=True) if t is None)
+    res.status, res.problem = "unknown_place", unknown
+    return f"I don't know a place called \"{unknown}\"."
 
 
 def _compared(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
               before_time: float | None) -> tuple[str, QueryResult]:
     """"A and C spoke more often in the first third than in the last third: A 1 against 0, C 1 against 0 (not: B 2
-    against 3)."."""
+    against 3)." (seconds compared to hundredths, said so where tenths would read as equal)."""
     tests = [_scope(executor, res, name, turns, before_time) for name in ask.scopes]
-    if any(t is None for t in tests):
-        unknown = next(n for n, t in zip(ask.scopes, tests, strict=True) if t is None)
-        res.status, res.problem = "unknown_place", unknown
-        return f"I don't know a place called \"{unknown}\".", res
-    first, second = tests
+    if (stop := _unknown(res, ask, tests)) is not None:
+        return stop, res
+    first, second = (t[0] for t in tests)   # type: ignore[index]
     people = list(dict.fromkeys(e.character_id for e in turns))
     figures: dict[int, tuple[float, float]] = {}
     for c in people:
         mine = [e for e in turns if e.character_id == c]
         if ask.measure == "seconds":
-            figures[c] = tuple(tenths(sum(e.end - e.start for e in mine if t(e))) for t in (first, second))  # type: ignore[assignment]
+            figures[c] = tuple(round(sum(e.end - e.start for e in mine if t(e)), 2) for t in (first, second))  # type: ignore[assignment]
         else:
             figures[c] = tuple(float(sum(1 for e in mine if t(e))) for t in (first, second))  # type: ignore[assignment]
     won = [c for c in people if (figures[c][0] < figures[c][1] if ask.least else figures[c][0] > figures[c][1])]
+    fine = ask.measure == "seconds" and any(fine_seconds(x, [y]) for x, y in figures.values())
     res.events = [e for e in turns if e.character_id in won] + [e for e in turns if e.character_id not in won]
     res.value = tuple(int(x) for f in figures.values() for x in f if float(x).is_integer())
     res.seconds = {-(i + 1): x for i, x in enumerate(x for f in figures.values() for x in f)}
+    res.seconds.update({-(i + 51): tenths(x) for i, x in enumerate(x for f in figures.values() for x in f)})
     res.steps.append({"step": "each person in two scopes", "scopes": list(ask.scopes),
                       "figures": {res.describe.get(c, str(c)): list(f) for c, f in figures.items()}})
 
     def said(c: int) -> str:
         x, y = figures[c]
-        unit = (lambda v: seconds_word(v)) if ask.measure == "seconds" else (lambda v: str(int(v)))
+        unit = (lambda v: seconds_said(v, fine)) if ask.measure == "seconds" else (lambda v: str(int(v)))
         return f"{res.describe[c]} {unit(x)} against {unit(y)}"
 
     word = ("less" if ask.measure == "seconds" else "fewer turns") if ask.least else \
@@ -316,7 +359,7 @@ def _spread(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
     spread: dict[int, list[str]] = {}
     for e in turns:
         names = spread.setdefault(e.character_id, [])
-        for name, member, _ in parts:
+        for name, member, _, _ in parts:
             if member(e) and name not in names:
                 names.append(name)
     unit = _unit(ask)
@@ -328,7 +371,7 @@ def _spread(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
         res.events = [e for e in turns if e.character_id in every] + [e for e in turns if e.character_id not in every]
         who = _join([res.describe[c] for c in every])
         # both readings said: one person in every part, and speech in every part (someone in each)
-        speakers = [len({e.character_id for e in turns if member(e)}) for _, member, _ in parts]
+        speakers = [len({e.character_id for e in turns if member(e)}) for _, member, _, _ in parts]
         res.value = res.value + tuple(speakers)
         some = all(speakers)
         per = f"{unit} by {unit}, " + ", ".join(str(k) for k in speakers) + " speakers"
@@ -353,37 +396,52 @@ def _spread(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
     return (REFUSAL if check(text, res) else text), res
 
 
-def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
-          before_time: float | None) -> tuple[str, QueryResult]:
-    """"Yes: the longest silence between turns was 4 seconds in the living room, 3.9 seconds in the porch."."""
+def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list, counted: Callable,
+          who: str | None, before_time: float | None) -> tuple[str, QueryResult]:
+    """Two named rooms' or parts' figures compared, yes or no ("Yes: the longest silence between turns was 4 seconds
+    in the living room and 3.9 seconds in the porch.") or which ("More in the second half: 6 turns in the second
+    half, 4 turns in the first half."); compared to hundredths, said in hundredths where tenths would read as
+    equal."""
     tests = [_scope(executor, res, name, turns, before_time) for name in ask.scopes]
-    if any(t is None for t in tests):
-        unknown = next(n for n, t in zip(ask.scopes, tests, strict=True) if t is None)
-        res.status, res.problem = "unknown_place", unknown
-        return f"I don't know a place called \"{unknown}\".", res
+    if (stop := _unknown(res, ask, tests)) is not None:
+        return stop, res
     figures = []
-    for name, member in zip(ask.scopes, tests, strict=True):
-        mine = [e for e in turns if member(e)]
-        value, used = _measure(ask, turns, mine, member, None)
+    for name, (member, span, bounds) in zip(ask.scopes, tests, strict=True):   # type: ignore[misc]
+        mine = [e for e in turns if member(e) and counted(e)]
+        value, used = _measure(ask, turns, mine, member, span, bounds)
         figures.append((name if name.startswith("the ") else f"the {name}", value, used))
     res.events = [e for _, _, u in figures for e in u] + [e for e in turns if not any(e in u for _, _, u in figures)]
-    what = _what(ask, None, None)
+    what = _what(ask, who, None)
     if any(v is None for _, v, _ in figures):
         none = _join([n for n, v, _ in figures if v is None])
         return _cap(f"I cannot compare them: there were fewer than two turns in {none}."), res
     (na, va, _), (nb, vb, _) = figures
-    close = round(va, 1) == round(vb, 1)
-    said = (lambda v: f"{v:.2f} seconds") if close else (lambda v: seconds_word(tenths(v)))
-    res.seconds = {**res.seconds, -1: tenths(va), -2: tenths(vb)}
-    if close:
-        res.seconds.update({-3: round(va, 2), -4: round(vb, 2)})
-    if ask.measure == "changes":     # "did the speaker change more often in the R1 or in the R2?"
-        res.value = (int(va), int(vb))
-        more = na if va > vb else nb
-        lead = "The same number in both" if va == vb else f"More often in {more}"
-        return _cap(f"{lead}: {_figure(ask, va)} in {na}, {_figure(ask, vb)} in {nb}."), res
-    yes = va < vb if ask.least else va > vb
-    text = f"{'Yes' if yes else 'No'}: {what} was {said(va)} in {na} and {said(vb)} in {nb}" + \
-        (" (within what detection tells apart)." if close else ".")
+    va, vb = round(va, 2), round(vb, 2)     # type: ignore[arg-type]
+    counts = ask.measure in ("turns", "changes", "people")
+    fine = not counts and fine_seconds(va, [vb])
+    res.seconds = {**res.seconds, -1: tenths(va), -2: tenths(vb), -3: va, -4: vb}
+    res.value = (int(va), int(vb)) if counts else ()
+    n = [len(u) for _, _, u in figures]
+    if ask.measure == "seconds":   # (the turns behind them said too: "more talking" may count turns)
+        res.value = tuple(n)
+    if counts or ask.measure in ("seconds", "silence"):    # "6 turns by A in the second half and 4 in the first"
+        tail = {"seconds": " of speech", "silence": " without speech"}.get(ask.measure, "") + \
+            (f" by {who}" if who else "")
+        turns_of = [f" ({k} turn{'s' if k != 1 else ''})" if ask.measure == "seconds" else "" for k in n]
+        each = f"{_figure(ask, va, fine)}{tail} in {na}{turns_of[0]} and {_figure(ask, vb, fine)} in {nb}{turns_of[1]}"
+    else:
+        each = f"{what} was {_figure(ask, va, fine)} in {na} and {_figure(ask, vb, fine)} in {nb}"
+    if not ask.yes_no:      # "did the speaker change more often in the R1 or in the R2?"
+        more = (na if (va < vb if ask.least else va > vb) else nb) if va != vb else None
+        word = _WORDS.get(ask.measure, ("longer", "shorter"))[ask.least]
+        text = f"{'The same in both' if more is None else f'{_cap(word)} in {more}'}; {each}."
+    else:
+        yes = va < vb if ask.least else va > vb
+        text = f"{'Yes' if yes else 'No, the same' if va == vb else 'No'}: {each}."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
+
+
+# which of two: "more (fewer) in the second half"; the rest "longer (shorter)"
+_WORDS = {"turns": ("more", "fewer"), "people": ("more", "fewer"), "changes": ("more often", "less often"),
+          "seconds": ("more", "less"), "silence": ("more", "less")}

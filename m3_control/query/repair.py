@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from .frame import Query, compares_with_other, count_rank
@@ -35,14 +36,31 @@ def time_of(text: str) -> float | None:
     return None
 
 
+# a moment of the recording by its place in it: "the middle of the recording", "halfway through", "the very start"
+_MOMENT = re.compile(r"^(?:the\s+)?(?:very\s+)?(?:(?P<mid>middle|midpoint|mid-point|halfway(?:\s+(?:point|mark|"
+                     r"through))?)|(?P<start>start|beginning)|(?P<end>end))(?:\s+(?:of|through)\s+(?:the\s+)?"
+                     r"(?:recording|conversation|video|session|talk|memory))?$", re.IGNORECASE)
+
+
+def moment_of(text: str, end: float | None) -> float | None:
+    """Stream seconds of a moment named by its place in the recording (its start to ``end``, the last input the
+    memory holds), else None: "the middle of the recording" is ``end / 2``."""
+    m = _MOMENT.match(" ".join(text.strip(" .?!\"'").split()))
+    if m is None or end is None:
+        return None
+    return 0.0 if m.group("start") else end / 2 if m.group("mid") else end
+
+
 def mss(seconds: float) -> str:
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}"
 
 
-def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Query, list[str]]:
+def repair(q: Query, place_names: list[str], said_by_someone: object,
+           end: Callable[[], float | None] = lambda: None) -> tuple[Query, list[str]]:
     """``q`` with misplaced values moved; ``said_by_someone(text) -> bool`` tells whether a reference matches a
-    person (then it stays a person). Returns the query and what was moved."""
+    person (then it stays a person); ``end()``: the recording's end, for a moment such as "the middle of the
+    recording". Returns the query and what was moved."""
     moved: list[str] = []
     if q.by == "turn" and count_rank(q.pick) is not None:
         # "what did the most talkative person say?" written pick=most by=turn: most ranks people, not turns
@@ -58,17 +76,19 @@ def repair(q: Query, place_names: list[str], said_by_someone: object) -> tuple[Q
         ref = getattr(q, field)
         if ref is None:
             continue
-        t = time_of(ref)
+        t, stamp = time_of(ref), mss
+        if t is None and _MOMENT.match(" ".join(ref.strip(" .?!\"'").split())) and not said_by_someone(ref):
+            t, stamp = moment_of(ref, end()), (lambda x: f"{x:.2f}")    # (in stream seconds, not to the second)
         if t is not None:
             # right after a moment: the first one after it; right before: the last one before it
             if field == "other" and q.rel in ("after", "right_after"):
-                q = replace(q, other=None, rel=None, from_=mss(t),
+                q = replace(q, other=None, rel=None, from_=stamp(t),
                             pick=q.pick or ("first" if q.rel == "right_after" else None))
             elif field == "other" and q.rel in ("before", "right_before"):
-                q = replace(q, other=None, rel=None, to=mss(t),
+                q = replace(q, other=None, rel=None, to=stamp(t),
                             pick=q.pick or ("last" if q.rel == "right_before" else None))
             elif q.at is None and q.from_ is None and q.to is None:
-                q = replace(q, **{field: None}, at=mss(t))
+                q = replace(q, **{field: None}, at=stamp(t))
             elif any(x is not None and time_of(x) == t for x in (q.at, q.from_, q.to)):
                 # "how many times did A speak after 0:50?" written from=0:50 and other="0:50": the time twice
                 q = replace(q, **{field: None}, **({"rel": None} if field == "other" else {}))

@@ -46,6 +46,17 @@ def tenths(x: float) -> float | int:
     return int(x) if x.is_integer() else x
 
 
+def fine_seconds(best: float, others: list[float]) -> bool:
+    """Whether figures must be said in hundredths: one of ``others`` reads as ``best`` in tenths but not in
+    hundredths (2.96 and 3.03 seconds are both "3 seconds"; said so, the larger looks like a tie)."""
+    return any(round(x, 1) == round(best, 1) and round(x, 2) != round(best, 2) for x in others)
+
+
+def seconds_said(x: float, fine: bool) -> str:
+    """"2.96 seconds" where hundredths are needed (:func:`fine_seconds`), else :func:`seconds_word` in tenths."""
+    return f"{x:.2f} seconds" if fine else seconds_word(tenths(x))
+
+
 def times_word(n: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
 

@@ -1,0 +1,146 @@
+"""Question forms the held-out blind probe 829 left open: a silence held by the part of the recording it lies in,
+figures told apart in hundredths where tenths would read as a tie, two parts of the recording compared on any
+measure (yes or no, or which of the two), and a moment named by its place in the recording ("after the middle of
+the recording") as a window of the frame.
+
+On a meeting of its own (asked at 1:31, 90 seconds recorded; quarters end at 0:22.5, 0:45, 1:07.5):
+
+    Ann 0:02-0:03.9; Bo 0:05-0:06.48, 0:12-0:13.49; Cy 0:15-0:16.93; Bo 0:25-0:26.48; Cy 0:30.5-0:32.43;
+    Bo 0:38-0:39.49; (silence 13.51 s, its middle 0:46.2) Cy 0:53-0:54.96; Bo 0:58-0:59.5; Cy 1:02-1:03.93;
+    Bo 1:10-1:11.55, 1:20-1:21.49; Cy 1:25-1:26.9
+
+Bo's seconds of speech by quarter: 2.97, 2.97, 1.5, 3.04 (all "3 seconds" in tenths but the third).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from m3_control.query.frame import Query
+from m3_control.query.plans import plan_for
+from m3_control.query.repair import moment_of, repair
+from m3_control.query.words import fine_seconds, seconds_said
+from m3_memory.people import SPEECH_ONSET_S, Turn, began
+from m3_memory.timeline import Timeline
+
+from .test_query_also import answer
+from .test_query_held_forms_83 import seconds_meeting
+from .test_query_held_forms_94 import BO, CY
+
+_ANN, _BO, _CY = "Put the red folder on the desk.", "The coffee machine is broken.", "I will call the technician."
+SCRIPT = [(0, "ann", 2.0, 3.9, _ANN), (0, "bo", 5.0, 6.48, _BO), (0, "bo", 12.0, 13.49, _BO),
+          (0, "cy", 15.0, 16.93, _CY), (0, "bo", 25.0, 26.48, _BO), (1, "cy", 30.5, 32.43, _CY),
+          (1, "bo", 38.0, 39.49, _BO), (1, "cy", 53.0, 54.96, _CY), (1, "bo", 58.0, 59.5, _BO),
+          (2, "cy", 62.0, 63.93, _CY), (2, "bo", 70.0, 71.55, _BO), (2, "bo", 80.0, 81.49, _BO),
+          (2, "cy", 85.0, 86.9, _CY)]
+
+
+@pytest.fixture
+def qx(db_at) -> Iterator[object]:
+    with seconds_meeting(db_at("quarters.db"), script=SCRIPT) as ex:
+        yield ex
+
+
+def _kind(question: str) -> str | None:
+    plan = plan_for(question)
+    return plan.kind if plan else None
+
+
+def test_figures_in_hundredths_only_where_tenths_hide_a_difference():
+    assert fine_seconds(3.04, [2.97, 2.97, 1.5]) and not fine_seconds(3.04, [2.5, 1.5])
+    assert not fine_seconds(2.97, [2.97])       # (equal to hundredths: a tie, said in tenths)
+    assert seconds_said(3.04, True) == "3.04 seconds" and seconds_said(3.04, False) == "3 seconds"
+
+
+def test_speaking_began_before_it_was_detected():
+    assert began(Turn(1, 0, "voice", 1, 1, 45.0, 46.0)) == pytest.approx(45.0 - SPEECH_ONSET_S)
+    assert began(Turn(2, 0, "face", 2, 1, 45.0, 46.0)) == 45.0
+
+
+def test_a_moment_of_the_recording_is_a_time():
+    assert moment_of("the middle of the recording", 78.0) == 39.0
+    assert moment_of("halfway through", 78.0) == 39.0
+    assert moment_of("the very start of the video", 78.0) == 0.0
+    assert moment_of("the end of the recording", 78.0) == 78.0
+    assert moment_of("the middle of the recording", None) is None
+    assert moment_of("the person in the middle", 78.0) is None
+    q, moved = repair(Query(find="who", other="middle of the recording", rel="after", pick="first"), [],
+                      lambda ref: False, lambda: 78.0)
+    assert (q.other, q.rel, q.from_, q.pick) == (None, None, "39.00", "first") and moved, q
+    # a person who said those words stays a person
+    q, _ = repair(Query(find="who", other="the end", rel="after"), [], lambda ref: True, lambda: 78.0)
+    assert q.other == "the end" and q.from_ is None
+
+
+def test_the_middle_of_the_recording_bounds_a_window():
+    spans = Timeline().spans("Who spoke first after the middle of the recording?", 100.0, 80.0)
+    assert [(s.start, s.end) for s in spans] == [(40.0, None)]
+    spans = Timeline().spans("Who spoke last before the halfway point?", 100.0, 80.0)
+    assert [(s.start, s.end) for s in spans] == [(None, 40.0)]
+    assert Timeline().spans("Who spoke closest to the middle of the recording?", 100.0, 80.0) == []
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Was the average turn in the first half longer than in the second half?", "groups_pair"),
+    ("Were there more turns in the first half than in the second half?", "groups_pair"),
+    ("Did more people speak in the first third than in the last third?", "groups_pair"),
+    ("Was there more speech in the second half than in the first half?", "groups_pair"),
+    ("Was there more silence in the first half than in the second half?", "groups_pair"),
+    ("Was the longest silence in the second half longer than in the first?", "groups_pair"),
+    ("Did the first quarter have fewer turns than the last quarter?", "groups_pair"),
+    (f"Did {BO} speak for longer in the last quarter than in the first quarter?", "groups_pair"),
+    # neighbours kept: minutes and clock windows, two rooms' average turns, two people
+    ("Were there more turns in the first minute than in the second minute?", "window_counts"),
+    ("Did more people speak before 0:30 than after 1:00?", "window_counts"),
+    ("Was the average turn in the kitchen longer than in the office?", "turn_average"),
+])
+def test_two_parts_compared_are_planned(question, kind):
+    assert _kind(question) == kind
+
+
+@pytest.mark.parametrize("question, frame, named, absent", [
+    # 829: the longest silence (0:39.49-0:53, its middle in the third quarter) belongs to the third quarter, though
+    # no two turns around it lie in one quarter
+    ("Which quarter of the recording had the longest silence between turns?", "find=who",
+     ["the third quarter (13.5 seconds)"], ["a tie"]),
+    ("What was the longest silence between turns in each half?", "find=who",
+     ["the first half 8.1 seconds; the second half 13.5 seconds"], []),
+    # 829: Bo's seconds by quarter 2.97, 2.97, 1.5, 3.04: the last quarter, in hundredths, no tie
+    (f"In which quarter did {BO} speak for the longest time?", "find=who",
+     ["The last quarter (3.04 seconds)", "the first quarter 2.97 seconds"], ["a tie"]),
+    # 829: two halves' average turns (11.7 s / 7 = 1.67; 10.33 s / 6 = 1.72: both 1.7 in tenths)
+    ("Was the average turn in the first half longer than in the second half?", "find=who",
+     ["No: the average turn was 1.67 seconds in the first half and 1.72 seconds in the second half"], []),
+    ("Was the average turn in the second half longer than in the first half?", "find=who", ["Yes:"], []),
+    ("Were there fewer turns in the second half than in the first half?", "find=who",
+     ["Yes: 6 turns in the second half and 7 turns in the first half"], []),
+    ("Did more people speak in the first third than in the last third?", "find=who",
+     ["Yes: 3 people in the first third and 2 people in the last third"], []),
+    # speech in the last quarter 4.94 s, in the first 6.8 s
+    ("Was there more speech in the last quarter than in the first quarter?", "find=who",
+     ["No: 4.9 seconds of speech in the last quarter (3 turns) and 6.8 seconds in the first quarter (4 turns)"], []),
+    # time without speech: the first half 45 - 11.7 = 33.3 s, the second 45 - 10.33 = 34.67 s
+    ("Was there more silence in the second half than in the first half?", "find=who",
+     ["Yes: 34.7 seconds without speech in the second half and 33.3 seconds in the first half"], []),
+    ("Was the longest silence in the second half longer than in the first?", "find=who",
+     ["Yes: the longest silence between turns was 13.5 seconds in the second half and 8.1 seconds in the first half"],
+     []),
+    (f"Did {BO} speak for longer in the last quarter than in the first quarter?", "find=who",
+     [f"Yes: 3.04 seconds of speech by {BO} in the last quarter (2 turns) and 2.97 seconds in the first "
+      "quarter"], [CY]),
+    ("Did the speaker change more often in the first half or in the second half?", "find=who",
+     ["More often in the first half; 5 changes of speaker in the first half and 4 changes of speaker in the "
+      "second half"], []),
+    # 829: "after the middle of the recording" is a moment (0:45), whether the model writes it as a person or not
+    ("Who spoke first after the middle of the recording?", 'find=who other="middle of the recording" rel=after',
+     [f"{CY[0].upper()}{CY[1:]} spoke first after 00:45 (00:53)"], [BO]),
+    ("Who spoke first after the middle of the recording?", "find=who",
+     [f"{CY[0].upper()}{CY[1:]} spoke first after 00:45 (00:53)"], [BO]),
+    ("Who spoke last before the halfway point of the recording?", "find=who",
+     [f"{BO[0].upper()}{BO[1:]} spoke last before 00:45 (00:38)"], [CY]),
+])
+def test_829_kinds_answered(qx, question, frame, named, absent):
+    got = answer(qx, question, frame).answer
+    assert all(n in got for n in named) and not any(x in got for x in absent), got
