@@ -212,8 +212,9 @@ def test_both_halves_answered(sx):  # noqa: F811
 
 @pytest.mark.parametrize("question, frame, said", [
     ("Which room had the longest single turn?", "find=where pick=most by=turn",
-     'In the kitchen. The longest single turn was Ann, at 00:02: "Put the red folder on the desk." (2.0 seconds). '
-     "2 other turns came within a tenth of a second of it."),
+     'In the kitchen and the lab (a tie across rooms). The longest single turns (3, as long as each other) were Ann, '
+     f'at 00:02: "Put the red folder on the desk." (2.0 seconds); {BO}, at 00:10: "The coffee machine is broken." '
+     '(2.0 seconds); Ann, at 01:05: "Thanks for the help." (2.0 seconds).'),
     ("In which room was the shortest turn spoken?", "find=where pick=least by=turn",
      f'In the office. The shortest single turns (2, as long as each other) were {CY}, at 00:35: "{TECH}." '
      f'(1.5 seconds); {CY}, at 00:45: "{TECH}." (1.5 seconds). 1 other turn came within a tenth of a second of '

@@ -107,6 +107,9 @@ _CLOSEST = re.compile(r"\b(?:(?:closest|nearest)(?:\s+to)?|(?:in|at|around)(?=\s
                       r"halfway)\b[^?]*?\b(?:recording|video|conversation|session)))\s+(?:the\s+)?(?:very\s+)?"
                       r"(?:(?P<mid>middle|midpoint|mid-point|halfway\s+(?:point|mark)?)(?:\s+of\s+(?:the\s+)?(?:recording|video|conversation|session))?|(?P<clock>\d{1,2}:[0-5]\d))",
                       re.IGNORECASE)
+# "was somebody talking halfway through the recording?": the middle as a moment
+_HALFWAY = re.compile(r"\b(?P<mid>halfway|midway)\s+(?:through|into)\s+(?:the\s+)?(?:recording|video|conversation|"
+                      r"session)", re.IGNORECASE)
 _ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|people|a\s+person|any\s+(?:one|body)|the\s+first\s+"
                      r"(?:words?|person|speaker|voice))\b", re.IGNORECASE)
 
@@ -133,6 +136,7 @@ class AnchoredAsk:
     side: str = "of"              # within: after | before | of; beyond: after | before
     least: bool = False           # beyond: "at least N" (N itself counts), else "more than N"
     said: str = ""                # the question's words for the moment(s), taken out of what the checks read
+    yes_no: bool = False          # closest: "was anyone speaking at the middle of the recording?"
 
 
 def _marked(question: str) -> tuple[str, list[str]]:
@@ -265,10 +269,12 @@ def asks_anchored(question: str) -> AnchoredAsk | None:
         if subject is None and not anyone(marked[:m.start()]):
             return None
         return AnchoredAsk("twice_within", (), subject, seconds=n, said=m.group(0))
-    m = _CLOSEST.search(marked)
+    m = _CLOSEST.search(marked) or _HALFWAY.search(marked)
     if m is not None:
-        moment = Moment("middle") if m.group("mid") else Moment("clock", place=m.group("clock"))
-        return AnchoredAsk("closest", (moment,), None, said=m.group(0))
+        moment = Moment("middle") if m.group("mid") else Moment("clock", place=m.groupdict()["clock"])
+        yes_no = bool(re.match(r"^\W*(?:was|were|is|did)\s+(?:anyone|anybody|someone|somebody|any\s+one|a\s+person|"
+                               r"there|people)\b", marked, re.IGNORECASE))
+        return AnchoredAsk("closest", (moment,), None, said=m.group(0), yes_no=yes_no)
     return None
 
 
@@ -523,6 +529,20 @@ def _own_pairs_or_closest(executor: QueryExecutor, res: QueryResult, turns: list
     gap = {e: 0.0 if e.start <= t <= e.end else min(abs(e.start - t), abs(e.end - t)) for e in turns}
     e = min(turns, key=lambda x: (gap[x], x.start))
     res.events = [e] + [x for x in res.events if x is not e]
+    if ask.yes_no:      # speaking at that very moment, or not: the turns on either side said
+        if gap[e] == 0:
+            text = f"Yes: {res.describe[e.character_id]} was speaking at {said}, from {res.say(e.start)} to " \
+                f"{res.say(e.end)}."
+        else:
+            before = [x for x in turns if x.end < t]
+            after = [x for x in turns if x.start > t]
+            sides = ([f"{res.describe[before[-1].character_id]}'s turn ended at {res.say(before[-1].end)}"] if before
+                     else []) + ([f"{res.describe[after[0].character_id]}'s began at {res.say(after[0].start)}"]
+                                 if after else [])
+            res.events = before[-1:] + after[:1] + [x for x in res.events if x not in before[-1:] + after[:1]]
+            text = f"No: nobody was speaking at {said}" + (f"; {' and '.join(sides)}." if sides else ".")
+        text = _cap(text)
+        return (REFUSAL if check(text, res) else text), res
     how = "was speaking at" if gap[e] == 0 else "spoke closest to"
     text = f"{_cap(res.describe[e.character_id])} {how} {said}: \"{e.text.strip().rstrip('.!?')}\" at " \
         f"{res.say(e.start)}."

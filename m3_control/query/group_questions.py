@@ -76,7 +76,7 @@ class GroupAsk:
     parts: int = 0               # part: halves 2, thirds 3, quarters 4; minutes 0
     measure: str = "turns"       # see _MEASURES
     least: bool = False          # the group with the least (else the most)
-    each: bool = False           # every group's figure (no ranking)
+    each: bool = False           # every group's figure (no ranking); both: how many people
     person: str | None = None    # only this person's turns
     longer: float | None = None  # only turns longer than this (seconds)
     shorter: float | None = None  # only turns shorter than this
@@ -174,7 +174,7 @@ def asks_pair(question: str) -> GroupAsk | None:
 
 
 # a part named without its noun, after one named with it: "in the first half than in the second (one)?"
-_BARE_PART = re.compile(r"\s*(?:one|part)?\s*(?:[?,.]|$|\b(?:of\s+the\s+(?:recording|video)))", re.IGNORECASE)
+_BARE_PART = re.compile(r"\s*(?:one|part)?\s*(?:[?,.]|$|\b(?:of\s+the\s+(?:recording|video))|and\b)", re.IGNORECASE)
 
 
 def _two_parts(plain: str) -> list[str] | None:
@@ -223,8 +223,34 @@ def asks_parts(question: str) -> GroupAsk | None:
     return None
 
 
+_PART_NAME = r"the\s+(?:first|second|middle|third|fourth|last|final)(?:\s+(?:half|third|quarter))?"
+# "did anyone speak both in the first quarter and in the last quarter?", "who was heard in both the first and the last
+# third?", "how many people spoke in both halves?": the people heard in each of two parts
+_BOTH = re.compile(rf"\bboth\s+(?:in|during)\s+(?P<a>{_PART_NAME})\s+and\s+(?:in\s+|during\s+)?(?P<b>{_PART_NAME})|"
+                   rf"\b(?:in|during)\s+both\s+(?P<a2>{_PART_NAME})\s+and\s+(?P<b2>{_PART_NAME})", re.IGNORECASE)
+
+
+def asks_both(question: str) -> GroupAsk | None:
+    """The people heard in each of two thirds or quarters of the recording (one person's yes or no where one is
+    named); two halves are both_conditions.py's."""
+    plain = QUOTED.sub(" quoted ", question)
+    m = _BOTH.search(plain)
+    people = people_in(question)
+    if m is None or len(people) > 1:
+        return None
+    names = _two_parts(" and ".join(x for x in m.group("a", "b") if x) or
+                       " and ".join(x for x in m.group("a2", "b2") if x))
+    if names is None or names[0].endswith(" half"):
+        return None
+    yes_no = bool(re.match(r"^\W*(?:did|was|were|is|has|had)\b", plain, re.IGNORECASE))
+    count = bool(re.match(r"^\W*how\s+many\b", plain, re.IGNORECASE))
+    return GroupAsk("person", measure="both", scopes=tuple(names), yes_no=yes_no, each=count,
+                    person=people[0] if people else None)
+
+
 def asks_groups(question: str) -> GroupAsk | None:
-    compared = asks_compare(question) or asks_spread(question) or asks_pair(question) or asks_parts(question)
+    compared = asks_both(question) or asks_compare(question) or asks_spread(question) or asks_pair(question) or \
+        asks_parts(question)
     if compared is not None:
         return compared
     plain = QUOTED.sub(" quoted ", question)
@@ -260,7 +286,8 @@ def asks_groups(question: str) -> GroupAsk | None:
     if groups == "part" and parts == 0 and not each and measure in ("turns", "people", "seconds") \
             and longer is None and shorter is None:
         return None     # ("which minute had the most turns?", "A's busiest minute": window_counts.py)
-    least = bool(_LESS_WORDS.search(plain)) and measure not in ("min_silence", "min_turn") or \
+    ranked = plain if length is None else plain[:length.start()] + " " + plain[length.end():]
+    least = bool(_LESS_WORDS.search(ranked)) and measure not in ("min_silence", "min_turn") or \
         measure in ("min_silence", "min_turn") and not re.search(rf"\b(?:{_MOST})\s+(?:of\s+)?(?:the\s+)?"
                                                                rf"(?:shortest|smallest)", plain, re.IGNORECASE)
     if measure in ("min_silence", "min_turn"):

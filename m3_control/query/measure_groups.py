@@ -36,7 +36,8 @@ from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_place import place_of_question
 from .result import QueryResult
-from .words import fine_seconds, seconds_said, seconds_word, tenths, the_place
+from .wording import QUOTED
+from .words import fine_seconds, seconds_said, tenths, the_place
 
 __all__ = ["GroupAsk", "answer", "asks_groups", "prepare", "silences_between"]
 
@@ -77,9 +78,9 @@ def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: flo
     ``bounds``: a part of the recording's start and end (its silences are where they lie)."""
     if ask.measure in ("turns", "absent"):
         return float(len(mine)), mine
-    if ask.measure == "changes":
-        pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if member(a) and member(b)
-                 and a.character_id != b.character_id]
+    if ask.measure == "changes":    # (a part holds the change into it: it happens where the new turn begins)
+        pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if (member(a) or bounds is not None)
+                 and member(b) and a.character_id != b.character_id]
         return float(len(pairs)), [e for pair in pairs for e in pair]
     if ask.measure == "people":
         return float(len({e.character_id for e in mine})), mine
@@ -149,6 +150,18 @@ def _part(name: str, end: float) -> tuple[Callable, float, tuple[float, float]] 
     return member, b - a, (a, b)   # type: ignore[operator,return-value]
 
 
+def _named_part(executor: QueryExecutor, question: str, turns: list,
+                before_time: float | None) -> tuple[str, Callable] | None:
+    """(its words, membership of a turn) of the one part of the recording the question names, else None."""
+    found = [m for m in _PART_WORD.finditer(QUOTED.sub(" ", question)) if m.group(2)]
+    if len(found) != 1:
+        return None
+    name = f"the {found[0].group(1).lower()} {found[0].group(2).lower()}"
+    end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
+    part = _part(name, end)
+    return (name, part[0]) if part is not None else None
+
+
 def _figure(ask: GroupAsk, x: float, fine: bool = False) -> str:
     if ask.measure == "changes":
         return f"{int(x)} change{'s' if int(x) != 1 else ''} of speaker"
@@ -171,6 +184,12 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
     who = res.describe[ids[0]] if ids else None
+    part = None
+    if ask.groups in ("person", "room") and not ask.scopes and \
+            (part := _named_part(executor, question, turns, before_time)):
+        # "who had the most turns shorter than two seconds in the second half?": that part's turns only
+        turns = [e for e in turns if part[1](e)]
+        res.steps.append({"step": "a part of the recording", "part": part[0], "turns": len(turns)})
 
     def counted(e: object) -> bool:
         length = e.end - e.start  # type: ignore[attr-defined]
@@ -179,14 +198,18 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
 
     for i, limit in enumerate(x for x in (ask.longer, ask.shorter) if x is not None):
         res.seconds[-100 - i] = tenths(limit)     # (the length the question gives, said back)
+        res.seconds[-110 - i] = round(limit, 2)
     if ask.measure == "spread":
         return _spread(executor, res, ask, turns, before_time)
+    if ask.measure == "both":
+        return _both(executor, res, ask, turns, ids[0] if ids else None, before_time)
     if ask.groups == "pair":
         return _pair(executor, res, ask, turns, counted, who, before_time)
     if ask.scopes:
         return _compared(executor, res, ask, turns, before_time)
     if ask.groups == "person":
-        return _people(res, ask, [e for e in turns if counted(e)])
+        return _people(res, ask, [e for e in turns if counted(e)], part[0] if part else None,
+                       list(dict.fromkeys(e.character_id for e in turns)))
     figures: list[tuple[str, float | None, list]] = []
     for name, member, span, bounds in _groups(executor, res, ask, turns, before_time):
         mine = [e for e in turns if member(e) and counted(e)]
@@ -203,7 +226,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     res.seconds = {**res.seconds, **{-(i + 1): tenths(v) for i, (_, v, _) in enumerate(known)},
                    **{-(i + 51): round(v, 2) for i, (_, v, _) in enumerate(known)}}
     res.value = tuple(int(v) for _, v, _ in known if float(v).is_integer())
-    what = _what(ask, who, place)
+    what = _what(ask, who, place, part[0] if part else None)
     each = "; ".join(f"{n} {_figure(ask, v, fine)}" for n, v, _ in known)
     missing = [n for n, v, _ in figures if v is None]
     none = f" ({_join(missing)}: none, fewer than two turns)" if missing else ""
@@ -245,7 +268,7 @@ def _unit(ask: GroupAsk) -> str:
     return {2: "half", 3: "third", 4: "quarter"}.get(ask.parts, "minute")
 
 
-def _what(ask: GroupAsk, who: str | None, place: str | None) -> str:
+def _what(ask: GroupAsk, who: str | None, place: str | None, within: str | None = None) -> str:
     """The measure in words ("the longest silence between turns", "turns by A longer than 2 seconds")."""
     noun = {"turns": "turns", "absent": "turns", "changes": "changes of speaker", "people": "different speakers",
             "seconds": "seconds of speech",
@@ -255,22 +278,23 @@ def _what(ask: GroupAsk, who: str | None, place: str | None) -> str:
             "mean_turn": "the average turn"}[ask.measure]
     if who:
         noun += f" {'of' if ask.measure in ('max_turn', 'min_turn', 'mean_turn') else 'by'} {who}"
-    if ask.longer is not None:
-        noun += f" longer than {seconds_word(tenths(ask.longer))}"
-    if ask.shorter is not None:
-        noun += f" shorter than {seconds_word(tenths(ask.shorter))}"
-    return noun + (f" in {the_place(place)}" if place else "")
+    for word, limit in (("longer", ask.longer), ("shorter", ask.shorter)):   # (the length as the question gave it)
+        if limit is not None:
+            noun += f" {word} than {seconds_said(limit, round(limit, 1) != round(limit, 2))}"
+    return noun + (f" in {the_place(place)}" if place else "") + (f" in {within}" if within else "")
 
 
-def _people(res: QueryResult, ask: GroupAsk, kept: list) -> tuple[str, QueryResult]:
-    """People ranked by their turns of a length: "A had the most turns longer than 2 seconds (3); B 1."."""
-    counts: dict[int, int] = {}
+def _people(res: QueryResult, ask: GroupAsk, kept: list, within: str | None,
+            heard: list[int]) -> tuple[str, QueryResult]:
+    """People ranked by their turns of a length: "A had the most turns longer than 2 seconds (3); B 1." (everyone
+    ``heard`` in the scope, none of theirs of that length counted as 0)."""
+    counts: dict[int, int] = dict.fromkeys(heard, 0)
     for e in kept:
         counts[e.character_id] = counts.get(e.character_id, 0) + 1
-    what = _what(ask, None, res.query.place)
+    what = _what(ask, None, res.query.place, within)
     res.events = kept
     res.value = tuple(counts.values()) or (0,)
-    if not counts:
+    if not any(counts.values()) and not ask.least:
         return _cap(f"Nobody: I heard no {what}."), res
     best = (min if ask.least else max)(counts.values())
     top = [c for c, n in counts.items() if n == best]
@@ -348,6 +372,46 @@ def _compared(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: l
         text = f"{_join([res.describe[c] for c in won])} {verb} {word} in {a} than in {b}: " \
                f"{'; '.join(said(c) for c in won)}{others}."
     text = _cap(text.replace("in the the ", "in the "))
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _both(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list, cid: int | None,
+          before_time: float | None) -> tuple[str, QueryResult]:
+    """"Yes: A and B spoke both in the first quarter and in the last quarter (A at 00:02 and 01:03, ...); C only in
+    the first quarter." (the people heard in each of two parts; one person's yes or no where one is named)."""
+    tests = [_scope(executor, res, name, turns, before_time) for name in ask.scopes]
+    if (stop := _unknown(res, ask, tests)) is not None:
+        return stop, res
+    (ta, _, _), (tb, _, _) = tests    # type: ignore[misc]
+    a, b = ask.scopes
+    people = list(dict.fromkeys(e.character_id for e in turns))
+    first = {c: next((e for e in turns if e.character_id == c and ta(e)), None) for c in people}
+    second = {c: next((e for e in turns if e.character_id == c and tb(e)), None) for c in people}
+    both = [c for c in people if first[c] and second[c]]
+    res.events = [e for c in both for e in (first[c], second[c])] + \
+        [e for e in turns if not any(e is x for c in both for x in (first[c], second[c]))]
+    res.value = (len(both),)
+
+    def where(c: int) -> str:
+        x, y = first[c], second[c]
+        return f"{res.describe[c]} " + (f"at {res.say(x.start)} and {res.say(y.start)}" if x and y else
+                                         f"only in {a} (at {res.say(x.start)})" if x else
+                                         f"only in {b} (at {res.say(y.start)})" if y else "in neither")
+    others = [c for c in people if c not in both]
+    rest = f"; {'; '.join(where(c) for c in others)}" if others else ""
+    if cid is not None:
+        x, y = first[cid], second[cid]
+        said = _join([f"in {n} (at {res.say(e.start)})" for n, e in ((a, x), (b, y)) if e]) or "in neither"
+        text = f"{'Yes' if cid in both else 'No'}: {res.describe[cid]} spoke {said}" + \
+            ("" if cid in both else f", not in {b if x else a}" if x or y else "") + "."
+    elif not both:
+        text = f"{'No: n' if ask.yes_no else 'N'}obody spoke both in {a} and in {b}{rest}."
+    else:
+        lead = "Yes: " if ask.yes_no else f"{len(both)} {'person' if len(both) == 1 else 'people'}: " if ask.each \
+            else ""
+        text = f"{lead}{_join([res.describe[c] for c in both])} spoke both in {a} and in {b} " \
+               f"({'; '.join(where(c) for c in both)}){rest}."
+    text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 
 

@@ -25,6 +25,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+from m3_memory.people import began
 from m3_memory.store.where import find_place, load_places
 
 from .execute import QueryExecutor
@@ -34,7 +35,7 @@ from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .result import QueryResult
 from .turn_windows import bare_ref
-from .words import ordinal_word, seconds_word, tenths, times_word
+from .words import ordinal_word, seconds_word, spoke_times, tenths, times_word
 
 _WHO = r"(?:the\s+person\s+who\s+said\s+\"[^\"]+\"|\"[^\"]+\"|(?-i:[A-Z][a-z]+))"
 _ORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th)"
@@ -99,6 +100,10 @@ _SIDE_COUNT = re.compile(rf"^\W*how\s+many\s+(?:more\s+)?(?:turns|times|utteranc
                          r"(?:more\s+)?(?:turns|times|utterances)\b", re.IGNORECASE)
 
 
+_WHOSE_COUNT = re.compile(rf"\b(?:did|had|has)\s+(?P<p>{_WHO})\s+(?:take|speak|talk|say|have)\b|\b(?:of|by|from)\s+"
+                          rf"(?P<p2>{_WHO})\b", re.IGNORECASE)
+
+
 # "whose first turn came closest to the middle of the recording?": everyone's first (last) turn against one moment
 _NEAREST_OWN = re.compile(rf"^\W*(?:whose|which\s+(?:person|speaker)(?:'s|’s))\s+(?P<o>first|last|final)\s+"
                           r"(?:turn|words)\s+"
@@ -151,7 +156,10 @@ def asks_ref(question: str) -> RefAsk | None:
         a = _ref(m, s)     # (after a person's or a room's turn: turn_order.py, turn_windows.py)
         side = (m.group("side") or m.group("side2")).lower()
         if a is not None and a["kind"] in ("silence", "length", "middle"):
-            return RefAsk("count_before" if side in ("before", "preceding") else "count_after", (a,))
+            # "how many turns did A take after ...?", "after ..., how many times did A speak?": A's turns only
+            who = _WHOSE_COUNT.search(question[:m.start("side")] if s == "1" else question[m.end():])
+            return RefAsk("count_before" if side in ("before", "preceding") else "count_after", (a,),
+                          bare_ref(who.group("p") or who.group("p2")) if who else None)
     m = _BETWEEN.search(question)
     if m is not None:
         a = _ref(m, "1")
@@ -329,10 +337,19 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
     if ask.kind in ("count_after", "count_before"):
         after = ask.kind == "count_after"
         # (after a silence: from its end, the turn that ended it counted; before it: the turn that began it counted)
-        side = [e for e in turns if (e.start >= t1 - 0.05 if after else e.start < t0) and
+        # (a moment of the recording: a turn is on the side its speaking began on, as windows read it)
+        at = began if ask.refs[0]["kind"] in ("middle", "start", "end") else (lambda e: e.start)
+        side = [e for e in turns if (at(e) >= t1 - 0.05 if after else at(e) < t0) and
                 (ask.refs[0]["kind"] == "silence" or e not in used)]
-        res.events, res.value = side + used, len(side)
         word = "after" if after else "before"
+        if ask.person:     # one person's turns on that side (everyone's said beside them)
+            cid = ids[ask.person]
+            mine = [e for e in side if e.character_id == cid]
+            res.events, res.value = mine + used + [e for e in side if e not in mine], (len(mine), len(side))
+            return f"{res.describe[cid]} {spoke_times(len(mine))} {word} {said}" + \
+                (f" (from {res.say(mine[0].start)})" if mine and after else "") + \
+                f"; {len(side)} turn{'s' if len(side) != 1 else ''} by everyone."
+        res.events, res.value = side + used, len(side)
         if not side:
             return f"Nobody spoke {word} {said}."
         return f"I heard people speak {times_word(len(side))} {word} {said}" + \

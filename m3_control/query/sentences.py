@@ -392,11 +392,14 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
 
 def _length(res: QueryResult, turns: list, longest: bool, where: str, question: str,
             rank: int = 1) -> tuple[str, QueryResult]:
-    """The longest (shortest) single turn: the time it took to say, to the hundredth as measured, the words as a
-    tie-break (to the tenth, a tie broken by words named a turn shorter than others); the turns within a tenth of a
-    second of it are counted."""
+    """The longest (shortest) single turn: the time it took to say, to the hundredth as measured (turns as long as
+    each other are each named; the words break a tie only where the question asks for a sentence or words); the
+    turns within a tenth of a second of it are counted."""
+    by_words = bool(re.search(r"\b(?:sentences?|words?)\b|\bthings?\b[^?]*\bsaid\b", QUOTED.sub(" ", question),
+                              re.IGNORECASE))
+
     def key(e) -> tuple[float, int]:  # noqa: ANN001
-        return (round(e.end - e.start, 2), len(e.text.split()))
+        return (round(e.end - e.start, 2), len(e.text.split()) if by_words else 0)
 
     if rank > 1:    # "the second longest turn": the n-th length to the hundredth (turns as long as each other: one)
         return _nth_length_turn(res, turns, longest, where, rank)
@@ -418,7 +421,8 @@ def _length(res: QueryResult, turns: list, longest: bool, where: str, question: 
     if near:
         text += f" {len(near)} other turn{'s' if len(near) != 1 else ''} came within a tenth of a second of " \
                 f"{'it' if len(ties) == 1 else 'them'}."
-    if re.match(r"^\W*(?:who|whose)\b", question, re.IGNORECASE):   # "who said the longest sentence?": the person first
+    if re.match(r"^\W*(?:who|whose|which\s+(?:person|speaker|one\s+of\s+them))\b", question, re.IGNORECASE):
+        # "who said the longest sentence?", "which person took the longest turn?": the person first
         people = _join(list(dict.fromkeys(res.describe[e.character_id] for e in ties)))
         text = f"{_cap(people)}. {text}"
     elif WHERE_ASKED.match(question):     # "in which room was the longest turn spoken?": the room(s) first

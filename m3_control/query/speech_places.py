@@ -64,8 +64,10 @@ _LONGEST_IN = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)
 # or the library?", "did C talk longer in the lab or the office?": one person's seconds in the two rooms named
 _PERSON_TWO = re.compile(r"^\W*(?:(?:measured|counted|compared)\s+in\s+seconds\s*,\s*|in\s+seconds\s*,\s*)?"
                          r"(?:did|was|were)\b[^?]*?\b(?P<w>more|longer|less|shorter)\b[^?]*?\b(?:in|at)\s+(?:the\s+)?(?P<a>[a-z]+"
-                         r"(?:\s+room)?)\s+or\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<b>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
-_BY_SECONDS = re.compile(r"\bin\s+seconds\b|\bseconds\b|\b(?:longer|shorter)\b|\b(?:speaking|talking)\s+time\b",
+                         r"(?:\s+room)?)\s+(?:or|(?P<than>than))\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<b>[a-z]+(?:\s+room)?)\b",
+                         re.IGNORECASE)
+_BY_SECONDS = re.compile(r"\bin\s+seconds\b|\bseconds\b|\b(?:longer|shorter)\b|\b(?:speaking|talking)\s+time\b|"
+                         r"\b(?:more|less)\s+time\b",
                          re.IGNORECASE)
 _SILENT = r"(?:silence|silent\s+time|quiet\s+time|time\s+(?:without|with\s+no)\s+(?:speech|talking|anyone\s+" \
     r"speaking|words)|time\s+when\s+(?:nobody|no\s+one)\s+(?:spoke|was\s+speaking|talked))"
@@ -98,7 +100,7 @@ def asks_speech_places(question: str) -> SpeechPlacesAsk | None:
     m = _PERSON_TWO.match(QUOTED.sub(" quoted ", question))
     if m is not None and len(people) == 1 and _BY_SECONDS.search(QUOTED.sub(" ", question)):
         return SpeechPlacesAsk(m.group("w").lower() in ("less", "shorter"), (m.group("a"), m.group("b")),
-                               who=people[0])
+                               who=people[0], yes_no=bool(m.group("than")))
     m = _LONGEST_IN.match(QUOTED.sub(" quoted ", question))
     if m is not None and len(people) <= 1:
         word = next(g for g in m.group("a", "b", "c", "d", "e", "f") if g).lower()
@@ -220,6 +222,8 @@ def _person(executor: QueryExecutor, res: QueryResult, ask: SpeechPlacesAsk,
     else:
         text = f"{who} spoke {word} in {the_place(first)}{cond} ({seconds_word(res.place_counts[first])}" \
                f"{'; ' + each if each else ''})."
+    if ask.yes_no and offered:     # "did A speak for longer in the lab than in the kitchen?": about the first room
+        text = ("Yes: " if res.value == [offered[0]] else "No: ") + text
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 

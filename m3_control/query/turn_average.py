@@ -21,10 +21,11 @@ from .frame import Query
 from .named_ids import named_ids
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .polarity import YES_NO_QUESTION
+from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import seconds_word, tenths, times_word
+from .words import AMOUNT, seconds_word, tenths, times_word
 
 _TURN = r"(?:turns?|utterances?|sentences?|remarks?|speaking\s+turns?)"
 # "average turn length", "the mean length of A's turns", "average duration of a turn", "A's average turn"
@@ -44,6 +45,9 @@ _NAME = re.compile(r"\b(?!(?:What|How|On|The|In|Was|Were|Did|Per|Of|I)\b)([A-Z][
 _RANKED = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one))\b[^?]*\b(?P<w>longest|shortest|highest|lowest|"
                      r"greatest|smallest|biggest)\b", re.IGNORECASE)
 _MOST = ("longest", "highest", "greatest", "biggest")
+# "whose average turn length was closest to two seconds?": people ranked by how far their average is from a length
+_CLOSEST_TO = re.compile(rf"^\W*(?:who|whose|which\s+(?:person|speaker|one))\b[^?]*\b(?:closest|nearest)\s+to\s+"
+                         rf"(?P<n>{AMOUNT})", re.IGNORECASE)
 # "was A's average turn longer than B's?", "whose average turn was longer, B's or C's?": two averages compared
 _COMPARED = re.compile(r"\b(?:longer|shorter|greater|smaller|higher|lower|bigger)\b", re.IGNORECASE)
 
@@ -73,6 +77,7 @@ class AverageAsk:
     median: bool = False          # "what was the median length of A's turns?": the middle turn's, not the mean
     overall: str | None = None    # "all" | "others": one person's average against all turns' (the others')
     places: tuple[str, ...] = ()  # two rooms' averages compared ("was the average turn in the lab longer than ...?")
+    target: float | None = None   # rank "closest": the length the averages are measured against
 
 
 def asks_average(question: str) -> AverageAsk | None:
@@ -83,6 +88,9 @@ def asks_average(question: str) -> AverageAsk | None:
     if not (_AVERAGE.search(plain) or (_ON_AVERAGE.search(plain) and _LENGTH.search(plain))):
         return None
     quoted = quotes_of(question)
+    near = _CLOSEST_TO.match(plain)
+    if near is not None and not quoted and (n := time_of(near.group("n"))) is not None:
+        return AverageAsk(None, "closest", target=n)
     ranked = _RANKED.match(plain)
     if ranked is not None and not quoted:
         return AverageAsk(None, "most" if ranked.group("w").lower() in _MOST else "least")
@@ -130,7 +138,7 @@ def answer(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: floa
     if not turns:
         return (f"{_cap(who)} never spoke{cond}." if who else f"I heard nobody speak{cond}."), res
     if ask.rank:    # (checked against the result like every answer below)
-        text = _ranked(res, turns, ask.rank, cond)
+        text = _ranked(res, turns, ask.rank, cond, ask.target)
         return (REFUSAL if check(text, res) else text), res
     if ask.median:
         text = _median(res, turns, who, cond)
@@ -195,16 +203,22 @@ def _median(res: QueryResult, turns: list, who: str | None, cond: str) -> str:
                 f"{seconds_word(mid)}{span}.")
 
 
-def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
-    """"The person who said X had the longest turns on average (2 seconds, 4 turns); the others: ..."."""
+def _ranked(res: QueryResult, turns: list, rank: str, cond: str, target: float | None = None) -> str:
+    """"The person who said X had the longest turns on average (2 seconds, 4 turns); the others: ..." (rank
+    "closest": the average nearest ``target`` seconds)."""
     people: dict[int, list] = {}
     for e in turns:
         people.setdefault(e.character_id, []).append(e)
     exact = {c: round(sum(e.end - e.start for e in ts) / len(ts), 2) for c, ts in people.items()}
-    best = (max if rank == "most" else min)(exact.values())
-    top = [c for c, m in exact.items() if m == best]
+    if rank == "closest" and target is not None:
+        away = {c: round(abs(m - target), 2) for c, m in exact.items()}
+        top = [c for c, d in away.items() if d == min(away.values())]
+        best = exact[top[0]]
+    else:
+        best = (max if rank == "most" else min)(exact.values())
+        top = [c for c, m in exact.items() if m == best]
     # in hundredths where tenths would hide the difference (1.89 and 1.95 seconds are both "1.9")
-    fine = any(round(m, 1) == round(best, 1) for c, m in exact.items() if c not in top)
+    fine = any(round(m, 1) == round(exact[t], 1) for c, m in exact.items() if c not in top for t in top)
     means = exact if fine else {c: round(m, 1) for c, m in exact.items()}
     res.seconds = {**res.seconds, **{c: (m if fine else tenths(m)) for c, m in means.items()}}
     res.value = tuple(len(ts) for ts in people.values())
@@ -214,11 +228,15 @@ def _ranked(res: QueryResult, turns: list, rank: str, cond: str) -> str:
         length = f"{means[c]:.2f} seconds" if fine else seconds_word(tenths(means[c]))
         return f"{length} over {len(people[c])} turn{'s' if len(people[c]) != 1 else ''}"
 
-    word = "longest" if rank == "most" else "shortest"
     lead = " and ".join(res.describe[c] for c in top)
     others = "; ".join(f"{res.describe[c]} {said(c)}" for c in means if c not in top)
-    return _cap(f"{lead} had the {word} turns on average{cond} ({'; '.join(said(c) for c in top)})"
-                f"{f'; the others: {others}' if others else ''}.")
+    rest = f"; the others: {others}" if others else ""
+    if rank == "closest":
+        res.seconds[-1] = target   # type: ignore[assignment]
+        return _cap(f"{lead}'s average turn was closest to {seconds_word(tenths(target))}{cond} "  # type: ignore[arg-type]
+                    f"({'; '.join(said(c) for c in top)}){rest}.")
+    word = "longest" if rank == "most" else "shortest"
+    return _cap(f"{lead} had the {word} turns on average{cond} ({'; '.join(said(c) for c in top)}){rest}.")
 
 
 def _pair(executor: QueryExecutor, q: Query, ask: AverageAsk, before_time: float | None) -> tuple[str, QueryResult]:

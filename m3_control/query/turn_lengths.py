@@ -5,8 +5,9 @@ person's turn against a length: "was A's first turn longer than 5 seconds?".
 Not two people's talk in total ("who talked longer in total?": :mod:`.talk_time`), not one turn's length ("how long
 was A's first turn?": the frame), not turns of everyone ranked by length (:mod:`.sentences`). Each turn is its person's
 n-th (first, last, second, ...) voice turn in the frame's place and window; its length is the detected speech, start
-to end. Lengths within half a second of each other (or the same in whole seconds) are "about as long", said as one
-figure for both (a turn's edges are the voice detector's).
+to end, compared to hundredths of a second as every length is (equal ones "as long as each other"), said in tenths, or
+in hundredths where tenths would read as equal; two within a few tenths are said to be within what detection tells
+apart (a turn's edges are the voice detector's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .phrase import REFUSAL, check, phrase
 from .repair import time_of
 from .result import QueryResult
 from .wording import QUOTED, _rank
-from .words import AMOUNT, cap, ordinal_word, seconds_word, times_word
+from .words import AMOUNT, cap, fine_seconds, ordinal_word, seconds_said, seconds_word, tenths, times_word
 
 _WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|longest|shortest)"
 _TURN = r"(?:turns?|times?|words?|sentences?|remarks?|lines?|utterances?)"
@@ -119,24 +120,26 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     (a, wa), (b, wb) = picked
     if ask.seconds is not None:
         return _against(res, a, wa, ask, question)
-    la, lb = a.end - a.start, b.end - b.start
-    sa, sb, each = int(round(la)), int(round(lb)), int(round((la + lb) / 2))
+    la, lb = round(a.end - a.start, 2), round(b.end - b.start, 2)
+    fine = fine_seconds(la, [lb])
     res.events = [a, b] + [e for e in res.events if e is not a and e is not b]
-    res.value = (sa, sb, each)
+    res.value = ()
+    res.seconds = {**res.seconds, -1: la, -2: lb, -3: tenths(la), -4: tenths(lb)}
     name_a = f"{res.describe[a.character_id]}'s {wa} turn"
     name_b = f"{res.describe[b.character_id]}'s {wb} turn" if a.character_id != b.character_id else f"their {wb} turn"
-    both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_word(sa) if sa else 'under a second'}, {name_b} (at " \
-           f"{res.say(b.start)}) {seconds_word(sb) if sb else 'under a second'}"
+    both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_said(la, fine)}, {name_b} (at " \
+           f"{res.say(b.start)}) {seconds_said(lb, fine)}"
     yes_no = _YES_NO.match(question)
-    if abs(la - lb) < 0.5 or sa == sb:   # one figure for both (1.45 and 1.9 s are not "1 second" and "2 seconds")
-        size = f"about {seconds_word(each)}" if each else "under a second"
-        text = f"{'No, they' if yes_no else 'They'} were about as long, {size} each: {name_a} (at " \
-               f"{res.say(a.start)}) and {name_b} (at {res.say(b.start)})."
+    if la == lb:
+        text = f"{'No, they' if yes_no else 'They'} were as long as each other, {seconds_said(la, False)} each: " \
+               f"{name_a} (at {res.say(a.start)}) and {name_b} (at {res.say(b.start)})."
     else:
         first_wins = (la < lb) if ask.shorter else (la > lb)
         winner = name_a if first_wins else name_b
         word = "shorter" if ask.shorter else "longer"
-        text = (f"{'Yes' if first_wins else 'No'}: {both}." if yes_no else f"{cap(winner)} was {word}: {both}.")
+        close = " (within what detection tells apart)" if abs(la - lb) < 0.3 else ""
+        text = (f"{'Yes' if first_wins else 'No'}: {both}{close}." if yes_no else
+                f"{cap(winner)} was {word}: {both}{close}.")
     text = cap(text)
     return (REFUSAL if check(text, res) else text), res
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from .execute import QueryExecutor
 from .fidelity import quotes_of
@@ -185,8 +186,9 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
     if kind == "every_change":
         return _every_change(turns, res, where)
     if kind in ("changes", "first_and_last"):
+        before = _turn_before(executor, q, res, turns, before_time) if kind == "changes" else None
         return _changes_or_ends(turns, kind, res, where, bool(re.match(r"^\W*(?:was|were|is|did)\b", question,
-                                                                        re.IGNORECASE)))
+                                                                        re.IGNORECASE)), before)
     if kind.startswith("ever_"):
         return _ever_next(executor, q, kind != "ever_before", quoted, turns, res, before_time, where,
                           kind == "ever_mutual")
@@ -395,18 +397,34 @@ def _longest_run(turns: list, who: int | None, res: QueryResult, where: str) -> 
     return (REFUSAL if check(text, res) else text), res
 
 
+def _turn_before(executor: QueryExecutor, q: Query, res: QueryResult, turns: list,
+                 before_time: float | None) -> Any:
+    """The turn just before a time window's first turn (in the frame's place), else None: a change of speaker
+    belongs to the window the new speaker's turn began in, so the change into the window is one of its own."""
+    if not turns or (res.query.from_ is None and res.query.to is None) or res.query.from_ is None:
+        return None
+    every = executor.run(replace(prepare(q), who=None, from_=None, to=None, at=None), before_time)
+    earlier = [e for e in every.events if e.kind == "voice" and e.start < turns[0].start and e not in turns]
+    return max(earlier, key=lambda e: (e.start, e.end, e.id)) if earlier else None
+
+
 def _changes_or_ends(turns: list, kind: str, res: QueryResult, where: str,
-                     yes_no: bool = False) -> tuple[str, QueryResult]:
-    """"How many times did the speaker change?" (consecutive turns of different people), "who spoke both first and
-    last?" (the first speaker, if they were also the last)."""
+                     yes_no: bool = False, before: Any = None) -> tuple[str, QueryResult]:
+    """"How many times did the speaker change?" (consecutive turns of different people; in a window, the change
+    into it from the turn just ``before`` it counted too), "who spoke both first and last?" (the first speaker, if
+    they were also the last)."""
     if not turns:
         return f"I heard nobody{where}.", res
     if kind == "changes":
         changes = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if a.character_id != b.character_id]
-        res.value = (len(changes), len(turns))
-        res.events = turns
-        text = f"{_cap(times_word(len(changes)))}{where}: {len(turns)} turns, each change a different person " \
-            f"speaking after another." if changes else f"Never{where}: one person spoke all {len(turns)} turns."
+        into = before is not None and before.character_id != turns[0].character_id
+        n = len(changes) + into
+        res.value = (n, len(turns))
+        res.events = turns + ([before] if into else [])
+        first = f", the first at {res.say(turns[0].start)} from {res.describe[before.character_id]}'s turn before " \
+            f"(at {res.say(before.start)})" if into else ""
+        text = f"{_cap(times_word(n))}{where}: {len(turns)} turns, each change a different person " \
+            f"speaking after another{first}." if n else f"Never{where}: one person spoke all {len(turns)} turns."
         return (REFUSAL if check(text, res) else text), res
     first, last = turns[0], turns[-1]
     res.events = [first, last] + [e for e in res.events if e not in (first, last)]
