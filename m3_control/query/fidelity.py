@@ -385,9 +385,9 @@ def check(question: str, q: Query, known_places: list[str], timeline: Timeline |
             added.append(f"find={q.find} from the question: it compares two people, it asks nothing about order")
         else:
             missing.append(f"nothing about order in time (rel={q.rel} is not in the question)")
-    if q.find in ("count_times", "count_people") and (k := abs(pick_ordinal(q) or 1)) > 1 and not re.search(
-            rf"\b(?:{ORD.get(k, '-')}|{k}(?:st|nd|rd|th))\b", plain, re.IGNORECASE):
-        # "how many times did B speak before C first spoke?" written pick=2: a count of no n-th turn
+    if q.find in ("count_times", "count_people") and (k := abs(pick_ordinal(q) or 0) or 99 * (q.pick == "last")) \
+            and not re.search(rf"\b(?:{ORD.get(k, 'last|final')}|{k}(?:st|nd|rd|th))\b", plain, re.IGNORECASE):
+        # "how many times did B speak before C first spoke?" written pick=2 (pick=first): a count of no n-th turn
         added.append(f"pick={q.pick} dropped: the question counts and names no n-th")
         q = replace(q, pick=None)
     q = _last_turn(q, plain, added)

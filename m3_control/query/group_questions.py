@@ -135,9 +135,19 @@ _GROUP_NAME = re.compile(r"\bthe\s+(?!(?:longest|shortest|average|mean|person|fi
 _COMPARATIVE = re.compile(r"\b(?:longer|shorter|greater|smaller|bigger|more|less|fewer)\b", re.IGNORECASE)
 
 
+# "did A speak in every quarter?", "was C heard in all four quarters of the recording?": one person in every part
+_ONE_IN_EVERY = re.compile(rf"^\W*(?:did|was|were|has|had|is)\b[^?]*\b(?:in|during)\s+(?:every|each|all(?:\s+(?:of\s+)?"
+                           rf"the)?)\s+(?:(?:two|three|four)\s+)?(?:single\s+)?{_PARTS}\b", re.IGNORECASE)
+
+
 def asks_spread(question: str) -> GroupAsk | None:
-    """People by the parts of the recording they spoke in: in every one, or the most (fewest)."""
+    """People by the parts of the recording they spoke in: in every one, or the most (fewest); one named person in
+    every part, yes or no."""
     plain = QUOTED.sub(" quoted ", question)
+    people = people_in(question)
+    m = _ONE_IN_EVERY.search(plain)
+    if m is not None and len(people) == 1:
+        return GroupAsk("part", _PART_NAMES[m.group("g").lower()], "every", each=True, person=people[0], yes_no=True)
     m = _EVERY_PART.search(plain)
     if m is not None:
         return GroupAsk("person", _PART_NAMES[m.group("g").lower()], "spread", each=True, yes_no=bool(m.group("yes")))
@@ -201,6 +211,13 @@ _WITHOUT = re.compile(r"\b(?:any|a\s+whole|an\s+entire|a\s+single|one)\s+(?P<g>h
                       r"any|a)\s+(?P<g2>half|third|quarter)\b", re.IGNORECASE)
 
 
+# "was there a quarter of the recording with no speech at all?", "was there any third in which nobody spoke?": the
+# parts nobody spoke in
+_EMPTY = re.compile(r"\b(?:a|any|one|some|an\s+entire|a\s+whole)\s+(?P<g>half|third|quarter)\b[^?]*?\b(?:no\s+"
+                    r"(?:speech|talk(?:ing)?|turns?|speaking|voices?|one\s+(?:spoke|talked|speaking))|nobody|no\s+one|"
+                    r"without\s+(?:any\s+)?(?:speech|talk(?:ing)?|turns?))\b", re.IGNORECASE)
+
+
 def asks_parts(question: str) -> GroupAsk | None:
     """The busiest part, every part named ("in the first half and in the second"), or the parts a person was not
     heard in."""
@@ -210,6 +227,9 @@ def asks_parts(question: str) -> GroupAsk | None:
     if m is not None and len(people) == 1:
         g = (m.group("g") or m.group("g2")).lower()
         return GroupAsk("part", _PART_NAMES[g], "absent", each=True, person=people[0], yes_no=True)
+    m = _EMPTY.search(plain)
+    if m is not None and not people:
+        return GroupAsk("part", _PART_NAMES[m.group("g").lower()], "absent", each=True, yes_no=True)
     m = _BUSIEST.search(plain)
     if m is not None and len(people) <= 1:
         return GroupAsk("part", _PART_NAMES[m.group("g").lower()], "turns", least=m.group("w").lower() != "busiest",

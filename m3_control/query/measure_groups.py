@@ -76,7 +76,7 @@ def _measure(ask: GroupAsk, turns: list, mine: list, member: Callable, span: flo
              bounds: tuple[float, float] | None = None) -> tuple[float | None, list]:
     """A group's figure and the turns it comes from (None: nothing to measure, such as a silence with no two turns);
     ``bounds``: a part of the recording's start and end (its silences are where they lie)."""
-    if ask.measure in ("turns", "absent"):
+    if ask.measure in ("turns", "absent", "every"):
         return float(len(mine)), mine
     if ask.measure == "changes":    # (a part holds the change into it: it happens where the new turn begins)
         pairs = [(a, b) for a, b in zip(turns, turns[1:], strict=False) if (member(a) or bounds is not None)
@@ -165,7 +165,7 @@ def _named_part(executor: QueryExecutor, question: str, turns: list,
 def _figure(ask: GroupAsk, x: float, fine: bool = False) -> str:
     if ask.measure == "changes":
         return f"{int(x)} change{'s' if int(x) != 1 else ''} of speaker"
-    if ask.measure in ("turns", "absent"):
+    if ask.measure in ("turns", "absent", "every"):
         return f"{int(x)} turn{'s' if int(x) != 1 else ''}"
     if ask.measure == "people":
         return f"{int(x)} {'person' if int(x) == 1 else 'people'}"
@@ -220,7 +220,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     known = [(n, v, u) for n, v, u in figures if v is not None]
     pick = min if ask.least else max
     best = pick(round(v, 2) for _, v, _ in known) if known else 0.0
-    counts = ask.measure in ("turns", "absent", "changes", "people")
+    counts = ask.measure in ("turns", "absent", "every", "changes", "people")
     # figures in hundredths where tenths would make another group read as the best one
     fine = not counts and not ask.each and fine_seconds(best, [v for _, v, _ in known])
     res.seconds = {**res.seconds, **{-(i + 1): tenths(v) for i, (_, v, _) in enumerate(known)},
@@ -233,11 +233,20 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     if not known:
         res.events = turns
         return _cap(f"I cannot measure {what} in any {_unit(ask)}: there were no turns to measure{none}."), res
+    if ask.measure == "every":      # "did A speak in every quarter?": yes unless a part has none of theirs
+        empty = [n for n, v, _ in known if not v]
+        res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
+        text = f"No: {who} did not speak in {_join(empty)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}." if empty \
+            else f"Yes: {who} spoke in every {_unit(ask)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}."
+        text = _cap(text)
+        return (REFUSAL if check(text, res) else text), res
     if ask.measure == "absent":     # "was there a quarter A did not speak in?": the parts with none of theirs
         res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
         empty = [n for n, v, _ in known if not v]
-        text = f"Yes: {who} did not speak in {_join(empty)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}." if empty \
-            else f"No: {who} spoke in every {_unit(ask)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}."
+        # (nobody named: "was there a quarter with no speech?", the parts nobody spoke in)
+        absent, present = (f"{who} did not speak", f"{who} spoke") if who else ("nobody spoke", "someone spoke")
+        text = f"Yes: {absent} in {_join(empty)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}." if empty \
+            else f"No: {present} in every {_unit(ask)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}."
         text = _cap(text)
         return (REFUSAL if check(text, res) else text), res
     if ask.each:
@@ -270,7 +279,8 @@ def _unit(ask: GroupAsk) -> str:
 
 def _what(ask: GroupAsk, who: str | None, place: str | None, within: str | None = None) -> str:
     """The measure in words ("the longest silence between turns", "turns by A longer than 2 seconds")."""
-    noun = {"turns": "turns", "absent": "turns", "changes": "changes of speaker", "people": "different speakers",
+    noun = {"turns": "turns", "absent": "turns", "every": "turns", "changes": "changes of speaker",
+            "people": "different speakers",
             "seconds": "seconds of speech",
             "silence": "silence (time without speech)", "max_silence": "the longest silence between turns",
             "min_silence": "the shortest silence between turns", "mean_silence": "the average silence between turns",

@@ -47,7 +47,8 @@ _SHORTEST = re.compile(rf"\b(?:shortest|smallest|briefest|least|quickest)\s+(?:a
                        re.IGNORECASE)
 
 
-_SILENT = r"(?:silent|quiet|without\s+(?:speaking|talking|saying\s+anything|a\s+word))"
+_SILENT = r"(?:silent|quiet|without\s+(?:speaking|talking|saying\s+anything|a\s+word)|between\s+(?:two\s+of\s+|" \
+    r"any\s+two\s+of\s+)?(?:their|his|her)\s+(?:own\s+)?turns)"
 # "was A ever silent for more than 20 seconds?", "did B ever go more than 15 seconds without speaking?"
 _OVER = re.compile(rf"^\W*(?:was|were|did|has|had)\b[^?]*?\b(?:{_SILENT}\s+(?:for\s+)?(?:more\s+than|over|longer\s+"
                    rf"than|at\s+least)\s+(?P<a>{AMOUNT})|(?:go|gone|went|stay|stayed)\s+(?:for\s+)?(?:more\s+than|over|"

@@ -120,7 +120,8 @@ _LONGEST_TALK = re.compile(r"\b(?:(?:spoke|talked|speaking|talking|spoken|talk|s
                            r"greatest|largest|biggest|highest|smallest|lowest|most|least)|"
                            # "who talked the least in the lab, by time?", "who spoke the most, in seconds, ...?"
                            r"(?:spoke|talked|spoken|talk|speak)\s+(?:the\s+)?(most|least)\b[^?]*?(?:\bby\s+(?:total\s+)?"
-                           r"(?:time|seconds|duration)|\bin\s+terms\s+of\s+(?:time|seconds|duration)|,\s*in\s+seconds))\b",
+                           r"(?:time|seconds|duration)|\bin\s+terms\s+of\s+(?:time|seconds|duration)|,\s*in\s+seconds|"
+                           r"\b(?:measured|counted|reckoned)\s+(?:in|by)\s+(?:time|seconds)))\b",
                            re.IGNORECASE)
 # "which room did I spend the most time in?", "where did I stay the longest?": the robot's own stays
 # ... "which of the rooms did I spend more time in?", "in which room was I longest?"

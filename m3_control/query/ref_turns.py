@@ -84,7 +84,8 @@ _NEAREST = re.compile(rf"\b(?:which|what)\s+(?:(?:turn|one|utterance)\s+of|of)\s
                       rf"\b(?:nearest|"
                       rf"closest)\s+(?:to\s+)?{_R1}|\b(?P<q>{_WHO})\s*(?:'s|’s)\s+(?:turn|one)\s+(?:was\s+)?(?:nearest|"
                       rf"closest)\s+(?:to\s+)?{_R2}", re.IGNORECASE)
-_NEXT = re.compile(rf"\b(?:whose|who|which\s+person(?:'s)?)\s+(?:turn\s+|words\s+)?(?:came|spoke|followed|was|were|"
+_NEXT = re.compile(rf"\b(?:whose|who|which\s+(?:person(?:'s)?|turn|one)|what\s+turn)\s+"
+                   rf"(?:turn\s+|words\s+)?(?:came|spoke|followed|was|were|"
                    rf"talked|went)?\s*(?:immediately|right|directly|just)\s+(?P<side>after|before)\s+{_R1}",
                    re.IGNORECASE)
 
@@ -398,13 +399,20 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
     else:
         if ask.refs[0]["kind"] == "silence":      # the turns either side of a silence are its own
             side = used[1:] if ask.kind == "next" else used[:1]
+        elif ask.refs[0]["kind"] in ("middle", "start", "end"):   # a moment: by where speaking began, as windows
+            side = [e for e in turns if began(e) >= t1] if ask.kind == "next" else \
+                [e for e in turns if began(e) < t0][-1:]
+            if side and side[0].start < t0 < side[0].end:     # (a turn that goes on across the moment)
+                res.events = used + side[:1]
+                return f"{res.describe[side[0].character_id]} spoke right before {said}: their turn began at " \
+                       f"{res.say(side[0].start)} and went on to {res.say(side[0].end)} (\"{side[0].text}\")."
         else:
             side = [e for e in turns if e.start >= t1 - 0.05 and e not in used] if ask.kind == "next" else \
                 [e for e in turns if e.end <= t0 + 0.05 and e not in used][-1:]
         res.events = used + side[:1]
         text = f"Nobody spoke {'after' if ask.kind == 'next' else 'before'} {said}." if not side else \
             f"{res.describe[side[0].character_id]} spoke right {'after' if ask.kind == 'next' else 'before'} " \
-            f"{said}, at {res.say(side[0].start)}."
+            f"{said}, at {res.say(side[0].start)} (\"{side[0].text}\")."
     return text
 
 

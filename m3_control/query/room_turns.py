@@ -3,7 +3,9 @@ the garage?", "which was shorter, the first turn in the lab or the last one in t
 
 A room's turns are those begun while the robot was there (:func:`.robot_track.visits`; a room visited twice is one
 room). Each turn is that room's n-th (first, last, ...) voice turn; its length is the detected speech, start to end.
-Lengths within half a second of each other are "about as long" (a turn's edges are the voice detector's).
+Lengths are compared to hundredths of a second as every length is (equal ones "as long as each other"), said in
+tenths, or in hundredths where tenths would read as equal (a turn's edges are the voice detector's: two within a few
+tenths are said to be within what it tells apart).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .phrase import REFUSAL, check, phrase
 from .result import QueryResult
 from .robot_track import began_in, room_named, visits
 from .wording import _rank
-from .words import cap, seconds_word, tenths, the_place
+from .words import cap, fine_seconds, seconds_said, tenths, the_place
 
 _WHICH = r"(?P<w{0}>first|last|final|second|third|fourth|fifth)"
 _ONE = r"(?:the\s+)?{w}\s+(?:turn|one|sentence|thing\s+said|words)\s+(?:in|of)\s+(?:the\s+)?" \
@@ -70,24 +72,26 @@ def answer(executor: QueryExecutor, q: Query, ask: RoomTurnsAsk, before_time: fl
                    f"{the_place(room)}, so there is no {which} one.", res
         picked.append((mine[n - 1] if n > 0 else mine[-1], which, room))
     (a, wa, ra), (b, wb, rb) = picked
-    la, lb = tenths(a.end - a.start), tenths(b.end - b.start)
+    la, lb = round(a.end - a.start, 2), round(b.end - b.start, 2)
+    fine = fine_seconds(la, [lb])
     res.events = [a, b] + [e for e in res.events if e is not a and e is not b]
-    res.seconds = {**res.seconds, -1: la, -2: lb}
+    res.seconds = {**res.seconds, -1: tenths(la), -2: tenths(lb), -3: la, -4: lb}
     res.robot_places += [(a.start, ra), (b.start, rb)]
 
     def one(e, w: str, room: str, n: float) -> str:  # noqa: ANN001
         return f"the {w} turn in {the_place(room)} ({res.describe[e.character_id]} at {res.say(e.start)}, " \
-               f"{seconds_word(n)})"
+               f"{seconds_said(n, fine)})"
 
-    if abs(la - lb) < 0.5:
-        lead = "No, about as long: " if ask.yes_no else "Neither, they were about as long: "
+    if la == lb:
+        lead = "No, as long as each other: " if ask.yes_no else "Neither, they were as long as each other: "
         text = f"{lead}{one(a, wa, ra, la)} and {one(b, wb, rb, lb)}."
     else:
         first_wins = (la < lb) if ask.shorter else (la > lb)
         word = "shorter" if ask.shorter else "longer"
+        close = " (within what detection tells apart)" if abs(la - lb) < 0.3 else ""
         if ask.yes_no:
-            text = f"{'Yes' if first_wins else 'No'}: {one(a, wa, ra, la)} against {one(b, wb, rb, lb)}."
+            text = f"{'Yes' if first_wins else 'No'}: {one(a, wa, ra, la)} against {one(b, wb, rb, lb)}{close}."
         else:
             win, lose = ((a, wa, ra, la), (b, wb, rb, lb)) if first_wins else ((b, wb, rb, lb), (a, wa, ra, la))
-            text = cap(f"{one(*win)} was {word} than {one(*lose)}.")
+            text = cap(f"{one(*win)} was {word} than {one(*lose)}{close}.")
     return (REFUSAL if check(text, res) else text), res

@@ -42,7 +42,10 @@ _NOT_PERSON = r"(?!(?:person|one|man|woman|speaker|voice|guy|lady|first|second|t
 _THAN = re.compile(rf"^\W*(?:was|were|is)\s+the\s+{_NOT_PERSON}(?P<a>[a-z]+(?:\s+room)?)\s+(?:\w+\s+)?"
                    rf"(?P<w>{_LOUD})\s+than\s+(?:in\s+)?the\s+{_NOT_PERSON}(?P<b>[a-z]+(?:\s+room)?)\b"
                    rf"|^\W*(?:was|were|is)\s+there\s+(?P<m>more|less)\s+{_SPEECH}\s+in\s+(?:the\s+)?"
-                   rf"(?P<a2>[a-z]+(?:\s+room)?)\s+than\s+in\s+(?:the\s+)?(?P<b2>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
+                   rf"(?P<a2>[a-z]+(?:\s+room)?)\s+than\s+in\s+(?:the\s+)?(?P<b2>[a-z]+(?:\s+room)?)\b"
+                   # "was it quieter in the bedroom than in the office?"
+                   rf"|^\W*(?:was|were|is)\s+it\s+(?P<w3>{_LOUD})\s+in\s+(?:the\s+)?(?P<a3>[a-z]+(?:\s+room)?)\s+than\s+"
+                   rf"in\s+(?:the\s+)?(?P<b3>[a-z]+(?:\s+room)?)\b", re.IGNORECASE)
 
 
 _TALK = r"(?:spoke|speak|talk|talked|talking|speaking)"
@@ -71,6 +74,10 @@ _BY_SECONDS = re.compile(r"\bin\s+seconds\b|\bseconds\b|\b(?:longer|shorter)\b|\
                          re.IGNORECASE)
 _SILENT = r"(?:silence|silent\s+time|quiet\s+time|time\s+(?:without|with\s+no)\s+(?:speech|talking|anyone\s+" \
     r"speaking|words)|time\s+when\s+(?:nobody|no\s+one)\s+(?:spoke|was\s+speaking|talked))"
+# "was there more silence in the lab than in the office?": two rooms' seconds without speech, yes or no
+_SILENCE_THAN = re.compile(rf"^\W*(?:was|were|is)\s+there\s+(?P<m>more|less)\s+(?:total\s+)?{_SILENT}\s+in\s+"
+                           rf"(?:the\s+)?(?P<a>[a-z]+(?:\s+room)?)\s+than\s+in\s+(?:the\s+)?(?P<b>[a-z]+(?:\s+room)?)\b",
+                           re.IGNORECASE)
 # "which room had the most silence?", "in which room was there the most silence?", "where was there less time without
 # speech?" (the robot's seconds in each room without speech placed there: not the quieter room, which is less speech)
 _SILENCE = re.compile(rf"^\W*(?:(?:in\s+)?(?:which|what)\s+(?:of\s+the\s+(?:two\s+)?)?(?:rooms?|places?)|where)\b[^?]*?"
@@ -105,10 +112,14 @@ def asks_speech_places(question: str) -> SpeechPlacesAsk | None:
     if m is not None and len(people) <= 1:
         word = next(g for g in m.group("a", "b", "c", "d", "e", "f") if g).lower()
         return SpeechPlacesAsk(word in ("least", "shortest"), who=people[0] if people else None)
+    m = _SILENCE_THAN.match(question)
+    if m is not None and not people:    # "was there more silence in the lab than in the office?"
+        return SpeechPlacesAsk(m.group("m").lower() == "less", (m.group("a"), m.group("b")), yes_no=True, silence=True)
     m = _THAN.match(question)
     if m is not None:
-        word = (m.group("w") or m.group("m")).lower()
-        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+        word = (m.group("w") or m.group("m") or m.group("w3")).lower()
+        a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2")) if m.group("a2") \
+            else (m.group("a3"), m.group("b3"))
         return SpeechPlacesAsk(word in _LESS, (a, b), yes_no=True)
     m = _WHICH.match(question)
     if m is None:
@@ -259,5 +270,7 @@ def _silence(executor: QueryExecutor, res: QueryResult, voice: list, rooms: list
             "; ".join(f"{the_place(r)} {said(r)}" for r in top)
     else:
         text = f"{the_place(top[0])} had {word} silence{cond}: {said(top[0])}"
+    if ask.yes_no and len(rooms) == 2:     # about the first room the question names
+        text = f"{'Yes' if top == rooms[:1] else 'No'}: {text}"
     text = _cap(text + (f"; {others}." if others else "."))
     return (REFUSAL if check(text, res) else text), res

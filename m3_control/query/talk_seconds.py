@@ -56,5 +56,5 @@ def keep(res: QueryResult, exact: dict[int, float]) -> dict[int, float]:
 
 def said_decimals(answer: str, res: QueryResult) -> str:
     """``answer`` without the tenths of seconds the result holds (the check then reads whole numbers only)."""
-    allowed = {float(v) for v in res.seconds.values() if not float(v).is_integer()}
-    return _DECIMAL.sub(lambda m: " " if float(m.group(0)) in allowed else m.group(0), answer)
+    allowed = {round(float(v), 2) for v in res.seconds.values()}    # ("2.00 seconds": a whole one in hundredths)
+    return _DECIMAL.sub(lambda m: " " if round(float(m.group(0)), 2) in allowed else m.group(0), answer)

@@ -28,10 +28,14 @@ _WHICH = r"(first|last|final|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|longes
 _TURN = r"(?:turns?|times?|words?|sentences?|remarks?|lines?|utterances?)"
 _ONE_TURN = re.compile(rf"\b{_WHICH}\s+{_TURN}\b|\b{_WHICH}\s+(?:one)\b|\b(?:the|their|his|her)\s+{_WHICH}\b|"
                        rf"(?:'s|’s)\s+{_WHICH}\b", re.IGNORECASE)
-_COMPARED = re.compile(r"\b(longer|shorter)\b", re.IGNORECASE)
+_COMPARED = re.compile(r"\b(longer|shorter|exceed)", re.IGNORECASE)
+# "how much longer was A's longest turn than B's?", "by how many seconds did A's longest turn exceed B's?": the
+# difference, not which
+_BY_HOW_MUCH = re.compile(r"\bhow\s+much\s+(?:longer|shorter)\b|\bby\s+how\s+(?:much|many\s+seconds)\b|"
+                          r"\bhow\s+many\s+seconds\s+(?:longer|shorter)\b", re.IGNORECASE)
 _NOT_ONE_TURN = re.compile(r"\b(?:in\s+(?:all|total)|altogether|overall|combined|added\s+up|all\s+together|"
                            r"more\s+(?:often|times)|how\s+(?:long|many|much))\b", re.IGNORECASE)
-_NOT_NAMES = r"I|The|Was|Were|Is|Did|Does|Who|Whose|Which|What|A|An|Or|And|Compare|Of|Between|Tell"
+_NOT_NAMES = r"I|The|Was|Were|Is|Did|Does|Who|Whose|Which|What|A|An|Or|And|Compare|Of|Between|Tell|How|By"
 _PERSON = re.compile(rf"\x00|\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+\b"
                      r"(?=(?:'s|’s)?(?:\s|\W*$|[,?]))")
 _THAN_AMOUNT = re.compile(rf"\b(?:longer|shorter)\s+than\s+(?P<n>{AMOUNT})\b", re.IGNORECASE)
@@ -45,6 +49,7 @@ class LengthsAsk:
     nths: tuple[int, int]         # which of their turns (1-based; -1 the last)
     shorter: bool                 # the question asks which is shorter
     seconds: float | None = None  # one person's turn against this length (people and nths: that turn twice)
+    by_how_much: bool = False     # the difference asked ("how much longer ...?")
 
 
 _LONGEST, _SHORTEST = 1000, -1000     # (a person's longest / shortest turn, not a place in order)
@@ -60,7 +65,8 @@ def asks_lengths(question: str) -> LengthsAsk | None:
     """The two turns a question compares by length, else None."""
     plain = QUOTED.sub(" ", question)
     cmp = _COMPARED.search(plain)
-    if cmp is None or _NOT_ONE_TURN.search(plain) or not _ONE_TURN.search(plain):
+    by_how_much = bool(_BY_HOW_MUCH.search(plain))
+    if cmp is None or (_NOT_ONE_TURN.search(_BY_HOW_MUCH.sub(" ", plain))) or not _ONE_TURN.search(plain):
         return None
     shorter = cmp.group(1).lower() == "shorter"
     quoted = iter(next(g for g in m.groups() if g) for m in QUOTED.finditer(question))
@@ -84,7 +90,7 @@ def asks_lengths(question: str) -> LengthsAsk | None:
         stop = found[i + 1][0] if i + 1 < len(found) else len(marked)
         own = next((w for pos, w in whiches if end <= pos < stop and pos - end < 12), None)
         nths.append(_nth(own or whiches[0][1]))
-    return LengthsAsk((found[0][2], found[1][2]), (nths[0], nths[1]), shorter)
+    return LengthsAsk((found[0][2], found[1][2]), (nths[0], nths[1]), shorter, by_how_much=by_how_much)
 
 
 def prepare(q: Query) -> Query:
@@ -130,7 +136,17 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_said(la, fine)}, {name_b} (at " \
            f"{res.say(b.start)}) {seconds_said(lb, fine)}"
     yes_no = _YES_NO.match(question)
-    if la == lb:
+    if ask.by_how_much:       # "how much longer was A's longest turn than B's?": the difference, to hundredths
+        d = round(abs(la - lb), 2)
+        res.seconds[-5] = d
+        first_wins = (la < lb) if ask.shorter else (la > lb)
+        word = "shorter" if ask.shorter else "longer"
+        lead = "They were as long as each other" if la == lb else f"{d:.2f} seconds {word}" if first_wins else \
+            f"The other way round: {name_b} was {d:.2f} seconds {word}"
+        exact = both.replace(seconds_said(la, fine), f"{la:.2f} seconds", 1).replace(seconds_said(lb, fine),
+                                                                                      f"{lb:.2f} seconds")
+        text = f"{lead}: {exact}."     # (the lengths in hundredths, as the difference is)
+    elif la == lb:
         text = f"{'No, they' if yes_no else 'They'} were as long as each other, {seconds_said(la, False)} each: " \
                f"{name_a} (at {res.say(a.start)}) and {name_b} (at {res.say(b.start)})."
     else:

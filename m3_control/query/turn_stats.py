@@ -117,6 +117,11 @@ _SPEECH_VS_SILENCE = re.compile(r"^\W*(?:was|were|is|did|does|has|had)\b[^?]*?\b
 _BY_TURNS = re.compile(r"\b(?:times|turns?|utterances)\b", re.IGNORECASE)
 
 
+# "how much longer was A's longest turn than B's?": two turns' lengths (turn_lengths.py), not their talk in all
+_ONE_TURN_EACH = re.compile(r"(?:'s|’s)\s+(?:longest|shortest|first|last|second|third|final)\s+(?:turn|one|"
+                            r"utterance)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class StatsAsk:
     kind: str     # difference | share | rate | covered | together | ratio | per_person | length | end | stay
@@ -132,7 +137,7 @@ class StatsAsk:
 def asks_stats(question: str) -> StatsAsk | None:
     plain = QUOTED.sub(" ", question)
     people = people_in(question)
-    if _DIFFERENCE.search(plain) and len(people) == 2:
+    if _DIFFERENCE.search(plain) and len(people) == 2 and not _ONE_TURN_EACH.search(plain):
         # the first one named after "than" is the one compared with ("how many turns more than B did A take?")
         than = re.search(r"\bthan\b", QUOTED.sub(lambda m: "x" * len(m.group(0)), question))
         k = len(people_in(question[:than.start()])) if than is not None else 1
