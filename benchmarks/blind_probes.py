@@ -6557,7 +6557,33 @@ T833 = [
  "Which pair of people most often spoke right after each other?",
  "How many seconds did {A} talk in the {R1} in total?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 834))}
+T834 = [
+ "Which quarter of the recording had the shortest silence between turns?",
+ "Was there more speech in the first third than in the last third?",
+ "Who spoke first after the longest silence, and what did they say?",
+ "How many turns did {C} take in the {R1}?",
+ "Did {A} speak more often in the first half or in the second half of the recording?",
+ "What was the average silence between turns in the {R2}?",
+ "How long after I arrived in the {R2} did {B} first speak there?",
+ "Was {B} ever silent for more than twenty seconds between two of their turns?",
+ "Who spoke right after the middle of the recording?",
+ "How many different people spoke in the last third of the recording?",
+ "Did {C} speak in both halves of the recording?",
+ "What is {A}'s favourite food?",
+ "How long did anyone talk in the {RX}?",
+ "What share of the turns in the last quarter were {B}'s?",
+ "Who spoke the third most often?",
+ "How much shorter was {C}'s first turn than {A}'s first turn?",
+ "In which third of the recording was the shortest turn?",
+ "Who spoke first in the second half of the recording?",
+ "How many of {A}'s turns came after the middle of the recording?",
+ "Was the second turn in the {R1} longer than the first turn in the {R2}?",
+ "Was there any quarter of the recording in which only one person spoke?",
+ "How long was the silence between {B}'s last turn and the next turn?",
+ "Who most often spoke right after {A}?",
+ "How many seconds of speech did I hear in the {R2} in total?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 835))}
 
 
 def main() -> None:
