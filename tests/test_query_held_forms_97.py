@@ -298,3 +298,12 @@ def test_a_part_nobody_spoke_in(db_at):
         assert got.startswith("Yes: nobody spoke in the third quarter") and "the third quarter 0 turns" in got, got
         got = answer(ex, "Was there any third of the recording in which nobody spoke?", "find=who").answer
         assert got.startswith("No: someone spoke in every third"), got
+
+
+def test_figures_in_hundredths_where_the_best_rounds_away_from_its_rivals(db_at):
+    # the shortest turns (1.452 s) and the first third's (1.484 s) are all "1.5 seconds" in tenths: hundredths said
+    script = [(0, "ann", 2.0, 3.484, _ANN), (1, "bo", 41.0, 42.452, _BO), (2, "cy", 70.0, 71.452, _CY),
+              (2, "ann", 80.0, 82.0, "Thanks for the help.")]
+    with seconds_meeting(db_at("fine.db"), script=script) as ex:
+        got = answer(ex, "In which third of the recording was the shortest turn?", "find=who").answer
+        assert "the second third and the last third (a tie)" in got and "the first third 1.48 seconds" in got, got

@@ -222,7 +222,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     best = pick(round(v, 2) for _, v, _ in known) if known else 0.0
     counts = ask.measure in ("turns", "absent", "every", "changes", "people")
     # figures in hundredths where tenths would make another group read as the best one
-    fine = not counts and not ask.each and fine_seconds(best, [v for _, v, _ in known])
+    fine = not counts and not ask.each and known and \
+        fine_seconds(pick(v for _, v, _ in known), [v for _, v, _ in known])   # (the best as measured, not rounded)
     res.seconds = {**res.seconds, **{-(i + 1): tenths(v) for i, (_, v, _) in enumerate(known)},
                    **{-(i + 51): round(v, 2) for i, (_, v, _) in enumerate(known)}}
     res.value = tuple(int(v) for _, v, _ in known if float(v).is_integer())
