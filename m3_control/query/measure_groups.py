@@ -112,14 +112,11 @@ def _groups(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
             before_time: float | None) -> list[tuple[str, Callable, float | None, tuple[float, float] | None]]:
     """(name, membership test of a turn, seconds the group lasted where known, its start and end where it is a part
     of the recording) of every group, in time order."""
+    end = _end(executor, turns, before_time)
     if ask.groups == "room":
         executor.place_turns(res, turns)
-        stays = robot_stays(executor.store, before_time)
-        rooms = list(dict.fromkeys(p for p, _, _ in stays))
-        end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
-        held = {r: sum((b if b is not None else end) - a for p, a, b in stays if p == r) for r in rooms}
-        return [(the_place(r), (lambda e, r=r: res.places.get(e.id) == r), held[r], None) for r in rooms]
-    end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
+        held = _held(executor, end, before_time)
+        return [(the_place(r), (lambda e, r=r: res.places.get(e.id) == r), held[r], None) for r in held]
     if ask.parts:
         n = ask.parts
         name = {2: "half", 3: "third", 4: "quarter"}[n]
@@ -132,6 +129,19 @@ def _groups(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: lis
     minutes = int(end // 60) + 1
     return [(f"minute {i + 1}", (lambda e, i=i: i * 60 <= began(e) < (i + 1) * 60 or i == 0 and began(e) < 0),
              min(60.0, end - i * 60), (i * 60.0, min((i + 1) * 60.0, end))) for i in range(minutes)]
+
+
+def _end(executor: QueryExecutor, turns: list, before_time: float | None) -> float:
+    """The recording's end: the last input the memory holds (else the last turn's end)."""
+    return executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
+
+
+def _held(executor: QueryExecutor, end: float, before_time: float | None) -> dict[str, float]:
+    """Seconds the robot stayed in each room, in the order it first went there (a stay not left runs to ``end``)."""
+    held: dict[str, float] = {}
+    for p, a, b in robot_stays(executor.store, before_time):
+        held[p] = held.get(p, 0.0) + (b if b is not None else end) - a
+    return held
 
 
 def _part(name: str, end: float) -> tuple[Callable, float, tuple[float, float]] | None:
@@ -157,8 +167,7 @@ def _named_part(executor: QueryExecutor, question: str, turns: list,
     if len(found) != 1:
         return None
     name = f"the {found[0].group(1).lower()} {found[0].group(2).lower()}"
-    end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
-    part = _part(name, end)
+    part = _part(name, _end(executor, turns, before_time))
     return (name, part[0]) if part is not None else None
 
 
@@ -234,21 +243,15 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     if not known:
         res.events = turns
         return _cap(f"I cannot measure {what} in any {_unit(ask)}: there were no turns to measure{none}."), res
-    if ask.measure == "every":      # "did A speak in every quarter?": yes unless a part has none of theirs
-        empty = [n for n, v, _ in known if not v]
-        res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
-        text = f"No: {who} did not speak in {_join(empty)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}." if empty \
-            else f"Yes: {who} spoke in every {_unit(ask)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}."
-        text = _cap(text)
-        return (REFUSAL if check(text, res) else text), res
-    if ask.measure == "absent":     # "was there a quarter A did not speak in?": the parts with none of theirs
+    if ask.measure in ("absent", "every"):
+        # "was there a quarter A did not speak in?" (absent: yes if one has none of theirs), "did A speak in every
+        # quarter?" (every: the other way round); nobody named: "was there a quarter with no speech?"
         res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
         empty = [n for n, v, _ in known if not v]
-        # (nobody named: "was there a quarter with no speech?", the parts nobody spoke in)
         absent, present = (f"{who} did not speak", f"{who} spoke") if who else ("nobody spoke", "someone spoke")
-        text = f"Yes: {absent} in {_join(empty)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}." if empty \
-            else f"No: {present} in every {_unit(ask)}; {what}, {_unit(ask)} by {_unit(ask)}: {each}."
-        text = _cap(text)
+        said = f"{absent} in {_join(empty)}" if empty else f"{present} in every {_unit(ask)}"
+        yes = bool(empty) == (ask.measure == "absent")
+        text = _cap(f"{'Yes' if yes else 'No'}: {said}; {what}, {_unit(ask)} by {_unit(ask)}: {each}.")
         return (REFUSAL if check(text, res) else text), res
     if ask.each:
         res.events = [e for _, _, u in known for e in u] + [e for e in turns if not any(e in u for _, _, u in known)]
@@ -320,7 +323,7 @@ def _scope(executor: QueryExecutor, res: QueryResult, name: str, turns: list,
            before_time: float | None) -> tuple[Callable, float | None, tuple[float, float] | None] | None:
     """(membership of a turn, seconds it lasted, start and end where a part) of a scope the question names: a part of
     the recording ("the last third") or a room (the seconds the robot stayed there)."""
-    end = executor.store.perceived_until(before_time) or max((e.end for e in turns), default=0.0)
+    end = _end(executor, turns, before_time)
     m = _PART_WORD.match(name)
     if m is not None and m.group(2):
         return _part(name, end)
@@ -329,8 +332,7 @@ def _scope(executor: QueryExecutor, res: QueryResult, name: str, turns: list,
     if room is None:
         return None
     executor.place_turns(res, turns)
-    held = sum((b if b is not None else end) - a for p, a, b in robot_stays(executor.store, before_time) if p == room)
-    return (lambda e: res.places.get(e.id) == room), held, None
+    return (lambda e: res.places.get(e.id) == room), _held(executor, end, before_time).get(room, 0.0), None
 
 
 def _unknown(res: QueryResult, ask: GroupAsk, tests: list) -> str | None:

@@ -25,7 +25,7 @@ from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import AMOUNT, seconds_word, tenths, times_word
+from .words import AMOUNT, fine_seconds, seconds_word, tenths, times_word
 
 _TURN = r"(?:turns?|utterances?|sentences?|remarks?|speaking\s+turns?)"
 # "average turn length", "the mean length of A's turns", "average duration of a turn", "A's average turn"
@@ -218,7 +218,7 @@ def _ranked(res: QueryResult, turns: list, rank: str, cond: str, target: float |
         best = (max if rank == "most" else min)(exact.values())
         top = [c for c, m in exact.items() if m == best]
     # in hundredths where tenths would hide the difference (1.89 and 1.95 seconds are both "1.9")
-    fine = any(round(m, 1) == round(exact[t], 1) for c, m in exact.items() if c not in top for t in top)
+    fine = any(fine_seconds(exact[t], [m for c, m in exact.items() if c not in top]) for t in top)
     means = exact if fine else {c: round(m, 1) for c, m in exact.items()}
     res.seconds = {**res.seconds, **{c: (m if fine else tenths(m)) for c, m in means.items()}}
     res.value = tuple(len(ts) for ts in people.values())

@@ -133,8 +133,9 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
     res.seconds = {**res.seconds, -1: la, -2: lb, -3: tenths(la), -4: tenths(lb)}
     name_a = f"{res.describe[a.character_id]}'s {wa} turn"
     name_b = f"{res.describe[b.character_id]}'s {wb} turn" if a.character_id != b.character_id else f"their {wb} turn"
-    both = f"{name_a} (at {res.say(a.start)}) lasted {seconds_said(la, fine)}, {name_b} (at " \
-           f"{res.say(b.start)}) {seconds_said(lb, fine)}"
+    # (the difference asked: the lengths in hundredths, as the difference is)
+    said = (lambda x: f"{x:.2f} seconds") if ask.by_how_much else (lambda x: seconds_said(x, fine))
+    both = f"{name_a} (at {res.say(a.start)}) lasted {said(la)}, {name_b} (at {res.say(b.start)}) {said(lb)}"
     yes_no = _YES_NO.match(question)
     if ask.by_how_much:       # "how much longer was A's longest turn than B's?": the difference, to hundredths
         d = round(abs(la - lb), 2)
@@ -143,9 +144,7 @@ def answer(executor: QueryExecutor, q: Query, ask: LengthsAsk, question: str,
         word = "shorter" if ask.shorter else "longer"
         lead = "They were as long as each other" if la == lb else f"{d:.2f} seconds {word}" if first_wins else \
             f"The other way round: {name_b} was {d:.2f} seconds {word}"
-        exact = both.replace(seconds_said(la, fine), f"{la:.2f} seconds", 1).replace(seconds_said(lb, fine),
-                                                                                      f"{lb:.2f} seconds")
-        text = f"{lead}: {exact}."     # (the lengths in hundredths, as the difference is)
+        text = f"{lead}: {both}."
     elif la == lb:
         text = f"{'No, they' if yes_no else 'They'} were as long as each other, {seconds_said(la, False)} each: " \
                f"{name_a} (at {res.say(a.start)}) and {name_b} (at {res.say(b.start)})."

@@ -401,7 +401,7 @@ def _turn_before(executor: QueryExecutor, q: Query, res: QueryResult, turns: lis
                  before_time: float | None) -> Any:
     """The turn just before a time window's first turn (in the frame's place), else None: a change of speaker
     belongs to the window the new speaker's turn began in, so the change into the window is one of its own."""
-    if not turns or (res.query.from_ is None and res.query.to is None) or res.query.from_ is None:
+    if not turns or res.query.from_ is None:
         return None
     every = executor.run(replace(prepare(q), who=None, from_=None, to=None, at=None), before_time)
     earlier = [e for e in every.events if e.kind == "voice" and e.start < turns[0].start and e not in turns]

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from m3_memory.people import SPEECH_ONSET_S
+from m3_memory.people import began
 from m3_memory.store.where import find_place, load_places
 
 from .added_counts import counts_each
@@ -220,7 +220,7 @@ def answer(executor: QueryExecutor, q: Query, ask: WindowCountsAsk, question: st
         if exact == bound:    # (clock windows: only a turn counted in both is settled)
             near = {e.id: e for e in results[0].events if any(x.id == e.id for x in results[1].events)}
         for e in near.values():
-            side = 0 if e.start - SPEECH_ONSET_S < exact else 1
+            side = 0 if began(e) < exact else 1
             for i in (0, 1):
                 has = any(x.id == e.id for x in results[i].events)
                 if i != side and has:
