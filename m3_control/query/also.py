@@ -91,6 +91,9 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor, said: str = "") -> st
     the result does not hold). "Who said it?" is not asked again of the people the first answer (``said``) names
     already ("which was the shortest turn, and who spoke it?": the turn was said with its speaker)."""
     people = [p for p in res.people if p.events]
+    if res.picked:     # the turns the answer named out of everyone's: the second ask is of them (and their words)
+        people = [replace(p, events=[e for e in res.picked if e.character_id == p.character_id])
+                  for p in res.people if any(e.character_id == p.character_id for e in res.picked)]
     if kind == "who" and any(res.describe.get(p.character_id, p.description).lower() in said.lower() for p in people):
         return ""
     if res.status != "ok" or not people:

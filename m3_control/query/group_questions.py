@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .repair import time_of
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import AMOUNT
+from .words import AMOUNT, COUNT_CMP, COUNT_N, count_condition
 
 _PART_NAMES = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4}
 _ORDINAL = ("first", "second", "third", "fourth")
@@ -84,6 +84,11 @@ class GroupAsk:
     #                               else two groups' figures compared yes or no ("was the longest silence in the
     #                               bedroom longer than in the lab?")
     yes_no: bool = False          # asked yes or no
+    # the parts whose figure meets a condition ("a quarter in which only one person spoke": ("only", 1); "thirds with
+    # more than three turns": ("more than", 3); "a third in which only A spoke": ("alone", 0), A the person)
+    meets: tuple[str, int] | None = None
+    many: bool = False            # meets: how many groups meet it ("how many quarters had only one speaker?")
+    every: bool = False           # meets: whether every group meets it ("did more than one person speak in each half?")
 
 
 # "which people spoke more often in the first third than in the final third?", "who spoke more in the kitchen than in
@@ -268,9 +273,56 @@ def asks_both(question: str) -> GroupAsk | None:
                     person=people[0] if people else None)
 
 
+_COUNTED = r"(?:different\s+|distinct\s+|separate\s+)?(?P<what>people|persons?|speakers?|voices?|turns?|times)"
+# a condition on a group's count: "only one person", "just two speakers", "more than three turns", "a single speaker"
+_CONDITION = re.compile(rf"\b(?:{COUNT_CMP}\s+{COUNT_N}|(?P<single>a\s+single|one\s+single|one\s+and\s+only\s+"
+                        rf"one))\s+{_COUNTED}\b", re.IGNORECASE)
+# "... in which only A spoke", "... where nobody but A spoke": one named person the group's only speaker
+_SOMEONE = r"(?:the\s+person\s+who\s+said\s+)?(?:quoted|(?-i:[A-Z][a-z]+))"
+_ONLY_ONE = re.compile(rf"\b(?:only|just|solely)\s+{_SOMEONE}\s+(?:spoke|talked|was\s+(?:heard|speaking|talking)|had\s+"
+                       rf"turns)\b|\b(?:nobody|no\s*one|no\s+one)\s+(?:but|except|other\s+than)\s+{_SOMEONE}",
+                       re.IGNORECASE)
+# the groups the condition is asked of: "was there a (any) quarter ...", "which third ...", "how many rooms ..."
+_SOME_GROUP = re.compile(r"\b(?P<k>any|a|an|one|some|which|what|how\s+many|each|every)\s+(?:of\s+the\s+)?"
+                         r"(?:(?:two|three|four)\s+)?(?P<g>halves|half|thirds?|quarters?|rooms?|places?|locations?)\b",
+                         re.IGNORECASE)
+
+
+def asks_meets(question: str) -> GroupAsk | None:
+    """The parts of the recording whose figure meets a condition: "was there any quarter in which only one person
+    spoke?", "which third had more than five turns?", "how many quarters had exactly two speakers?"; the parts (rooms)
+    in which one named person was the only speaker: "was there a half (room) in which only A spoke?". (Rooms by their
+    number of people: room_people.py.)"""
+    plain = QUOTED.sub(" quoted ", question)
+    g = _SOME_GROUP.search(plain)
+    if g is None or _WHO.match(plain):
+        return None     # ("who spoke more than twice in each half?": people, not parts)
+    people = people_in(question)
+    word = g.group("g").lower()
+    groups = "room" if word.startswith(("room", "place", "location")) else "part"
+    parts = 0 if groups == "room" else _PART_NAMES[word]
+    kind = g.group("k").lower()
+    yes_no = bool(re.match(r"^\W*(?:was|were|did|is|are|has|had|does|do)\b", plain, re.IGNORECASE))
+    many = kind == "how many" or bool(re.match(r"^\W*how\s+many\b", plain, re.IGNORECASE))
+    every = kind in ("each", "every") and yes_no
+    only = _ONLY_ONE.search(plain)
+    if only is not None and len(people) == 1:
+        return GroupAsk(groups, parts, "people", each=True, person=people[0], yes_no=yes_no, meets=("alone", 0),
+                        many=many, every=every)
+    m = _CONDITION.search(plain)
+    if m is None or people or groups == "room":
+        return None
+    cond = count_condition(None if m.group("single") else m.group("cmp"), m.group("n"))
+    if cond is None:
+        return None
+    what = m.group("what").lower()
+    measure = "people" if what.startswith(("people", "person", "speaker", "voice")) else "turns"
+    return GroupAsk(groups, parts, measure, each=True, yes_no=yes_no, meets=cond, many=many, every=every)
+
+
 def asks_groups(question: str) -> GroupAsk | None:
-    compared = asks_both(question) or asks_compare(question) or asks_spread(question) or asks_pair(question) or \
-        asks_parts(question)
+    compared = asks_meets(question) or asks_both(question) or asks_compare(question) or asks_spread(question) or \
+        asks_pair(question) or asks_parts(question)
     if compared is not None:
         return compared
     plain = QUOTED.sub(" quoted ", question)

@@ -37,7 +37,7 @@ from .phrase import REFUSAL, _cap, _join, check, phrase
 from .question_place import place_of_question
 from .result import QueryResult
 from .wording import QUOTED
-from .words import fine_seconds, seconds_said, tenths, the_place
+from .words import COUNT_OPS, fine_seconds, seconds_said, tenths, the_place
 
 __all__ = ["GroupAsk", "answer", "asks_groups", "prepare", "silences_between"]
 
@@ -202,7 +202,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
 
     def counted(e: object) -> bool:
         length = e.end - e.start  # type: ignore[attr-defined]
-        return (not ids or e.character_id == ids[0]) and (ask.longer is None or length > ask.longer) and \
+        mine = not ids or e.character_id == ids[0] or ask.meets is not None   # ("only A": everyone's turns)
+        return mine and (ask.longer is None or length > ask.longer) and \
             (ask.shorter is None or length < ask.shorter)  # type: ignore[attr-defined]
 
     for i, limit in enumerate(x for x in (ask.longer, ask.shorter) if x is not None):
@@ -243,6 +244,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     if not known:
         res.events = turns
         return _cap(f"I cannot measure {what} in any {_unit(ask)}: there were no turns to measure{none}."), res
+    if ask.meets is not None:
+        return _meeting(res, ask, known, turns, ids[0] if ids else None, _what(ask, None, place), each)
     if ask.measure in ("absent", "every"):
         # "was there a quarter A did not speak in?" (absent: yes if one has none of theirs), "did A speak in every
         # quarter?" (every: the other way round); nobody named: "was there a quarter with no speech?"
@@ -272,6 +275,46 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
         text = f"{_cap(what)} was {word} in {lead}; {each}{none}."
     else:
         text = f"{_cap(what)} was in {lead}; {each}{none}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _meeting(res: QueryResult, ask: GroupAsk, known: list, turns: list, cid: int | None, what: str,
+             each: str) -> tuple[str, QueryResult]:
+    """The groups whose figure meets the question's condition, yes or no, which, or how many: "Yes: only 1 speaker in
+    the second quarter (A); different speakers, quarter by quarter: ..."; every group's figure beside them."""
+    op, n = ask.meets  # type: ignore[misc]
+
+    def meets(v: float, used: list) -> bool:
+        if op == "alone":       # one named person the group's only speaker
+            return {e.character_id for e in used} == {cid}
+        return COUNT_OPS[op](v, n)
+
+    hits = [(name, v, u) for name, v, u in known if meets(v, u)]
+    res.events = [e for _, _, u in hits for e in u] + [e for e in turns if not any(e in u for _, _, u in hits)]
+    res.value = (*(res.value or ()), int(n), len(hits), len(known))
+    if op == "alone":
+        cond = f"only {res.describe[cid]} speaking"  # type: ignore[index]
+    else:
+        noun = ("speaker" if n == 1 else "speakers") if ask.measure == "people" else ("turn" if n == 1 else "turns")
+        cond = f"{op} {int(n)} {noun}"
+
+    def named(name: str, used: list) -> str:   # (the few people of a group of speakers, by name)
+        who = list(dict.fromkeys(res.describe[e.character_id] for e in used))
+        return f"{name} ({_join(who)})" if ask.measure == "people" and op != "alone" and 0 < len(who) <= 3 else name
+
+    unit, said = _unit(ask), _join([named(name, u) for name, _, u in hits])
+    tail = f"{what}, {unit} by {unit}: {each}"
+    if ask.many:
+        text = f"{len(hits)} of the {len(known)} {unit}s had {cond}" + (f": {said}" if hits else "") + f"; {tail}."
+    elif ask.every:      # "did more than one person speak in each half?"
+        short = [name for name, _, _ in known if all(name != h for h, _, _ in hits)]
+        text = f"Yes: every {unit} had {cond}; {tail}." if not short else \
+            f"No: {_join(short)} did not have {cond}; {tail}."
+    elif ask.yes_no:
+        text = f"Yes: {said} had {cond}; {tail}." if hits else f"No: no {unit} had {cond}; {tail}."
+    else:
+        text = f"{said} had {cond}; {tail}." if hits else f"None: no {unit} had {cond}; {tail}."
+    text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 
 

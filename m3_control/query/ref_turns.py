@@ -306,13 +306,14 @@ def answer(executor: QueryExecutor, q: Query, ask: RefAsk, before_time: float | 
     res.steps.append({"step": "references", "resolved": [[s[3] for s in o] for o in options]})
     ways = math.prod(len(o) for o in options)     # (each tied turn of each reference)
     combos = list(itertools.product(*options))[:4]
-    texts, values, events = [], [], []
+    texts, values, events, picked = [], [], [], []
     for spans in combos:
-        res.value = None
+        res.value, res.picked = None, []
         texts.append(_cap(_one(res, ask, turns, list(spans), ids)))
         values += list(res.value) if isinstance(res.value, tuple) else [res.value] if isinstance(res.value, int) else []
         events += [e for e in res.events if e not in events]
-    res.events = events
+        picked += [e for e in res.picked if e not in picked]
+    res.events, res.picked = events, picked
     if len(combos) == 1:
         text = texts[0]
     else:      # a tie: the answer for each of the turns that tie
@@ -375,7 +376,7 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
     elif ask.kind == "until":
         cid = ids[ask.person]  # type: ignore[index]
         nxt = [e for e in turns if e.character_id == cid and e.start >= t1 - 0.05]
-        res.events = used + nxt[:1]
+        res.events, res.picked = used + nxt[:1], nxt[:1]
         who = res.describe[cid]
         if not nxt:
             text = f"{who} did not speak after {said}."
@@ -392,7 +393,7 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
             return f"I never heard {res.describe[cid]} speak."
         mid = (t0 + t1) / 2
         best = min(mine, key=lambda e: 0.0 if e.start <= mid <= e.end else min(abs(e.start - mid), abs(e.end - mid)))
-        res.events = [best] + used + [e for e in mine if e is not best]
+        res.events, res.picked = [best] + used + [e for e in mine if e is not best], [best]
         others = ", ".join(res.say(e.start) for e in mine if e is not best)
         text = f"{res.describe[cid]}'s turn at {res.say(best.start)} (\"{best.text}\") was the nearest to {said}" \
                f"{'; their others: ' + others if others else ''}."
@@ -403,13 +404,13 @@ def _one(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[str,
             side = [e for e in turns if began(e) >= t1] if ask.kind == "next" else \
                 [e for e in turns if began(e) < t0][-1:]
             if side and side[0].start < t0 < side[0].end:     # (a turn that goes on across the moment)
-                res.events = used + side[:1]
+                res.events, res.picked = used + side[:1], side[:1]
                 return f"{res.describe[side[0].character_id]} spoke right before {said}: their turn began at " \
                        f"{res.say(side[0].start)} and went on to {res.say(side[0].end)} (\"{side[0].text}\")."
         else:
             side = [e for e in turns if e.start >= t1 - 0.05 and e not in used] if ask.kind == "next" else \
                 [e for e in turns if e.end <= t0 + 0.05 and e not in used][-1:]
-        res.events = used + side[:1]
+        res.events, res.picked = used + side[:1], side[:1]
         text = f"Nobody spoke {'after' if ask.kind == 'next' else 'before'} {said}." if not side else \
             f"{res.describe[side[0].character_id]} spoke right {'after' if ask.kind == 'next' else 'before'} " \
             f"{said}, at {res.say(side[0].start)} (\"{side[0].text}\")."

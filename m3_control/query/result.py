@@ -58,6 +58,9 @@ class QueryResult:
     absent: str | None = None     # the frame's place, where the robot was not in the frame's window (nothing heard)
     right_next: Turn | None = None   # "what did C say right after A?": the turn that really came right after A's
     near: list[Turn] = field(default_factory=list)   # nobody at the frame's moment: the turns nearest it (said so)
+    # the turns the answer names as what was asked, out of a scope of everyone's ("who spoke first after the longest
+    # silence?": that one turn): a second ask ("and what did they say?") is asked of these, not of everyone
+    picked: list[Turn] = field(default_factory=list)
 
     def read(self, t: str | None) -> float | None:
         """A time field of the frame in stream seconds (m3_memory.timeline: wall clock or into the recording)."""

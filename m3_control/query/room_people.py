@@ -9,7 +9,6 @@ room's number: not the people in every room, not a list of the rooms visited.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,11 +20,10 @@ from .fidelity import act_of_question
 from .frame import Query
 from .phrase import REFUSAL, _cap, _join, check, phrase
 from .result import QueryResult
-from .words import NUMBER_WORDS
+from .words import COUNT_CMP, COUNT_N, COUNT_OPS, count_condition
 from .words import the_place as _the
 
-_N = r"(?P<n>\d+|one|two|three|four|five|six|a\s+single|a|single)"
-_CMP = r"(?P<cmp>only|just|exactly|precisely|more\s+than|over|fewer\s+than|less\s+than|under|at\s+least|at\s+most)"
+_N, _CMP = COUNT_N, COUNT_CMP
 _WHO = r"(?:different\s+|distinct\s+|separate\s+)?(?:person|people|persons|speakers?|voices?|faces?|visitors?)"
 # "which room had just one speaker?", "in which room did only one person speak?", "what rooms had more than two
 # people?", "which room had a single speaker?"
@@ -41,11 +39,7 @@ _HOW_MANY = re.compile(r"^\W*(?:in\s+)?how\s+many\s+(?:of\s+the\s+)?(?:rooms?|pl
 # "how many people did I hear in each room?", "how many different speakers were there per room?": every room's number
 _EACH = re.compile(r"^\W*how\s+many\s+" + _WHO + r"\b[^?]*?\b(?:in\s+each|in\s+every|per|for\s+each)\s+(?:of\s+the\s+)?"
                    r"(?:rooms?|places?)\b", re.IGNORECASE)
-_OPS: dict[str, Callable[[int, int], bool]] = {
-    "each": lambda a, b: True,
-    "only": operator.eq, "just": operator.eq, "exactly": operator.eq, "precisely": operator.eq,
-    "more than": operator.gt, "over": operator.gt, "fewer than": operator.lt, "less than": operator.lt,
-    "under": operator.lt, "at least": operator.ge, "at most": operator.le}
+_OPS: dict[str, Callable[[float, float], bool]] = {"each": lambda a, b: True, **COUNT_OPS}
 
 
 @dataclass(frozen=True)
@@ -63,14 +57,10 @@ def asks_room_people(question: str) -> RoomPeopleAsk | None:
     m = _WHICH.search(question) or _ANY.search(question) or _HOW_MANY.search(question)
     if m is None:
         return None
-    if m.group("single"):
-        cmp, n = "only", 1
-    else:
-        cmp = re.sub(r"\s+", " ", m.group("cmp").lower())
-        word = re.sub(r"\s+", " ", m.group("n").lower())
-        n = int(word) if word.isdigit() else 1 if word in ("a", "single", "a single") else NUMBER_WORDS.get(word, -1)
-        if n < 0:
-            return None
+    cond = count_condition(None if m.group("single") else m.group("cmp"), m.group("n"))
+    if cond is None:
+        return None
+    cmp, n = cond
     return RoomPeopleAsk(cmp, n, m.group(0)[m.start("cmp" if m.group("cmp") else "single") - m.start():],
                          yes_no=m.re is _ANY, count=m.re is _HOW_MANY)
 

@@ -126,7 +126,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         over = [g for g in gaps if g[0] > ask.over_s]
         limit = seconds_word(int(round(ask.over_s)))
         if ask.first:
-            return _first_over(res, over, limit, where)
+            return _first_over(res, over, limit, where, question, ask)
         if not over:
             longest = max(gaps, default=None, key=lambda g: g[0])
             most = f" (the longest was {seconds_word(int(round(longest[0])))})" if longest else ""
@@ -149,6 +149,7 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     d, t, a, b = ranked[ask.nth - 1]
     res.value = int(round(d))
     res.events = [a, b] + [e for e in res.events if e not in (a, b)]
+    res.picked = _side(question, ask, a, b)
     span = f"from {res.say(t)}, after {res.describe[a.character_id]} spoke, to {res.say(b.start)}, when " \
         f"{res.describe[b.character_id]} spoke"
     if ask.nth > 1:      # (the longest said beside it, so the order can be checked)
@@ -171,7 +172,18 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
     return (REFUSAL if problems else text), res
 
 
-def _first_over(res: QueryResult, over: list, limit: str, where: str) -> tuple[str, QueryResult]:
+def _side(question: str, ask: SilenceAsk, a: object, b: object) -> list:
+    """The turn of the two around a silence the question asks about: "who spoke first after the longest silence?"
+    the one that ended it, "... last before it?" the one it followed; both where it names neither side."""
+    m = re.search(r"\b(?P<w>before|after|following|preceding|ended|broke|began|started)\s+(?:the\s+)?(?:very\s+)?$",
+                  question[:question.find(ask.said)], re.IGNORECASE)
+    if m is None:
+        return [a, b]
+    return [a] if m.group("w").lower() in ("before", "preceding", "began", "started") else [b]
+
+
+def _first_over(res: QueryResult, over: list, limit: str, where: str, question: str,
+                ask: SilenceAsk) -> tuple[str, QueryResult]:
     """"The first silence longer than 3 seconds was 3.3 seconds, from 00:03, after A spoke ("..."), to 00:07, when B
     spoke ("...")."."""
     if not over:
@@ -179,6 +191,7 @@ def _first_over(res: QueryResult, over: list, limit: str, where: str) -> tuple[s
     d, t, a, b = over[0]
     res.value = (int(round(d)), len(over))
     res.events = [a, b] + [e for e in res.events if e not in (a, b)]
+    res.picked = _side(question, ask, a, b)
     length = f"{d:.1f} seconds" if d < 10 else seconds_word(int(round(d)))
     text = f"The first silence between turns{where} longer than {limit} was {length}: from {res.say(t)}, after " \
         f"{res.describe[a.character_id]} spoke (\"{a.text.strip().rstrip('.!?')}\", from {res.say(a.start)}), to " \

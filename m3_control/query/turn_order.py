@@ -73,11 +73,22 @@ _SIDE = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+(?P<
 _GAP_PEOPLE = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
                          rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
 
-# "how long was the gap between A's first and last turns?": one person's two turns (start to start, end to start and
-# the turns of others between them, as for two people's)
-_GAP_OWN = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+"
-                      rf"(?:very\s+)?(?P<a>first|{_ORD})\s+and\s+(?:their\s+|the\s+)?(?P<b>last|final|{_ORD})\s+"
-                      rf"(?:turns|words|sentences|remarks|times|utterances)\b", re.IGNORECASE)
+# "how long was the gap between A's first and last turns?", "how long was A silent between their first and second
+# turns?", "... between A's first turn and their next one?", "... between their last two turns?": one person's two
+# turns (start to start, end to start and the turns of others between them, as for two people's)
+_OWNER = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s|their|his|her)"
+_GAP_OWN = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_OWNER}\s+(?:very\s+)?(?:(?P<two>first|last|final)\s+two\s+"
+                      rf"{_TURNS}|(?P<a>first|{_ORD})\s+and\s+(?:their\s+|the\s+)?(?P<b>last|final|{_ORD})\s+"
+                      rf"(?:turns|words|sentences|remarks|times|utterances)\b|"
+                      # (each turn with its own noun, the second one's owner said: "the next one" is anyone's)
+                      rf"(?P<a2>first|{_ORD})\s+(?:turn|sentence|time|one)\s+and\s+{_OWNER}\s+(?:very\s+)?"
+                      rf"(?P<b2>last|final|next|{_ORD})\b)", re.IGNORECASE)
+# the person's own silence between the two (from the end of one to the start of the other), not the time between
+# their starts: "how long was A silent (quiet) between ...", "... go without speaking ...", "the pause between ...",
+# "between the end of A's first turn and the start of their second"
+_QUIET = re.compile(r"\b(?:silent|silence|quiet|pause[sd]?|wait(?:ed)?|without\s+(?:speaking|talking|saying|a\s+word)|"
+                    r"(?:not|never)\s+(?:speak|talk|say)|the\s+end\s+of)\b", re.IGNORECASE)
+_END_START = re.compile(r"\bthe\s+end\s+of\s+([^?]*?)\s+and\s+the\s+(?:start|beginning)\s+of\s+", re.IGNORECASE)
 
 # "which came first: A's second turn or C's first turn?": two people's turns, by which was earlier (later)
 _FIRST_OF_TWO = re.compile(rf"^\W*(?:which|what)\s+(?:one\s+)?(?:came|happened|was|occurred)\s+(?P<w>first|earlier|"
@@ -136,6 +147,7 @@ class TurnsAsk:
     nth: int = -1          # next_turn: the turn it is next to (1-based; -1 the last); turn_position / turn_length
     before: bool = False   # next_turn: the turn right before it (else right after); turns_first: asks the earlier
     clock: bool = False    # the question states a time: the frame's window is the question's (else one it made up)
+    quiet: bool = False    # turns_gap of one person: their silence between the two is asked (end to start) first
 
 
 def turn_rank(word: str) -> int:
@@ -147,6 +159,15 @@ def _two_ranks(m: re.Match) -> tuple[int, int]:
     """The two people's turns a match of _SIDE twice names: 1-based, -1 for the last (0: no rank)."""
     return tuple(turn_rank(w)  # type: ignore[return-value]
                  for w in (m.group("a") or m.group("a2"), m.group("b") or m.group("b2")))
+
+
+def _own_ranks(m: re.Match) -> tuple[int, int]:
+    """The two turns of one person a match of _GAP_OWN names: "first two" (1, 2), "last two" (-2, -1), "first and
+    next" (1, 2), "second and last" (2, -1)."""
+    if m.group("two"):
+        return (1, 2) if m.group("two").lower() == "first" else (-2, -1)
+    a, b = turn_rank(m.group("a") or m.group("a2")), (m.group("b") or m.group("b2")).lower()
+    return a, (a + 1 if a > 0 else 0) if b == "next" else turn_rank(b)
 
 
 # "how long was it from A's first turn to A's last turn?": the time between them
@@ -190,12 +211,12 @@ def asks_turns(question: str) -> TurnsAsk | None:
         a, b = _two_ranks(m)
         if a and b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
-    m = _GAP_OWN.search(QUOTED.sub(" QUOTED ", question))
+    m = _GAP_OWN.search(QUOTED.sub(" QUOTED ", _END_START.sub(r"\1 and ", question)))
     if m is not None and len(people := people_in(question)) == 1:
-        a, b = turn_rank(m.group("a")), turn_rank(m.group("b"))
+        a, b = _own_ranks(m)
         if a and b and a != b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[0]),
-                            clock=bool(CLOCK.search(plain)))
+                            clock=bool(CLOCK.search(plain)), quiet=bool(_QUIET.search(plain)))
     m = _GAP_AT.search(plain)
     if m is not None:
         a, b = turn_rank(m.group("a")), turn_rank(m.group("b"))
@@ -299,7 +320,7 @@ def _next_turn(executor: QueryExecutor, res: QueryResult, turns: list, ask: Turn
         first_last = "the first thing I heard" if before else "the last thing I heard"
         return f"Nobody spoke right {side} the {which} turn{cond} {them}: it was {first_last}.", res
     near = every[j]
-    res.events = [target, near] + [e for e in res.events if e not in (target, near)]
+    res.events, res.picked = [target, near] + [e for e in res.events if e not in (target, near)], [near]
     text = f"{cap(res.describe[near.character_id])} spoke right {side} the {which} turn{cond} {them}: at " \
            f"{res.say(near.start)}."
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
@@ -361,16 +382,16 @@ def _two_turns(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAs
         own = part.who["who"].character_id if person else None
         turns = sorted((e for e in part.events if e.kind == "voice" and own in (None, e.character_id)),
                        key=lambda e: (e.start, e.id))
-        which = "last" if n == -1 else ordinal_word(n)
+        which = "last" if n == -1 else "second to last" if n == -2 else ordinal_word(n)
         where = conditions(part)
-        if not turns or n > len(turns):
+        if not turns or abs(n) > len(turns):
             res.status = "empty"
             if own is not None:      # "A's fifth turn" of someone who spoke four times
                 return f"{cap(part.describe[own])} {spoke_times(len(turns))}{where}: there was no {which} " \
                        f"turn.", res  # type: ignore[index]
             return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} " \
                    f"one.", res
-        picked.append(turns[n - 1] if n > 0 else turns[-1])
+        picked.append(turns[n - 1] if n > 0 else turns[n])
         # (two turns of one scope: "between the first turn in the lab (...) and the second (...)")
         if own is not None:    # "A's last turn": theirs, said by whose (the person as the question named them)
             res.who["other" if "who" in res.who else "who"] = part.who["who"]
@@ -402,7 +423,14 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
     second = w2.replace(chr(0), res.say(t2.start)) + ")"
     between = {e.id for e in [*res.scope_events, *res.events] if e.kind == "voice" and e.id not in (t1.id, t2.id)
                and t1.end <= e.start < t2.start}
-    if between:   # other people spoke in between: no silence (held-out 736 had called 37 s of talk "silence")
+    if ask.quiet and t1.character_id == t2.character_id:   # one person's own silence: end to start, first
+        own = f"{res.describe[t1.character_id]}'s "  # type: ignore[index]
+        first, second = first.replace(own, "their ", 1), second.replace(own, "their ", 1)
+        others = f" ({len(between)} turn{'s' if len(between) != 1 else ''} by others between them)" if between else ""
+        text = (f"{cap(own[:-3])} was silent for {seconds_word(quiet)} between "
+                f"{first} and {second}, from the end of one to the start of the other{others}; "
+                f"{seconds_word(apart)} from the start of one to the start of the other.")
+    elif between:   # other people spoke in between: no silence (held-out 736 had called 37 s of talk "silence")
         text = (f"{seconds_word(apart).capitalize()} passed between {first} and {second}, from the start of one to "
                 f"the start of the other; {seconds_word(quiet)} from the end of the one to the start of the other, "
                 f"with {len(between)} turn{'s' if len(between) != 1 else ''} between them.")

@@ -3,7 +3,9 @@ turn_forms.py, also.py, ...), so the same result is said the same way."""
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 
 ORD = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
        9: "ninth", 10: "tenth"}
@@ -24,6 +26,27 @@ ONE_TO_TWENTY = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 NUMBER_WORDS: dict[str, int] = {"zero": 0, **{w: i for i, w in enumerate(ONE_TO_TWENTY, 1)}, "a": 1, "an": 1,
                                 "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
 COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, **{w: NUMBER_WORDS[w] for w in ONE_TO_TWENTY[:10]}}
+
+# a condition on a count of people or turns: "only one", "just two", "more than three", "at least 3", "a single"
+COUNT_N = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+single|a|single)"
+COUNT_CMP = r"(?P<cmp>only|just|exactly|precisely|solely|more\s+than|over|fewer\s+than|less\s+than|under|at\s+least|" \
+    r"at\s+most|no\s+more\s+than|no\s+fewer\s+than)"
+COUNT_OPS: dict[str, Callable[[float, float], bool]] = {
+    **dict.fromkeys(("only", "just", "exactly", "precisely", "solely"), operator.eq),
+    **dict.fromkeys(("more than", "over"), operator.gt),
+    **dict.fromkeys(("fewer than", "less than", "under"), operator.lt),
+    **dict.fromkeys(("at least", "no fewer than"), operator.ge),
+    **dict.fromkeys(("at most", "no more than"), operator.le)}
+
+
+def count_condition(cmp: str | None, n: str | None) -> tuple[str, int] | None:
+    """A match's comparison and number as (a key of COUNT_OPS, the number): ("only", 1) for "a single" (no
+    comparison); None for a number it does not know."""
+    if not cmp:
+        return "only", 1
+    word = re.sub(r"\s+", " ", (n or "").lower())
+    k = int(word) if word.isdigit() else 1 if word in ("a", "single", "a single") else NUMBER_WORDS.get(word, -1)
+    return (re.sub(r"\s+", " ", cmp.lower()), k) if k >= 0 else None
 
 
 def ordinal_word(n: int) -> str:

@@ -1,0 +1,187 @@
+"""Question forms stop 97's held-out probes left open (832: "how long was C silent between their first and second
+turns?" measured start to start; 834: "who spoke first after the longest silence, and what did they say?" said
+everyone's words; 834: "was there any quarter of the recording in which only one person spoke?" not read).
+
+On a meeting of its own (asked at 1:31, 90 seconds recorded; quarters end at 0:22.5, 0:45, 1:07.5; a voice turn
+belongs to the part its speaking began in, 0.4 s before it was detected):
+
+    Ann 0:02-0:03.9; Bo 0:08-0:09.4; Cy 0:15-0:16.9; Bo 0:30-0:31.5; Cy 0:40-0:41.9; Ann 0:50-0:51.9;
+    (the longest silence, 18.1 s) Bo 1:10-1:11.5, 1:20-1:21.5, 1:26.2-1:27.7
+
+Speakers by quarter: Ann, Bo, Cy; Bo, Cy; Ann only; Bo only. By third: Ann, Bo, Cy, Bo; Cy, Ann; Bo only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from m3_control.query.group_questions import asks_groups
+from m3_control.query.plans import plan_for
+from m3_control.query.turn_order import asks_turns
+
+from .test_query_also import answer
+from .test_query_held_forms_83 import seconds_meeting
+
+_ANN, _BO, _CY = "Put the red folder on the desk.", "The coffee machine is broken.", "I will call the technician."
+BO, CY = f'the person who said "{_BO[:-1]}"', f'the person who said "{_CY[:-1]}"'
+SCRIPT = [(0, "ann", 2.0, 3.9, _ANN), (0, "bo", 8.0, 9.4, _BO), (0, "cy", 15.0, 16.9, _CY),
+          (1, "bo", 30.0, 31.5, _BO), (1, "cy", 40.0, 41.9, _CY), (1, "ann", 50.0, 51.9, _ANN),
+          (2, "bo", 70.0, 71.5, _BO), (2, "bo", 80.0, 81.5, _BO), (2, "bo", 86.2, 87.7, _BO)]
+
+
+@pytest.fixture
+def ox(db_at) -> Iterator[object]:
+    with seconds_meeting(db_at("one_speaker.db"), script=SCRIPT) as ex:
+        yield ex
+
+
+def _kind(question: str) -> str | None:
+    plan = plan_for(question)
+    return plan.kind if plan else None
+
+
+def _has(got: str, named: list[str], absent: list[str]) -> None:
+    low = got.lower()     # (a description that begins a sentence is capitalized)
+    assert all(n.lower() in low for n in named) and not any(x.lower() in low for x in absent), got
+
+
+# ==== one person's own silence between two of their turns: from the end of one to the start of the other ====
+
+@pytest.mark.parametrize("question, turns, quiet", [
+    (f"How long was {BO} silent between their first and second turns?", (1, 2), True),
+    (f"How long was the pause between {BO}'s first and second turns?", (1, 2), True),
+    (f"How long did {BO} go without speaking between their first and second turns?", (1, 2), True),
+    (f"How much time passed between the end of {BO}'s first turn and the start of their second?", (1, 2), True),
+    (f"How long was {BO} quiet between their last two turns?", (-2, -1), True),
+    (f"How long did {BO} wait between their second and third turns?", (2, 3), True),
+    (f"How long was {BO} silent between their first turn and their next one?", (1, 2), True),
+    # the time between two turns, not asked as a silence: both measures, start to start first (as before)
+    (f"How long was the gap between {BO}'s first and last turns?", (1, -1), False),
+    (f"How much time passed between {BO}'s first and second turns?", (1, 2), False),
+])
+def test_own_turns_gap_is_read(question, turns, quiet):
+    ask = asks_turns(question)
+    assert ask is not None and ask.kind == "turns_gap" and ask.turns == turns and ask.quiet is quiet, ask
+    assert ask.people[0] == ask.people[1] is not None
+
+
+@pytest.mark.parametrize("question", [
+    f"How long was the gap between {BO}'s first turn and the next one?",     # (anyone's next turn: the frame's)
+    f"How long was the silence between {BO}'s last turn and the next turn?",
+    f"How long was {BO} silent between {CY}'s first and second turns?",      # (two people)
+])
+def test_own_turns_gap_neighbours_kept(question):
+    ask = asks_turns(question)
+    assert ask is None or ask.people[0] != ask.people[1], ask
+
+
+@pytest.mark.parametrize("question, named, absent", [
+    # Bo 0:08-0:09.4, then 0:30: 20.6 s without speaking (Cy spoke between), 22 s start to start
+    (f"How long was {BO} silent between their first and second turns?",
+     [f"{BO[0].upper()}{BO[1:]} was silent for 21 seconds between their first turn (00:08, ended at 00:09) and their "
+      "second turn (00:30), from the end of one to the start of the other (1 turn by others between them); "
+      "22 seconds from the start of one"], []),
+    (f"How much time passed between the end of {BO}'s first turn and the start of their second?",
+     ["was silent for 21 seconds"], []),
+    # Bo's last two: 1:20-1:21.5, 1:26.2: 4.7 s, nobody between
+    (f"How long was {BO} quiet between their last two turns?",
+     ["was silent for 5 seconds between their second to last turn (01:20, ended at 01:22) and their last turn "
+      "(01:26)", "6 seconds from the start of one"], ["between them"]),
+    # not asked as a silence: start to start first, as before
+    (f"How much time passed between {BO}'s first and second turns?",
+     ["22 seconds passed between", "from the start of one to the start of the other; 21 seconds from the end"], []),
+])
+def test_own_silence_answered(ox, question, named, absent):
+    _has(answer(ox, question, f'find=gap who="{_BO[:-1]}" other="{_BO[:-1]}" rel=after').answer, named, absent)
+
+
+def test_someone_who_spoke_once_has_no_silence_between_their_turns(ox):
+    got = answer(ox, f"How long was {CY} silent between their second and third turns?", "find=who").answer
+    assert "there was no third turn" in got and "silent for" not in got, got
+
+
+# ==== a second ask of the one turn an answer names ("..., and what did they say?") ====
+
+@pytest.mark.parametrize("question, named, absent", [
+    # the longest silence: 0:51.9 (Ann) to 1:10 (Bo)
+    ("Who spoke first after the longest silence, and what did they say?",
+     [f'{BO} said "{_BO[:-1]}"', "18 seconds"], [f'Ann said "{_ANN[:-1]}"', f'{CY} said "{_CY[:-1]}"']),
+    ("Who spoke last before the longest silence, and what did they say?",
+     [f'Ann said "{_ANN[:-1]}"'], [f'{BO} said "{_BO[:-1]}"', f'{CY} said "{_CY[:-1]}"']),
+    ("Who spoke right after the longest silence, and what did they say?",
+     [f'{BO} said "{_BO[:-1]}"'], [f'Ann said "{_ANN[:-1]}"', f'{CY} said "{_CY[:-1]}"']),
+    # the middle (0:45): Ann at 0:50 is the first turn begun after it
+    ("Who spoke right after the middle of the recording, and what did they say?",
+     [f'Ann said "{_ANN[:-1]}"'], [f'{BO} said "{_BO[:-1]}"', f'{CY} said "{_CY[:-1]}"']),
+    ("Who spoke right after the second turn, and what did they say?",
+     [f'{CY} said "{_CY[:-1]}"'], [f'Ann said "{_ANN[:-1]}"', f'{BO} said "{_BO[:-1]}"']),
+])
+def test_second_ask_of_the_named_turn(ox, question, named, absent):
+    _has(answer(ox, question, "find=who act=spoke").answer, named, absent)
+
+
+def test_second_ask_of_everyone_where_the_answer_names_everyone(ox):
+    got = answer(ox, "Who spoke in the first quarter, and what did they say?", "find=who to=0:22").answer
+    _has(got, [f'Ann said "{_ANN[:-1]}"', f'{BO} said "{_BO[:-1]}"', f'{CY} said "{_CY[:-1]}"'], [])
+
+
+# ==== the parts (rooms) whose figure meets a condition ====
+
+@pytest.mark.parametrize("question, measure, meets, how", [
+    ("Was there any quarter of the recording in which only one person spoke?", "people", ("only", 1), "yes"),
+    ("Was there a third in which just one speaker was heard?", "people", ("just", 1), "yes"),
+    ("In which half of the recording did only one person speak?", "people", ("only", 1), "which"),
+    ("How many quarters had a single speaker?", "people", ("only", 1), "many"),
+    ("Which third had more than three turns?", "turns", ("more than", 3), "which"),
+    ("Did any quarter have fewer than two turns?", "turns", ("fewer than", 2), "yes"),
+    ("Was there a third where exactly two people spoke?", "people", ("exactly", 2), "yes"),
+    ("Did at least two people speak in each half?", "people", ("at least", 2), "every"),
+    ("Was there a room where only Ann spoke?", "people", ("alone", 0), "yes"),
+    (f"In which quarter did nobody but {BO} speak?", "people", ("alone", 0), "which"),
+])
+def test_conditions_on_parts_are_read(question, measure, meets, how):
+    ask = asks_groups(question)
+    assert ask is not None and ask.measure == measure and ask.meets == meets, ask
+    assert (ask.many, ask.every, ask.yes_no and not ask.every) == (how == "many", how == "every", how == "yes"), ask
+
+
+@pytest.mark.parametrize("question", [
+    "Was there a quarter with no speech at all?",          # (nobody: the parts without speech)
+    "Which quarter had the most turns?",
+    "Who spoke more than twice in each half?",             # (people, not parts)
+    "Did Ann speak more than two times in the first half?",
+    "How many people spoke in the first quarter?",
+    "Was there a room where only one person spoke?",       # (rooms by their people: room_people.py)
+])
+def test_conditions_on_parts_neighbours_kept(question):
+    ask = asks_groups(question)
+    assert ask is None or ask.meets is None, ask
+
+
+@pytest.mark.parametrize("question, named, absent", [
+    ("Was there any quarter of the recording in which only one person spoke?",
+     ["Yes: the third quarter (Ann) and the last quarter (" + BO + ") had only 1 speaker",
+      "the first quarter 3 people; the second quarter 2 people; the third quarter 1 person"], []),
+    ("Was there a third of the recording in which only one person spoke?",
+     [f"Yes: the last third ({BO}) had only 1 speaker"], ["the first third ("]),
+    ("In which half of the recording did only one person speak?", ["None: no half had only 1 speaker"], []),
+    ("How many quarters had only one speaker?", ["2 of the 4 quarters had only 1 speaker"], []),
+    ("Which quarter had more than two turns?", ["The first quarter and the last quarter had more than 2 turns"],
+     ["the second quarter had"]),
+    ("Did at least two people speak in every quarter?",
+     ["No: the third quarter and the last quarter did not have at least 2 speakers"], []),
+    ("Was there a quarter where exactly three people spoke?", ["Yes: the first quarter"], []),
+    (f"Was there a quarter in which only {BO} spoke?", [f"Yes: the last quarter had only {BO} speaking"],
+     ["the third quarter had"]),
+    ("Was there a third in which only Ann spoke?", ["No: no third had only Ann speaking"], []),
+])
+def test_conditions_on_parts_answered(ox, question, named, absent):
+    _has(answer(ox, question, "find=yes act=spoke").answer, named, absent)
+
+
+def test_conditions_on_parts_are_planned():
+    assert _kind("Was there any quarter of the recording in which only one person spoke?") == "groups_part"
+    assert _kind("Was there a room where only Ann spoke?") == "groups_room"
+    assert _kind("Was there a room where only one person spoke?") == "room_people"
