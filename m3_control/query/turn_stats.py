@@ -35,13 +35,13 @@ from dataclasses import dataclass, replace
 from .execute import QueryExecutor
 from .frame import Query
 from .named_ids import named_ids
-from .phrase import REFUSAL, _cap, check, conditions, phrase
+from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
 from .robot_track import robot_time_in
 from .role_match import tally
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import seconds_word, tenths, times_word
+from .words import COUNT_WORDS, seconds_word, tenths, times_word
 
 _SECONDS_WORDS = re.compile(r"\b(?:seconds?|longer|shorter|speaking\s+time|talking\s+time|talk\s+time|speech|time)\b",
                             re.IGNORECASE)
@@ -122,6 +122,12 @@ _ONE_TURN_EACH = re.compile(r"(?:'s|’s)\s+(?:longest|shortest|first|last|secon
                             r"utterance)\b", re.IGNORECASE)
 
 
+# "the two most talkative people", "the three people who spoke most", "the top two speakers": the people ranked first
+_TOP = re.compile(r"\bthe\s+(?:top\s+)?(?P<k>two|three|four|five|[2-5])\s+(?:(?:most\s+(?:talkative|active|frequent|"
+                  r"vocal)|busiest|chattiest|top|main|leading)\s+)?(?:people|speakers|persons|talkers|voices)\b(?:\s+"
+                  r"(?:who|that)\s+(?:spoke|talked)\s+(?:the\s+)?most(?:\s+often)?)?", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class StatsAsk:
     kind: str     # difference | share | rate | covered | together | ratio | per_person | length | end | stay
@@ -132,6 +138,7 @@ class StatsAsk:
     own: bool = False               # share: of the person's own turns (speech), the part in the frame's place / window
     half: str = ""                  # share asked yes / no: "more" (than half, the majority) or "less" (than half);
     #                                 covered asked yes / no: "speech" (more speech than silence?) or "silence"
+    top: int = 0                    # share: of the ``top`` people who spoke most, together ("the two most talkative")
 
 
 def asks_stats(question: str) -> StatsAsk | None:
@@ -149,6 +156,10 @@ def asks_stats(question: str) -> StatsAsk | None:
         less = (half.group("more") or "").lower() in ("less", "fewer", "under") or bool(re.search(r"\bunder\s+half\b",
                                                                                                  plain, re.I))
         return StatsAsk("share", (people[0],), seconds=not _BY_TURNS.search(plain), half="less" if less else "more")
+    top = _TOP.search(plain)
+    if _SHARE.search(plain) and top is not None and not people:   # "what share did the two most talkative take?"
+        by_seconds = bool(_SECONDS_WORDS.search(plain)) and not re.search(r"\bturns\b", plain, re.IGNORECASE)
+        return StatsAsk("share", seconds=by_seconds, top=COUNT_WORDS.get(top.group("k").lower()) or int(top.group("k")))
     if _SHARE.search(plain) and len(people) == 1 and _OF_THE_TIME.search(plain):
         return StatsAsk("covered", (people[0],))   # "what share of the time was B talking?": of the time, not speech
     if _SHARE.search(plain) and len(people) == 1:
@@ -246,6 +257,8 @@ def _difference(executor: QueryExecutor, res: QueryResult, turns: list, ids: lis
 def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int], ask: StatsAsk,
            before_time: float | None) -> str:
     """"A took 8 of the 19 turns (42 %)." or "A spoke for 15 of the 35 seconds of speech (43 %)"."""
+    if ask.top:
+        return _top_share(res, turns, ask)
     cid, cond = ids[0], conditions(res)
     n, s = _totals(turns, cid)
     who = res.describe[cid]
@@ -265,6 +278,38 @@ def _share(executor: QueryExecutor, res: QueryResult, turns: list, ids: list[int
     pct = int(round(100 * n / len(turns)))
     res.value = (n, len(turns), pct)
     return f"{who} took {n} of the {len(turns)} turns I heard{cond} ({pct} %)."
+
+
+def _top_share(res: QueryResult, turns: list, ask: StatsAsk) -> str:
+    """"The two people who spoke most often (A 5 turns, B 3) took 8 of the 12 turns (67 %)."; a tie at the last
+    place counted said, each way."""
+    cond, k = conditions(res), {2: "two", 3: "three", 4: "four", 5: "five"}[ask.top]
+    people = list(dict.fromkeys(e.character_id for e in turns))
+    figure = {c: _totals(turns, c)[1 if ask.seconds else 0] for c in people}
+    ranked = sorted(people, key=lambda c: -round(figure[c], 2))
+    if len(ranked) < ask.top:
+        return f"I heard only {len(ranked)} {'person' if len(ranked) == 1 else 'people'} speak{cond}."
+    top, edge = ranked[:ask.top], round(figure[ranked[ask.top - 1]], 2)
+    tied = [c for c in ranked[ask.top:] if round(figure[c], 2) == edge]
+    total = sum(figure.values())
+    mine = sum(figure[c] for c in top)
+    pct = int(round(100 * mine / total)) if total else 0
+    res.events = [e for e in turns if e.character_id in top] + [e for e in turns if e.character_id not in top]
+    if ask.seconds:
+        res.value = (int(round(mine)), int(round(total)), pct)
+        res.seconds = {**res.seconds, **{-(i + 1): tenths(figure[c]) for i, c in enumerate(ranked)}}
+        each = ", ".join(f"{res.describe[c]} {seconds_word(tenths(figure[c]))}" for c in top)
+        text = f"the {k} people who spoke longest{cond} ({each}) spoke for {int(round(mine))} of the " \
+               f"{seconds_word(int(round(total)))} of speech ({pct} %)"
+    else:
+        res.value = (int(mine), len(turns), pct, *(int(figure[c]) for c in ranked))
+        each = ", ".join(f"{res.describe[c]} {times_word(int(figure[c]))}" for c in top)
+        text = f"the {k} people who spoke most often{cond} ({each}) took {int(mine)} of the {len(turns)} " \
+               f"turns ({pct} %)"
+    if tied:
+        text += f"; {_join([res.describe[c] for c in tied])} spoke as {'long' if ask.seconds else 'often'} as " \
+                f"{res.describe[top[-1]]}, a tie for that place"
+    return text + "."
 
 
 def _half(res: QueryResult, turns: list, cid: int, ask: StatsAsk) -> str:
