@@ -264,7 +264,8 @@ def answer(executor: QueryExecutor, q: Query, ask: GroupAsk, question: str,
     top = [(n, u) for n, v, u in known if round(v, 2) == best]
     res.events = [e for _, u in top for e in u] + [e for e in turns if not any(e in u for _, u in top)]
     two = len(known) == 2
-    lead = f"{_join([n for n, _ in top])} ({'a tie' if len(top) > 1 else _figure(ask, best, fine)})"
+    raw = next(v for _, v, _ in known if round(v, 2) == best)   # (said from the figure as measured, as the list is)
+    lead = f"{_join([n for n, _ in top])} ({'a tie' if len(top) > 1 else _figure(ask, raw, fine)})"
     if ask.measure in ("turns", "people", "seconds", "silence", "changes"):
         word = ("fewer" if ask.measure in ("turns", "people") else "less") if ask.least and two else \
             "more" if two else ("the fewest" if ask.measure in ("turns", "people") else "the least") if ask.least \

@@ -37,6 +37,11 @@ _GAP_FORMS = (
                rf"(?:two\s+of\s+|any\s+two\s+of\s+){_OWN}(?:turns|words|utterances)\b", re.IGNORECASE),
     re.compile(rf"{_OWN}(?:longest|biggest|largest)\s+(?:stretch\s+of\s+silence|gap|pause|silence|break)\b",
                re.IGNORECASE),
+    # "the longest stretch of time during which A did not speak", "the longest period in which B was not talking"
+    re.compile(r"\b(?:longest|biggest|largest)\s+(?:stretch|period|span|spell|time|interval|gap|while)(?:\s+of\s+time)?\s+"
+               r"(?:during\s+which|in\s+which|when|where|that|for\s+which)\b[^?]*?\b(?:did\s+not|didn't|never|was\s+not|"
+               r"wasn't|stayed|remained|was)\s+(?:speak|talk|say|speaking|talking|saying|silent|quiet)\b",
+               re.IGNORECASE),
 )
 
 

@@ -33,7 +33,8 @@ _STRETCH = re.compile(rf"\b{_TALK}\b[^?.!]*?\b(?:last|lasted|go\s+on|went\s+on|t
                       re.IGNORECASE)
 # "between the first and the last words", "from the first thing said to the last", "between the first and last words"
 _FIRST_TO_LAST = re.compile(r"\b(?:between|from)\s+the\s+(?:very\s+)?first\b[^?.!]*?\b(?:and|to|until|till)\s+"
-                            r"(?:the\s+(?:very\s+)?last\b|last\s+words\b)", re.IGNORECASE)   # (turns: turn_order's)
+                            r"(?:the\s+(?:very\s+)?last\b(?!\s+(?:turns?|sentences?|utterances?|remarks?)\b)|"
+                            r"last\s+words\b)", re.IGNORECASE)   # (turns: turn_order's, the time between two turns)
 _IN_ALL = re.compile(r"\b(?:in\s+(?:all|total)|altogether|combined|all\s+together|added\s+up)\b", re.IGNORECASE)
 
 

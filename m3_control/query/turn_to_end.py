@@ -21,7 +21,7 @@ from .turn_order import _ORD, turn_rank
 from .turn_order import _SIDE as _TURN_SIDE
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import cap, ordinal_word, seconds_word, spoke_times
+from .words import cap, ordinal_word, seconds_word, spoke_times, tenths
 
 _WHO = r"(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)"
 # "A's last turn", "the first words of A" (turn_order's two people's sides, one of them here)
@@ -42,14 +42,29 @@ _BEFORE_END = re.compile(rf"\bhow\s+(?:long|much\s+time|many\s+seconds)\s+before
                          rf"(?P<l2>last|final|first|{_ORD})\s+time)?\b", re.IGNORECASE)
 
 
+# "how many seconds passed between the last turn and the end of the recording?", "how long after the last words did
+# the recording end?", "how long was the silence at the end of the recording?": the last words to the recording's end
+# (the last input the memory holds), everyone's
+_LAST = r"the\s+(?:very\s+)?(?:last|final)\s+(?:turn|words|thing\s+(?:said|I\s+heard)|sentence|utterance|remark|" \
+    r"speech)(?:\s+(?:anyone\s+said|I\s+heard))?"
+_RECORDING = r"(?:recording|video|session|input)"
+_TAIL = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|what\s+was\s+the\s+(?:gap|time))\b"
+                   rf"[^?]*?\b(?:(?:between|from)\s+{_LAST}\s+(?:and|to|until|till)\s+the\s+(?:very\s+)?end\s+of\s+"
+                   rf"the\s+{_RECORDING}|after\s+{_LAST}\s+(?:did\s+the\s+{_RECORDING}\s+(?:end|stop|finish)|until\s+"
+                   rf"the\s+{_RECORDING}\s+(?:ended|stopped|finished))|(?:silence|quiet|pause)\s+at\s+the\s+(?:very\s+)?"
+                   rf"end\s+of\s+the\s+{_RECORDING})", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class ToEndAsk:
-    person: str
+    person: str | None     # None: everyone's last words to the end of the recording
     nth: int      # 1-based; -1 the last
 
 
 def asks_to_end(question: str) -> ToEndAsk | None:
     marked = QUOTED.sub(" QUOTED ", question)
+    if _TAIL.search(marked) and not people_in(question):
+        return ToEndAsk(None, -1)
     m = _TO_END.search(marked) or _AFTER_TURN.search(marked) or _BEFORE_END.search(marked)
     if m is None or len(people := people_in(question)) != 1:
         return None
@@ -67,6 +82,8 @@ def answer(executor: QueryExecutor, q: Query, ask: ToEndAsk, before_time: float 
     res = executor.run(prepare(q), before_time)
     if res.status != "ok":
         return phrase(res), res
+    if ask.person is None:
+        return _tail(executor, res, before_time)
     own = executor.run(replace(prepare(q), who=ask.person), before_time)
     if own.status != "ok" or "who" not in own.who:
         return phrase(own), own
@@ -99,3 +116,25 @@ def answer(executor: QueryExecutor, q: Query, ask: ToEndAsk, before_time: float 
             f"{len(after)} turn{'s' if len(after) != 1 else ''} after it.")
     problems = [p for p in check(text, res) if not p.startswith("count not in the result")]
     return (REFUSAL if problems else cap(text)), res
+
+
+def _tail(executor: QueryExecutor, res: QueryResult, before_time: float | None) -> tuple[str, QueryResult]:
+    """The time from the end of the last words heard to the end of the recording: "2.1 seconds: the last words I heard
+    (A, 01:12 to 01:14) ended 2.1 seconds before the end of the recording (01:16, the last input I hold)."."""
+    heard = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.end, e.start))
+    end = executor.store.perceived_until(before_time)
+    cond = conditions(res)
+    if not heard or end is None:
+        return f"I heard nobody speak{cond}.", res
+    last = heard[-1]
+    gap = max(0.0, end - last.end)
+    res.events = [last] + [e for e in res.events if e is not last]
+    res.value = int(round(gap))
+    res.seconds = {**res.seconds, -1: tenths(gap)}
+    res.near = []
+    said = seconds_word(tenths(gap)) if gap < 10 else seconds_word(int(round(gap)))
+    text = (f"{cap(said)}: the last words I heard{cond} ({res.describe[last.character_id]}, {res.say(last.start)} to "
+            f"{res.say(last.end)}) ended {said} before the end of the recording ({res.say(end)}, the last input I "
+            f"hold).")
+    problems = [p for p in check(text, res) if not p.startswith(("count not in the result", "time not in the result"))]
+    return (REFUSAL if problems else text), res
