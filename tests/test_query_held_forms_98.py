@@ -254,6 +254,9 @@ def test_people_of_someones_life_are_not_in_the_records(ox, question):
     ("How much time passed between the first and the last words anyone said?", "span"),     # (kept)
     ("What was the longest stretch of time during which Ann did not speak?", "person_gap"),
     ("What was the longest period in which Ann was silent?", "person_gap"),
+    ("How much silence was there at the end of the recording?", "to_end"),           # (839)
+    ("How many seconds of silence were there at the end of the recording?", "to_end"),
+    ("How much silence was there in the lab?", "stats_covered"),                      # (kept)
 ])
 def test_837_838_kinds_are_planned(question, kind):
     assert _kind(question) == kind
@@ -284,3 +287,17 @@ def test_the_best_group_is_said_as_measured(db_at):
     with seconds_meeting(db_at("rounding.db"), script=_ROUNDING) as ex:
         got = answer(ex, "In which room was the shortest silence between turns?", "find=who").answer
     _has(got, ["(1.7 seconds)", "the lab 1.7 seconds"], ["1.8 seconds"])
+
+
+# 840: "did B speak more in the garage or in the porch?" said their turns (2 and 2) only: "speak more" may mean for
+# longer, so the seconds are said beside them; "more often" stays turns. Bo: the kitchen 0:10-0:12, the office
+# 0:40-0:41.9 and 0:50-0:51.9 (the meeting of test_query_held_forms_83)
+@pytest.mark.parametrize("question, named, absent", [
+    (f"Did {BO} speak more in the kitchen or in the office?",
+     ["In the office:", "by seconds of speech, 2 seconds in the kitchen and 3.8 seconds in the office"], []),
+    (f"Did {BO} speak more often in the kitchen or in the office?", ["In the office:"], ["seconds of speech"]),
+])
+def test_speak_more_in_two_rooms_says_the_seconds_too(db_at, question, named, absent):
+    with seconds_meeting(db_at("rooms.db")) as ex:
+        got = answer(ex, question, f'find=count_times who="{_BO[:-1]}"').answer
+    _has(got, named, absent)

@@ -23,7 +23,7 @@ from .polarity import YES_NO_QUESTION
 from .result import QueryResult
 from .turn_sequence import people_in
 from .wording import QUOTED
-from .words import times_word
+from .words import seconds_word, tenths, times_word
 
 _PLACE = r"(?:the\s+|my\s+)?(?P<{}>[a-z]+(?:\s+room)?)"
 _COMPARE = r"(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|times|frequently|turns|talk|talking|speaking|" \
@@ -61,6 +61,7 @@ class PlaceCountsAsk:
     places: tuple[str, str]
     people: bool = False   # different people ("were there more people in the garden or in the office?"), not turns
     each: bool = False     # "who spoke more in the kitchen than in the lab?": every person's two counts
+    talk: bool = False     # "speak more" (not "more often"): the seconds of speech said beside the turns
 
 
 def asks_place_counts(question: str) -> PlaceCountsAsk | None:
@@ -79,7 +80,9 @@ def asks_place_counts(question: str) -> PlaceCountsAsk | None:
         if people and quotes_of(question):
             return None
         each = not quotes_of(question) and not people and bool(_EACH.match(question))
-        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b), people, each)
+        talk = not people and not re.match(r"\S+\s+(?:often|times|frequently|turns)\b", m.group(0)[m.start("word") -
+                                                                                              m.start():], re.I)
+        return PlaceCountsAsk(m.group("word").lower() in ("more", "most"), (a, b), people, each, talk)
     return None
 
 
@@ -128,6 +131,10 @@ def answer(executor: QueryExecutor, q: Query, ask: PlaceCountsAsk, question: str
     if _yes_no_first(question):   # "did A speak more in the porch than in the workshop?": yes or no first
         text = f"{'Yes' if (na > nb if ask.more else na < nb) else 'No'}. {text}"
     merged = combined(results, "counts in two places")
+    if ask.talk and who is not None and (na or nb):   # ("speak more" may mean for longer: both said)
+        sa, sb = (tenths(sum(e.end - e.start for e in r.events if e.kind == "voice")) for r in results)
+        merged.seconds = {**merged.seconds, -1: sa, -2: sb}
+        text = text[:-1] + f"; by seconds of speech, {seconds_word(sa)} in the {pa} and {seconds_word(sb)} in the {pb}."
     merged.value = (na, nb, abs(na - nb))
     merged.place_counts = {pa: na, pb: nb}
     if check(text, merged):

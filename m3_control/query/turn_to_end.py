@@ -52,7 +52,10 @@ _TAIL = re.compile(rf"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+seconds|wha
                    rf"[^?]*?\b(?:(?:between|from)\s+{_LAST}\s+(?:and|to|until|till)\s+the\s+(?:very\s+)?end\s+of\s+"
                    rf"the\s+{_RECORDING}|after\s+{_LAST}\s+(?:did\s+the\s+{_RECORDING}\s+(?:end|stop|finish)|until\s+"
                    rf"the\s+{_RECORDING}\s+(?:ended|stopped|finished))|(?:silence|quiet|pause)\s+at\s+the\s+(?:very\s+)?"
-                   rf"end\s+of\s+the\s+{_RECORDING})", re.IGNORECASE)
+                   rf"end\s+of\s+the\s+{_RECORDING})|"
+                   # "how much silence was there at the end of the recording?", "how many seconds of quiet ended it?"
+                   rf"\bhow\s+(?:much|many\s+seconds\s+of)\s+(?:silence|quiet)\b[^?]*?\b(?:at|before)\s+the\s+(?:very\s+)?"
+                   rf"end\s+of\s+the\s+{_RECORDING}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
