@@ -6739,7 +6739,33 @@ T840 = [
  "Who were the three most talkative people?",
  "What was the median length of {A}'s turns?",
 ]
-TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 841))}
+T841 = [
+ "How many people spoke fewer times than {B}?",
+ "Was {C}'s shortest turn before or after the middle of the recording?",
+ "Whose last turn came closest to the end of the recording?",
+ "How many different people spoke in the second half of the recording?",
+ "Who spoke the most times in the {R2}?",
+ "How long was it from the last words to the end of the recording?",
+ "What fraction of {C}'s speaking time was in the {R1}?",
+ "Was the longest silence in the first third or in the last third of the recording?",
+ "How many times did the speaker change in the first half of the recording?",
+ "How many turns did others take between {B}'s first and last turns?",
+ "Who was the last person to speak in the {R1}?",
+ "Who does {B} live with?",
+ "Who spoke first in the {RX}?",
+ "How many turns in the second half were shorter than two seconds?",
+ "How long did {A} speak in total in the {R2}?",
+ "Which person spoke in the fewest thirds of the recording?",
+ "How long was {C} quiet between their first and second turns?",
+ "Who spoke first after the longest silence, and what did they say?",
+ "Was there a quarter of the recording in which only one person spoke?",
+ "Did anyone speak in the {R2} after {C} last spoke there?",
+ "What share of all turns did the two most talkative people take?",
+ "Was the second turn of the recording longer than the third?",
+ "Did everyone who spoke in the second half also speak in the first half?",
+ "What is {A}'s job?",
+]
+TEMPLATES = {seed: globals()[f"T{seed}"] for seed in (*range(581, 623), *range(625, 842))}
 
 
 def main() -> None:
