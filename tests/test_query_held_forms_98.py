@@ -301,3 +301,23 @@ def test_speak_more_in_two_rooms_says_the_seconds_too(db_at, question, named, ab
     with seconds_meeting(db_at("rooms.db")) as ex:
         got = answer(ex, question, f'find=count_times who="{_BO[:-1]}"').answer
     _has(got, named, absent)
+
+
+# ==== found in 841's answers after it was asked (841's score kept) ====
+
+def test_where_one_turn_lies_is_not_where_someone_spoke():
+    assert _kind(f"Was {BO}'s shortest turn before or after the middle of the recording?") == "groups_pair"
+    assert _kind(f"Did {BO} speak before or after the middle of the recording?") == "side"      # (kept)
+
+
+@pytest.mark.parametrize("question, named, absent", [
+    # Bo 1.4 s at 0:08 (the first half), 1.5 s after
+    (f"Was {BO}'s shortest turn before or after the middle of the recording?",
+     ["In the first half (before the middle of the recording)"], []),
+    # between Bo's first (0:08) and last (1:26.2) turns: Cy, Bo, Cy, Ann, Bo, Bo: 3 of the 6 by others
+    (f"How many turns did others take between {BO}'s first and last turns?",
+     ["Others spoke 3 times between", "(6 turns in all, 3 of them by"], []),
+    (f"How many turns were there between {BO}'s first and last turns?", ["speak 6 times between"], ["Others"]),
+])
+def test_841_kinds(ox, question, named, absent):
+    _has(answer(ox, question, "find=who act=spoke").answer, named, absent)

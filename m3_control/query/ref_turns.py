@@ -123,7 +123,7 @@ class RefAsk:
     #                            count_before
     refs: tuple[dict, ...]     # each reference: its form and words
     person: str | None = None  # until / nearest: the person whose turn is looked for; between: whose turns count
-    what: str = "turns"        # between: turns | people | person | who; than: longer | shorter
+    what: str = "turns"        # between: turns | others | people | person | who; than: longer | shorter
 
 
 def _ref(m: re.Match, s: str) -> dict | None:
@@ -184,7 +184,11 @@ def asks_ref(question: str) -> RefAsk | None:
             return RefAsk("between", (a, b), bare_ref(who.group("p") or who.group("q")), "person")
         if re.search(r"\bhow\s+many\s+(?:turns|times|utterances)\b|\bhow\s+many\s+(?:people\s+)?(?:spoke|talked)\b",
                      rest, re.IGNORECASE):
-            return RefAsk("between", (a, b))
+            # "how many turns did others (other people, everyone else) take between A's first and last turns?": the
+            # turns of the people the references do not name
+            others = re.search(r"\b(?:others|other\s+(?:people|speakers|persons)|everyone\s+else|anyone\s+else|"
+                               r"the\s+rest)\b", rest, re.IGNORECASE)
+            return RefAsk("between", (a, b), what="others" if others else "turns")
         if re.search(r"^\W*who\s+(?:spoke|talked)\b|\bwho\s+(?:spoke|talked)\s*\??$", rest.strip(), re.IGNORECASE):
             return RefAsk("between", (a, b), what="who")
         return None
@@ -509,6 +513,15 @@ def _between(res: QueryResult, ask: RefAsk, turns: list, spans: list, ids: dict[
         text = f"I heard {len(people)} different {'person' if len(people) == 1 else 'people'} {span}" + \
             (f": {names}." if people else ".") if ask.what == "people" else \
             (f"{names} spoke {span}." if people else f"Nobody spoke {span}.")
+    elif ask.what == "others":   # the turns of people the references do not name
+        named = {ids[bare_ref(r["who"])] for r in (ra, rb) if r.get("who") and bare_ref(r["who"]) in ids}
+        theirs = [e for e in inside if e.character_id not in named]
+        res.events = theirs + [e for e in res.events if e not in theirs]
+        own = len(inside) - len(theirs)
+        res.value = (len(theirs), len(inside), own)
+        text = f"Others spoke {times_word(len(theirs))} {span}" + \
+            (f" ({len(inside)} turns in all, {own} of them by {_join([res.describe[c] for c in named])})" if own
+             else "") + "." if theirs else f"Nobody else spoke {span}."
     else:
         res.value = len(inside)
         turned = all(r["kind"] in ("person", "person_of", "room", "length") for r in (ra, rb))

@@ -47,7 +47,15 @@ def asks_side(question: str) -> bool:
     """The question asks on which side of one moment someone spoke or was seen ("before or after ..."), naming them
     by their words or asking about speaking / seeing (not "did he wash his hands before or after lunch?": what
     someone did is in the memories' text, not in the turn records)."""
-    return bool(_EITHER.search(question)) and bool(quotes_of(question) or act_of_question(question))
+    return bool(_EITHER.search(question)) and bool(quotes_of(question) or act_of_question(question)) and \
+        not _ONE_OF.search(question)
+
+
+# "was A's shortest turn before or after the middle?": where one turn (silence) a measure names lies, not where A
+# spoke (measure_groups: the part that holds it)
+_ONE_OF = re.compile(r"\b(?:longest|shortest|briefest|biggest)\s+(?:single\s+)?(?:turn|utterance|remark|silence|pause|"
+                     r"gap)\b[^?]*?\bbefore\s+or\s+after\s+the\s+(?:middle|halfway\s+point|half(?:way)?\s+mark)\b",
+                     re.IGNORECASE)
 
 
 def check_question(question: str) -> str:
