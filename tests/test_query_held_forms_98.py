@@ -318,6 +318,11 @@ def test_where_one_turn_lies_is_not_where_someone_spoke():
     (f"How many turns did others take between {BO}'s first and last turns?",
      ["Others spoke 3 times between", "(6 turns in all, 3 of them by"], []),
     (f"How many turns were there between {BO}'s first and last turns?", ["speak 6 times between"], ["Others"]),
+    # Cy spoke only in the first half (0:15, 0:40): the part that holds their longest turn, the other has none (839
+    # asked again had answered "I cannot compare them")
+    (f"Was {CY}'s longest turn before or after the middle of the recording?",
+     ["In the first half (before the middle of the recording): the longest turn of", "there was none in the second "
+      "half"], []),
 ])
 def test_841_kinds(ox, question, named, absent):
     _has(answer(ox, question, "find=who act=spoke").answer, named, absent)

@@ -544,6 +544,14 @@ def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
         figures.append((name if name.startswith("the ") else f"the {name}", value, used))
     res.events = [e for _, _, u in figures for e in u] + [e for e in turns if not any(e in u for _, _, u in figures)]
     what = _what(ask, who, None)
+    known = [(n, v) for n, v, _ in figures if v is not None]
+    if ask.holds and len(known) == 1:     # ("was A's longest turn before or after the middle?" of A heard once)
+        (where, v), other = known[0], next(n for n, v, _ in figures if v is None)
+        half = {"the first half": " (before the middle of the recording)",
+                "the second half": " (after the middle of the recording)"}.get(where, "")
+        res.seconds = {**res.seconds, -1: tenths(v), -3: round(v, 2)}
+        text = _cap(f"In {where}{half}: {what} was {_figure(ask, v)} in {where}; there was none in {other}.")
+        return (REFUSAL if check(text, res) else text), res
     if any(v is None for _, v, _ in figures):
         none = _join([n for n, v, _ in figures if v is None])
         return _cap(f"I cannot compare them: there were fewer than two turns in {none}."), res
