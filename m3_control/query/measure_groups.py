@@ -545,12 +545,14 @@ def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
     res.events = [e for _, _, u in figures for e in u] + [e for e in turns if not any(e in u for _, _, u in figures)]
     what = _what(ask, who, None)
     known = [(n, v) for n, v, _ in figures if v is not None]
-    if ask.holds and len(known) == 1:     # ("was A's longest turn before or after the middle?" of A heard once)
+    # "was A's longest turn in the first half or in the second?": the one turn (silence) over the whole recording
+    whole = _measure(ask, turns, [e for e in turns if counted(e)], lambda e: True, None)[0] if ask.holds else None
+    if ask.holds and len(known) == 1 and whole is not None and round(whole, 2) == round(known[0][1], 2):
+        # (of someone heard in only one of the two parts)
         (where, v), other = known[0], next(n for n, v, _ in figures if v is None)
-        half = {"the first half": " (before the middle of the recording)",
-                "the second half": " (after the middle of the recording)"}.get(where, "")
         res.seconds = {**res.seconds, -1: tenths(v), -3: round(v, 2)}
-        text = _cap(f"In {where}{half}: {what} was {_figure(ask, v)} in {where}; there was none in {other}.")
+        text = _cap(f"In {where}{_SIDE_OF_MIDDLE.get(where, '')}: {what} was {_figure(ask, v)} in {where}; there "
+                    f"was none in {other}.")
         return (REFUSAL if check(text, res) else text), res
     if any(v is None for _, v, _ in figures):
         none = _join([n for n, v, _ in figures if v is None])
@@ -572,10 +574,8 @@ def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
     else:
         each = f"{what} was {_figure(ask, va, fine)} in {na} and {_figure(ask, vb, fine)} in {nb}"
     if ask.holds:           # "was A's longest turn in the first half or in the second half?"
-        whole, _ = _measure(ask, turns, [e for e in turns if counted(e)], lambda e: True, None)
         where = (na if (va < vb if ask.least else va > vb) else nb) if va != vb else None
-        half = {"the first half": " (before the middle of the recording)",
-                "the second half": " (after the middle of the recording)"}.get(where or "", "")
+        half = _SIDE_OF_MIDDLE.get(where or "", "")
         if whole is not None and round(whole, 2) not in (va, vb):     # (in a part the question did not name)
             res.seconds = {**res.seconds, -5: tenths(whole), -6: round(whole, 2)}
             text = f"In neither: {what} was {_figure(ask, whole, fine)}, in another part; {each}."
@@ -592,6 +592,9 @@ def _pair(executor: QueryExecutor, res: QueryResult, ask: GroupAsk, turns: list,
     return (REFUSAL if check(text, res) else text), res
 
 
+# the halves as the middle of the recording divides them (said beside a half that holds a turn or silence)
+_SIDE_OF_MIDDLE = {"the first half": " (before the middle of the recording)",
+                   "the second half": " (after the middle of the recording)"}
 # which of two: "more (fewer) in the second half"; the rest "longer (shorter)"
 _WORDS = {"turns": ("more", "fewer"), "people": ("more", "fewer"), "changes": ("more often", "less often"),
           "seconds": ("more", "less"), "silence": ("more", "less")}
