@@ -22,7 +22,8 @@ _ALSO = re.compile(
     r"|where\s+(?:was\s+I|were\s+we|did\s+I\s+hear\s+(?:it|that|them|him|her))(?:\s+(?:then|at\s+the\s+time))?"
     r"|where(?:\s+(?:was\s+that|were\s+they|was\s+(?:he|she)|did\s+(?:they|he|she)(?:\s+\w+)?))?"
     r"|(?:in\s+)?(?:which|what)\s+(?:rooms?|places?)(?:\s+(?:was\s+that|were\s+they|did\s+(?:they|he|she)"
-    r"(?:\s+\w+)?))?"
+    r"(?:\s+\w+)?|(?:was\s+I|were\s+we)(?:\s+(?:in|at))?(?:\s+(?:then|at\s+the\s+time|at\s+that\s+(?:time|"
+    r"moment)))?))?"
     r"|how\s+many\s+times(?:\s+(?:each|did\s+(?:they|he|she|each)(?:\s+\w+)?))?|how\s+often"
     r"|what\s+did\s+(?:they|he|she)\s+say|what\s+(?:was|were)\s+(?:said|their\s+words)"
     r"|who\s+(?:said|says|spoke|uttered)\s+(?:it|that|them|those(?:\s+words)?|this)|whose\s+(?:was\s+it|was\s+that|"
@@ -40,7 +41,8 @@ def split(question: str) -> tuple[str | None, str]:
     ask = m.group("ask").lower()
     if ask.startswith(("who", "by whom")):   # "what was said last, and who said it (whose was it)?"
         return "who", question[:m.start()].rstrip(" ,") + "?"
-    if re.match(r"where\s+(?:was\s+i|were\s+we|did\s+i)\b", ask):   # the robot's place at those moments
+    if re.match(r"where\s+(?:was\s+i|were\s+we|did\s+i)\b|(?:in\s+)?(?:which|what)\s+(?:room|place)s?\s+(?:was\s+i|"
+                r"were\s+we)\b", ask):   # the robot's place at those moments
         return "where_me", question[:m.start()].rstrip(" ,") + "?"
     kind = "what" if ask.startswith("what did") or ask.startswith("what w") else \
         "where" if re.match(r"(?:in\s+)?(?:which|what)\s+(?:room|place)", ask) or ask.startswith("where") else \
@@ -102,8 +104,9 @@ def answer(kind: str, res: QueryResult, ex: QueryExecutor, said: str = "") -> st
     for p in people:
         d = res.describe.get(p.character_id, p.description)
         voice = [e for e in p.events if e.kind == "voice"]
-        if kind in ("what", "when") and _one_turn(res) and voice:
-            # "who spoke first in the lab, and what did they say?": the words (time) of that first turn only
+        if kind in ("what", "when", "where", "where_me") and _one_turn(res) and voice:
+            # "who spoke first in the lab, and what did they say?": the words (time, place, the robot's place) of
+            # that first turn only
             voice = [voice[0] if res.query.pick == "first" else voice[-1]]
             p = replace(p, events=voice)
         if kind == "times":

@@ -72,6 +72,14 @@ _ONLY_HALF = re.compile(r"\bonly\b[^?]*?\b(?:in|during)\s+(?:the\s+)?(?P<h>first
                         re.IGNORECASE)
 
 
+# "did anyone speak in the first half but not in the second half?", "who spoke during the second half and never in
+# the first?": in one half, not in the other
+_HALF_NOT = re.compile(r"\b(?:in|during)\s+(?:the\s+)?(?P<h>first|earlier|second|last|later|latter)\s+half\b(?:\s+of\s+"
+                       r"(?:the\s+)?(?:recording|video|conversation|session|scene|time))?\s*,?\s+(?:but|and|yet)\s+"
+                       r"(?:never|not|did\s+not|didn't)\s+(?:speak\s+|talk\s+)?(?:in|during)\s+(?:the\s+)?(?:first|earlier|"
+                       r"second|last|later|latter|other)(?:\s+(?:half|one))?\b", re.IGNORECASE)
+
+
 def _condition(words: str) -> Condition | None:
     w = " ".join(words.split())
     m = re.match(r"(?i)in\s+(?:the\s+|my\s+)?(?P<place>.+)$", w)
@@ -92,9 +100,9 @@ def asks_both(question: str) -> BothAsk | None:
         return BothAsk(Condition("in the first minute"), Condition("in the last minute"), minutes=True)
     if _HALVES.search(question):
         return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True)
-    m = _ONLY_HALF.search(QUOTED.sub(" quoted ", question))
+    m = _ONLY_HALF.search(QUOTED.sub(" quoted ", question)) or _HALF_NOT.search(QUOTED.sub(" quoted ", question))
     if m is not None:
-        later = (m.group("h") or m.group("h2")).lower() not in ("first", "earlier")
+        later = (m.group("h") or m.groupdict().get("h2")).lower() not in ("first", "earlier")
         return BothAsk(Condition("in the first half"), Condition("in the second half"), halves=True, negated=True,
                        later=later)
     m = _BUT_NOT.search(QUOTED.sub(" quoted ", question))

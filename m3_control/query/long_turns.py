@@ -1,5 +1,7 @@
 """Whether any turn was longer (shorter) than a length: "was any turn in the porch longer than two seconds?", "did any
-turn in the workshop last more than two seconds?" (how many were: the frame's ``by=turn times>N``).
+turn in the workshop last more than two seconds?" (how many were: the frame's ``by=turn times>N``), and whether the
+longest (shortest) turn was: "was the shortest turn shorter than one second?" (any turn shorter), "was the shortest
+turn longer than one second?" (every turn longer: the shortest said).
 
 One frame selects the voice turns in the frame's place and window (:func:`.turn_gaps.prepare`: no window the question
 does not say); a turn's length is its detected speech, start to end. The answer says yes with the turns that meet it,
@@ -25,18 +27,30 @@ _THAN = rf"(?:(?P<cmp>longer|shorter|more|less|under|over)\s+(?:than\s+)?(?P<n>{
 _ANY = re.compile(rf"^\W*(?:was|were|did|is)\s+(?:there\s+)?(?:any|a|some)\s+(?:single\s+)?{_TURN}\b[^?]*?"
                   rf"\b(?:last(?:ed)?\s+|take\s+|took\s+)?{_THAN}", re.IGNORECASE)
 
+# "was the shortest turn shorter than one second?", "was the longest sentence longer than 3 seconds?"
+_EXTREME = re.compile(rf"^\W*(?:was|is)\s+the\s+(?:very\s+)?(?P<w>longest|shortest|briefest)\s+(?:single\s+)?{_TURN}\b"
+                      rf"[^?]*?\b(?:last(?:ed)?\s+|take\s+|took\s+)?{_THAN}", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class LongTurnsAsk:
     seconds: float
     longer: bool      # longer than N (else shorter)
+    extreme: str = ""  # "longest" / "shortest": that one turn against the length (its opposite side: every turn's)
 
 
 def asks_long_turns(question: str) -> LongTurnsAsk | None:
     if people_in(question):
         return None
     m = _ANY.match(question)     # (how many turns were longer than N: the frame's by=turn times>N)
-    if m is None or (n := time_of(m.group("n"))) is None:
+    if m is None:
+        m = _EXTREME.match(question)
+        if m is None or (n := time_of(m.group("n"))) is None:
+            return None
+        longer = m.group("cmp").lower() in ("longer", "more", "over")
+        longest = m.group("w").lower() == "longest"
+        return LongTurnsAsk(n, longer, "" if longer == longest else "longest" if longest else "shortest")
+    if (n := time_of(m.group("n"))) is None:
         return None
     return LongTurnsAsk(n, m.group("cmp").lower() in ("longer", "more", "over"))
 
@@ -61,6 +75,13 @@ def answer(executor: QueryExecutor, q: Query, ask: LongTurnsAsk, before_time: fl
 
     res.seconds = {**res.seconds, -1: tenths(ask.seconds), **{-2 - i: tenths(length[e]) for i, e in enumerate(turns)}}
     res.steps.append({"step": f"turns {word} than {limit}", "turns": len(hits)})
+    if ask.extreme:      # "was the shortest turn longer than 1 second?": that turn, whatever the others were
+        e = (max if ask.extreme == "longest" else min)(turns, key=lambda x: length[x])
+        res.events = [e] + [x for x in res.events if x is not e]
+        yes = e in hits
+        text = f"{'Yes' if yes else 'No'}: the {ask.extreme} of the {len(turns)} turns{cond} was {shown(e)} " \
+            f"({res.describe[e.character_id]} at {res.say(e.start)}), {'' if yes else 'not '}{word} than {limit}."
+        return (REFUSAL if check(text, res) else text), res
     if not hits:
         e = (max if ask.longer else min)(turns, key=lambda x: length[x])
         res.events = [e] + [x for x in res.events if x is not e]

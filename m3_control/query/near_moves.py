@@ -1,7 +1,11 @@
 """Turns placed against a move of the robot's: "which turn came closest to the moment I entered the garage?",
 "which turn began nearest to the moment I got to the hallway?" (``nearest``), and "how much time passed between my
 arrival in the hallway and the last turn I heard?", "how long after I arrived in the library was the last turn?"
-(``to_last``: from the arrival to the last words heard after it; "there" or "in the <room>": the last in that stay).
+(``to_last``: from the arrival to the last words heard after it; "there" or "in the <room>": the last in that stay),
+and "was anyone talking when I entered the library?", "who was speaking when I left the office?", "was A talking when I
+arrived in the porch?" (``during``: the turns going on at that moment, from the speaking's start, 0.4 s before it was
+detected, to its end; none: the turns just before and after it, and how far, "not at that moment" where one of them
+came within the window :mod:`.moves` gives such a move).
 
 The move is the robot's pose track (:func:`.robot_track.visits`): an arrival is the start of a stay, a departure
 its end. One frame selects everyone's voice turns. The answer names the turn, who said it, when, and how far it
@@ -14,11 +18,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from m3_memory.people import began as speech_began
+
 from .execute import QueryExecutor
 from .frame import Query
+from .moves import MOVE_AFTER_S, MOVE_BEFORE_S
+from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, check, phrase
 from .result import QueryResult
 from .robot_track import arrivals, room_named, visits
+from .turn_sequence import people_in
 from .words import HOW_LONG, seconds_word, tenths, the_place
 
 _ROOM = r"(?:the\s+|my\s+|our\s+)?(?P<room>[a-z]+(?:\s+room)?)"
@@ -38,6 +47,13 @@ _TURN = re.compile(r"^\W*(?:which|what|whose|who)\b[^?]*?\b(?:turn|words?|senten
                    r"person|voice|said|spoke|talked|came|began|started)\b", re.IGNORECASE)
 _TO_LAST = re.compile(rf"^\W*(?:for\s+)?{HOW_LONG}\b[^?]*?\b(?:between|after|since|from)\s+{_MOVE}\b(?P<rest>[^?]*)",
                       re.IGNORECASE)
+# "was anyone talking when I entered the library?", "who was speaking as I left the office?", "was A still talking
+# at the moment I arrived in the porch?"
+_DURING = re.compile(r"^\W*(?:(?:was|were|is)\s+(?P<who>anyone|anybody|someone|somebody|any\s+one|people|[^?]*?)\s+"
+                     r"(?:still\s+|already\s+)?|who\s+was\s+(?:still\s+|already\s+)?)(?:talking|speaking|saying\s+"
+                     r"(?:something|anything)|in\s+the\s+middle\s+of\s+(?:a\s+)?(?:turn|sentence))\s+(?:right\s+|just\s+)?"
+                     rf"(?:when|as|while|at\s+the\s+(?:moment|time|instant)(?:\s+(?:when|that))?|the\s+moment)\s+{_MOVE}\b",
+                     re.IGNORECASE)
 _LAST = re.compile(r"\b(?:the\s+)?(?:very\s+)?(?:last|final)\s+(?:turn|words?|sentence|thing\s+(?:said|I\s+heard)|"
                    r"voice|remark|utterance|time\s+(?:someone|anyone|somebody)\s+(?:spoke|talked))\b", re.IGNORECASE)
 _THERE = re.compile(r"\b(?:there|in\s+(?:that|this)\s+room|in\s+the\s+(?P<room>[a-z]+))\b", re.IGNORECASE)
@@ -45,15 +61,26 @@ _THERE = re.compile(r"\b(?:there|in\s+(?:that|this)\s+room|in\s+the\s+(?P<room>[
 
 @dataclass(frozen=True)
 class NearMoveAsk:
-    kind: str          # nearest | to_last
+    kind: str          # nearest | to_last | during
     leave: bool        # the move is a departure (else an arrival)
     room: str          # as the question writes it ("hallway did")
     by_start: bool = False     # nearest: by the turn's start ("began nearest"), else its nearer end
     in_stay: bool = False      # to_last: the last turn of that stay ("there"), else the last heard
     middle: bool = False       # nearest: the middle of the robot's (first) stay in the room, not a move
+    person: str | None = None  # during: the one person asked about (else anyone)
+    yes_no: bool = False       # during: "was anyone talking ...?" (else "who was talking ...?")
 
 
 def asks_near_move(question: str) -> NearMoveAsk | None:
+    m = _DURING.search(question)
+    if m is not None:
+        people = people_in(question)
+        who = (m.group("who") or "").strip().lower()
+        if len(people) > 1 or who and not people and who not in ("anyone", "anybody", "someone", "somebody",
+                                                                   "any one", "people"):
+            return None     # ("was the person I met talking when ...": not a person the question names by words)
+        return NearMoveAsk("during", bool(m.group("leave")), m.group("room"), person=people[0] if people else None,
+                           yes_no=m.group("who") is not None)
     m = _MIDDLE.search(question)
     if m is not None and _TURN.match(question):
         return NearMoveAsk("nearest", False, m.group("room"), middle=True,
@@ -78,8 +105,8 @@ def prepare(q: Query) -> Query:
 
 
 def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: float | None) -> tuple[str, QueryResult]:
-    res = executor.run(prepare(q), before_time)
-    if res.status != "ok":
+    res, ids = scope_and_people(executor, prepare(q), [ask.person] if ask.person else [], before_time)
+    if ids is None:
         return phrase(res), res
     track = visits(executor.store, res.now)
     room = room_named((s[0] for s in track), ask.room) or ask.room.lower().split()[0]
@@ -111,6 +138,8 @@ def answer(executor: QueryExecutor, q: Query, ask: NearMoveAsk, before_time: flo
         return "I heard nobody.", res
     if ask.kind == "nearest":
         return _nearest(res, turns, t, moved, ask.by_start)
+    if ask.kind == "during":
+        return _during(res, [e for e in turns if not ids or e.character_id == ids[0]], t, moved, ask)
     end = stay[2] if ask.in_stay and stay[2] is not None else float("inf")
     after = [e for e in turns if t <= e.start < end]
     if not after:
@@ -153,6 +182,44 @@ def _nearest(res: QueryResult, turns: list, t: float, moved: str, by_start: bool
     if len(top) > 1:
         text = f"Two turns were as near: {text}"
     return (REFUSAL if check(text, res) else text), res
+
+
+def _during(res: QueryResult, turns: list, t: float, moved: str, ask: NearMoveAsk) -> tuple[str, QueryResult]:
+    """The turns going on at the move (their speaking began at or before it and had not ended), else the turns just
+    before and just after it and how far they were."""
+    on = [e for e in turns if speech_began(e) <= t <= e.end]
+    who = res.describe[turns[0].character_id] if ask.person and turns else "anyone" if ask.yes_no else "nobody"
+    if ask.person and not turns:
+        return _cap(f"No: I never heard {ask.person} speak."), res
+    at = f"{moved} ({res.say(t)})"
+    res.steps.append({"step": f"the turns going on when {moved}", "turns": len(on)})
+    if on:
+        res.events = on + [x for x in res.events if x not in on]
+        each = "; ".join(f"{_who_said(res, e)}, from {res.say(e.start)} to {res.say(e.end)}" for e in on)
+        text = f"{'Yes: ' if ask.yes_no else ''}{each}: speaking when {at}."
+        return (REFUSAL if check(_cap(text), res) else _cap(text)), res
+    before = [e for e in turns if e.end < t]
+    after = [e for e in turns if speech_began(e) > t]
+    near = ([before[-1]] if before else []) + ([after[0]] if after else [])
+    res.events = near + [x for x in res.events if x not in near]
+    res.seconds = {**res.seconds, -1: tenths(t - before[-1].end) if before else 0.0,
+                   -2: tenths(after[0].start - t) if after else 0.0}
+    def said(e) -> str:  # noqa: ANN001
+        return "" if ask.person else f"{_who_said(res, e)}, "      # (their own turns: who said them is known)
+
+    last, then = ("their last turn", "their next") if ask.person else ("the last turn", "the next")
+    sides = ([f"{last} before it ended {seconds_word(tenths(t - before[-1].end))} earlier "
+              f"({said(before[-1])}{res.say(before[-1].start)}-{res.say(before[-1].end)})"] if before else []) + \
+        ([f"{then} began {seconds_word(tenths(after[0].start - t))} after ({said(after[0])}at "
+          f"{res.say(after[0].start)})"] if after else [])
+    nobody = f"{who} was not speaking" if ask.person else "nobody was speaking"
+    # speech within moves.py's window around the move ("when I arrived": an arrival is no sharp moment): not a plain
+    # no, the turn that came that close is the answer's first words
+    close = bool(after and after[0].start - t <= (MOVE_BEFORE_S if ask.leave else MOVE_AFTER_S) or
+                 before and t - before[-1].end <= (MOVE_AFTER_S if ask.leave else MOVE_BEFORE_S))
+    lead = ("Not at that moment: " if close else "No: ") if ask.yes_no else ""
+    text = f"{lead}{nobody} when {at}" + (f"; {', and '.join(sides)}" if sides else "") + "."
+    return (REFUSAL if check(_cap(text), res) else _cap(text)), res
 
 
 def _who_said(res: QueryResult, e) -> str:  # noqa: ANN001

@@ -19,6 +19,7 @@
 - ``room_tallies_mean`` / ``room_tallies_same``: turns per room on average, people who spoke as often in two rooms
   (:mod:`.room_tallies`)
 - ``long_turns``: turns against a length, how many or whether any (:mod:`.long_turns`)
+- ``mentions``: colours, numbers or letters mentioned in the turns' words (:mod:`.mentions`)
 - ``only_speaker``: whether one person was the only one heard in a place or window (:mod:`.only_speaker`)
 - ``runs_without`` / ``runs_alternate`` / ``runs_than_before``: the longest run of turns without one person, the
   longest back-and-forth of two, turns longer than the one before (:mod:`.turn_runs`)
@@ -28,7 +29,8 @@
   longest turn was in a room (:mod:`.length_limits`)
 - ``neighbours``: the turns right before and right after one person's turn, asked at once (:mod:`.turn_neighbours`)
 - ``count_relation``: one person's turns (seconds) against a multiple of another's, or against everyone else's
-  together (:mod:`.count_relations`)
+  together (:mod:`.count_relations`); ``count_between``: the people whose turns (seconds) lie between two others'
+  (:mod:`.count_between`)
 - ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`);
   ``heard_earlier``: whether a room's first (n-th, last) turn came from someone heard before it (:mod:`.heard_earlier`)
 - ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
@@ -120,6 +122,7 @@ from . import (
     before_move,
     both_conditions,
     choice,
+    count_between,
     count_relations,
     each_room,
     each_turn_next,
@@ -134,6 +137,7 @@ from . import (
     listed_people,
     long_turns,
     measure_groups,
+    mentions,
     minutes_spoken,
     moods,
     near_moves,
@@ -291,6 +295,10 @@ def plan_for(question: str) -> Plan | None:
     if neighbours is not None:
         return Plan("neighbours", lambda ex, q, t: turn_neighbours.answer(ex, q, neighbours, t),
                     prepare=turn_neighbours.prepare)
+    between = count_between.asks_between(question)
+    if between is not None:
+        return Plan("count_between", lambda ex, q, t: count_between.answer(ex, q, between, t),
+                    prepare=count_between.prepare)
     relation = count_relations.asks_count_relation(question)
     if relation is not None:
         return Plan("count_relation", lambda ex, q, t: count_relations.answer(ex, q, relation, t),
@@ -308,6 +316,9 @@ def plan_for(question: str) -> Plan | None:
     if tallies is not None:
         return Plan(f"room_tallies_{tallies.kind}", lambda ex, q, t: room_tallies.answer(ex, q, tallies, t),
                     prepare=room_tallies.prepare, people_from_question=False)
+    mentioned = mentions.asks_mentions(question)
+    if mentioned is not None:
+        return Plan("mentions", lambda ex, q, t: mentions.answer(ex, q, mentioned, t), prepare=mentions.prepare)
     against = long_turns.asks_long_turns(question)
     if against is not None:
         return Plan("long_turns", lambda ex, q, t: long_turns.answer(ex, q, against, t),

@@ -108,7 +108,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object,
         if t is not None and q.at is None:
             moved.append(f"place={q.place!r} is a time")
             q = replace(q, place=None, at=mss(t))
-        elif key in _ANYWHERE:
+        elif key in _ANYWHERE and key not in names:
             moved.append(f"place={q.place!r} is no place")
             q = replace(q, place=None)
         elif key not in names:
@@ -155,4 +155,7 @@ def repair(q: Query, place_names: list[str], said_by_someone: object,
     return q, moved
 
 
-_ANYWHERE = frozenset({"any", "anywhere", "everywhere", "all", "any place", "all places", "somewhere"})
+_ANYWHERE = frozenset({"any", "anywhere", "everywhere", "all", "any place", "all places", "somewhere",
+                       # "who spoke last in the recording?": the whole of it, not a room
+                       "recording", "whole recording", "entire recording", "conversation", "whole conversation",
+                       "video", "session"})

@@ -25,7 +25,7 @@ from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .word_counts import words_one_turn, words_ranked
+from .word_counts import word_form, wordiest_turn, words_mean, words_of_turn, words_one_turn, words_ranked
 from .wording import QUOTED
 from .words import AMOUNT, WHERE_ASKED, ordinal_word, the_place, times_word
 
@@ -65,11 +65,13 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 @dataclass(frozen=True)
 class SentenceAsk:
     kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
-    #             by_person | most_words | fewest_words | word_count | count_over | count_under | nth_length
+    #             by_person | most_words | fewest_words | word_count | count_over | count_under | nth_length |
+    #             word_mean
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
     who: str | None = None  # over: the one person the question asks it of (their words or name), else everyone
-    nth: str = ""           # nth_length: each person's "first" (or "last") turn compared
+    nth: str = ""           # nth_length: each person's "first" (or "last") turn compared; word_count: the turn
+    #                         counted ("first", "last", "longest"...); most_words / fewest_words: "turn" (the turn)
     rank: int = 1           # longest / shortest: "the second longest turn" is 2
     per_turn: bool = False  # most_words / fewest_words: words per turn on average, not in all
     single: bool = False    # most_words / fewest_words: in one turn (each person's wordiest), not in all
@@ -175,6 +177,9 @@ def asks_sentences(question: str) -> SentenceAsk | None:
         return SentenceAsk("by_person", "")
     if _SAME_AS.search(question) and len(quotes_of(question)) == 1:
         return SentenceAsk("same_as", "")
+    words = word_form(question)
+    if words is not None:
+        return SentenceAsk(**{"said": "", **words})
     if _WORD_COUNT.search(question):
         return SentenceAsk("word_count", "")
     m = _COUNT_AVERAGE.search(question)
@@ -304,6 +309,12 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
+    if ask.kind in ("most_words", "fewest_words") and ask.nth == "turn":
+        return wordiest_turn(res, turns, ask.kind == "most_words", where)
+    if ask.kind == "word_mean":
+        return words_mean(res, turns, where)
+    if ask.kind == "word_count" and ask.nth:
+        return words_of_turn(res, turns, ask.nth, where, bool(frame.who))
     if ask.kind in ("most_words", "fewest_words") and ask.single:
         return words_one_turn(res, turns, ask.kind == "most_words", where)
     if ask.kind in ("most_words", "fewest_words"):

@@ -1,6 +1,8 @@
-"""People by the words they said, as speech recognition heard them: "who said the most words?", "... per turn on
-average?", "who said the most words in a single turn?" (each person's wordiest turn). Called by :mod:`.sentences`
-with the voice turns of its frame."""
+"""Turns and people measured in words, as speech recognition heard them: "who said the most words?", "... per turn on
+average?", "who said the most words in a single turn?" (each person's wordiest turn), "who said the longest sentence,
+counted in words?", "which turn had the most words?", "which of A's turns had the fewest words?", "how many words did
+A say in their first turn?", "what was the average number of words per turn?". Read by :func:`word_form`, answered
+by :mod:`.sentences` with the voice turns of its frame."""
 
 from __future__ import annotations
 
@@ -8,7 +10,54 @@ import re
 
 from .phrase import REFUSAL, _cap, _join, check
 from .result import QueryResult
+from .turn_sequence import people_in
+from .wording import QUOTED
 from .words import tenths
+
+_LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\b", re.IGNORECASE)
+# "how many words did A say in their first turn?", "how many words were in the longest turn?" (quotes masked)
+_WORDS_OF_TURN = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|was|are|had|has|does)\b[^?]*?"
+                            r"(?P<tail>\bin\s+(?:(?:their|his|her|its|the|[^?\s]+(?:'s|’s))\s+)?(?:very\s+)?"
+                            r"(?P<which>first|second|third|last|final|longest|shortest)\s+(?:single\s+)?(?:turn|sentence|"
+                            r"utterance|remark)\b)", re.IGNORECASE)
+# "who said the longest sentence, counted in words?", "which turn was the shortest in words?"
+_IN_WORDS = re.compile(r"\b(?:counted|measured)?\s*(?:in|by)\s+(?:(?:the\s+)?number\s+of\s+)?words\b|"
+                       r"\bby\s+word\s+count\b|\bin\s+terms\s+of\s+words\b", re.IGNORECASE)
+# "which turn had the most words, and who said it?", "which of A's turns had the fewest words?"
+_WHICH_TURN = re.compile(r"^\W*(?:which|what)\s+(?:(?:single\s+|one\s+)?(?:turn|sentence|utterance|remark|line|thing\s+"
+                         r"said)|of\s+[^?]*?(?:'s|’s)\s+(?:turns|sentences|utterances|remarks))\b", re.IGNORECASE)
+_MOST_WORDS = re.compile(r"\b(?P<which>most|fewest|least)\s+(?:number\s+of\s+)?words\b", re.IGNORECASE)
+# "what was the average number of words per turn?", "how many words per turn on average?"
+_WORDS_MEAN = re.compile(r"\baverage\s+(?:number\s+of\s+)?words\s+(?:per|in\s+(?:a|each|one))\s+(?:turn|sentence|"
+                         r"utterance)\b|\bwords\s+(?:per|in\s+(?:a|each))\s+(?:turn|sentence|utterance)\s+on\s+"
+                         r"(?:the\s+)?average\b|\baverage\s+(?:turn|sentence|utterance)\s+length\s+in\s+words\b",
+                         re.IGNORECASE)
+
+
+def word_form(question: str) -> dict | None:
+    """The fields of :class:`.sentences.SentenceAsk` of a question measuring turns in words (None: another form):
+    one picked turn's words, the turn with the most (fewest) words, the words per turn on average, a sentence's length
+    "counted in words"."""
+    marked = QUOTED.sub(" \x00 ", question)
+    people = people_in(question)
+    who = people[0] if len(people) == 1 else None
+    m = _WORDS_OF_TURN.search(marked)
+    if m is not None:
+        which = {"final": "last"}.get(m.group("which").lower(), m.group("which").lower())
+        return {"kind": "word_count", "nth": which, "who": who, "said": m.group("tail")}   # (no place)
+    if _WORDS_MEAN.search(marked) and not re.match(r"^\W*(?:who|whose|which\s+(?:person|speaker))\b", marked,
+                                                   re.IGNORECASE):
+        return {"kind": "word_mean", "who": who}
+    length = _LENGTH.search(marked)
+    most = _MOST_WORDS.search(marked)
+    if (_IN_WORDS.search(marked) and length is not None) or (_WHICH_TURN.match(marked) and most is not None):
+        more = (most.group("which").lower() == "most") if most is not None and not _IN_WORDS.search(marked) else \
+            length.group("which").lower() in ("longest", "longer")  # type: ignore[union-attr]
+        kind = "most_words" if more else "fewest_words"
+        if _WHICH_TURN.match(marked):      # the turn itself, whoever said it
+            return {"kind": kind, "nth": "turn", "single": True, "who": who}
+        return {"kind": kind, "single": True}
+    return None
 
 
 def words_ranked(res: QueryResult, turns: list, most: bool, where: str,
@@ -81,4 +130,72 @@ def words_one_turn(res: QueryResult, turns: list, most: bool, where: str) -> tup
     then = "; then " + ", ".join(f"{res.describe[c]} {count[c]}" for c in rest) if rest else ""
     text = f"{_cap(_join([res.describe[c] for c in top]))} said the {word} words in a single turn{where}: {best}" \
         f"{' each' if len(top) > 1 else ''}, as I heard them ({'; '.join(turn(c) for c in top)}){then}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def words_in(e: object) -> int:
+    """A turn's words as speech recognition heard them."""
+    return len(re.findall(r"[\w']+", e.text))  # type: ignore[attr-defined]
+
+
+def _quote(res: QueryResult, e: object) -> str:
+    return f'{res.describe[e.character_id]} at {res.say(e.start)}: "{e.text.strip().rstrip(".!?")}"'  # type: ignore
+
+
+_PICKS = {"first": 0, "second": 1, "third": 2, "last": -1, "final": -1}
+
+
+def words_of_turn(res: QueryResult, turns: list, which: str, where: str, person: bool) -> tuple[str, QueryResult]:
+    """The words of one turn the question picks ("in their first turn", "in the last turn", "in their longest turn":
+    by its place in time or its length), as speech recognition heard them."""
+    if which in ("longest", "shortest"):
+        e = (max if which == "longest" else min)(turns, key=lambda x: x.end - x.start)
+    elif _PICKS.get(which, 0) < len(turns) and -_PICKS.get(which, 0) <= len(turns):
+        e = turns[_PICKS.get(which, 0)]
+    else:
+        return f"I heard only {len(turns)} turn{'s' if len(turns) != 1 else ''}{where}: there was no {which} one.", res
+    n = words_in(e)
+    res.events = [e] + [x for x in res.events if x is not e]
+    res.value = (n,)
+    res.steps.append({"step": f"the {which} turn's words", "turn": e.id, "words": n})
+    words = f"{n} word{'s' if n != 1 else ''}"
+    if person:
+        said = e.text.strip().rstrip(".!?")  # type: ignore[attr-defined]
+        text = _cap(f"{res.describe[e.character_id]} said {words} in their {which} turn{where}, as I heard them "
+                    f"({res.say(e.start)}: \"{said}\").")
+    else:
+        text = _cap(f"{words}, as I heard them, in the {which} turn{where} ({_quote(res, e)}).")
+    return (REFUSAL if check(text, res) else text), res
+
+
+def wordiest_turn(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, QueryResult]:
+    """"Which turn had the most words?": the turn (turns, tied) with the most (fewest) words, who said it and when."""
+    best = (max if most else min)(words_in(e) for e in turns)
+    top = [e for e in turns if words_in(e) == best]
+    res.events = top + [x for x in res.events if x not in top]
+    res.value = tuple(sorted({words_in(e) for e in turns}))
+    res.steps.append({"step": f"the turn with the {'most' if most else 'fewest'} words", "words": best,
+                      "tied": len(top)})
+    word = "most" if most else "fewest"
+    if len(top) == 1:
+        text = f"The turn with the {word} words{where} was {_quote(res, top[0])} ({best} words, as I heard them)."
+    else:
+        text = f"{len(top)} turns{where} had the {word} words, {best} each, as I heard them: " \
+            f"{'; '.join(_quote(res, e) for e in top)}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+def words_mean(res: QueryResult, turns: list, where: str) -> tuple[str, QueryResult]:
+    """"What was the average number of words per turn?": over every turn, each person's beside it."""
+    total = sum(words_in(e) for e in turns)
+    mean = tenths(total / len(turns))
+    count: dict[int, list[int]] = {}
+    for e in turns:
+        count.setdefault(e.character_id, []).append(words_in(e))
+    res.value = tuple(sorted({total, len(turns), *(sum(v) for v in count.values()), *(len(v) for v in count.values())}))
+    res.seconds = {**res.seconds, -1: mean, **{-2 - i: tenths(sum(v) / len(v)) for i, v in enumerate(count.values())}}
+    res.steps.append({"step": "words per turn", "words": total, "turns": len(turns)})
+    each = "; ".join(f"{res.describe[c]} {tenths(sum(v) / len(v))} ({sum(v)} in {len(v)})" for c, v in count.items())
+    text = f"{mean} words per turn on average{where}, as I heard them ({total} words in {len(turns)} turns); " \
+        f"person by person: {each}."
     return (REFUSAL if check(text, res) else text), res
