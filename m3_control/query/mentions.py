@@ -2,11 +2,12 @@
 number mentioned?", "did anyone mention a letter of the alphabet in the hallway?", "who mentioned a colour first?",
 "what numbers did A mention?".
 
-A kind is a small closed vocabulary: colours (the common colour words), numbers (digits, number words) and letters
-(a single letter said on its own, "X" of "X4"; not the words "a" and "I"). The words are the turns' transcripts as
-speech recognition heard them ("bin red" heard as "been read" mentions no colour, and the answer says it counts what
-it heard). One frame selects the voice turns in the question's place, window and person; code finds the words.
-The answer names each word, how often, and the turns it was heard in, checked against that result.
+A kind is a small closed vocabulary, :mod:`.said_about`'s: colours (the common colour words), numbers (digits,
+number words) and letters (a single letter said on its own, "X" of "X4"; not the words "a" and "I"). The words are
+the turns' transcripts as speech recognition heard them, read as said_about reads them: a word that sounds like one
+of the kind counts, and the answer says so ("been read" is heard as "read", which sounds like red). One frame
+selects the voice turns in the question's place, window and person; code finds the words. The answer names each word,
+how often, and the first turn it was heard in, checked against that result.
 """
 
 from __future__ import annotations
@@ -18,15 +19,10 @@ from .execute import QueryExecutor
 from .frame import Query, voice_turns
 from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .result import QueryResult
+from .said_about import _CLASSES, _in_order, heard_as
 from .wording import QUOTED
 from .words import times_word
 
-_COLOURS = frozenset(("red", "blue", "green", "yellow", "white", "black", "orange", "purple", "pink", "brown", "grey",
-                      "gray", "violet", "silver", "gold", "golden", "beige", "turquoise", "cyan", "magenta", "navy"))
-_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-                 "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-                 "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000}
 _VERB = r"(?:mention(?:ed|s)?|said|say|says|spoken|named|name|called\s+out|heard|hear)"
 _PLURAL = r"(?P<kind>colou?rs|numbers|digits|numerals|letters)"
 _ONE = r"(?P<kind>colou?r|number|digit|numeral|letter)(?:\s+of\s+the\s+alphabet)?"
@@ -65,18 +61,10 @@ def asks_mentions(question: str) -> MentionAsk | None:
 
 
 def words_of(text: str, kind: str) -> list[str]:
-    """The words of ``kind`` in one transcript, in order ("Lay blue at X4 now": colour ["blue"], number ["4"],
-    letter ["X"])."""
-    out = []
-    for tok in re.findall(r"[A-Za-z]+|\d+", text):
-        low = tok.lower()
-        if kind == "colour" and low in _COLOURS:
-            out.append("grey" if low == "gray" else low)
-        elif kind == "number" and (tok.isdigit() or low in _NUMBER_WORDS):
-            out.append(tok if tok.isdigit() else str(_NUMBER_WORDS[low]))
-        elif kind == "letter" and len(tok) == 1 and tok.isalpha() and (tok.isupper() and tok not in ("I", "A")):
-            out.append(tok)
-    return out
+    """The words of ``kind`` in one transcript, in order, as :mod:`.said_about` reads what was said ("X4" is "x" and
+    "four"; "read" sounds like "red"): "Lay blue at X4 now" has the colour "blue", the number "four", the letter
+    "X"."""
+    return [w.upper() if kind == "letter" else w for w in _in_order(text) if w in _CLASSES[kind]]
 
 
 def prepare(q: Query) -> Query:
@@ -111,8 +99,9 @@ def answer(executor: QueryExecutor, q: Query, ask: MentionAsk, before_time: floa
     def each(w: str) -> str:
         mine = [e for e, x in hits if x == w]
         first = mine[0]
+        sounds = heard_as(first.text, frozenset([w.lower()]))
         return f"{w} ({times_word(len(mine))}, first by {res.describe[first.character_id]} at " \
-            f"{res.say(first.start)}: \"{first.text.strip().rstrip('.!?')}\")"
+            f"{res.say(first.start)}: \"{first.text.strip().rstrip('.!?')}\"{sounds})"
 
     listed = "; ".join(each(w) for w in found)
     if ask.form == "who":

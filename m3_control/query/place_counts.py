@@ -37,6 +37,9 @@ _FORMS = (
     # "did A speak more in the office than in the kitchen?"
     re.compile(rf"\b{_COMPARE}\s+(?:in|at)\s+{_PLACE.format('a')}\s+than\s+(?:in\s+|at\s+)?{_PLACE.format('b')}\b",
                re.IGNORECASE),
+    # "who spoke in the library more often than in the lab?", "did A speak in the office less than in the kitchen?"
+    re.compile(rf"\b(?:spoke|speak|talk(?:ed)?|heard)\s+(?:in|at)\s+{_PLACE.format('a')}\s+{_COMPARE}\s+than\s+"
+               rf"(?:in\s+|at\s+)?{_PLACE.format('b')}\b", re.IGNORECASE),
     # "how many more times did A speak in the office than in the lab?", "how many fewer turns did A take in the lab
     # than the office?"
     re.compile(rf"^\W*how\s+many\s+{_COMPARE}\s+(?:did|had)\b[^?]*?\b(?:in|at)\s+{_PLACE.format('a')}\s+than\s+"

@@ -306,6 +306,10 @@ _TURNS_TOPIC = re.compile(rf"{_TURNS_WITH}\s+(?P<topic>{_TEXT}+?)(?:\s+in\s+(?:t
                           re.IGNORECASE)
 _ANYONE = re.compile(rf"^\W*(?:(?:did|has|had)\s+(?:anyone|anybody|someone|somebody|any\s+one|people)\s+{_SAYING}|"
                      rf"(?:who|(?:which|what)\s+(?:person|one|people|speakers?|voices?))(?:\s+else)?\s+{_SAYING}|"
+                     rf"who\s+was\s+the\s+(?:first|last)\s+(?:person\s+|one\s+)?to\s+{_SAYING}|"
+                     # "how many times was the word 'now' said?", "was the word 'soon' ever heard?" (passive)
+                     r"^\W*(?:how\s+many\s+times\s+|how\s+often\s+)?(?:was|were|has|had)\s+(?:the\s+)?(?:word|words|"
+                     r"phrase|name)\s+QUOTED\s+(?:ever\s+)?(?:been\s+)?(?:said|heard|used|spoken|mentioned|uttered)\b|"
                      rf"how\s+many\s+(?:people|times)\s+(?:did\s+(?:anyone|anybody|someone|somebody|people)\s+)?"
                      rf"{_SAYING}|{_TURNS_WITH})", re.IGNORECASE)
 _WHICH_KIND = re.compile(r"^\W*(?:what|which)\s+(?:(?P<number>numbers?|digits?)|(?P<letter>letters?)|"
@@ -468,6 +472,17 @@ def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: st
         return f"{'No, n' if yes_no else 'N'}obody said {what}{where} that I heard.", res
     people = list(dict.fromkeys(e.character_id for e in about))
     res.events = about + [e for e in res.events if e not in about]
+    pick = _FIRST_TO.search(QUOTED.sub(" QUOTED ", question))
+    if pick is not None:      # "who said the word 'blue' first?": the first (last) turn that said it
+        side = (pick.group(1) or pick.group(2)).lower()
+        e = about[0] if side == "first" else about[-1]
+        res.events = [e] + [x for x in res.events if x is not e]
+        res.value = len(about)
+        what = ask.topic.replace('"', "") if word else f"something about {ask.topic}"   # (no quote to check)
+        text = cap(f"{res.describe[e.character_id]} was the {side} to say {what}{where}: at {res.say(e.start)} "
+                   f"(\"{e.text.strip().rstrip('.!?')}\"{heard_as(e.text, ask.words)}); said "
+                   f"{times_word(len(about))} in all, by {_join([res.describe[c] for c in people])}.")
+        return (REFUSAL if check(text, res) else text), res
     said = "; ".join(f"{res.describe[c]}: " + _said_list([e for e in about if e.character_id == c], res, ask.words)
                      for c in people)
     if re.match(r"^\W*how\s+many\s+(?:times|sentences|turns|lines|remarks|utterances|things)", question,
@@ -483,6 +498,10 @@ def _anyone_about(executor: QueryExecutor, q: Query, ask: AboutAsk, question: st
     return (REFUSAL if check(text, res) else text), res
 
 
+# "who said the word 'blue' first?", "who was the last to mention the number seven?": one turn of those about it
+_FIRST_TO = re.compile(r"^\W*(?:who|which\s+(?:person|speaker|one))\b(?:[^?]*?\b(?:QUOTED|about|number|letter|colou?r|"
+                       r"word\s+\S+)\W*\s+(first|last)\b|\s+was\s+the\s+(first|last)\s+(?:person\s+|one\s+)?to\b)",
+                       re.IGNORECASE)
 # "did A say the same thing every time?", "did A always say the same thing?", "did A ever say something different?"
 _SAME_THING = re.compile(r"\b(?:(?:say|said|repeat|repeated)\s+the\s+same\s+(?:thing|words?|sentence|phrase)|"
                          r"always\s+(?:say|said)\s+the\s+same|(?:say|said)\s+(?:anything|something)\s+(?:different|"

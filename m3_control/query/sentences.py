@@ -25,7 +25,7 @@ from .phrase import REFUSAL, _cap, _join, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
-from .word_counts import word_form, wordiest_turn, words_mean, words_of_turn, words_one_turn, words_ranked
+from .word_counts import WORD_KINDS, answer_words, word_form
 from .wording import QUOTED
 from .words import AMOUNT, WHERE_ASKED, ordinal_word, the_place, times_word
 
@@ -66,7 +66,7 @@ _OVER_TURN = re.compile(rf"\bfor\s+(?:more\s+than|over|longer\s+than|at\s+least)
 class SentenceAsk:
     kind: str   # longest | shortest | distinct | most_said | repeated | shared | most_repeated | over | same_as |
     #             by_person | most_words | fewest_words | word_count | count_over | count_under | nth_length |
-    #             word_mean
+    #             word_mean | word_freq
     said: str = ""       # the question's words for it
     seconds: float = 0.0  # over: the time a turn is asked to last longer than
     who: str | None = None  # over: the one person the question asks it of (their words or name), else everyone
@@ -234,8 +234,9 @@ def asks_sentences(question: str) -> SentenceAsk | None:
     for kind, pattern in (("distinct", _DISTINCT), ("shared", _SHARED), ("most_repeated", _MOST_REPEATED),
                           ("most_said", _MOST_SAID), ("repeated", _REPEATED)):
         m = pattern.search(question)
-        if m is not None:
-            return SentenceAsk(kind, m.group(0))
+        if m is not None:     # (one person named: their sentences only)
+            people = people_in(question) if kind == "most_said" else []
+            return SentenceAsk(kind, m.group(0), who=people[0] if len(people) == 1 else None)
     return None
 
 
@@ -309,24 +310,9 @@ def answer(executor: QueryExecutor, q: Query, ask: SentenceAsk, question: str,
         return _length(res, turns, ask.kind == "longest", where, question, ask.rank)
     if ask.kind == "nth_length":
         return _nth_length(res, turns, ask.nth, bool(ask.seconds), where)
-    if ask.kind in ("most_words", "fewest_words") and ask.nth == "turn":
-        return wordiest_turn(res, turns, ask.kind == "most_words", where)
-    if ask.kind == "word_mean":
-        return words_mean(res, turns, where)
-    if ask.kind == "word_count" and ask.nth:
-        return words_of_turn(res, turns, ask.nth, where, bool(frame.who))
-    if ask.kind in ("most_words", "fewest_words") and ask.single:
-        return words_one_turn(res, turns, ask.kind == "most_words", where)
-    if ask.kind in ("most_words", "fewest_words"):
-        return words_ranked(res, turns, ask.kind == "most_words", where, ask.per_turn)
-    if ask.kind == "word_count":
-        n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
-        res.value = (n, len(turns))
-        d = res.describe[turns[0].character_id] if q.who and len(people) == 1 else ""
-        k = f"{len(turns)} turn{'s' if len(turns) != 1 else ''}"
-        text = f"{_cap(d)} said {n} words{where} in {k}, as I heard them." if d else \
-            f"I heard {n} words{where} in {k}, as speech recognition heard them."
-        return (REFUSAL if check(text, res) else text), res
+    if ask.kind in WORD_KINDS:       # measured in words
+        return answer_words(res, turns, ask.kind, ask.nth, ask.single, ask.per_turn, where,
+                            bool(frame.who), bool(q.who))
     if ask.kind in ("count_over", "count_under") and ask.than:
         return than_persons_turn(executor, res, turns, ask.than, ask.nth, ask.kind == "count_over", where,
                                  before_time)

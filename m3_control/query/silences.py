@@ -21,7 +21,7 @@ from .quiet import stretches_without_speech
 from .repair import time_of
 from .result import QueryResult
 from .wording import CLOCK
-from .words import AMOUNT, ordinal_word, seconds_word
+from .words import AMOUNT, ordinal_word, seconds_word, tenths
 
 _NO_ONE = r"(?:nobody|no\s*-?\s*one|no\s+body)"
 _NOBODY = rf"(?:with\s+{_NO_ONE}\s+(?:speaking|talking)|without\s+(?:any\s+)?(?:speech|talking|speaking|anyone\s+" \
@@ -40,6 +40,10 @@ _OVER = re.compile(rf"\b(?:nobody|no\s*one|no\s+body|(?:n[o']t|never)\s+(?:anyon
                    # "did the silence ever last more than 10 seconds?"
                    rf"\b{_QUIET}\s+(?:ever\s+)?(?:last|lasted|go\s+on|went\s+on|run|ran|stretch|stretched)\s+(?:for\s+)?"
                    rf"{_LONGER}\s+(?P<c>{AMOUNT})", re.IGNORECASE)
+# "was every silence shorter than ten seconds?", "were all the pauses under 5 seconds?": no silence longer than that
+_EVERY_UNDER = re.compile(rf"\b(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+{_QUIET}\s+(?:between\s+turns\s+)?"
+                          rf"(?:were\s+|was\s+)?(?:shorter|less|under|briefer|below)\s+(?:than\s+)?(?P<a>{AMOUNT})",
+                          re.IGNORECASE)
 # "whose turn came just before the first silence longer than three seconds?", "who spoke last before the first pause
 # of more than 3 s?": the first silence over that length, and the turns either side of it
 _FIRST_OVER = re.compile(rf"\b(?:the\s+)?(?:very\s+)?first\s+{_QUIET}\s+(?:of\s+|that\s+lasted\s+|lasting\s+)?"
@@ -66,6 +70,7 @@ class SilenceAsk:
     whole_minute: bool = False       # a minute with no speech anywhere in the recording, its two ends included
     nth: int = 1                     # "the second-longest silence": the n-th in that order
     first: bool = False              # "the first silence longer than 3 s": the earliest over ``over_s``
+    every_under: bool = False        # "was every silence shorter than N?": yes where none was longer (over_s: N)
 
 
 def asks_silence(question: str) -> SilenceAsk | None:
@@ -77,6 +82,10 @@ def asks_silence(question: str) -> SilenceAsk | None:
     if m is not None:
         seconds = time_of(m.group("a"))
         return SilenceAsk(m.group(0), over_s=seconds, first=True) if seconds is not None else None
+    m = _EVERY_UNDER.search(question)
+    if m is not None:
+        seconds = time_of(m.group("a"))
+        return SilenceAsk(m.group(0), over_s=seconds, every_under=True) if seconds is not None else None
     m = _OVER.search(question)
     if m is not None:
         seconds = time_of(m.group("a") or m.group("b") or m.group("c"))
@@ -88,6 +97,12 @@ def asks_silence(question: str) -> SilenceAsk | None:
     shortest = m.group("which").lower() in ("shortest", "smallest", "briefest")
     nth = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}.get((m.group("nth") or "").lower(), 1)
     return SilenceAsk(m.group(0), when=when, shortest=shortest, nth=nth)
+
+
+def _over_said(d: float, limit: float) -> str:
+    """A silence over ``limit`` in whole seconds, or in tenths where whole seconds would read as the limit ("3.3
+    seconds", not "3 seconds", of one longer than 3)."""
+    return seconds_word(tenths(d) if int(round(d)) <= limit else int(round(d)))
 
 
 def check_question(question: str, ask: SilenceAsk) -> str:
@@ -130,8 +145,18 @@ def answer(executor: QueryExecutor, q: Query, ask: SilenceAsk, question: str,
         if not over:
             longest = max(gaps, default=None, key=lambda g: g[0])
             most = f" (the longest was {seconds_word(int(round(longest[0])))})" if longest else ""
+            if ask.every_under:
+                return f"Yes, every silence between turns{where} was shorter than {limit}{most}.", res
             return f"No, no silence between turns{where} lasted more than {limit}{most}.", res
-        said = "; ".join(f"{seconds_word(int(round(d)))} from {res.say(t)} to {res.say(b.start)}"
+        if ask.every_under:      # ("was every silence shorter than N?": no, these were not)
+            res.value = (len(over), int(round(ask.over_s)), *(int(round(g[0])) for g in over))
+            said = "; ".join(f"{_over_said(d, ask.over_s)} from {res.say(t)} to {res.say(b.start)}"
+                             for d, t, _, b in over)
+            res.events = [e for g in over for e in g[2:]] + [e for e in res.events if all(e not in g[2:] for g in over)]
+            text = f"No: {len(over)} silence{'s' if len(over) > 1 else ''} between turns{where} lasted more than " \
+                f"{limit}: {said}."
+            return (REFUSAL if check(text, res) else text), res
+        said = "; ".join(f"{_over_said(d, ask.over_s)} from {res.say(t)} to {res.say(b.start)}"
                          for d, t, _, b in over)
         res.events = [e for g in over for e in g[2:]] + [e for e in res.events if all(e not in g[2:] for g in over)]
         res.value = (len(over), int(round(ask.over_s)), *(int(round(g[0])) for g in over))

@@ -20,10 +20,12 @@ from m3_memory.timeline import recording_halves
 
 from .execute import QueryExecutor
 from .frame import Query
+from .named_ids import scope_and_people
 from .phrase import REFUSAL, _cap, check, conditions, phrase
 from .repair import time_of
 from .result import QueryResult
 from .turn_sequence import people_in
+from .wording import QUOTED
 from .words import AMOUNT, says_window, seconds_word, tenths
 
 _AVERAGE_GAP = re.compile(r"\b(?:average|mean|typical|median|on\s+average)\b[^?]*\b(?:gap|silence|pause|break|"
@@ -65,6 +67,7 @@ class GapsAsk:
     seconds: float = 0.0   # quick: N
     strict: bool = False   # quick: "less than N" (else "within N": N itself counts)
     question: str = ""     # average / total: the question (a part of the recording it names bounds the turns)
+    person: str | None = None  # overlap: only the overlaps of this person's turns with someone else's
 
 
 # "what was the total silence between turns in the lab?", "how much silence was there between turns in the bathroom in
@@ -78,9 +81,19 @@ _TOTAL_GAP = re.compile(r"\btotal\s+(?:silence|pauses?|gaps?|quiet)\s+between\s+
 _RANKS_PEOPLE = re.compile(r"^\W*(?:who|whose|which\s+(?:person|speaker|one|voice))\b", re.IGNORECASE)
 
 
+# "did A ever speak while someone else was speaking?", "was A ever talking at the same time as someone else?"
+_WHILE_OTHER = re.compile(r"\b(?:speak|spoke|talk(?:ed)?|speaking|talking)\b[^?]*?\b(?:while|when|as)\s+(?:someone|"
+                          r"somebody|anyone|anybody|another\s+person|others?|other\s+people)\s+(?:else\s+)?(?:was|were)\s+"
+                          r"(?:also\s+|still\s+)?(?:speaking|talking)\b|\bat\s+the\s+same\s+time\s+as\s+(?:someone|"
+                          r"somebody|anyone|anybody|another\s+person|others?|other\s+people)\b", re.IGNORECASE)
+
+
 def asks_turn_gaps(question: str) -> GapsAsk | None:
-    if people_in(question):
-        return None
+    people = people_in(question)
+    if people:      # "did A ever talk over someone else?": A's overlaps only
+        plain = QUOTED.sub(" quoted ", question)
+        overlap = len(people) == 1 and (_OVERLAP.search(plain) or _WHILE_OTHER.search(plain))
+        return GapsAsk("overlap", person=people[0]) if overlap else None
     if _AVERAGE_GAP.search(question) and (_BETWEEN_TURNS.search(question) or re.search(
             r"\b(?:silences|pauses|gaps|lulls)\b", question, re.IGNORECASE)) and not _RANKS_PEOPLE.match(question):
         # ("who had the shortest average wait between turns?" ranks people: person_gaps)
@@ -127,8 +140,9 @@ def _part_window(executor: QueryExecutor, q: Query, question: str, before_time: 
 
 def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float | None) -> tuple[str, QueryResult]:
     q = _part_window(executor, q, ask.question, before_time)
-    res = executor.run(prepare(q, ask.question or None), before_time)
-    if res.status != "ok":
+    res, ids = scope_and_people(executor, prepare(q, ask.question or None), [ask.person] if ask.person else [],
+                                before_time)
+    if ids is None:
         return phrase(res), res
     turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.end))
     cond = conditions(res)
@@ -136,7 +150,7 @@ def answer(executor: QueryExecutor, q: Query, ask: GapsAsk, before_time: float |
         return f"I heard {'one turn' if turns else 'nobody speak'}{cond}, so there is nothing between turns.", res
     text = _total(res, turns, cond) if ask.kind == "total" else \
         _average(res, turns, cond, ask.kind == "median") if ask.kind in ("average", "median") else \
-        _overlaps(res, turns, cond) if ask.kind == "overlap" else \
+        _overlaps(res, turns, cond, ids[0] if ids else None) if ask.kind == "overlap" else \
         _quick(res, turns, cond, ask) if ask.kind == "quick" else \
         _quickest(res, turns, cond) if ask.kind == "quickest" else _closest_pair(res, _waits(turns), cond)
     return (REFUSAL if check(text, res) else _cap(text)), res
@@ -171,18 +185,23 @@ def _average(res: QueryResult, turns: list, cond: str, median: bool = False) -> 
            f"between {len(turns)} turns, from {seconds_word(low)} to {seconds_word(high)})."
 
 
-def _overlaps(res: QueryResult, turns: list, cond: str) -> str:
-    """"No: no two people's turns overlapped (13 turns)." or "Yes, twice: A and B at 00:12 (0.5 seconds); ..."."""
+def _overlaps(res: QueryResult, turns: list, cond: str, cid: int | None = None) -> str:
+    """"No: no two people's turns overlapped (13 turns)." or "Yes, twice: A and B at 00:12 (0.5 seconds); ..."
+    (``cid``: only the overlaps of that person's turns)."""
     found = []
     for i, a in enumerate(turns):     # (by start: only the turns begun before this one ends can overlap it)
         for j in range(i + 1, len(turns)):
             b = turns[j]
             if b.start >= a.end:
                 break
-            if b.character_id != a.character_id:
+            if b.character_id != a.character_id and cid in (None, a.character_id, b.character_id):
                 found.append((a, b))
-    res.value = (len(turns), len(found))
+    mine = sum(1 for e in turns if e.character_id == cid)
+    res.value = (len(turns), len(found), mine)
     res.steps.append({"step": "overlapping turns", "pairs": len(found)})
+    if not found and cid is not None:
+        return f"No: {res.describe[cid]}'s turns never overlapped anyone else's{cond} ({mine} turns of theirs, " \
+            f"{len(turns)} in all)."
     if not found:
         return f"No: no two people's turns overlapped{cond} ({len(turns)} turns)."
     res.events = list(dict.fromkeys(x for p in found for x in p)) + [e for e in turns if not any(e in p for p in found)]

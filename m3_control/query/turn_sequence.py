@@ -123,6 +123,11 @@ _FIRST_AND_LAST = re.compile(r"\b(?:both\s+)?first\s+and\s+(?:also\s+)?last\b|\b
                              r"(?:person|one|speaker|voice)?\s*as\s+the\s+(?:first|last)\b", re.IGNORECASE)
 
 
+# "how many times did A speak twice in a row?": how often it happened, not the longest run
+_OCCASIONS = re.compile(r"^\W*how\s+(?:many\s+times|often)\b[^?]*?\b(?:twice|thrice|(?:two|three|four|five|[2-5])\s+"
+                        r"(?:times|turns))\s+in\s+a\s+row\b", re.IGNORECASE)
+
+
 def asks_sequence(question: str) -> str | None:
     """"in_a_row", "most_in_a_row", "ever_after" / "ever_before" / "ever_mutual", "last_new", "changes",
     "every_change" or "first_and_last" when the question asks one of them, else None."""
@@ -133,7 +138,7 @@ def asks_sequence(question: str) -> str | None:
     if _FIRST_AND_LAST.search(question) and not quotes_of(question) and re.match(r"^\W*(?:who|was|were|did|is)\b",
                                                                                     question, re.IGNORECASE):
         return "first_and_last"
-    if MOST_IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
+    if MOST_IN_A_ROW.search(question) and len(quotes_of(question)) <= 1 and not _OCCASIONS.match(question):
         return "most_in_a_row"
     if IN_A_ROW.search(question) and len(quotes_of(question)) <= 1:
         return "in_a_row"
@@ -215,6 +220,16 @@ def answer(executor: QueryExecutor, q: Query, kind: str, question: str,
     k = int(word) if word.isdigit() else _K[word]
     row = "twice" if k == 2 else f"{k} times"
     runs = [r for r in one_person_runs(turns) if len(r) >= k and (who is None or r[0].character_id == who)]
+    if _OCCASIONS.match(question):     # how often: each run of k or more turns once
+        res.value = len(runs)
+        res.events = [e for r in runs for e in r] + [e for e in res.events if not any(e in r for r in runs)]
+        d = res.describe[who] if who is not None else "anyone"
+        if not runs:
+            return f"Never: {d if who is not None else 'nobody'} {'never ' if who is not None else ''}spoke {row} " \
+                f"in a row{where}.".replace("nobody never", "nobody"), res
+        each = "; ".join(f"{res.describe[r[0].character_id]} at {_join([res.say(e.start) for e in r])}" for r in runs)
+        text = f"{_cap(times_word(len(runs)))}{where}: {each}."
+        return (REFUSAL if check(text, res) else text), res
     if not runs:
         text = (f"No, {res.describe[who]} never spoke {row} in a row{where}." if who is not None else
                 f"Nobody spoke {row} in a row{where}: someone else always spoke in between.")

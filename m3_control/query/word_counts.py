@@ -33,6 +33,11 @@ _WORDS_MEAN = re.compile(r"\baverage\s+(?:number\s+of\s+)?words\s+(?:per|in\s+(?
                          r"(?:the\s+)?average\b|\baverage\s+(?:turn|sentence|utterance)\s+length\s+in\s+words\b",
                          re.IGNORECASE)
 
+# "which words did A say most often?", "what were the most common words?": words by how often they were said
+_WORDS_OFTEN = re.compile(r"^\W*(?:which|what)\s+words?\s+(?:did|does|had|has|was|were|got)\b[^?]*?\b(?:most\s+"
+                          r"(?:often|frequently|times)|the\s+most)\b|\bmost\s+(?:common|frequent|(?:often|frequently)\s+(?:said|"
+                          r"used|heard|spoken))\s+words?\b", re.IGNORECASE)
+
 
 def word_form(question: str) -> dict | None:
     """The fields of :class:`.sentences.SentenceAsk` of a question measuring turns in words (None: another form):
@@ -41,6 +46,8 @@ def word_form(question: str) -> dict | None:
     marked = QUOTED.sub(" \x00 ", question)
     people = people_in(question)
     who = people[0] if len(people) == 1 else None
+    if _WORDS_OFTEN.search(marked):
+        return {"kind": "word_freq", "who": who}
     m = _WORDS_OF_TURN.search(marked)
     if m is not None:
         which = {"final": "last"}.get(m.group("which").lower(), m.group("which").lower())
@@ -138,7 +145,7 @@ def words_in(e: object) -> int:
     return len(re.findall(r"[\w']+", e.text))  # type: ignore[attr-defined]
 
 
-def _quote(res: QueryResult, e: object) -> str:
+def _quoted(res: QueryResult, e: object) -> str:
     return f'{res.describe[e.character_id]} at {res.say(e.start)}: "{e.text.strip().rstrip(".!?")}"'  # type: ignore
 
 
@@ -150,6 +157,9 @@ def words_of_turn(res: QueryResult, turns: list, which: str, where: str, person:
     by its place in time or its length), as speech recognition heard them."""
     if which in ("longest", "shortest"):
         e = (max if which == "longest" else min)(turns, key=lambda x: x.end - x.start)
+        tied = [x for x in turns if round(x.end - x.start, 2) == round(e.end - e.start, 2)]
+        if len(tied) > 1:      # turns as long as each other to hundredths: each one's words
+            return _tied_words(res, tied, which, where, person)
     elif _PICKS.get(which, 0) < len(turns) and -_PICKS.get(which, 0) <= len(turns):
         e = turns[_PICKS.get(which, 0)]
     else:
@@ -164,7 +174,29 @@ def words_of_turn(res: QueryResult, turns: list, which: str, where: str, person:
         text = _cap(f"{res.describe[e.character_id]} said {words} in their {which} turn{where}, as I heard them "
                     f"({res.say(e.start)}: \"{said}\").")
     else:
-        text = _cap(f"{words}, as I heard them, in the {which} turn{where} ({_quote(res, e)}).")
+        text = _cap(f"{words}, as I heard them, in the {which} turn{where} ({_quoted(res, e)}).")
+    return (REFUSAL if check(text, res) else text), res
+
+
+def _tied_words(res: QueryResult, tied: list, which: str, where: str, person: bool) -> tuple[str, QueryResult]:
+    """"6 words in each of A's 3 longest turns, as long as each other (1.9 seconds): 00:39, 00:53, 01:39"."""
+    counts = [words_in(e) for e in tied]
+    res.events = tied + [x for x in res.events if x not in tied]
+    res.value = tuple(sorted({*counts, len(tied)}))
+    res.seconds = {**res.seconds, -1: tenths(tied[0].end - tied[0].start)}
+    whose = f"{res.describe[tied[0].character_id]}'s" if person else "the"
+    length = f"{tenths(tied[0].end - tied[0].start)} seconds"
+
+    def shown(res: QueryResult, e: object) -> str:   # (their own turns: who said them is known)
+        said = e.text.strip().rstrip(".!?")  # type: ignore[attr-defined]
+        return f"{res.say(e.start)}: \"{said}\"" if person else _quoted(res, e)  # type: ignore[attr-defined]
+    if len(set(counts)) == 1:
+        text = f"{counts[0]} words, as I heard them, in each of {whose} {len(tied)} {which} turns{where}, as long " \
+            f"as each other ({length}): {'; '.join(shown(res, e) for e in tied)}."
+    else:
+        text = f"{whose} {len(tied)} {which} turns{where} were as long as each other ({length}), as I heard them: " \
+            f"{'; '.join(f'{shown(res, e)} ({n} words)' for e, n in zip(tied, counts, strict=True))}."
+    text = _cap(text)
     return (REFUSAL if check(text, res) else text), res
 
 
@@ -178,10 +210,10 @@ def wordiest_turn(res: QueryResult, turns: list, most: bool, where: str) -> tupl
                       "tied": len(top)})
     word = "most" if most else "fewest"
     if len(top) == 1:
-        text = f"The turn with the {word} words{where} was {_quote(res, top[0])} ({best} words, as I heard them)."
+        text = f"The turn with the {word} words{where} was {_quoted(res, top[0])} ({best} words, as I heard them)."
     else:
         text = f"{len(top)} turns{where} had the {word} words, {best} each, as I heard them: " \
-            f"{'; '.join(_quote(res, e) for e in top)}."
+            f"{'; '.join(_quoted(res, e) for e in top)}."
     return (REFUSAL if check(text, res) else text), res
 
 
@@ -199,3 +231,57 @@ def words_mean(res: QueryResult, turns: list, where: str) -> tuple[str, QueryRes
     text = f"{mean} words per turn on average{where}, as I heard them ({total} words in {len(turns)} turns); " \
         f"person by person: {each}."
     return (REFUSAL if check(text, res) else text), res
+
+
+def words_frequent(res: QueryResult, turns: list, where: str, person: bool) -> tuple[str, QueryResult]:
+    """"The words said most often, as I heard them: now (5 times); then lay, blue (4 each)" (every word counted, in
+    the turns of the frame: one person's where one is named)."""
+    count: dict[str, int] = {}
+    for e in turns:
+        for w in re.findall(r"[\w']+", e.text.lower()):
+            count[w] = count.get(w, 0) + 1
+    ranked = sorted(count.items(), key=lambda x: -x[1])
+    best = ranked[0][1]
+    top = [w for w, n in ranked if n == best]
+    runner = next((n for _, n in ranked if n < best), 0)
+    then = [w for w, n in ranked if n == runner] if runner else []
+    res.value = tuple(sorted({best, runner, len(turns)}))
+    res.events = list(turns) + [x for x in res.events if x not in turns]
+    res.steps.append({"step": "words by how often they were said", "top": top, "times": best})
+    whose = f" by {res.describe[turns[0].character_id]}" if person else ""
+    each = "each" if len(top) > 1 else ""
+    times = f"{runner} {'times' if runner != 1 else 'time'}{' each' if len(then) > 1 else ''}"
+    rest = f"; then {', '.join(then)} ({times})" if then else ""
+    text = f"The word{'s' if len(top) > 1 else ''} said most often{whose}{where}, as I heard them: {', '.join(top)} " \
+        f"({best} times{' ' + each if each else ''}, in {len(turns)} turns){rest}."
+    return (REFUSAL if check(text, res) else text), res
+
+
+WORD_KINDS = frozenset(("most_words", "fewest_words", "word_freq", "word_mean", "word_count"))
+
+
+def answer_words(res: QueryResult, turns: list, kind: str, nth: str, single: bool, per_turn: bool, where: str,
+                 person: bool, asked_who: bool) -> tuple[str, QueryResult]:
+    """A question measuring turns in words (:data:`WORD_KINDS`, read by :func:`word_form` or :mod:`.sentences`),
+    answered from the frame's voice turns (``person``: one person's)."""
+    if kind in ("most_words", "fewest_words") and nth == "turn":
+        return wordiest_turn(res, turns, kind == "most_words", where)
+    if kind == "word_freq":
+        return words_frequent(res, turns, where, person)
+    if kind == "word_mean":
+        return words_mean(res, turns, where)
+    if kind == "word_count" and nth:
+        return words_of_turn(res, turns, nth, where, person)
+    if kind in ("most_words", "fewest_words") and single:
+        return words_one_turn(res, turns, kind == "most_words", where)
+    if kind in ("most_words", "fewest_words"):
+        return words_ranked(res, turns, kind == "most_words", where, per_turn)
+    if kind == "word_count":
+        n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
+        res.value = (n, len(turns))
+        d = res.describe[turns[0].character_id] if asked_who and len(people) == 1 else ""
+        k = f"{len(turns)} turn{'s' if len(turns) != 1 else ''}"
+        text = f"{_cap(d)} said {n} words{where} in {k}, as I heard them." if d else \
+            f"I heard {n} words{where} in {k}, as speech recognition heard them."
+        return (REFUSAL if check(text, res) else text), res
+    raise ValueError(f"not a kind measured in words: {kind}")

@@ -121,8 +121,8 @@ def the_place(place: str) -> str:
 
 
 # a length of time as a question says it ("ten seconds", "2 minutes", "a minute"): read with repair.time_of
-AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|thirty)\s+" \
-         r"(?:seconds?|minutes?)"
+AMOUNT = r"(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|" \
+         r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|ninety)\s+(?:seconds?|minutes?)"
 
 # a window the question itself says (a clock time, "the first minute", "after I left"): "within five seconds of the
 # previous one", "longer than two seconds" are no window, whatever a model wrote for them ("from=5:00 to=5:05")
