@@ -245,3 +245,45 @@ def test_words_of_tied_turns(four, question, frame, named, absent):
 ])
 def test_845_kinds(four, question, frame, named, absent):
     _has(answer(four, question, frame).answer, named, absent)
+
+
+# ==== found in 845-846 after they were asked (their scores kept) ====
+
+@pytest.mark.parametrize("question, named", [
+    # a room's turn and a person's: Di's turn opened the office at 0:30, Bo's last turn was at 0:50
+    (f"How long was it from the first turn in the office to {BO4}'s last turn?",
+     ["20 seconds passed between the first turn in the office", "00:30", f"{BO4}'s last turn (00:50)",
+      "with 1 turn between them"]),
+    (f"How much time passed between {ANN}'s first turn and the last turn in the office?",
+     [f"48 seconds passed between {ANN}'s first turn (00:02", "the last turn in the office", "00:50",
+      "with 4 turns between them"]),
+])
+def test_a_rooms_turn_and_a_persons(four, question, named):
+    from m3_control.query.plans import plan_for
+    assert plan_for(question).kind == "turns_gap"
+    _has(answer(four, question, "find=gap").answer, named, [])
+
+
+def test_people_whose_turn_counts_tie(four, ox):
+    from m3_control.query.plans import plan_for
+    for question in ("Which people took as many turns as each other?", "Which two people took the same number of "
+                     "turns?", "Did any two people speak equally often?"):
+        assert plan_for(question).kind == "count_equal", question
+    assert plan_for(f"Who took as many turns as {BO4}?") is None or \
+        plan_for(f"Who took as many turns as {BO4}?").kind != "count_equal"      # (one person's count: kept)
+    # Ann 1, Bo 2, Cy 3, Di 4: no two alike; the meeting of stop 98: Ann 2, Bo 5, Cy 2
+    _has(answer(four, "Which people took as many turns as each other?", "find=who").answer,
+         ["Nobody: everyone took a different number of turns", "Ann once"], [])
+    _has(answer(ox, "Did any two people speak equally often?", "find=yes").answer,
+         [f"Yes: Ann and {CY} spoke twice each", "5 times"], [])
+
+
+def test_which_room_first_and_who_spoke_there():
+    from m3_control.query.also import two_questions
+    assert two_questions("Which room did I visit first, and who spoke there first?") == \
+        ("Which room did I visit first?", "Who spoke in the first room I visited first?")
+    assert two_questions("What was the last room I visited, and who spoke there last?") == \
+        ("What was the last room I visited?", "Who spoke in the last room I visited last?")
+    # (kept: a place the first question names)
+    assert two_questions("When did I get to the porch, and who spoke first there?")[1] == \
+        "Who spoke first in the porch?"

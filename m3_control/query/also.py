@@ -57,6 +57,11 @@ _PRONOUN = re.compile(r"\b(?:he|she|they|them|him|her|his|their|theirs|it|that|t
 # the one place a first question names ("when did I get to the porch"): what "there" means in the second
 _PLACE_OF_FIRST = re.compile(r"\b(?:in|at|to|into|from|reach|reached|enter|entered|leave|left)\s+the\s+"
                              r"(?P<place>[a-z]+(?:\s+room)?)\s*[?]?\s*$", re.IGNORECASE)
+# "which room did I visit first", "what was the last place I went to": a room the robot's track gives by its order
+_WHICH_ROOM = re.compile(r"^\W*(?:which|what)\s+(?:(?:room|place)\s+did\s+(?:I|we)\s+(?:visit|go\s+(?:in)?to|enter|"
+                         r"reach|get\s+to)\s+(?P<ord>first|last|second|third)|(?:was|is)\s+the\s+(?P<ord2>first|last|"
+                         r"second|third)\s+(?:room|place)\s+(?:I|we)\s+(?:visited|went\s+(?:in)?to|entered))\b",
+                         re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:who|whom|whose|what|when|where|which|how|did|does|do|was|were|is|are|has|had|in\s+which|"
                    r"at\s+what)\b", re.IGNORECASE)
 
@@ -71,7 +76,14 @@ def two_questions(question: str) -> tuple[str, str] | None:
         return None
     second = parts[1].strip()
     place = _PLACE_OF_FIRST.search(parts[0])
-    if place is not None and re.search(r"\bthere\b", second, re.IGNORECASE):
+    room = _WHICH_ROOM.match(parts[0])
+    if room is not None and re.search(r"\bthere\b", second, re.IGNORECASE):
+        # "which room did I visit first, and who spoke there first?": "there" is that room, as place_refs.py reads
+        # "the first room I visited"
+        nth = (room.group("ord") or room.group("ord2")).lower()
+        second = re.sub(r"\b(?:in\s+|at\s+)?there\b", f"in the {nth} room I visited", second, count=1,
+                        flags=re.IGNORECASE)
+    elif place is not None and re.search(r"\bthere\b", second, re.IGNORECASE):
         # "when did I get to the porch, and who spoke first there?": "there" is the place the first names
         second = re.sub(r"\b(?:in\s+|at\s+)?there\b", f"in the {place.group('place')}", second, count=1,
                         flags=re.IGNORECASE)

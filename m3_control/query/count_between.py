@@ -1,6 +1,7 @@
 """People whose number of turns (or seconds of speech) lies between two other people's: "who spoke more often than A
 but less often than C?", "who took fewer turns than B but more than C?", and of one person named first, yes or no:
-"did C speak more often than B but less often than A?".
+"did C speak more often than B but less often than A?"; and the people whose counts tie ("which people took as many
+turns as each other?").
 
 One frame selects everyone's voice turns in the question's place and window (the model's frame keeps those); code
 counts each person's turns (seconds of detected speech where the question measures time) and keeps those strictly
@@ -116,5 +117,49 @@ def answer(executor: QueryExecutor, q: Query, ask: BetweenAsk, before_time: floa
         rest = "; ".join(f"{res.describe[c]} {said(c)}" for c in order if c not in (lo, hi))
         text = f"Nobody: {bounds}, and nobody else spoke {more} than the one and {less} than the other" + \
             (f" ({rest})." if rest else ".")
+    text = _cap(text)
+    return (REFUSAL if check(text, res) else text), res
+
+
+# "which people took as many turns as each other?", "which two people took the same number of turns?", "did any two
+# people speak equally often?": the people whose counts tie (not "as many turns as A": one person's count)
+_EQUAL = re.compile(r"^\W*(?:(?:which|who|what)\b[^?]*?|(?:did|were|was|had)\s+(?:any\s+)?(?:two|some|several)\s+"
+                    r"(?:people|persons|speakers)\b[^?]*?)\b(?:as\s+many\s+(?:turns|times)\s+as\s+each\s+other|the\s+same\s+number\s+"
+                    r"of\s+(?:turns|times)(?!\s+as\b)|equally\s+(?:often|many\s+times))\b", re.IGNORECASE)
+
+
+def asks_equal(question: str) -> bool:
+    return not people_in(question) and _EQUAL.search(question) is not None
+
+
+def answer_equal(executor: QueryExecutor, q: Query, question: str,
+                 before_time: float | None) -> tuple[str, QueryResult]:
+    """"A and B spoke 3 times each (C once)." or "Nobody: everyone took a different number of turns (A 6 times, B 5
+    times, C once)"."""
+    res = executor.run(prepare(q), before_time)
+    if res.status != "ok":
+        return phrase(res), res
+    turns = sorted((e for e in res.events if e.kind == "voice"), key=lambda e: (e.start, e.id))
+    figure: Counter = Counter(e.character_id for e in turns)
+    order = list(dict.fromkeys(e.character_id for e in turns))
+    groups: dict[int, list[int]] = {}
+    for c in order:
+        groups.setdefault(figure[c], []).append(c)
+    tied = [(n, cs) for n, cs in groups.items() if len(cs) > 1]
+    res.value = tuple(sorted(set(figure.values()) | {len(order)}))
+    res.events = [e for e in turns if any(e.character_id in cs for _, cs in tied)] + \
+        [e for e in turns if not any(e.character_id in cs for _, cs in tied)]
+    res.steps.append({"step": "people by their number of turns", "turns": {res.describe.get(c, str(c)): figure[c]
+                                                                          for c in order}})
+    where = f" in the {q.place}" if q.place else ""
+    yes_no = bool(re.match(r"^\W*(?:did|were|was|had)\b", question, re.IGNORECASE))
+    each = "; ".join(f"{res.describe[c]} {times_word(figure[c])}" for c in order)
+    if not tied:
+        text = f"{'No' if yes_no else 'Nobody'}: everyone took a different number of turns{where} ({each})."
+    else:
+        said = "; ".join(f"{_join([res.describe[c] for c in cs])} spoke {times_word(n)} each" for n, cs in tied)
+        rest = [c for c in order if not any(c in cs for _, cs in tied)]
+        others = f" ({'; '.join(f'{res.describe[c]} {times_word(figure[c])}' for c in rest)})" if rest else ""
+        text = f"{'Yes: ' if yes_no else ''}{said}{where}{others}."
     text = _cap(text)
     return (REFUSAL if check(text, res) else text), res

@@ -29,8 +29,8 @@
   longest turn was in a room (:mod:`.length_limits`)
 - ``neighbours``: the turns right before and right after one person's turn, asked at once (:mod:`.turn_neighbours`)
 - ``count_relation``: one person's turns (seconds) against a multiple of another's, or against everyone else's
-  together (:mod:`.count_relations`); ``count_between``: the people whose turns (seconds) lie between two others'
-  (:mod:`.count_between`)
+  together (:mod:`.count_relations`); ``count_between``: the people whose turns (seconds) lie between two others',
+  ``count_equal``: the people whose numbers of turns tie (:mod:`.count_between`)
 - ``heard_before``: a room's turns (people) by people already heard in another (:mod:`.heard_before`);
   ``heard_earlier``: whether a room's first (n-th, last) turn came from someone heard before it (:mod:`.heard_earlier`)
 - ``room_turns``: two rooms' first (last, n-th) turns compared by length (:mod:`.room_turns`); ``length_anchor``: the
@@ -295,6 +295,9 @@ def plan_for(question: str) -> Plan | None:
     if neighbours is not None:
         return Plan("neighbours", lambda ex, q, t: turn_neighbours.answer(ex, q, neighbours, t),
                     prepare=turn_neighbours.prepare)
+    if count_between.asks_equal(question):
+        return Plan("count_equal", lambda ex, q, t: count_between.answer_equal(ex, q, question, t),
+                    prepare=count_between.prepare)
     between = count_between.asks_between(question)
     if between is not None:
         return Plan("count_between", lambda ex, q, t: count_between.answer(ex, q, between, t),

@@ -50,6 +50,9 @@ def asks_span(question: str) -> bool:
     if not _HOW_LONG.search(question) or _IN_ALL.search(question) or turns_in_places(question):
         return False
     quoted = quotes_of(question)
+    if quoted and re.search(r"\bthe\s+(?:first|last|final)\s+(?:turn|words|sentence)\s+(?:in|at)\s+the\s+[a-z]+",
+                            QUOTED.sub(" ", question), re.IGNORECASE):
+        return False     # ("from A's first turn to the last turn in the lab": a room's turn, turn_order's)
     if quoted:
         # ("the gap between A's first and last turns": turn_order's, which also says the silence and turns between)
         return len(quoted) == 1 and bool(_OWN_FIRST_TO_LAST.search(QUOTED.sub(" them ", question))) and \

@@ -70,6 +70,12 @@ _GAP_AT = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p=
 _SIDE = r"(?:(?:the\s+person\s+who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+)\s*'s\s+(?P<{n}>first|last|final|{o})|the\s+" \
     r"(?P<{n}2>first|last|final|{o})\s+(?:turn|words|sentence|remark|time)s?\s+(?:of|by|from)\s+(?:the\s+person\s+" \
     r"who\s+said\s+)?(?:QUOTED|[A-Z][a-z]+))"
+# "between the first turn in the library and A's first turn", "from A's last turn to the last turn in the lab": a
+# room's turn and a person's
+_GAP_MIXED = (re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_ONE_TURN.format(n='a', p='pa', o=_ORD)}\s+and\s+"
+                         rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE),
+              re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
+                         rf"{_ONE_TURN.format(n='b', p='pb', o=_ORD)}", re.IGNORECASE))
 _GAP_PEOPLE = re.compile(rf"{_HOW_LONG}[^?]*?\bbetween\s+{_SIDE.format(n='a', o=_ORD)}\b[^?]*?\band\s+"
                          rf"{_SIDE.format(n='b', o=_ORD)}", re.IGNORECASE)
 
@@ -171,8 +177,8 @@ def _own_ranks(m: re.Match) -> tuple[int, int]:
 
 
 # "how long was it from A's first turn to A's last turn?": the time between them
-_FROM_TO = re.compile(r"\bfrom\s+([^?]*?\b(?:turns?|words|sentences?|remarks?|one|time))\s+(?:to|until|till)\s+",
-                      re.IGNORECASE)
+_FROM_TO = re.compile(r"\bfrom\s+([^?]*?\b(?:turns?|words|sentences?|remarks?|one|time)(?:\s+(?:in|at)\s+the\s+[a-z]+"
+                      r"(?:\s+room)?)?)\s+(?:to|until|till)\s+", re.IGNORECASE)
 
 
 def asks_turns(question: str) -> TurnsAsk | None:
@@ -211,6 +217,15 @@ def asks_turns(question: str) -> TurnsAsk | None:
         a, b = _two_ranks(m)
         if a and b:
             return TurnsAsk("turns_gap", turns=(a, b), people=(people[0], people[1]), clock=bool(CLOCK.search(plain)))
+    for k, pattern in enumerate(_GAP_MIXED):     # one side a room's turn, the other a person's
+        m = pattern.search(QUOTED.sub(" QUOTED ", question))
+        if m is not None and len(people := people_in(question)) == 1 and (place := m.group("pb" if k else "pa")):
+            a = turn_rank(m.group("a") or m.groupdict().get("a2"))
+            b = turn_rank(m.group("b") or m.groupdict().get("b2"))
+            if a and b:
+                return TurnsAsk("turns_gap", turns=(a, b), clock=bool(CLOCK.search(plain)),
+                                places=(None, place) if k else (place, None),
+                                people=(people[0], None) if k else (None, people[0]))
     m = _GAP_OWN.search(QUOTED.sub(" QUOTED ", _END_START.sub(r"\1 and ", question)))
     if m is not None and len(people := people_in(question)) == 1:
         a, b = _own_ranks(m)
@@ -375,8 +390,10 @@ def _two_turns(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsAs
     how the answer names each (a NUL where its time goes), in time order; or the answer saying one is not there."""
     picked, named = [], []
     for n, place, person in zip(ask.turns, ask.places, ask.people, strict=True):
+        # (a person's turn beside a room's: the room is the other turn's, not where the person's is counted)
         part = executor.run(prepare(replace(q, place=place or q.place)), before_time) if place else \
-            executor.run(replace(prepare(q), who=person), before_time) if person else res
+            executor.run(replace(prepare(q), who=person, **({"place": None} if any(ask.places) else {})),
+                         before_time) if person else res
         if part.status != "ok":
             return phrase(part), part
         own = part.who["who"].character_id if person else None
@@ -421,7 +438,11 @@ def _gap_of_two(executor: QueryExecutor, q: Query, res: QueryResult, ask: TurnsA
     res.value = quiet
     first = w1.replace(chr(0), f"{res.say(t1.start)}, ended at {res.say(t1.end)}") + ")"
     second = w2.replace(chr(0), res.say(t2.start)) + ")"
-    between = {e.id for e in [*res.scope_events, *res.events] if e.kind == "voice" and e.id not in (t1.id, t2.id)
+    pool = [*res.scope_events, *res.events]
+    if any(ask.places):   # (a room's turn: the turns between them are everyone's, wherever they were said)
+        every = executor.run(replace(prepare(q), place=None, who=None), before_time)
+        pool = every.events if every.status == "ok" else pool
+    between = {e.id for e in pool if e.kind == "voice" and e.id not in (t1.id, t2.id)
                and t1.end <= e.start < t2.start}
     if ask.quiet and t1.character_id == t2.character_id:   # one person's own silence: end to start, first
         own = f"{res.describe[t1.character_id]}'s "  # type: ignore[index]
