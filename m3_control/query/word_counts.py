@@ -14,6 +14,7 @@ from .turn_sequence import people_in
 from .wording import QUOTED
 from .words import tenths
 
+_WORD = re.compile(r"[\w']+")     # a word as speech recognition wrote it ("X4" is one)
 _LENGTH = re.compile(r"\b(?P<which>longest|shortest|briefest|longer|shorter)\b", re.IGNORECASE)
 # "how many words did A say in their first turn?", "how many words were in the longest turn?" (quotes masked)
 _WORDS_OF_TURN = re.compile(r"^\W*how\s+many\s+words\s+(?:did|were|was|are|had|has|does)\b[^?]*?"
@@ -73,7 +74,7 @@ def words_ranked(res: QueryResult, turns: list, most: bool, where: str,
     their words over their turns."""
     count: dict[int, int] = {}
     for e in turns:
-        count[e.character_id] = count.get(e.character_id, 0) + len(re.findall(r"[\w']+", e.text))
+        count[e.character_id] = count.get(e.character_id, 0) + words_in(e)
     if per_turn:
         return words_per_turn(res, turns, count, most, where)
     best = max(count.values()) if most else min(count.values())
@@ -113,9 +114,7 @@ def words_per_turn(res: QueryResult, turns: list, count: dict[int, int], most: b
 def words_one_turn(res: QueryResult, turns: list, most: bool, where: str) -> tuple[str, QueryResult]:
     """"A and C said the most words in one turn: 5, as I heard them (A at 00:01: "..."); then B 3." (each person's
     wordiest (tersest) turn, its words counted as speech recognition heard them)."""
-    def words(e) -> int:  # noqa: ANN001
-        return len(re.findall(r"[\w']+", e.text))
-
+    words = words_in
     own: dict[int, object] = {}
     for e in turns:
         c = own.get(e.character_id)
@@ -142,7 +141,7 @@ def words_one_turn(res: QueryResult, turns: list, most: bool, where: str) -> tup
 
 def words_in(e: object) -> int:
     """A turn's words as speech recognition heard them."""
-    return len(re.findall(r"[\w']+", e.text))  # type: ignore[attr-defined]
+    return len(_WORD.findall(e.text))  # type: ignore[attr-defined]
 
 
 def _quoted(res: QueryResult, e: object) -> str:
@@ -238,7 +237,7 @@ def words_frequent(res: QueryResult, turns: list, where: str, person: bool) -> t
     the turns of the frame: one person's where one is named)."""
     count: dict[str, int] = {}
     for e in turns:
-        for w in re.findall(r"[\w']+", e.text.lower()):
+        for w in _WORD.findall(e.text.lower()):
             count[w] = count.get(w, 0) + 1
     ranked = sorted(count.items(), key=lambda x: -x[1])
     best = ranked[0][1]
@@ -277,7 +276,7 @@ def answer_words(res: QueryResult, turns: list, kind: str, nth: str, single: boo
     if kind in ("most_words", "fewest_words"):
         return words_ranked(res, turns, kind == "most_words", where, per_turn)
     if kind == "word_count":
-        n, people = sum(len(re.findall(r"[\w']+", e.text)) for e in turns), {e.character_id for e in turns}
+        n, people = sum(words_in(e) for e in turns), {e.character_id for e in turns}
         res.value = (n, len(turns))
         d = res.describe[turns[0].character_id] if asked_who and len(people) == 1 else ""
         k = f"{len(turns)} turn{'s' if len(turns) != 1 else ''}"
